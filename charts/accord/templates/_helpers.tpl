@@ -1,0 +1,312 @@
+{{/*
+Names and labels.
+*/}}
+{{- define "accord.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "accord.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "accord.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Name of a component's resources: <fullname>-<component>. Call with (list $ "gateway"). */}}
+{{- define "accord.componentName" -}}
+{{- $root := index . 0 }}
+{{- printf "%s-%s" (include "accord.fullname" $root) (index . 1) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "accord.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "accord.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "accord.labels" -}}
+helm.sh/chart: {{ include "accord.chart" . }}
+{{ include "accord.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: accord
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* Selector labels of one component. Call with (list $ "gateway"). */}}
+{{- define "accord.componentSelectorLabels" -}}
+{{ include "accord.selectorLabels" (index . 0) }}
+app.kubernetes.io/component: {{ index . 1 }}
+{{- end }}
+
+{{- define "accord.componentLabels" -}}
+{{ include "accord.labels" (index . 0) }}
+app.kubernetes.io/component: {{ index . 1 }}
+{{- end }}
+
+{{- define "accord.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "accord.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- required "serviceAccount.name is required when serviceAccount.create is false" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/*
+How the services are wired. This is the fixed runtime contract of the service code, not a
+setting: which downstream addresses each service reads (calls), whether it uses MongoDB and
+NATS, which secrets it gets and which typed `config` keys map to which env vars. Env vars,
+NetworkPolicies and the chart tests are all derived from it, so they cannot disagree.
+*/}}
+{{- define "accord.wiring" -}}
+common:
+  config:
+    logLevel: LOG_LEVEL
+    shutdownGraceMs: SHUTDOWN_GRACE_MS
+secrets:
+  adminToken: {env: ACCORD_ADMIN_TOKEN, key: admin-token}
+  hashKey: {env: ACCORD_HASH_KEY, key: hash-key}
+  tokenSigningKeys: {env: ACCORD_TOKEN_SIGNING_KEYS, key: token-signing-keys}
+  receiptSigningKeys: {env: ACCORD_RECEIPT_SIGNING_KEYS, key: receipt-signing-keys}
+components:
+  gateway:
+    protocol: http
+    portEnv: ACCORD_GATEWAY_PORT
+    calls: [oauth, consent, dataprocessing, webhook]
+    mongodb: false
+    nats: false
+    secrets: []
+    config:
+      bodyLimit: ACCORD_BODY_LIMIT
+  oauth:
+    protocol: grpc
+    portEnv: GRPC_PORT
+    calls: []
+    mongodb: true
+    nats: false
+    secrets: [adminToken, hashKey, tokenSigningKeys]
+    config:
+      accessTokenTtl: ACCORD_ACCESS_TOKEN_TTL
+      refreshTokenTtl: ACCORD_REFRESH_TOKEN_TTL
+  consent:
+    protocol: grpc
+    portEnv: GRPC_PORT
+    calls: [dataprocessing]
+    mongodb: true
+    nats: true
+    secrets: [receiptSigningKeys]
+    config:
+      receiptJurisdiction: ACCORD_RECEIPT_JURISDICTION
+      receiptControllerName: ACCORD_RECEIPT_CONTROLLER_NAME
+      receiptControllerContact: ACCORD_RECEIPT_CONTROLLER_CONTACT
+  dataprocessing:
+    protocol: grpc
+    portEnv: GRPC_PORT
+    calls: [consent]
+    mongodb: true
+    nats: false
+    secrets: []
+    config:
+      defaultLocation: ACCORD_DEFAULT_LOCATION
+  webhook:
+    protocol: grpc
+    portEnv: GRPC_PORT
+    calls: []
+    mongodb: true
+    nats: true
+    secrets: []
+    config:
+      allowCidrs: ACCORD_WEBHOOK_ALLOW_CIDRS
+      timeoutMs: ACCORD_WEBHOOK_TIMEOUT_MS
+      retrySchedule: ACCORD_WEBHOOK_RETRY_SCHEDULE
+{{- end }}
+
+{{/* Component names in a stable order. */}}
+{{- define "accord.componentNames" -}}
+{{- $names := list }}
+{{- range $name, $_ := .Values.components }}
+{{- if ne $name "default" }}{{ $names = append $names $name }}{{ end }}
+{{- end }}
+{{- toJson (sortAlpha $names) }}
+{{- end }}
+
+{{/*
+Deep merge: maps are merged key by key, anything else in the override (including false, 0
+and "") replaces the base. Unlike sprig's merge, an explicit `false` in a component
+overrides `true` in default. Call with (list $base $override); returns YAML.
+*/}}
+{{- define "accord.deepMerge" -}}
+{{- $out := deepCopy (index . 0) }}
+{{- range $k, $v := (index . 1) }}
+{{- $cur := index $out $k }}
+{{- if and (kindIs "map" $v) (kindIs "map" $cur) }}
+{{- $_ := set $out $k (include "accord.deepMerge" (list $cur $v) | fromYaml) }}
+{{- else }}
+{{- $_ := set $out $k $v }}
+{{- end }}
+{{- end }}
+{{- toYaml $out }}
+{{- end }}
+
+{{/* The effective values of one component (default merged under it). Call with (list $ name); returns YAML. */}}
+{{- define "accord.componentValues" -}}
+{{- $root := index . 0 }}
+{{- $name := index . 1 }}
+{{- include "accord.deepMerge" (list $root.Values.components.default (index $root.Values.components $name)) }}
+{{- end }}
+
+{{/* A scalar as an env var string; whole numbers never in exponent form. */}}
+{{- define "accord.envString" -}}
+{{- if or (kindIs "float64" .) (kindIs "float32" .) }}
+{{- if eq (float64 .) (float64 (int64 .)) }}{{ int64 . }}{{ else }}{{ . }}{{ end }}
+{{- else }}
+{{- toString . }}
+{{- end }}
+{{- end }}
+
+{{- define "accord.image" -}}
+{{- $root := index . 0 }}
+{{- $name := index . 1 }}
+{{- $c := index . 2 }}
+{{- $repo := default (printf "%s/%s" $root.Values.image.repository $name) $c.image.repository }}
+{{- $tag := $c.image.tag | default $root.Values.image.tag | default $root.Chart.AppVersion }}
+{{- if hasPrefix "sha256:" $tag }}
+{{- printf "%s@%s" $repo $tag }}
+{{- else }}
+{{- printf "%s:%s" $repo $tag }}
+{{- end }}
+{{- end }}
+
+{{- define "accord.secretName" -}}
+{{- default (include "accord.fullname" .) .Values.secrets.existingSecret }}
+{{- end }}
+
+{{- define "accord.mongodbSecretName" -}}
+{{- default (printf "%s-mongodb-url" (include "accord.fullname" .)) .Values.mongodb.existingSecret }}
+{{- end }}
+
+{{- define "accord.mongodbSecretKey" -}}
+{{- if .Values.mongodb.existingSecret }}{{ .Values.mongodb.existingSecretKey }}{{ else }}mongo-url{{ end }}
+{{- end }}
+
+{{- define "accord.mongodbName" -}}
+{{- printf "%s-mongodb" (include "accord.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "accord.natsName" -}}
+{{- printf "%s-nats" (include "accord.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "accord.mongoUrl" -}}
+{{- if .Values.mongodb.enabled }}
+{{- printf "mongodb://%s:27017/%s?directConnection=true" (include "accord.mongodbName" .) .Values.mongodb.database }}
+{{- else }}
+{{- required "mongodb.url is required when mongodb.enabled is false" .Values.mongodb.url }}
+{{- end }}
+{{- end }}
+
+{{- define "accord.natsUrl" -}}
+{{- if .Values.nats.enabled }}
+{{- printf "nats://%s:4222" (include "accord.natsName" .) }}
+{{- else }}
+{{- required "nats.url is required when nats.enabled is false" .Values.nats.url }}
+{{- end }}
+{{- end }}
+
+{{/* Public URL of the gateway. */}}
+{{- define "accord.baseUrl" -}}
+{{- if .Values.baseUrl }}
+{{- .Values.baseUrl | trimSuffix "/" }}
+{{- else if and .Values.ingress.enabled .Values.ingress.hosts }}
+{{- $host := first .Values.ingress.hosts }}
+{{- $tls := false }}
+{{- range .Values.ingress.tls }}{{ if has $host .hosts }}{{ $tls = true }}{{ end }}{{ end }}
+{{- printf "%s://%s" (ternary "https" "http" $tls) $host }}
+{{- else }}
+{{- printf "http://%s:%v" (include "accord.componentName" (list . "gateway")) (include "accord.envString" .Values.components.gateway.port) }}
+{{- end }}
+{{- end }}
+
+{{/*
+The env of one component, as a list of EnvVar. Call with (list $ name $values).
+Order: common, own port, downstream addresses, MongoDB/NATS, secrets, typed config, then
+the free-form env (which overrides any of the above by name).
+*/}}
+{{- define "accord.env" -}}
+{{- $root := index . 0 }}
+{{- $name := index . 1 }}
+{{- $c := index . 2 }}
+{{- $wiring := include "accord.wiring" $root | fromYaml }}
+{{- $w := index $wiring.components $name }}
+{{- $env := dict }}
+{{- $order := list }}
+{{- $_ := set $env "ACCORD_BASE_URL" (include "accord.baseUrl" $root) }}
+{{- $order = append $order "ACCORD_BASE_URL" }}
+{{- $_ := set $env $w.portEnv (include "accord.envString" $c.port) }}
+{{- $order = append $order $w.portEnv }}
+{{- range $w.calls }}
+{{- $target := include "accord.componentValues" (list $root .) | fromYaml }}
+{{- $var := printf "ACCORD_%s_ADDR" (upper .) }}
+{{- $_ := set $env $var (printf "%s:%s" (include "accord.componentName" (list $root .)) (include "accord.envString" $target.port)) }}
+{{- $order = append $order $var }}
+{{- end }}
+{{- if eq $name "oauth" }}
+{{- /* For the admin CLI run with `kubectl exec` inside the oauth pod. */}}
+{{- $_ := set $env "ACCORD_OAUTH_ADDR" (printf "127.0.0.1:%s" (include "accord.envString" $c.port)) }}
+{{- $order = append $order "ACCORD_OAUTH_ADDR" }}
+{{- end }}
+{{- if $w.mongodb }}
+{{- $_ := set $env "MONGO_URL" (dict "valueFrom" (dict "secretKeyRef" (dict "name" (include "accord.mongodbSecretName" $root) "key" (include "accord.mongodbSecretKey" $root)))) }}
+{{- $order = append $order "MONGO_URL" }}
+{{- end }}
+{{- if $w.nats }}
+{{- $_ := set $env "NATS_URL" (include "accord.natsUrl" $root) }}
+{{- $order = append $order "NATS_URL" }}
+{{- end }}
+{{- range $w.secrets }}
+{{- $s := index $wiring.secrets . }}
+{{- $_ := set $env $s.env (dict "valueFrom" (dict "secretKeyRef" (dict "name" (include "accord.secretName" $root) "key" $s.key))) }}
+{{- $order = append $order $s.env }}
+{{- end }}
+{{- $configMap := merge (dict) $wiring.common.config $w.config }}
+{{- range $key, $value := $c.config }}
+{{- $var := index $configMap $key }}
+{{- if not $var }}
+{{- fail (printf "components.%s.config.%s is not a setting of the %s service" $name $key $name) }}
+{{- end }}
+{{- if not (kindIs "invalid" $value) }}
+{{- $_ := set $env $var (include "accord.envString" $value) }}
+{{- $order = append $order $var }}
+{{- end }}
+{{- end }}
+{{- range $key, $value := $c.env }}
+{{- if not (kindIs "invalid" $value) }}
+{{- if kindIs "map" $value }}
+{{- $_ := set $env $key $value }}
+{{- else }}
+{{- $_ := set $env $key (include "accord.envString" $value) }}
+{{- end }}
+{{- if not (has $key $order) }}{{ $order = append $order $key }}{{ end }}
+{{- end }}
+{{- end }}
+{{- range $order }}
+{{- $v := index $env . }}
+- name: {{ . }}
+{{- if kindIs "map" $v }}
+{{- toYaml $v | nindent 2 }}
+{{- else }}
+  value: {{ $v | quote }}
+{{- end }}
+{{- end }}
+{{- end }}

@@ -1,0 +1,24 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startInfra, type Infra } from '../infra';
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __accordInfra: { infra: Infra; dataDir: string } | undefined;
+}
+
+/**
+ * Gives every component and e2e test a real MongoDB-compatible server and NATS JetStream:
+ * MONGO_URL / NATS_URL from the environment when set, else containers when Docker answers,
+ * else local binaries. Shared by all projects (started once per jest run).
+ */
+export default async function globalSetup(): Promise<void> {
+  if (globalThis.__accordInfra) return;
+  const dataDir = mkdtempSync(join(tmpdir(), 'accord-test-'));
+  const infra = await startInfra({ dataDir });
+  process.env.MONGO_URL = infra.mongoUrl;
+  process.env.NATS_URL = infra.natsUrl;
+  globalThis.__accordInfra = { infra, dataDir };
+  console.log(`\n[accord] test infrastructure: ${infra.description}`);
+}

@@ -1,0 +1,69 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+/** A free TCP port on loopback, picked by the kernel. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves when something accepts TCP connections on host:port. */
+export async function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 30_000, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`process exited with code ${child.exitCode} before listening on ${port}`);
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = connect({ port, host }, () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing listening on ${host}:${port} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Finds an executable on PATH or in Go's bin directory (where `go install` puts it). */
+export function findBinary(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), join(process.env.GOPATH ?? join(homedir(), 'go'), 'bin')];
+  for (const dir of dirs) {
+    const p = join(dir, name);
+    if (dir && existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** Stops a child: SIGTERM, then SIGKILL after a grace period. */
+export function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export function spawnLogged(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; onOutput?: (line: string) => void }): ChildProcess {
+  const child = spawn(cmd, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const forward = (buf: Buffer) => {
+    for (const line of buf.toString().split('\n')) if (line.trim()) opts.onOutput?.(line);
+  };
+  child.stdout?.on('data', forward);
+  child.stderr?.on('data', forward);
+  return child;
+}

@@ -1,0 +1,28 @@
+// One jest run, several projects: unit tests beside the code (no I/O), component tests per
+// service (real MongoDB-compatible server + NATS from the shared globalSetup), e2e through the
+// whole stack, and offline checks of the Helm chart.
+const transform = { '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] };
+const moduleNameMapper = {
+  '^@accord/proto$': '<rootDir>/proto/src/index.ts',
+  '^@accord/common$': '<rootDir>/services/common/src/index.ts',
+  '^@accord/local-stack$': '<rootDir>/deploy/local/src/index.ts',
+  '^@accord/(oauth|consent|dataprocessing|webhook|gateway)$': '<rootDir>/services/$1/src/index.ts',
+};
+const base = { rootDir: __dirname, transform, moduleNameMapper, testEnvironment: 'node' };
+const withServers = {
+  ...base,
+  globalSetup: '<rootDir>/deploy/local/src/jest/global-setup.ts',
+  globalTeardown: '<rootDir>/deploy/local/src/jest/global-teardown.ts',
+  testTimeout: 60000,
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{proto,services,deploy}/**/src/**/*.test.ts'] },
+    { ...withServers, displayName: 'component', testMatch: ['<rootDir>/services/*/test/**/*.test.ts'] },
+    { ...withServers, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.test.ts'] },
+    { ...base, displayName: 'chart', testMatch: ['<rootDir>/charts/accord/test/**/*.test.ts'], testTimeout: 120000 },
+  ],
+};

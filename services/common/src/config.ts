@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** Thrown (instead of exiting) when tests load a bad configuration. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Env vars every service understands. */
+export const baseEnv = {
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  ACCORD_BASE_URL: z.url().default('http://127.0.0.1:8080'),
+};
+
+export const mongoEnv = { MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/accord') };
+export const natsEnv = { NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222') };
+export const grpcPortEnv = (port: number) => ({ GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(port) });
+export const addressEnv = (port: number) => z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port').default(`127.0.0.1:${port}`);
+
+/** Default gRPC ports, one per service. */
+export const DEFAULT_PORTS = { oauth: 50051, consent: 50052, dataprocessing: 50053, webhook: 50054 } as const;
+
+/**
+ * Reads the environment once against a typed schema. Every bad variable is listed in one
+ * message; the caller (main) exits non-zero on ConfigError.
+ */
+export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.ProcessEnv = process.env): z.infer<z.ZodObject<S>> {
+  const result = z.object(shape).safeParse(emptyToUndefined(env));
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  return result.data;
+}
+
+// An empty variable (FOO=) means "not set", so that defaults apply.
+function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(env)) out[k] = v === '' ? undefined : v;
+  return out;
+}
+
+/** A comma-separated list. */
+export const csv = z
+  .string()
+  .default('')
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));

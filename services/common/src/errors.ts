@@ -1,0 +1,104 @@
+import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
+
+/** A field at fault: a JSON-pointer-like path into the request (e.g. "/0/subject"). */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/**
+ * The one error model. Domain code throws these; the gRPC layer maps them to status codes
+ * and the gateway maps those to HTTP problems. `expose` says the message is safe to show.
+ */
+export class AppError extends Error {
+  readonly expose: boolean = true;
+  constructor(
+    readonly code: status,
+    message: string,
+    readonly fields: FieldError[] = [],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidArgumentError extends AppError {
+  constructor(message: string, fields: FieldError[] = []) {
+    super(status.INVALID_ARGUMENT, message, fields);
+  }
+  static field(field: string, message: string): InvalidArgumentError {
+    return new InvalidArgumentError(`${field}: ${message}`, [{ field, message }]);
+  }
+}
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found') {
+    super(status.NOT_FOUND, message);
+  }
+}
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(status.ALREADY_EXISTS, message);
+  }
+}
+export class FailedPreconditionError extends AppError {
+  constructor(message: string) {
+    super(status.FAILED_PRECONDITION, message);
+  }
+}
+export class PermissionDeniedError extends AppError {
+  constructor(message = 'Permission denied') {
+    super(status.PERMISSION_DENIED, message);
+  }
+}
+export class UnauthenticatedError extends AppError {
+  constructor(message = 'Unauthenticated') {
+    super(status.UNAUTHENTICATED, message);
+  }
+}
+export class ResourceExhaustedError extends AppError {
+  constructor(message: string) {
+    super(status.RESOURCE_EXHAUSTED, message);
+  }
+}
+export class UnavailableError extends AppError {
+  constructor(message = 'Service unavailable') {
+    super(status.UNAVAILABLE, message);
+  }
+}
+
+/** Trailing metadata key carrying field errors as JSON from a service to the gateway. */
+export const FIELD_ERRORS_KEY = 'accord-field-errors';
+
+/**
+ * Turns anything thrown by a handler into a gRPC ServiceError. Unknown errors become INTERNAL
+ * with a generic message; `onInternal` is called once so that the caller logs the stack.
+ */
+export function toServiceError(err: unknown, onInternal: (err: unknown) => void): Partial<ServiceError> {
+  if (err instanceof AppError) {
+    const metadata = new Metadata();
+    if (err.fields.length) metadata.set(FIELD_ERRORS_KEY, JSON.stringify(err.fields));
+    return { code: err.code, details: err.message, metadata };
+  }
+  if (isServiceError(err) && err.code !== undefined && err.code !== status.INTERNAL && err.code !== status.UNKNOWN) {
+    // An error from a downstream call that is meaningful as it is (e.g. NOT_FOUND, UNAVAILABLE).
+    return { code: err.code, details: err.details, metadata: new Metadata() };
+  }
+  onInternal(err);
+  return { code: status.INTERNAL, details: 'Internal error', metadata: new Metadata() };
+}
+
+export function isServiceError(err: unknown): err is ServiceError {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof (err as { code: unknown }).code === 'number' && 'details' in err;
+}
+
+/** Field errors sent by a service, read back from a ServiceError's metadata. */
+export function fieldErrorsOf(err: ServiceError): FieldError[] {
+  const raw = err.metadata?.get(FIELD_ERRORS_KEY)?.[0];
+  if (typeof raw !== 'string') return [];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? (parsed as FieldError[]) : [];
+  } catch {
+    return [];
+  }
+}

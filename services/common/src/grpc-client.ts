@@ -1,0 +1,76 @@
+import { Client, credentials, Metadata, status, type CallOptions, type ServiceError } from '@grpc/grpc-js';
+import { currentRequestId, REQUEST_ID_HEADER } from './context';
+import { isServiceError } from './errors';
+
+interface UnaryMethodDefinition {
+  path: string;
+  requestStream: false;
+  responseStream: false;
+  requestSerialize: (value: never) => Buffer;
+  responseDeserialize: (bytes: Buffer) => unknown;
+}
+
+export interface CallOpts {
+  /** Deadline in milliseconds from now. */
+  timeoutMs?: number;
+  metadata?: Metadata;
+}
+
+/** A promise-returning client derived from a ts-proto service definition. */
+export type PromiseClient<D> = {
+  [K in keyof D]: D[K] extends { requestSerialize: (value: infer Req) => Buffer; responseDeserialize: (bytes: Buffer) => infer Res }
+    ? (request: Req, opts?: CallOpts) => Promise<Res>
+    : never;
+} & { close(): void };
+
+export interface ClientOptions {
+  /** Default deadline for every call (ms). */
+  timeoutMs?: number;
+  /** Attempts on UNAVAILABLE (the call never reached a server), with backoff. */
+  retries?: number;
+}
+
+/**
+ * One typed client per downstream service: every call has a deadline, carries the current
+ * request id, and is retried on UNAVAILABLE.
+ */
+export function createClient<D extends object>(definition: D, address: string, options: ClientOptions = {}): PromiseClient<D> {
+  const client = new Client(address, credentials.createInsecure(), {
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+  });
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const retries = options.retries ?? 2;
+  const out: Record<string, unknown> = { close: () => client.close() };
+
+  for (const [name, def] of Object.entries(definition as Record<string, UnaryMethodDefinition>)) {
+    if (def.requestStream || def.responseStream) continue;
+    const once = (request: unknown, opts: CallOpts) =>
+      new Promise<unknown>((resolve, reject) => {
+        const metadata = opts.metadata?.clone() ?? new Metadata();
+        const requestId = currentRequestId();
+        if (requestId && !metadata.get(REQUEST_ID_HEADER).length) metadata.set(REQUEST_ID_HEADER, requestId);
+        const callOptions: Partial<CallOptions> = { deadline: Date.now() + (opts.timeoutMs ?? timeoutMs) };
+        client.makeUnaryRequest(
+          def.path,
+          (v: unknown) => def.requestSerialize(v as never),
+          def.responseDeserialize,
+          request,
+          metadata,
+          callOptions,
+          (err: ServiceError | null, res?: unknown) => (err ? reject(err) : resolve(res)),
+        );
+      });
+    out[name] = async (request: unknown, opts: CallOpts = {}) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await once(request, opts);
+        } catch (err) {
+          if (attempt >= retries || !isServiceError(err) || err.code !== status.UNAVAILABLE) throw err;
+          await new Promise((r) => setTimeout(r, 100 * 3 ** attempt));
+        }
+      }
+    };
+  }
+  return out as PromiseClient<D>;
+}
