@@ -128,7 +128,14 @@ spec:
       {{- end }}
       {{- with $c.topologySpreadConstraints }}
       topologySpreadConstraints:
-        {{- toYaml . | nindent 8 }}
+        {{- range . }}
+        {{- /* a constraint without labelSelector would count no pods: default to this component's */}}
+        {{- $tsc := deepCopy . }}
+        {{- if not (hasKey $tsc "labelSelector") }}
+        {{- $_ := set $tsc "labelSelector" (dict "matchLabels" (include "accord.componentSelectorLabels" (list $root $name) | fromYaml)) }}
+        {{- end }}
+        - {{- toYaml $tsc | nindent 10 }}
+        {{- end }}
       {{- end }}
 {{- end }}
 

@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// Writes charts/accord/values.schema.json. The schema is generated because draft-07's
+// `additionalProperties: false` cannot see properties brought in through allOf/$ref, so every
+// component's properties are spelled out in full. Edit here, then run:
+//   node charts/accord/test/gen-schema.js
+// (chart.test.ts fails when the committed schema differs from this script's output.)
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
+const str = { type: 'string' };
+const bool = { type: 'boolean' };
+const int = (minimum = 0) => ({ type: 'integer', minimum });
+const nullable = (s) => ({ anyOf: [s, { type: 'null' }] });
+const obj = (properties, extra = {}) => ({ type: 'object', additionalProperties: false, properties, ...extra });
+const freeMap = { type: 'object' };
+const strMap = { type: 'object', additionalProperties: { type: 'string' } };
+const list = (items = {}) => ({ type: 'array', items });
+const port = { type: 'integer', minimum: 1, maximum: 65535 };
+const intOrPercent = nullable({ anyOf: [int(0), { type: 'string', pattern: '^[0-9]+%$' }] });
+const scalar = { type: ['string', 'number', 'boolean', 'null'] };
+
+const probe = obj({
+  initialDelaySeconds: int(0),
+  periodSeconds: int(1),
+  timeoutSeconds: int(1),
+  failureThreshold: int(1),
+  successThreshold: int(1),
+});
+
+const commonConfig = {
+  logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+  shutdownGraceMs: int(0),
+};
+const configs = {
+  default: commonConfig,
+  gateway: { ...commonConfig, bodyLimit: { type: 'string', pattern: '^[0-9]+(b|kb|mb|gb)?$' } },
+  oauth: { ...commonConfig, accessTokenTtl: int(1), refreshTokenTtl: int(1) },
+  consent: {
+    ...commonConfig,
+    receiptJurisdiction: nullable(str),
+    receiptControllerName: nullable(str),
+    receiptControllerContact: nullable(str),
+  },
+  dataprocessing: { ...commonConfig, defaultLocation: nullable(str) },
+  webhook: {
+    ...commonConfig,
+    allowCidrs: { type: 'string', description: 'comma-separated CIDRs exempt from the SSRF guard' },
+    timeoutMs: int(1),
+    retrySchedule: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)(,[0-9]+(ms|s|m|h|d))*$' },
+  },
+};
+
+function component(name) {
+  return obj({
+    port: port,
+    replicas: int(0),
+    image: obj({ repository: str, tag: str, pullPolicy: { enum: ['', 'Always', 'IfNotPresent', 'Never'] } }),
+    config: obj(configs[name]),
+    env: { type: 'object', additionalProperties: { anyOf: [scalar, { type: 'object' }] } },
+    extraEnvFrom: list({ type: 'object' }),
+    service: obj({ type: { enum: ['ClusterIP', 'NodePort', 'LoadBalancer'] }, annotations: strMap }),
+    resources: obj({ requests: freeMap, limits: freeMap, claims: list() }),
+    terminationGracePeriodSeconds: nullable(int(0)),
+    probes: obj({ liveness: probe, readiness: probe }),
+    podSecurityContext: freeMap,
+    securityContext: freeMap,
+    autoscaling: obj({
+      enabled: bool,
+      minReplicas: int(1),
+      maxReplicas: int(1),
+      targetCPUUtilizationPercentage: nullable(int(1)),
+      targetMemoryUtilizationPercentage: nullable(int(1)),
+    }),
+    podDisruptionBudget: obj({ enabled: bool, minAvailable: intOrPercent, maxUnavailable: intOrPercent }),
+    podAnnotations: strMap,
+    podLabels: strMap,
+    nodeSelector: strMap,
+    tolerations: list({ type: 'object' }),
+    affinity: freeMap,
+    topologySpreadConstraints: list({ type: 'object' }),
+    priorityClassName: str,
+    lifecycle: freeMap,
+    extraVolumes: list({ type: 'object' }),
+    extraVolumeMounts: list({ type: 'object' }),
+  });
+}
+
+const image = obj({ repository: str, tag: str, pullPolicy: { enum: ['Always', 'IfNotPresent', 'Never'] } });
+const persistence = obj({ size: str, storageClass: str });
+const resources = obj({ requests: freeMap, limits: freeMap });
+const peers = list({ type: 'object' });
+const ports = list(port);
+
+const schema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'Accord Helm chart values',
+  ...obj({
+    global: freeMap,
+    nameOverride: str,
+    fullnameOverride: str,
+    commonLabels: strMap,
+    image: obj({ repository: { type: 'string', minLength: 1 }, tag: str, pullPolicy: image.properties.pullPolicy }),
+    imagePullSecrets: list(obj({ name: str })),
+    baseUrl: { type: 'string', pattern: '^(https?://.+)?$' },
+    serviceAccount: obj({ create: bool, name: str, annotations: strMap, automountServiceAccountToken: bool }),
+    secrets: obj({
+      existingSecret: str,
+      adminToken: str,
+      hashKey: str,
+      tokenSigningKeys: { type: 'string', pattern: '^(|[\\s\\S]*-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*)$' },
+      receiptSigningKeys: { type: 'string', pattern: '^(|[\\s\\S]*-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*)$' },
+      keep: bool,
+      annotations: strMap,
+    }),
+    components: obj(
+      Object.fromEntries(['default', 'gateway', 'oauth', 'consent', 'dataprocessing', 'webhook'].map((n) => [n, component(n)])),
+      { required: ['default', 'gateway', 'oauth', 'consent', 'dataprocessing', 'webhook'] },
+    ),
+    ingress: obj({
+      enabled: bool,
+      className: str,
+      annotations: strMap,
+      hosts: list(str),
+      path: str,
+      pathType: { enum: ['Prefix', 'Exact', 'ImplementationSpecific'] },
+      tls: list(obj({ secretName: str, hosts: list(str) })),
+    }),
+    mongodb: obj({
+      enabled: bool,
+      url: { type: 'string', pattern: '^(mongodb(\\+srv)?://.+)?$' },
+      existingSecret: str,
+      existingSecretKey: str,
+      database: { type: 'string', minLength: 1 },
+      image,
+      persistence,
+      resources,
+    }),
+    nats: obj({
+      enabled: bool,
+      url: { type: 'string', pattern: '^(((nats|tls|ws|wss)://[^,]+)(,(nats|tls|ws|wss)://[^,]+)*)?$' },
+      image,
+      persistence,
+      resources,
+    }),
+    networkPolicy: obj({
+      enabled: bool,
+      gatewayFrom: peers,
+      externalMongodb: obj({ ports, to: peers }),
+      externalNats: obj({ ports, to: peers }),
+      dns: obj({ ports, to: peers }),
+      webhookEgress: obj({ ports, ipBlocks: list(obj({ cidr: str, except: list(str) }, { required: ['cidr'] })) }),
+    }),
+    tests: obj({ image: str }),
+  }),
+};
+
+const out = path.join(__dirname, '..', 'values.schema.json');
+const text = JSON.stringify(schema, null, 2) + '\n';
+if (require.main === module) fs.writeFileSync(out, text);
+module.exports = { text };
