@@ -18,14 +18,70 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Timestamp } from "../../../google/protobuf/timestamp";
+import { PageRequest } from "../../common/v1/common";
+
+export enum DeliveryStatus {
+  DELIVERY_STATUS_UNSPECIFIED = 0,
+  DELIVERY_STATUS_PENDING = 1,
+  DELIVERY_STATUS_SUCCEEDED = 2,
+  DELIVERY_STATUS_FAILED = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function deliveryStatusFromJSON(object: any): DeliveryStatus {
+  switch (object) {
+    case 0:
+    case "DELIVERY_STATUS_UNSPECIFIED":
+      return DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED;
+    case 1:
+    case "DELIVERY_STATUS_PENDING":
+      return DeliveryStatus.DELIVERY_STATUS_PENDING;
+    case 2:
+    case "DELIVERY_STATUS_SUCCEEDED":
+      return DeliveryStatus.DELIVERY_STATUS_SUCCEEDED;
+    case 3:
+    case "DELIVERY_STATUS_FAILED":
+      return DeliveryStatus.DELIVERY_STATUS_FAILED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return DeliveryStatus.UNRECOGNIZED;
+  }
+}
+
+export function deliveryStatusToJSON(object: DeliveryStatus): string {
+  switch (object) {
+    case DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED:
+      return "DELIVERY_STATUS_UNSPECIFIED";
+    case DeliveryStatus.DELIVERY_STATUS_PENDING:
+      return "DELIVERY_STATUS_PENDING";
+    case DeliveryStatus.DELIVERY_STATUS_SUCCEEDED:
+      return "DELIVERY_STATUS_SUCCEEDED";
+    case DeliveryStatus.DELIVERY_STATUS_FAILED:
+      return "DELIVERY_STATUS_FAILED";
+    case DeliveryStatus.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
 
 export interface Webhook {
-  id: string;
+  /** Per-installation integer sequence. */
+  id: number;
   appId: string;
   url: string;
   events: string[];
   headers: { [key: string]: string };
+  /** Current signing secret: "whsec_" + base64 of 24 random bytes. */
   secret: string;
+  /** Set while a rotated-out secret still signs alongside `secret`. */
+  previousSecretExpiresAt?: Date | undefined;
+  /** A disabled webhook gets no deliveries (set when a receiver answers 410 Gone). */
+  disabled: boolean;
+  disabledReason: string;
+  createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
 }
 
 export interface Webhook_HeadersEntry {
@@ -55,8 +111,112 @@ export interface ListWebhooksResponse {
   webhooks: Webhook[];
 }
 
+export interface GetWebhookRequest {
+  accountId: string;
+  appId: string;
+  id: number;
+}
+
+export interface StringList {
+  values: string[];
+}
+
+export interface HeaderMap {
+  values: { [key: string]: string };
+}
+
+export interface HeaderMap_ValuesEntry {
+  key: string;
+  value: string;
+}
+
+export interface UpdateWebhookRequest {
+  accountId: string;
+  appId: string;
+  id: number;
+  url?: string | undefined;
+  /** Present: replaces the list. */
+  events?: StringList | undefined;
+  /** Present: replaces all custom headers. */
+  headers?: HeaderMap | undefined;
+  /** false re-enables a disabled webhook; true disables it. */
+  disabled?: boolean | undefined;
+}
+
+export interface DeleteWebhookRequest {
+  accountId: string;
+  appId: string;
+  id: number;
+}
+
+export interface DeleteWebhookResponse {}
+
+export interface RotateWebhookSecretRequest {
+  accountId: string;
+  appId: string;
+  id: number;
+}
+
+export interface DeliveryAttempt {
+  at?: Date | undefined;
+  /** 0 when no response was received. */
+  statusCode: number;
+  latencyMs: number;
+  error: string;
+}
+
+export interface Delivery {
+  id: string;
+  webhookId: number;
+  /** The event id; also the `webhook-id` header of every attempt. */
+  eventId: string;
+  eventType: string;
+  status: DeliveryStatus;
+  attempts: DeliveryAttempt[];
+  nextAttemptAt?: Date | undefined;
+  createdAt?: Date | undefined;
+}
+
+export interface ListDeliveriesRequest {
+  accountId: string;
+  appId: string;
+  webhookId: number;
+  page?: PageRequest | undefined;
+}
+
+export interface ListDeliveriesResponse {
+  deliveries: Delivery[];
+  /** Empty when there is no further page. */
+  nextCursor: string;
+}
+
+export interface RedeliverDeliveryRequest {
+  accountId: string;
+  appId: string;
+  webhookId: number;
+  deliveryId: string;
+}
+
+export interface SendTestEventRequest {
+  accountId: string;
+  appId: string;
+  webhookId: number;
+}
+
 function createBaseWebhook(): Webhook {
-  return { id: "", appId: "", url: "", events: [], headers: {}, secret: "" };
+  return {
+    id: 0,
+    appId: "",
+    url: "",
+    events: [],
+    headers: {},
+    secret: "",
+    previousSecretExpiresAt: undefined,
+    disabled: false,
+    disabledReason: "",
+    createdAt: undefined,
+    updatedAt: undefined,
+  };
 }
 
 export const Webhook: MessageFns<Webhook> = {
@@ -64,8 +224,8 @@ export const Webhook: MessageFns<Webhook> = {
     message: Webhook,
     writer: BinaryWriter = new BinaryWriter(),
   ): BinaryWriter {
-    if (message.id !== "") {
-      writer.uint32(10).string(message.id);
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
     }
     if (message.appId !== "") {
       writer.uint32(18).string(message.appId);
@@ -87,6 +247,30 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.secret !== "") {
       writer.uint32(50).string(message.secret);
     }
+    if (message.previousSecretExpiresAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.previousSecretExpiresAt),
+        writer.uint32(58).fork(),
+      ).join();
+    }
+    if (message.disabled !== false) {
+      writer.uint32(64).bool(message.disabled);
+    }
+    if (message.disabledReason !== "") {
+      writer.uint32(74).string(message.disabledReason);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.createdAt),
+        writer.uint32(82).fork(),
+      ).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.updatedAt),
+        writer.uint32(90).fork(),
+      ).join();
+    }
     return writer;
   },
 
@@ -105,11 +289,11 @@ export const Webhook: MessageFns<Webhook> = {
         const tag = reader.uint32();
         switch (tag >>> 3) {
           case 1: {
-            if (tag !== 10) {
+            if (tag !== 8) {
               break;
             }
 
-            message.id = reader.string();
+            message.id = longToNumber(reader.int64());
             continue;
           }
           case 2: {
@@ -155,6 +339,52 @@ export const Webhook: MessageFns<Webhook> = {
             message.secret = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.previousSecretExpiresAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.disabled = reader.bool();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.disabledReason = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -169,7 +399,7 @@ export const Webhook: MessageFns<Webhook> = {
 
   fromJSON(object: any): Webhook {
     return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
       appId: isSet(object.appId)
         ? globalThis.String(object.appId)
         : isSet(object.app_id)
@@ -194,13 +424,36 @@ export const Webhook: MessageFns<Webhook> = {
           )
         : {},
       secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      previousSecretExpiresAt: isSet(object.previousSecretExpiresAt)
+        ? fromJsonTimestamp(object.previousSecretExpiresAt)
+        : isSet(object.previous_secret_expires_at)
+          ? fromJsonTimestamp(object.previous_secret_expires_at)
+          : undefined,
+      disabled: isSet(object.disabled)
+        ? globalThis.Boolean(object.disabled)
+        : false,
+      disabledReason: isSet(object.disabledReason)
+        ? globalThis.String(object.disabledReason)
+        : isSet(object.disabled_reason)
+          ? globalThis.String(object.disabled_reason)
+          : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+          ? fromJsonTimestamp(object.updated_at)
+          : undefined,
     };
   },
 
   toJSON(message: Webhook): unknown {
     const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
     }
     if (message.appId !== "") {
       obj.appId = message.appId;
@@ -226,6 +479,22 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.secret !== "") {
       obj.secret = message.secret;
     }
+    if (message.previousSecretExpiresAt !== undefined) {
+      obj.previousSecretExpiresAt =
+        message.previousSecretExpiresAt.toISOString();
+    }
+    if (message.disabled !== false) {
+      obj.disabled = message.disabled;
+    }
+    if (message.disabledReason !== "") {
+      obj.disabledReason = message.disabledReason;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
     return obj;
   },
 
@@ -234,7 +503,7 @@ export const Webhook: MessageFns<Webhook> = {
   },
   fromPartial<I extends Exact<DeepPartial<Webhook>, I>>(object: I): Webhook {
     const message = createBaseWebhook();
-    message.id = object.id ?? "";
+    message.id = object.id ?? 0;
     message.appId = object.appId ?? "";
     message.url = object.url ?? "";
     message.events = object.events?.map((e) => e) || [];
@@ -250,6 +519,12 @@ export const Webhook: MessageFns<Webhook> = {
       {},
     );
     message.secret = object.secret ?? "";
+    message.previousSecretExpiresAt =
+      object.previousSecretExpiresAt ?? undefined;
+    message.disabled = object.disabled ?? false;
+    message.disabledReason = object.disabledReason ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    message.updatedAt = object.updatedAt ?? undefined;
     return message;
   },
 };
@@ -831,9 +1106,1807 @@ export const ListWebhooksResponse: MessageFns<ListWebhooksResponse> = {
   },
 };
 
+function createBaseGetWebhookRequest(): GetWebhookRequest {
+  return { accountId: "", appId: "", id: 0 };
+}
+
+export const GetWebhookRequest: MessageFns<GetWebhookRequest> = {
+  encode(
+    message: GetWebhookRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.id !== 0) {
+      writer.uint32(24).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetWebhookRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetWebhookRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+    };
+  },
+
+  toJSON(message: GetWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetWebhookRequest>, I>>(
+    base?: I,
+  ): GetWebhookRequest {
+    return GetWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetWebhookRequest>, I>>(
+    object: I,
+  ): GetWebhookRequest {
+    const message = createBaseGetWebhookRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseStringList(): StringList {
+  return { values: [] };
+}
+
+export const StringList: MessageFns<StringList> = {
+  encode(
+    message: StringList,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.values) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StringList {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStringList();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.values.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StringList {
+    return {
+      values: globalThis.Array.isArray(object?.values)
+        ? object.values.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: StringList): unknown {
+    const obj: any = {};
+    if (message.values?.length) {
+      obj.values = message.values;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StringList>, I>>(base?: I): StringList {
+    return StringList.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StringList>, I>>(
+    object: I,
+  ): StringList {
+    const message = createBaseStringList();
+    message.values = object.values?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseHeaderMap(): HeaderMap {
+  return { values: {} };
+}
+
+export const HeaderMap: MessageFns<HeaderMap> = {
+  encode(
+    message: HeaderMap,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    globalThis.Object.entries(message.values).forEach(
+      ([key, value]: [string, string]) => {
+        HeaderMap_ValuesEntry.encode(
+          { key: key as any, value },
+          writer.uint32(10).fork(),
+        ).join();
+      },
+    );
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HeaderMap {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHeaderMap();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            const entry1 = HeaderMap_ValuesEntry.decode(
+              reader,
+              reader.uint32(),
+            );
+            if (entry1.value !== undefined) {
+              message.values[entry1.key] = entry1.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HeaderMap {
+    return {
+      values: isObject(object.values)
+        ? (globalThis.Object.entries(object.values) as [string, any][]).reduce(
+            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+              globalThis.Object.defineProperty(acc, key, {
+                value: globalThis.String(value),
+                enumerable: true,
+                configurable: true,
+                writable: true,
+              });
+              return acc;
+            },
+            {},
+          )
+        : {},
+    };
+  },
+
+  toJSON(message: HeaderMap): unknown {
+    const obj: any = {};
+    if (message.values) {
+      const entries = globalThis.Object.entries(message.values) as [
+        string,
+        string,
+      ][];
+      if (entries.length > 0) {
+        obj.values = {};
+        entries.forEach(([k, v]) => {
+          obj.values[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HeaderMap>, I>>(base?: I): HeaderMap {
+    return HeaderMap.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HeaderMap>, I>>(
+    object: I,
+  ): HeaderMap {
+    const message = createBaseHeaderMap();
+    message.values = (
+      globalThis.Object.entries(object.values ?? {}) as [string, string][]
+    ).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseHeaderMap_ValuesEntry(): HeaderMap_ValuesEntry {
+  return { key: "", value: "" };
+}
+
+export const HeaderMap_ValuesEntry: MessageFns<HeaderMap_ValuesEntry> = {
+  encode(
+    message: HeaderMap_ValuesEntry,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): HeaderMap_ValuesEntry {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHeaderMap_ValuesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HeaderMap_ValuesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: HeaderMap_ValuesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HeaderMap_ValuesEntry>, I>>(
+    base?: I,
+  ): HeaderMap_ValuesEntry {
+    return HeaderMap_ValuesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HeaderMap_ValuesEntry>, I>>(
+    object: I,
+  ): HeaderMap_ValuesEntry {
+    const message = createBaseHeaderMap_ValuesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
+  return {
+    accountId: "",
+    appId: "",
+    id: 0,
+    url: undefined,
+    events: undefined,
+    headers: undefined,
+    disabled: undefined,
+  };
+}
+
+export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
+  encode(
+    message: UpdateWebhookRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.id !== 0) {
+      writer.uint32(24).int64(message.id);
+    }
+    if (message.url !== undefined) {
+      writer.uint32(34).string(message.url);
+    }
+    if (message.events !== undefined) {
+      StringList.encode(message.events, writer.uint32(42).fork()).join();
+    }
+    if (message.headers !== undefined) {
+      HeaderMap.encode(message.headers, writer.uint32(50).fork()).join();
+    }
+    if (message.disabled !== undefined) {
+      writer.uint32(56).bool(message.disabled);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): UpdateWebhookRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.events = StringList.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.headers = HeaderMap.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.disabled = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateWebhookRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      url: isSet(object.url) ? globalThis.String(object.url) : undefined,
+      events: isSet(object.events)
+        ? StringList.fromJSON(object.events)
+        : undefined,
+      headers: isSet(object.headers)
+        ? HeaderMap.fromJSON(object.headers)
+        : undefined,
+      disabled: isSet(object.disabled)
+        ? globalThis.Boolean(object.disabled)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.url !== undefined) {
+      obj.url = message.url;
+    }
+    if (message.events !== undefined) {
+      obj.events = StringList.toJSON(message.events);
+    }
+    if (message.headers !== undefined) {
+      obj.headers = HeaderMap.toJSON(message.headers);
+    }
+    if (message.disabled !== undefined) {
+      obj.disabled = message.disabled;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateWebhookRequest>, I>>(
+    base?: I,
+  ): UpdateWebhookRequest {
+    return UpdateWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateWebhookRequest>, I>>(
+    object: I,
+  ): UpdateWebhookRequest {
+    const message = createBaseUpdateWebhookRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.id = object.id ?? 0;
+    message.url = object.url ?? undefined;
+    message.events =
+      object.events !== undefined && object.events !== null
+        ? StringList.fromPartial(object.events)
+        : undefined;
+    message.headers =
+      object.headers !== undefined && object.headers !== null
+        ? HeaderMap.fromPartial(object.headers)
+        : undefined;
+    message.disabled = object.disabled ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteWebhookRequest(): DeleteWebhookRequest {
+  return { accountId: "", appId: "", id: 0 };
+}
+
+export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
+  encode(
+    message: DeleteWebhookRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.id !== 0) {
+      writer.uint32(24).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): DeleteWebhookRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteWebhookRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+    };
+  },
+
+  toJSON(message: DeleteWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteWebhookRequest>, I>>(
+    base?: I,
+  ): DeleteWebhookRequest {
+    return DeleteWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteWebhookRequest>, I>>(
+    object: I,
+  ): DeleteWebhookRequest {
+    const message = createBaseDeleteWebhookRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
+
+function createBaseDeleteWebhookResponse(): DeleteWebhookResponse {
+  return {};
+}
+
+export const DeleteWebhookResponse: MessageFns<DeleteWebhookResponse> = {
+  encode(
+    _: DeleteWebhookResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): DeleteWebhookResponse {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteWebhookResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteWebhookResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteWebhookResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteWebhookResponse>, I>>(
+    base?: I,
+  ): DeleteWebhookResponse {
+    return DeleteWebhookResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteWebhookResponse>, I>>(
+    _: I,
+  ): DeleteWebhookResponse {
+    const message = createBaseDeleteWebhookResponse();
+    return message;
+  },
+};
+
+function createBaseRotateWebhookSecretRequest(): RotateWebhookSecretRequest {
+  return { accountId: "", appId: "", id: 0 };
+}
+
+export const RotateWebhookSecretRequest: MessageFns<RotateWebhookSecretRequest> =
+  {
+    encode(
+      message: RotateWebhookSecretRequest,
+      writer: BinaryWriter = new BinaryWriter(),
+    ): BinaryWriter {
+      if (message.accountId !== "") {
+        writer.uint32(10).string(message.accountId);
+      }
+      if (message.appId !== "") {
+        writer.uint32(18).string(message.appId);
+      }
+      if (message.id !== 0) {
+        writer.uint32(24).int64(message.id);
+      }
+      return writer;
+    },
+
+    decode(
+      input: BinaryReader | Uint8Array,
+      length?: number,
+    ): RotateWebhookSecretRequest {
+      const reader =
+        input instanceof BinaryReader ? input : new BinaryReader(input);
+      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+      if (previousRecursionDepth >= 100) {
+        throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      }
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+      try {
+        const end = length === undefined ? reader.len : reader.pos + length;
+        const message = createBaseRotateWebhookSecretRequest();
+        while (reader.pos < end) {
+          const tag = reader.uint32();
+          switch (tag >>> 3) {
+            case 1: {
+              if (tag !== 10) {
+                break;
+              }
+
+              message.accountId = reader.string();
+              continue;
+            }
+            case 2: {
+              if (tag !== 18) {
+                break;
+              }
+
+              message.appId = reader.string();
+              continue;
+            }
+            case 3: {
+              if (tag !== 24) {
+                break;
+              }
+
+              message.id = longToNumber(reader.int64());
+              continue;
+            }
+          }
+          if ((tag & 7) === 4 || tag === 0) {
+            break;
+          }
+          reader.skip(tag & 7);
+        }
+        return message;
+      } finally {
+        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+      }
+    },
+
+    fromJSON(object: any): RotateWebhookSecretRequest {
+      return {
+        accountId: isSet(object.accountId)
+          ? globalThis.String(object.accountId)
+          : isSet(object.account_id)
+            ? globalThis.String(object.account_id)
+            : "",
+        appId: isSet(object.appId)
+          ? globalThis.String(object.appId)
+          : isSet(object.app_id)
+            ? globalThis.String(object.app_id)
+            : "",
+        id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      };
+    },
+
+    toJSON(message: RotateWebhookSecretRequest): unknown {
+      const obj: any = {};
+      if (message.accountId !== "") {
+        obj.accountId = message.accountId;
+      }
+      if (message.appId !== "") {
+        obj.appId = message.appId;
+      }
+      if (message.id !== 0) {
+        obj.id = Math.round(message.id);
+      }
+      return obj;
+    },
+
+    create<I extends Exact<DeepPartial<RotateWebhookSecretRequest>, I>>(
+      base?: I,
+    ): RotateWebhookSecretRequest {
+      return RotateWebhookSecretRequest.fromPartial(base ?? ({} as any));
+    },
+    fromPartial<I extends Exact<DeepPartial<RotateWebhookSecretRequest>, I>>(
+      object: I,
+    ): RotateWebhookSecretRequest {
+      const message = createBaseRotateWebhookSecretRequest();
+      message.accountId = object.accountId ?? "";
+      message.appId = object.appId ?? "";
+      message.id = object.id ?? 0;
+      return message;
+    },
+  };
+
+function createBaseDeliveryAttempt(): DeliveryAttempt {
+  return { at: undefined, statusCode: 0, latencyMs: 0, error: "" };
+}
+
+export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
+  encode(
+    message: DeliveryAttempt,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.at !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.at),
+        writer.uint32(10).fork(),
+      ).join();
+    }
+    if (message.statusCode !== 0) {
+      writer.uint32(16).int32(message.statusCode);
+    }
+    if (message.latencyMs !== 0) {
+      writer.uint32(24).int32(message.latencyMs);
+    }
+    if (message.error !== "") {
+      writer.uint32(34).string(message.error);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeliveryAttempt {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeliveryAttempt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.at = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.statusCode = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.latencyMs = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeliveryAttempt {
+    return {
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+      statusCode: isSet(object.statusCode)
+        ? globalThis.Number(object.statusCode)
+        : isSet(object.status_code)
+          ? globalThis.Number(object.status_code)
+          : 0,
+      latencyMs: isSet(object.latencyMs)
+        ? globalThis.Number(object.latencyMs)
+        : isSet(object.latency_ms)
+          ? globalThis.Number(object.latency_ms)
+          : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+    };
+  },
+
+  toJSON(message: DeliveryAttempt): unknown {
+    const obj: any = {};
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    if (message.statusCode !== 0) {
+      obj.statusCode = Math.round(message.statusCode);
+    }
+    if (message.latencyMs !== 0) {
+      obj.latencyMs = Math.round(message.latencyMs);
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeliveryAttempt>, I>>(
+    base?: I,
+  ): DeliveryAttempt {
+    return DeliveryAttempt.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeliveryAttempt>, I>>(
+    object: I,
+  ): DeliveryAttempt {
+    const message = createBaseDeliveryAttempt();
+    message.at = object.at ?? undefined;
+    message.statusCode = object.statusCode ?? 0;
+    message.latencyMs = object.latencyMs ?? 0;
+    message.error = object.error ?? "";
+    return message;
+  },
+};
+
+function createBaseDelivery(): Delivery {
+  return {
+    id: "",
+    webhookId: 0,
+    eventId: "",
+    eventType: "",
+    status: 0,
+    attempts: [],
+    nextAttemptAt: undefined,
+    createdAt: undefined,
+  };
+}
+
+export const Delivery: MessageFns<Delivery> = {
+  encode(
+    message: Delivery,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.webhookId !== 0) {
+      writer.uint32(16).int64(message.webhookId);
+    }
+    if (message.eventId !== "") {
+      writer.uint32(26).string(message.eventId);
+    }
+    if (message.eventType !== "") {
+      writer.uint32(34).string(message.eventType);
+    }
+    if (message.status !== 0) {
+      writer.uint32(40).int32(message.status);
+    }
+    for (const v of message.attempts) {
+      DeliveryAttempt.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.nextAttemptAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.nextAttemptAt),
+        writer.uint32(58).fork(),
+      ).join();
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.createdAt),
+        writer.uint32(66).fork(),
+      ).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Delivery {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDelivery();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.webhookId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.eventType = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.attempts.push(
+              DeliveryAttempt.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.nextAttemptAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Delivery {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      webhookId: isSet(object.webhookId)
+        ? globalThis.Number(object.webhookId)
+        : isSet(object.webhook_id)
+          ? globalThis.Number(object.webhook_id)
+          : 0,
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+          ? globalThis.String(object.event_id)
+          : "",
+      eventType: isSet(object.eventType)
+        ? globalThis.String(object.eventType)
+        : isSet(object.event_type)
+          ? globalThis.String(object.event_type)
+          : "",
+      status: isSet(object.status) ? deliveryStatusFromJSON(object.status) : 0,
+      attempts: globalThis.Array.isArray(object?.attempts)
+        ? object.attempts.map((e: any) => DeliveryAttempt.fromJSON(e))
+        : [],
+      nextAttemptAt: isSet(object.nextAttemptAt)
+        ? fromJsonTimestamp(object.nextAttemptAt)
+        : isSet(object.next_attempt_at)
+          ? fromJsonTimestamp(object.next_attempt_at)
+          : undefined,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+    };
+  },
+
+  toJSON(message: Delivery): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.webhookId !== 0) {
+      obj.webhookId = Math.round(message.webhookId);
+    }
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.eventType !== "") {
+      obj.eventType = message.eventType;
+    }
+    if (message.status !== 0) {
+      obj.status = deliveryStatusToJSON(message.status);
+    }
+    if (message.attempts?.length) {
+      obj.attempts = message.attempts.map((e) => DeliveryAttempt.toJSON(e));
+    }
+    if (message.nextAttemptAt !== undefined) {
+      obj.nextAttemptAt = message.nextAttemptAt.toISOString();
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Delivery>, I>>(base?: I): Delivery {
+    return Delivery.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Delivery>, I>>(object: I): Delivery {
+    const message = createBaseDelivery();
+    message.id = object.id ?? "";
+    message.webhookId = object.webhookId ?? 0;
+    message.eventId = object.eventId ?? "";
+    message.eventType = object.eventType ?? "";
+    message.status = object.status ?? 0;
+    message.attempts =
+      object.attempts?.map((e) => DeliveryAttempt.fromPartial(e)) || [];
+    message.nextAttemptAt = object.nextAttemptAt ?? undefined;
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListDeliveriesRequest(): ListDeliveriesRequest {
+  return { accountId: "", appId: "", webhookId: 0, page: undefined };
+}
+
+export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
+  encode(
+    message: ListDeliveriesRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.webhookId !== 0) {
+      writer.uint32(24).int64(message.webhookId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): ListDeliveriesRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeliveriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.webhookId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeliveriesRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      webhookId: isSet(object.webhookId)
+        ? globalThis.Number(object.webhookId)
+        : isSet(object.webhook_id)
+          ? globalThis.Number(object.webhook_id)
+          : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListDeliveriesRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.webhookId !== 0) {
+      obj.webhookId = Math.round(message.webhookId);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(
+    base?: I,
+  ): ListDeliveriesRequest {
+    return ListDeliveriesRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(
+    object: I,
+  ): ListDeliveriesRequest {
+    const message = createBaseListDeliveriesRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.webhookId = object.webhookId ?? 0;
+    message.page =
+      object.page !== undefined && object.page !== null
+        ? PageRequest.fromPartial(object.page)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseListDeliveriesResponse(): ListDeliveriesResponse {
+  return { deliveries: [], nextCursor: "" };
+}
+
+export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
+  encode(
+    message: ListDeliveriesResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.deliveries) {
+      Delivery.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): ListDeliveriesResponse {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListDeliveriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deliveries.push(Delivery.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListDeliveriesResponse {
+    return {
+      deliveries: globalThis.Array.isArray(object?.deliveries)
+        ? object.deliveries.map((e: any) => Delivery.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+          ? globalThis.String(object.next_cursor)
+          : "",
+    };
+  },
+
+  toJSON(message: ListDeliveriesResponse): unknown {
+    const obj: any = {};
+    if (message.deliveries?.length) {
+      obj.deliveries = message.deliveries.map((e) => Delivery.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(
+    base?: I,
+  ): ListDeliveriesResponse {
+    return ListDeliveriesResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(
+    object: I,
+  ): ListDeliveriesResponse {
+    const message = createBaseListDeliveriesResponse();
+    message.deliveries =
+      object.deliveries?.map((e) => Delivery.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseRedeliverDeliveryRequest(): RedeliverDeliveryRequest {
+  return { accountId: "", appId: "", webhookId: 0, deliveryId: "" };
+}
+
+export const RedeliverDeliveryRequest: MessageFns<RedeliverDeliveryRequest> = {
+  encode(
+    message: RedeliverDeliveryRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.webhookId !== 0) {
+      writer.uint32(24).int64(message.webhookId);
+    }
+    if (message.deliveryId !== "") {
+      writer.uint32(34).string(message.deliveryId);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): RedeliverDeliveryRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRedeliverDeliveryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.webhookId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.deliveryId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RedeliverDeliveryRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      webhookId: isSet(object.webhookId)
+        ? globalThis.Number(object.webhookId)
+        : isSet(object.webhook_id)
+          ? globalThis.Number(object.webhook_id)
+          : 0,
+      deliveryId: isSet(object.deliveryId)
+        ? globalThis.String(object.deliveryId)
+        : isSet(object.delivery_id)
+          ? globalThis.String(object.delivery_id)
+          : "",
+    };
+  },
+
+  toJSON(message: RedeliverDeliveryRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.webhookId !== 0) {
+      obj.webhookId = Math.round(message.webhookId);
+    }
+    if (message.deliveryId !== "") {
+      obj.deliveryId = message.deliveryId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RedeliverDeliveryRequest>, I>>(
+    base?: I,
+  ): RedeliverDeliveryRequest {
+    return RedeliverDeliveryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RedeliverDeliveryRequest>, I>>(
+    object: I,
+  ): RedeliverDeliveryRequest {
+    const message = createBaseRedeliverDeliveryRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.webhookId = object.webhookId ?? 0;
+    message.deliveryId = object.deliveryId ?? "";
+    return message;
+  },
+};
+
+function createBaseSendTestEventRequest(): SendTestEventRequest {
+  return { accountId: "", appId: "", webhookId: 0 };
+}
+
+export const SendTestEventRequest: MessageFns<SendTestEventRequest> = {
+  encode(
+    message: SendTestEventRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.webhookId !== 0) {
+      writer.uint32(24).int64(message.webhookId);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): SendTestEventRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendTestEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.webhookId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendTestEventRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      webhookId: isSet(object.webhookId)
+        ? globalThis.Number(object.webhookId)
+        : isSet(object.webhook_id)
+          ? globalThis.Number(object.webhook_id)
+          : 0,
+    };
+  },
+
+  toJSON(message: SendTestEventRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.webhookId !== 0) {
+      obj.webhookId = Math.round(message.webhookId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendTestEventRequest>, I>>(
+    base?: I,
+  ): SendTestEventRequest {
+    return SendTestEventRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendTestEventRequest>, I>>(
+    object: I,
+  ): SendTestEventRequest {
+    const message = createBaseSendTestEventRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.webhookId = object.webhookId ?? 0;
+    return message;
+  },
+};
+
 /**
  * Webhook registrations of an application and their deliveries.
- * First sketch: the webhooks issue fills in the whole surface.
+ * Every request names the caller's account and application; a webhook of another
+ * application (or account) is NOT_FOUND.
  */
 export type WebhookServiceService = typeof WebhookServiceService;
 export const WebhookServiceService = {
@@ -862,11 +2935,119 @@ export const WebhookServiceService = {
     responseDeserialize: (value: Buffer): ListWebhooksResponse =>
       ListWebhooksResponse.decode(value),
   },
+  getWebhook: {
+    path: "/accord.webhook.v1.WebhookService/GetWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetWebhookRequest): Buffer =>
+      Buffer.from(GetWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetWebhookRequest =>
+      GetWebhookRequest.decode(value),
+    responseSerialize: (value: Webhook): Buffer =>
+      Buffer.from(Webhook.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Webhook => Webhook.decode(value),
+  },
+  /** Changes only the fields that are present. */
+  updateWebhook: {
+    path: "/accord.webhook.v1.WebhookService/UpdateWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateWebhookRequest): Buffer =>
+      Buffer.from(UpdateWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateWebhookRequest =>
+      UpdateWebhookRequest.decode(value),
+    responseSerialize: (value: Webhook): Buffer =>
+      Buffer.from(Webhook.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Webhook => Webhook.decode(value),
+  },
+  /** Removes the webhook and its pending deliveries; nothing more is sent to it. */
+  deleteWebhook: {
+    path: "/accord.webhook.v1.WebhookService/DeleteWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteWebhookRequest): Buffer =>
+      Buffer.from(DeleteWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteWebhookRequest =>
+      DeleteWebhookRequest.decode(value),
+    responseSerialize: (value: DeleteWebhookResponse): Buffer =>
+      Buffer.from(DeleteWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteWebhookResponse =>
+      DeleteWebhookResponse.decode(value),
+  },
+  /** A new signing secret; the previous one keeps signing for the configured grace period. */
+  rotateWebhookSecret: {
+    path: "/accord.webhook.v1.WebhookService/RotateWebhookSecret" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RotateWebhookSecretRequest): Buffer =>
+      Buffer.from(RotateWebhookSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateWebhookSecretRequest =>
+      RotateWebhookSecretRequest.decode(value),
+    responseSerialize: (value: Webhook): Buffer =>
+      Buffer.from(Webhook.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Webhook => Webhook.decode(value),
+  },
+  /** Deliveries of one webhook, newest first. */
+  listDeliveries: {
+    path: "/accord.webhook.v1.WebhookService/ListDeliveries" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListDeliveriesRequest): Buffer =>
+      Buffer.from(ListDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListDeliveriesRequest =>
+      ListDeliveriesRequest.decode(value),
+    responseSerialize: (value: ListDeliveriesResponse): Buffer =>
+      Buffer.from(ListDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListDeliveriesResponse =>
+      ListDeliveriesResponse.decode(value),
+  },
+  /** Schedules a delivery again at once (same webhook-id), whatever its status. */
+  redeliverDelivery: {
+    path: "/accord.webhook.v1.WebhookService/RedeliverDelivery" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RedeliverDeliveryRequest): Buffer =>
+      Buffer.from(RedeliverDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RedeliverDeliveryRequest =>
+      RedeliverDeliveryRequest.decode(value),
+    responseSerialize: (value: Delivery): Buffer =>
+      Buffer.from(Delivery.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Delivery => Delivery.decode(value),
+  },
+  /** Queues a signed `ping` event for the webhook. */
+  sendTestEvent: {
+    path: "/accord.webhook.v1.WebhookService/SendTestEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SendTestEventRequest): Buffer =>
+      Buffer.from(SendTestEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SendTestEventRequest =>
+      SendTestEventRequest.decode(value),
+    responseSerialize: (value: Delivery): Buffer =>
+      Buffer.from(Delivery.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Delivery => Delivery.decode(value),
+  },
 } as const;
 
 export interface WebhookServiceServer extends UntypedServiceImplementation {
   createWebhook: handleUnaryCall<CreateWebhookRequest, Webhook>;
   listWebhooks: handleUnaryCall<ListWebhooksRequest, ListWebhooksResponse>;
+  getWebhook: handleUnaryCall<GetWebhookRequest, Webhook>;
+  /** Changes only the fields that are present. */
+  updateWebhook: handleUnaryCall<UpdateWebhookRequest, Webhook>;
+  /** Removes the webhook and its pending deliveries; nothing more is sent to it. */
+  deleteWebhook: handleUnaryCall<DeleteWebhookRequest, DeleteWebhookResponse>;
+  /** A new signing secret; the previous one keeps signing for the configured grace period. */
+  rotateWebhookSecret: handleUnaryCall<RotateWebhookSecretRequest, Webhook>;
+  /** Deliveries of one webhook, newest first. */
+  listDeliveries: handleUnaryCall<
+    ListDeliveriesRequest,
+    ListDeliveriesResponse
+  >;
+  /** Schedules a delivery again at once (same webhook-id), whatever its status. */
+  redeliverDelivery: handleUnaryCall<RedeliverDeliveryRequest, Delivery>;
+  /** Queues a signed `ping` event for the webhook. */
+  sendTestEvent: handleUnaryCall<SendTestEventRequest, Delivery>;
 }
 
 export interface WebhookServiceClient extends Client {
@@ -909,6 +3090,135 @@ export interface WebhookServiceClient extends Client {
       response: ListWebhooksResponse,
     ) => void,
   ): ClientUnaryCall;
+  getWebhook(
+    request: GetWebhookRequest,
+    callback: (error: ServiceError | null, response: Webhook) => void,
+  ): ClientUnaryCall;
+  getWebhook(
+    request: GetWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Webhook) => void,
+  ): ClientUnaryCall;
+  getWebhook(
+    request: GetWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Webhook) => void,
+  ): ClientUnaryCall;
+  /** Changes only the fields that are present. */
+  updateWebhook(
+    request: UpdateWebhookRequest,
+    callback: (error: ServiceError | null, response: Webhook) => void,
+  ): ClientUnaryCall;
+  updateWebhook(
+    request: UpdateWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Webhook) => void,
+  ): ClientUnaryCall;
+  updateWebhook(
+    request: UpdateWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Webhook) => void,
+  ): ClientUnaryCall;
+  /** Removes the webhook and its pending deliveries; nothing more is sent to it. */
+  deleteWebhook(
+    request: DeleteWebhookRequest,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteWebhookResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  deleteWebhook(
+    request: DeleteWebhookRequest,
+    metadata: Metadata,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteWebhookResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  deleteWebhook(
+    request: DeleteWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteWebhookResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  /** A new signing secret; the previous one keeps signing for the configured grace period. */
+  rotateWebhookSecret(
+    request: RotateWebhookSecretRequest,
+    callback: (error: ServiceError | null, response: Webhook) => void,
+  ): ClientUnaryCall;
+  rotateWebhookSecret(
+    request: RotateWebhookSecretRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Webhook) => void,
+  ): ClientUnaryCall;
+  rotateWebhookSecret(
+    request: RotateWebhookSecretRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Webhook) => void,
+  ): ClientUnaryCall;
+  /** Deliveries of one webhook, newest first. */
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    callback: (
+      error: ServiceError | null,
+      response: ListDeliveriesResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    metadata: Metadata,
+    callback: (
+      error: ServiceError | null,
+      response: ListDeliveriesResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  listDeliveries(
+    request: ListDeliveriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (
+      error: ServiceError | null,
+      response: ListDeliveriesResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  /** Schedules a delivery again at once (same webhook-id), whatever its status. */
+  redeliverDelivery(
+    request: RedeliverDeliveryRequest,
+    callback: (error: ServiceError | null, response: Delivery) => void,
+  ): ClientUnaryCall;
+  redeliverDelivery(
+    request: RedeliverDeliveryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Delivery) => void,
+  ): ClientUnaryCall;
+  redeliverDelivery(
+    request: RedeliverDeliveryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Delivery) => void,
+  ): ClientUnaryCall;
+  /** Queues a signed `ping` event for the webhook. */
+  sendTestEvent(
+    request: SendTestEventRequest,
+    callback: (error: ServiceError | null, response: Delivery) => void,
+  ): ClientUnaryCall;
+  sendTestEvent(
+    request: SendTestEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Delivery) => void,
+  ): ClientUnaryCall;
+  sendTestEvent(
+    request: SendTestEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Delivery) => void,
+  ): ClientUnaryCall;
 }
 
 export const WebhookServiceClient = makeGenericClientConstructor(
@@ -943,6 +3253,39 @@ type Exact<P, I extends P> = P extends Builtin
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & {
       [K in Exclude<keyof I, KeysOfUnion<P>>]: never;
     };
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 function isObject(value: any): boolean {
   return typeof value === "object" && value !== null;
