@@ -18,17 +18,235 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Timestamp } from "../../../google/protobuf/timestamp";
+import { PageRequest } from "../../common/v1/common";
 
-export interface GetSpecForConsentRequest {
-  accountId: string;
-  specId: string;
+export interface Group {
+  id: string;
+  name: string;
+  description: string;
+  purpose: string;
+  /** The application that created the group (Accord has no users; see docs/dataprocessing.md). */
+  appId: string;
+  createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
 }
+
+export interface GroupFields {
+  name?: string | undefined;
+  description?: string | undefined;
+  purpose?: string | undefined;
+}
+
+export interface CreateGroupRequest {
+  accountId: string;
+  appId: string;
+  fields?: GroupFields | undefined;
+}
+
+export interface GetGroupRequest {
+  accountId: string;
+  id: string;
+}
+
+export interface ListGroupsRequest {
+  accountId: string;
+  page?: PageRequest | undefined;
+}
+
+export interface ListGroupsResponse {
+  groups: Group[];
+  /** Empty when there is no further page. */
+  nextCursor: string;
+}
+
+export interface UpdateGroupRequest {
+  accountId: string;
+  appId: string;
+  id: string;
+  fields?: GroupFields | undefined;
+  /**
+   * Names (REST camelCase) of the fields to change; a named field absent from `fields` is reset
+   * to its default. PATCH names the fields it sends, PUT names all of them.
+   */
+  updateMask: string[];
+}
+
+export interface DeleteGroupRequest {
+  accountId: string;
+  id: string;
+}
+
+export interface DeleteGroupResponse {}
 
 export interface Text {
   id: string;
   value: string;
   language: string;
   type: string;
+  createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
+}
+
+export interface TextFields {
+  value?: string | undefined;
+  language?: string | undefined;
+  type?: string | undefined;
+}
+
+export interface SpecFields {
+  data?: string | undefined;
+  purpose?: string | undefined;
+  action?: string | undefined;
+  sensitive?: boolean | undefined;
+  consentTarget?: boolean | undefined;
+  location?: string | undefined;
+  duration?: number | undefined;
+  legalBasis?: string | undefined;
+  externalHref?: string | undefined;
+}
+
+export interface Spec {
+  id: string;
+  groupId: string;
+  data: string;
+  purpose: string;
+  action: string;
+  sensitive: boolean;
+  consentTarget: boolean;
+  location: string;
+  duration?: number | undefined;
+  /** Empty when not set. */
+  legalBasis: string;
+  /** Empty when not set. */
+  externalHref: string;
+  texts: Text[];
+  /** Current version number: 1 on creation, +1 on every change (fields or texts). */
+  version: number;
+  /** The consent target URL of this specification. */
+  target: string;
+  /** The application that made the current version. */
+  appId: string;
+  createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
+  archived: boolean;
+  deletedAt?: Date | undefined;
+}
+
+export interface CreateSpecRequest {
+  accountId: string;
+  appId: string;
+  groupId: string;
+  fields?: SpecFields | undefined;
+  texts: TextFields[];
+}
+
+export interface GetSpecRequest {
+  accountId: string;
+  id: string;
+}
+
+export interface ListSpecsRequest {
+  accountId: string;
+  groupId: string;
+  page?: PageRequest | undefined;
+}
+
+export interface ListSpecsResponse {
+  specs: Spec[];
+  nextCursor: string;
+}
+
+export interface UpdateSpecRequest {
+  accountId: string;
+  appId: string;
+  id: string;
+  fields?: SpecFields | undefined;
+  /** As in UpdateGroupRequest. */
+  updateMask: string[];
+  /** When set, the update applies only if the current version is this one (else FAILED_PRECONDITION). */
+  expectedVersion?: number | undefined;
+}
+
+export interface DeleteSpecRequest {
+  accountId: string;
+  appId: string;
+  id: string;
+}
+
+export interface DeleteSpecResponse {}
+
+/** The state of a specification as of one version. */
+export interface SpecVersion {
+  specId: string;
+  version: number;
+  /** When this version was made, and by which application. */
+  createdAt?: Date | undefined;
+  appId: string;
+  /** The specification as it was (its version, updated_at and app_id fields are this version's). */
+  spec?: Spec | undefined;
+  /** True for the current version. */
+  current: boolean;
+}
+
+export interface ListSpecVersionsRequest {
+  accountId: string;
+  specId: string;
+}
+
+export interface ListSpecVersionsResponse {
+  versions: SpecVersion[];
+}
+
+export interface GetSpecVersionRequest {
+  accountId: string;
+  specId: string;
+  version: number;
+}
+
+export interface CreateTextRequest {
+  accountId: string;
+  appId: string;
+  specId: string;
+  fields?: TextFields | undefined;
+}
+
+export interface ListTextsRequest {
+  accountId: string;
+  specId: string;
+}
+
+export interface ListTextsResponse {
+  texts: Text[];
+}
+
+export interface GetTextRequest {
+  accountId: string;
+  specId: string;
+  textId: string;
+}
+
+export interface UpdateTextRequest {
+  accountId: string;
+  appId: string;
+  specId: string;
+  textId: string;
+  fields?: TextFields | undefined;
+  updateMask: string[];
+}
+
+export interface DeleteTextRequest {
+  accountId: string;
+  appId: string;
+  specId: string;
+  textId: string;
+}
+
+export interface DeleteTextResponse {}
+
+export interface GetSpecForConsentRequest {
+  accountId: string;
+  specId: string;
 }
 
 export interface SpecForConsent {
@@ -48,7 +266,4302 @@ export interface SpecForConsent {
   groupPurpose: string;
   archived: boolean;
   version: number;
+  target: string;
 }
+
+export interface ResolveTargetRequest {
+  accountId: string;
+  target: string;
+}
+
+export interface ResolveTargetResponse {
+  /** False when the target is not a specification target URL of this deployment. */
+  isSpecTarget: boolean;
+  specId: string;
+  spec?: SpecForConsent | undefined;
+}
+
+export interface GetGroupPolicyRequest {
+  accountId: string;
+  groupId: string;
+  /** ISO 639-1 code of the preferred language; empty for the fallback order only. */
+  language: string;
+  /** Preferred text type; empty means "default". */
+  textType: string;
+}
+
+export interface GroupPolicy {
+  html: string;
+  language: string;
+}
+
+export interface GetConsentRequestRequest {
+  accountId: string;
+  groupId: string;
+  language: string;
+  textType: string;
+}
+
+export interface ConsentRequestItem {
+  specId: string;
+  target: string;
+  /** The chosen text (absent when the specification has no text at all). */
+  text?: Text | undefined;
+  data: string;
+  purpose: string;
+  action: string;
+  sensitive: boolean;
+  location: string;
+  duration?: number | undefined;
+  legalBasis: string;
+  externalHref: string;
+  version: number;
+}
+
+export interface ConsentRequest {
+  groupId: string;
+  title: string;
+  caption: string;
+  language: string;
+  items: ConsentRequestItem[];
+}
+
+export interface GetDashboardRequest {
+  accountId: string;
+  groupId: string;
+  subject: string;
+  issuer: string;
+  language: string;
+  textType: string;
+}
+
+/** The current consent event of one scope of a target. */
+export interface ScopeState {
+  scope: string;
+  /** "accepted", "declined" or "no_action". */
+  state: string;
+  eventId: string;
+  createdAt?: Date | undefined;
+}
+
+export interface DashboardItem {
+  item?: ConsentRequestItem | undefined;
+  /** State of the "default" scope: "accepted", "declined", "no_action", or "none" (no event). */
+  state: string;
+  scopes: ScopeState[];
+}
+
+export interface Dashboard {
+  groupId: string;
+  title: string;
+  caption: string;
+  language: string;
+  subject: string;
+  issuer: string;
+  items: DashboardItem[];
+}
+
+function createBaseGroup(): Group {
+  return {
+    id: "",
+    name: "",
+    description: "",
+    purpose: "",
+    appId: "",
+    createdAt: undefined,
+    updatedAt: undefined,
+  };
+}
+
+export const Group: MessageFns<Group> = {
+  encode(
+    message: Group,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    if (message.purpose !== "") {
+      writer.uint32(34).string(message.purpose);
+    }
+    if (message.appId !== "") {
+      writer.uint32(42).string(message.appId);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.createdAt),
+        writer.uint32(50).fork(),
+      ).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.updatedAt),
+        writer.uint32(58).fork(),
+      ).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Group {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGroup();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.purpose = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Group {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      description: isSet(object.description)
+        ? globalThis.String(object.description)
+        : "",
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+          ? fromJsonTimestamp(object.updated_at)
+          : undefined,
+    };
+  },
+
+  toJSON(message: Group): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.purpose !== "") {
+      obj.purpose = message.purpose;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Group>, I>>(base?: I): Group {
+    return Group.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Group>, I>>(object: I): Group {
+    const message = createBaseGroup();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.description = object.description ?? "";
+    message.purpose = object.purpose ?? "";
+    message.appId = object.appId ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    message.updatedAt = object.updatedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseGroupFields(): GroupFields {
+  return { name: undefined, description: undefined, purpose: undefined };
+}
+
+export const GroupFields: MessageFns<GroupFields> = {
+  encode(
+    message: GroupFields,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.name !== undefined) {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(18).string(message.description);
+    }
+    if (message.purpose !== undefined) {
+      writer.uint32(26).string(message.purpose);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GroupFields {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGroupFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.purpose = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GroupFields {
+    return {
+      name: isSet(object.name) ? globalThis.String(object.name) : undefined,
+      description: isSet(object.description)
+        ? globalThis.String(object.description)
+        : undefined,
+      purpose: isSet(object.purpose)
+        ? globalThis.String(object.purpose)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GroupFields): unknown {
+    const obj: any = {};
+    if (message.name !== undefined) {
+      obj.name = message.name;
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    if (message.purpose !== undefined) {
+      obj.purpose = message.purpose;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GroupFields>, I>>(base?: I): GroupFields {
+    return GroupFields.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GroupFields>, I>>(
+    object: I,
+  ): GroupFields {
+    const message = createBaseGroupFields();
+    message.name = object.name ?? undefined;
+    message.description = object.description ?? undefined;
+    message.purpose = object.purpose ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateGroupRequest(): CreateGroupRequest {
+  return { accountId: "", appId: "", fields: undefined };
+}
+
+export const CreateGroupRequest: MessageFns<CreateGroupRequest> = {
+  encode(
+    message: CreateGroupRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.fields !== undefined) {
+      GroupFields.encode(message.fields, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): CreateGroupRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateGroupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fields = GroupFields.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateGroupRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      fields: isSet(object.fields)
+        ? GroupFields.fromJSON(object.fields)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateGroupRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.fields !== undefined) {
+      obj.fields = GroupFields.toJSON(message.fields);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateGroupRequest>, I>>(
+    base?: I,
+  ): CreateGroupRequest {
+    return CreateGroupRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateGroupRequest>, I>>(
+    object: I,
+  ): CreateGroupRequest {
+    const message = createBaseCreateGroupRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.fields =
+      object.fields !== undefined && object.fields !== null
+        ? GroupFields.fromPartial(object.fields)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseGetGroupRequest(): GetGroupRequest {
+  return { accountId: "", id: "" };
+}
+
+export const GetGroupRequest: MessageFns<GetGroupRequest> = {
+  encode(
+    message: GetGroupRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGroupRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGroupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGroupRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+    };
+  },
+
+  toJSON(message: GetGroupRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetGroupRequest>, I>>(
+    base?: I,
+  ): GetGroupRequest {
+    return GetGroupRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetGroupRequest>, I>>(
+    object: I,
+  ): GetGroupRequest {
+    const message = createBaseGetGroupRequest();
+    message.accountId = object.accountId ?? "";
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseListGroupsRequest(): ListGroupsRequest {
+  return { accountId: "", page: undefined };
+}
+
+export const ListGroupsRequest: MessageFns<ListGroupsRequest> = {
+  encode(
+    message: ListGroupsRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListGroupsRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListGroupsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListGroupsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListGroupsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListGroupsRequest>, I>>(
+    base?: I,
+  ): ListGroupsRequest {
+    return ListGroupsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListGroupsRequest>, I>>(
+    object: I,
+  ): ListGroupsRequest {
+    const message = createBaseListGroupsRequest();
+    message.accountId = object.accountId ?? "";
+    message.page =
+      object.page !== undefined && object.page !== null
+        ? PageRequest.fromPartial(object.page)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseListGroupsResponse(): ListGroupsResponse {
+  return { groups: [], nextCursor: "" };
+}
+
+export const ListGroupsResponse: MessageFns<ListGroupsResponse> = {
+  encode(
+    message: ListGroupsResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.groups) {
+      Group.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): ListGroupsResponse {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListGroupsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.groups.push(Group.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListGroupsResponse {
+    return {
+      groups: globalThis.Array.isArray(object?.groups)
+        ? object.groups.map((e: any) => Group.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+          ? globalThis.String(object.next_cursor)
+          : "",
+    };
+  },
+
+  toJSON(message: ListGroupsResponse): unknown {
+    const obj: any = {};
+    if (message.groups?.length) {
+      obj.groups = message.groups.map((e) => Group.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListGroupsResponse>, I>>(
+    base?: I,
+  ): ListGroupsResponse {
+    return ListGroupsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListGroupsResponse>, I>>(
+    object: I,
+  ): ListGroupsResponse {
+    const message = createBaseListGroupsResponse();
+    message.groups = object.groups?.map((e) => Group.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateGroupRequest(): UpdateGroupRequest {
+  return {
+    accountId: "",
+    appId: "",
+    id: "",
+    fields: undefined,
+    updateMask: [],
+  };
+}
+
+export const UpdateGroupRequest: MessageFns<UpdateGroupRequest> = {
+  encode(
+    message: UpdateGroupRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.id !== "") {
+      writer.uint32(26).string(message.id);
+    }
+    if (message.fields !== undefined) {
+      GroupFields.encode(message.fields, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.updateMask) {
+      writer.uint32(42).string(v!);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): UpdateGroupRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateGroupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fields = GroupFields.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.updateMask.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateGroupRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      fields: isSet(object.fields)
+        ? GroupFields.fromJSON(object.fields)
+        : undefined,
+      updateMask: globalThis.Array.isArray(object?.updateMask)
+        ? object.updateMask.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.update_mask)
+          ? object.update_mask.map((e: any) => globalThis.String(e))
+          : [],
+    };
+  },
+
+  toJSON(message: UpdateGroupRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.fields !== undefined) {
+      obj.fields = GroupFields.toJSON(message.fields);
+    }
+    if (message.updateMask?.length) {
+      obj.updateMask = message.updateMask;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateGroupRequest>, I>>(
+    base?: I,
+  ): UpdateGroupRequest {
+    return UpdateGroupRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateGroupRequest>, I>>(
+    object: I,
+  ): UpdateGroupRequest {
+    const message = createBaseUpdateGroupRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.id = object.id ?? "";
+    message.fields =
+      object.fields !== undefined && object.fields !== null
+        ? GroupFields.fromPartial(object.fields)
+        : undefined;
+    message.updateMask = object.updateMask?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseDeleteGroupRequest(): DeleteGroupRequest {
+  return { accountId: "", id: "" };
+}
+
+export const DeleteGroupRequest: MessageFns<DeleteGroupRequest> = {
+  encode(
+    message: DeleteGroupRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): DeleteGroupRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteGroupRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteGroupRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+    };
+  },
+
+  toJSON(message: DeleteGroupRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteGroupRequest>, I>>(
+    base?: I,
+  ): DeleteGroupRequest {
+    return DeleteGroupRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteGroupRequest>, I>>(
+    object: I,
+  ): DeleteGroupRequest {
+    const message = createBaseDeleteGroupRequest();
+    message.accountId = object.accountId ?? "";
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteGroupResponse(): DeleteGroupResponse {
+  return {};
+}
+
+export const DeleteGroupResponse: MessageFns<DeleteGroupResponse> = {
+  encode(
+    _: DeleteGroupResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): DeleteGroupResponse {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteGroupResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteGroupResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteGroupResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteGroupResponse>, I>>(
+    base?: I,
+  ): DeleteGroupResponse {
+    return DeleteGroupResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteGroupResponse>, I>>(
+    _: I,
+  ): DeleteGroupResponse {
+    const message = createBaseDeleteGroupResponse();
+    return message;
+  },
+};
+
+function createBaseText(): Text {
+  return {
+    id: "",
+    value: "",
+    language: "",
+    type: "",
+    createdAt: undefined,
+    updatedAt: undefined,
+  };
+}
+
+export const Text: MessageFns<Text> = {
+  encode(
+    message: Text,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    if (message.language !== "") {
+      writer.uint32(26).string(message.language);
+    }
+    if (message.type !== "") {
+      writer.uint32(34).string(message.type);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.createdAt),
+        writer.uint32(42).fork(),
+      ).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.updatedAt),
+        writer.uint32(50).fork(),
+      ).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Text {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseText();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Text {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      language: isSet(object.language)
+        ? globalThis.String(object.language)
+        : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+          ? fromJsonTimestamp(object.updated_at)
+          : undefined,
+    };
+  },
+
+  toJSON(message: Text): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Text>, I>>(base?: I): Text {
+    return Text.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Text>, I>>(object: I): Text {
+    const message = createBaseText();
+    message.id = object.id ?? "";
+    message.value = object.value ?? "";
+    message.language = object.language ?? "";
+    message.type = object.type ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    message.updatedAt = object.updatedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseTextFields(): TextFields {
+  return { value: undefined, language: undefined, type: undefined };
+}
+
+export const TextFields: MessageFns<TextFields> = {
+  encode(
+    message: TextFields,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.value !== undefined) {
+      writer.uint32(10).string(message.value);
+    }
+    if (message.language !== undefined) {
+      writer.uint32(18).string(message.language);
+    }
+    if (message.type !== undefined) {
+      writer.uint32(26).string(message.type);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TextFields {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTextFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TextFields {
+    return {
+      value: isSet(object.value) ? globalThis.String(object.value) : undefined,
+      language: isSet(object.language)
+        ? globalThis.String(object.language)
+        : undefined,
+      type: isSet(object.type) ? globalThis.String(object.type) : undefined,
+    };
+  },
+
+  toJSON(message: TextFields): unknown {
+    const obj: any = {};
+    if (message.value !== undefined) {
+      obj.value = message.value;
+    }
+    if (message.language !== undefined) {
+      obj.language = message.language;
+    }
+    if (message.type !== undefined) {
+      obj.type = message.type;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TextFields>, I>>(base?: I): TextFields {
+    return TextFields.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TextFields>, I>>(
+    object: I,
+  ): TextFields {
+    const message = createBaseTextFields();
+    message.value = object.value ?? undefined;
+    message.language = object.language ?? undefined;
+    message.type = object.type ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSpecFields(): SpecFields {
+  return {
+    data: undefined,
+    purpose: undefined,
+    action: undefined,
+    sensitive: undefined,
+    consentTarget: undefined,
+    location: undefined,
+    duration: undefined,
+    legalBasis: undefined,
+    externalHref: undefined,
+  };
+}
+
+export const SpecFields: MessageFns<SpecFields> = {
+  encode(
+    message: SpecFields,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.data !== undefined) {
+      writer.uint32(10).string(message.data);
+    }
+    if (message.purpose !== undefined) {
+      writer.uint32(18).string(message.purpose);
+    }
+    if (message.action !== undefined) {
+      writer.uint32(26).string(message.action);
+    }
+    if (message.sensitive !== undefined) {
+      writer.uint32(32).bool(message.sensitive);
+    }
+    if (message.consentTarget !== undefined) {
+      writer.uint32(40).bool(message.consentTarget);
+    }
+    if (message.location !== undefined) {
+      writer.uint32(50).string(message.location);
+    }
+    if (message.duration !== undefined) {
+      writer.uint32(56).int32(message.duration);
+    }
+    if (message.legalBasis !== undefined) {
+      writer.uint32(66).string(message.legalBasis);
+    }
+    if (message.externalHref !== undefined) {
+      writer.uint32(74).string(message.externalHref);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SpecFields {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSpecFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.purpose = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.sensitive = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.consentTarget = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.location = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.duration = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.legalBasis = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.externalHref = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SpecFields {
+    return {
+      data: isSet(object.data) ? globalThis.String(object.data) : undefined,
+      purpose: isSet(object.purpose)
+        ? globalThis.String(object.purpose)
+        : undefined,
+      action: isSet(object.action)
+        ? globalThis.String(object.action)
+        : undefined,
+      sensitive: isSet(object.sensitive)
+        ? globalThis.Boolean(object.sensitive)
+        : undefined,
+      consentTarget: isSet(object.consentTarget)
+        ? globalThis.Boolean(object.consentTarget)
+        : isSet(object.consent_target)
+          ? globalThis.Boolean(object.consent_target)
+          : undefined,
+      location: isSet(object.location)
+        ? globalThis.String(object.location)
+        : undefined,
+      duration: isSet(object.duration)
+        ? globalThis.Number(object.duration)
+        : undefined,
+      legalBasis: isSet(object.legalBasis)
+        ? globalThis.String(object.legalBasis)
+        : isSet(object.legal_basis)
+          ? globalThis.String(object.legal_basis)
+          : undefined,
+      externalHref: isSet(object.externalHref)
+        ? globalThis.String(object.externalHref)
+        : isSet(object.external_href)
+          ? globalThis.String(object.external_href)
+          : undefined,
+    };
+  },
+
+  toJSON(message: SpecFields): unknown {
+    const obj: any = {};
+    if (message.data !== undefined) {
+      obj.data = message.data;
+    }
+    if (message.purpose !== undefined) {
+      obj.purpose = message.purpose;
+    }
+    if (message.action !== undefined) {
+      obj.action = message.action;
+    }
+    if (message.sensitive !== undefined) {
+      obj.sensitive = message.sensitive;
+    }
+    if (message.consentTarget !== undefined) {
+      obj.consentTarget = message.consentTarget;
+    }
+    if (message.location !== undefined) {
+      obj.location = message.location;
+    }
+    if (message.duration !== undefined) {
+      obj.duration = Math.round(message.duration);
+    }
+    if (message.legalBasis !== undefined) {
+      obj.legalBasis = message.legalBasis;
+    }
+    if (message.externalHref !== undefined) {
+      obj.externalHref = message.externalHref;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SpecFields>, I>>(base?: I): SpecFields {
+    return SpecFields.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SpecFields>, I>>(
+    object: I,
+  ): SpecFields {
+    const message = createBaseSpecFields();
+    message.data = object.data ?? undefined;
+    message.purpose = object.purpose ?? undefined;
+    message.action = object.action ?? undefined;
+    message.sensitive = object.sensitive ?? undefined;
+    message.consentTarget = object.consentTarget ?? undefined;
+    message.location = object.location ?? undefined;
+    message.duration = object.duration ?? undefined;
+    message.legalBasis = object.legalBasis ?? undefined;
+    message.externalHref = object.externalHref ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSpec(): Spec {
+  return {
+    id: "",
+    groupId: "",
+    data: "",
+    purpose: "",
+    action: "",
+    sensitive: false,
+    consentTarget: false,
+    location: "",
+    duration: undefined,
+    legalBasis: "",
+    externalHref: "",
+    texts: [],
+    version: 0,
+    target: "",
+    appId: "",
+    createdAt: undefined,
+    updatedAt: undefined,
+    archived: false,
+    deletedAt: undefined,
+  };
+}
+
+export const Spec: MessageFns<Spec> = {
+  encode(
+    message: Spec,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.groupId !== "") {
+      writer.uint32(18).string(message.groupId);
+    }
+    if (message.data !== "") {
+      writer.uint32(26).string(message.data);
+    }
+    if (message.purpose !== "") {
+      writer.uint32(34).string(message.purpose);
+    }
+    if (message.action !== "") {
+      writer.uint32(42).string(message.action);
+    }
+    if (message.sensitive !== false) {
+      writer.uint32(48).bool(message.sensitive);
+    }
+    if (message.consentTarget !== false) {
+      writer.uint32(56).bool(message.consentTarget);
+    }
+    if (message.location !== "") {
+      writer.uint32(66).string(message.location);
+    }
+    if (message.duration !== undefined) {
+      writer.uint32(72).int32(message.duration);
+    }
+    if (message.legalBasis !== "") {
+      writer.uint32(82).string(message.legalBasis);
+    }
+    if (message.externalHref !== "") {
+      writer.uint32(90).string(message.externalHref);
+    }
+    for (const v of message.texts) {
+      Text.encode(v!, writer.uint32(98).fork()).join();
+    }
+    if (message.version !== 0) {
+      writer.uint32(104).int32(message.version);
+    }
+    if (message.target !== "") {
+      writer.uint32(114).string(message.target);
+    }
+    if (message.appId !== "") {
+      writer.uint32(122).string(message.appId);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.createdAt),
+        writer.uint32(130).fork(),
+      ).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.updatedAt),
+        writer.uint32(138).fork(),
+      ).join();
+    }
+    if (message.archived !== false) {
+      writer.uint32(144).bool(message.archived);
+    }
+    if (message.deletedAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.deletedAt),
+        writer.uint32(154).fork(),
+      ).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Spec {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSpec();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.groupId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.data = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.purpose = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.sensitive = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.consentTarget = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.location = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.duration = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.legalBasis = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.externalHref = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.texts.push(Text.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.archived = reader.bool();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.deletedAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Spec {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      groupId: isSet(object.groupId)
+        ? globalThis.String(object.groupId)
+        : isSet(object.group_id)
+          ? globalThis.String(object.group_id)
+          : "",
+      data: isSet(object.data) ? globalThis.String(object.data) : "",
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      sensitive: isSet(object.sensitive)
+        ? globalThis.Boolean(object.sensitive)
+        : false,
+      consentTarget: isSet(object.consentTarget)
+        ? globalThis.Boolean(object.consentTarget)
+        : isSet(object.consent_target)
+          ? globalThis.Boolean(object.consent_target)
+          : false,
+      location: isSet(object.location)
+        ? globalThis.String(object.location)
+        : "",
+      duration: isSet(object.duration)
+        ? globalThis.Number(object.duration)
+        : undefined,
+      legalBasis: isSet(object.legalBasis)
+        ? globalThis.String(object.legalBasis)
+        : isSet(object.legal_basis)
+          ? globalThis.String(object.legal_basis)
+          : "",
+      externalHref: isSet(object.externalHref)
+        ? globalThis.String(object.externalHref)
+        : isSet(object.external_href)
+          ? globalThis.String(object.external_href)
+          : "",
+      texts: globalThis.Array.isArray(object?.texts)
+        ? object.texts.map((e: any) => Text.fromJSON(e))
+        : [],
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+          ? fromJsonTimestamp(object.updated_at)
+          : undefined,
+      archived: isSet(object.archived)
+        ? globalThis.Boolean(object.archived)
+        : false,
+      deletedAt: isSet(object.deletedAt)
+        ? fromJsonTimestamp(object.deletedAt)
+        : isSet(object.deleted_at)
+          ? fromJsonTimestamp(object.deleted_at)
+          : undefined,
+    };
+  },
+
+  toJSON(message: Spec): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.groupId !== "") {
+      obj.groupId = message.groupId;
+    }
+    if (message.data !== "") {
+      obj.data = message.data;
+    }
+    if (message.purpose !== "") {
+      obj.purpose = message.purpose;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.sensitive !== false) {
+      obj.sensitive = message.sensitive;
+    }
+    if (message.consentTarget !== false) {
+      obj.consentTarget = message.consentTarget;
+    }
+    if (message.location !== "") {
+      obj.location = message.location;
+    }
+    if (message.duration !== undefined) {
+      obj.duration = Math.round(message.duration);
+    }
+    if (message.legalBasis !== "") {
+      obj.legalBasis = message.legalBasis;
+    }
+    if (message.externalHref !== "") {
+      obj.externalHref = message.externalHref;
+    }
+    if (message.texts?.length) {
+      obj.texts = message.texts.map((e) => Text.toJSON(e));
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    if (message.archived !== false) {
+      obj.archived = message.archived;
+    }
+    if (message.deletedAt !== undefined) {
+      obj.deletedAt = message.deletedAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Spec>, I>>(base?: I): Spec {
+    return Spec.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Spec>, I>>(object: I): Spec {
+    const message = createBaseSpec();
+    message.id = object.id ?? "";
+    message.groupId = object.groupId ?? "";
+    message.data = object.data ?? "";
+    message.purpose = object.purpose ?? "";
+    message.action = object.action ?? "";
+    message.sensitive = object.sensitive ?? false;
+    message.consentTarget = object.consentTarget ?? false;
+    message.location = object.location ?? "";
+    message.duration = object.duration ?? undefined;
+    message.legalBasis = object.legalBasis ?? "";
+    message.externalHref = object.externalHref ?? "";
+    message.texts = object.texts?.map((e) => Text.fromPartial(e)) || [];
+    message.version = object.version ?? 0;
+    message.target = object.target ?? "";
+    message.appId = object.appId ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    message.updatedAt = object.updatedAt ?? undefined;
+    message.archived = object.archived ?? false;
+    message.deletedAt = object.deletedAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCreateSpecRequest(): CreateSpecRequest {
+  return {
+    accountId: "",
+    appId: "",
+    groupId: "",
+    fields: undefined,
+    texts: [],
+  };
+}
+
+export const CreateSpecRequest: MessageFns<CreateSpecRequest> = {
+  encode(
+    message: CreateSpecRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.groupId !== "") {
+      writer.uint32(26).string(message.groupId);
+    }
+    if (message.fields !== undefined) {
+      SpecFields.encode(message.fields, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.texts) {
+      TextFields.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateSpecRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateSpecRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.groupId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fields = SpecFields.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.texts.push(TextFields.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateSpecRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      groupId: isSet(object.groupId)
+        ? globalThis.String(object.groupId)
+        : isSet(object.group_id)
+          ? globalThis.String(object.group_id)
+          : "",
+      fields: isSet(object.fields)
+        ? SpecFields.fromJSON(object.fields)
+        : undefined,
+      texts: globalThis.Array.isArray(object?.texts)
+        ? object.texts.map((e: any) => TextFields.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CreateSpecRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.groupId !== "") {
+      obj.groupId = message.groupId;
+    }
+    if (message.fields !== undefined) {
+      obj.fields = SpecFields.toJSON(message.fields);
+    }
+    if (message.texts?.length) {
+      obj.texts = message.texts.map((e) => TextFields.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateSpecRequest>, I>>(
+    base?: I,
+  ): CreateSpecRequest {
+    return CreateSpecRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateSpecRequest>, I>>(
+    object: I,
+  ): CreateSpecRequest {
+    const message = createBaseCreateSpecRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.groupId = object.groupId ?? "";
+    message.fields =
+      object.fields !== undefined && object.fields !== null
+        ? SpecFields.fromPartial(object.fields)
+        : undefined;
+    message.texts = object.texts?.map((e) => TextFields.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetSpecRequest(): GetSpecRequest {
+  return { accountId: "", id: "" };
+}
+
+export const GetSpecRequest: MessageFns<GetSpecRequest> = {
+  encode(
+    message: GetSpecRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSpecRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSpecRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSpecRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+    };
+  },
+
+  toJSON(message: GetSpecRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSpecRequest>, I>>(
+    base?: I,
+  ): GetSpecRequest {
+    return GetSpecRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSpecRequest>, I>>(
+    object: I,
+  ): GetSpecRequest {
+    const message = createBaseGetSpecRequest();
+    message.accountId = object.accountId ?? "";
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseListSpecsRequest(): ListSpecsRequest {
+  return { accountId: "", groupId: "", page: undefined };
+}
+
+export const ListSpecsRequest: MessageFns<ListSpecsRequest> = {
+  encode(
+    message: ListSpecsRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.groupId !== "") {
+      writer.uint32(18).string(message.groupId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSpecsRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSpecsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.groupId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSpecsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      groupId: isSet(object.groupId)
+        ? globalThis.String(object.groupId)
+        : isSet(object.group_id)
+          ? globalThis.String(object.group_id)
+          : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListSpecsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.groupId !== "") {
+      obj.groupId = message.groupId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSpecsRequest>, I>>(
+    base?: I,
+  ): ListSpecsRequest {
+    return ListSpecsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSpecsRequest>, I>>(
+    object: I,
+  ): ListSpecsRequest {
+    const message = createBaseListSpecsRequest();
+    message.accountId = object.accountId ?? "";
+    message.groupId = object.groupId ?? "";
+    message.page =
+      object.page !== undefined && object.page !== null
+        ? PageRequest.fromPartial(object.page)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseListSpecsResponse(): ListSpecsResponse {
+  return { specs: [], nextCursor: "" };
+}
+
+export const ListSpecsResponse: MessageFns<ListSpecsResponse> = {
+  encode(
+    message: ListSpecsResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.specs) {
+      Spec.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSpecsResponse {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSpecsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.specs.push(Spec.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSpecsResponse {
+    return {
+      specs: globalThis.Array.isArray(object?.specs)
+        ? object.specs.map((e: any) => Spec.fromJSON(e))
+        : [],
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+          ? globalThis.String(object.next_cursor)
+          : "",
+    };
+  },
+
+  toJSON(message: ListSpecsResponse): unknown {
+    const obj: any = {};
+    if (message.specs?.length) {
+      obj.specs = message.specs.map((e) => Spec.toJSON(e));
+    }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSpecsResponse>, I>>(
+    base?: I,
+  ): ListSpecsResponse {
+    return ListSpecsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSpecsResponse>, I>>(
+    object: I,
+  ): ListSpecsResponse {
+    const message = createBaseListSpecsResponse();
+    message.specs = object.specs?.map((e) => Spec.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateSpecRequest(): UpdateSpecRequest {
+  return {
+    accountId: "",
+    appId: "",
+    id: "",
+    fields: undefined,
+    updateMask: [],
+    expectedVersion: undefined,
+  };
+}
+
+export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
+  encode(
+    message: UpdateSpecRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.id !== "") {
+      writer.uint32(26).string(message.id);
+    }
+    if (message.fields !== undefined) {
+      SpecFields.encode(message.fields, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.updateMask) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.expectedVersion !== undefined) {
+      writer.uint32(48).int32(message.expectedVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateSpecRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateSpecRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fields = SpecFields.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.updateMask.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.expectedVersion = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateSpecRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      fields: isSet(object.fields)
+        ? SpecFields.fromJSON(object.fields)
+        : undefined,
+      updateMask: globalThis.Array.isArray(object?.updateMask)
+        ? object.updateMask.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.update_mask)
+          ? object.update_mask.map((e: any) => globalThis.String(e))
+          : [],
+      expectedVersion: isSet(object.expectedVersion)
+        ? globalThis.Number(object.expectedVersion)
+        : isSet(object.expected_version)
+          ? globalThis.Number(object.expected_version)
+          : undefined,
+    };
+  },
+
+  toJSON(message: UpdateSpecRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.fields !== undefined) {
+      obj.fields = SpecFields.toJSON(message.fields);
+    }
+    if (message.updateMask?.length) {
+      obj.updateMask = message.updateMask;
+    }
+    if (message.expectedVersion !== undefined) {
+      obj.expectedVersion = Math.round(message.expectedVersion);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateSpecRequest>, I>>(
+    base?: I,
+  ): UpdateSpecRequest {
+    return UpdateSpecRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateSpecRequest>, I>>(
+    object: I,
+  ): UpdateSpecRequest {
+    const message = createBaseUpdateSpecRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.id = object.id ?? "";
+    message.fields =
+      object.fields !== undefined && object.fields !== null
+        ? SpecFields.fromPartial(object.fields)
+        : undefined;
+    message.updateMask = object.updateMask?.map((e) => e) || [];
+    message.expectedVersion = object.expectedVersion ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteSpecRequest(): DeleteSpecRequest {
+  return { accountId: "", appId: "", id: "" };
+}
+
+export const DeleteSpecRequest: MessageFns<DeleteSpecRequest> = {
+  encode(
+    message: DeleteSpecRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.id !== "") {
+      writer.uint32(26).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteSpecRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteSpecRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteSpecRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+    };
+  },
+
+  toJSON(message: DeleteSpecRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteSpecRequest>, I>>(
+    base?: I,
+  ): DeleteSpecRequest {
+    return DeleteSpecRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteSpecRequest>, I>>(
+    object: I,
+  ): DeleteSpecRequest {
+    const message = createBaseDeleteSpecRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteSpecResponse(): DeleteSpecResponse {
+  return {};
+}
+
+export const DeleteSpecResponse: MessageFns<DeleteSpecResponse> = {
+  encode(
+    _: DeleteSpecResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): DeleteSpecResponse {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteSpecResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteSpecResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteSpecResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteSpecResponse>, I>>(
+    base?: I,
+  ): DeleteSpecResponse {
+    return DeleteSpecResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteSpecResponse>, I>>(
+    _: I,
+  ): DeleteSpecResponse {
+    const message = createBaseDeleteSpecResponse();
+    return message;
+  },
+};
+
+function createBaseSpecVersion(): SpecVersion {
+  return {
+    specId: "",
+    version: 0,
+    createdAt: undefined,
+    appId: "",
+    spec: undefined,
+    current: false,
+  };
+}
+
+export const SpecVersion: MessageFns<SpecVersion> = {
+  encode(
+    message: SpecVersion,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.specId !== "") {
+      writer.uint32(10).string(message.specId);
+    }
+    if (message.version !== 0) {
+      writer.uint32(16).int32(message.version);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.createdAt),
+        writer.uint32(26).fork(),
+      ).join();
+    }
+    if (message.appId !== "") {
+      writer.uint32(34).string(message.appId);
+    }
+    if (message.spec !== undefined) {
+      Spec.encode(message.spec, writer.uint32(42).fork()).join();
+    }
+    if (message.current !== false) {
+      writer.uint32(48).bool(message.current);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SpecVersion {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSpecVersion();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.spec = Spec.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.current = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SpecVersion {
+    return {
+      specId: isSet(object.specId)
+        ? globalThis.String(object.specId)
+        : isSet(object.spec_id)
+          ? globalThis.String(object.spec_id)
+          : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      spec: isSet(object.spec) ? Spec.fromJSON(object.spec) : undefined,
+      current: isSet(object.current)
+        ? globalThis.Boolean(object.current)
+        : false,
+    };
+  },
+
+  toJSON(message: SpecVersion): unknown {
+    const obj: any = {};
+    if (message.specId !== "") {
+      obj.specId = message.specId;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.spec !== undefined) {
+      obj.spec = Spec.toJSON(message.spec);
+    }
+    if (message.current !== false) {
+      obj.current = message.current;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SpecVersion>, I>>(base?: I): SpecVersion {
+    return SpecVersion.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SpecVersion>, I>>(
+    object: I,
+  ): SpecVersion {
+    const message = createBaseSpecVersion();
+    message.specId = object.specId ?? "";
+    message.version = object.version ?? 0;
+    message.createdAt = object.createdAt ?? undefined;
+    message.appId = object.appId ?? "";
+    message.spec =
+      object.spec !== undefined && object.spec !== null
+        ? Spec.fromPartial(object.spec)
+        : undefined;
+    message.current = object.current ?? false;
+    return message;
+  },
+};
+
+function createBaseListSpecVersionsRequest(): ListSpecVersionsRequest {
+  return { accountId: "", specId: "" };
+}
+
+export const ListSpecVersionsRequest: MessageFns<ListSpecVersionsRequest> = {
+  encode(
+    message: ListSpecVersionsRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.specId !== "") {
+      writer.uint32(18).string(message.specId);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): ListSpecVersionsRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSpecVersionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSpecVersionsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      specId: isSet(object.specId)
+        ? globalThis.String(object.specId)
+        : isSet(object.spec_id)
+          ? globalThis.String(object.spec_id)
+          : "",
+    };
+  },
+
+  toJSON(message: ListSpecVersionsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.specId !== "") {
+      obj.specId = message.specId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSpecVersionsRequest>, I>>(
+    base?: I,
+  ): ListSpecVersionsRequest {
+    return ListSpecVersionsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSpecVersionsRequest>, I>>(
+    object: I,
+  ): ListSpecVersionsRequest {
+    const message = createBaseListSpecVersionsRequest();
+    message.accountId = object.accountId ?? "";
+    message.specId = object.specId ?? "";
+    return message;
+  },
+};
+
+function createBaseListSpecVersionsResponse(): ListSpecVersionsResponse {
+  return { versions: [] };
+}
+
+export const ListSpecVersionsResponse: MessageFns<ListSpecVersionsResponse> = {
+  encode(
+    message: ListSpecVersionsResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.versions) {
+      SpecVersion.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): ListSpecVersionsResponse {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSpecVersionsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.versions.push(SpecVersion.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSpecVersionsResponse {
+    return {
+      versions: globalThis.Array.isArray(object?.versions)
+        ? object.versions.map((e: any) => SpecVersion.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListSpecVersionsResponse): unknown {
+    const obj: any = {};
+    if (message.versions?.length) {
+      obj.versions = message.versions.map((e) => SpecVersion.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSpecVersionsResponse>, I>>(
+    base?: I,
+  ): ListSpecVersionsResponse {
+    return ListSpecVersionsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSpecVersionsResponse>, I>>(
+    object: I,
+  ): ListSpecVersionsResponse {
+    const message = createBaseListSpecVersionsResponse();
+    message.versions =
+      object.versions?.map((e) => SpecVersion.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetSpecVersionRequest(): GetSpecVersionRequest {
+  return { accountId: "", specId: "", version: 0 };
+}
+
+export const GetSpecVersionRequest: MessageFns<GetSpecVersionRequest> = {
+  encode(
+    message: GetSpecVersionRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.specId !== "") {
+      writer.uint32(18).string(message.specId);
+    }
+    if (message.version !== 0) {
+      writer.uint32(24).int32(message.version);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): GetSpecVersionRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSpecVersionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSpecVersionRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      specId: isSet(object.specId)
+        ? globalThis.String(object.specId)
+        : isSet(object.spec_id)
+          ? globalThis.String(object.spec_id)
+          : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
+  },
+
+  toJSON(message: GetSpecVersionRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.specId !== "") {
+      obj.specId = message.specId;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSpecVersionRequest>, I>>(
+    base?: I,
+  ): GetSpecVersionRequest {
+    return GetSpecVersionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSpecVersionRequest>, I>>(
+    object: I,
+  ): GetSpecVersionRequest {
+    const message = createBaseGetSpecVersionRequest();
+    message.accountId = object.accountId ?? "";
+    message.specId = object.specId ?? "";
+    message.version = object.version ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateTextRequest(): CreateTextRequest {
+  return { accountId: "", appId: "", specId: "", fields: undefined };
+}
+
+export const CreateTextRequest: MessageFns<CreateTextRequest> = {
+  encode(
+    message: CreateTextRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.specId !== "") {
+      writer.uint32(26).string(message.specId);
+    }
+    if (message.fields !== undefined) {
+      TextFields.encode(message.fields, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTextRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTextRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.fields = TextFields.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateTextRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      specId: isSet(object.specId)
+        ? globalThis.String(object.specId)
+        : isSet(object.spec_id)
+          ? globalThis.String(object.spec_id)
+          : "",
+      fields: isSet(object.fields)
+        ? TextFields.fromJSON(object.fields)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateTextRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.specId !== "") {
+      obj.specId = message.specId;
+    }
+    if (message.fields !== undefined) {
+      obj.fields = TextFields.toJSON(message.fields);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateTextRequest>, I>>(
+    base?: I,
+  ): CreateTextRequest {
+    return CreateTextRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateTextRequest>, I>>(
+    object: I,
+  ): CreateTextRequest {
+    const message = createBaseCreateTextRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.specId = object.specId ?? "";
+    message.fields =
+      object.fields !== undefined && object.fields !== null
+        ? TextFields.fromPartial(object.fields)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseListTextsRequest(): ListTextsRequest {
+  return { accountId: "", specId: "" };
+}
+
+export const ListTextsRequest: MessageFns<ListTextsRequest> = {
+  encode(
+    message: ListTextsRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.specId !== "") {
+      writer.uint32(18).string(message.specId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTextsRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTextsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTextsRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      specId: isSet(object.specId)
+        ? globalThis.String(object.specId)
+        : isSet(object.spec_id)
+          ? globalThis.String(object.spec_id)
+          : "",
+    };
+  },
+
+  toJSON(message: ListTextsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.specId !== "") {
+      obj.specId = message.specId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTextsRequest>, I>>(
+    base?: I,
+  ): ListTextsRequest {
+    return ListTextsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTextsRequest>, I>>(
+    object: I,
+  ): ListTextsRequest {
+    const message = createBaseListTextsRequest();
+    message.accountId = object.accountId ?? "";
+    message.specId = object.specId ?? "";
+    return message;
+  },
+};
+
+function createBaseListTextsResponse(): ListTextsResponse {
+  return { texts: [] };
+}
+
+export const ListTextsResponse: MessageFns<ListTextsResponse> = {
+  encode(
+    message: ListTextsResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    for (const v of message.texts) {
+      Text.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListTextsResponse {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListTextsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.texts.push(Text.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListTextsResponse {
+    return {
+      texts: globalThis.Array.isArray(object?.texts)
+        ? object.texts.map((e: any) => Text.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListTextsResponse): unknown {
+    const obj: any = {};
+    if (message.texts?.length) {
+      obj.texts = message.texts.map((e) => Text.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListTextsResponse>, I>>(
+    base?: I,
+  ): ListTextsResponse {
+    return ListTextsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListTextsResponse>, I>>(
+    object: I,
+  ): ListTextsResponse {
+    const message = createBaseListTextsResponse();
+    message.texts = object.texts?.map((e) => Text.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetTextRequest(): GetTextRequest {
+  return { accountId: "", specId: "", textId: "" };
+}
+
+export const GetTextRequest: MessageFns<GetTextRequest> = {
+  encode(
+    message: GetTextRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.specId !== "") {
+      writer.uint32(18).string(message.specId);
+    }
+    if (message.textId !== "") {
+      writer.uint32(26).string(message.textId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTextRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTextRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.textId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTextRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      specId: isSet(object.specId)
+        ? globalThis.String(object.specId)
+        : isSet(object.spec_id)
+          ? globalThis.String(object.spec_id)
+          : "",
+      textId: isSet(object.textId)
+        ? globalThis.String(object.textId)
+        : isSet(object.text_id)
+          ? globalThis.String(object.text_id)
+          : "",
+    };
+  },
+
+  toJSON(message: GetTextRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.specId !== "") {
+      obj.specId = message.specId;
+    }
+    if (message.textId !== "") {
+      obj.textId = message.textId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTextRequest>, I>>(
+    base?: I,
+  ): GetTextRequest {
+    return GetTextRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTextRequest>, I>>(
+    object: I,
+  ): GetTextRequest {
+    const message = createBaseGetTextRequest();
+    message.accountId = object.accountId ?? "";
+    message.specId = object.specId ?? "";
+    message.textId = object.textId ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateTextRequest(): UpdateTextRequest {
+  return {
+    accountId: "",
+    appId: "",
+    specId: "",
+    textId: "",
+    fields: undefined,
+    updateMask: [],
+  };
+}
+
+export const UpdateTextRequest: MessageFns<UpdateTextRequest> = {
+  encode(
+    message: UpdateTextRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.specId !== "") {
+      writer.uint32(26).string(message.specId);
+    }
+    if (message.textId !== "") {
+      writer.uint32(34).string(message.textId);
+    }
+    if (message.fields !== undefined) {
+      TextFields.encode(message.fields, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.updateMask) {
+      writer.uint32(50).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateTextRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateTextRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.textId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.fields = TextFields.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.updateMask.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateTextRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      specId: isSet(object.specId)
+        ? globalThis.String(object.specId)
+        : isSet(object.spec_id)
+          ? globalThis.String(object.spec_id)
+          : "",
+      textId: isSet(object.textId)
+        ? globalThis.String(object.textId)
+        : isSet(object.text_id)
+          ? globalThis.String(object.text_id)
+          : "",
+      fields: isSet(object.fields)
+        ? TextFields.fromJSON(object.fields)
+        : undefined,
+      updateMask: globalThis.Array.isArray(object?.updateMask)
+        ? object.updateMask.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.update_mask)
+          ? object.update_mask.map((e: any) => globalThis.String(e))
+          : [],
+    };
+  },
+
+  toJSON(message: UpdateTextRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.specId !== "") {
+      obj.specId = message.specId;
+    }
+    if (message.textId !== "") {
+      obj.textId = message.textId;
+    }
+    if (message.fields !== undefined) {
+      obj.fields = TextFields.toJSON(message.fields);
+    }
+    if (message.updateMask?.length) {
+      obj.updateMask = message.updateMask;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateTextRequest>, I>>(
+    base?: I,
+  ): UpdateTextRequest {
+    return UpdateTextRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateTextRequest>, I>>(
+    object: I,
+  ): UpdateTextRequest {
+    const message = createBaseUpdateTextRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.specId = object.specId ?? "";
+    message.textId = object.textId ?? "";
+    message.fields =
+      object.fields !== undefined && object.fields !== null
+        ? TextFields.fromPartial(object.fields)
+        : undefined;
+    message.updateMask = object.updateMask?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseDeleteTextRequest(): DeleteTextRequest {
+  return { accountId: "", appId: "", specId: "", textId: "" };
+}
+
+export const DeleteTextRequest: MessageFns<DeleteTextRequest> = {
+  encode(
+    message: DeleteTextRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== "") {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.specId !== "") {
+      writer.uint32(26).string(message.specId);
+    }
+    if (message.textId !== "") {
+      writer.uint32(34).string(message.textId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTextRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTextRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.textId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteTextRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      appId: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+          ? globalThis.String(object.app_id)
+          : "",
+      specId: isSet(object.specId)
+        ? globalThis.String(object.specId)
+        : isSet(object.spec_id)
+          ? globalThis.String(object.spec_id)
+          : "",
+      textId: isSet(object.textId)
+        ? globalThis.String(object.textId)
+        : isSet(object.text_id)
+          ? globalThis.String(object.text_id)
+          : "",
+    };
+  },
+
+  toJSON(message: DeleteTextRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== "") {
+      obj.appId = message.appId;
+    }
+    if (message.specId !== "") {
+      obj.specId = message.specId;
+    }
+    if (message.textId !== "") {
+      obj.textId = message.textId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteTextRequest>, I>>(
+    base?: I,
+  ): DeleteTextRequest {
+    return DeleteTextRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteTextRequest>, I>>(
+    object: I,
+  ): DeleteTextRequest {
+    const message = createBaseDeleteTextRequest();
+    message.accountId = object.accountId ?? "";
+    message.appId = object.appId ?? "";
+    message.specId = object.specId ?? "";
+    message.textId = object.textId ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteTextResponse(): DeleteTextResponse {
+  return {};
+}
+
+export const DeleteTextResponse: MessageFns<DeleteTextResponse> = {
+  encode(
+    _: DeleteTextResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): DeleteTextResponse {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTextResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteTextResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteTextResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteTextResponse>, I>>(
+    base?: I,
+  ): DeleteTextResponse {
+    return DeleteTextResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteTextResponse>, I>>(
+    _: I,
+  ): DeleteTextResponse {
+    const message = createBaseDeleteTextResponse();
+    return message;
+  },
+};
 
 function createBaseGetSpecForConsentRequest(): GetSpecForConsentRequest {
   return { accountId: "", specId: "" };
@@ -154,129 +4667,6 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
   },
 };
 
-function createBaseText(): Text {
-  return { id: "", value: "", language: "", type: "" };
-}
-
-export const Text: MessageFns<Text> = {
-  encode(
-    message: Text,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.id !== "") {
-      writer.uint32(10).string(message.id);
-    }
-    if (message.value !== "") {
-      writer.uint32(18).string(message.value);
-    }
-    if (message.language !== "") {
-      writer.uint32(26).string(message.language);
-    }
-    if (message.type !== "") {
-      writer.uint32(34).string(message.type);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): Text {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseText();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.id = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.value = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.language = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.type = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): Text {
-    return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      value: isSet(object.value) ? globalThis.String(object.value) : "",
-      language: isSet(object.language)
-        ? globalThis.String(object.language)
-        : "",
-      type: isSet(object.type) ? globalThis.String(object.type) : "",
-    };
-  },
-
-  toJSON(message: Text): unknown {
-    const obj: any = {};
-    if (message.id !== "") {
-      obj.id = message.id;
-    }
-    if (message.value !== "") {
-      obj.value = message.value;
-    }
-    if (message.language !== "") {
-      obj.language = message.language;
-    }
-    if (message.type !== "") {
-      obj.type = message.type;
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<Text>, I>>(base?: I): Text {
-    return Text.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<Text>, I>>(object: I): Text {
-    const message = createBaseText();
-    message.id = object.id ?? "";
-    message.value = object.value ?? "";
-    message.language = object.language ?? "";
-    message.type = object.type ?? "";
-    return message;
-  },
-};
-
 function createBaseSpecForConsent(): SpecForConsent {
   return {
     id: "",
@@ -295,6 +4685,7 @@ function createBaseSpecForConsent(): SpecForConsent {
     groupPurpose: "",
     archived: false,
     version: 0,
+    target: "",
   };
 }
 
@@ -350,6 +4741,9 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     }
     if (message.version !== 0) {
       writer.uint32(128).int32(message.version);
+    }
+    if (message.target !== "") {
+      writer.uint32(138).string(message.target);
     }
     return writer;
   },
@@ -496,6 +4890,14 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
             message.version = reader.int32();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -560,6 +4962,7 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
         ? globalThis.Boolean(object.archived)
         : false,
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
     };
   },
 
@@ -613,6 +5016,9 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     if (message.version !== 0) {
       obj.version = Math.round(message.version);
     }
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
     return obj;
   },
 
@@ -641,16 +5047,1910 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     message.groupPurpose = object.groupPurpose ?? "";
     message.archived = object.archived ?? false;
     message.version = object.version ?? 0;
+    message.target = object.target ?? "";
+    return message;
+  },
+};
+
+function createBaseResolveTargetRequest(): ResolveTargetRequest {
+  return { accountId: "", target: "" };
+}
+
+export const ResolveTargetRequest: MessageFns<ResolveTargetRequest> = {
+  encode(
+    message: ResolveTargetRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.target !== "") {
+      writer.uint32(18).string(message.target);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): ResolveTargetRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveTargetRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveTargetRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+    };
+  },
+
+  toJSON(message: ResolveTargetRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveTargetRequest>, I>>(
+    base?: I,
+  ): ResolveTargetRequest {
+    return ResolveTargetRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveTargetRequest>, I>>(
+    object: I,
+  ): ResolveTargetRequest {
+    const message = createBaseResolveTargetRequest();
+    message.accountId = object.accountId ?? "";
+    message.target = object.target ?? "";
+    return message;
+  },
+};
+
+function createBaseResolveTargetResponse(): ResolveTargetResponse {
+  return { isSpecTarget: false, specId: "", spec: undefined };
+}
+
+export const ResolveTargetResponse: MessageFns<ResolveTargetResponse> = {
+  encode(
+    message: ResolveTargetResponse,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.isSpecTarget !== false) {
+      writer.uint32(8).bool(message.isSpecTarget);
+    }
+    if (message.specId !== "") {
+      writer.uint32(18).string(message.specId);
+    }
+    if (message.spec !== undefined) {
+      SpecForConsent.encode(message.spec, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): ResolveTargetResponse {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveTargetResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.isSpecTarget = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.spec = SpecForConsent.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResolveTargetResponse {
+    return {
+      isSpecTarget: isSet(object.isSpecTarget)
+        ? globalThis.Boolean(object.isSpecTarget)
+        : isSet(object.is_spec_target)
+          ? globalThis.Boolean(object.is_spec_target)
+          : false,
+      specId: isSet(object.specId)
+        ? globalThis.String(object.specId)
+        : isSet(object.spec_id)
+          ? globalThis.String(object.spec_id)
+          : "",
+      spec: isSet(object.spec)
+        ? SpecForConsent.fromJSON(object.spec)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ResolveTargetResponse): unknown {
+    const obj: any = {};
+    if (message.isSpecTarget !== false) {
+      obj.isSpecTarget = message.isSpecTarget;
+    }
+    if (message.specId !== "") {
+      obj.specId = message.specId;
+    }
+    if (message.spec !== undefined) {
+      obj.spec = SpecForConsent.toJSON(message.spec);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResolveTargetResponse>, I>>(
+    base?: I,
+  ): ResolveTargetResponse {
+    return ResolveTargetResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResolveTargetResponse>, I>>(
+    object: I,
+  ): ResolveTargetResponse {
+    const message = createBaseResolveTargetResponse();
+    message.isSpecTarget = object.isSpecTarget ?? false;
+    message.specId = object.specId ?? "";
+    message.spec =
+      object.spec !== undefined && object.spec !== null
+        ? SpecForConsent.fromPartial(object.spec)
+        : undefined;
+    return message;
+  },
+};
+
+function createBaseGetGroupPolicyRequest(): GetGroupPolicyRequest {
+  return { accountId: "", groupId: "", language: "", textType: "" };
+}
+
+export const GetGroupPolicyRequest: MessageFns<GetGroupPolicyRequest> = {
+  encode(
+    message: GetGroupPolicyRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.groupId !== "") {
+      writer.uint32(18).string(message.groupId);
+    }
+    if (message.language !== "") {
+      writer.uint32(26).string(message.language);
+    }
+    if (message.textType !== "") {
+      writer.uint32(34).string(message.textType);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): GetGroupPolicyRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGroupPolicyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.groupId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.textType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGroupPolicyRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      groupId: isSet(object.groupId)
+        ? globalThis.String(object.groupId)
+        : isSet(object.group_id)
+          ? globalThis.String(object.group_id)
+          : "",
+      language: isSet(object.language)
+        ? globalThis.String(object.language)
+        : "",
+      textType: isSet(object.textType)
+        ? globalThis.String(object.textType)
+        : isSet(object.text_type)
+          ? globalThis.String(object.text_type)
+          : "",
+    };
+  },
+
+  toJSON(message: GetGroupPolicyRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.groupId !== "") {
+      obj.groupId = message.groupId;
+    }
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    if (message.textType !== "") {
+      obj.textType = message.textType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetGroupPolicyRequest>, I>>(
+    base?: I,
+  ): GetGroupPolicyRequest {
+    return GetGroupPolicyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetGroupPolicyRequest>, I>>(
+    object: I,
+  ): GetGroupPolicyRequest {
+    const message = createBaseGetGroupPolicyRequest();
+    message.accountId = object.accountId ?? "";
+    message.groupId = object.groupId ?? "";
+    message.language = object.language ?? "";
+    message.textType = object.textType ?? "";
+    return message;
+  },
+};
+
+function createBaseGroupPolicy(): GroupPolicy {
+  return { html: "", language: "" };
+}
+
+export const GroupPolicy: MessageFns<GroupPolicy> = {
+  encode(
+    message: GroupPolicy,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.html !== "") {
+      writer.uint32(10).string(message.html);
+    }
+    if (message.language !== "") {
+      writer.uint32(18).string(message.language);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GroupPolicy {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGroupPolicy();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.html = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GroupPolicy {
+    return {
+      html: isSet(object.html) ? globalThis.String(object.html) : "",
+      language: isSet(object.language)
+        ? globalThis.String(object.language)
+        : "",
+    };
+  },
+
+  toJSON(message: GroupPolicy): unknown {
+    const obj: any = {};
+    if (message.html !== "") {
+      obj.html = message.html;
+    }
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GroupPolicy>, I>>(base?: I): GroupPolicy {
+    return GroupPolicy.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GroupPolicy>, I>>(
+    object: I,
+  ): GroupPolicy {
+    const message = createBaseGroupPolicy();
+    message.html = object.html ?? "";
+    message.language = object.language ?? "";
+    return message;
+  },
+};
+
+function createBaseGetConsentRequestRequest(): GetConsentRequestRequest {
+  return { accountId: "", groupId: "", language: "", textType: "" };
+}
+
+export const GetConsentRequestRequest: MessageFns<GetConsentRequestRequest> = {
+  encode(
+    message: GetConsentRequestRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.groupId !== "") {
+      writer.uint32(18).string(message.groupId);
+    }
+    if (message.language !== "") {
+      writer.uint32(26).string(message.language);
+    }
+    if (message.textType !== "") {
+      writer.uint32(34).string(message.textType);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): GetConsentRequestRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetConsentRequestRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.groupId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.textType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetConsentRequestRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      groupId: isSet(object.groupId)
+        ? globalThis.String(object.groupId)
+        : isSet(object.group_id)
+          ? globalThis.String(object.group_id)
+          : "",
+      language: isSet(object.language)
+        ? globalThis.String(object.language)
+        : "",
+      textType: isSet(object.textType)
+        ? globalThis.String(object.textType)
+        : isSet(object.text_type)
+          ? globalThis.String(object.text_type)
+          : "",
+    };
+  },
+
+  toJSON(message: GetConsentRequestRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.groupId !== "") {
+      obj.groupId = message.groupId;
+    }
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    if (message.textType !== "") {
+      obj.textType = message.textType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetConsentRequestRequest>, I>>(
+    base?: I,
+  ): GetConsentRequestRequest {
+    return GetConsentRequestRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetConsentRequestRequest>, I>>(
+    object: I,
+  ): GetConsentRequestRequest {
+    const message = createBaseGetConsentRequestRequest();
+    message.accountId = object.accountId ?? "";
+    message.groupId = object.groupId ?? "";
+    message.language = object.language ?? "";
+    message.textType = object.textType ?? "";
+    return message;
+  },
+};
+
+function createBaseConsentRequestItem(): ConsentRequestItem {
+  return {
+    specId: "",
+    target: "",
+    text: undefined,
+    data: "",
+    purpose: "",
+    action: "",
+    sensitive: false,
+    location: "",
+    duration: undefined,
+    legalBasis: "",
+    externalHref: "",
+    version: 0,
+  };
+}
+
+export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
+  encode(
+    message: ConsentRequestItem,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.specId !== "") {
+      writer.uint32(10).string(message.specId);
+    }
+    if (message.target !== "") {
+      writer.uint32(18).string(message.target);
+    }
+    if (message.text !== undefined) {
+      Text.encode(message.text, writer.uint32(26).fork()).join();
+    }
+    if (message.data !== "") {
+      writer.uint32(34).string(message.data);
+    }
+    if (message.purpose !== "") {
+      writer.uint32(42).string(message.purpose);
+    }
+    if (message.action !== "") {
+      writer.uint32(50).string(message.action);
+    }
+    if (message.sensitive !== false) {
+      writer.uint32(56).bool(message.sensitive);
+    }
+    if (message.location !== "") {
+      writer.uint32(66).string(message.location);
+    }
+    if (message.duration !== undefined) {
+      writer.uint32(72).int32(message.duration);
+    }
+    if (message.legalBasis !== "") {
+      writer.uint32(82).string(message.legalBasis);
+    }
+    if (message.externalHref !== "") {
+      writer.uint32(90).string(message.externalHref);
+    }
+    if (message.version !== 0) {
+      writer.uint32(96).int32(message.version);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): ConsentRequestItem {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConsentRequestItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.text = Text.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.data = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.purpose = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.sensitive = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.location = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.duration = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.legalBasis = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.externalHref = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConsentRequestItem {
+    return {
+      specId: isSet(object.specId)
+        ? globalThis.String(object.specId)
+        : isSet(object.spec_id)
+          ? globalThis.String(object.spec_id)
+          : "",
+      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      text: isSet(object.text) ? Text.fromJSON(object.text) : undefined,
+      data: isSet(object.data) ? globalThis.String(object.data) : "",
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      sensitive: isSet(object.sensitive)
+        ? globalThis.Boolean(object.sensitive)
+        : false,
+      location: isSet(object.location)
+        ? globalThis.String(object.location)
+        : "",
+      duration: isSet(object.duration)
+        ? globalThis.Number(object.duration)
+        : undefined,
+      legalBasis: isSet(object.legalBasis)
+        ? globalThis.String(object.legalBasis)
+        : isSet(object.legal_basis)
+          ? globalThis.String(object.legal_basis)
+          : "",
+      externalHref: isSet(object.externalHref)
+        ? globalThis.String(object.externalHref)
+        : isSet(object.external_href)
+          ? globalThis.String(object.external_href)
+          : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
+  },
+
+  toJSON(message: ConsentRequestItem): unknown {
+    const obj: any = {};
+    if (message.specId !== "") {
+      obj.specId = message.specId;
+    }
+    if (message.target !== "") {
+      obj.target = message.target;
+    }
+    if (message.text !== undefined) {
+      obj.text = Text.toJSON(message.text);
+    }
+    if (message.data !== "") {
+      obj.data = message.data;
+    }
+    if (message.purpose !== "") {
+      obj.purpose = message.purpose;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.sensitive !== false) {
+      obj.sensitive = message.sensitive;
+    }
+    if (message.location !== "") {
+      obj.location = message.location;
+    }
+    if (message.duration !== undefined) {
+      obj.duration = Math.round(message.duration);
+    }
+    if (message.legalBasis !== "") {
+      obj.legalBasis = message.legalBasis;
+    }
+    if (message.externalHref !== "") {
+      obj.externalHref = message.externalHref;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConsentRequestItem>, I>>(
+    base?: I,
+  ): ConsentRequestItem {
+    return ConsentRequestItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConsentRequestItem>, I>>(
+    object: I,
+  ): ConsentRequestItem {
+    const message = createBaseConsentRequestItem();
+    message.specId = object.specId ?? "";
+    message.target = object.target ?? "";
+    message.text =
+      object.text !== undefined && object.text !== null
+        ? Text.fromPartial(object.text)
+        : undefined;
+    message.data = object.data ?? "";
+    message.purpose = object.purpose ?? "";
+    message.action = object.action ?? "";
+    message.sensitive = object.sensitive ?? false;
+    message.location = object.location ?? "";
+    message.duration = object.duration ?? undefined;
+    message.legalBasis = object.legalBasis ?? "";
+    message.externalHref = object.externalHref ?? "";
+    message.version = object.version ?? 0;
+    return message;
+  },
+};
+
+function createBaseConsentRequest(): ConsentRequest {
+  return { groupId: "", title: "", caption: "", language: "", items: [] };
+}
+
+export const ConsentRequest: MessageFns<ConsentRequest> = {
+  encode(
+    message: ConsentRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.groupId !== "") {
+      writer.uint32(10).string(message.groupId);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.caption !== "") {
+      writer.uint32(26).string(message.caption);
+    }
+    if (message.language !== "") {
+      writer.uint32(34).string(message.language);
+    }
+    for (const v of message.items) {
+      ConsentRequestItem.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConsentRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConsentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.groupId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.caption = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.items.push(
+              ConsentRequestItem.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConsentRequest {
+    return {
+      groupId: isSet(object.groupId)
+        ? globalThis.String(object.groupId)
+        : isSet(object.group_id)
+          ? globalThis.String(object.group_id)
+          : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      caption: isSet(object.caption) ? globalThis.String(object.caption) : "",
+      language: isSet(object.language)
+        ? globalThis.String(object.language)
+        : "",
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => ConsentRequestItem.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ConsentRequest): unknown {
+    const obj: any = {};
+    if (message.groupId !== "") {
+      obj.groupId = message.groupId;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.caption !== "") {
+      obj.caption = message.caption;
+    }
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => ConsentRequestItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConsentRequest>, I>>(
+    base?: I,
+  ): ConsentRequest {
+    return ConsentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConsentRequest>, I>>(
+    object: I,
+  ): ConsentRequest {
+    const message = createBaseConsentRequest();
+    message.groupId = object.groupId ?? "";
+    message.title = object.title ?? "";
+    message.caption = object.caption ?? "";
+    message.language = object.language ?? "";
+    message.items =
+      object.items?.map((e) => ConsentRequestItem.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseGetDashboardRequest(): GetDashboardRequest {
+  return {
+    accountId: "",
+    groupId: "",
+    subject: "",
+    issuer: "",
+    language: "",
+    textType: "",
+  };
+}
+
+export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
+  encode(
+    message: GetDashboardRequest,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.accountId !== "") {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.groupId !== "") {
+      writer.uint32(18).string(message.groupId);
+    }
+    if (message.subject !== "") {
+      writer.uint32(26).string(message.subject);
+    }
+    if (message.issuer !== "") {
+      writer.uint32(34).string(message.issuer);
+    }
+    if (message.language !== "") {
+      writer.uint32(42).string(message.language);
+    }
+    if (message.textType !== "") {
+      writer.uint32(50).string(message.textType);
+    }
+    return writer;
+  },
+
+  decode(
+    input: BinaryReader | Uint8Array,
+    length?: number,
+  ): GetDashboardRequest {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetDashboardRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.groupId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.issuer = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.textType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetDashboardRequest {
+    return {
+      accountId: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+          ? globalThis.String(object.account_id)
+          : "",
+      groupId: isSet(object.groupId)
+        ? globalThis.String(object.groupId)
+        : isSet(object.group_id)
+          ? globalThis.String(object.group_id)
+          : "",
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
+      language: isSet(object.language)
+        ? globalThis.String(object.language)
+        : "",
+      textType: isSet(object.textType)
+        ? globalThis.String(object.textType)
+        : isSet(object.text_type)
+          ? globalThis.String(object.text_type)
+          : "",
+    };
+  },
+
+  toJSON(message: GetDashboardRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== "") {
+      obj.accountId = message.accountId;
+    }
+    if (message.groupId !== "") {
+      obj.groupId = message.groupId;
+    }
+    if (message.subject !== "") {
+      obj.subject = message.subject;
+    }
+    if (message.issuer !== "") {
+      obj.issuer = message.issuer;
+    }
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    if (message.textType !== "") {
+      obj.textType = message.textType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetDashboardRequest>, I>>(
+    base?: I,
+  ): GetDashboardRequest {
+    return GetDashboardRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetDashboardRequest>, I>>(
+    object: I,
+  ): GetDashboardRequest {
+    const message = createBaseGetDashboardRequest();
+    message.accountId = object.accountId ?? "";
+    message.groupId = object.groupId ?? "";
+    message.subject = object.subject ?? "";
+    message.issuer = object.issuer ?? "";
+    message.language = object.language ?? "";
+    message.textType = object.textType ?? "";
+    return message;
+  },
+};
+
+function createBaseScopeState(): ScopeState {
+  return { scope: "", state: "", eventId: "", createdAt: undefined };
+}
+
+export const ScopeState: MessageFns<ScopeState> = {
+  encode(
+    message: ScopeState,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.scope !== "") {
+      writer.uint32(10).string(message.scope);
+    }
+    if (message.state !== "") {
+      writer.uint32(18).string(message.state);
+    }
+    if (message.eventId !== "") {
+      writer.uint32(26).string(message.eventId);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(
+        toTimestamp(message.createdAt),
+        writer.uint32(34).fork(),
+      ).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ScopeState {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseScopeState();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scope = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(
+              Timestamp.decode(reader, reader.uint32()),
+            );
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ScopeState {
+    return {
+      scope: isSet(object.scope) ? globalThis.String(object.scope) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      eventId: isSet(object.eventId)
+        ? globalThis.String(object.eventId)
+        : isSet(object.event_id)
+          ? globalThis.String(object.event_id)
+          : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+          ? fromJsonTimestamp(object.created_at)
+          : undefined,
+    };
+  },
+
+  toJSON(message: ScopeState): unknown {
+    const obj: any = {};
+    if (message.scope !== "") {
+      obj.scope = message.scope;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.eventId !== "") {
+      obj.eventId = message.eventId;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ScopeState>, I>>(base?: I): ScopeState {
+    return ScopeState.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ScopeState>, I>>(
+    object: I,
+  ): ScopeState {
+    const message = createBaseScopeState();
+    message.scope = object.scope ?? "";
+    message.state = object.state ?? "";
+    message.eventId = object.eventId ?? "";
+    message.createdAt = object.createdAt ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDashboardItem(): DashboardItem {
+  return { item: undefined, state: "", scopes: [] };
+}
+
+export const DashboardItem: MessageFns<DashboardItem> = {
+  encode(
+    message: DashboardItem,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.item !== undefined) {
+      ConsentRequestItem.encode(message.item, writer.uint32(10).fork()).join();
+    }
+    if (message.state !== "") {
+      writer.uint32(18).string(message.state);
+    }
+    for (const v of message.scopes) {
+      ScopeState.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DashboardItem {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDashboardItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.item = ConsentRequestItem.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.scopes.push(ScopeState.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DashboardItem {
+    return {
+      item: isSet(object.item)
+        ? ConsentRequestItem.fromJSON(object.item)
+        : undefined,
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      scopes: globalThis.Array.isArray(object?.scopes)
+        ? object.scopes.map((e: any) => ScopeState.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: DashboardItem): unknown {
+    const obj: any = {};
+    if (message.item !== undefined) {
+      obj.item = ConsentRequestItem.toJSON(message.item);
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes.map((e) => ScopeState.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DashboardItem>, I>>(
+    base?: I,
+  ): DashboardItem {
+    return DashboardItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DashboardItem>, I>>(
+    object: I,
+  ): DashboardItem {
+    const message = createBaseDashboardItem();
+    message.item =
+      object.item !== undefined && object.item !== null
+        ? ConsentRequestItem.fromPartial(object.item)
+        : undefined;
+    message.state = object.state ?? "";
+    message.scopes = object.scopes?.map((e) => ScopeState.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDashboard(): Dashboard {
+  return {
+    groupId: "",
+    title: "",
+    caption: "",
+    language: "",
+    subject: "",
+    issuer: "",
+    items: [],
+  };
+}
+
+export const Dashboard: MessageFns<Dashboard> = {
+  encode(
+    message: Dashboard,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.groupId !== "") {
+      writer.uint32(10).string(message.groupId);
+    }
+    if (message.title !== "") {
+      writer.uint32(18).string(message.title);
+    }
+    if (message.caption !== "") {
+      writer.uint32(26).string(message.caption);
+    }
+    if (message.language !== "") {
+      writer.uint32(34).string(message.language);
+    }
+    if (message.subject !== "") {
+      writer.uint32(42).string(message.subject);
+    }
+    if (message.issuer !== "") {
+      writer.uint32(50).string(message.issuer);
+    }
+    for (const v of message.items) {
+      DashboardItem.encode(v!, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Dashboard {
+    const reader =
+      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDashboard();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.groupId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.caption = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.issuer = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.items.push(DashboardItem.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Dashboard {
+    return {
+      groupId: isSet(object.groupId)
+        ? globalThis.String(object.groupId)
+        : isSet(object.group_id)
+          ? globalThis.String(object.group_id)
+          : "",
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      caption: isSet(object.caption) ? globalThis.String(object.caption) : "",
+      language: isSet(object.language)
+        ? globalThis.String(object.language)
+        : "",
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
+      items: globalThis.Array.isArray(object?.items)
+        ? object.items.map((e: any) => DashboardItem.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: Dashboard): unknown {
+    const obj: any = {};
+    if (message.groupId !== "") {
+      obj.groupId = message.groupId;
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.caption !== "") {
+      obj.caption = message.caption;
+    }
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    if (message.subject !== "") {
+      obj.subject = message.subject;
+    }
+    if (message.issuer !== "") {
+      obj.issuer = message.issuer;
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => DashboardItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Dashboard>, I>>(base?: I): Dashboard {
+    return Dashboard.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Dashboard>, I>>(
+    object: I,
+  ): Dashboard {
+    const message = createBaseDashboard();
+    message.groupId = object.groupId ?? "";
+    message.title = object.title ?? "";
+    message.caption = object.caption ?? "";
+    message.language = object.language ?? "";
+    message.subject = object.subject ?? "";
+    message.issuer = object.issuer ?? "";
+    message.items =
+      object.items?.map((e) => DashboardItem.fromPartial(e)) || [];
     return message;
   },
 };
 
 /**
  * Data processing groups, versioned specifications and their texts.
- * First sketch: the data processing issue fills in the whole life cycle.
+ *
+ * Every request carries the caller's account; data of one account is never visible to another
+ * (unknown and foreign ids are both NOT_FOUND). Writes also carry the calling application, which
+ * is recorded as the creator of groups and as the author of every specification version.
+ * Field paths in INVALID_ARGUMENT details use the REST (camelCase JSON pointer) names, e.g. "/legalBasis".
  */
 export type DataProcessingServiceService = typeof DataProcessingServiceService;
 export const DataProcessingServiceService = {
+  createGroup: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/CreateGroup" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateGroupRequest): Buffer =>
+      Buffer.from(CreateGroupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateGroupRequest =>
+      CreateGroupRequest.decode(value),
+    responseSerialize: (value: Group): Buffer =>
+      Buffer.from(Group.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Group => Group.decode(value),
+  },
+  getGroup: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/GetGroup" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetGroupRequest): Buffer =>
+      Buffer.from(GetGroupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGroupRequest =>
+      GetGroupRequest.decode(value),
+    responseSerialize: (value: Group): Buffer =>
+      Buffer.from(Group.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Group => Group.decode(value),
+  },
+  listGroups: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/ListGroups" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListGroupsRequest): Buffer =>
+      Buffer.from(ListGroupsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListGroupsRequest =>
+      ListGroupsRequest.decode(value),
+    responseSerialize: (value: ListGroupsResponse): Buffer =>
+      Buffer.from(ListGroupsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListGroupsResponse =>
+      ListGroupsResponse.decode(value),
+  },
+  updateGroup: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/UpdateGroup" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateGroupRequest): Buffer =>
+      Buffer.from(UpdateGroupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateGroupRequest =>
+      UpdateGroupRequest.decode(value),
+    responseSerialize: (value: Group): Buffer =>
+      Buffer.from(Group.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Group => Group.decode(value),
+  },
+  /**
+   * Soft delete: the group disappears from reads and lists and its specifications are archived
+   * (they stay readable through GetSpec/GetSpecForConsent/versions so that consent events that
+   * point at them stay explainable).
+   */
+  deleteGroup: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/DeleteGroup" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteGroupRequest): Buffer =>
+      Buffer.from(DeleteGroupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteGroupRequest =>
+      DeleteGroupRequest.decode(value),
+    responseSerialize: (value: DeleteGroupResponse): Buffer =>
+      Buffer.from(DeleteGroupResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteGroupResponse =>
+      DeleteGroupResponse.decode(value),
+  },
+  createSpec: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/CreateSpec" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateSpecRequest): Buffer =>
+      Buffer.from(CreateSpecRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateSpecRequest =>
+      CreateSpecRequest.decode(value),
+    responseSerialize: (value: Spec): Buffer =>
+      Buffer.from(Spec.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Spec => Spec.decode(value),
+  },
+  /** Returns archived (deleted) specifications too, with archived=true. */
+  getSpec: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/GetSpec" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSpecRequest): Buffer =>
+      Buffer.from(GetSpecRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSpecRequest =>
+      GetSpecRequest.decode(value),
+    responseSerialize: (value: Spec): Buffer =>
+      Buffer.from(Spec.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Spec => Spec.decode(value),
+  },
+  /** Live (not archived) specifications of a live group, oldest first. */
+  listSpecs: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/ListSpecs" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSpecsRequest): Buffer =>
+      Buffer.from(ListSpecsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSpecsRequest =>
+      ListSpecsRequest.decode(value),
+    responseSerialize: (value: ListSpecsResponse): Buffer =>
+      Buffer.from(ListSpecsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSpecsResponse =>
+      ListSpecsResponse.decode(value),
+  },
+  /** Keeps the previous state as a version (up to 100 previous versions, oldest dropped first). */
+  updateSpec: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/UpdateSpec" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateSpecRequest): Buffer =>
+      Buffer.from(UpdateSpecRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateSpecRequest =>
+      UpdateSpecRequest.decode(value),
+    responseSerialize: (value: Spec): Buffer =>
+      Buffer.from(Spec.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Spec => Spec.decode(value),
+  },
+  /** Soft delete (archival): the specification becomes read-only and leaves its group's lists. */
+  deleteSpec: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/DeleteSpec" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteSpecRequest): Buffer =>
+      Buffer.from(DeleteSpecRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteSpecRequest =>
+      DeleteSpecRequest.decode(value),
+    responseSerialize: (value: DeleteSpecResponse): Buffer =>
+      Buffer.from(DeleteSpecResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteSpecResponse =>
+      DeleteSpecResponse.decode(value),
+  },
+  /** Previous versions, newest first. */
+  listSpecVersions: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/ListSpecVersions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSpecVersionsRequest): Buffer =>
+      Buffer.from(ListSpecVersionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSpecVersionsRequest =>
+      ListSpecVersionsRequest.decode(value),
+    responseSerialize: (value: ListSpecVersionsResponse): Buffer =>
+      Buffer.from(ListSpecVersionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSpecVersionsResponse =>
+      ListSpecVersionsResponse.decode(value),
+  },
+  /** One version: a previous one, or the current one. */
+  getSpecVersion: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/GetSpecVersion" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSpecVersionRequest): Buffer =>
+      Buffer.from(GetSpecVersionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSpecVersionRequest =>
+      GetSpecVersionRequest.decode(value),
+    responseSerialize: (value: SpecVersion): Buffer =>
+      Buffer.from(SpecVersion.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SpecVersion =>
+      SpecVersion.decode(value),
+  },
+  /** Texts are part of their specification: every text change makes a new specification version. */
+  createText: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/CreateText" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateTextRequest): Buffer =>
+      Buffer.from(CreateTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateTextRequest =>
+      CreateTextRequest.decode(value),
+    responseSerialize: (value: Text): Buffer =>
+      Buffer.from(Text.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Text => Text.decode(value),
+  },
+  listTexts: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/ListTexts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListTextsRequest): Buffer =>
+      Buffer.from(ListTextsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTextsRequest =>
+      ListTextsRequest.decode(value),
+    responseSerialize: (value: ListTextsResponse): Buffer =>
+      Buffer.from(ListTextsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTextsResponse =>
+      ListTextsResponse.decode(value),
+  },
+  getText: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/GetText" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTextRequest): Buffer =>
+      Buffer.from(GetTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTextRequest =>
+      GetTextRequest.decode(value),
+    responseSerialize: (value: Text): Buffer =>
+      Buffer.from(Text.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Text => Text.decode(value),
+  },
+  updateText: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/UpdateText" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateTextRequest): Buffer =>
+      Buffer.from(UpdateTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateTextRequest =>
+      UpdateTextRequest.decode(value),
+    responseSerialize: (value: Text): Buffer =>
+      Buffer.from(Text.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Text => Text.decode(value),
+  },
+  deleteText: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/DeleteText" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteTextRequest): Buffer =>
+      Buffer.from(DeleteTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteTextRequest =>
+      DeleteTextRequest.decode(value),
+    responseSerialize: (value: DeleteTextResponse): Buffer =>
+      Buffer.from(DeleteTextResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteTextResponse =>
+      DeleteTextResponse.decode(value),
+  },
   /**
    * What the consent service needs to build a receipt for a specification target.
    * NOT_FOUND when the spec does not exist in the account. Deleted (archived) specs are returned
@@ -669,18 +6969,439 @@ export const DataProcessingServiceService = {
     responseDeserialize: (value: Buffer): SpecForConsent =>
       SpecForConsent.decode(value),
   },
+  /**
+   * Tells whether a consent target is a specification target URL of this deployment
+   * ({base_url}/dataprocessing/v0/dpspecs/<spec_id>) and, when it is, resolves it
+   * (NOT_FOUND when the spec is unknown in the account).
+   */
+  resolveTarget: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/ResolveTarget" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveTargetRequest): Buffer =>
+      Buffer.from(ResolveTargetRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveTargetRequest =>
+      ResolveTargetRequest.decode(value),
+    responseSerialize: (value: ResolveTargetResponse): Buffer =>
+      Buffer.from(ResolveTargetResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveTargetResponse =>
+      ResolveTargetResponse.decode(value),
+  },
+  /** A group as an HTML section of a privacy policy. */
+  getGroupPolicy: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/GetGroupPolicy" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetGroupPolicyRequest): Buffer =>
+      Buffer.from(GetGroupPolicyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGroupPolicyRequest =>
+      GetGroupPolicyRequest.decode(value),
+    responseSerialize: (value: GroupPolicy): Buffer =>
+      Buffer.from(GroupPolicy.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GroupPolicy =>
+      GroupPolicy.decode(value),
+  },
+  /** What a client needs to build a consent request UI for a group. */
+  getConsentRequest: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/GetConsentRequest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetConsentRequestRequest): Buffer =>
+      Buffer.from(GetConsentRequestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetConsentRequestRequest =>
+      GetConsentRequestRequest.decode(value),
+    responseSerialize: (value: ConsentRequest): Buffer =>
+      Buffer.from(ConsentRequest.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConsentRequest =>
+      ConsentRequest.decode(value),
+  },
+  /**
+   * The consent request items with a subject's current consent (from the consent service).
+   * UNAVAILABLE when the consent service cannot be reached.
+   */
+  getDashboard: {
+    path: "/accord.dataprocessing.v1.DataProcessingService/GetDashboard" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetDashboardRequest): Buffer =>
+      Buffer.from(GetDashboardRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDashboardRequest =>
+      GetDashboardRequest.decode(value),
+    responseSerialize: (value: Dashboard): Buffer =>
+      Buffer.from(Dashboard.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Dashboard => Dashboard.decode(value),
+  },
 } as const;
 
 export interface DataProcessingServiceServer extends UntypedServiceImplementation {
+  createGroup: handleUnaryCall<CreateGroupRequest, Group>;
+  getGroup: handleUnaryCall<GetGroupRequest, Group>;
+  listGroups: handleUnaryCall<ListGroupsRequest, ListGroupsResponse>;
+  updateGroup: handleUnaryCall<UpdateGroupRequest, Group>;
+  /**
+   * Soft delete: the group disappears from reads and lists and its specifications are archived
+   * (they stay readable through GetSpec/GetSpecForConsent/versions so that consent events that
+   * point at them stay explainable).
+   */
+  deleteGroup: handleUnaryCall<DeleteGroupRequest, DeleteGroupResponse>;
+  createSpec: handleUnaryCall<CreateSpecRequest, Spec>;
+  /** Returns archived (deleted) specifications too, with archived=true. */
+  getSpec: handleUnaryCall<GetSpecRequest, Spec>;
+  /** Live (not archived) specifications of a live group, oldest first. */
+  listSpecs: handleUnaryCall<ListSpecsRequest, ListSpecsResponse>;
+  /** Keeps the previous state as a version (up to 100 previous versions, oldest dropped first). */
+  updateSpec: handleUnaryCall<UpdateSpecRequest, Spec>;
+  /** Soft delete (archival): the specification becomes read-only and leaves its group's lists. */
+  deleteSpec: handleUnaryCall<DeleteSpecRequest, DeleteSpecResponse>;
+  /** Previous versions, newest first. */
+  listSpecVersions: handleUnaryCall<
+    ListSpecVersionsRequest,
+    ListSpecVersionsResponse
+  >;
+  /** One version: a previous one, or the current one. */
+  getSpecVersion: handleUnaryCall<GetSpecVersionRequest, SpecVersion>;
+  /** Texts are part of their specification: every text change makes a new specification version. */
+  createText: handleUnaryCall<CreateTextRequest, Text>;
+  listTexts: handleUnaryCall<ListTextsRequest, ListTextsResponse>;
+  getText: handleUnaryCall<GetTextRequest, Text>;
+  updateText: handleUnaryCall<UpdateTextRequest, Text>;
+  deleteText: handleUnaryCall<DeleteTextRequest, DeleteTextResponse>;
   /**
    * What the consent service needs to build a receipt for a specification target.
    * NOT_FOUND when the spec does not exist in the account. Deleted (archived) specs are returned
    * with archived=true so that old consent events stay explainable.
    */
   getSpecForConsent: handleUnaryCall<GetSpecForConsentRequest, SpecForConsent>;
+  /**
+   * Tells whether a consent target is a specification target URL of this deployment
+   * ({base_url}/dataprocessing/v0/dpspecs/<spec_id>) and, when it is, resolves it
+   * (NOT_FOUND when the spec is unknown in the account).
+   */
+  resolveTarget: handleUnaryCall<ResolveTargetRequest, ResolveTargetResponse>;
+  /** A group as an HTML section of a privacy policy. */
+  getGroupPolicy: handleUnaryCall<GetGroupPolicyRequest, GroupPolicy>;
+  /** What a client needs to build a consent request UI for a group. */
+  getConsentRequest: handleUnaryCall<GetConsentRequestRequest, ConsentRequest>;
+  /**
+   * The consent request items with a subject's current consent (from the consent service).
+   * UNAVAILABLE when the consent service cannot be reached.
+   */
+  getDashboard: handleUnaryCall<GetDashboardRequest, Dashboard>;
 }
 
 export interface DataProcessingServiceClient extends Client {
+  createGroup(
+    request: CreateGroupRequest,
+    callback: (error: ServiceError | null, response: Group) => void,
+  ): ClientUnaryCall;
+  createGroup(
+    request: CreateGroupRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Group) => void,
+  ): ClientUnaryCall;
+  createGroup(
+    request: CreateGroupRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Group) => void,
+  ): ClientUnaryCall;
+  getGroup(
+    request: GetGroupRequest,
+    callback: (error: ServiceError | null, response: Group) => void,
+  ): ClientUnaryCall;
+  getGroup(
+    request: GetGroupRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Group) => void,
+  ): ClientUnaryCall;
+  getGroup(
+    request: GetGroupRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Group) => void,
+  ): ClientUnaryCall;
+  listGroups(
+    request: ListGroupsRequest,
+    callback: (
+      error: ServiceError | null,
+      response: ListGroupsResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  listGroups(
+    request: ListGroupsRequest,
+    metadata: Metadata,
+    callback: (
+      error: ServiceError | null,
+      response: ListGroupsResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  listGroups(
+    request: ListGroupsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (
+      error: ServiceError | null,
+      response: ListGroupsResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  updateGroup(
+    request: UpdateGroupRequest,
+    callback: (error: ServiceError | null, response: Group) => void,
+  ): ClientUnaryCall;
+  updateGroup(
+    request: UpdateGroupRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Group) => void,
+  ): ClientUnaryCall;
+  updateGroup(
+    request: UpdateGroupRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Group) => void,
+  ): ClientUnaryCall;
+  /**
+   * Soft delete: the group disappears from reads and lists and its specifications are archived
+   * (they stay readable through GetSpec/GetSpecForConsent/versions so that consent events that
+   * point at them stay explainable).
+   */
+  deleteGroup(
+    request: DeleteGroupRequest,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteGroupResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  deleteGroup(
+    request: DeleteGroupRequest,
+    metadata: Metadata,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteGroupResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  deleteGroup(
+    request: DeleteGroupRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteGroupResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  createSpec(
+    request: CreateSpecRequest,
+    callback: (error: ServiceError | null, response: Spec) => void,
+  ): ClientUnaryCall;
+  createSpec(
+    request: CreateSpecRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Spec) => void,
+  ): ClientUnaryCall;
+  createSpec(
+    request: CreateSpecRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Spec) => void,
+  ): ClientUnaryCall;
+  /** Returns archived (deleted) specifications too, with archived=true. */
+  getSpec(
+    request: GetSpecRequest,
+    callback: (error: ServiceError | null, response: Spec) => void,
+  ): ClientUnaryCall;
+  getSpec(
+    request: GetSpecRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Spec) => void,
+  ): ClientUnaryCall;
+  getSpec(
+    request: GetSpecRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Spec) => void,
+  ): ClientUnaryCall;
+  /** Live (not archived) specifications of a live group, oldest first. */
+  listSpecs(
+    request: ListSpecsRequest,
+    callback: (error: ServiceError | null, response: ListSpecsResponse) => void,
+  ): ClientUnaryCall;
+  listSpecs(
+    request: ListSpecsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSpecsResponse) => void,
+  ): ClientUnaryCall;
+  listSpecs(
+    request: ListSpecsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSpecsResponse) => void,
+  ): ClientUnaryCall;
+  /** Keeps the previous state as a version (up to 100 previous versions, oldest dropped first). */
+  updateSpec(
+    request: UpdateSpecRequest,
+    callback: (error: ServiceError | null, response: Spec) => void,
+  ): ClientUnaryCall;
+  updateSpec(
+    request: UpdateSpecRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Spec) => void,
+  ): ClientUnaryCall;
+  updateSpec(
+    request: UpdateSpecRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Spec) => void,
+  ): ClientUnaryCall;
+  /** Soft delete (archival): the specification becomes read-only and leaves its group's lists. */
+  deleteSpec(
+    request: DeleteSpecRequest,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteSpecResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  deleteSpec(
+    request: DeleteSpecRequest,
+    metadata: Metadata,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteSpecResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  deleteSpec(
+    request: DeleteSpecRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteSpecResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  /** Previous versions, newest first. */
+  listSpecVersions(
+    request: ListSpecVersionsRequest,
+    callback: (
+      error: ServiceError | null,
+      response: ListSpecVersionsResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  listSpecVersions(
+    request: ListSpecVersionsRequest,
+    metadata: Metadata,
+    callback: (
+      error: ServiceError | null,
+      response: ListSpecVersionsResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  listSpecVersions(
+    request: ListSpecVersionsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (
+      error: ServiceError | null,
+      response: ListSpecVersionsResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  /** One version: a previous one, or the current one. */
+  getSpecVersion(
+    request: GetSpecVersionRequest,
+    callback: (error: ServiceError | null, response: SpecVersion) => void,
+  ): ClientUnaryCall;
+  getSpecVersion(
+    request: GetSpecVersionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SpecVersion) => void,
+  ): ClientUnaryCall;
+  getSpecVersion(
+    request: GetSpecVersionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SpecVersion) => void,
+  ): ClientUnaryCall;
+  /** Texts are part of their specification: every text change makes a new specification version. */
+  createText(
+    request: CreateTextRequest,
+    callback: (error: ServiceError | null, response: Text) => void,
+  ): ClientUnaryCall;
+  createText(
+    request: CreateTextRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Text) => void,
+  ): ClientUnaryCall;
+  createText(
+    request: CreateTextRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Text) => void,
+  ): ClientUnaryCall;
+  listTexts(
+    request: ListTextsRequest,
+    callback: (error: ServiceError | null, response: ListTextsResponse) => void,
+  ): ClientUnaryCall;
+  listTexts(
+    request: ListTextsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListTextsResponse) => void,
+  ): ClientUnaryCall;
+  listTexts(
+    request: ListTextsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListTextsResponse) => void,
+  ): ClientUnaryCall;
+  getText(
+    request: GetTextRequest,
+    callback: (error: ServiceError | null, response: Text) => void,
+  ): ClientUnaryCall;
+  getText(
+    request: GetTextRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Text) => void,
+  ): ClientUnaryCall;
+  getText(
+    request: GetTextRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Text) => void,
+  ): ClientUnaryCall;
+  updateText(
+    request: UpdateTextRequest,
+    callback: (error: ServiceError | null, response: Text) => void,
+  ): ClientUnaryCall;
+  updateText(
+    request: UpdateTextRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Text) => void,
+  ): ClientUnaryCall;
+  updateText(
+    request: UpdateTextRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Text) => void,
+  ): ClientUnaryCall;
+  deleteText(
+    request: DeleteTextRequest,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteTextResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  deleteText(
+    request: DeleteTextRequest,
+    metadata: Metadata,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteTextResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  deleteText(
+    request: DeleteTextRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (
+      error: ServiceError | null,
+      response: DeleteTextResponse,
+    ) => void,
+  ): ClientUnaryCall;
   /**
    * What the consent service needs to build a receipt for a specification target.
    * NOT_FOUND when the spec does not exist in the account. Deleted (archived) specs are returned
@@ -700,6 +7421,86 @@ export interface DataProcessingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SpecForConsent) => void,
+  ): ClientUnaryCall;
+  /**
+   * Tells whether a consent target is a specification target URL of this deployment
+   * ({base_url}/dataprocessing/v0/dpspecs/<spec_id>) and, when it is, resolves it
+   * (NOT_FOUND when the spec is unknown in the account).
+   */
+  resolveTarget(
+    request: ResolveTargetRequest,
+    callback: (
+      error: ServiceError | null,
+      response: ResolveTargetResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  resolveTarget(
+    request: ResolveTargetRequest,
+    metadata: Metadata,
+    callback: (
+      error: ServiceError | null,
+      response: ResolveTargetResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  resolveTarget(
+    request: ResolveTargetRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (
+      error: ServiceError | null,
+      response: ResolveTargetResponse,
+    ) => void,
+  ): ClientUnaryCall;
+  /** A group as an HTML section of a privacy policy. */
+  getGroupPolicy(
+    request: GetGroupPolicyRequest,
+    callback: (error: ServiceError | null, response: GroupPolicy) => void,
+  ): ClientUnaryCall;
+  getGroupPolicy(
+    request: GetGroupPolicyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GroupPolicy) => void,
+  ): ClientUnaryCall;
+  getGroupPolicy(
+    request: GetGroupPolicyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GroupPolicy) => void,
+  ): ClientUnaryCall;
+  /** What a client needs to build a consent request UI for a group. */
+  getConsentRequest(
+    request: GetConsentRequestRequest,
+    callback: (error: ServiceError | null, response: ConsentRequest) => void,
+  ): ClientUnaryCall;
+  getConsentRequest(
+    request: GetConsentRequestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConsentRequest) => void,
+  ): ClientUnaryCall;
+  getConsentRequest(
+    request: GetConsentRequestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConsentRequest) => void,
+  ): ClientUnaryCall;
+  /**
+   * The consent request items with a subject's current consent (from the consent service).
+   * UNAVAILABLE when the consent service cannot be reached.
+   */
+  getDashboard(
+    request: GetDashboardRequest,
+    callback: (error: ServiceError | null, response: Dashboard) => void,
+  ): ClientUnaryCall;
+  getDashboard(
+    request: GetDashboardRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Dashboard) => void,
+  ): ClientUnaryCall;
+  getDashboard(
+    request: GetDashboardRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Dashboard) => void,
   ): ClientUnaryCall;
 }
 
@@ -735,6 +7536,28 @@ type Exact<P, I extends P> = P extends Builtin
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & {
       [K in Exclude<keyof I, KeysOfUnion<P>>]: never;
     };
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
