@@ -60,8 +60,10 @@ export interface RenderOptions {
 function renderArgs(opts: RenderOptions): string[] {
   const args = ['template', RELEASE, opts.chartDir ?? CHART_DIR, '--namespace', NAMESPACE];
   for (const f of opts.valuesFiles ?? []) args.push('-f', f);
-  for (const [k, v] of Object.entries(opts.set ?? {})) args.push('--set', `${k}=${v}`);
-  for (const [k, v] of Object.entries(opts.setString ?? {})) args.push('--set-string', `${k}=${v}`);
+  // helm splits --set on commas; escape them so a value like "5s,5m" stays one value.
+  const esc = (v: unknown) => String(v).replace(/,/g, '\\,');
+  for (const [k, v] of Object.entries(opts.set ?? {})) args.push('--set', `${k}=${esc(v)}`);
+  for (const [k, v] of Object.entries(opts.setString ?? {})) args.push('--set-string', `${k}=${esc(v)}`);
   return args;
 }
 
