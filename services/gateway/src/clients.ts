@@ -1,0 +1,38 @@
+import { createClient, type PromiseClient } from '@accord/common';
+import { consentv1, dataprocessingv1, oauthv1, webhookv1 } from '@accord/proto';
+import type { Config } from './config';
+
+/**
+ * One typed promise client per downstream service. Every call carries a deadline and the
+ * request id; route handlers use these and never touch grpc-js.
+ */
+export interface Clients {
+  oauth: PromiseClient<typeof oauthv1.OAuthServiceService>;
+  consent: PromiseClient<typeof consentv1.ConsentServiceService>;
+  dataprocessing: PromiseClient<typeof dataprocessingv1.DataProcessingServiceService>;
+  webhook: PromiseClient<typeof webhookv1.WebhookServiceService>;
+}
+
+/** Downstream addresses, by service, for readiness checks. */
+export function downstreamAddresses(config: Config): Record<keyof Clients, string> {
+  return {
+    oauth: config.ACCORD_OAUTH_ADDR,
+    consent: config.ACCORD_CONSENT_ADDR,
+    dataprocessing: config.ACCORD_DATAPROCESSING_ADDR,
+    webhook: config.ACCORD_WEBHOOK_ADDR,
+  };
+}
+
+export function createClients(config: Config): Clients {
+  const opts = { timeoutMs: config.ACCORD_GRPC_TIMEOUT_MS };
+  return {
+    oauth: createClient(oauthv1.OAuthServiceService, config.ACCORD_OAUTH_ADDR, opts),
+    consent: createClient(consentv1.ConsentServiceService, config.ACCORD_CONSENT_ADDR, opts),
+    dataprocessing: createClient(dataprocessingv1.DataProcessingServiceService, config.ACCORD_DATAPROCESSING_ADDR, opts),
+    webhook: createClient(webhookv1.WebhookServiceService, config.ACCORD_WEBHOOK_ADDR, opts),
+  };
+}
+
+export function closeClients(clients: Clients): void {
+  for (const c of Object.values(clients)) c.close();
+}

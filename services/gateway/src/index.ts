@@ -1,0 +1,2 @@
+export { startGateway } from './service';
+export { configShape, type Config } from './config';

@@ -1,0 +1,71 @@
+import { ref, type OpenApiFragment } from './types';
+
+/** Shared components: the problem format, security schemes, standard error responses. */
+export const commonSchemas = {
+  Problem: {
+    type: 'object',
+    description: 'RFC 9457 problem details. Validation failures list every field at fault in `errors`.',
+    required: ['type', 'title', 'status'],
+    properties: {
+      type: { type: 'string', description: 'Problem type URI, `urn:accord:problem:<slug>`.', examples: ['urn:accord:problem:validation'] },
+      title: { type: 'string' },
+      status: { type: 'integer' },
+      detail: { type: 'string' },
+      instance: { type: 'string', description: 'The request path.' },
+      requestId: { type: 'string', description: 'The x-request-id of the request, for support.' },
+      errors: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['field', 'message'],
+          properties: {
+            field: { type: 'string', description: 'JSON pointer into the body (e.g. `/0/subject`), or the name of a query or path parameter.' },
+            message: { type: 'string' },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+
+/** Standard error responses to spread into an operation's `responses`. */
+export const errorResponses = {
+  '400': problem('Invalid input; `errors` names each field at fault.'),
+  '401': problem('Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required).'),
+  '403': problem('The token lacks the scope of this API, or the x-api-key belongs to another account.'),
+  '404': problem('No such resource in the caller\'s account.'),
+  '413': problem('The body is larger than the limit.'),
+  '503': problem('A backing service is unavailable.'),
+} as const;
+
+export const securitySchemes = {
+  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /oauth/v0/token.' },
+  apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The account\'s API key. Required on /consent/v0; optional elsewhere, where it must match the token\'s account when sent.' },
+  basic: { type: 'http', scheme: 'basic', description: 'client_id:client_secret, for the token endpoint.' },
+} as const;
+
+export const systemOpenApi: OpenApiFragment = {
+  tags: [{ name: 'system', description: 'Health, keys and this document.' }],
+  paths: {
+    '/healthz': { get: { tags: ['system'], summary: 'Liveness: the gateway process is up.', security: [], responses: { '200': { description: 'Alive.' } } } },
+    '/readyz': {
+      get: {
+        tags: ['system'],
+        summary: 'Readiness: 200 only when every backing service reports SERVING on the gRPC health protocol.',
+        security: [],
+        responses: { '200': { description: 'Ready.' }, '503': { description: 'Some service is not serving; the body says which.' } },
+      },
+    },
+    '/.well-known/jwks.json': {
+      get: {
+        tags: ['system'],
+        summary: 'Public keys (JWK Set) that verify access tokens and consent receipts, each with its kid.',
+        security: [],
+        responses: { '200': { description: 'A JWK Set.', content: { 'application/json': { schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } } } } } } },
+      },
+    },
+    '/openapi.json': { get: { tags: ['system'], summary: 'This OpenAPI 3.1 document.', security: [], responses: { '200': { description: 'The document.' } } } },
+  },
+};

@@ -1,0 +1,41 @@
+import { commonSchemas, securitySchemes, systemOpenApi } from './common';
+import { consentOpenApi } from './consent';
+import { dataprocessingOpenApi } from './dataprocessing';
+import { oauthOpenApi } from './oauth';
+import type { JsonSchema, OpenApiFragment } from './types';
+import { webhooksOpenApi } from './webhooks';
+
+export const fragments: OpenApiFragment[] = [systemOpenApi, oauthOpenApi, consentOpenApi, dataprocessingOpenApi, webhooksOpenApi];
+
+/** The OpenAPI 3.1 document of the whole REST surface, served at GET /openapi.json. */
+export function buildDocument(baseUrl: string): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  const schemas: Record<string, JsonSchema> = { ...commonSchemas };
+  const tags: Array<{ name: string; description?: string }> = [];
+  for (const f of fragments) {
+    for (const [p, ops] of Object.entries(f.paths)) {
+      if (paths[p]) throw new Error(`OpenAPI path ${p} is defined twice`);
+      paths[p] = ops;
+    }
+    for (const [name, schema] of Object.entries(f.schemas ?? {})) {
+      if (schemas[name]) throw new Error(`OpenAPI schema ${name} is defined twice`);
+      schemas[name] = schema;
+    }
+    tags.push(...(f.tags ?? []));
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Accord',
+      version: '0.1.0',
+      description:
+        'Consent and data-processing registry. Errors are application/problem+json (RFC 9457) except on the token endpoint (RFC 6749 §5.2). Every response carries x-request-id.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: baseUrl }],
+    tags,
+    security: [{ bearer: [] }],
+    paths,
+    components: { schemas, securitySchemes },
+  };
+}

@@ -1,0 +1,3 @@
+import type { OpenApiFragment } from './types';
+
+export const webhooksOpenApi: OpenApiFragment = { paths: {} };

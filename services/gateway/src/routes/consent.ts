@@ -1,0 +1,12 @@
+import { Router } from 'express';
+import type { GatewayContext } from '../context';
+import { HttpProblem } from '../problem';
+
+/** Placeholder until the consent API lands: a clear 501 problem, never a hang or a 500. */
+export function consentRoutes(_ctx: GatewayContext): Router {
+  const r = Router();
+  r.use(() => {
+    throw new HttpProblem(501, 'Not implemented', 'This operation is not implemented yet.');
+  });
+  return r;
+}

@@ -1,0 +1,91 @@
+import { Router, type Request, type Response } from 'express';
+import { status as Code } from '@grpc/grpc-js';
+import { isServiceError } from '@accord/common';
+import type { GatewayContext } from '../context';
+
+const FIELDS = ['grant_type', 'scope', 'client_id', 'client_secret', 'refresh_token'] as const;
+
+function oauthError(res: Response, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
+  for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.status(status).json({ error, error_description: description });
+}
+
+/** Decodes `Authorization: Basic`; RFC 6749 §2.3.1 form-encodes id and secret before base64. */
+function basicCredentials(req: Request): { clientId: string; clientSecret: string } | 'malformed' | undefined {
+  const header = req.get('authorization');
+  if (!header) return undefined;
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header.trim());
+  if (!m) return 'malformed';
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  if (i < 0) return 'malformed';
+  try {
+    return { clientId: decodeURIComponent(decoded.slice(0, i).replace(/\+/g, ' ')), clientSecret: decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, ' ')) };
+  } catch {
+    return 'malformed';
+  }
+}
+
+/**
+ * POST /oauth/v0/token. Protocol checks that need the raw HTTP request (Basic header, duplicate
+ * parameters, body shape) happen here; grant logic lives in the oauth service.
+ */
+export function oauthRoutes(ctx: GatewayContext): Router {
+  const r = Router();
+  r.post('/token', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Pragma', 'no-cache');
+    const body: unknown = req.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return oauthError(res, 400, 'invalid_request', 'The body must be a JSON object or application/x-www-form-urlencoded parameters.');
+    }
+    const params: Record<string, string> = {};
+    for (const name of FIELDS) {
+      const v = (body as Record<string, unknown>)[name];
+      if (v === undefined) continue;
+      if (Array.isArray(v)) return oauthError(res, 400, 'invalid_request', `The parameter ${name} is repeated.`);
+      if (typeof v !== 'string') return oauthError(res, 400, 'invalid_request', `The parameter ${name} must be a string.`);
+      params[name] = v;
+    }
+    if (!params.grant_type) return oauthError(res, 400, 'invalid_request', 'The parameter grant_type is required.');
+
+    const basic = basicCredentials(req);
+    if (basic === 'malformed') {
+      return oauthError(res, 401, 'invalid_client', 'The Authorization header is not valid Basic client authentication.', { 'WWW-Authenticate': 'Basic realm="accord"' });
+    }
+    if (basic && (params.client_id !== undefined || params.client_secret !== undefined) && params.client_id !== basic.clientId) {
+      return oauthError(res, 400, 'invalid_request', 'Use one client authentication method: the Basic header or client_id/client_secret in the body.');
+    }
+    if (basic && params.client_secret !== undefined) {
+      return oauthError(res, 400, 'invalid_request', 'Use one client authentication method: the Basic header or client_id/client_secret in the body.');
+    }
+
+    let result;
+    try {
+      result = await ctx.clients.oauth.issueToken({
+        grantType: params.grant_type,
+        clientId: basic?.clientId ?? params.client_id ?? '',
+        clientSecret: basic?.clientSecret ?? params.client_secret ?? '',
+        scope: params.scope ?? '',
+        refreshToken: params.refresh_token ?? '',
+        basicAuth: Boolean(basic),
+      });
+    } catch (err) {
+      if (isServiceError(err) && (err.code === Code.UNAVAILABLE || err.code === Code.DEADLINE_EXCEEDED)) {
+        return oauthError(res, 503, 'temporarily_unavailable', 'The authorization server is temporarily unavailable.', { 'Retry-After': '1' });
+      }
+      throw err;
+    }
+    if (result.error) {
+      const { error, errorDescription } = result.error;
+      if (error === 'invalid_client') {
+        return oauthError(res, 401, error, errorDescription, basic ? { 'WWW-Authenticate': 'Basic realm="accord"' } : {});
+      }
+      return oauthError(res, 400, error, errorDescription);
+    }
+    const t = result.token;
+    if (!t) throw new Error('oauth service answered neither token nor error');
+    res.status(200).json({ access_token: t.accessToken, expires_in: t.expiresIn, scope: t.scope, refresh_token: t.refreshToken, token_type: t.tokenType });
+  });
+  return r;
+}
