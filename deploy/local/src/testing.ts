@@ -10,6 +10,9 @@ export function testEnv(name: string): { mongoUrl: string; natsUrl: string; nats
   const nats = process.env.NATS_URL;
   if (!mongo || !nats) throw new Error('MONGO_URL and NATS_URL are not set: run tests through jest (globalSetup provides them)');
   const suffix = randomBytes(4).toString('hex');
-  const safe = name.replace(/[^a-zA-Z0-9]/g, '').slice(0, 20).toLowerCase();
+  const safe = name
+    .replace(/[^a-zA-Z0-9]/g, '')
+    .slice(0, 20)
+    .toLowerCase();
   return { mongoUrl: withDatabase(mongo, `t_${safe}_${suffix}`), natsUrl: nats, natsPrefix: `t${safe}${suffix}` };
 }

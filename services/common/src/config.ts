@@ -18,7 +18,11 @@ export const baseEnv = {
 export const mongoEnv = { MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/accord') };
 export const natsEnv = { NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222') };
 export const grpcPortEnv = (port: number) => ({ GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(port) });
-export const addressEnv = (port: number) => z.string().regex(/^[^\s:]+:\d+$/, 'expected host:port').default(`127.0.0.1:${port}`);
+export const addressEnv = (port: number) =>
+  z
+    .string()
+    .regex(/^[^\s:]+:\d+$/, 'expected host:port')
+    .default(`127.0.0.1:${port}`);
 
 /** Default gRPC ports, one per service. */
 export const DEFAULT_PORTS = { oauth: 50051, consent: 50052, dataprocessing: 50053, webhook: 50054 } as const;
@@ -46,4 +50,9 @@ function emptyToUndefined(env: NodeJS.ProcessEnv): Record<string, string | undef
 export const csv = z
   .string()
   .default('')
-  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );

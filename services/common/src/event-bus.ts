@@ -8,7 +8,12 @@ import { z } from 'zod';
  *   subject  `<prefix>.events.<type>.<accountId>.<appId>`
  * Every message is a JSON EventEnvelope with `Nats-Msg-Id` = envelope id (JetStream dedupe).
  */
-export const natsPrefixEnv = { ACCORD_NATS_PREFIX: z.string().regex(/^[a-z0-9_-]{1,32}$/i).default('accord') };
+export const natsPrefixEnv = {
+  ACCORD_NATS_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,32}$/i)
+    .default('accord'),
+};
 
 export interface EventEnvelope<T = unknown> {
   /** Unique id of the event (also the Nats-Msg-Id and the webhook-id of deliveries). */

@@ -1,4 +1,12 @@
-import { Server, ServerCredentials, type Metadata, type ServerUnaryCall, type sendUnaryData, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import {
+  Server,
+  ServerCredentials,
+  type Metadata,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from './context';
 import { toServiceError } from './errors';
@@ -28,11 +36,7 @@ export function implement<S extends UntypedServiceImplementation>(impl: AsyncSer
       requestContext.run({ requestId }, () => {
         fn.call(impl, call.request, { requestId, metadata: call.metadata }).then(
           (res) => callback(null, res),
-          (err: unknown) =>
-            callback(
-              toServiceError(err, (e) => logger.error({ err: e, method: name }, 'unhandled error in gRPC handler')) as never,
-              null,
-            ),
+          (err: unknown) => callback(toServiceError(err, (e) => logger.error({ err: e, method: name }, 'unhandled error in gRPC handler')) as never, null),
         );
       });
     };
@@ -56,12 +60,7 @@ export interface RunningGrpcServer {
 }
 
 /** Starts a gRPC server with the standard health protocol; every service is SERVING once bound. */
-export async function startGrpcServer(opts: {
-  host?: string;
-  port: number;
-  services: GrpcServiceRegistration[];
-  logger: Logger;
-}): Promise<RunningGrpcServer> {
+export async function startGrpcServer(opts: { host?: string; port: number; services: GrpcServiceRegistration[]; logger: Logger }): Promise<RunningGrpcServer> {
   const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
   const statuses: Record<string, 'SERVING' | 'NOT_SERVING'> = { '': 'NOT_SERVING' };
   for (const s of opts.services) statuses[s.name] = 'NOT_SERVING';

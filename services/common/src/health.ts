@@ -9,7 +9,7 @@ const healthDefinition = {
     responseStream: false as const,
     requestSerialize: (value: { service: string }): Buffer => {
       const name = Buffer.from(value.service, 'utf8');
-      if (name.length > 127) throw new Error("health service name too long");
+      if (name.length > 127) throw new Error('health service name too long');
       return name.length ? Buffer.concat([Buffer.from([0x0a, name.length]), name]) : Buffer.alloc(0);
     },
     responseDeserialize: (bytes: Buffer): { status: number } => ({ status: bytes.length >= 2 && bytes[0] === 0x08 ? bytes[1]! : 0 }),

@@ -10,9 +10,7 @@ export async function connectMongo(url: string, logger: Logger, opts: { attempts
   const delayMs = opts.delayMs ?? 1_000;
   for (let attempt = 1; ; attempt++) {
     try {
-      const conn = await mongoose
-        .createConnection(url, { serverSelectionTimeoutMS: 5_000, autoIndex: false, autoCreate: true })
-        .asPromise();
+      const conn = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 5_000, autoIndex: false, autoCreate: true }).asPromise();
       logger.info({ db: conn.name }, 'connected to MongoDB');
       return conn;
     } catch (err) {

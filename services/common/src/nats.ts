@@ -18,7 +18,8 @@ export async function connectNats(url: string, logger: Logger, name: string): Pr
   logger.info({ server: nc.getServer() }, 'connected to NATS');
   void (async () => {
     for await (const s of nc.status()) {
-      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') logger.warn({ type: s.type, data: String(s.data) }, 'NATS connection status');
+      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error')
+        logger.warn({ type: s.type, data: String(s.data) }, 'NATS connection status');
     }
   })();
   return nc;

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { startInfra, type Infra } from '../infra';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __accordInfra: { infra: Infra; dataDir: string } | undefined;
 }
 
