@@ -1,4 +1,5 @@
 export * from './infra';
+export * from './launch';
 export * from './processes';
 export * from './secrets';
 export * from './stack-env';

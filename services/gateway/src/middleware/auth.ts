@@ -31,13 +31,7 @@ const unauthorized = (detail: string, error = 'invalid_token') =>
  * Then the scope this REST base needs (403), then `x-api-key` (required or optional; when
  * sent it must belong to the token's account).
  */
-export function authenticate(opts: {
-  keys: KeyStore;
-  issuer: string;
-  scope: Scope;
-  apiKey: 'required' | 'optional';
-  apiKeys: ApiKeyCache;
-}): RequestHandler {
+export function authenticate(opts: { keys: KeyStore; issuer: string; scope: Scope; apiKey: 'required' | 'optional'; apiKeys: ApiKeyCache }): RequestHandler {
   return async (req, _res, next) => {
     const header = req.get('authorization') ?? '';
     const match = /^Bearer\s+([A-Za-z0-9\-_.~+/]+=*)$/i.exec(header.trim());
@@ -48,11 +42,15 @@ export function authenticate(opts: {
     }
     let payload;
     try {
-      ({ payload } = await jwtVerify(match[1]!, async (h) => {
-        const key = await opts.keys.key(h.kid);
-        if (!key) throw new joseErrors.JWKSNoMatchingKey();
-        return key;
-      }, { issuer: opts.issuer, algorithms: ['ES256', 'RS256'] }));
+      ({ payload } = await jwtVerify(
+        match[1]!,
+        async (h) => {
+          const key = await opts.keys.key(h.kid);
+          if (!key) throw new joseErrors.JWKSNoMatchingKey();
+          return key;
+        },
+        { issuer: opts.issuer, algorithms: ['ES256', 'RS256'] },
+      ));
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw unauthorized('The access token has expired.');
       if (err instanceof joseErrors.JOSEError) throw unauthorized('The access token is not valid.');
@@ -67,9 +65,16 @@ export function authenticate(opts: {
     };
     if (!auth.accountId || !auth.appId) throw unauthorized('The access token lacks account or application claims.');
     if (!scopes.includes(opts.scope)) {
-      throw new HttpProblem(403, 'Forbidden', `This API needs a token granted the scope "${opts.scope}".`, [], {
-        'WWW-Authenticate': `Bearer realm="accord", error="insufficient_scope", scope="${opts.scope}"`,
-      }, 'insufficient-scope');
+      throw new HttpProblem(
+        403,
+        'Forbidden',
+        `This API needs a token granted the scope "${opts.scope}".`,
+        [],
+        {
+          'WWW-Authenticate': `Bearer realm="accord", error="insufficient_scope", scope="${opts.scope}"`,
+        },
+        'insufficient-scope',
+      );
     }
     const apiKey = req.get('x-api-key');
     if (apiKey === undefined || apiKey === '') {
@@ -77,7 +82,8 @@ export function authenticate(opts: {
     } else {
       const account = await opts.apiKeys.accountOf(apiKey);
       if (!account) throw new HttpProblem(401, 'Unauthorized', 'The x-api-key is not valid.', [], {}, 'invalid-api-key');
-      if (account !== auth.accountId) throw new HttpProblem(403, 'Forbidden', 'The x-api-key does not belong to the account of the access token.', [], {}, 'api-key-mismatch');
+      if (account !== auth.accountId)
+        throw new HttpProblem(403, 'Forbidden', 'The x-api-key does not belong to the account of the access token.', [], {}, 'api-key-mismatch');
     }
     req.auth = auth;
     next();

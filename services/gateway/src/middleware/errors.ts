@@ -55,7 +55,8 @@ export function toProblem(err: unknown): HttpProblem {
   if (pe && typeof pe.status === 'number' && pe.status >= 400 && pe.status < 500 && pe.type) {
     if (pe.type === 'entity.too.large') return new HttpProblem(413, titleFor(413), 'The request body is larger than the configured limit.');
     if (pe.type === 'entity.parse.failed') return HttpProblem.field('/', 'the body is not valid JSON');
-    if (pe.type === 'encoding.unsupported' || pe.type === 'charset.unsupported') return new HttpProblem(415, titleFor(415), 'Unsupported body encoding or charset.');
+    if (pe.type === 'encoding.unsupported' || pe.type === 'charset.unsupported')
+      return new HttpProblem(415, titleFor(415), 'Unsupported body encoding or charset.');
     return new HttpProblem(pe.status, titleFor(pe.status), 'The request body could not be read.');
   }
   return new HttpProblem(500, titleFor(500));

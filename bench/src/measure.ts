@@ -1,0 +1,43 @@
+import autocannon from 'autocannon';
+
+export interface BenchResult {
+  name: string;
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+/**
+ * Runs autocannon against one endpoint. `non2xx` responses count as errors, so a benchmark
+ * that silently measures error pages shows it.
+ */
+export async function measure(
+  name: string,
+  opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; durationSec: number; connections?: number },
+): Promise<BenchResult> {
+  const result = await autocannon({
+    url: opts.url,
+    method: opts.method ?? 'GET',
+    headers: opts.headers,
+    body: opts.body,
+    duration: opts.durationSec,
+    connections: opts.connections ?? 10,
+  });
+  return {
+    name,
+    requestsPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+export function printResults(results: BenchResult[]): void {
+  const rows = results.map((r) => [r.name, String(r.requestsPerSec), r.p50Ms.toFixed(1), r.p99Ms.toFixed(1), String(r.errors)]);
+  const head = ['benchmark', 'req/s', 'p50 ms', 'p99 ms', 'errors'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(line(head));
+  for (const r of rows) console.log(line(r));
+}
