@@ -1,0 +1,31 @@
+import { baseEnv, ConfigError, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv } from '@accord/common';
+import { z } from 'zod';
+
+/** Used when ACCORD_HASH_KEY is unset outside production. Anyone can read it: never deploy it. */
+export const INSECURE_DEVELOPMENT_HASH_KEY = 'accord-INSECURE-development-hash-key-do-not-use-in-production';
+
+export const configShape = {
+  ...baseEnv,
+  ...mongoEnv,
+  ...grpcPortEnv(DEFAULT_PORTS.oauth),
+  NODE_ENV: z.string().optional(),
+  /** Guards the admin RPCs (metadata `authorization: Bearer <token>`); unset = admin RPCs disabled. */
+  ACCORD_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Master secret for credential hashes (HMAC-SHA256) and API key encryption; required in production. */
+  ACCORD_HASH_KEY: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+  /** PEM private key(s), EC P-256 or RSA; the first signs, all are published. Unset = ephemeral key. */
+  ACCORD_TOKEN_SIGNING_KEYS: z.string().optional(),
+  /** Access token lifetime in seconds. */
+  ACCORD_ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
+  /** Refresh token lifetime in seconds (each rotation starts a new lifetime). */
+  ACCORD_REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
+};
+
+export type Config = ReturnType<typeof loadConfig<typeof configShape>>;
+
+/** The hash key to use, or an error in production when none is configured. */
+export function resolveHashKey(config: Pick<Config, 'ACCORD_HASH_KEY' | 'NODE_ENV'>): { key: string; insecureDefault: boolean } {
+  if (config.ACCORD_HASH_KEY) return { key: config.ACCORD_HASH_KEY, insecureDefault: false };
+  if (config.NODE_ENV === 'production') throw new ConfigError(['ACCORD_HASH_KEY: required when NODE_ENV=production']);
+  return { key: INSECURE_DEVELOPMENT_HASH_KEY, insecureDefault: true };
+}

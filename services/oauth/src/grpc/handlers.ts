@@ -1,0 +1,72 @@
+import { type AsyncService, type CallContext } from '@accord/common';
+import { oauthv1 } from '@accord/proto';
+import { OAuthProtocolError } from '../domain/oauth-error';
+import type { OAuthCore } from '../oauth-core';
+import type { AccountDoc, ApplicationDoc } from '../store/models';
+import { requireAdmin } from './admin-auth';
+
+const toAccount = (a: AccountDoc): oauthv1.Account => ({ id: a._id, name: a.name, createdAt: a.createdAt });
+const toApplication = (a: ApplicationDoc): oauthv1.Application => ({
+  id: a._id,
+  accountId: a.accountId,
+  name: a.name,
+  clientId: a.clientId,
+  scopes: a.scopes,
+  createdAt: a.createdAt,
+});
+
+// The generated server interface extends grpc-js's UntypedServiceImplementation, whose string
+// index signature AsyncService would map to `never`; keep only the named methods.
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+export type OAuthHandlers = AsyncService<KnownKeys<oauthv1.OAuthServiceServer>>;
+
+/** gRPC handlers: proto <-> core translation and the admin guard, nothing else. */
+export function oauthHandlers(core: OAuthCore, adminToken: string | undefined): OAuthHandlers {
+  const admin = (ctx: CallContext) => requireAdmin(ctx, adminToken);
+  return {
+    async issueToken(req) {
+      try {
+        const t = await core.issueToken(req);
+        return { token: { accessToken: t.accessToken, expiresIn: t.expiresIn, scope: t.scope, refreshToken: t.refreshToken, tokenType: t.tokenType } };
+      } catch (err) {
+        if (err instanceof OAuthProtocolError) return { error: { error: err.error, errorDescription: err.description } };
+        throw err;
+      }
+    },
+    async getJwks() {
+      return { jwks: { keys: core.jwks } };
+    },
+    async validateApiKey(req) {
+      return { accountId: await core.validateApiKey(req.apiKey) };
+    },
+    async bootstrap(req, ctx) {
+      admin(ctx);
+      const r = await core.bootstrap(req);
+      return {
+        accountId: r.account._id,
+        apiKey: r.apiKey,
+        appId: r.application._id,
+        clientId: r.application.clientId,
+        clientSecret: r.clientSecret,
+        scopes: r.application.scopes,
+        accountCreated: r.accountCreated,
+      };
+    },
+    async listAccounts(_req, ctx) {
+      admin(ctx);
+      return { accounts: (await core.listAccounts()).map(toAccount) };
+    },
+    async listApplications(req, ctx) {
+      admin(ctx);
+      return { applications: (await core.listApplications(req.accountId)).map(toApplication) };
+    },
+    async rotateClientSecret(req, ctx) {
+      admin(ctx);
+      return { clientId: req.clientId, clientSecret: await core.rotateClientSecret(req.clientId) };
+    },
+    async rotateApiKey(req, ctx) {
+      admin(ctx);
+      return { accountId: req.accountId, apiKey: await core.rotateApiKey(req.accountId) };
+    },
+  };
+}

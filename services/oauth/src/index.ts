@@ -1,0 +1,2 @@
+export { startOAuth } from './service';
+export { configShape, type Config } from './config';

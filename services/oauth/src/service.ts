@@ -1,0 +1,61 @@
+import { type AsyncService, connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { oauthv1 } from '@accord/proto';
+import { resolveHashKey, type Config } from './config';
+import { CredentialCrypto } from './domain/secrets';
+import { oauthHandlers } from './grpc/handlers';
+import { OAuthCore } from './oauth-core';
+import { ensureRefreshTokenExpiry } from './store/expiry';
+import { defineModels } from './store/models';
+import { OAuthRepository } from './store/repository';
+
+/** Starts the oauth service: MongoDB, indexes, signing keys, gRPC. */
+export async function startOAuth(config: Config, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
+  const hashKey = resolveHashKey(config);
+  if (hashKey.insecureDefault) {
+    logger.warn('ACCORD_HASH_KEY is not set: using the INSECURE development default; set it (32+ random characters) for any real deployment');
+  }
+  const { keys, generated } = await loadSigningKeys(config.ACCORD_TOKEN_SIGNING_KEYS);
+  if (generated) {
+    logger.warn({ kid: keys[0]!.kid }, 'ACCORD_TOKEN_SIGNING_KEYS is not set: signing with an ephemeral key; tokens stop verifying on restart and differ between replicas');
+  }
+  if (!config.ACCORD_ADMIN_TOKEN) logger.warn('ACCORD_ADMIN_TOKEN is not set: admin RPCs (bootstrap, rotation, listing) are disabled');
+
+  const conn = await connectMongo(config.MONGO_URL, logger);
+  try {
+    const models = defineModels(conn);
+    await syncIndexes(conn);
+    const expiry = await ensureRefreshTokenExpiry(models.refreshTokens, logger);
+    const core = new OAuthCore({
+      repo: new OAuthRepository(models),
+      crypto: new CredentialCrypto(hashKey.key),
+      signingKeys: keys,
+      baseUrl: config.ACCORD_BASE_URL,
+      accessTokenTtl: config.ACCORD_ACCESS_TOKEN_TTL,
+      refreshTokenTtl: config.ACCORD_REFRESH_TOKEN_TTL,
+      logger,
+    });
+    const grpc = await startGrpcServer({
+      port: config.GRPC_PORT,
+      services: [
+        {
+          definition: oauthv1.OAuthServiceService,
+          implementation: implement<oauthv1.OAuthServiceServer>(oauthHandlers(core, config.ACCORD_ADMIN_TOKEN) as unknown as AsyncService<oauthv1.OAuthServiceServer>, logger),
+          name: 'accord.oauth.v1.OAuthService',
+        },
+      ],
+      logger,
+    });
+    logger.info({ port: grpc.port, kids: keys.map((k) => k.kid) }, 'oauth service started');
+    return {
+      port: grpc.port,
+      async stop() {
+        await grpc.shutdown(config.SHUTDOWN_GRACE_MS);
+        expiry.stop();
+        await conn.close();
+      },
+    };
+  } catch (err) {
+    await conn.close().catch(() => undefined);
+    throw err;
+  }
+}
