@@ -89,6 +89,7 @@ components:
     secrets: []
     config:
       bodyLimit: ACCORD_BODY_LIMIT
+      trustProxy: ACCORD_TRUST_PROXY
   oauth:
     protocol: grpc
     portEnv: GRPC_PORT
@@ -289,6 +290,11 @@ the free-form env (which overrides any of the above by name).
 {{- $_ := set $env $var (include "accord.envString" $value) }}
 {{- $order = append $order $var }}
 {{- end }}
+{{- end }}
+{{- if and (eq $name "gateway") $root.Values.ingress.enabled (not (hasKey $env "ACCORD_TRUST_PROXY")) }}
+{{- /* behind the Ingress controller: trust one proxy hop for X-Forwarded-* */}}
+{{- $_ := set $env "ACCORD_TRUST_PROXY" "1" }}
+{{- $order = append $order "ACCORD_TRUST_PROXY" }}
 {{- end }}
 {{- range $key, $value := $c.env }}
 {{- if not (kindIs "invalid" $value) }}

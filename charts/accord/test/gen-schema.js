@@ -34,7 +34,7 @@ const commonConfig = {
 };
 const configs = {
   default: commonConfig,
-  gateway: { ...commonConfig, bodyLimit: { type: 'string', pattern: '^[0-9]+(b|kb|mb|gb)?$' } },
+  gateway: { ...commonConfig, bodyLimit: { type: 'string', pattern: '^[0-9]+(b|kb|mb|gb)?$' }, trustProxy: nullable(int(0)) },
   oauth: { ...commonConfig, accessTokenTtl: int(1), refreshTokenTtl: int(1) },
   consent: {
     ...commonConfig,

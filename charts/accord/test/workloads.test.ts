@@ -381,4 +381,11 @@ describe('configuration', () => {
   it('derives ACCORD_BASE_URL from the TLS ingress host', () => {
     expect(envOf(deployment(configs.production, 'consent')).ACCORD_BASE_URL).toBe('https://accord.example.com');
   });
+
+  it('trusts one proxy hop behind the Ingress only, unless told otherwise', () => {
+    expect(envOf(deployment(configs.production, 'gateway')).ACCORD_TRUST_PROXY).toBe('1');
+    expect(envOf(deployment(configs.defaults, 'gateway')).ACCORD_TRUST_PROXY).toBeUndefined();
+    const objs = render({ valuesFiles: [ci('production')], set: { 'components.gateway.config.trustProxy': 2 } });
+    expect(envOf(deployment(objs, 'gateway')).ACCORD_TRUST_PROXY).toBe('2');
+  });
 });
