@@ -76,7 +76,11 @@ export interface BootstrapRequest {
 
 export interface BootstrapResponse {
   accountId: string;
-  /** Present only when the account was created by this call (shown once). */
+  /**
+   * The account's API key: new when this call created the account (account_created), otherwise
+   * the existing key read back for the administrator (kept AES-256-GCM encrypted at rest; lookups
+   * use its HMAC). Admin RPCs are the only way to read it.
+   */
   apiKey: string;
   appId: string;
   clientId: string;
@@ -2311,7 +2315,7 @@ export type OAuthServiceService = typeof OAuthServiceService;
 export const OAuthServiceService = {
   /**
    * RFC 6749 token endpoint logic. Protocol errors (invalid_client, invalid_grant, ...) are
-   * returned as data in TokenResult.error, not as gRPC errors.
+   * returned as data in IssueTokenResponse.error, not as gRPC errors.
    */
   issueToken: {
     path: "/accord.oauth.v1.OAuthService/IssueToken" as const,
@@ -2354,7 +2358,10 @@ export const OAuthServiceService = {
     responseDeserialize: (value: Buffer): ValidateApiKeyResponse =>
       ValidateApiKeyResponse.decode(value),
   },
-  /** Admin: creates the account when the name is new, then a new application in it. */
+  /**
+   * Admin: creates the account when the name is new, then a new application in it.
+   * Empty scopes means all scopes (consent, dataprocessing, webhooks).
+   */
   bootstrap: {
     path: "/accord.oauth.v1.OAuthService/Bootstrap" as const,
     requestStream: false as const,
@@ -2394,6 +2401,7 @@ export const OAuthServiceService = {
     responseDeserialize: (value: Buffer): ListApplicationsResponse =>
       ListApplicationsResponse.decode(value),
   },
+  /** Admin: a new client secret (the old one stops working) and revocation of the client's refresh tokens. */
   rotateClientSecret: {
     path: "/accord.oauth.v1.OAuthService/RotateClientSecret" as const,
     requestStream: false as const,
@@ -2407,6 +2415,7 @@ export const OAuthServiceService = {
     responseDeserialize: (value: Buffer): RotateClientSecretResponse =>
       RotateClientSecretResponse.decode(value),
   },
+  /** Admin: a new API key for the account (the old one stops working). */
   rotateApiKey: {
     path: "/accord.oauth.v1.OAuthService/RotateApiKey" as const,
     requestStream: false as const,
@@ -2425,7 +2434,7 @@ export const OAuthServiceService = {
 export interface OAuthServiceServer extends UntypedServiceImplementation {
   /**
    * RFC 6749 token endpoint logic. Protocol errors (invalid_client, invalid_grant, ...) are
-   * returned as data in TokenResult.error, not as gRPC errors.
+   * returned as data in IssueTokenResponse.error, not as gRPC errors.
    */
   issueToken: handleUnaryCall<IssueTokenRequest, IssueTokenResponse>;
   /** Public keys that verify access tokens. */
@@ -2435,24 +2444,29 @@ export interface OAuthServiceServer extends UntypedServiceImplementation {
     ValidateApiKeyRequest,
     ValidateApiKeyResponse
   >;
-  /** Admin: creates the account when the name is new, then a new application in it. */
+  /**
+   * Admin: creates the account when the name is new, then a new application in it.
+   * Empty scopes means all scopes (consent, dataprocessing, webhooks).
+   */
   bootstrap: handleUnaryCall<BootstrapRequest, BootstrapResponse>;
   listAccounts: handleUnaryCall<ListAccountsRequest, ListAccountsResponse>;
   listApplications: handleUnaryCall<
     ListApplicationsRequest,
     ListApplicationsResponse
   >;
+  /** Admin: a new client secret (the old one stops working) and revocation of the client's refresh tokens. */
   rotateClientSecret: handleUnaryCall<
     RotateClientSecretRequest,
     RotateClientSecretResponse
   >;
+  /** Admin: a new API key for the account (the old one stops working). */
   rotateApiKey: handleUnaryCall<RotateApiKeyRequest, RotateApiKeyResponse>;
 }
 
 export interface OAuthServiceClient extends Client {
   /**
    * RFC 6749 token endpoint logic. Protocol errors (invalid_client, invalid_grant, ...) are
-   * returned as data in TokenResult.error, not as gRPC errors.
+   * returned as data in IssueTokenResponse.error, not as gRPC errors.
    */
   issueToken(
     request: IssueTokenRequest,
@@ -2519,7 +2533,10 @@ export interface OAuthServiceClient extends Client {
       response: ValidateApiKeyResponse,
     ) => void,
   ): ClientUnaryCall;
-  /** Admin: creates the account when the name is new, then a new application in it. */
+  /**
+   * Admin: creates the account when the name is new, then a new application in it.
+   * Empty scopes means all scopes (consent, dataprocessing, webhooks).
+   */
   bootstrap(
     request: BootstrapRequest,
     callback: (error: ServiceError | null, response: BootstrapResponse) => void,
@@ -2583,6 +2600,7 @@ export interface OAuthServiceClient extends Client {
       response: ListApplicationsResponse,
     ) => void,
   ): ClientUnaryCall;
+  /** Admin: a new client secret (the old one stops working) and revocation of the client's refresh tokens. */
   rotateClientSecret(
     request: RotateClientSecretRequest,
     callback: (
@@ -2607,6 +2625,7 @@ export interface OAuthServiceClient extends Client {
       response: RotateClientSecretResponse,
     ) => void,
   ): ClientUnaryCall;
+  /** Admin: a new API key for the account (the old one stops working). */
   rotateApiKey(
     request: RotateApiKeyRequest,
     callback: (
