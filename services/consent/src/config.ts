@@ -1,0 +1,26 @@
+import { addressEnv, baseEnv, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv, natsEnv, natsPrefixEnv } from '@accord/common';
+import { z } from 'zod';
+
+export const configShape = {
+  ...baseEnv,
+  ...mongoEnv,
+  ...natsEnv,
+  ...natsPrefixEnv,
+  ...grpcPortEnv(DEFAULT_PORTS.consent),
+  /** Where GetSpecForConsent is called to enrich receipts (graceful when unreachable). */
+  ACCORD_DATAPROCESSING_ADDR: addressEnv(DEFAULT_PORTS.dataprocessing),
+  /** PEM private key(s) signing receipts (EC P-256 or RSA); the first signs. Ephemeral P-256 when unset. */
+  ACCORD_RECEIPT_SIGNING_KEYS: z.string().optional(),
+  ACCORD_RECEIPT_JURISDICTION: z.string().min(1).default('EU'),
+  ACCORD_RECEIPT_CONTROLLER_NAME: z.string().min(1).default('Accord'),
+  ACCORD_RECEIPT_CONTROLLER_CONTACT: z.string().default(''),
+  ACCORD_RECEIPT_LANGUAGE: z.string().regex(/^[a-z]{2}$/).default('en'),
+  /** How often the outbox relay looks for events that are not yet on NATS. */
+  CONSENT_OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  /** How long a relay (or the writer) owns an outbox record before another replica may take it. */
+  CONSENT_OUTBOX_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Deadline of one JetStream publish. */
+  CONSENT_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+};
+
+export type Config = ReturnType<typeof loadConfig<typeof configShape>>;

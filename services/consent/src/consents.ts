@@ -1,0 +1,118 @@
+import type { JWK } from 'jose';
+import { InvalidArgumentError, NotFoundError, type SigningKey } from '@accord/common';
+import type { SpecLookup } from './clients/dataprocessing';
+import { buildEvents, EVENT_ID_PATTERN, TOKEN_PATTERN, validateInputs, type ConsentEvent, type ConsentInput } from './domain/consent';
+import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings } from './domain/receipt';
+import type { OutboxRelay } from './events/outbox-relay';
+import type { ConsentRepository, Statistics } from './store/repository';
+
+export const SEARCH_DEFAULT_LIMIT = 100;
+export const SEARCH_MAX_LIMIT = 1000;
+export const TOKEN_MAX_EVENTS = 100;
+export const CURRENT_STATES_MAX = 1000;
+
+export interface SearchParams {
+  accountId: string;
+  subject: string;
+  issuer: string;
+  target: string;
+  source?: string;
+  scope?: string;
+  current: boolean;
+  limit?: number;
+  cursor?: string;
+}
+
+/** The consent use cases: what the gRPC handlers call. */
+export class Consents {
+  constructor(
+    private readonly repo: ConsentRepository,
+    private readonly relay: OutboxRelay,
+    private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; lookupSpec: SpecLookup; leaseMs: number },
+  ) {}
+
+  /**
+   * Validates all inputs, then: outbox records (leased to this process) → events → current
+   * states and counters → immediate publish (background). A crash anywhere leaves either nothing
+   * visible or stored events whose outbox records are published later by any replica.
+   */
+  async create(accountId: string, appId: string, inputs: ConsentInput[]): Promise<ConsentEvent[]> {
+    requireOwner(accountId, appId);
+    const valid = validateInputs(inputs);
+    const events = buildEvents(accountId, appId, valid);
+    await this.repo.insertOutbox(events, this.relay.owner, this.receipt.leaseMs);
+    await this.repo.insertEvents(events);
+    await this.repo.project(events);
+    this.relay.publishOwned(events);
+    return events;
+  }
+
+  async get(accountId: string, id: string): Promise<ConsentEvent> {
+    requireAccount(accountId);
+    const ev = EVENT_ID_PATTERN.test(id) ? await this.repo.findById(accountId, id) : undefined;
+    if (!ev) throw new NotFoundError('Consent event not found');
+    return ev;
+  }
+
+  /** Every event of the account with this token (case-insensitive), newest first. */
+  async byToken(accountId: string, token: string): Promise<ConsentEvent[]> {
+    requireAccount(accountId);
+    const t = token.trim().toUpperCase();
+    if (!TOKEN_PATTERN.test(t)) throw InvalidArgumentError.field('token', 'must be 6 letters or digits');
+    return this.repo.findByToken(accountId, t, TOKEN_MAX_EVENTS);
+  }
+
+  async search(p: SearchParams): Promise<{ events: ConsentEvent[]; next?: string }> {
+    requireAccount(p.accountId);
+    const errors = (['subject', 'issuer', 'target'] as const).filter((f) => !p[f]).map((f) => ({ field: f, message: 'is required' }));
+    if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+    const limit = p.limit || SEARCH_DEFAULT_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT) throw InvalidArgumentError.field('limit', `must be an integer from 1 to ${SEARCH_MAX_LIMIT}`);
+    if (p.cursor && !EVENT_ID_PATTERN.test(p.cursor)) throw InvalidArgumentError.field('cursor', 'is not a cursor of this search');
+    const q: Parameters<ConsentRepository['search']>[0] = { accountId: p.accountId, subject: p.subject, issuer: p.issuer, target: p.target, current: p.current, limit };
+    if (p.source) q.source = p.source;
+    if (p.scope) q.scope = p.scope;
+    if (p.cursor) q.cursor = p.cursor;
+    return this.repo.search(q);
+  }
+
+  async currentStates(accountId: string, subject: string, issuer: string, targets: string[]): Promise<ConsentEvent[]> {
+    requireAccount(accountId);
+    const errors = (['subject', 'issuer'] as const).filter((f) => !(f === 'subject' ? subject : issuer)).map((f) => ({ field: f, message: 'is required' }));
+    if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+    if (targets.length > CURRENT_STATES_MAX) throw InvalidArgumentError.field('targets', `at most ${CURRENT_STATES_MAX}`);
+    return this.repo.currentStates(accountId, subject, issuer, targets, CURRENT_STATES_MAX);
+  }
+
+  async statistics(accountId: string, appId: string): Promise<Statistics> {
+    requireOwner(accountId, appId);
+    return this.repo.statistics(accountId, appId);
+  }
+
+  /** A signed Kantara-style receipt (JWS); the spec is looked up when the target names one. */
+  async receiptFor(accountId: string, id: string): Promise<string> {
+    const ev = await this.get(accountId, id);
+    const specId = specIdOfTarget(ev.target, this.receipt.settings.baseUrl);
+    const spec = specId ? await this.receipt.lookupSpec(accountId, specId) : undefined;
+    const key = this.receipt.keys[0]!;
+    const claims = receiptClaims(ev, spec, this.receipt.settings, publicJwkJson(key));
+    return signReceipt(claims, key);
+  }
+
+  receiptKeys(): SigningKey['publicJwk'][] {
+    return this.receipt.keys.map((k) => k.publicJwk);
+  }
+}
+
+function publicJwkJson(key: SigningKey): JWK {
+  return Object.fromEntries(Object.entries(key.publicJwk).filter(([, v]) => typeof v === 'string' && v !== '')) as JWK;
+}
+
+function requireAccount(accountId: string): void {
+  if (!accountId) throw InvalidArgumentError.field('account_id', 'is required');
+}
+
+function requireOwner(accountId: string, appId: string): void {
+  requireAccount(accountId);
+  if (!appId) throw InvalidArgumentError.field('app_id', 'is required');
+}

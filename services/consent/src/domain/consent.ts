@@ -1,0 +1,188 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { InvalidArgumentError, type FieldError } from '@accord/common';
+
+/** What a client may send for one event (the service assigns id, token, createdAt). */
+export interface ConsentInput {
+  subject: string;
+  issuer: string;
+  target: string;
+  source?: string;
+  scope?: string;
+  delegate?: string;
+  /** true: accepted; false: declined or withdrawn; null: no action taken. */
+  action: boolean | null;
+}
+
+/** A stored, immutable consent event. */
+export interface ConsentEvent {
+  id: string;
+  accountId: string;
+  appId: string;
+  subject: string;
+  issuer: string;
+  target: string;
+  source?: string;
+  scope: string;
+  delegate?: string;
+  action: boolean | null;
+  token: string;
+  createdAt: Date;
+}
+
+/** The REST (and NATS event `data`) representation of an event. */
+export interface ConsentEventJson {
+  id: string;
+  subject: string;
+  issuer: string;
+  target: string;
+  source?: string;
+  scope: string;
+  delegate?: string;
+  action: boolean | null;
+  token: string;
+  createdAt: string;
+  appId: string;
+}
+
+export const DEFAULT_SCOPE = 'default';
+
+/** Length limits (characters) of the client fields, and of one POST. */
+export const LIMITS = {
+  subject: 1024,
+  issuer: 1024,
+  target: 2048,
+  source: 1024,
+  scope: 256,
+  delegate: 1024,
+  /** Events in one create call. */
+  maxBatch: 1000,
+} as const;
+
+export const REQUIRED_FIELDS = ['subject', 'issuer', 'target'] as const;
+export const OPTIONAL_FIELDS = ['source', 'scope', 'delegate'] as const;
+
+/** Event ids: 32 lowercase hex characters, time-ordered (see nextEventId). */
+export const EVENT_ID_PATTERN = /^[0-9a-f]{32}$/;
+export const TOKEN_PATTERN = /^[A-Z0-9]{6}$/;
+
+/**
+ * Checks every input and returns them normalised (empty optional strings mean absent; scope
+ * defaults to `default`). All problems of all inputs are reported at once, with JSON-pointer
+ * paths relative to the array (`/3/subject`); nothing is stored unless everything is valid.
+ */
+export function validateInputs(inputs: ConsentInput[]): NormalizedInput[] {
+  if (inputs.length === 0) throw InvalidArgumentError.field('/', 'at least one event is required');
+  if (inputs.length > LIMITS.maxBatch) throw InvalidArgumentError.field('/', `at most ${LIMITS.maxBatch} events per request`);
+  const errors: FieldError[] = [];
+  const out: NormalizedInput[] = [];
+  inputs.forEach((input, i) => {
+    for (const f of REQUIRED_FIELDS) {
+      const v = input[f];
+      if (typeof v !== 'string' || v.trim() === '') errors.push({ field: `/${i}/${f}`, message: 'is required' });
+      else if (v.length > LIMITS[f]) errors.push({ field: `/${i}/${f}`, message: `must be at most ${LIMITS[f]} characters` });
+    }
+    const normalized: NormalizedInput = {
+      subject: input.subject,
+      issuer: input.issuer,
+      target: input.target,
+      scope: DEFAULT_SCOPE,
+      action: input.action === true ? true : input.action === false ? false : null,
+    };
+    for (const f of OPTIONAL_FIELDS) {
+      const v = input[f];
+      if (v === undefined || v === null || v === '') continue;
+      if (typeof v !== 'string') errors.push({ field: `/${i}/${f}`, message: 'must be a string' });
+      else if (v.trim() === '') errors.push({ field: `/${i}/${f}`, message: 'must not be blank' });
+      else if (v.length > LIMITS[f]) errors.push({ field: `/${i}/${f}`, message: `must be at most ${LIMITS[f]} characters` });
+      else normalized[f] = v;
+    }
+    out.push(normalized);
+  });
+  if (errors.length) {
+    throw new InvalidArgumentError(errors.length === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : `${errors.length} invalid fields`, errors);
+  }
+  return out;
+}
+
+export interface NormalizedInput {
+  subject: string;
+  issuer: string;
+  target: string;
+  source?: string;
+  scope: string;
+  delegate?: string;
+  action: boolean | null;
+}
+
+// --- ids and tokens -------------------------------------------------------------------------
+
+const NODE = randomBytes(5).toString('hex');
+let lastMs = 0;
+let seq = 0;
+
+/**
+ * A new event id and its creation time. The id is 32 lowercase hex characters:
+ * 12 (milliseconds since the epoch) + 6 (per-process sequence within the millisecond)
+ * + 10 (random per process) + 4 (random). Ids therefore sort like (createdAt, then order of
+ * creation within a process), so "newest first" is simply "id descending", and ties in
+ * createdAt sort deterministically. Within a process ids strictly increase, even if the clock
+ * steps back (createdAt then stays at the last value).
+ */
+export function nextEventId(now: number = Date.now()): { id: string; createdAt: Date } {
+  let ms = Math.max(now, lastMs);
+  if (ms === lastMs) {
+    seq++;
+    if (seq > 0xffffff) {
+      ms++;
+      seq = 0;
+    }
+  } else seq = 0;
+  lastMs = ms;
+  const id = ms.toString(16).padStart(12, '0') + seq.toString(16).padStart(6, '0') + NODE + randomBytes(2).toString('hex');
+  return { id, createdAt: new Date(ms) };
+}
+
+const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/** Six random upper-case alphanumeric characters (not unique: ~2.2e9 values). */
+export function newToken(): string {
+  let t = '';
+  for (let i = 0; i < 6; i++) t += TOKEN_ALPHABET[randomInt(TOKEN_ALPHABET.length)];
+  return t;
+}
+
+/** Builds the stored events for validated inputs, in request order (ids increasing). */
+export function buildEvents(accountId: string, appId: string, inputs: NormalizedInput[], now: number = Date.now()): ConsentEvent[] {
+  return inputs.map((input) => {
+    const { id, createdAt } = nextEventId(now);
+    const ev: ConsentEvent = { id, accountId, appId, subject: input.subject, issuer: input.issuer, target: input.target, scope: input.scope, action: input.action, token: newToken(), createdAt };
+    if (input.source !== undefined) ev.source = input.source;
+    if (input.delegate !== undefined) ev.delegate = input.delegate;
+    return ev;
+  });
+}
+
+export function toJson(ev: ConsentEvent): ConsentEventJson {
+  return {
+    id: ev.id,
+    subject: ev.subject,
+    issuer: ev.issuer,
+    target: ev.target,
+    ...(ev.source !== undefined ? { source: ev.source } : {}),
+    scope: ev.scope,
+    ...(ev.delegate !== undefined ? { delegate: ev.delegate } : {}),
+    action: ev.action,
+    token: ev.token,
+    createdAt: ev.createdAt.toISOString(),
+    appId: ev.appId,
+  };
+}
+
+/** Key of the consent state a (subject, issuer, target, scope) is in, within an account. */
+export function stateKey(accountId: string, subject: string, issuer: string, target: string, scope: string): string {
+  return hashKey([accountId, subject, issuer, target, scope]);
+}
+
+export function hashKey(parts: string[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
+}

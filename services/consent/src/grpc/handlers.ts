@@ -1,0 +1,88 @@
+import { implement, type AsyncService, type Logger } from '@accord/common';
+import { consentv1 } from '@accord/proto';
+import type { Consents } from '../consents';
+import type { ConsentEvent, ConsentInput } from '../domain/consent';
+
+export function toProto(ev: ConsentEvent): consentv1.ConsentEvent {
+  const out: consentv1.ConsentEvent = {
+    id: ev.id,
+    subject: ev.subject,
+    issuer: ev.issuer,
+    target: ev.target,
+    scope: ev.scope,
+    token: ev.token,
+    createdAt: ev.createdAt,
+    appId: ev.appId,
+  };
+  if (ev.source !== undefined) out.source = ev.source;
+  if (ev.delegate !== undefined) out.delegate = ev.delegate;
+  if (ev.action !== null) out.action = ev.action;
+  return out;
+}
+
+function fromProtoInput(i: consentv1.ConsentInput): ConsentInput {
+  const out: ConsentInput = { subject: i.subject, issuer: i.issuer, target: i.target, action: i.action ?? null };
+  if (i.source !== undefined) out.source = i.source;
+  if (i.scope !== undefined) out.scope = i.scope;
+  if (i.delegate !== undefined) out.delegate = i.delegate;
+  return out;
+}
+
+// The generated server interface extends grpc-js's UntypedServiceImplementation, whose string
+// index signature AsyncService would map to `never`; keep only the named methods.
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+
+/** gRPC handlers: proto ⇄ domain translation only. */
+export function consentHandlers(consents: Consents, logger: Logger): consentv1.ConsentServiceServer {
+  const impl: AsyncService<KnownKeys<consentv1.ConsentServiceServer>> = {
+    async createConsents(req) {
+      const events = await consents.create(req.accountId, req.appId, req.events.map(fromProtoInput));
+      return { events: events.map(toProto) };
+    },
+    async getConsent(req) {
+      return toProto(await consents.get(req.accountId, req.id));
+    },
+    async getConsentsByToken(req) {
+      return { events: (await consents.byToken(req.accountId, req.token)).map(toProto) };
+    },
+    async searchConsents(req) {
+      const params: Parameters<Consents['search']>[0] = {
+        accountId: req.accountId,
+        subject: req.subject,
+        issuer: req.issuer,
+        target: req.target,
+        current: req.current,
+      };
+      if (req.source) params.source = req.source;
+      if (req.scope) params.scope = req.scope;
+      if (req.page?.limit) params.limit = req.page.limit;
+      if (req.page?.cursor) params.cursor = req.page.cursor;
+      const page = await consents.search(params);
+      return { events: page.events.map(toProto), nextCursor: page.next ?? '' };
+    },
+    async getReceipt(req) {
+      return { receipt: await consents.receiptFor(req.accountId, req.id) };
+    },
+    async getStatistics(req) {
+      const s = await consents.statistics(req.accountId, req.appId);
+      const out: consentv1.Statistics = {
+        appId: s.appId,
+        total: s.total,
+        accepted: s.accepted,
+        declined: s.declined,
+        noAction: s.noAction,
+        distinctSubjects: s.distinctSubjects,
+        targets: s.targets,
+      };
+      if (s.latestEventAt) out.latestEventAt = s.latestEventAt;
+      return out;
+    },
+    async getCurrentStates(req) {
+      return { events: (await consents.currentStates(req.accountId, req.subject, req.issuer, req.targets)).map(toProto) };
+    },
+    async getReceiptKeys() {
+      return { jwks: { keys: consents.receiptKeys() } };
+    },
+  };
+  return implement<consentv1.ConsentServiceServer>(impl as unknown as AsyncService<consentv1.ConsentServiceServer>, logger);
+}

@@ -1,0 +1,2 @@
+export { startConsent } from './service';
+export { configShape, type Config } from './config';

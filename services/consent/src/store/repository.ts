@@ -1,0 +1,351 @@
+import type { AnyBulkWriteOperation } from 'mongodb';
+import { hashKey, stateKey, type ConsentEvent } from '../domain/consent';
+import type { CurrentDoc, EventDoc, Models, OutboxDoc, TargetStatsDoc } from './models';
+
+/** Runs fn over items with at most `limit` in flight. */
+export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+function isDuplicateKey(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
+}
+
+export function toDoc(ev: ConsentEvent): EventDoc {
+  const doc: EventDoc = { _id: ev.id, accountId: ev.accountId, appId: ev.appId, subject: ev.subject, issuer: ev.issuer, target: ev.target, scope: ev.scope, action: ev.action, token: ev.token, createdAt: ev.createdAt };
+  if (ev.source !== undefined) doc.source = ev.source;
+  if (ev.delegate !== undefined) doc.delegate = ev.delegate;
+  return doc;
+}
+
+export function fromDoc(doc: Omit<EventDoc, 'accountId'> & { accountId?: string }, accountId?: string): ConsentEvent {
+  const ev: ConsentEvent = {
+    id: doc._id,
+    accountId: doc.accountId ?? accountId ?? '',
+    appId: doc.appId,
+    subject: doc.subject,
+    issuer: doc.issuer,
+    target: doc.target,
+    scope: doc.scope,
+    action: doc.action ?? null,
+    token: doc.token,
+    createdAt: new Date(doc.createdAt),
+  };
+  if (doc.source != null) ev.source = doc.source;
+  if (doc.delegate != null) ev.delegate = doc.delegate;
+  return ev;
+}
+
+export interface SearchQuery {
+  accountId: string;
+  subject: string;
+  issuer: string;
+  target: string;
+  source?: string;
+  scope?: string;
+  current: boolean;
+  limit: number;
+  /** Id of the last event of the previous page (results continue with older events). */
+  cursor?: string;
+}
+
+export interface Statistics {
+  appId: string;
+  total: number;
+  accepted: number;
+  declined: number;
+  noAction: number;
+  distinctSubjects: number;
+  targets: Array<Pick<TargetStatsDoc, 'target' | 'events' | 'currentAccepted' | 'currentDeclined' | 'currentNoAction'>>;
+  latestEventAt?: Date;
+}
+
+/** Maximum number of targets in statistics (those with the most events). */
+export const STATISTICS_MAX_TARGETS = 1000;
+
+type ActionCounter = 'currentAccepted' | 'currentDeclined' | 'currentNoAction';
+const counterOf = (action: boolean | null): ActionCounter => (action === true ? 'currentAccepted' : action === false ? 'currentDeclined' : 'currentNoAction');
+
+/**
+ * The consent store. Deliberately no update or delete of events: events are inserted once and
+ * only read afterwards. Derived collections (current states, counters, outbox) are maintained
+ * here.
+ */
+export class ConsentRepository {
+  constructor(private readonly m: Models) {}
+
+  // --- writing ------------------------------------------------------------------------------
+
+  /** Step 1 of a write: outbox records, already leased by the writer (owner). */
+  async insertOutbox(events: ConsentEvent[], owner: string, leaseMs: number): Promise<void> {
+    const now = new Date();
+    const docs: OutboxDoc[] = events.map((e) => ({ _id: e.id, accountId: e.accountId, appId: e.appId, createdAt: now, leaseUntil: new Date(now.getTime() + leaseMs), owner, attempts: 0, projected: false }));
+    await this.m.outbox.collection.insertMany(docs as never[], { ordered: true });
+  }
+
+  /**
+   * Step 2: the events. If the insert fails part-way, the events of this failed call that did
+   * get in are withdrawn again so that the call is all or nothing (they were never answered to
+   * anybody; this is the only removal in the store, and only of a failed call's own inserts).
+   */
+  async insertEvents(events: ConsentEvent[]): Promise<void> {
+    const ids = events.map((e) => e.id);
+    try {
+      await this.m.events.collection.insertMany(events.map(toDoc) as never[], { ordered: true });
+    } catch (err) {
+      await this.m.events.collection.deleteMany({ _id: { $in: ids } } as never).catch(() => undefined);
+      await this.m.outbox.collection.deleteMany({ _id: { $in: ids } } as never).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /**
+   * Moves the current state of (subject, issuer, target, scope) to this event unless a newer
+   * event is already current. Idempotent. Returns the replaced current (appId, action), `null`
+   * when the state was new, or `undefined` when nothing changed (a newer event is current).
+   */
+  async applyCurrent(ev: ConsentEvent): Promise<{ appId: string; action: boolean | null } | null | undefined> {
+    const key = stateKey(ev.accountId, ev.subject, ev.issuer, ev.target, ev.scope);
+    const { accountId: _a, ...eventCopy } = toDoc(ev);
+    const set: Omit<CurrentDoc, '_id'> = {
+      accountId: ev.accountId,
+      subject: ev.subject,
+      issuer: ev.issuer,
+      target: ev.target,
+      scope: ev.scope,
+      eventId: ev.id,
+      appId: ev.appId,
+      action: ev.action,
+      event: eventCopy,
+    };
+    if (ev.source !== undefined) set.source = ev.source;
+    const update = ev.source !== undefined ? { $set: set } : { $set: set, $unset: { source: '' } };
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        const before = await this.m.current.collection.findOneAndUpdate({ _id: key, eventId: { $lt: ev.id } } as never, update as never, { upsert: true, returnDocument: 'before' });
+        const prev = before as unknown as CurrentDoc | null;
+        return prev ? { appId: prev.appId, action: prev.action ?? null } : null;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        // The state exists (perhaps just created by a concurrent writer): either it already holds
+        // this or a newer event (nothing to do), or an older one (try the update again).
+        const existing = (await this.m.current.collection.findOne({ _id: key } as never)) as unknown as CurrentDoc | null;
+        if (existing && existing.eventId >= ev.id) return undefined;
+      }
+    }
+    throw new Error(`could not update the current state of event ${ev.id}`);
+  }
+
+  /**
+   * Step 3: current states and statistics counters. Current states are exact (conditional
+   * upserts); counters are exact under concurrency but are not re-applied when a process dies
+   * between step 2 and the end of this step (see docs/consent.md).
+   */
+  async project(events: ConsentEvent[]): Promise<void> {
+    const transitions = await mapLimit(events, 16, async (ev) => ({ ev, prev: await this.applyCurrent(ev) }));
+
+    const apps = new Map<string, { accountId: string; appId: string; total: number; accepted: number; declined: number; noAction: number }>();
+    const targets = new Map<string, { accountId: string; appId: string; target: string; inc: Record<string, number> }>();
+    const target = (accountId: string, appId: string, t: string) => {
+      const id = hashKey([accountId, appId, t]);
+      let e = targets.get(id);
+      if (!e) targets.set(id, (e = { accountId, appId, target: t, inc: { events: 0, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0 } }));
+      return e;
+    };
+    for (const { ev, prev } of transitions) {
+      const appKey = hashKey([ev.accountId, ev.appId]);
+      let a = apps.get(appKey);
+      if (!a) apps.set(appKey, (a = { accountId: ev.accountId, appId: ev.appId, total: 0, accepted: 0, declined: 0, noAction: 0 }));
+      a.total++;
+      if (ev.action === true) a.accepted++;
+      else if (ev.action === false) a.declined++;
+      else a.noAction++;
+      const t = target(ev.accountId, ev.appId, ev.target);
+      t.inc.events!++;
+      if (prev !== undefined) {
+        t.inc[counterOf(ev.action)]!++;
+        if (prev) target(ev.accountId, prev.appId, ev.target).inc[counterOf(prev.action)]!--;
+      }
+    }
+
+    // distinct subjects: a marker per (account, app, subject); count the markers this call created
+    const subjectOps = [...new Set(events.map((e) => hashKey([e.accountId, e.appId, e.subject])))].map((id) => ({
+      updateOne: { filter: { _id: id }, update: { $setOnInsert: { _id: id } }, upsert: true },
+    }));
+    const newSubjects = new Map<string, number>();
+    const subjectApp = new Map(events.map((e) => [hashKey([e.accountId, e.appId, e.subject]), hashKey([e.accountId, e.appId])]));
+    let upserted: Record<number, unknown> = {};
+    try {
+      const res = await this.m.subjects.collection.bulkWrite(subjectOps as never[], { ordered: false });
+      upserted = res.upsertedIds;
+    } catch (err) {
+      // a concurrent writer created some markers first: those are counted by that writer
+      const res = (err as { result?: { upsertedIds?: Record<number, unknown> } }).result;
+      if (!res?.upsertedIds) throw err;
+      upserted = res.upsertedIds;
+    }
+    for (const idx of Object.keys(upserted)) {
+      const appKey = subjectApp.get(subjectOps[Number(idx)]!.updateOne.filter._id)!;
+      newSubjects.set(appKey, (newSubjects.get(appKey) ?? 0) + 1);
+    }
+
+    const appOps: AnyBulkWriteOperation<any>[] = [...apps.entries()].map(([id, a]) => ({
+      updateOne: {
+        filter: { _id: id },
+        update: {
+          $setOnInsert: { accountId: a.accountId, appId: a.appId },
+          $inc: { total: a.total, accepted: a.accepted, declined: a.declined, noAction: a.noAction, distinctSubjects: newSubjects.get(id) ?? 0 },
+        },
+        upsert: true,
+      },
+    }));
+    const targetOps: AnyBulkWriteOperation<any>[] = [...targets.entries()].map(([id, t]) => ({
+      updateOne: { filter: { _id: id }, update: { $setOnInsert: { accountId: t.accountId, appId: t.appId, target: t.target }, $inc: t.inc }, upsert: true },
+    }));
+    await Promise.all([this.bulkUpsertWithRetry(this.m.appStats.collection, appOps), this.bulkUpsertWithRetry(this.m.targetStats.collection, targetOps)]);
+  }
+
+  // Two writers upserting the same new counter document: one gets a duplicate key; the
+  // document then exists, so its operation succeeds when run again.
+  private async bulkUpsertWithRetry(coll: { bulkWrite(ops: never[], o: object): Promise<unknown> }, ops: AnyBulkWriteOperation<any>[]): Promise<void> {
+    let pending = ops;
+    for (let attempt = 0; pending.length; attempt++) {
+      try {
+        await coll.bulkWrite(pending as never[], { ordered: false });
+        return;
+      } catch (err) {
+        const writeErrors = (err as { writeErrors?: Array<{ index: number; code: number }> | { index: number; code: number } }).writeErrors;
+        const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
+        if (attempt >= 3 || !list.length || list.some((w) => w.code !== 11000)) throw err;
+        pending = list.map((w) => pending[w.index]!);
+      }
+    }
+  }
+
+  // --- outbox -------------------------------------------------------------------------------
+
+  /** Claims due outbox records (lease expired) for `owner`; safe with several replicas. */
+  async claimDue(owner: string, leaseMs: number, limit: number): Promise<OutboxDoc[]> {
+    const now = new Date();
+    const due = (await this.m.outbox.collection
+      .find({ leaseUntil: { $lte: now } } as never, { projection: { _id: 1 } })
+      .sort({ leaseUntil: 1, _id: 1 })
+      .limit(limit)
+      .toArray()) as unknown as Array<{ _id: string }>;
+    if (!due.length) return [];
+    await this.m.outbox.collection.updateMany({ _id: { $in: due.map((d) => d._id) }, leaseUntil: { $lte: now } } as never, {
+      $set: { leaseUntil: new Date(now.getTime() + leaseMs), owner },
+      $inc: { attempts: 1 },
+    } as never);
+    return (await this.m.outbox.collection.find({ owner, _id: { $in: due.map((d) => d._id) } } as never).toArray()) as unknown as OutboxDoc[];
+  }
+
+  /** Published: the record is done. */
+  async completeOutbox(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.m.outbox.collection.deleteMany({ _id: { $in: ids } } as never);
+  }
+
+  /** Not published: let any replica retry after `retryAt`. */
+  async releaseOutbox(ids: string[], owner: string, retryAt: Date): Promise<void> {
+    if (!ids.length) return;
+    await this.m.outbox.collection.updateMany({ _id: { $in: ids }, owner } as never, { $set: { leaseUntil: retryAt, owner: '', projected: true } } as never);
+  }
+
+  async countOutbox(): Promise<number> {
+    return this.m.outbox.collection.countDocuments({});
+  }
+
+  async eventsByIds(ids: string[]): Promise<ConsentEvent[]> {
+    if (!ids.length) return [];
+    const docs = (await this.m.events.collection.find({ _id: { $in: ids } } as never).toArray()) as unknown as EventDoc[];
+    return docs.map((d) => fromDoc(d)).sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  // --- reading ------------------------------------------------------------------------------
+
+  async findById(accountId: string, id: string): Promise<ConsentEvent | undefined> {
+    const doc = (await this.m.events.collection.findOne({ _id: id, accountId } as never)) as unknown as EventDoc | null;
+    return doc ? fromDoc(doc) : undefined;
+  }
+
+  /** Events sharing a token, newest first. */
+  async findByToken(accountId: string, token: string, limit: number): Promise<ConsentEvent[]> {
+    const docs = (await this.m.events.collection.find({ accountId, token } as never).sort({ _id: -1 }).limit(limit).toArray()) as unknown as EventDoc[];
+    return docs.map((d) => fromDoc(d));
+  }
+
+  /** One page, newest first; `next` is the cursor of the following page, if any. */
+  async search(q: SearchQuery): Promise<{ events: ConsentEvent[]; next?: string }> {
+    const base: Record<string, unknown> = { accountId: q.accountId, subject: q.subject, issuer: q.issuer, target: q.target };
+    if (q.scope !== undefined) base.scope = q.scope;
+    if (q.source !== undefined) base.source = q.source;
+    let events: ConsentEvent[];
+    if (q.current) {
+      if (q.cursor) base.eventId = { $lt: q.cursor };
+      const docs = (await this.m.current.collection
+        .find(base as never)
+        .sort({ eventId: -1 })
+        .limit(q.limit + 1)
+        .toArray()) as unknown as CurrentDoc[];
+      events = docs.map((d) => fromDoc(d.event, q.accountId));
+    } else {
+      if (q.cursor) base._id = { $lt: q.cursor };
+      const docs = (await this.m.events.collection
+        .find(base as never)
+        .sort({ _id: -1 })
+        .limit(q.limit + 1)
+        .toArray()) as unknown as EventDoc[];
+      events = docs.map((d) => fromDoc(d));
+    }
+    if (events.length > q.limit) {
+      events = events.slice(0, q.limit);
+      return { events, next: events[events.length - 1]!.id };
+    }
+    return { events };
+  }
+
+  /** The current event of each (target, scope) of one subject and issuer, newest first. */
+  async currentStates(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<ConsentEvent[]> {
+    const filter: Record<string, unknown> = { accountId, subject, issuer };
+    if (targets.length) filter.target = targets.length === 1 ? targets[0] : { $in: targets };
+    const docs = (await this.m.current.collection.find(filter as never).sort({ eventId: -1 }).limit(limit).toArray()) as unknown as CurrentDoc[];
+    return docs.map((d) => fromDoc(d.event, accountId));
+  }
+
+  async statistics(accountId: string, appId: string): Promise<Statistics> {
+    const [app, targets, latest] = await Promise.all([
+      this.m.appStats.collection.findOne({ _id: hashKey([accountId, appId]) } as never),
+      this.m.targetStats.collection
+        .find({ accountId, appId } as never, { projection: { _id: 0, target: 1, events: 1, currentAccepted: 1, currentDeclined: 1, currentNoAction: 1 } })
+        .sort({ events: -1 })
+        .limit(STATISTICS_MAX_TARGETS)
+        .toArray(),
+      this.m.events.collection.find({ accountId, appId } as never, { projection: { createdAt: 1 } }).sort({ _id: -1 }).limit(1).toArray(),
+    ]);
+    const a = app as unknown as Partial<Statistics> | null;
+    const out: Statistics = {
+      appId,
+      total: a?.total ?? 0,
+      accepted: a?.accepted ?? 0,
+      declined: a?.declined ?? 0,
+      noAction: a?.noAction ?? 0,
+      distinctSubjects: a?.distinctSubjects ?? 0,
+      targets: (targets as unknown as Statistics['targets'])
+        .map((t) => ({ target: t.target, events: t.events ?? 0, currentAccepted: t.currentAccepted ?? 0, currentDeclined: t.currentDeclined ?? 0, currentNoAction: t.currentNoAction ?? 0 }))
+        .sort((x, y) => y.events - x.events || (x.target < y.target ? -1 : 1)),
+    };
+    const l = latest[0] as unknown as { createdAt?: Date } | undefined;
+    if (l?.createdAt) out.latestEventAt = new Date(l.createdAt);
+    return out;
+  }
+}

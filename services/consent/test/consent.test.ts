@@ -1,0 +1,204 @@
+import { status } from '@grpc/grpc-js';
+import { expectGrpcError, fieldErrors, input, startTestConsent, type RunningConsent } from './helpers';
+
+let svc: RunningConsent;
+const A = { accountId: 'acc-a', appId: 'app-a1' };
+const B = { accountId: 'acc-b', appId: 'app-b1' };
+
+beforeAll(async () => {
+  svc = await startTestConsent('consentcore');
+});
+afterAll(async () => svc?.stop());
+
+const create = (who: { accountId: string; appId: string }, events: Parameters<typeof input>[0][]) => svc.client.createConsents({ ...who, events: events.map((e) => input(e)) });
+
+describe('writing events', () => {
+  it('stores one event with a time-ordered hex id, a 6-character token, a millisecond timestamp and scope "default"', async () => {
+    const before = Date.now();
+    const { events } = await create(A, [{ action: true, source: 'web' }]);
+    expect(events).toHaveLength(1);
+    const ev = events[0]!;
+    expect(ev.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(ev.token).toMatch(/^[A-Z0-9]{6}$/);
+    expect(ev.scope).toBe('default');
+    expect(ev.action).toBe(true);
+    expect(ev.source).toBe('web');
+    expect(ev.delegate).toBeUndefined();
+    expect(ev.appId).toBe(A.appId);
+    expect(ev.createdAt!.getTime()).toBeGreaterThanOrEqual(before);
+    expect(parseInt(ev.id.slice(0, 12), 16)).toBe(ev.createdAt!.getTime());
+  });
+
+  it('maps an absent action to null (no action taken) and keeps false as declined', async () => {
+    const { events } = await create(A, [{ subject: 'nullish' }, { subject: 'nullish', action: false }]);
+    expect(events[0]!.action).toBeUndefined();
+    expect(events[1]!.action).toBe(false);
+    const got = await svc.client.getConsent({ accountId: A.accountId, id: events[0]!.id });
+    expect(got.action).toBeUndefined();
+  });
+
+  it('answers an array in request order with strictly increasing ids', async () => {
+    const { events } = await create(A, [1, 2, 3, 4, 5].map((n) => ({ subject: `order-${n}` })));
+    expect(events.map((e) => e.subject)).toEqual(['order-1', 'order-2', 'order-3', 'order-4', 'order-5']);
+    const ids = events.map((e) => e.id);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(5);
+  });
+
+  it('validates the whole array first and stores nothing when one event is invalid, naming every bad field', async () => {
+    const err = await expectGrpcError(create(A, [{ subject: 'all-or-nothing' }, { subject: '' }, { subject: 'all-or-nothing', target: 'x'.repeat(2049) }]), status.INVALID_ARGUMENT);
+    expect(fieldErrors(err)).toEqual([
+      { field: '/1/subject', message: 'is required' },
+      { field: '/2/target', message: 'must be at most 2048 characters' },
+    ]);
+    const found = await svc.client.searchConsents({ accountId: A.accountId, subject: 'all-or-nothing', issuer: input().issuer, target: input().target, current: false });
+    expect(found.events).toEqual([]);
+  });
+
+  it('refuses a missing issuer and target and an over-long scope', async () => {
+    const err = await expectGrpcError(svc.client.createConsents({ ...A, events: [{ subject: 's', issuer: '', target: '', scope: 'x'.repeat(257) }] }), status.INVALID_ARGUMENT);
+    expect(fieldErrors(err).map((f) => f.field)).toEqual(['/0/issuer', '/0/target', '/0/scope']);
+  });
+
+  it('refuses an empty array and more than 1000 events', async () => {
+    await expectGrpcError(svc.client.createConsents({ ...A, events: [] }), status.INVALID_ARGUMENT);
+    const err = await expectGrpcError(create(A, Array.from({ length: 1001 }, () => ({}))), status.INVALID_ARGUMENT);
+    expect(err.details).toContain('1000');
+  });
+
+  it('requires the account and application of the writer', async () => {
+    await expectGrpcError(svc.client.createConsents({ accountId: '', appId: 'x', events: [input()] }), status.INVALID_ARGUMENT);
+    await expectGrpcError(svc.client.createConsents({ accountId: 'x', appId: '', events: [input()] }), status.INVALID_ARGUMENT);
+  });
+
+  it('offers no way to update or delete an event', () => {
+    const methods = Object.keys(require('@accord/proto').consentv1.ConsentServiceService as object);
+    expect(methods.filter((m) => /update|delete|remove|patch|put/i.test(m))).toEqual([]);
+  });
+});
+
+describe('reading events', () => {
+  it('gets an event by id only within its own account', async () => {
+    const { events } = await create(A, [{ subject: 'by-id' }]);
+    const id = events[0]!.id;
+    expect((await svc.client.getConsent({ accountId: A.accountId, id })).subject).toBe('by-id');
+    await expectGrpcError(svc.client.getConsent({ accountId: B.accountId, id }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.getConsent({ accountId: A.accountId, id: 'not-an-id' }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.getConsent({ accountId: A.accountId, id: '0'.repeat(32) }), status.NOT_FOUND);
+  });
+
+  it('finds events by token case-insensitively, newest first, only in the own account', async () => {
+    const { events } = await create(A, [{ subject: 'by-token' }]);
+    const token = events[0]!.token;
+    const res = await svc.client.getConsentsByToken({ accountId: A.accountId, token: token.toLowerCase() });
+    expect(res.events.map((e) => e.id)).toContain(events[0]!.id);
+    const ids = res.events.map((e) => e.id);
+    expect([...ids].sort().reverse()).toEqual(ids);
+    expect((await svc.client.getConsentsByToken({ accountId: B.accountId, token })).events).toEqual([]);
+    await expectGrpcError(svc.client.getConsentsByToken({ accountId: A.accountId, token: 'AB' }), status.INVALID_ARGUMENT);
+  });
+
+  it('search requires subject, issuer and target and names each missing one', async () => {
+    const err = await expectGrpcError(svc.client.searchConsents({ accountId: A.accountId, subject: '', issuer: 'i', target: '', current: false }), status.INVALID_ARGUMENT);
+    expect(fieldErrors(err).map((f) => f.field)).toEqual(['subject', 'target']);
+  });
+
+  it('search returns every matching event newest first, filtered by scope and source', async () => {
+    const who = { subject: 'history', target: 'https://shop.example/dpspec/1' };
+    await create(A, [{ ...who, action: true, scope: 'email' }]);
+    await create(A, [{ ...who, action: false, scope: 'email', source: 'phone' }]);
+    await create(A, [{ ...who, action: true, scope: 'sms' }]);
+    const q = { accountId: A.accountId, subject: who.subject, issuer: input().issuer, target: who.target, current: false };
+    const all = await svc.client.searchConsents(q);
+    expect(all.events.map((e) => [e.scope, e.action ?? null])).toEqual([
+      ['sms', true],
+      ['email', false],
+      ['email', true],
+    ]);
+    expect(all.nextCursor).toBe('');
+    expect((await svc.client.searchConsents({ ...q, scope: 'email' })).events).toHaveLength(2);
+    expect((await svc.client.searchConsents({ ...q, source: 'phone' })).events.map((e) => e.action)).toEqual([false]);
+    expect((await svc.client.searchConsents({ ...q, accountId: B.accountId })).events).toEqual([]);
+  });
+
+  it('current=true with scope answers at most the newest event; without scope the newest of each scope', async () => {
+    const who = { subject: 'current', target: 'https://shop.example/terms' };
+    const first = await create(A, [{ ...who, action: true, scope: 'a' }, { ...who, action: true, scope: 'b' }]);
+    const second = await create(A, [{ ...who, action: false, scope: 'a' }]);
+    const q = { accountId: A.accountId, subject: who.subject, issuer: input().issuer, target: who.target, current: true };
+    const a = await svc.client.searchConsents({ ...q, scope: 'a' });
+    expect(a.events.map((e) => e.id)).toEqual([second.events[0]!.id]);
+    const each = await svc.client.searchConsents(q);
+    expect(each.events.map((e) => e.id)).toEqual([second.events[0]!.id, first.events[1]!.id]);
+    expect((await svc.client.searchConsents({ ...q, scope: 'none' })).events).toEqual([]);
+  });
+
+  it('current state follows the newest event under concurrent writers', async () => {
+    const who = { subject: 'race', target: 'https://shop.example/race' };
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i % 2 ? A : { ...A, appId: 'app-a2' }, [{ ...who, action: i % 3 === 0 }])));
+    const newest = results.map((r) => r.events[0]!.id).sort().at(-1);
+    const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: who.subject, issuer: input().issuer, target: who.target, current: true, scope: 'default' });
+    expect(cur.events.map((e) => e.id)).toEqual([newest]);
+  });
+
+  it('pages long histories with limit and a cursor, newest first without gaps or repeats', async () => {
+    const who = { subject: 'paged', target: 'https://shop.example/paged' };
+    const { events } = await create(A, Array.from({ length: 25 }, () => ({ ...who, action: true })));
+    const expected = events.map((e) => e.id).reverse();
+    const seen: string[] = [];
+    let cursor = '';
+    for (let i = 0; i < 10; i++) {
+      const page = await svc.client.searchConsents({ accountId: A.accountId, subject: who.subject, issuer: input().issuer, target: who.target, current: false, page: { limit: 10, cursor } });
+      seen.push(...page.events.map((e) => e.id));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual(expected);
+    await expectGrpcError(svc.client.searchConsents({ accountId: A.accountId, subject: 's', issuer: 'i', target: 't', current: false, page: { limit: 1001, cursor: '' } }), status.INVALID_ARGUMENT);
+    await expectGrpcError(svc.client.searchConsents({ accountId: A.accountId, subject: 's', issuer: 'i', target: 't', current: false, page: { limit: 10, cursor: 'zz' } }), status.INVALID_ARGUMENT);
+  });
+
+  it('GetCurrentStates gives the current event of each (target, scope) of a subject and issuer', async () => {
+    const s = { subject: 'dashboard', issuer: 'https://dash.example' };
+    await create(A, [{ ...s, target: 't1', action: true }, { ...s, target: 't2', action: true }, { ...s, target: 't1', action: false }, { ...s, target: 't3', scope: 'x' }]);
+    const some = await svc.client.getCurrentStates({ accountId: A.accountId, ...s, targets: ['t1', 't2'] });
+    expect(some.events.map((e) => [e.target, e.action ?? null]).sort()).toEqual([
+      ['t1', false],
+      ['t2', true],
+    ]);
+    const all = await svc.client.getCurrentStates({ accountId: A.accountId, ...s, targets: [] });
+    expect(all.events).toHaveLength(3);
+    expect((await svc.client.getCurrentStates({ accountId: B.accountId, ...s, targets: [] })).events).toEqual([]);
+  });
+});
+
+describe('statistics', () => {
+  it('counts events by action, distinct subjects, per-target events and current states, and the latest event time, per application', async () => {
+    const who = { accountId: 'acc-stats', appId: 'app-s1' };
+    const other = { accountId: 'acc-stats', appId: 'app-s2' };
+    const t1 = 'https://s.example/t1';
+    await create(who, [
+      { subject: 'u1', target: t1, action: true },
+      { subject: 'u2', target: t1, action: true },
+      { subject: 'u1', target: t1, action: false },
+      { subject: 'u3', target: 'https://s.example/t2' },
+    ]);
+    const last = await create(who, [{ subject: 'u2', target: t1, action: true, scope: 'extra' }]);
+    // another app of the same account takes over u2's default state on t1
+    await create(other, [{ subject: 'u2', target: t1, action: false }]);
+
+    const s = await svc.client.getStatistics(who);
+    expect(s).toMatchObject({ appId: 'app-s1', total: 5, accepted: 3, declined: 1, noAction: 1, distinctSubjects: 3 });
+    expect(s.latestEventAt).toEqual(last.events[0]!.createdAt);
+    expect(s.targets).toEqual([
+      { target: t1, events: 4, currentAccepted: 1, currentDeclined: 1, currentNoAction: 0 },
+      { target: 'https://s.example/t2', events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 1 },
+    ]);
+    const o = await svc.client.getStatistics(other);
+    expect(o).toMatchObject({ total: 1, declined: 1, distinctSubjects: 1 });
+    expect(o.targets).toEqual([{ target: t1, events: 1, currentAccepted: 0, currentDeclined: 1, currentNoAction: 0 }]);
+    const none = await svc.client.getStatistics({ accountId: 'acc-none', appId: 'app-none' });
+    expect(none).toMatchObject({ total: 0, distinctSubjects: 0, targets: [] });
+    expect(none.latestEventAt).toBeUndefined();
+  });
+});
