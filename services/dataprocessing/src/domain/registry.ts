@@ -1,0 +1,371 @@
+import { ConflictError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@accord/common';
+import type { GroupRecord, SpecRecord, SpecVersionRecord, TextRecord } from './model';
+import type { ConsentStates, RegistryStore } from './ports';
+import { addTexts, findText, isNoop, oldestKeptVersion, parseTextId, removeText, replaceText, stateOf, type SpecChange } from './specs';
+import { parseSpecTarget, SPEC_ID_PATTERN, specTargetUrl } from './target';
+import {
+  languageParam,
+  textTypeParam,
+  updateGroup,
+  updateSpec,
+  updateText,
+  validateGroup,
+  validateSpec,
+  validateText,
+  type GroupInput,
+  type SpecInput,
+  type TextInput,
+} from './validate';
+import { buildConsentRequest, buildDashboard, renderPolicySection, type ConsentRequestView, type DashboardItem, type ViewOptions } from './views';
+
+export interface RegistryOptions {
+  /** Public base URL of the deployment; specification targets are built from it. */
+  baseUrl: string;
+  /** Location of a specification created without one. */
+  defaultLocation: string;
+  newId: () => string;
+  now?: () => Date;
+  /** Attempts of an optimistic update before giving up with a conflict. */
+  maxAttempts?: number;
+}
+
+export interface Page {
+  limit?: number;
+  cursor?: string;
+}
+
+export const PAGE_DEFAULT = 50;
+export const PAGE_MAX = 200;
+
+/** A specification version: a previous one from the history, or the current state. */
+export interface VersionView {
+  version: number;
+  createdAt: Date;
+  appId: string;
+  spec: SpecRecord;
+  current: boolean;
+}
+
+function pageOf(page: Page | undefined): { limit: number; afterId: string | null } {
+  const limit = page?.limit || PAGE_DEFAULT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw InvalidArgumentError.field('limit', `must be from 1 to ${PAGE_MAX}`);
+  const cursor = page?.cursor ?? '';
+  if (cursor === '') return { limit, afterId: null };
+  const afterId = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!SPEC_ID_PATTERN.test(afterId)) throw InvalidArgumentError.field('cursor', 'is not a cursor returned by this list');
+  return { limit, afterId };
+}
+
+function cursorOf(items: { id: string }[], limit: number): string {
+  return items.length > limit ? Buffer.from(items[limit - 1]!.id, 'utf8').toString('base64url') : '';
+}
+
+/** Turns a previous version into a specification as it was then. */
+function specAsOf(v: SpecVersionRecord): SpecRecord {
+  return {
+    id: v.specId,
+    accountId: v.accountId,
+    groupId: v.groupId,
+    appId: v.appId,
+    ...v.state,
+    texts: v.texts,
+    nextTextId: 0,
+    version: v.version,
+    createdAt: v.specCreatedAt,
+    updatedAt: v.createdAt,
+    deletedAt: null,
+  };
+}
+
+function versionOf(spec: SpecRecord): SpecVersionRecord {
+  return {
+    accountId: spec.accountId,
+    specId: spec.id,
+    version: spec.version,
+    createdAt: spec.updatedAt,
+    appId: spec.appId,
+    groupId: spec.groupId,
+    specCreatedAt: spec.createdAt,
+    state: stateOf(spec),
+    texts: spec.texts,
+  };
+}
+
+/**
+ * The data processing registry: groups, versioned specifications and their texts, and the
+ * views built from them. Concurrency without transactions: a specification changes only by a
+ * compare-and-set on its version counter, after its current state has been stored as a version
+ * (idempotently, unique per (spec, version)), so concurrent updates can neither lose a version
+ * nor interleave; the loser re-reads and retries.
+ */
+export class Registry {
+  private readonly now: () => Date;
+  private readonly maxAttempts: number;
+
+  constructor(
+    private readonly store: RegistryStore,
+    private readonly consent: ConsentStates,
+    private readonly opts: RegistryOptions,
+  ) {
+    this.now = opts.now ?? (() => new Date());
+    this.maxAttempts = opts.maxAttempts ?? 50;
+  }
+
+  targetOf(specId: string): string {
+    return specTargetUrl(this.opts.baseUrl, specId);
+  }
+
+  // ---- groups ----
+
+  async createGroup(accountId: string, appId: string, input: GroupInput): Promise<GroupRecord> {
+    const state = validateGroup(input);
+    const now = this.now();
+    const group: GroupRecord = { id: this.opts.newId(), accountId, appId, ...state, createdAt: now, updatedAt: now, deletedAt: null };
+    await this.store.insertGroup(group);
+    return group;
+  }
+
+  async getGroup(accountId: string, id: string): Promise<GroupRecord> {
+    const group = SPEC_ID_PATTERN.test(id) ? await this.store.findGroup(accountId, id) : null;
+    if (!group) throw new NotFoundError(`group ${id} not found`);
+    return group;
+  }
+
+  async listGroups(accountId: string, page?: Page): Promise<{ groups: GroupRecord[]; nextCursor: string }> {
+    const { limit, afterId } = pageOf(page);
+    const groups = await this.store.listGroups(accountId, afterId, limit + 1);
+    return { groups: groups.slice(0, limit), nextCursor: cursorOf(groups, limit) };
+  }
+
+  async updateGroup(accountId: string, id: string, input: GroupInput, mask: readonly string[]): Promise<GroupRecord> {
+    const current = await this.getGroup(accountId, id);
+    const state = updateGroup(current, input, mask);
+    const updated = await this.store.updateGroup(accountId, id, state, this.now());
+    if (!updated) throw new NotFoundError(`group ${id} not found`);
+    return updated;
+  }
+
+  /** Soft delete; the group's specifications are archived (readable, no longer listed). */
+  async deleteGroup(accountId: string, id: string): Promise<void> {
+    if (!SPEC_ID_PATTERN.test(id)) throw new NotFoundError(`group ${id} not found`);
+    const now = this.now();
+    const deleted = await this.store.markGroupDeleted(accountId, id, now);
+    // Also when the group was already deleted: finishes a cascade that an earlier call may not have completed.
+    await this.store.archiveSpecsOfGroup(accountId, id, now);
+    if (!deleted) throw new NotFoundError(`group ${id} not found`);
+  }
+
+  // ---- specifications ----
+
+  async createSpec(accountId: string, appId: string, groupId: string, input: SpecInput, texts: TextInput[] = []): Promise<SpecRecord> {
+    await this.getGroup(accountId, groupId);
+    const state = validateSpec(input, { location: this.opts.defaultLocation });
+    const textStates = texts.map((t, i) => validateText(t, `/texts/${i}`));
+    const now = this.now();
+    const withTexts = addTexts([], 1, textStates, now);
+    const spec: SpecRecord = {
+      id: this.opts.newId(),
+      accountId,
+      groupId,
+      appId,
+      ...state,
+      texts: withTexts.texts,
+      nextTextId: withTexts.nextTextId,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    };
+    await this.store.insertSpec(spec);
+    // The group may have been deleted meanwhile; its cascade could have missed this spec.
+    if (!(await this.store.findGroup(accountId, groupId))) {
+      await this.store.archiveSpec(accountId, spec.id, this.now());
+      throw new NotFoundError(`group ${groupId} not found`);
+    }
+    return spec;
+  }
+
+  /** A specification, archived (deleted) ones included. */
+  async getSpec(accountId: string, id: string): Promise<SpecRecord> {
+    const spec = SPEC_ID_PATTERN.test(id) ? await this.store.findSpec(accountId, id) : null;
+    if (!spec) throw new NotFoundError(`specification ${id} not found`);
+    return spec;
+  }
+
+  async listSpecs(accountId: string, groupId: string, page?: Page): Promise<{ specs: SpecRecord[]; nextCursor: string }> {
+    await this.getGroup(accountId, groupId);
+    const { limit, afterId } = pageOf(page);
+    const specs = await this.store.listSpecs(accountId, groupId, afterId, limit + 1);
+    return { specs: specs.slice(0, limit), nextCursor: cursorOf(specs, limit) };
+  }
+
+  async updateSpec(accountId: string, appId: string, id: string, input: SpecInput, mask: readonly string[], expectedVersion?: number): Promise<SpecRecord> {
+    return this.mutateSpec(accountId, appId, id, expectedVersion, (spec) => ({
+      change: { state: updateSpec(stateOf(spec), input, mask, { location: this.opts.defaultLocation }), texts: spec.texts, nextTextId: spec.nextTextId },
+      result: (s) => s,
+    }));
+  }
+
+  /** Archival: the specification stays readable (with its versions) but leaves lists and cannot change. */
+  async deleteSpec(accountId: string, id: string): Promise<void> {
+    const archived = SPEC_ID_PATTERN.test(id) ? await this.store.archiveSpec(accountId, id, this.now()) : null;
+    if (!archived) throw new NotFoundError(`specification ${id} not found`);
+  }
+
+  /** Previous versions, newest first (at most 100). */
+  async listVersions(accountId: string, specId: string): Promise<VersionView[]> {
+    const spec = await this.getSpec(accountId, specId);
+    const versions = await this.store.listVersions(accountId, specId, oldestKeptVersion(spec.version), spec.version);
+    return versions.map((v) => ({ version: v.version, createdAt: v.createdAt, appId: v.appId, spec: specAsOf(v), current: false }));
+  }
+
+  /** One version: the current one or a kept previous one. */
+  async getVersion(accountId: string, specId: string, version: number): Promise<VersionView> {
+    const spec = await this.getSpec(accountId, specId);
+    if (version === spec.version) return { version, createdAt: spec.updatedAt, appId: spec.appId, spec, current: true };
+    const notFound = new NotFoundError(`version ${version} of specification ${specId} not found`);
+    if (!Number.isInteger(version) || version < oldestKeptVersion(spec.version) || version > spec.version) throw notFound;
+    const v = await this.store.findVersion(accountId, specId, version);
+    if (!v) throw notFound;
+    return { version: v.version, createdAt: v.createdAt, appId: v.appId, spec: specAsOf(v), current: false };
+  }
+
+  // ---- texts ----
+
+  async createText(accountId: string, appId: string, specId: string, input: TextInput): Promise<TextRecord> {
+    const text = validateText(input);
+    return this.mutateSpec(accountId, appId, specId, undefined, (spec) => {
+      const added = addTexts(spec.texts, spec.nextTextId, [text], this.now());
+      return {
+        change: { state: stateOf(spec), texts: added.texts, nextTextId: added.nextTextId },
+        result: () => added.created[0]!,
+      };
+    });
+  }
+
+  async listTexts(accountId: string, specId: string): Promise<TextRecord[]> {
+    return (await this.getSpec(accountId, specId)).texts;
+  }
+
+  async getText(accountId: string, specId: string, textId: string): Promise<TextRecord> {
+    const id = parseTextId(textId);
+    return findText((await this.getSpec(accountId, specId)).texts, id);
+  }
+
+  async updateText(accountId: string, appId: string, specId: string, textId: string, input: TextInput, mask: readonly string[]): Promise<TextRecord> {
+    const id = parseTextId(textId);
+    return this.mutateSpec(accountId, appId, specId, undefined, (spec) => {
+      const next = updateText(findText(spec.texts, id), input, mask);
+      const replaced = replaceText(spec.texts, id, next, this.now());
+      return { change: { state: stateOf(spec), texts: replaced.texts, nextTextId: spec.nextTextId }, result: () => replaced.updated };
+    });
+  }
+
+  async deleteText(accountId: string, appId: string, specId: string, textId: string): Promise<void> {
+    const id = parseTextId(textId);
+    await this.mutateSpec(accountId, appId, specId, undefined, (spec) => ({
+      change: { state: stateOf(spec), texts: removeText(spec.texts, id), nextTextId: spec.nextTextId },
+      result: () => undefined,
+    }));
+  }
+
+  /**
+   * One change of a live specification: store its current state as a version, then move it to
+   * the next version only if nobody else did first (else re-read and retry). A change that
+   * changes nothing makes no version.
+   */
+  private async mutateSpec<R>(
+    accountId: string,
+    appId: string,
+    id: string,
+    expectedVersion: number | undefined,
+    fn: (spec: SpecRecord) => { change: SpecChange; result: (updated: SpecRecord) => R },
+  ): Promise<R> {
+    for (let attempt = 1; ; attempt++) {
+      const spec = await this.getSpec(accountId, id);
+      if (spec.deletedAt) throw new NotFoundError(`specification ${id} was deleted; it can be read but not changed`);
+      if (expectedVersion !== undefined && spec.version !== expectedVersion)
+        throw new FailedPreconditionError(`specification ${id} is at version ${spec.version}, not ${expectedVersion}`);
+      const { change, result } = fn(spec);
+      if (isNoop(spec, change)) return result(spec);
+      await this.store.putVersion(versionOf(spec));
+      const updated = await this.store.replaceSpecIfVersion(accountId, id, spec.version, {
+        state: change.state,
+        texts: change.texts,
+        nextTextId: change.nextTextId,
+        appId,
+        updatedAt: this.now(),
+      });
+      if (updated) {
+        await this.store.dropVersionsBelow(accountId, id, oldestKeptVersion(updated.version));
+        return result(updated);
+      }
+      if (attempt >= this.maxAttempts) throw new ConflictError(`specification ${id} is being changed concurrently; retry`);
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 5 * attempt)));
+    }
+  }
+
+  // ---- consent targets ----
+
+  /** The specification with its group (deleted groups included), for consent receipts. */
+  async specForConsent(accountId: string, specId: string): Promise<{ spec: SpecRecord; group: GroupRecord | null; target: string }> {
+    const spec = await this.getSpec(accountId, specId);
+    const group = await this.store.findGroup(accountId, spec.groupId, { includeDeleted: true });
+    return { spec, group, target: this.targetOf(spec.id) };
+  }
+
+  async resolveTarget(accountId: string, target: string): Promise<{ specId: string; resolved: Awaited<ReturnType<Registry['specForConsent']>> } | null> {
+    const specId = parseSpecTarget(this.opts.baseUrl, target);
+    if (!specId) return null;
+    return { specId, resolved: await this.specForConsent(accountId, specId) };
+  }
+
+  // ---- views ----
+
+  private async groupWithSpecs(accountId: string, groupId: string): Promise<{ group: GroupRecord; specs: SpecRecord[] }> {
+    const group = await this.getGroup(accountId, groupId);
+    const specs: SpecRecord[] = [];
+    for (let afterId: string | null = null; ; ) {
+      const page = await this.store.listSpecs(accountId, groupId, afterId, PAGE_MAX);
+      specs.push(...page);
+      if (page.length < PAGE_MAX) break;
+      afterId = page[page.length - 1]!.id;
+    }
+    return { group, specs };
+  }
+
+  private viewOptions(language: string, type: string): ViewOptions {
+    return { baseUrl: this.opts.baseUrl, language: languageParam(language), type: textTypeParam(type) };
+  }
+
+  async policy(accountId: string, groupId: string, language: string, type: string): Promise<{ html: string; language: string }> {
+    const opts = this.viewOptions(language, type);
+    const { group, specs } = await this.groupWithSpecs(accountId, groupId);
+    return { html: renderPolicySection(group, specs, opts), language: opts.language };
+  }
+
+  async consentRequest(accountId: string, groupId: string, language: string, type: string): Promise<ConsentRequestView> {
+    const opts = this.viewOptions(language, type);
+    const { group, specs } = await this.groupWithSpecs(accountId, groupId);
+    return buildConsentRequest(group, specs, opts);
+  }
+
+  async dashboard(
+    accountId: string,
+    groupId: string,
+    subject: string,
+    issuer: string,
+    language: string,
+    type: string,
+  ): Promise<{ request: ConsentRequestView; items: DashboardItem[] }> {
+    const fields = [
+      ...(subject.trim() ? [] : [{ field: 'subject', message: 'is required' }]),
+      ...(issuer.trim() ? [] : [{ field: 'issuer', message: 'is required' }]),
+    ];
+    if (fields.length) throw new InvalidArgumentError(fields.map((f) => `${f.field}: ${f.message}`).join('; '), fields);
+    const request = await this.consentRequest(accountId, groupId, language, type);
+    const targets = request.items.map((i) => i.target);
+    const events = targets.length ? await this.consent.currentStates({ accountId, subject, issuer, targets }) : [];
+    return { request, items: buildDashboard(request, events) };
+  }
+}

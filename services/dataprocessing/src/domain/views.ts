@@ -1,0 +1,161 @@
+import { specTargetUrl } from './target';
+import { chooseText } from './texts';
+import type { GroupRecord, SpecRecord, TextRecord, TextType } from './model';
+
+/**
+ * What clients build UIs from: a group as a privacy-policy section (HTML), as a consent
+ * request, and as a consent dashboard (the consent request plus a subject's current consent).
+ */
+
+export interface ViewOptions {
+  baseUrl: string;
+  /** Requested ISO 639-1 language ('' = none: English, then any language). */
+  language: string;
+  type: TextType;
+}
+
+export interface ConsentItem {
+  specId: string;
+  target: string;
+  text: TextRecord | null;
+  data: string;
+  purpose: string;
+  action: string;
+  sensitive: boolean;
+  location: string;
+  duration: number | null;
+  legalBasis: string | null;
+  externalHref: string | null;
+  version: number;
+}
+
+export interface ConsentRequestView {
+  groupId: string;
+  title: string;
+  caption: string;
+  language: string;
+  items: ConsentItem[];
+}
+
+/** Title from the group name, caption from its description, one item per consent-target specification. */
+export function buildConsentRequest(group: GroupRecord, specs: readonly SpecRecord[], opts: ViewOptions): ConsentRequestView {
+  return {
+    groupId: group.id,
+    title: group.name,
+    caption: group.description,
+    language: opts.language,
+    items: specs
+      .filter((s) => s.consentTarget)
+      .map((s) => ({
+        specId: s.id,
+        target: specTargetUrl(opts.baseUrl, s.id),
+        text: chooseText(s.texts, opts.language, opts.type),
+        data: s.data,
+        purpose: s.purpose,
+        action: s.action,
+        sensitive: s.sensitive,
+        location: s.location,
+        duration: s.duration,
+        legalBasis: s.legalBasis,
+        externalHref: s.externalHref,
+        version: s.version,
+      })),
+  };
+}
+
+/** A current consent event as the consent service reports it. */
+export interface CurrentEvent {
+  id: string;
+  target: string;
+  scope: string;
+  /** undefined: no action taken. */
+  action?: boolean | undefined;
+  createdAt?: Date | undefined;
+}
+
+export type ConsentState = 'accepted' | 'declined' | 'no_action' | 'none';
+
+export interface ScopeState {
+  scope: string;
+  state: Exclude<ConsentState, 'none'>;
+  eventId: string;
+  createdAt: Date | null;
+}
+
+export interface DashboardItem {
+  item: ConsentItem;
+  /** State of the `default` scope; `none` when the subject has no event for it. */
+  state: ConsentState;
+  /** Current event of every scope of the target, `default` first, then by scope name. */
+  scopes: ScopeState[];
+}
+
+export function stateOfAction(action: boolean | undefined): Exclude<ConsentState, 'none'> {
+  return action === true ? 'accepted' : action === false ? 'declined' : 'no_action';
+}
+
+export function buildDashboard(request: ConsentRequestView, events: readonly CurrentEvent[]): DashboardItem[] {
+  return request.items.map((item) => {
+    const scopes = events
+      .filter((e) => e.target === item.target)
+      .map((e) => ({ scope: e.scope || 'default', state: stateOfAction(e.action), eventId: e.id, createdAt: e.createdAt ?? null }))
+      .sort((a, b) => (a.scope === 'default' ? -1 : b.scope === 'default' ? 1 : a.scope.localeCompare(b.scope)));
+    const def = scopes.find((s) => s.scope === 'default');
+    return { item, state: def ? def.state : 'none', scopes };
+  });
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for HTML content and double- or single-quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
+}
+
+function attrs(pairs: [string, string | number | boolean | null | undefined][]): string {
+  return pairs
+    .filter(([, v]) => v !== null && v !== undefined && v !== '')
+    .map(([k, v]) => ` ${k}="${escapeHtml(String(v))}"`)
+    .join('');
+}
+
+/**
+ * The group as a section of a privacy policy. Every piece of user text is HTML-escaped; the
+ * group and each specification carry their URN in `data-ref`, and the machine-readable facts of
+ * a specification are data attributes. Specifications without any text show their purpose.
+ */
+export function renderPolicySection(group: GroupRecord, specs: readonly SpecRecord[], opts: ViewOptions): string {
+  const lines: string[] = [];
+  lines.push(`<section${attrs([['class', 'accord-dpgroup'], ['data-ref', `urn:accord:dpgroup:${group.id}`], ['lang', opts.language]])}>`);
+  if (group.name) lines.push(`  <h2 class="accord-dpgroup-name">${escapeHtml(group.name)}</h2>`);
+  if (group.description) lines.push(`  <p class="accord-dpgroup-description">${escapeHtml(group.description)}</p>`);
+  if (group.purpose) lines.push(`  <p class="accord-dpgroup-purpose">${escapeHtml(group.purpose)}</p>`);
+  lines.push('  <ul class="accord-dpspecs">');
+  for (const s of specs) {
+    const text = chooseText(s.texts, opts.language, opts.type);
+    lines.push(
+      `    <li${attrs([
+        ['class', 'accord-dpspec'],
+        ['data-ref', `urn:accord:dpspec:${s.id}`],
+        ['data-target', specTargetUrl(opts.baseUrl, s.id)],
+        ['data-version', s.version],
+        ['data-data', s.data],
+        ['data-purpose', s.purpose],
+        ['data-action', s.action],
+        ['data-sensitive', s.sensitive],
+        ['data-consent-target', s.consentTarget],
+        ['data-location', s.location],
+        ['data-duration-days', s.duration],
+        ['data-legal-basis', s.legalBasis],
+        ['lang', text?.language],
+      ])}>`,
+    );
+    if (text) lines.push(`      <p${attrs([['class', 'accord-dptext'], ['data-text-id', text.id], ['data-text-type', text.type]])}>${escapeHtml(text.value)}</p>`);
+    else lines.push(`      <p class="accord-dptext">${escapeHtml(s.purpose)}</p>`);
+    if (s.externalHref) lines.push(`      <a class="accord-dpspec-external" href="${escapeHtml(s.externalHref)}">${escapeHtml(s.externalHref)}</a>`);
+    lines.push('    </li>');
+  }
+  lines.push('  </ul>');
+  lines.push('</section>');
+  return lines.join('\n') + '\n';
+}

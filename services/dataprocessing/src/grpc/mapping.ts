@@ -1,0 +1,93 @@
+import { dataprocessingv1 as pb } from '@accord/proto';
+import type { GroupRecord, SpecRecord, TextRecord } from '../domain/model';
+import type { VersionView } from '../domain/registry';
+import type { ConsentItem, ConsentRequestView, DashboardItem } from '../domain/views';
+
+/** Domain records to proto messages (nothing else). */
+
+export function groupToPb(g: GroupRecord): pb.Group {
+  return { id: g.id, name: g.name, description: g.description, purpose: g.purpose, appId: g.appId, createdAt: g.createdAt, updatedAt: g.updatedAt };
+}
+
+export function textToPb(t: TextRecord): pb.Text {
+  return { id: String(t.id), value: t.value, language: t.language, type: t.type, createdAt: t.createdAt, updatedAt: t.updatedAt };
+}
+
+export function specToPb(s: SpecRecord, target: string): pb.Spec {
+  return {
+    id: s.id,
+    groupId: s.groupId,
+    data: s.data,
+    purpose: s.purpose,
+    action: s.action,
+    sensitive: s.sensitive,
+    consentTarget: s.consentTarget,
+    location: s.location,
+    duration: s.duration ?? undefined,
+    legalBasis: s.legalBasis ?? '',
+    externalHref: s.externalHref ?? '',
+    texts: s.texts.map(textToPb),
+    version: s.version,
+    target,
+    appId: s.appId,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    archived: s.deletedAt !== null,
+    deletedAt: s.deletedAt ?? undefined,
+  };
+}
+
+export function versionToPb(v: VersionView, target: string): pb.SpecVersion {
+  return { specId: v.spec.id, version: v.version, createdAt: v.createdAt, appId: v.appId, spec: specToPb(v.spec, target), current: v.current };
+}
+
+export function specForConsentToPb(spec: SpecRecord, group: GroupRecord | null, target: string): pb.SpecForConsent {
+  return {
+    id: spec.id,
+    groupId: spec.groupId,
+    data: spec.data,
+    purpose: spec.purpose,
+    action: spec.action,
+    sensitive: spec.sensitive,
+    consentTarget: spec.consentTarget,
+    location: spec.location,
+    duration: spec.duration ?? undefined,
+    legalBasis: spec.legalBasis ?? '',
+    externalHref: spec.externalHref ?? '',
+    texts: spec.texts.map(textToPb),
+    groupName: group?.name ?? '',
+    groupPurpose: group?.purpose ?? '',
+    archived: spec.deletedAt !== null,
+    version: spec.version,
+    target,
+  };
+}
+
+export function itemToPb(i: ConsentItem): pb.ConsentRequestItem {
+  return {
+    specId: i.specId,
+    target: i.target,
+    text: i.text ? textToPb(i.text) : undefined,
+    data: i.data,
+    purpose: i.purpose,
+    action: i.action,
+    sensitive: i.sensitive,
+    location: i.location,
+    duration: i.duration ?? undefined,
+    legalBasis: i.legalBasis ?? '',
+    externalHref: i.externalHref ?? '',
+    version: i.version,
+  };
+}
+
+export function consentRequestToPb(r: ConsentRequestView): pb.ConsentRequest {
+  return { groupId: r.groupId, title: r.title, caption: r.caption, language: r.language, items: r.items.map(itemToPb) };
+}
+
+export function dashboardItemToPb(d: DashboardItem): pb.DashboardItem {
+  return {
+    item: itemToPb(d.item),
+    state: d.state,
+    scopes: d.scopes.map((s) => ({ scope: s.scope, state: s.state, eventId: s.eventId, createdAt: s.createdAt ?? undefined })),
+  };
+}

@@ -1,0 +1,2 @@
+export { startDataProcessing } from './service';
+export { configShape, type Config } from './config';

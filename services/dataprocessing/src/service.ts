@@ -1,0 +1,46 @@
+import { Types } from 'mongoose';
+import { type AsyncService, connectMongo, implement, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { dataprocessingv1 } from '@accord/proto';
+import type { Config } from './config';
+import { Registry } from './domain/registry';
+import { GrpcConsentStates } from './grpc/consent-states';
+import { dataProcessingHandlers } from './grpc/handlers';
+import { defineModels } from './store/models';
+import { MongoRegistryStore } from './store/repository';
+
+export async function startDataProcessing(config: Config, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
+  const conn = await connectMongo(config.MONGO_URL, logger);
+  const models = defineModels(conn);
+  await syncIndexes(conn);
+
+  const consent = new GrpcConsentStates(config.ACCORD_CONSENT_ADDR, config.ACCORD_CONSENT_TIMEOUT_MS);
+  const registry = new Registry(new MongoRegistryStore(models), consent, {
+    baseUrl: config.ACCORD_BASE_URL,
+    defaultLocation: config.ACCORD_DEFAULT_LOCATION,
+    newId: () => new Types.ObjectId().toHexString(),
+  });
+
+  const server = await startGrpcServer({
+    port: config.GRPC_PORT,
+    services: [
+      {
+        definition: dataprocessingv1.DataProcessingServiceService,
+        implementation: implement<dataprocessingv1.DataProcessingServiceServer>(
+          dataProcessingHandlers(registry) as unknown as AsyncService<dataprocessingv1.DataProcessingServiceServer>,
+          logger,
+        ),
+        name: 'accord.dataprocessing.v1.DataProcessingService',
+      },
+    ],
+    logger,
+  });
+
+  return {
+    port: server.port,
+    async stop() {
+      await server.shutdown(config.SHUTDOWN_GRACE_MS);
+      consent.close();
+      await conn.close();
+    },
+  };
+}

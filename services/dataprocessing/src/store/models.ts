@@ -1,0 +1,157 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+/**
+ * Collections of the dataprocessing service. Ids are strings (ObjectId hex, so that sorting by
+ * id is creation order); every document carries its accountId and every query filters by it.
+ * Texts are embedded in their specification so that a specification and its texts change
+ * together in one atomic document update (FerretDB has no transactions).
+ */
+
+export interface TextDoc {
+  id: number;
+  value: string;
+  language: string;
+  type: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface GroupDoc {
+  _id: string;
+  accountId: string;
+  appId: string;
+  name: string;
+  description: string;
+  purpose: string;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export interface SpecFieldsDoc {
+  data: string;
+  purpose: string;
+  action: string;
+  sensitive: boolean;
+  consentTarget: boolean;
+  location: string;
+  duration: number | null;
+  legalBasis: string | null;
+  externalHref: string | null;
+}
+
+export interface SpecDoc extends SpecFieldsDoc {
+  _id: string;
+  accountId: string;
+  groupId: string;
+  appId: string;
+  texts: TextDoc[];
+  nextTextId: number;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export interface SpecVersionDoc {
+  accountId: string;
+  specId: string;
+  version: number;
+  createdAt: Date;
+  appId: string;
+  groupId: string;
+  specCreatedAt: Date;
+  state: SpecFieldsDoc;
+  texts: TextDoc[];
+}
+
+// `type` is a field name here, so it must be declared as { type: String }.
+const textSchema = new Schema<TextDoc>(
+  {
+    id: { type: Number, required: true },
+    value: { type: String, required: true },
+    language: { type: String, required: true },
+    type: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { _id: false },
+);
+
+const specFields = {
+  data: { type: String, required: true },
+  purpose: { type: String, required: true },
+  action: { type: String, required: true },
+  sensitive: { type: Boolean, required: true },
+  consentTarget: { type: Boolean, required: true },
+  location: { type: String, required: true },
+  duration: { type: Number, default: null },
+  legalBasis: { type: String, default: null },
+  externalHref: { type: String, default: null },
+} as const;
+
+const groupSchema = new Schema<GroupDoc>(
+  {
+    _id: { type: String, required: true },
+    accountId: { type: String, required: true },
+    appId: { type: String, required: true },
+    name: { type: String, default: '' },
+    description: { type: String, default: '' },
+    purpose: { type: String, default: '' },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+    deletedAt: { type: Date, default: null },
+  },
+  { collection: 'dpgroups', versionKey: false },
+);
+groupSchema.index({ accountId: 1, deletedAt: 1, _id: 1 });
+
+const specSchema = new Schema<SpecDoc>(
+  {
+    _id: { type: String, required: true },
+    accountId: { type: String, required: true },
+    groupId: { type: String, required: true },
+    appId: { type: String, required: true },
+    ...specFields,
+    texts: { type: [textSchema], default: [] },
+    nextTextId: { type: Number, required: true },
+    version: { type: Number, required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+    deletedAt: { type: Date, default: null },
+  },
+  { collection: 'dpspecs', versionKey: false },
+);
+specSchema.index({ accountId: 1, groupId: 1, deletedAt: 1, _id: 1 });
+
+const specVersionSchema = new Schema<SpecVersionDoc>(
+  {
+    accountId: { type: String, required: true },
+    specId: { type: String, required: true },
+    version: { type: Number, required: true },
+    createdAt: { type: Date, required: true },
+    appId: { type: String, required: true },
+    groupId: { type: String, required: true },
+    specCreatedAt: { type: Date, required: true },
+    state: { type: new Schema(specFields, { _id: false }), required: true },
+    texts: { type: [textSchema], default: [] },
+  },
+  { collection: 'dpspecversions', versionKey: false },
+);
+// One document per (spec, version): the unique index makes concurrent snapshots of the same version collapse into one.
+specVersionSchema.index({ specId: 1, version: 1 }, { unique: true });
+specVersionSchema.index({ accountId: 1, specId: 1, version: -1 });
+
+export interface Models {
+  Group: Model<GroupDoc>;
+  Spec: Model<SpecDoc>;
+  SpecVersion: Model<SpecVersionDoc>;
+}
+
+export function defineModels(conn: Connection): Models {
+  return {
+    Group: conn.model<GroupDoc>('DpGroup', groupSchema),
+    Spec: conn.model<SpecDoc>('DpSpec', specSchema),
+    SpecVersion: conn.model<SpecVersionDoc>('DpSpecVersion', specVersionSchema),
+  };
+}
