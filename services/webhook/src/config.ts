@@ -1,0 +1,61 @@
+import { baseEnv, csv, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv, natsEnv, natsPrefixEnv } from '@accord/common';
+import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
+import { parseDuration, parseDurationList } from './domain/durations';
+
+const duration = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .transform((s, ctx) => {
+      try {
+        return parseDuration(s);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    });
+
+export const configShape = {
+  ...baseEnv,
+  ...mongoEnv,
+  ...natsEnv,
+  ...natsPrefixEnv,
+  ...grpcPortEnv(DEFAULT_PORTS.webhook),
+  /** CIDRs exempt from the SSRF guard (e.g. `127.0.0.0/8,::1/128` for local receivers). Default: none. */
+  ACCORD_WEBHOOK_ALLOW_CIDRS: csv.refine((list) => list.every((c) => ipaddr.isValidCIDR(c)), 'expected comma-separated CIDRs, e.g. 127.0.0.0/8,::1/128'),
+  /** A delivery attempt succeeds on a 2xx within this time. */
+  ACCORD_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  /** Delays between attempts (the first attempt is immediate); jittered by ±ACCORD_WEBHOOK_JITTER. */
+  ACCORD_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('5s,5m,30m,2h,5h,10h,10h')
+    .transform((s, ctx) => {
+      try {
+        const list = parseDurationList(s);
+        if (!list.length) throw new Error('the retry schedule needs at least one delay');
+        return list;
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  ACCORD_WEBHOOK_JITTER: z.coerce.number().min(0).max(0.5).default(0.2),
+  /** How long a rotated-out secret keeps signing alongside the new one. */
+  ACCORD_WEBHOOK_SECRET_GRACE: duration('24h'),
+  /** How often idle delivery workers look for due attempts (new events wake them at once). */
+  ACCORD_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(500),
+  /** Lease on a claimed attempt; must exceed the timeout. A crashed replica's leases expire after it. */
+  ACCORD_WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).optional(),
+  /** Attempts in flight at once per replica. */
+  ACCORD_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(32),
+};
+
+export type Config = ReturnType<typeof loadConfig<typeof configShape>>;
+
+/** Lease length: the configured one, or the timeout plus 30 s. */
+export function leaseMs(config: Config): number {
+  const lease = config.ACCORD_WEBHOOK_LEASE_MS ?? config.ACCORD_WEBHOOK_TIMEOUT_MS + 30_000;
+  if (lease <= config.ACCORD_WEBHOOK_TIMEOUT_MS + 1_000) throw new Error('ACCORD_WEBHOOK_LEASE_MS must exceed ACCORD_WEBHOOK_TIMEOUT_MS by more than 1 s');
+  return lease;
+}

@@ -1,0 +1,125 @@
+import type { Logger } from '@accord/common';
+import { nextRetryDelay, type RetryPolicy } from '../domain/retry';
+import { activeSecrets, signatureHeaders } from '../domain/signing';
+import type { DeliveryStore, Claimed } from '../store/delivery-store';
+import type { WebhookStore } from '../store/webhook-store';
+import type { SafeSender } from './http-sender';
+
+export interface WorkerOptions {
+  webhooks: WebhookStore;
+  deliveries: DeliveryStore;
+  sender: SafeSender;
+  retry: RetryPolicy;
+  leaseMs: number;
+  pollMs: number;
+  concurrency: number;
+  logger: Logger;
+}
+
+/**
+ * Delivery workers of one replica: `concurrency` loops that each claim the most overdue
+ * pending attempt with a lease (so replicas never send the same attempt at once), send it,
+ * and record the outcome only while still holding the lease. Idle loops poll every `pollMs`
+ * and are woken at once when this replica enqueues new deliveries.
+ */
+export class DeliveryWorker {
+  private stopping = false;
+  private loops: Promise<void>[] = [];
+  private sleepers = new Set<() => void>();
+
+  constructor(private readonly o: WorkerOptions) {}
+
+  start(): void {
+    for (let i = 0; i < this.o.concurrency; i++) this.loops.push(this.loop());
+  }
+
+  /** New work may be due: wake idle loops. */
+  wake(): void {
+    for (const w of [...this.sleepers]) w();
+  }
+
+  /** Stops claiming; waits for attempts in flight (bounded by the HTTP timeout). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await Promise.all(this.loops);
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let claimed: Claimed | null = null;
+      try {
+        claimed = await this.o.deliveries.claim(this.o.leaseMs);
+      } catch (err) {
+        this.o.logger.warn({ err: (err as Error).message }, 'cannot claim deliveries; retrying');
+      }
+      if (!claimed) {
+        await this.sleep(this.o.pollMs);
+        continue;
+      }
+      try {
+        await this.attempt(claimed);
+      } catch (err) {
+        // The lease expires and another loop (or replica) tries again.
+        this.o.logger.error({ err, deliveryId: claimed.delivery._id }, 'delivery attempt could not be recorded');
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.sleepers.add(done);
+    });
+  }
+
+  private async attempt({ delivery, leaseToken }: Claimed): Promise<void> {
+    const log = this.o.logger.child({ deliveryId: delivery._id, webhookId: delivery.webhookId, eventId: delivery.eventId });
+    const webhook = await this.o.webhooks.byId(delivery.webhookId);
+    if (!webhook) {
+      await this.o.deliveries.abandon(delivery._id, leaseToken, 'webhook deleted');
+      return;
+    }
+    if (webhook.disabled) {
+      await this.o.deliveries.abandon(delivery._id, leaseToken, `webhook disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}`);
+      return;
+    }
+    const now = new Date();
+    const headers: Record<string, string> = {};
+    for (const h of webhook.headers) headers[h.name] = h.value;
+    Object.assign(headers, signatureHeaders(delivery.eventId, delivery.body, activeSecrets(webhook.secrets, now), now));
+
+    const result = await this.o.sender.post(webhook.url, headers, delivery.body);
+    const ok = result.statusCode >= 200 && result.statusCode < 300;
+    const attempt = {
+      at: now,
+      statusCode: result.statusCode,
+      latencyMs: result.latencyMs,
+      error: result.error || (ok ? '' : `unexpected status ${result.statusCode}`),
+    };
+    let failedAttempts = delivery.failedAttempts;
+    let status: 'pending' | 'succeeded' | 'failed';
+    let nextAttemptAt: Date | null = null;
+    if (ok) status = 'succeeded';
+    else if (result.statusCode === 410) {
+      failedAttempts++;
+      status = 'failed';
+      await this.o.webhooks.disable(webhook._id, 'the receiver answered 410 Gone');
+      log.warn('receiver answered 410 Gone: webhook disabled');
+    } else {
+      failedAttempts++;
+      const delay = nextRetryDelay(this.o.retry, failedAttempts, result.retryAfterMs);
+      status = delay === null ? 'failed' : 'pending';
+      nextAttemptAt = delay === null ? null : new Date(Date.now() + delay);
+    }
+    const recorded = await this.o.deliveries.complete(delivery._id, leaseToken, { attempt, status, nextAttemptAt }, failedAttempts);
+    if (!recorded) log.warn('lease lost before the attempt was recorded (another worker took over)');
+    else if (status === 'failed') log.warn({ statusCode: result.statusCode, error: attempt.error }, 'delivery failed for good');
+    else log.debug({ statusCode: result.statusCode, status, latencyMs: result.latencyMs }, 'delivery attempt');
+  }
+}

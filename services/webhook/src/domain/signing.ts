@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+
+/** A new signing secret: `whsec_` + base64 of 24 random bytes (Standard Webhooks / Svix form). */
+export function generateSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+export interface SecretEntry {
+  secret: string;
+  /** When a rotated-out secret stops signing; absent for the current secret. */
+  expiresAt?: Date | null;
+}
+
+/** Secrets that sign at `now`: the current one and rotated-out ones still within their grace. */
+export function activeSecrets(secrets: readonly SecretEntry[], now: Date): string[] {
+  return secrets.filter((s) => !s.expiresAt || s.expiresAt.getTime() > now.getTime()).map((s) => s.secret);
+}
+
+/**
+ * The Standard Webhooks headers of one attempt: `webhook-id` (stable across retries),
+ * `webhook-timestamp` (this attempt, unix seconds) and `webhook-signature` with one
+ * `v1,<base64 HMAC-SHA256 of id.timestamp.body>` per active secret, space-separated.
+ */
+export function signatureHeaders(msgId: string, body: string, secrets: readonly string[], at: Date): Record<string, string> {
+  if (!secrets.length) throw new Error('no active signing secret');
+  return {
+    'webhook-id': msgId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': secrets.map((s) => new Webhook(s).sign(msgId, at, body)).join(' '),
+  };
+}
+
+/** The delivered body: `{"type","text"?,"data"}`. */
+export function deliveryBody(type: string, data: unknown, text?: string): string {
+  return JSON.stringify(text === undefined ? { type, data } : { type, text, data });
+}

@@ -1,0 +1,101 @@
+import { ensureEventStream, streamName, type EventEnvelope, type Logger } from '@accord/common';
+import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+
+export function consumerName(prefix: string): string {
+  return `${prefix}-webhook`;
+}
+
+/** Parses an event message; null when it is not a usable envelope. */
+export function parseEnvelope(data: Uint8Array): EventEnvelope | null {
+  try {
+    const e = JSON.parse(new TextDecoder().decode(data)) as Partial<EventEnvelope>;
+    if (typeof e.id !== 'string' || !e.id || typeof e.type !== 'string' || typeof e.accountId !== 'string' || typeof e.appId !== 'string') return null;
+    return e as EventEnvelope;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The durable pull consumer `<prefix>-webhook` on `<prefix>.events.>`, shared by every replica
+ * (JetStream hands each message to one of them). A message is acknowledged only after
+ * `handle` resolved (its deliveries are stored); a failure or a crash before that makes
+ * JetStream redeliver it after `ackWaitMs`, and handling is idempotent.
+ */
+export async function startEventConsumer(opts: {
+  nc: NatsConnection;
+  prefix: string;
+  logger: Logger;
+  handle: (event: EventEnvelope) => Promise<void>;
+  ackWaitMs?: number;
+  parallel?: number;
+}): Promise<{ stop(): Promise<void> }> {
+  const { nc, prefix, logger } = opts;
+  const jsm = await nc.jetstreamManager();
+  await ensureEventStream(jsm, prefix);
+  const stream = streamName(prefix);
+  const durable = consumerName(prefix);
+  const config = {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: `${prefix}.events.>`,
+    ack_wait: (opts.ackWaitMs ?? 30_000) * 1e6,
+    max_ack_pending: 1_000,
+  };
+  try {
+    await jsm.consumers.info(stream, durable);
+  } catch {
+    // Idempotent when another replica added the same config in between.
+    await jsm.consumers.add(stream, config);
+  }
+  const js = nc.jetstream();
+  const parallel = opts.parallel ?? 16;
+  let stopping = false;
+  let messages: ConsumerMessages | undefined;
+  const inFlight = new Set<Promise<void>>();
+
+  const handleOne = async (m: JsMsg) => {
+    const event = parseEnvelope(m.data);
+    if (!event) {
+      logger.error({ subject: m.subject, seq: m.seq }, 'unreadable event message dropped');
+      m.term();
+      return;
+    }
+    try {
+      await opts.handle(event);
+      m.ack();
+    } catch (err) {
+      logger.warn({ err: (err as Error).message, eventId: event.id }, 'event not handled; JetStream will redeliver it');
+      m.nak(2_000);
+    }
+  };
+
+  const run = async () => {
+    while (!stopping) {
+      try {
+        const consumer = await js.consumers.get(stream, durable);
+        messages = await consumer.consume({ max_messages: 256 });
+        for await (const m of messages) {
+          const p = handleOne(m).finally(() => inFlight.delete(p));
+          inFlight.add(p);
+          if (inFlight.size >= parallel) await Promise.race(inFlight);
+        }
+      } catch (err) {
+        if (!stopping) logger.warn({ err: (err as Error).message }, 'event consumer interrupted; resubscribing');
+      }
+      if (!stopping) await new Promise((r) => setTimeout(r, 1_000));
+    }
+  };
+  const running = run();
+  logger.info({ stream, consumer: durable }, 'consuming events');
+
+  return {
+    async stop() {
+      stopping = true;
+      messages?.stop();
+      await running;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

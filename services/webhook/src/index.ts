@@ -1,0 +1,2 @@
+export { startWebhook, type WebhookTestHooks } from './service';
+export { configShape, type Config } from './config';

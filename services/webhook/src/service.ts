@@ -1,0 +1,95 @@
+import { type AsyncService, connectMongo, connectNats, implement, startGrpcServer, syncIndexes, type EventEnvelope, type Logger } from '@accord/common';
+import { webhookv1 } from '@accord/proto';
+import { leaseMs, type Config } from './config';
+import { SafeSender, type Resolver } from './delivery/http-sender';
+import { DeliveryWorker } from './delivery/worker';
+import { AddressPolicy } from './domain/address-policy';
+import { eventText, isSubscribable } from './domain/event-types';
+import { deliveryBody } from './domain/signing';
+import { startEventConsumer } from './events/consumer';
+import { webhookHandlers } from './grpc/handlers';
+import { DeliveryStore } from './store/delivery-store';
+import { defineModels } from './store/models';
+import { WebhookStore } from './store/webhook-store';
+
+export interface WebhookTestHooks {
+  /** Replaces DNS resolution of receiver host names (tests of the SSRF guard). */
+  resolve?: Resolver;
+}
+
+/**
+ * The webhook service: registration over gRPC, a durable JetStream consumer that turns each
+ * event into one delivery record per subscribed webhook (stored before the message is acked),
+ * and delivery workers that send signed attempts under a lease with retries.
+ */
+export async function startWebhook(config: Config, logger: Logger, hooks: WebhookTestHooks = {}): Promise<{ port: number; stop(): Promise<void> }> {
+  const lease = leaseMs(config);
+  const policy = new AddressPolicy(config.ACCORD_WEBHOOK_ALLOW_CIDRS);
+  const conn = await connectMongo(config.MONGO_URL, logger);
+  const models = defineModels(conn);
+  await syncIndexes(conn);
+  const webhooks = new WebhookStore(models);
+  const deliveries = new DeliveryStore(models);
+  const nc = await connectNats(config.NATS_URL, logger, 'accord-webhook');
+
+  const sender = new SafeSender({ policy, timeoutMs: config.ACCORD_WEBHOOK_TIMEOUT_MS, resolve: hooks.resolve });
+  const worker = new DeliveryWorker({
+    webhooks,
+    deliveries,
+    sender,
+    retry: { schedule: config.ACCORD_WEBHOOK_RETRY_SCHEDULE, jitter: config.ACCORD_WEBHOOK_JITTER },
+    leaseMs: lease,
+    pollMs: config.ACCORD_WEBHOOK_POLL_MS,
+    concurrency: config.ACCORD_WEBHOOK_CONCURRENCY,
+    logger,
+  });
+
+  const onEvent = async (event: EventEnvelope) => {
+    if (!isSubscribable(event.type)) return;
+    const targets = await webhooks.subscribers(event.accountId, event.appId, event.type);
+    if (!targets.length) return;
+    const body = deliveryBody(event.type, event.data, eventText(event.type));
+    await deliveries.enqueue(
+      targets.map((w) => ({ webhookId: w._id, accountId: w.accountId, appId: w.appId, eventId: event.id, eventType: event.type, body })),
+    );
+    worker.wake();
+  };
+
+  const grpc = await startGrpcServer({
+    port: config.GRPC_PORT,
+    services: [
+      {
+        definition: webhookv1.WebhookServiceService,
+        implementation: implement<webhookv1.WebhookServiceServer>(
+          webhookHandlers({ webhooks, deliveries, policy, secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE, onQueued: () => worker.wake() }) as unknown as AsyncService<webhookv1.WebhookServiceServer>,
+          logger,
+        ),
+        name: 'accord.webhook.v1.WebhookService',
+      },
+    ],
+    logger,
+  });
+  worker.start();
+  let consumer: { stop(): Promise<void> };
+  try {
+    consumer = await startEventConsumer({ nc, prefix: config.ACCORD_NATS_PREFIX, logger, handle: onEvent });
+  } catch (err) {
+    await worker.stop();
+    await grpc.shutdown(0);
+    await nc.close();
+    await conn.close();
+    throw err;
+  }
+
+  return {
+    port: grpc.port,
+    async stop() {
+      await grpc.shutdown(config.SHUTDOWN_GRACE_MS);
+      await consumer.stop();
+      await worker.stop();
+      sender.close();
+      await nc.drain().catch(() => nc.close());
+      await conn.close();
+    },
+  };
+}

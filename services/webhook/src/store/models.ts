@@ -1,0 +1,126 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface SecretDoc {
+  secret: string;
+  createdAt: Date;
+  /** Set when rotated out: the secret keeps signing until then. */
+  expiresAt?: Date | null;
+}
+
+export interface WebhookDoc {
+  _id: number;
+  accountId: string;
+  appId: string;
+  url: string;
+  events: string[];
+  /** Kept as pairs so that any valid header name is a valid document (no dots/dollars issue). */
+  headers: Array<{ name: string; value: string }>;
+  /** Newest (current) first. */
+  secrets: SecretDoc[];
+  disabled: boolean;
+  disabledReason: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type DeliveryStatusName = 'pending' | 'succeeded' | 'failed';
+
+export interface AttemptDoc {
+  at: Date;
+  statusCode: number;
+  latencyMs: number;
+  error: string;
+}
+
+export interface DeliveryDoc {
+  /** Deterministic from (event id, webhook id), so a re-delivered NATS message upserts the same record. */
+  _id: string;
+  webhookId: number;
+  accountId: string;
+  appId: string;
+  /** The event id: the `webhook-id` header of every attempt. */
+  eventId: string;
+  eventType: string;
+  /** The exact JSON body sent (signed as is). */
+  body: string;
+  status: DeliveryStatusName;
+  /** Failed attempts since the delivery was last (re)scheduled; drives the retry schedule. */
+  failedAttempts: number;
+  /** Attempt log, newest last (bounded). */
+  attempts: AttemptDoc[];
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt: Date | null;
+  /**
+   * Claim key: for a pending delivery, the time from which a worker may claim it — the next
+   * attempt time, or while leased the lease expiry. null when not pending.
+   */
+  dueAt: Date | null;
+  /** Token of the worker holding the lease; completion is conditional on it. */
+  leaseToken: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface CounterDoc {
+  _id: string;
+  seq: number;
+}
+
+export interface Models {
+  Webhook: Model<WebhookDoc>;
+  Delivery: Model<DeliveryDoc>;
+  Counter: Model<CounterDoc>;
+}
+
+export function defineModels(conn: Connection): Models {
+  const secret = new Schema<SecretDoc>({ secret: { type: String, required: true }, createdAt: { type: Date, required: true }, expiresAt: { type: Date, default: null } }, { _id: false });
+  const webhook = new Schema<WebhookDoc>(
+    {
+      _id: { type: Number, required: true },
+      accountId: { type: String, required: true },
+      appId: { type: String, required: true },
+      url: { type: String, required: true },
+      events: { type: [String], required: true },
+      headers: { type: [new Schema({ name: String, value: String }, { _id: false })], default: [] },
+      secrets: { type: [secret], required: true },
+      disabled: { type: Boolean, default: false },
+      disabledReason: { type: String, default: '' },
+      createdAt: { type: Date, required: true },
+      updatedAt: { type: Date, required: true },
+    },
+    { collection: 'webhooks', versionKey: false },
+  );
+  webhook.index({ accountId: 1, appId: 1, _id: 1 });
+
+  const attempt = new Schema<AttemptDoc>({ at: Date, statusCode: Number, latencyMs: Number, error: String }, { _id: false });
+  const delivery = new Schema<DeliveryDoc>(
+    {
+      _id: { type: String, required: true },
+      webhookId: { type: Number, required: true },
+      accountId: { type: String, required: true },
+      appId: { type: String, required: true },
+      eventId: { type: String, required: true },
+      eventType: { type: String, required: true },
+      body: { type: String, required: true },
+      status: { type: String, required: true, enum: ['pending', 'succeeded', 'failed'] },
+      failedAttempts: { type: Number, default: 0 },
+      attempts: { type: [attempt], default: [] },
+      nextAttemptAt: { type: Date, default: null },
+      dueAt: { type: Date, default: null },
+      leaseToken: { type: String, default: null },
+      createdAt: { type: Date, required: true },
+      updatedAt: { type: Date, required: true },
+    },
+    { collection: 'webhook_deliveries', versionKey: false },
+  );
+  delivery.index({ status: 1, dueAt: 1 });
+  delivery.index({ webhookId: 1, createdAt: -1, _id: -1 });
+
+  const counter = new Schema<CounterDoc>({ _id: { type: String, required: true }, seq: { type: Number, required: true } }, { collection: 'webhook_counters', versionKey: false });
+
+  return {
+    Webhook: conn.model<WebhookDoc>('Webhook', webhook),
+    Delivery: conn.model<DeliveryDoc>('WebhookDelivery', delivery),
+    Counter: conn.model<CounterDoc>('WebhookCounter', counter),
+  };
+}
