@@ -113,10 +113,9 @@ const schema = {
       keep: bool,
       annotations: strMap,
     }),
-    components: obj(
-      Object.fromEntries(['default', 'gateway', 'oauth', 'consent', 'dataprocessing', 'webhook'].map((n) => [n, component(n)])),
-      { required: ['default', 'gateway', 'oauth', 'consent', 'dataprocessing', 'webhook'] },
-    ),
+    components: obj(Object.fromEntries(['default', 'gateway', 'oauth', 'consent', 'dataprocessing', 'webhook'].map((n) => [n, component(n)])), {
+      required: ['default', 'gateway', 'oauth', 'consent', 'dataprocessing', 'webhook'],
+    }),
     ingress: obj({
       enabled: bool,
       className: str,
@@ -157,5 +156,10 @@ const schema = {
 
 const out = path.join(__dirname, '..', 'values.schema.json');
 const text = JSON.stringify(schema, null, 2) + '\n';
-if (require.main === module) fs.writeFileSync(out, text);
+if (require.main === module) {
+  // Written in the repository's prettier style, so `npm run lint` stays clean.
+  import('prettier')
+    .then(async (prettier) => fs.writeFileSync(out, await prettier.format(text, { ...(await prettier.resolveConfig(out)), filepath: out })))
+    .catch(() => fs.writeFileSync(out, text));
+}
 module.exports = { text };

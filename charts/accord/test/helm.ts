@@ -33,8 +33,7 @@ export function helmBin(): string {
     }
   }
   throw new Error(
-    'helm not found: set HELM_BIN, put helm on PATH or install it to $HOME/go/bin/helm ' +
-      '(https://helm.sh/docs/intro/install/); the chart tests need it.',
+    'helm not found: set HELM_BIN, put helm on PATH or install it to $HOME/go/bin/helm ' + '(https://helm.sh/docs/intro/install/); the chart tests need it.',
   );
 }
 

@@ -2,10 +2,12 @@
 // bundled in the kubernetes-models package, offline. Prints a JSON array of
 // { kind, name, error } (error null when valid). Runs as a separate ESM process because
 // kubernetes-models is ESM-only and jest loads the tests as CommonJS.
-const input = JSON.parse(await new Promise((resolve) => {
-  let s = '';
-  process.stdin.on('data', (d) => (s += d)).on('end', () => resolve(s));
-}));
+const input = JSON.parse(
+  await new Promise((resolve) => {
+    let s = '';
+    process.stdin.on('data', (d) => (s += d)).on('end', () => resolve(s));
+  }),
+);
 
 const results = [];
 for (const obj of input) {

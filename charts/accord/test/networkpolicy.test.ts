@@ -54,7 +54,9 @@ function peerMatches(peer: any, ep: Endpoint, policyNs: string): boolean {
     return inCidr(ep.ip, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((c: string) => inCidr(ep.ip!, c));
   }
   if (!ep.namespace) return false;
-  const nsOk = peer.namespaceSelector ? selects({ ...peer.namespaceSelector, matchLabels: peer.namespaceSelector.matchLabels ?? {} }, NAMESPACE_LABELS[ep.namespace]) : ep.namespace === policyNs;
+  const nsOk = peer.namespaceSelector
+    ? selects({ ...peer.namespaceSelector, matchLabels: peer.namespaceSelector.matchLabels ?? {} }, NAMESPACE_LABELS[ep.namespace])
+    : ep.namespace === policyNs;
   const podOk = peer.podSelector ? selects({ ...peer.podSelector, matchLabels: peer.podSelector.matchLabels ?? {} }, ep.labels) : true;
   return nsOk && podOk;
 }
@@ -73,7 +75,10 @@ function portMatches(rulePorts: any[] | undefined, port: number, protocol: strin
 function admitted(policies: K8sObject[], type: 'Ingress' | 'Egress', self: Endpoint, peer: Endpoint, port: number, protocol: string, dst: Endpoint): boolean {
   if (!self.namespace) return true; // outside the cluster: no policy applies
   const applicable = policies.filter(
-    (p) => (p.metadata.namespace ?? NAMESPACE) === self.namespace && selects({ matchLabels: {}, ...p.spec.podSelector }, self.labels) && p.spec.policyTypes.includes(type),
+    (p) =>
+      (p.metadata.namespace ?? NAMESPACE) === self.namespace &&
+      selects({ matchLabels: {}, ...p.spec.podSelector }, self.labels) &&
+      p.spec.policyTypes.includes(type),
   );
   if (applicable.length === 0) return true;
   return applicable.some((p) =>
@@ -120,10 +125,18 @@ function podsOf(objs: K8sObject[]): Record<string, Endpoint> {
 const PORTS: Record<string, number> = { gateway: 8080, oauth: 50051, consent: 50052, dataprocessing: 50053, webhook: 50054, mongodb: 27017, nats: 4222 };
 /** Intended service-to-service paths (the services' runtime contract). */
 const INTENDED = new Set([
-  'gateway>oauth', 'gateway>consent', 'gateway>dataprocessing', 'gateway>webhook',
-  'consent>dataprocessing', 'dataprocessing>consent',
-  'oauth>mongodb', 'consent>mongodb', 'dataprocessing>mongodb', 'webhook>mongodb',
-  'consent>nats', 'webhook>nats',
+  'gateway>oauth',
+  'gateway>consent',
+  'gateway>dataprocessing',
+  'gateway>webhook',
+  'consent>dataprocessing',
+  'dataprocessing>consent',
+  'oauth>mongodb',
+  'consent>mongodb',
+  'dataprocessing>mongodb',
+  'webhook>mongodb',
+  'consent>nats',
+  'webhook>nats',
 ]);
 
 describe('NetworkPolicies with bundled MongoDB and NATS', () => {
@@ -138,9 +151,10 @@ describe('NetworkPolicies with bundled MongoDB and NATS', () => {
 
   it('admits exactly the intended paths between the pods of the release', () => {
     const actual: string[] = [];
-    for (const src of inRelease) for (const dst of inRelease) {
-      if (src !== dst && allowed(policies, eps[src], eps[dst], PORTS[dst])) actual.push(`${src}>${dst}`);
-    }
+    for (const src of inRelease)
+      for (const dst of inRelease) {
+        if (src !== dst && allowed(policies, eps[src], eps[dst], PORTS[dst])) actual.push(`${src}>${dst}`);
+      }
     expect(actual.sort()).toEqual([...INTENDED].sort());
   });
 
@@ -205,9 +219,10 @@ describe('NetworkPolicies with external MongoDB/NATS and a restricted gateway', 
 
   it('still admits the intended service-to-service paths', () => {
     const actual: string[] = [];
-    for (const src of COMPONENTS) for (const dst of COMPONENTS) {
-      if (src !== dst && allowed(policies, eps[src], eps[dst], PORTS[dst])) actual.push(`${src}>${dst}`);
-    }
+    for (const src of COMPONENTS)
+      for (const dst of COMPONENTS) {
+        if (src !== dst && allowed(policies, eps[src], eps[dst], PORTS[dst])) actual.push(`${src}>${dst}`);
+      }
     expect(actual.sort()).toEqual([...INTENDED].filter((p) => !/mongodb|nats/.test(p)).sort());
   });
 });

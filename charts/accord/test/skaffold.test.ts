@@ -57,7 +57,12 @@ describe('skaffold.yaml', () => {
     const base = Object.fromEntries(Object.entries(release.setValueTemplates).map(([k, v]) => [k, fill(String(v))]));
     expect(release.setValues).toEqual({});
     const bundled = render({ setString: base, set: profileValues('bundled') });
-    expect(bundled.filter((o) => o.kind === 'StatefulSet').map((o) => o.metadata.name).sort()).toEqual(['accord-mongodb', 'accord-nats']);
+    expect(
+      bundled
+        .filter((o) => o.kind === 'StatefulSet')
+        .map((o) => o.metadata.name)
+        .sort(),
+    ).toEqual(['accord-mongodb', 'accord-nats']);
 
     const debug = render({ setString: base, set: profileValues('debug') });
     expect(envOf(deployment(debug, 'consent')).LOG_LEVEL).toBe('debug');

@@ -1,20 +1,9 @@
 // Wiring of the rendered workloads: addresses, probes, resources, security, selectors,
 // secrets and config reachability.
 import { createPrivateKey } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  CI_DIR,
-  COMPONENTS,
-  K8sObject,
-  byKind,
-  componentName,
-  container,
-  deployment,
-  envOf,
-  find,
-  labelsMatch,
-  render,
-} from './helm';
+import { CI_DIR, COMPONENTS, K8sObject, byKind, componentName, container, deployment, envOf, find, labelsMatch, render } from './helm';
 
 const ci = (name: string) => path.join(CI_DIR, `${name}-values.yaml`);
 const GRPC_PORTS: Record<string, number> = { oauth: 50051, consent: 50052, dataprocessing: 50053, webhook: 50054 };
@@ -218,9 +207,7 @@ describe.each(Object.entries(configs))('%s values', (_name, objs) => {
     const [pod] = byKind(objs, 'Pod');
     expect(pod.metadata.annotations['helm.sh/hook']).toBe('test');
     const gwPort = find(objs, 'Service', componentName('gateway')).spec.ports[0].port;
-    expect(pod.spec.containers[0].command).toContain(
-      `http://${componentName('gateway')}:${gwPort}/readyz`,
-    );
+    expect(pod.spec.containers[0].command).toContain(`http://${componentName('gateway')}:${gwPort}/readyz`);
   });
 });
 
@@ -251,7 +238,7 @@ describe('secrets', () => {
   it('looks up the existing Secret so that generated values survive helm upgrade, and keeps it on uninstall', () => {
     // helm template has no cluster, so the lookup itself is exercised on a real install
     // (docs/kubernetes.md); here: the template uses it and the resource policy is set.
-    const src = require('node:fs').readFileSync(path.join(__dirname, '..', 'templates', 'secret.yaml'), 'utf8');
+    const src = fs.readFileSync(path.join(__dirname, '..', 'templates', 'secret.yaml'), 'utf8');
     expect(src).toMatch(/lookup "v1" "Secret" \.Release\.Namespace \$name/);
     expect(secret.metadata.annotations['helm.sh/resource-policy']).toBe('keep');
   });
@@ -346,9 +333,11 @@ describe('configuration', () => {
     });
     expect(envOf(deployment(objs, 'consent')).LOG_LEVEL).toBe('trace');
     expect(envOf(deployment(objs, 'oauth')).LOG_LEVEL).toBe('warn');
-    expect(byKind(objs, 'HorizontalPodAutoscaler').map((h) => h.metadata.name).sort()).toEqual(
-      ['consent', 'dataprocessing', 'gateway', 'oauth'].map(componentName),
-    );
+    expect(
+      byKind(objs, 'HorizontalPodAutoscaler')
+        .map((h) => h.metadata.name)
+        .sort(),
+    ).toEqual(['consent', 'dataprocessing', 'gateway', 'oauth'].map(componentName));
     expect(deployment(objs, 'webhook').spec.replicas).toBe(1);
   });
 
