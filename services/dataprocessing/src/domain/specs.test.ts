@@ -1,0 +1,51 @@
+import { ConflictError, FailedPreconditionError, NotFoundError } from '@accord/common';
+import { addTexts, oldestKeptVersion, parseTextId, removeText, replaceText } from './specs';
+import type { TextRecord } from './model';
+
+const now = new Date('2026-01-01T00:00:00Z');
+
+describe('texts of a specification', () => {
+  it('get increasing integer ids that are never reused', () => {
+    const a = addTexts([], 1, [{ value: 'a', language: 'en', type: 'default' }, { value: 'b', language: 'de', type: 'default' }], now);
+    expect(a.created.map((t) => t.id)).toEqual([1, 2]);
+    const removed = removeText(a.texts, 2);
+    const b = addTexts(removed, a.nextTextId, [{ value: 'c', language: 'fr', type: 'default' }], now);
+    expect(b.created[0]!.id).toBe(3);
+  });
+
+  it('hold one text per language and type', () => {
+    const a = addTexts([], 1, [{ value: 'a', language: 'en', type: 'default' }], now);
+    expect(() => addTexts(a.texts, a.nextTextId, [{ value: 'b', language: 'en', type: 'default' }], now)).toThrow(ConflictError);
+    expect(addTexts(a.texts, a.nextTextId, [{ value: 'b', language: 'en', type: 'short' }], now).texts).toHaveLength(2);
+  });
+
+  it('are limited to 100 per specification', () => {
+    const many = Array.from({ length: 100 }, (_, i): TextRecord => ({ id: i + 1, value: 'v', language: 'en', type: 'default', createdAt: now, updatedAt: now }));
+    expect(() => addTexts(many.map((t, i) => ({ ...t, language: `l${i}` })), 101, [{ value: 'x', language: 'en', type: 'short' }], now)).toThrow(
+      FailedPreconditionError,
+    );
+  });
+
+  it('replace keeps id and creation time, and cannot take another text’s language and type', () => {
+    const a = addTexts([], 1, [{ value: 'a', language: 'en', type: 'default' }, { value: 'b', language: 'de', type: 'default' }], now);
+    const later = new Date('2026-02-01T00:00:00Z');
+    const r = replaceText(a.texts, 1, { value: 'A', language: 'en', type: 'default' }, later);
+    expect(r.updated).toMatchObject({ id: 1, value: 'A', createdAt: now, updatedAt: later });
+    expect(() => replaceText(a.texts, 1, { value: 'A', language: 'de', type: 'default' }, later)).toThrow(ConflictError);
+    expect(() => replaceText(a.texts, 9, { value: 'A', language: 'en', type: 'default' }, later)).toThrow(NotFoundError);
+  });
+
+  it('ids in requests must be positive integers', () => {
+    expect(parseTextId('12')).toBe(12);
+    for (const bad of ['0', '-1', 'abc', '1.5', '01']) expect(() => parseTextId(bad)).toThrow(NotFoundError);
+  });
+});
+
+describe('version history', () => {
+  it('keeps the newest 100 previous versions', () => {
+    // current version 102 (after 101 updates): previous versions 2..101 are kept
+    expect(oldestKeptVersion(102)).toBe(2);
+    expect(oldestKeptVersion(101)).toBe(1);
+    expect(oldestKeptVersion(2)).toBe(1);
+  });
+});
