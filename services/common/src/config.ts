@@ -17,7 +17,11 @@ export const baseEnv = {
 
 export const mongoEnv = { MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/accord') };
 export const natsEnv = { NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222') };
-export const grpcPortEnv = (port: number) => ({ GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(port) });
+export const grpcPortEnv = (port: number) => ({
+  GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(port),
+  /** Interface the gRPC server binds: all in a cluster; `npm start` binds loopback only. */
+  GRPC_HOST: z.string().min(1).default('0.0.0.0'),
+});
 export const addressEnv = (port: number) =>
   z
     .string()
