@@ -1,0 +1,231 @@
+/**
+ * `npm run -s admin -- <command>`: administration of accounts and applications through the
+ * oauth service's admin RPCs. Finds the service through ACCORD_OAUTH_ADDR / ACCORD_ADMIN_TOKEN,
+ * else the state file written by `npm start`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Metadata, status } from '@grpc/grpc-js';
+import { createClient, isServiceError } from '@accord/common';
+import { oauthv1 } from '@accord/proto';
+
+export interface AdminIO {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+  env: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+const USAGE = `Usage: npm run -s admin -- <command> [options]
+
+Commands:
+  bootstrap --account <name> --app <name> [--scopes consent,dataprocessing,webhooks] [--json]
+      Creates the account when the name is new (else reuses it), then a new application in it.
+      Prints the account id, API key, application id, client id, client secret and scopes.
+      The client secret is shown only here; keep it.
+  accounts [--json]                       Lists accounts.
+  apps --account <account id> [--json]    Lists the applications of an account.
+  rotate-secret --client <client id> [--json]
+      Issues a new client secret; the old one and the client's refresh tokens stop working.
+  rotate-api-key --account <account id> [--json]
+      Issues a new API key for the account; the old one stops working.
+
+Connection: ACCORD_OAUTH_ADDR (host:port) and ACCORD_ADMIN_TOKEN, else the state file of
+\`npm start\` (ACCORD_STATE_FILE, default .accord/local/state.json).
+`;
+
+class CliError extends Error {}
+
+interface Target {
+  addr: string;
+  adminToken: string;
+}
+
+/** Where the oauth service is and the admin token: the environment first, then the state file. */
+export function resolveTarget(env: NodeJS.ProcessEnv, cwd: string): Target {
+  let addr = env.ACCORD_OAUTH_ADDR || undefined;
+  let adminToken = env.ACCORD_ADMIN_TOKEN || undefined;
+  if (!addr || !adminToken) {
+    const candidates = env.ACCORD_STATE_FILE
+      ? [isAbsolute(env.ACCORD_STATE_FILE) ? env.ACCORD_STATE_FILE : resolve(cwd, env.ACCORD_STATE_FILE)]
+      : // cwd first (npm run runs at the repository root), then the repository this CLI is built in.
+        [...new Set([resolve(cwd, '.accord/local/state.json'), resolve(__dirname, '../../../../.accord/local/state.json')])];
+    const file = candidates.find((f) => existsSync(f));
+    if (!file) {
+      throw new CliError(
+        `cannot find the oauth service: no state file at ${candidates[0]} (is \`npm start\` running?); or set ACCORD_OAUTH_ADDR and ACCORD_ADMIN_TOKEN`,
+      );
+    }
+    let state: { oauthAddr?: unknown; adminToken?: unknown };
+    try {
+      state = JSON.parse(readFileSync(file, 'utf8')) as typeof state;
+    } catch (err) {
+      throw new CliError(`cannot read the state file ${file}: ${(err as Error).message}`);
+    }
+    addr ??= typeof state.oauthAddr === 'string' ? state.oauthAddr : undefined;
+    adminToken ??= typeof state.adminToken === 'string' ? state.adminToken : undefined;
+    if (!addr) throw new CliError(`the state file ${file} has no oauthAddr; set ACCORD_OAUTH_ADDR`);
+    if (!adminToken) throw new CliError(`the state file ${file} has no adminToken; set ACCORD_ADMIN_TOKEN`);
+  }
+  return { addr, adminToken };
+}
+
+function required(values: Record<string, unknown>, name: string, command: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || !v.trim()) throw new CliError(`${command}: --${name} is required (see --help)`);
+  return v.trim();
+}
+
+/**
+ * Runs one admin command. Results go to stdout (one JSON document with --json), every error to
+ * stderr as one line. Resolves to the exit code.
+ */
+export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
+  const out = (s: string) => io.stdout.write(s.endsWith('\n') ? s : s + '\n');
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        account: { type: 'string' },
+        app: { type: 'string' },
+        scopes: { type: 'string' },
+        client: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    io.stderr.write(`error: ${(err as Error).message} (see --help)\n`);
+    return 1;
+  }
+  const { values, positionals } = parsed;
+  const command = positionals[0];
+  if (values.help || command === 'help') {
+    io.stdout.write(USAGE);
+    return 0;
+  }
+  if (!command) {
+    io.stderr.write(`error: a command is required\n\n${USAGE}`);
+    return 1;
+  }
+  if (positionals.length > 1) {
+    io.stderr.write(`error: unexpected argument ${JSON.stringify(positionals[1])} (see --help)\n`);
+    return 1;
+  }
+
+  let target: Target | undefined;
+  let client: ReturnType<typeof createClient<typeof oauthv1.OAuthServiceService>> | undefined;
+  try {
+    const known = ['bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key'];
+    if (!known.includes(command)) throw new CliError(`unknown command ${JSON.stringify(command)}; one of ${known.join(', ')} (see --help)`);
+    // Check the arguments before connecting.
+    const args = {
+      bootstrap: () => ({
+        accountName: required(values, 'account', command),
+        appName: required(values, 'app', command),
+        scopes: (values.scopes ?? 'consent,dataprocessing,webhooks').split(',').map((s) => s.trim()).filter(Boolean),
+      }),
+      accounts: () => ({}),
+      apps: () => ({ accountId: required(values, 'account', command) }),
+      'rotate-secret': () => ({ clientId: required(values, 'client', command) }),
+      'rotate-api-key': () => ({ accountId: required(values, 'account', command) }),
+    }[command as 'accounts']() as Record<string, unknown>;
+
+    target = resolveTarget(io.env, io.cwd ?? process.cwd());
+    client = createClient(oauthv1.OAuthServiceService, target.addr, { timeoutMs: 10_000, retries: 2 });
+    const metadata = new Metadata();
+    metadata.set('authorization', `Bearer ${target.adminToken}`);
+    const opts = { metadata };
+    const json = values.json;
+
+    switch (command) {
+      case 'bootstrap': {
+        const r = await client.bootstrap(args as unknown as oauthv1.BootstrapRequest, opts);
+        const result = { accountId: r.accountId, apiKey: r.apiKey, appId: r.appId, clientId: r.clientId, clientSecret: r.clientSecret, scopes: r.scopes };
+        if (json) out(JSON.stringify(result));
+        else {
+          out(
+            [
+              `account ${r.accountCreated ? 'created' : 'reused'}: ${r.accountId}`,
+              `apiKey:       ${r.apiKey}`,
+              `appId:        ${r.appId}`,
+              `clientId:     ${r.clientId}`,
+              `clientSecret: ${r.clientSecret}`,
+              `scopes:       ${r.scopes.join(' ')}`,
+              '',
+              'The client secret is shown only now: store it. Get a token with',
+              `  curl -u '${r.clientId}:<clientSecret>' -d grant_type=client_credentials <base_url>/oauth/v0/token`,
+            ].join('\n'),
+          );
+        }
+        break;
+      }
+      case 'accounts': {
+        const r = await client.listAccounts({}, opts);
+        const rows = r.accounts.map((a) => ({ id: a.id, name: a.name, createdAt: a.createdAt?.toISOString() ?? null }));
+        if (json) out(JSON.stringify(rows));
+        else if (!rows.length) out('no accounts; create one with: npm run -s admin -- bootstrap --account <name> --app <name>');
+        else for (const a of rows) out(`${a.id}  ${a.name}  ${a.createdAt ?? ''}`);
+        break;
+      }
+      case 'apps': {
+        const r = await client.listApplications(args as unknown as oauthv1.ListApplicationsRequest, opts);
+        const rows = r.applications.map((a) => ({ id: a.id, name: a.name, clientId: a.clientId, scopes: a.scopes, createdAt: a.createdAt?.toISOString() ?? null }));
+        if (json) out(JSON.stringify(rows));
+        else if (!rows.length) out('no applications');
+        else for (const a of rows) out(`${a.id}  ${a.clientId}  ${a.name}  [${a.scopes.join(' ')}]  ${a.createdAt ?? ''}`);
+        break;
+      }
+      case 'rotate-secret': {
+        const r = await client.rotateClientSecret(args as unknown as oauthv1.RotateClientSecretRequest, opts);
+        out(json ? JSON.stringify({ clientId: r.clientId, clientSecret: r.clientSecret }) : `clientId:     ${r.clientId}\nclientSecret: ${r.clientSecret}\n(shown only now; the old secret no longer works)`);
+        break;
+      }
+      case 'rotate-api-key': {
+        const r = await client.rotateApiKey(args as unknown as oauthv1.RotateApiKeyRequest, opts);
+        out(json ? JSON.stringify({ accountId: r.accountId, apiKey: r.apiKey }) : `accountId: ${r.accountId}\napiKey:    ${r.apiKey}\n(the old API key no longer works)`);
+        break;
+      }
+    }
+    return 0;
+  } catch (err) {
+    io.stderr.write(`error: ${describe(err, target)}\n`);
+    return 1;
+  } finally {
+    client?.close();
+  }
+}
+
+function describe(err: unknown, target: Target | undefined): string {
+  if (err instanceof CliError) return err.message;
+  if (isServiceError(err)) {
+    const where = target ? ` at ${target.addr}` : '';
+    switch (err.code) {
+      case status.UNAVAILABLE:
+      case status.DEADLINE_EXCEEDED:
+        return `cannot reach the oauth service${where}: is \`npm start\` running?`;
+      case status.UNAUTHENTICATED:
+      case status.PERMISSION_DENIED:
+        return `the oauth service${where} refused the admin token: ${err.details}`;
+      default:
+        return err.details || err.message;
+    }
+  }
+  return (err as Error)?.message ?? String(err);
+}
+
+if (require.main === module) {
+  runAdmin(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`error: ${(err as Error)?.message ?? String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
