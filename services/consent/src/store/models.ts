@@ -17,9 +17,12 @@ export interface EventDoc {
 }
 
 /**
- * consent_current: one document per (account, subject, issuer, target, scope) holding a copy
- * of its newest event; maintained on write with a conditional upsert (only a newer event id
- * replaces it), so it is right under concurrent writers and replicas.
+ * consent_current: one document per consent state (account, subject, issuer, target, scope),
+ * created by the first event of the state and never removed, carrying the id, app and action
+ * of the newest event as last applied (a conditional upsert: only a newer event id replaces
+ * it). Its existence lists the states (scopes) of a subject/target; its action feeds the
+ * statistics counters. Search with current=true reads the current event itself from
+ * consent_events (exact on every backend).
  */
 export interface CurrentDoc {
   _id: string;
@@ -32,7 +35,6 @@ export interface CurrentDoc {
   eventId: string;
   appId: string;
   action: boolean | null;
-  event: Omit<EventDoc, 'accountId'>;
 }
 
 /**
@@ -50,6 +52,14 @@ export interface OutboxDoc {
   attempts: number;
   /** Current state and counters were applied by the writer (a claimer re-applies the state otherwise). */
   projected: boolean;
+}
+
+/** A won claim on an outbox record (see ConsentRepository.claimDue). */
+export interface ClaimDoc {
+  _id: string;
+  recordId: string;
+  owner: string;
+  at: Date;
 }
 
 /** Statistics counters maintained on write. */
@@ -82,6 +92,7 @@ export interface Models {
   events: Model<EventDoc>;
   current: Model<CurrentDoc>;
   outbox: Model<OutboxDoc>;
+  claims: Model<ClaimDoc>;
   appStats: Model<AppStatsDoc>;
   targetStats: Model<TargetStatsDoc>;
   subjects: Model<SubjectDoc>;
@@ -107,8 +118,10 @@ export function defineModels(conn: Connection): Models {
     },
     { ...opts, collection: 'consent_events' },
   );
-  // search: equality on account/subject/issuer/target, newest first (scope/source filtered in the scan of one history)
+  // search: equality on account/subject/issuer/target, newest first (source filtered in the scan of one history)
   events.index({ accountId: 1, subject: 1, issuer: 1, target: 1, _id: -1 }, { name: 'search' });
+  // search with scope, and the newest event of one state (current=true)
+  events.index({ accountId: 1, subject: 1, issuer: 1, target: 1, scope: 1, _id: -1 }, { name: 'search_scope' });
   // GET /consents/token/{token}
   events.index({ accountId: 1, token: 1, _id: -1 }, { name: 'token' });
   // statistics: latest event of an application
@@ -126,11 +139,10 @@ export function defineModels(conn: Connection): Models {
       eventId: String,
       appId: String,
       action: { type: Boolean, default: null },
-      event: { type: Schema.Types.Mixed },
     },
     { ...opts, collection: 'consent_current' },
   );
-  current.index({ accountId: 1, subject: 1, issuer: 1, target: 1, eventId: -1 }, { name: 'search_current' });
+  current.index({ accountId: 1, subject: 1, issuer: 1, target: 1 }, { name: 'states' });
 
   const outbox = new Schema<OutboxDoc>(
     {
@@ -146,7 +158,9 @@ export function defineModels(conn: Connection): Models {
     { ...opts, collection: 'consent_outbox' },
   );
   outbox.index({ leaseUntil: 1, _id: 1 }, { name: 'due' });
-  outbox.index({ owner: 1 }, { name: 'owner' });
+
+  const claims = new Schema<ClaimDoc>({ _id: String, recordId: String, owner: String, at: Date }, { ...opts, collection: 'consent_outbox_claims' });
+  claims.index({ recordId: 1 }, { name: 'record' });
 
   const appStats = new Schema<AppStatsDoc>(
     { _id: String, accountId: String, appId: String, total: Number, accepted: Number, declined: Number, noAction: Number, distinctSubjects: Number },
@@ -163,6 +177,7 @@ export function defineModels(conn: Connection): Models {
     events: conn.model('ConsentEvent', events),
     current: conn.model('ConsentCurrent', current),
     outbox: conn.model('ConsentOutbox', outbox),
+    claims: conn.model('ConsentOutboxClaim', claims),
     appStats: conn.model('ConsentAppStats', appStats),
     targetStats: conn.model('ConsentTargetStats', targetStats),
     subjects: conn.model('ConsentSubject', subjects),

@@ -115,7 +115,6 @@ export class ConsentRepository {
    */
   async applyCurrent(ev: ConsentEvent): Promise<{ appId: string; action: boolean | null } | null | undefined> {
     const key = stateKey(ev.accountId, ev.subject, ev.issuer, ev.target, ev.scope);
-    const { accountId: _a, ...eventCopy } = toDoc(ev);
     const set: Omit<CurrentDoc, '_id'> = {
       accountId: ev.accountId,
       subject: ev.subject,
@@ -125,7 +124,6 @@ export class ConsentRepository {
       eventId: ev.id,
       appId: ev.appId,
       action: ev.action,
-      event: eventCopy,
     };
     if (ev.source !== undefined) set.source = ev.source;
     const update = ev.source !== undefined ? { $set: set } : { $set: set, $unset: { source: '' } };
@@ -233,26 +231,46 @@ export class ConsentRepository {
 
   // --- outbox -------------------------------------------------------------------------------
 
-  /** Claims due outbox records (lease expired) for `owner`; safe with several replicas. */
+  /**
+   * Claims due outbox records (lease expired) for `owner`; safe with several replicas.
+   *
+   * The claim is the insert of `<record id>#<attempts>` into consent_outbox_claims (unique _id):
+   * exactly one replica wins it, on MongoDB and on FerretDB alike (FerretDB 1.x on SQLite does
+   * not apply a conditional update or findOneAndUpdate atomically, so a conditional update
+   * alone could hand one record to two replicas). The winner then takes the lease and bumps
+   * `attempts`, so the next claim after this lease expires has a new claim id.
+   */
   async claimDue(owner: string, leaseMs: number, limit: number): Promise<OutboxDoc[]> {
     const now = new Date();
     const due = (await this.m.outbox.collection
-      .find({ leaseUntil: { $lte: now } } as never, { projection: { _id: 1 } })
+      .find({ leaseUntil: { $lte: now } } as never)
       .sort({ leaseUntil: 1, _id: 1 })
       .limit(limit)
-      .toArray()) as unknown as Array<{ _id: string }>;
+      .toArray()) as unknown as OutboxDoc[];
     if (!due.length) return [];
-    await this.m.outbox.collection.updateMany({ _id: { $in: due.map((d) => d._id) }, leaseUntil: { $lte: now } } as never, {
-      $set: { leaseUntil: new Date(now.getTime() + leaseMs), owner },
-      $inc: { attempts: 1 },
-    } as never);
-    return (await this.m.outbox.collection.find({ owner, _id: { $in: due.map((d) => d._id) } } as never).toArray()) as unknown as OutboxDoc[];
+    const claims = due.map((d) => ({ _id: `${d._id}#${d.attempts ?? 0}`, recordId: d._id, owner, at: now }));
+    let won = new Set(claims.map((c) => c.recordId));
+    try {
+      await this.m.claims.collection.insertMany(claims as never[], { ordered: false });
+    } catch (err) {
+      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+      const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{ index: number; code: number }>;
+      if (!list.length || list.some((w) => w.code !== 11000)) throw err;
+      const lost = new Set(list.map((w) => claims[w.index]!.recordId));
+      won = new Set([...won].filter((id) => !lost.has(id)));
+    }
+    const mine = due.filter((d) => won.has(d._id));
+    if (!mine.length) return [];
+    const lease = new Date(now.getTime() + leaseMs);
+    await this.m.outbox.collection.updateMany({ _id: { $in: mine.map((d) => d._id) } } as never, { $set: { leaseUntil: lease, owner }, $inc: { attempts: 1 } } as never);
+    return mine.map((d) => ({ ...d, leaseUntil: lease, owner, attempts: (d.attempts ?? 0) + 1 }));
   }
 
   /** Published: the record is done. */
   async completeOutbox(ids: string[]): Promise<void> {
     if (!ids.length) return;
     await this.m.outbox.collection.deleteMany({ _id: { $in: ids } } as never);
+    await this.m.claims.collection.deleteMany({ recordId: { $in: ids } } as never);
   }
 
   /** Not published: let any replica retry after `retryAt`. */
@@ -286,22 +304,26 @@ export class ConsentRepository {
 
   /** One page, newest first; `next` is the cursor of the following page, if any. */
   async search(q: SearchQuery): Promise<{ events: ConsentEvent[]; next?: string }> {
-    const base: Record<string, unknown> = { accountId: q.accountId, subject: q.subject, issuer: q.issuer, target: q.target };
-    if (q.scope !== undefined) base.scope = q.scope;
-    if (q.source !== undefined) base.source = q.source;
     let events: ConsentEvent[];
     if (q.current) {
-      if (q.cursor) base.eventId = { $lt: q.cursor };
-      const docs = (await this.m.current.collection
-        .find(base as never)
-        .sort({ eventId: -1 })
-        .limit(q.limit + 1)
-        .toArray()) as unknown as CurrentDoc[];
-      events = docs.map((d) => fromDoc(d.event, q.accountId));
+      // The current event of each matching state, read from the events themselves (exact on
+      // every backend): the states (scopes) come from consent_current, whose documents are
+      // created once per state; the newest event of a state is an index lookup.
+      const scopes = q.scope !== undefined ? [q.scope] : await this.scopesOf(q.accountId, q.subject, q.issuer, [q.target]).then((s) => s.map((x) => x.scope));
+      const newest = await mapLimit(scopes, 8, (scope) => this.newestOf(q.accountId, q.subject, q.issuer, q.target, scope));
+      events = newest
+        .filter((e): e is ConsentEvent => !!e)
+        .filter((e) => q.source === undefined || e.source === q.source)
+        .filter((e) => !q.cursor || e.id < q.cursor)
+        .sort((x, y) => (x.id < y.id ? 1 : -1))
+        .slice(0, q.limit + 1);
     } else {
-      if (q.cursor) base._id = { $lt: q.cursor };
+      const filter: Record<string, unknown> = { accountId: q.accountId, subject: q.subject, issuer: q.issuer, target: q.target };
+      if (q.scope !== undefined) filter.scope = q.scope;
+      if (q.source !== undefined) filter.source = q.source;
+      if (q.cursor) filter._id = { $lt: q.cursor };
       const docs = (await this.m.events.collection
-        .find(base as never)
+        .find(filter as never)
         .sort({ _id: -1 })
         .limit(q.limit + 1)
         .toArray()) as unknown as EventDoc[];
@@ -314,12 +336,30 @@ export class ConsentRepository {
     return { events };
   }
 
-  /** The current event of each (target, scope) of one subject and issuer, newest first. */
-  async currentStates(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<ConsentEvent[]> {
+  /** The newest event of one state. */
+  private async newestOf(accountId: string, subject: string, issuer: string, target: string, scope: string): Promise<ConsentEvent | undefined> {
+    const docs = (await this.m.events.collection
+      .find({ accountId, subject, issuer, target, scope } as never)
+      .sort({ _id: -1 })
+      .limit(1)
+      .toArray()) as unknown as EventDoc[];
+    return docs[0] ? fromDoc(docs[0]) : undefined;
+  }
+
+  private async scopesOf(accountId: string, subject: string, issuer: string, targets: string[], limit = 10_000): Promise<Array<{ target: string; scope: string }>> {
     const filter: Record<string, unknown> = { accountId, subject, issuer };
     if (targets.length) filter.target = targets.length === 1 ? targets[0] : { $in: targets };
-    const docs = (await this.m.current.collection.find(filter as never).sort({ eventId: -1 }).limit(limit).toArray()) as unknown as CurrentDoc[];
-    return docs.map((d) => fromDoc(d.event, accountId));
+    return (await this.m.current.collection
+      .find(filter as never, { projection: { _id: 0, target: 1, scope: 1 } })
+      .limit(limit)
+      .toArray()) as unknown as Array<{ target: string; scope: string }>;
+  }
+
+  /** The current event of each (target, scope) of one subject and issuer, newest first. */
+  async currentStates(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<ConsentEvent[]> {
+    const states = await this.scopesOf(accountId, subject, issuer, targets, limit);
+    const newest = await mapLimit(states, 8, (s) => this.newestOf(accountId, subject, issuer, s.target, s.scope));
+    return newest.filter((e): e is ConsentEvent => !!e).sort((x, y) => (x.id < y.id ? 1 : -1));
   }
 
   async statistics(accountId: string, appId: string): Promise<Statistics> {

@@ -1,0 +1,165 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { connect, type NatsConnection } from 'nats';
+import { connectMongo, createLogger, eventSubject, streamName, type EventEnvelope } from '@accord/common';
+import { findBinary, freePort, spawnLogged, stopChild, testEnv, waitForPort } from '@accord/local-stack';
+import { buildEvents, validateInputs } from '../src/domain/consent';
+import { defineModels } from '../src/store/models';
+import { ConsentRepository } from '../src/store/repository';
+import { input, startTestConsent, waitFor, type RunningConsent } from './helpers';
+
+const A = { accountId: 'acc-ev', appId: 'app-ev' };
+
+interface StreamMessage {
+  subject: string;
+  msgId: string | undefined;
+  envelope: EventEnvelope<Record<string, unknown>>;
+}
+
+async function streamMessages(nc: NatsConnection, prefix: string): Promise<StreamMessage[]> {
+  const jsm = await nc.jetstreamManager();
+  const info = await jsm.streams.info(streamName(prefix));
+  const out: StreamMessage[] = [];
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+    const m = await jsm.streams.getMessage(streamName(prefix), { seq });
+    out.push({ subject: m.subject, msgId: m.header?.get('Nats-Msg-Id'), envelope: m.json() });
+  }
+  return out;
+}
+
+describe('events on NATS', () => {
+  let svc: RunningConsent;
+  let nc: NatsConnection;
+  beforeAll(async () => {
+    svc = await startTestConsent('consentevents');
+    nc = await connect({ servers: svc.env.natsUrl });
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    await nc?.close();
+  });
+
+  it('publishes every stored event once as a consent EventEnvelope on the account/app subject with Nats-Msg-Id = event id', async () => {
+    const { events } = await svc.client.createConsents({ ...A, events: [input({ action: true, source: 'web' }), input({ subject: 'u2', delegate: 'agent-7' })] });
+    const msgs = await waitFor(async () => {
+      const m = await streamMessages(nc, svc.env.natsPrefix);
+      return m.length >= 2 && m;
+    });
+    expect(msgs).toHaveLength(2);
+    const first = msgs.find((m) => m.msgId === events[0]!.id)!;
+    expect(first.subject).toBe(eventSubject(svc.env.natsPrefix, 'consent', A.accountId, A.appId));
+    expect(first.envelope).toEqual({
+      id: events[0]!.id,
+      type: 'consent',
+      accountId: A.accountId,
+      appId: A.appId,
+      occurredAt: events[0]!.createdAt!.toISOString(),
+      data: {
+        id: events[0]!.id,
+        subject: 'user-1',
+        issuer: input().issuer,
+        target: input().target,
+        source: 'web',
+        scope: 'default',
+        action: true,
+        token: events[0]!.token,
+        createdAt: events[0]!.createdAt!.toISOString(),
+        appId: A.appId,
+      },
+    });
+    const second = msgs.find((m) => m.msgId === events[1]!.id)!;
+    expect(second.envelope.data).toMatchObject({ action: null, delegate: 'agent-7' });
+    expect(second.envelope.data).not.toHaveProperty('source');
+  });
+
+  it('publishes and projects events whose writer died after storing them (outbox left behind), and drops outbox records without an event', async () => {
+    const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
+    try {
+      const repo = new ConsentRepository(defineModels(conn));
+      const dead = buildEvents(A.accountId, A.appId, validateInputs([{ subject: 'crashed', issuer: 'i', target: 't', action: true }]));
+      const orphan = buildEvents(A.accountId, A.appId, validateInputs([{ subject: 'never-stored', issuer: 'i', target: 't', action: true }]));
+      // A writer that died: outbox record and event written, nothing projected or published.
+      await repo.insertOutbox(dead, 'dead-writer', 200);
+      await repo.insertEvents(dead);
+      // A writer that died before storing its event.
+      await repo.insertOutbox(orphan, 'dead-writer', 200);
+
+      await waitFor(async () => (await repo.countOutbox()) === 0, 20_000, 'outbox to drain');
+      const ids = (await streamMessages(nc, svc.env.natsPrefix)).map((m) => m.msgId);
+      expect(ids).toContain(dead[0]!.id);
+      expect(ids).not.toContain(orphan[0]!.id);
+      const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'crashed', issuer: 'i', target: 't', current: true });
+      expect(cur.events.map((e) => e.id)).toEqual([dead[0]!.id]);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('lets only one replica claim an outbox record at a time', async () => {
+    const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
+    try {
+      const repo = new ConsentRepository(defineModels(conn));
+      const evs = buildEvents('acc-claim', 'app', validateInputs(Array.from({ length: 50 }, () => ({ subject: 's', issuer: 'i', target: 't', action: true }))));
+      await repo.insertOutbox(evs, 'writer', -1000); // lease already expired: up for grabs
+      const claims = await Promise.all(['r1', 'r2', 'r3'].map((o) => repo.claimDue(o, 60_000, 100)));
+      const claimedIds = claims.flat().map((c) => c._id);
+      const ours = new Set(evs.map((e) => e.id));
+      const relevant = claimedIds.filter((id) => ours.has(id));
+      expect(new Set(relevant).size).toBe(relevant.length); // never twice
+      await repo.completeOutbox(evs.map((e) => e.id));
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
+describe('events while NATS is down', () => {
+  const bin = findBinary('nats-server');
+  let child: ChildProcess | undefined;
+  let svc: RunningConsent | undefined;
+  let port: number;
+  const storeDir = mkdtempSync(join(tmpdir(), 'consent-nats-'));
+  const startNats = async () => {
+    child = spawnLogged(bin!, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {});
+    await waitForPort(port, '127.0.0.1', 20_000, child);
+  };
+  afterAll(async () => {
+    await svc?.stop();
+    if (child) await stopChild(child);
+  });
+
+  (bin ? it : it.skip)('stores events while NATS is stopped and has every one of them on the stream after it restarts', async () => {
+    port = await freePort();
+    await startNats();
+    const env = { ...testEnv('consentoutage'), natsUrl: `nats://127.0.0.1:${port}` };
+    svc = await startTestConsent('consentoutage', { CONSENT_PUBLISH_TIMEOUT_MS: '500' }, env);
+    const before = await svc.client.createConsents({ ...A, events: [input({ subject: 'before' })] });
+
+    await stopChild(child!);
+    const during: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { events } = await svc.client.createConsents({ ...A, events: [input({ subject: `during-${i}` }), input({ subject: `during-${i}b` })] });
+      during.push(...events.map((e) => e.id));
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    await startNats();
+
+    const nc = await connect({ servers: env.natsUrl });
+    try {
+      const expected = [before.events[0]!.id, ...during].sort();
+      const msgs = await waitFor(
+        async () => {
+          const m = await streamMessages(nc, env.natsPrefix).catch(() => []);
+          return m.length >= expected.length && m;
+        },
+        40_000,
+        'all events on the stream',
+      );
+      expect(msgs.map((m) => m.msgId).sort()).toEqual(expected);
+    } finally {
+      await nc.close();
+    }
+  });
+});
