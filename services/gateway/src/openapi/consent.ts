@@ -1,3 +1,319 @@
-import type { OpenApiFragment } from './types';
+import { errorResponses } from './common';
+import { ref, type OpenApiFragment } from './types';
+import { queryParameters } from './validate';
 
-export const consentOpenApi: OpenApiFragment = { paths: {} };
+/** Events per POST /consents (a larger array is answered 413). */
+export const CONSENT_MAX_BATCH = 1000;
+
+const security = [{ bearer: [], apiKey: [] }];
+const uriOrString = (max: number, description: string) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S', description });
+
+const exampleEvent = {
+  id: '0193a5c2f1e8000000a1b2c3d4e5f601',
+  subject: 'https://shop.example/users/42',
+  issuer: 'https://shop.example',
+  target: 'https://accord.example/dataprocessing/v0/dpspecs/6740d0c1a2b3c4d5e6f70812',
+  source: 'https://shop.example/signup',
+  scope: 'default',
+  action: true,
+  token: 'K7Q2ZP',
+  createdAt: '2026-11-20T10:15:30.123Z',
+  appId: 'app_3f9c1e',
+};
+
+const searchQuery = {
+  type: 'object',
+  required: ['subject', 'issuer', 'target'],
+  properties: {
+    subject: { type: 'string', minLength: 1, maxLength: 1024, description: 'Subject to match (percent-encode URLs).' },
+    issuer: { type: 'string', minLength: 1, maxLength: 1024, description: 'Issuer to match.' },
+    target: { type: 'string', minLength: 1, maxLength: 2048, description: 'Target to match.' },
+    source: { type: 'string', minLength: 1, maxLength: 1024, description: 'Source to match. With current=true: the current event is returned only when it has this source.' },
+    scope: { type: 'string', minLength: 1, maxLength: 256, description: 'Scope to match.' },
+    current: {
+      type: 'boolean',
+      description:
+        'true: only the current (newest) event of each state. With scope: at most one event. Without scope: the newest event of each scope of (subject, issuer, target).',
+    },
+    limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'Events per page (default 100, at most 1000).' },
+    cursor: { type: 'string', maxLength: 64, description: 'Opaque cursor from the `Link: rel="next"` header of the previous page.' },
+  },
+} as const;
+
+export const consentOpenApi: OpenApiFragment = {
+  tags: [
+    {
+      name: 'consent',
+      description:
+        'Immutable consent events: write, read, search, current state, signed receipts (JWS, Kantara Consent Receipt v1.1.0 fields) and statistics. Every request needs a bearer token with scope `consent` and the `x-api-key` of the token\'s account; every read is confined to that account.',
+    },
+  ],
+  paths: {
+    '/consent/v0/consents': {
+      post: {
+        tags: ['consent'],
+        operationId: 'createConsents',
+        summary: 'Record one consent event, or an array of them (all or nothing).',
+        description:
+          `Accepts one event object, a JSON array of 1 to ${CONSENT_MAX_BATCH} event objects, or form fields (application/x-www-form-urlencoded, one event; ` +
+          '`action` is `true`, `false`, `null`, or absent = null; any other value is a 400). ' +
+          'Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken). ' +
+          'Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. ' +
+          'An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). ' +
+          `More than ${CONSENT_MAX_BATCH} events: 413. One object answers the stored event with a Location header.`,
+        security,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: ref('ConsentCreateRequest'),
+              examples: {
+                one: { value: { subject: exampleEvent.subject, issuer: exampleEvent.issuer, target: exampleEvent.target, action: true } },
+                many: {
+                  value: [
+                    { subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', scope: 'newsletter', action: true },
+                    { subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', scope: 'profiling', action: false },
+                  ],
+                },
+              },
+            },
+            'application/x-www-form-urlencoded': {
+              schema: ref('ConsentFormRequest'),
+              examples: { form: { value: 'subject=user-1&issuer=https%3A%2F%2Fshop.example&target=https%3A%2F%2Fshop.example%2Fprivacy&action=true' } },
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'Stored: the event (object body) or the events in request order (array body).',
+            headers: { Location: { description: 'URL of the stored event (single-object bodies only).', schema: { type: 'string' } } },
+            content: {
+              'application/json': {
+                schema: { oneOf: [ref('ConsentEvent'), { type: 'array', items: ref('ConsentEvent') }] },
+                examples: { one: { value: exampleEvent }, many: { value: [exampleEvent] } },
+              },
+            },
+          },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '405': { description: 'Events cannot be changed or deleted (PUT, PATCH, DELETE); `Allow` lists the methods.', content: { 'application/problem+json': { schema: ref('Problem') } } },
+          '413': { description: `More than ${CONSENT_MAX_BATCH} events, or a body above the size limit.`, content: { 'application/problem+json': { schema: ref('Problem') } } },
+          '503': errorResponses['503'],
+        },
+      },
+    },
+    '/consent/v0/consents/{id}': {
+      get: {
+        tags: ['consent'],
+        operationId: 'getConsent',
+        summary: 'One consent event by id.',
+        description: 'Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another account is a 404.',
+        security,
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }],
+        responses: {
+          '200': { description: 'The event.', content: { 'application/json': { schema: ref('ConsentEvent'), examples: { event: { value: exampleEvent } } } } },
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '404': errorResponses['404'],
+          '405': { description: 'Events cannot be changed or deleted.', content: { 'application/problem+json': { schema: ref('Problem') } } },
+          '503': errorResponses['503'],
+        },
+      },
+    },
+    '/consent/v0/consents/{id}/receipt': {
+      get: {
+        tags: ['consent'],
+        operationId: 'getConsentReceipt',
+        summary: 'A signed consent receipt for an event.',
+        description:
+          '`receipt` is a compact JWS (typ JWT, ES256 or RS256) whose key is in /.well-known/jwks.json under its `kid`. Claims follow the Kantara Initiative Consent Receipt Specification v1.1.0 ' +
+          '(version, jurisdiction, consentTimestamp, collectionMethod, consentReceiptID, publicKey, language, piiPrincipalId, piiControllers, policyUrl, services[].purposes[], sensitive, spiCat), ' +
+          'plus iss, sub, iat, jti and an `accord` claim with the event (action, scope, token, issuer, target, source, delegate, createdAt, spec). ' +
+          'When the target is a data processing specification URL (or urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that specification; ' +
+          'an unknown, foreign or unreachable specification gives a receipt from the event alone. See docs/consent.md for the full mapping.',
+        security,
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }],
+        responses: {
+          '200': {
+            description: 'The receipt.',
+            content: { 'application/json': { schema: ref('ConsentReceipt'), examples: { receipt: { value: { receipt: 'eyJhbGciOiJFUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJ2ZXJzaW9uIjoiS0ktQ1ItdjEuMS4wIn0.c2ln' } } } } },
+          },
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '404': errorResponses['404'],
+          '503': errorResponses['503'],
+        },
+      },
+    },
+    '/consent/v0/consents/token/{token}': {
+      get: {
+        tags: ['consent'],
+        operationId: 'getConsentByToken',
+        summary: 'The consent event with a short token.',
+        description:
+          'Tokens are not unique. When several events of the account share the token, the newest is returned. Case-insensitive. A token of another account is a 404.',
+        security,
+        parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9]{6}$' }, example: 'K7Q2ZP' }],
+        responses: {
+          '200': { description: 'The newest event with this token.', content: { 'application/json': { schema: ref('ConsentEvent'), examples: { event: { value: exampleEvent } } } } },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '404': errorResponses['404'],
+          '503': errorResponses['503'],
+        },
+      },
+    },
+    '/consent/v0/consents/search': {
+      get: {
+        tags: ['consent'],
+        operationId: 'searchConsents',
+        summary: 'Events of a subject, issuer and target, newest first; optionally only the current ones.',
+        description:
+          'Always a JSON array, newest first (by id, which orders like createdAt). subject, issuer and target are required (400 naming each missing one). ' +
+          'Long results are paged: `limit` (default 100, max 1000) and a `Link: <…>; rel="next"` header carrying the cursor of the next page; no header on the last page. Unknown query parameters are ignored.',
+        security,
+        parameters: queryParameters(searchQuery),
+        responses: {
+          '200': {
+            description: 'Matching events, newest first.',
+            headers: { Link: { description: 'Next page: `<url>; rel="next"`.', schema: { type: 'string' } } },
+            content: { 'application/json': { schema: { type: 'array', items: ref('ConsentEvent') }, examples: { events: { value: [exampleEvent] } } } },
+          },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '503': errorResponses['503'],
+        },
+      },
+    },
+    '/consent/v0/consents/statistics': {
+      get: {
+        tags: ['consent'],
+        operationId: 'getConsentStatistics',
+        summary: 'Statistics of the application of the access token.',
+        description:
+          'Counters maintained on write (constant-time read). Counts cover the events written by this application. A consent state is (subject, issuer, target, scope); ' +
+          'it counts for the application that wrote its current (newest) event.',
+        security,
+        responses: {
+          '200': {
+            description: 'The statistics.',
+            content: {
+              'application/json': {
+                schema: ref('ConsentStatistics'),
+                examples: {
+                  stats: {
+                    value: {
+                      appId: 'app_3f9c1e',
+                      total: 5,
+                      accepted: 3,
+                      declined: 1,
+                      noAction: 1,
+                      distinctSubjects: 3,
+                      latestEventAt: '2026-11-20T10:15:30.123Z',
+                      targets: [{ target: 'https://shop.example/privacy', events: 5, currentAccepted: 2, currentDeclined: 1, currentNoAction: 0 }],
+                    },
+                  },
+                },
+              },
+            },
+          },
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '503': errorResponses['503'],
+        },
+      },
+    },
+  },
+  schemas: {
+    ConsentInput: {
+      type: 'object',
+      description: 'The client fields of a consent event. Unknown fields are refused.',
+      required: ['subject', 'issuer', 'target'],
+      additionalProperties: false,
+      properties: {
+        subject: uriOrString(1024, 'Claim for the subject principal (URI or string).'),
+        issuer: uriOrString(1024, 'Claim for the issuer principal (URI or string).'),
+        target: uriOrString(2048, 'What is consented to, e.g. a policy URL or `{base_url}/dataprocessing/v0/dpspecs/<spec_id>`.'),
+        source: { type: 'string', maxLength: 1024, description: 'Claim for the source of the consent. Empty = absent.' },
+        scope: { type: 'string', maxLength: 256, description: 'Section or clause of the target. Absent or empty: `default`.' },
+        delegate: { type: 'string', maxLength: 1024, description: 'Principal acting for the subject. Empty = absent.' },
+        action: { type: ['boolean', 'null'], description: 'true: accepted; false: declined or withdrawn; null or absent: no action taken.' },
+      },
+      examples: [{ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', action: true }],
+    },
+    ConsentCreateRequest: {
+      oneOf: [ref('ConsentInput'), { type: 'array', minItems: 1, maxItems: CONSENT_MAX_BATCH, items: ref('ConsentInput') }],
+    },
+    ConsentFormRequest: {
+      type: 'object',
+      description: 'One event as form fields; every value is a string.',
+      required: ['subject', 'issuer', 'target'],
+      additionalProperties: false,
+      properties: {
+        subject: { type: 'string' },
+        issuer: { type: 'string' },
+        target: { type: 'string' },
+        source: { type: 'string' },
+        scope: { type: 'string' },
+        delegate: { type: 'string' },
+        action: { type: 'string', enum: ['true', 'false', 'null'] },
+      },
+    },
+    ConsentEvent: {
+      type: 'object',
+      description: 'An immutable consent event.',
+      required: ['id', 'subject', 'issuer', 'target', 'scope', 'action', 'token', 'createdAt', 'appId'],
+      properties: {
+        id: { type: 'string', pattern: '^[0-9a-f]{32}$', description: '32 lowercase hex characters, time-ordered: ids sort like createdAt, ties in the same millisecond deterministically.' },
+        subject: { type: 'string' },
+        issuer: { type: 'string' },
+        target: { type: 'string' },
+        source: { type: 'string', description: 'Present when sent.' },
+        scope: { type: 'string' },
+        delegate: { type: 'string', description: 'Present when sent.' },
+        action: { type: ['boolean', 'null'] },
+        token: { type: 'string', pattern: '^[A-Z0-9]{6}$', description: 'Short random token for humans; not unique.' },
+        createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' },
+        appId: { type: 'string', description: 'The application that wrote the event.' },
+      },
+      examples: [exampleEvent],
+    },
+    ConsentReceipt: {
+      type: 'object',
+      required: ['receipt'],
+      properties: { receipt: { type: 'string', description: 'Compact JWS (JWT) with Kantara Consent Receipt v1.1.0 claims.' } },
+    },
+    ConsentSearchQuery: searchQuery,
+    ConsentStatistics: {
+      type: 'object',
+      required: ['appId', 'total', 'accepted', 'declined', 'noAction', 'distinctSubjects', 'latestEventAt', 'targets'],
+      properties: {
+        appId: { type: 'string' },
+        total: { type: 'integer', description: 'Events written by the application.' },
+        accepted: { type: 'integer', description: 'Of which action true.' },
+        declined: { type: 'integer', description: 'Of which action false.' },
+        noAction: { type: 'integer', description: 'Of which action null.' },
+        distinctSubjects: { type: 'integer', description: 'Distinct subjects in the events of the application.' },
+        latestEventAt: { type: ['string', 'null'], format: 'date-time', description: 'createdAt of the newest event; null when none.' },
+        targets: {
+          type: 'array',
+          description: 'Per target (at most the 1000 with the most events, most first).',
+          items: {
+            type: 'object',
+            required: ['target', 'events', 'currentAccepted', 'currentDeclined', 'currentNoAction'],
+            properties: {
+              target: { type: 'string' },
+              events: { type: 'integer', description: 'Events of the application for this target.' },
+              currentAccepted: { type: 'integer', description: 'Consent states of this target whose current event, written by this application, is action true.' },
+              currentDeclined: { type: 'integer', description: 'Same, action false.' },
+              currentNoAction: { type: 'integer', description: 'Same, action null.' },
+            },
+          },
+        },
+      },
+    },
+  },
+};

@@ -1,12 +1,177 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
+import { status as Code } from '@grpc/grpc-js';
+import { fieldErrorsOf, isServiceError, type FieldError } from '@accord/common';
+import type { consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
+import { methodNotAllowed } from '../middleware/errors';
+import { CONSENT_MAX_BATCH } from '../openapi/consent';
+import { toFieldErrors, validateQuery, validatorFor } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 
-/** Placeholder until the consent API lands: a clear 501 problem, never a hang or a 500. */
-export function consentRoutes(_ctx: GatewayContext): Router {
-  const r = Router();
-  r.use(() => {
-    throw new HttpProblem(501, 'Not implemented', 'This operation is not implemented yet.');
+/** The REST JSON of a consent event (also the `data` of the NATS/webhook `consent` event). */
+export function consentEventJson(ev: consentv1.ConsentEvent): Record<string, unknown> {
+  return {
+    id: ev.id,
+    subject: ev.subject,
+    issuer: ev.issuer,
+    target: ev.target,
+    ...(ev.source !== undefined ? { source: ev.source } : {}),
+    scope: ev.scope,
+    ...(ev.delegate !== undefined ? { delegate: ev.delegate } : {}),
+    action: ev.action ?? null,
+    token: ev.token,
+    createdAt: ev.createdAt?.toISOString(),
+    appId: ev.appId,
+  };
+}
+
+/**
+ * A form-encoded body as one event object: every value is a string; `action` is `true`,
+ * `false`, `null` or absent (null); empty optional values count as absent.
+ */
+function fromForm(body: Record<string, unknown>): Record<string, unknown> {
+  const errors: FieldError[] = [];
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (Array.isArray(v)) {
+      errors.push({ field: `/${k}`, message: 'is repeated' });
+      continue;
+    }
+    if (k === 'action') {
+      if (v === 'true') out.action = true;
+      else if (v === 'false') out.action = false;
+      else if (v === 'null' || v === '') out.action = null;
+      else errors.push({ field: '/action', message: 'must be one of: true, false, null' });
+      continue;
+    }
+    if (v === '' && k !== 'subject' && k !== 'issuer' && k !== 'target') continue;
+    out[k] = v;
+  }
+  if (errors.length) throw HttpProblem.validation(errors);
+  return out;
+}
+
+function toInput(o: Record<string, unknown>): consentv1.ConsentInput {
+  const input: consentv1.ConsentInput = { subject: o.subject as string, issuer: o.issuer as string, target: o.target as string };
+  for (const f of ['source', 'scope', 'delegate'] as const) if (typeof o[f] === 'string' && o[f] !== '') input[f] = o[f] as string;
+  if (typeof o.action === 'boolean') input.action = o.action;
+  return input;
+}
+
+/** The body of POST /consents as a list of events, validated whole; `single` when one object was sent. */
+function parseCreateBody(req: Request): { items: Record<string, unknown>[]; single: boolean } {
+  let body: unknown = req.body;
+  if (body === undefined) throw HttpProblem.field('/', 'a body is required: a JSON event object, a JSON array of them, or form fields');
+  if (typeof req.is('application/x-www-form-urlencoded') === 'string') body = fromForm(body as Record<string, unknown>);
+  const single = !Array.isArray(body);
+  const items = single ? [body] : (body as unknown[]);
+  if (!single && items.length === 0) throw HttpProblem.field('/', 'the array is empty; send at least one event');
+  if (items.length > CONSENT_MAX_BATCH) {
+    throw new HttpProblem(413, 'Payload too large', `At most ${CONSENT_MAX_BATCH} events per request; this one has ${items.length}.`);
+  }
+  const validate = validatorFor('ConsentInput', 'body');
+  const errors: FieldError[] = [];
+  items.forEach((item, i) => {
+    if (!validate(item)) {
+      for (const e of toFieldErrors(validate.errors, 'body')) errors.push({ field: single ? e.field : `/${i}${e.field === '/' ? '' : e.field}`, message: e.message });
+    }
   });
+  if (errors.length) throw HttpProblem.validation(errors);
+  return { items: items as Record<string, unknown>[], single };
+}
+
+/** Service field errors use array paths (/0/subject); a single-object body gets /subject. */
+async function withSinglePaths<T>(single: boolean, p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    if (single && isServiceError(err) && err.code === Code.INVALID_ARGUMENT) {
+      const fields = fieldErrorsOf(err).map((f) => ({ field: f.field.replace(/^\/0(?=\/|$)/, '') || '/', message: f.message }));
+      if (fields.length) throw HttpProblem.validation(fields);
+    }
+    throw err;
+  }
+}
+
+const ID = /^[0-9a-f]{32}$/;
+
+/** /consent/v0: consent events (write-once), receipts, search, statistics. */
+export function consentRoutes(ctx: GatewayContext): Router {
+  const r = Router();
+  const consent = ctx.clients.consent;
+
+  r.post('/consents', async (req, res) => {
+    const auth = req.auth!;
+    const { items, single } = parseCreateBody(req);
+    const out = await withSinglePaths(single, consent.createConsents({ accountId: auth.accountId, appId: auth.appId, events: items.map(toInput) }));
+    const events = out.events.map(consentEventJson);
+    res.status(201);
+    if (single) res.setHeader('Location', `${ctx.baseUrl}/consent/v0/consents/${out.events[0]!.id}`);
+    res.json(single ? events[0] : events);
+  });
+
+  r.get('/consents/search', validateQuery('ConsentSearchQuery'), async (req, res) => {
+    const q = res.locals.query as { subject: string; issuer: string; target: string; source?: string; scope?: string; current?: boolean; limit?: number; cursor?: string };
+    const out = await consent.searchConsents({
+      accountId: req.auth!.accountId,
+      subject: q.subject,
+      issuer: q.issuer,
+      target: q.target,
+      ...(q.source ? { source: q.source } : {}),
+      ...(q.scope ? { scope: q.scope } : {}),
+      current: q.current === true,
+      page: { limit: q.limit ?? 0, cursor: q.cursor ?? '' },
+    });
+    if (out.nextCursor) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(req.query as Record<string, unknown>)) if (k !== 'cursor' && typeof v === 'string') params.set(k, v);
+      params.set('cursor', out.nextCursor);
+      res.setHeader('Link', `<${ctx.baseUrl}/consent/v0/consents/search?${params.toString()}>; rel="next"`);
+    }
+    res.json(out.events.map(consentEventJson));
+  });
+
+  r.get('/consents/statistics', async (req, res) => {
+    const s = await consent.getStatistics({ accountId: req.auth!.accountId, appId: req.auth!.appId });
+    res.json({
+      appId: s.appId,
+      total: s.total,
+      accepted: s.accepted,
+      declined: s.declined,
+      noAction: s.noAction,
+      distinctSubjects: s.distinctSubjects,
+      latestEventAt: s.latestEventAt ? s.latestEventAt.toISOString() : null,
+      targets: s.targets.map((t) => ({ target: t.target, events: t.events, currentAccepted: t.currentAccepted, currentDeclined: t.currentDeclined, currentNoAction: t.currentNoAction })),
+    });
+  });
+
+  r.get('/consents/token/:token', async (req, res) => {
+    const token = String(req.params.token);
+    if (!/^[A-Za-z0-9]{6}$/.test(token)) throw HttpProblem.field('token', 'must be 6 letters or digits');
+    const out = await consent.getConsentsByToken({ accountId: req.auth!.accountId, token });
+    if (!out.events.length) throw HttpProblem.notFound('No consent event with this token.');
+    res.json(consentEventJson(out.events[0]!));
+  });
+
+  r.get('/consents/:id/receipt', async (req, res) => {
+    const id = String(req.params.id);
+    if (!ID.test(id)) throw HttpProblem.notFound('No such consent event.');
+    const out = await consent.getReceipt({ accountId: req.auth!.accountId, id });
+    res.json({ receipt: out.receipt });
+  });
+
+  r.get('/consents/:id', async (req, res) => {
+    const id = String(req.params.id);
+    if (!ID.test(id)) throw HttpProblem.notFound('No such consent event.');
+    res.json(consentEventJson(await consent.getConsent({ accountId: req.auth!.accountId, id })));
+  });
+
+  // Events are immutable: no PUT, PATCH or DELETE anywhere.
+  r.all('/consents', methodNotAllowed(['POST']));
+  r.all('/consents/search', methodNotAllowed(['GET']));
+  r.all('/consents/statistics', methodNotAllowed(['GET']));
+  r.all('/consents/token/:token', methodNotAllowed(['GET']));
+  r.all('/consents/:id/receipt', methodNotAllowed(['GET']));
+  r.all('/consents/:id', methodNotAllowed(['GET']));
   return r;
 }
