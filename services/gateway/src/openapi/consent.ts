@@ -1,11 +1,20 @@
 import { errorResponses } from './common';
 import { ref, type OpenApiFragment } from './types';
-import { queryParameters } from './validate';
 
 /** Events per POST /consents (a larger array is answered 413). */
 export const CONSENT_MAX_BATCH = 1000;
 
 const security = [{ bearer: [], apiKey: [] }];
+
+// Like validate.ts's queryParameters (not imported: validate.ts builds the document from this file).
+const queryParameters = (schema: { properties: Record<string, Record<string, unknown>>; required?: readonly string[] }) =>
+  Object.entries(schema.properties).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    ...(typeof s.description === 'string' ? { description: s.description } : {}),
+    schema: s,
+  }));
 const uriOrString = (max: number, description: string) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S', description });
 
 const exampleEvent = {
