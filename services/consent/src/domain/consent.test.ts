@@ -1,0 +1,93 @@
+import { InvalidArgumentError } from '@accord/common';
+import { buildEvents, LIMITS, newToken, nextEventId, stateKey, toJson, validateInputs, type ConsentInput } from './consent';
+
+const ok: ConsentInput = { subject: 's', issuer: 'i', target: 't', action: true };
+
+function fieldsOf(fn: () => unknown): Array<{ field: string; message: string }> {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(InvalidArgumentError);
+    return (err as InvalidArgumentError).fields;
+  }
+  throw new Error('expected InvalidArgumentError');
+}
+
+describe('validateInputs', () => {
+  it('defaults scope to "default" and treats empty optional strings as absent', () => {
+    expect(validateInputs([{ ...ok, scope: '', source: '', delegate: '' }])).toEqual([{ subject: 's', issuer: 'i', target: 't', scope: 'default', action: true }]);
+  });
+
+  it('keeps null and false actions apart', () => {
+    expect(validateInputs([{ ...ok, action: null }, { ...ok, action: false }]).map((e) => e.action)).toEqual([null, false]);
+  });
+
+  it('requires subject, issuer and target, refusing blank values, with array paths', () => {
+    expect(fieldsOf(() => validateInputs([ok, { subject: ' ', issuer: '', target: '', action: null }]))).toEqual([
+      { field: '/1/subject', message: 'is required' },
+      { field: '/1/issuer', message: 'is required' },
+      { field: '/1/target', message: 'is required' },
+    ]);
+  });
+
+  it('enforces the length limits of every field', () => {
+    const long = (n: number) => 'x'.repeat(n + 1);
+    const fields = fieldsOf(() =>
+      validateInputs([
+        { subject: long(LIMITS.subject), issuer: long(LIMITS.issuer), target: long(LIMITS.target), source: long(LIMITS.source), scope: long(LIMITS.scope), delegate: long(LIMITS.delegate), action: true },
+      ]),
+    ).map((f) => f.field);
+    expect(fields).toEqual(['/0/subject', '/0/issuer', '/0/target', '/0/source', '/0/scope', '/0/delegate']);
+    expect(validateInputs([{ ...ok, target: 'x'.repeat(LIMITS.target) }])).toHaveLength(1);
+  });
+
+  it('refuses an empty batch and one larger than the maximum', () => {
+    expect(fieldsOf(() => validateInputs([]))[0]!.field).toBe('/');
+    expect(fieldsOf(() => validateInputs(Array.from({ length: LIMITS.maxBatch + 1 }, () => ok)))[0]!.message).toContain(String(LIMITS.maxBatch));
+    expect(validateInputs(Array.from({ length: LIMITS.maxBatch }, () => ok))).toHaveLength(LIMITS.maxBatch);
+  });
+});
+
+describe('event ids', () => {
+  it('are 32 lowercase hex characters starting with the creation millisecond', () => {
+    const { id, createdAt } = nextEventId(1_700_000_000_123);
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(parseInt(id.slice(0, 12), 16)).toBe(createdAt.getTime());
+  });
+
+  it('strictly increase within one millisecond and when the clock steps back', () => {
+    const t = Date.now() + 10_000;
+    const ids = [nextEventId(t), nextEventId(t), nextEventId(t), nextEventId(t - 5_000)].map((x) => x.id);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(4);
+  });
+
+  it('sort like createdAt across milliseconds', () => {
+    const a = nextEventId(Date.now() + 20_000);
+    const b = nextEventId(Date.now() + 20_001);
+    expect(a.id < b.id).toBe(true);
+    expect(a.createdAt < b.createdAt).toBe(true);
+  });
+});
+
+describe('tokens and events', () => {
+  it('tokens are six upper-case alphanumeric characters and vary', () => {
+    const tokens = Array.from({ length: 200 }, newToken);
+    for (const t of tokens) expect(t).toMatch(/^[A-Z0-9]{6}$/);
+    expect(new Set(tokens).size).toBeGreaterThan(190);
+  });
+
+  it('builds events in request order with the writer account and app, and renders the REST JSON', () => {
+    const evs = buildEvents('acc', 'app', validateInputs([{ ...ok, source: 'web' }, { ...ok, action: null, delegate: 'agent' }]));
+    expect(evs[0]!.id < evs[1]!.id).toBe(true);
+    expect(toJson(evs[0]!)).toEqual({ id: evs[0]!.id, subject: 's', issuer: 'i', target: 't', source: 'web', scope: 'default', action: true, token: evs[0]!.token, createdAt: evs[0]!.createdAt.toISOString(), appId: 'app' });
+    expect(toJson(evs[1]!)).not.toHaveProperty('source');
+    expect(toJson(evs[1]!)).toMatchObject({ action: null, delegate: 'agent' });
+    expect(toJson(evs[0]!).createdAt).toMatch(/\.\d{3}Z$/);
+  });
+
+  it('state keys separate fields unambiguously', () => {
+    expect(stateKey('a', 'b', 'c', 'd', 'e')).not.toBe(stateKey('a', 'bc', '', 'd', 'e'));
+    expect(stateKey('a', 'b', 'c', 'd', 'e')).toBe(stateKey('a', 'b', 'c', 'd', 'e'));
+  });
+});
