@@ -62,7 +62,7 @@ describe('receiptClaims', () => {
   });
 
   it('uses the spec for purpose, data category and legal basis; a group name names the service; a non-URL target gets a policy URL of the event', () => {
-    const c = receiptClaims({ ...ev, target: 'urn:accord:dpspec:s1' }, { ...spec, groupName: 'Marketing' }, settings, {});
+    const c = receiptClaims({ ...ev, target: 'urn:accord:dpspec:s1' }, { ...spec, groupName: 'Marketing' }, settings, { kty: 'EC' });
     expect(c.services).toEqual([
       { service: 'Marketing', purposes: [expect.objectContaining({ purpose: 'newsletter', piiCategory: ['e-mail'], legalBasis: 'LEGITIMATE_INTEREST', processingAction: 'collect' })] },
     ]);
@@ -70,7 +70,7 @@ describe('receiptClaims', () => {
   });
 
   it('lists the data as a special category when the spec is sensitive', () => {
-    expect(receiptClaims(ev, { ...spec, sensitive: true }, settings, {})).toMatchObject({ sensitive: true, spiCat: ['e-mail'] });
+    expect(receiptClaims(ev, { ...spec, sensitive: true }, settings, { kty: 'EC' })).toMatchObject({ sensitive: true, spiCat: ['e-mail'] });
   });
 
   it('is deterministic', () => {
