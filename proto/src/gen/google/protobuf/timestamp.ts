@@ -5,7 +5,7 @@
 // source: google/protobuf/timestamp.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 
 /**
  * A Timestamp represents a point in time independent of any time zone or local
@@ -120,10 +120,7 @@ function createBaseTimestamp(): Timestamp {
 }
 
 export const Timestamp: MessageFns<Timestamp> = {
-  encode(
-    message: Timestamp,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: Timestamp, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.seconds !== 0) {
       writer.uint32(8).int64(message.seconds);
     }
@@ -134,11 +131,10 @@ export const Timestamp: MessageFns<Timestamp> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): Timestamp {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -176,7 +172,7 @@ export const Timestamp: MessageFns<Timestamp> = {
   },
 
   fromJSON(object: any): Timestamp {
-    if (typeof object === "string") {
+    if (typeof object === 'string') {
       return Timestamp.fromJSON(timestampFromJson(object));
     }
     return {
@@ -186,18 +182,13 @@ export const Timestamp: MessageFns<Timestamp> = {
   },
 
   toJSON(message: Timestamp): string {
-    return timestampToJson(
-      globalThis.Number(message.seconds ?? 0),
-      message.nanos ?? 0,
-    );
+    return timestampToJson(globalThis.Number(message.seconds ?? 0), message.nanos ?? 0);
   },
 
   create<I extends Exact<DeepPartial<Timestamp>, I>>(base?: I): Timestamp {
     return Timestamp.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<Timestamp>, I>>(
-    object: I,
-  ): Timestamp {
+  fromPartial<I extends Exact<DeepPartial<Timestamp>, I>>(object: I): Timestamp {
     const message = createBaseTimestamp();
     message.seconds = object.seconds ?? 0;
     message.nanos = object.nanos ?? 0;
@@ -205,8 +196,7 @@ export const Timestamp: MessageFns<Timestamp> = {
   },
 };
 
-type Builtin =
-  Date | Function | Uint8Array | string | number | boolean | undefined;
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 type DeepPartial<T> = T extends Builtin
   ? T
@@ -219,31 +209,19 @@ type DeepPartial<T> = T extends Builtin
         : Partial<T>;
 
 type KeysOfUnion<T> = T extends T ? keyof T : never;
-type Exact<P, I extends P> = P extends Builtin
-  ? P
-  : P & { [K in keyof P]: Exact<P[K], I[K]> } & {
-      [K in Exclude<keyof I, KeysOfUnion<P>>]: never;
-    };
+type Exact<P, I extends P> = P extends Builtin ? P : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
 
-const timestampJsonRegex =
-  /^.+T\d{2}:\d{2}:\d{2}(\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
+const timestampJsonRegex = /^.+T\d{2}:\d{2}:\d{2}(\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 function timestampFromJson(value: string): { seconds: number; nanos: number } {
   const match = timestampJsonRegex.exec(value);
   // Date only keeps milliseconds, so it parses the string without the fractional seconds
   const fraction = match?.[1];
-  const millis = match
-    ? new globalThis.Date(
-        fraction === undefined ? value : value.replace(fraction, ""),
-      ).getTime()
-    : NaN;
+  const millis = match ? new globalThis.Date(fraction === undefined ? value : value.replace(fraction, '')).getTime() : NaN;
   if (!match || globalThis.Number.isNaN(millis)) {
     throw new globalThis.Error(`Invalid timestamp: ${value}`);
   }
-  const nanos =
-    fraction === undefined
-      ? 0
-      : globalThis.Number(fraction.slice(1, 10).padEnd(9, "0"));
+  const nanos = fraction === undefined ? 0 : globalThis.Number(fraction.slice(1, 10).padEnd(9, '0'));
   return { seconds: millis / 1_000, nanos };
 }
 
@@ -252,7 +230,7 @@ function timestampToJson(seconds: number, nanos: number): string {
   if (nanos === 0) {
     return `${date}Z`;
   }
-  const padded = nanos.toString().padStart(9, "0");
+  const padded = nanos.toString().padStart(9, '0');
   const len = nanos % 1_000_000 === 0 ? 3 : nanos % 1_000 === 0 ? 6 : 9;
   return `${date}.${padded.slice(0, len)}Z`;
 }
@@ -260,10 +238,10 @@ function timestampToJson(seconds: number, nanos: number): string {
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
   }
   return num;
 }

@@ -5,7 +5,7 @@
 // source: accord/common/v1/common.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 
 /** A public JSON Web Key (RFC 7517), as published at /.well-known/jwks.json. */
 export interface Jwk {
@@ -33,60 +33,46 @@ export interface PageRequest {
 }
 
 function createBaseJwk(): Jwk {
-  return {
-    kid: "",
-    kty: "",
-    alg: "",
-    use: "",
-    crv: "",
-    x: "",
-    y: "",
-    n: "",
-    e: "",
-  };
+  return { kid: '', kty: '', alg: '', use: '', crv: '', x: '', y: '', n: '', e: '' };
 }
 
 export const Jwk: MessageFns<Jwk> = {
-  encode(
-    message: Jwk,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.kid !== "") {
+  encode(message: Jwk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kid !== '') {
       writer.uint32(10).string(message.kid);
     }
-    if (message.kty !== "") {
+    if (message.kty !== '') {
       writer.uint32(18).string(message.kty);
     }
-    if (message.alg !== "") {
+    if (message.alg !== '') {
       writer.uint32(26).string(message.alg);
     }
-    if (message.use !== "") {
+    if (message.use !== '') {
       writer.uint32(34).string(message.use);
     }
-    if (message.crv !== "") {
+    if (message.crv !== '') {
       writer.uint32(42).string(message.crv);
     }
-    if (message.x !== "") {
+    if (message.x !== '') {
       writer.uint32(50).string(message.x);
     }
-    if (message.y !== "") {
+    if (message.y !== '') {
       writer.uint32(58).string(message.y);
     }
-    if (message.n !== "") {
+    if (message.n !== '') {
       writer.uint32(66).string(message.n);
     }
-    if (message.e !== "") {
+    if (message.e !== '') {
       writer.uint32(74).string(message.e);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): Jwk {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -181,45 +167,45 @@ export const Jwk: MessageFns<Jwk> = {
 
   fromJSON(object: any): Jwk {
     return {
-      kid: isSet(object.kid) ? globalThis.String(object.kid) : "",
-      kty: isSet(object.kty) ? globalThis.String(object.kty) : "",
-      alg: isSet(object.alg) ? globalThis.String(object.alg) : "",
-      use: isSet(object.use) ? globalThis.String(object.use) : "",
-      crv: isSet(object.crv) ? globalThis.String(object.crv) : "",
-      x: isSet(object.x) ? globalThis.String(object.x) : "",
-      y: isSet(object.y) ? globalThis.String(object.y) : "",
-      n: isSet(object.n) ? globalThis.String(object.n) : "",
-      e: isSet(object.e) ? globalThis.String(object.e) : "",
+      kid: isSet(object.kid) ? globalThis.String(object.kid) : '',
+      kty: isSet(object.kty) ? globalThis.String(object.kty) : '',
+      alg: isSet(object.alg) ? globalThis.String(object.alg) : '',
+      use: isSet(object.use) ? globalThis.String(object.use) : '',
+      crv: isSet(object.crv) ? globalThis.String(object.crv) : '',
+      x: isSet(object.x) ? globalThis.String(object.x) : '',
+      y: isSet(object.y) ? globalThis.String(object.y) : '',
+      n: isSet(object.n) ? globalThis.String(object.n) : '',
+      e: isSet(object.e) ? globalThis.String(object.e) : '',
     };
   },
 
   toJSON(message: Jwk): unknown {
     const obj: any = {};
-    if (message.kid !== "") {
+    if (message.kid !== '') {
       obj.kid = message.kid;
     }
-    if (message.kty !== "") {
+    if (message.kty !== '') {
       obj.kty = message.kty;
     }
-    if (message.alg !== "") {
+    if (message.alg !== '') {
       obj.alg = message.alg;
     }
-    if (message.use !== "") {
+    if (message.use !== '') {
       obj.use = message.use;
     }
-    if (message.crv !== "") {
+    if (message.crv !== '') {
       obj.crv = message.crv;
     }
-    if (message.x !== "") {
+    if (message.x !== '') {
       obj.x = message.x;
     }
-    if (message.y !== "") {
+    if (message.y !== '') {
       obj.y = message.y;
     }
-    if (message.n !== "") {
+    if (message.n !== '') {
       obj.n = message.n;
     }
-    if (message.e !== "") {
+    if (message.e !== '') {
       obj.e = message.e;
     }
     return obj;
@@ -230,15 +216,15 @@ export const Jwk: MessageFns<Jwk> = {
   },
   fromPartial<I extends Exact<DeepPartial<Jwk>, I>>(object: I): Jwk {
     const message = createBaseJwk();
-    message.kid = object.kid ?? "";
-    message.kty = object.kty ?? "";
-    message.alg = object.alg ?? "";
-    message.use = object.use ?? "";
-    message.crv = object.crv ?? "";
-    message.x = object.x ?? "";
-    message.y = object.y ?? "";
-    message.n = object.n ?? "";
-    message.e = object.e ?? "";
+    message.kid = object.kid ?? '';
+    message.kty = object.kty ?? '';
+    message.alg = object.alg ?? '';
+    message.use = object.use ?? '';
+    message.crv = object.crv ?? '';
+    message.x = object.x ?? '';
+    message.y = object.y ?? '';
+    message.n = object.n ?? '';
+    message.e = object.e ?? '';
     return message;
   },
 };
@@ -248,10 +234,7 @@ function createBaseJwkSet(): JwkSet {
 }
 
 export const JwkSet: MessageFns<JwkSet> = {
-  encode(
-    message: JwkSet,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: JwkSet, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.keys) {
       Jwk.encode(v!, writer.uint32(10).fork()).join();
     }
@@ -259,11 +242,10 @@ export const JwkSet: MessageFns<JwkSet> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): JwkSet {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -293,11 +275,7 @@ export const JwkSet: MessageFns<JwkSet> = {
   },
 
   fromJSON(object: any): JwkSet {
-    return {
-      keys: globalThis.Array.isArray(object?.keys)
-        ? object.keys.map((e: any) => Jwk.fromJSON(e))
-        : [],
-    };
+    return { keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => Jwk.fromJSON(e)) : [] };
   },
 
   toJSON(message: JwkSet): unknown {
@@ -319,29 +297,25 @@ export const JwkSet: MessageFns<JwkSet> = {
 };
 
 function createBasePageRequest(): PageRequest {
-  return { limit: 0, cursor: "" };
+  return { limit: 0, cursor: '' };
 }
 
 export const PageRequest: MessageFns<PageRequest> = {
-  encode(
-    message: PageRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: PageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.limit !== 0) {
       writer.uint32(8).int32(message.limit);
     }
-    if (message.cursor !== "") {
+    if (message.cursor !== '') {
       writer.uint32(18).string(message.cursor);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): PageRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -381,7 +355,7 @@ export const PageRequest: MessageFns<PageRequest> = {
   fromJSON(object: any): PageRequest {
     return {
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
-      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : '',
     };
   },
 
@@ -390,7 +364,7 @@ export const PageRequest: MessageFns<PageRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
-    if (message.cursor !== "") {
+    if (message.cursor !== '') {
       obj.cursor = message.cursor;
     }
     return obj;
@@ -399,18 +373,15 @@ export const PageRequest: MessageFns<PageRequest> = {
   create<I extends Exact<DeepPartial<PageRequest>, I>>(base?: I): PageRequest {
     return PageRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<PageRequest>, I>>(
-    object: I,
-  ): PageRequest {
+  fromPartial<I extends Exact<DeepPartial<PageRequest>, I>>(object: I): PageRequest {
     const message = createBasePageRequest();
     message.limit = object.limit ?? 0;
-    message.cursor = object.cursor ?? "";
+    message.cursor = object.cursor ?? '';
     return message;
   },
 };
 
-type Builtin =
-  Date | Function | Uint8Array | string | number | boolean | undefined;
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 type DeepPartial<T> = T extends Builtin
   ? T
@@ -423,11 +394,7 @@ type DeepPartial<T> = T extends Builtin
         : Partial<T>;
 
 type KeysOfUnion<T> = T extends T ? keyof T : never;
-type Exact<P, I extends P> = P extends Builtin
-  ? P
-  : P & { [K in keyof P]: Exact<P[K], I[K]> } & {
-      [K in Exclude<keyof I, KeysOfUnion<P>>]: never;
-    };
+type Exact<P, I extends P> = P extends Builtin ? P : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

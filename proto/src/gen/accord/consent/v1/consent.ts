@@ -5,7 +5,7 @@
 // source: accord/consent/v1/consent.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 import {
   type CallOptions,
   type ChannelCredentials,
@@ -17,9 +17,9 @@ import {
   type Metadata,
   type ServiceError,
   type UntypedServiceImplementation,
-} from "@grpc/grpc-js";
-import { Timestamp } from "../../../google/protobuf/timestamp";
-import { JwkSet, PageRequest } from "../../common/v1/common";
+} from '@grpc/grpc-js';
+import { Timestamp } from '../../../google/protobuf/timestamp';
+import { JwkSet, PageRequest } from '../../common/v1/common';
 
 export interface ConsentInput {
   subject: string;
@@ -139,9 +139,9 @@ export interface GetReceiptKeysResponse {
 
 function createBaseConsentInput(): ConsentInput {
   return {
-    subject: "",
-    issuer: "",
-    target: "",
+    subject: '',
+    issuer: '',
+    target: '',
     source: undefined,
     scope: undefined,
     delegate: undefined,
@@ -150,17 +150,14 @@ function createBaseConsentInput(): ConsentInput {
 }
 
 export const ConsentInput: MessageFns<ConsentInput> = {
-  encode(
-    message: ConsentInput,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.subject !== "") {
+  encode(message: ConsentInput, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subject !== '') {
       writer.uint32(10).string(message.subject);
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       writer.uint32(18).string(message.issuer);
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       writer.uint32(26).string(message.target);
     }
     if (message.source !== undefined) {
@@ -179,11 +176,10 @@ export const ConsentInput: MessageFns<ConsentInput> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): ConsentInput {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -262,31 +258,25 @@ export const ConsentInput: MessageFns<ConsentInput> = {
 
   fromJSON(object: any): ConsentInput {
     return {
-      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
-      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
-      target: isSet(object.target) ? globalThis.String(object.target) : "",
-      source: isSet(object.source)
-        ? globalThis.String(object.source)
-        : undefined,
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
+      target: isSet(object.target) ? globalThis.String(object.target) : '',
+      source: isSet(object.source) ? globalThis.String(object.source) : undefined,
       scope: isSet(object.scope) ? globalThis.String(object.scope) : undefined,
-      delegate: isSet(object.delegate)
-        ? globalThis.String(object.delegate)
-        : undefined,
-      action: isSet(object.action)
-        ? globalThis.Boolean(object.action)
-        : undefined,
+      delegate: isSet(object.delegate) ? globalThis.String(object.delegate) : undefined,
+      action: isSet(object.action) ? globalThis.Boolean(object.action) : undefined,
     };
   },
 
   toJSON(message: ConsentInput): unknown {
     const obj: any = {};
-    if (message.subject !== "") {
+    if (message.subject !== '') {
       obj.subject = message.subject;
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       obj.issuer = message.issuer;
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       obj.target = message.target;
     }
     if (message.source !== undefined) {
@@ -304,18 +294,14 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ConsentInput>, I>>(
-    base?: I,
-  ): ConsentInput {
+  create<I extends Exact<DeepPartial<ConsentInput>, I>>(base?: I): ConsentInput {
     return ConsentInput.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ConsentInput>, I>>(
-    object: I,
-  ): ConsentInput {
+  fromPartial<I extends Exact<DeepPartial<ConsentInput>, I>>(object: I): ConsentInput {
     const message = createBaseConsentInput();
-    message.subject = object.subject ?? "";
-    message.issuer = object.issuer ?? "";
-    message.target = object.target ?? "";
+    message.subject = object.subject ?? '';
+    message.issuer = object.issuer ?? '';
+    message.target = object.target ?? '';
     message.source = object.source ?? undefined;
     message.scope = object.scope ?? undefined;
     message.delegate = object.delegate ?? undefined;
@@ -326,41 +312,38 @@ export const ConsentInput: MessageFns<ConsentInput> = {
 
 function createBaseConsentEvent(): ConsentEvent {
   return {
-    id: "",
-    subject: "",
-    issuer: "",
-    target: "",
+    id: '',
+    subject: '',
+    issuer: '',
+    target: '',
     source: undefined,
-    scope: "",
+    scope: '',
     delegate: undefined,
     action: undefined,
-    token: "",
+    token: '',
     createdAt: undefined,
-    appId: "",
+    appId: '',
   };
 }
 
 export const ConsentEvent: MessageFns<ConsentEvent> = {
-  encode(
-    message: ConsentEvent,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.id !== "") {
+  encode(message: ConsentEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
       writer.uint32(10).string(message.id);
     }
-    if (message.subject !== "") {
+    if (message.subject !== '') {
       writer.uint32(18).string(message.subject);
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       writer.uint32(26).string(message.issuer);
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       writer.uint32(34).string(message.target);
     }
     if (message.source !== undefined) {
       writer.uint32(42).string(message.source);
     }
-    if (message.scope !== "") {
+    if (message.scope !== '') {
       writer.uint32(50).string(message.scope);
     }
     if (message.delegate !== undefined) {
@@ -369,27 +352,23 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     if (message.action !== undefined) {
       writer.uint32(64).bool(message.action);
     }
-    if (message.token !== "") {
+    if (message.token !== '') {
       writer.uint32(74).string(message.token);
     }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.createdAt),
-        writer.uint32(82).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(82).fork()).join();
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(90).string(message.appId);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): ConsentEvent {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -475,9 +454,7 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
               break;
             }
 
-            message.createdAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
           case 11: {
@@ -502,52 +479,38 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
 
   fromJSON(object: any): ConsentEvent {
     return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
-      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
-      target: isSet(object.target) ? globalThis.String(object.target) : "",
-      source: isSet(object.source)
-        ? globalThis.String(object.source)
-        : undefined,
-      scope: isSet(object.scope) ? globalThis.String(object.scope) : "",
-      delegate: isSet(object.delegate)
-        ? globalThis.String(object.delegate)
-        : undefined,
-      action: isSet(object.action)
-        ? globalThis.Boolean(object.action)
-        : undefined,
-      token: isSet(object.token) ? globalThis.String(object.token) : "",
-      createdAt: isSet(object.createdAt)
-        ? fromJsonTimestamp(object.createdAt)
-        : isSet(object.created_at)
-          ? fromJsonTimestamp(object.created_at)
-          : undefined,
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
+      target: isSet(object.target) ? globalThis.String(object.target) : '',
+      source: isSet(object.source) ? globalThis.String(object.source) : undefined,
+      scope: isSet(object.scope) ? globalThis.String(object.scope) : '',
+      delegate: isSet(object.delegate) ? globalThis.String(object.delegate) : undefined,
+      action: isSet(object.action) ? globalThis.Boolean(object.action) : undefined,
+      token: isSet(object.token) ? globalThis.String(object.token) : '',
+      createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
     };
   },
 
   toJSON(message: ConsentEvent): unknown {
     const obj: any = {};
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
-    if (message.subject !== "") {
+    if (message.subject !== '') {
       obj.subject = message.subject;
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       obj.issuer = message.issuer;
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       obj.target = message.target;
     }
     if (message.source !== undefined) {
       obj.source = message.source;
     }
-    if (message.scope !== "") {
+    if (message.scope !== '') {
       obj.scope = message.scope;
     }
     if (message.delegate !== undefined) {
@@ -556,55 +519,48 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     if (message.action !== undefined) {
       obj.action = message.action;
     }
-    if (message.token !== "") {
+    if (message.token !== '') {
       obj.token = message.token;
     }
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ConsentEvent>, I>>(
-    base?: I,
-  ): ConsentEvent {
+  create<I extends Exact<DeepPartial<ConsentEvent>, I>>(base?: I): ConsentEvent {
     return ConsentEvent.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ConsentEvent>, I>>(
-    object: I,
-  ): ConsentEvent {
+  fromPartial<I extends Exact<DeepPartial<ConsentEvent>, I>>(object: I): ConsentEvent {
     const message = createBaseConsentEvent();
-    message.id = object.id ?? "";
-    message.subject = object.subject ?? "";
-    message.issuer = object.issuer ?? "";
-    message.target = object.target ?? "";
+    message.id = object.id ?? '';
+    message.subject = object.subject ?? '';
+    message.issuer = object.issuer ?? '';
+    message.target = object.target ?? '';
     message.source = object.source ?? undefined;
-    message.scope = object.scope ?? "";
+    message.scope = object.scope ?? '';
     message.delegate = object.delegate ?? undefined;
     message.action = object.action ?? undefined;
-    message.token = object.token ?? "";
+    message.token = object.token ?? '';
     message.createdAt = object.createdAt ?? undefined;
-    message.appId = object.appId ?? "";
+    message.appId = object.appId ?? '';
     return message;
   },
 };
 
 function createBaseCreateConsentsRequest(): CreateConsentsRequest {
-  return { accountId: "", appId: "", events: [] };
+  return { accountId: '', appId: '', events: [] };
 }
 
 export const CreateConsentsRequest: MessageFns<CreateConsentsRequest> = {
-  encode(
-    message: CreateConsentsRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: CreateConsentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
     for (const v of message.events) {
@@ -613,15 +569,11 @@ export const CreateConsentsRequest: MessageFns<CreateConsentsRequest> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): CreateConsentsRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateConsentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -668,28 +620,18 @@ export const CreateConsentsRequest: MessageFns<CreateConsentsRequest> = {
 
   fromJSON(object: any): CreateConsentsRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      events: globalThis.Array.isArray(object?.events)
-        ? object.events.map((e: any) => ConsentInput.fromJSON(e))
-        : [],
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentInput.fromJSON(e)) : [],
     };
   },
 
   toJSON(message: CreateConsentsRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.events?.length) {
@@ -698,19 +640,14 @@ export const CreateConsentsRequest: MessageFns<CreateConsentsRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<CreateConsentsRequest>, I>>(
-    base?: I,
-  ): CreateConsentsRequest {
+  create<I extends Exact<DeepPartial<CreateConsentsRequest>, I>>(base?: I): CreateConsentsRequest {
     return CreateConsentsRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<CreateConsentsRequest>, I>>(
-    object: I,
-  ): CreateConsentsRequest {
+  fromPartial<I extends Exact<DeepPartial<CreateConsentsRequest>, I>>(object: I): CreateConsentsRequest {
     const message = createBaseCreateConsentsRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
-    message.events =
-      object.events?.map((e) => ConsentInput.fromPartial(e)) || [];
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.events = object.events?.map((e) => ConsentInput.fromPartial(e)) || [];
     return message;
   },
 };
@@ -720,25 +657,18 @@ function createBaseCreateConsentsResponse(): CreateConsentsResponse {
 }
 
 export const CreateConsentsResponse: MessageFns<CreateConsentsResponse> = {
-  encode(
-    message: CreateConsentsResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: CreateConsentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.events) {
       ConsentEvent.encode(v!, writer.uint32(10).fork()).join();
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): CreateConsentsResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateConsentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -769,9 +699,7 @@ export const CreateConsentsResponse: MessageFns<CreateConsentsResponse> = {
 
   fromJSON(object: any): CreateConsentsResponse {
     return {
-      events: globalThis.Array.isArray(object?.events)
-        ? object.events.map((e: any) => ConsentEvent.fromJSON(e))
-        : [],
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
     };
   },
 
@@ -783,45 +711,36 @@ export const CreateConsentsResponse: MessageFns<CreateConsentsResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<CreateConsentsResponse>, I>>(
-    base?: I,
-  ): CreateConsentsResponse {
+  create<I extends Exact<DeepPartial<CreateConsentsResponse>, I>>(base?: I): CreateConsentsResponse {
     return CreateConsentsResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<CreateConsentsResponse>, I>>(
-    object: I,
-  ): CreateConsentsResponse {
+  fromPartial<I extends Exact<DeepPartial<CreateConsentsResponse>, I>>(object: I): CreateConsentsResponse {
     const message = createBaseCreateConsentsResponse();
-    message.events =
-      object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
+    message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
     return message;
   },
 };
 
 function createBaseGetConsentRequest(): GetConsentRequest {
-  return { accountId: "", id: "" };
+  return { accountId: '', id: '' };
 }
 
 export const GetConsentRequest: MessageFns<GetConsentRequest> = {
-  encode(
-    message: GetConsentRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetConsentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       writer.uint32(18).string(message.id);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): GetConsentRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -860,232 +779,193 @@ export const GetConsentRequest: MessageFns<GetConsentRequest> = {
 
   fromJSON(object: any): GetConsentRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
     };
   },
 
   toJSON(message: GetConsentRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetConsentRequest>, I>>(
-    base?: I,
-  ): GetConsentRequest {
+  create<I extends Exact<DeepPartial<GetConsentRequest>, I>>(base?: I): GetConsentRequest {
     return GetConsentRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetConsentRequest>, I>>(
-    object: I,
-  ): GetConsentRequest {
+  fromPartial<I extends Exact<DeepPartial<GetConsentRequest>, I>>(object: I): GetConsentRequest {
     const message = createBaseGetConsentRequest();
-    message.accountId = object.accountId ?? "";
-    message.id = object.id ?? "";
+    message.accountId = object.accountId ?? '';
+    message.id = object.id ?? '';
     return message;
   },
 };
 
 function createBaseGetConsentsByTokenRequest(): GetConsentsByTokenRequest {
-  return { accountId: "", token: "" };
+  return { accountId: '', token: '' };
 }
 
-export const GetConsentsByTokenRequest: MessageFns<GetConsentsByTokenRequest> =
-  {
-    encode(
-      message: GetConsentsByTokenRequest,
-      writer: BinaryWriter = new BinaryWriter(),
-    ): BinaryWriter {
-      if (message.accountId !== "") {
-        writer.uint32(10).string(message.accountId);
-      }
-      if (message.token !== "") {
-        writer.uint32(18).string(message.token);
-      }
-      return writer;
-    },
+export const GetConsentsByTokenRequest: MessageFns<GetConsentsByTokenRequest> = {
+  encode(message: GetConsentsByTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.token !== '') {
+      writer.uint32(18).string(message.token);
+    }
+    return writer;
+  },
 
-    decode(
-      input: BinaryReader | Uint8Array,
-      length?: number,
-    ): GetConsentsByTokenRequest {
-      const reader =
-        input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error("protobuf decode recursion limit exceeded");
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseGetConsentsByTokenRequest();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.accountId = reader.string();
-              continue;
-            }
-            case 2: {
-              if (tag !== 18) {
-                break;
-              }
-
-              message.token = reader.string();
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): GetConsentsByTokenRequest {
-      return {
-        accountId: isSet(object.accountId)
-          ? globalThis.String(object.accountId)
-          : isSet(object.account_id)
-            ? globalThis.String(object.account_id)
-            : "",
-        token: isSet(object.token) ? globalThis.String(object.token) : "",
-      };
-    },
-
-    toJSON(message: GetConsentsByTokenRequest): unknown {
-      const obj: any = {};
-      if (message.accountId !== "") {
-        obj.accountId = message.accountId;
-      }
-      if (message.token !== "") {
-        obj.token = message.token;
-      }
-      return obj;
-    },
-
-    create<I extends Exact<DeepPartial<GetConsentsByTokenRequest>, I>>(
-      base?: I,
-    ): GetConsentsByTokenRequest {
-      return GetConsentsByTokenRequest.fromPartial(base ?? ({} as any));
-    },
-    fromPartial<I extends Exact<DeepPartial<GetConsentsByTokenRequest>, I>>(
-      object: I,
-    ): GetConsentsByTokenRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): GetConsentsByTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseGetConsentsByTokenRequest();
-      message.accountId = object.accountId ?? "";
-      message.token = object.token ?? "";
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetConsentsByTokenRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      token: isSet(object.token) ? globalThis.String(object.token) : '',
+    };
+  },
+
+  toJSON(message: GetConsentsByTokenRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.token !== '') {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetConsentsByTokenRequest>, I>>(base?: I): GetConsentsByTokenRequest {
+    return GetConsentsByTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetConsentsByTokenRequest>, I>>(object: I): GetConsentsByTokenRequest {
+    const message = createBaseGetConsentsByTokenRequest();
+    message.accountId = object.accountId ?? '';
+    message.token = object.token ?? '';
+    return message;
+  },
+};
 
 function createBaseGetConsentsByTokenResponse(): GetConsentsByTokenResponse {
   return { events: [] };
 }
 
-export const GetConsentsByTokenResponse: MessageFns<GetConsentsByTokenResponse> =
-  {
-    encode(
-      message: GetConsentsByTokenResponse,
-      writer: BinaryWriter = new BinaryWriter(),
-    ): BinaryWriter {
-      for (const v of message.events) {
-        ConsentEvent.encode(v!, writer.uint32(10).fork()).join();
-      }
-      return writer;
-    },
+export const GetConsentsByTokenResponse: MessageFns<GetConsentsByTokenResponse> = {
+  encode(message: GetConsentsByTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      ConsentEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
 
-    decode(
-      input: BinaryReader | Uint8Array,
-      length?: number,
-    ): GetConsentsByTokenResponse {
-      const reader =
-        input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error("protobuf decode recursion limit exceeded");
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseGetConsentsByTokenResponse();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.events.push(ConsentEvent.decode(reader, reader.uint32()));
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): GetConsentsByTokenResponse {
-      return {
-        events: globalThis.Array.isArray(object?.events)
-          ? object.events.map((e: any) => ConsentEvent.fromJSON(e))
-          : [],
-      };
-    },
-
-    toJSON(message: GetConsentsByTokenResponse): unknown {
-      const obj: any = {};
-      if (message.events?.length) {
-        obj.events = message.events.map((e) => ConsentEvent.toJSON(e));
-      }
-      return obj;
-    },
-
-    create<I extends Exact<DeepPartial<GetConsentsByTokenResponse>, I>>(
-      base?: I,
-    ): GetConsentsByTokenResponse {
-      return GetConsentsByTokenResponse.fromPartial(base ?? ({} as any));
-    },
-    fromPartial<I extends Exact<DeepPartial<GetConsentsByTokenResponse>, I>>(
-      object: I,
-    ): GetConsentsByTokenResponse {
+  decode(input: BinaryReader | Uint8Array, length?: number): GetConsentsByTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseGetConsentsByTokenResponse();
-      message.events =
-        object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(ConsentEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetConsentsByTokenResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetConsentsByTokenResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => ConsentEvent.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetConsentsByTokenResponse>, I>>(base?: I): GetConsentsByTokenResponse {
+    return GetConsentsByTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetConsentsByTokenResponse>, I>>(object: I): GetConsentsByTokenResponse {
+    const message = createBaseGetConsentsByTokenResponse();
+    message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
+    return message;
+  },
+};
 
 function createBaseSearchConsentsRequest(): SearchConsentsRequest {
   return {
-    accountId: "",
-    subject: "",
-    issuer: "",
-    target: "",
+    accountId: '',
+    subject: '',
+    issuer: '',
+    target: '',
     source: undefined,
     scope: undefined,
     current: false,
@@ -1094,20 +974,17 @@ function createBaseSearchConsentsRequest(): SearchConsentsRequest {
 }
 
 export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
-  encode(
-    message: SearchConsentsRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: SearchConsentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.subject !== "") {
+    if (message.subject !== '') {
       writer.uint32(18).string(message.subject);
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       writer.uint32(26).string(message.issuer);
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       writer.uint32(34).string(message.target);
     }
     if (message.source !== undefined) {
@@ -1125,15 +1002,11 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): SearchConsentsRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchConsentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1220,37 +1093,29 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
 
   fromJSON(object: any): SearchConsentsRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
-      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
-      target: isSet(object.target) ? globalThis.String(object.target) : "",
-      source: isSet(object.source)
-        ? globalThis.String(object.source)
-        : undefined,
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
+      target: isSet(object.target) ? globalThis.String(object.target) : '',
+      source: isSet(object.source) ? globalThis.String(object.source) : undefined,
       scope: isSet(object.scope) ? globalThis.String(object.scope) : undefined,
-      current: isSet(object.current)
-        ? globalThis.Boolean(object.current)
-        : false,
+      current: isSet(object.current) ? globalThis.Boolean(object.current) : false,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
     };
   },
 
   toJSON(message: SearchConsentsRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.subject !== "") {
+    if (message.subject !== '') {
       obj.subject = message.subject;
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       obj.issuer = message.issuer;
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       obj.target = message.target;
     }
     if (message.source !== undefined) {
@@ -1268,57 +1133,43 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<SearchConsentsRequest>, I>>(
-    base?: I,
-  ): SearchConsentsRequest {
+  create<I extends Exact<DeepPartial<SearchConsentsRequest>, I>>(base?: I): SearchConsentsRequest {
     return SearchConsentsRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SearchConsentsRequest>, I>>(
-    object: I,
-  ): SearchConsentsRequest {
+  fromPartial<I extends Exact<DeepPartial<SearchConsentsRequest>, I>>(object: I): SearchConsentsRequest {
     const message = createBaseSearchConsentsRequest();
-    message.accountId = object.accountId ?? "";
-    message.subject = object.subject ?? "";
-    message.issuer = object.issuer ?? "";
-    message.target = object.target ?? "";
+    message.accountId = object.accountId ?? '';
+    message.subject = object.subject ?? '';
+    message.issuer = object.issuer ?? '';
+    message.target = object.target ?? '';
     message.source = object.source ?? undefined;
     message.scope = object.scope ?? undefined;
     message.current = object.current ?? false;
-    message.page =
-      object.page !== undefined && object.page !== null
-        ? PageRequest.fromPartial(object.page)
-        : undefined;
+    message.page = object.page !== undefined && object.page !== null ? PageRequest.fromPartial(object.page) : undefined;
     return message;
   },
 };
 
 function createBaseSearchConsentsResponse(): SearchConsentsResponse {
-  return { events: [], nextCursor: "" };
+  return { events: [], nextCursor: '' };
 }
 
 export const SearchConsentsResponse: MessageFns<SearchConsentsResponse> = {
-  encode(
-    message: SearchConsentsResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: SearchConsentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.events) {
       ConsentEvent.encode(v!, writer.uint32(10).fork()).join();
     }
-    if (message.nextCursor !== "") {
+    if (message.nextCursor !== '') {
       writer.uint32(18).string(message.nextCursor);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): SearchConsentsResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchConsentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1357,14 +1208,8 @@ export const SearchConsentsResponse: MessageFns<SearchConsentsResponse> = {
 
   fromJSON(object: any): SearchConsentsResponse {
     return {
-      events: globalThis.Array.isArray(object?.events)
-        ? object.events.map((e: any) => ConsentEvent.fromJSON(e))
-        : [],
-      nextCursor: isSet(object.nextCursor)
-        ? globalThis.String(object.nextCursor)
-        : isSet(object.next_cursor)
-          ? globalThis.String(object.next_cursor)
-          : "",
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor) ? globalThis.String(object.nextCursor) : isSet(object.next_cursor) ? globalThis.String(object.next_cursor) : '',
     };
   },
 
@@ -1373,52 +1218,43 @@ export const SearchConsentsResponse: MessageFns<SearchConsentsResponse> = {
     if (message.events?.length) {
       obj.events = message.events.map((e) => ConsentEvent.toJSON(e));
     }
-    if (message.nextCursor !== "") {
+    if (message.nextCursor !== '') {
       obj.nextCursor = message.nextCursor;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<SearchConsentsResponse>, I>>(
-    base?: I,
-  ): SearchConsentsResponse {
+  create<I extends Exact<DeepPartial<SearchConsentsResponse>, I>>(base?: I): SearchConsentsResponse {
     return SearchConsentsResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SearchConsentsResponse>, I>>(
-    object: I,
-  ): SearchConsentsResponse {
+  fromPartial<I extends Exact<DeepPartial<SearchConsentsResponse>, I>>(object: I): SearchConsentsResponse {
     const message = createBaseSearchConsentsResponse();
-    message.events =
-      object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
-    message.nextCursor = object.nextCursor ?? "";
+    message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? '';
     return message;
   },
 };
 
 function createBaseGetReceiptRequest(): GetReceiptRequest {
-  return { accountId: "", id: "" };
+  return { accountId: '', id: '' };
 }
 
 export const GetReceiptRequest: MessageFns<GetReceiptRequest> = {
-  encode(
-    message: GetReceiptRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetReceiptRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       writer.uint32(18).string(message.id);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): GetReceiptRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1457,65 +1293,50 @@ export const GetReceiptRequest: MessageFns<GetReceiptRequest> = {
 
   fromJSON(object: any): GetReceiptRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
     };
   },
 
   toJSON(message: GetReceiptRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetReceiptRequest>, I>>(
-    base?: I,
-  ): GetReceiptRequest {
+  create<I extends Exact<DeepPartial<GetReceiptRequest>, I>>(base?: I): GetReceiptRequest {
     return GetReceiptRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetReceiptRequest>, I>>(
-    object: I,
-  ): GetReceiptRequest {
+  fromPartial<I extends Exact<DeepPartial<GetReceiptRequest>, I>>(object: I): GetReceiptRequest {
     const message = createBaseGetReceiptRequest();
-    message.accountId = object.accountId ?? "";
-    message.id = object.id ?? "";
+    message.accountId = object.accountId ?? '';
+    message.id = object.id ?? '';
     return message;
   },
 };
 
 function createBaseGetReceiptResponse(): GetReceiptResponse {
-  return { receipt: "" };
+  return { receipt: '' };
 }
 
 export const GetReceiptResponse: MessageFns<GetReceiptResponse> = {
-  encode(
-    message: GetReceiptResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.receipt !== "") {
+  encode(message: GetReceiptResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.receipt !== '') {
       writer.uint32(10).string(message.receipt);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GetReceiptResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReceiptResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1545,60 +1366,47 @@ export const GetReceiptResponse: MessageFns<GetReceiptResponse> = {
   },
 
   fromJSON(object: any): GetReceiptResponse {
-    return {
-      receipt: isSet(object.receipt) ? globalThis.String(object.receipt) : "",
-    };
+    return { receipt: isSet(object.receipt) ? globalThis.String(object.receipt) : '' };
   },
 
   toJSON(message: GetReceiptResponse): unknown {
     const obj: any = {};
-    if (message.receipt !== "") {
+    if (message.receipt !== '') {
       obj.receipt = message.receipt;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetReceiptResponse>, I>>(
-    base?: I,
-  ): GetReceiptResponse {
+  create<I extends Exact<DeepPartial<GetReceiptResponse>, I>>(base?: I): GetReceiptResponse {
     return GetReceiptResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetReceiptResponse>, I>>(
-    object: I,
-  ): GetReceiptResponse {
+  fromPartial<I extends Exact<DeepPartial<GetReceiptResponse>, I>>(object: I): GetReceiptResponse {
     const message = createBaseGetReceiptResponse();
-    message.receipt = object.receipt ?? "";
+    message.receipt = object.receipt ?? '';
     return message;
   },
 };
 
 function createBaseGetStatisticsRequest(): GetStatisticsRequest {
-  return { accountId: "", appId: "" };
+  return { accountId: '', appId: '' };
 }
 
 export const GetStatisticsRequest: MessageFns<GetStatisticsRequest> = {
-  encode(
-    message: GetStatisticsRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetStatisticsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GetStatisticsRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): GetStatisticsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1637,61 +1445,40 @@ export const GetStatisticsRequest: MessageFns<GetStatisticsRequest> = {
 
   fromJSON(object: any): GetStatisticsRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
     };
   },
 
   toJSON(message: GetStatisticsRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetStatisticsRequest>, I>>(
-    base?: I,
-  ): GetStatisticsRequest {
+  create<I extends Exact<DeepPartial<GetStatisticsRequest>, I>>(base?: I): GetStatisticsRequest {
     return GetStatisticsRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetStatisticsRequest>, I>>(
-    object: I,
-  ): GetStatisticsRequest {
+  fromPartial<I extends Exact<DeepPartial<GetStatisticsRequest>, I>>(object: I): GetStatisticsRequest {
     const message = createBaseGetStatisticsRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
     return message;
   },
 };
 
 function createBaseTargetStatistics(): TargetStatistics {
-  return {
-    target: "",
-    events: 0,
-    currentAccepted: 0,
-    currentDeclined: 0,
-    currentNoAction: 0,
-  };
+  return { target: '', events: 0, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0 };
 }
 
 export const TargetStatistics: MessageFns<TargetStatistics> = {
-  encode(
-    message: TargetStatistics,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.target !== "") {
+  encode(message: TargetStatistics, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.target !== '') {
       writer.uint32(10).string(message.target);
     }
     if (message.events !== 0) {
@@ -1710,11 +1497,10 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): TargetStatistics {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1777,7 +1563,7 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
 
   fromJSON(object: any): TargetStatistics {
     return {
-      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      target: isSet(object.target) ? globalThis.String(object.target) : '',
       events: isSet(object.events) ? globalThis.Number(object.events) : 0,
       currentAccepted: isSet(object.currentAccepted)
         ? globalThis.Number(object.currentAccepted)
@@ -1799,7 +1585,7 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
 
   toJSON(message: TargetStatistics): unknown {
     const obj: any = {};
-    if (message.target !== "") {
+    if (message.target !== '') {
       obj.target = message.target;
     }
     if (message.events !== 0) {
@@ -1817,16 +1603,12 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<TargetStatistics>, I>>(
-    base?: I,
-  ): TargetStatistics {
+  create<I extends Exact<DeepPartial<TargetStatistics>, I>>(base?: I): TargetStatistics {
     return TargetStatistics.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<TargetStatistics>, I>>(
-    object: I,
-  ): TargetStatistics {
+  fromPartial<I extends Exact<DeepPartial<TargetStatistics>, I>>(object: I): TargetStatistics {
     const message = createBaseTargetStatistics();
-    message.target = object.target ?? "";
+    message.target = object.target ?? '';
     message.events = object.events ?? 0;
     message.currentAccepted = object.currentAccepted ?? 0;
     message.currentDeclined = object.currentDeclined ?? 0;
@@ -1837,7 +1619,7 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
 
 function createBaseStatistics(): Statistics {
   return {
-    appId: "",
+    appId: '',
     total: 0,
     accepted: 0,
     declined: 0,
@@ -1849,11 +1631,8 @@ function createBaseStatistics(): Statistics {
 }
 
 export const Statistics: MessageFns<Statistics> = {
-  encode(
-    message: Statistics,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.appId !== "") {
+  encode(message: Statistics, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.appId !== '') {
       writer.uint32(10).string(message.appId);
     }
     if (message.total !== 0) {
@@ -1875,20 +1654,16 @@ export const Statistics: MessageFns<Statistics> = {
       TargetStatistics.encode(v!, writer.uint32(58).fork()).join();
     }
     if (message.latestEventAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.latestEventAt),
-        writer.uint32(66).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.latestEventAt), writer.uint32(66).fork()).join();
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): Statistics {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1950,9 +1725,7 @@ export const Statistics: MessageFns<Statistics> = {
               break;
             }
 
-            message.targets.push(
-              TargetStatistics.decode(reader, reader.uint32()),
-            );
+            message.targets.push(TargetStatistics.decode(reader, reader.uint32()));
             continue;
           }
           case 8: {
@@ -1960,9 +1733,7 @@ export const Statistics: MessageFns<Statistics> = {
               break;
             }
 
-            message.latestEventAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.latestEventAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -1979,27 +1750,17 @@ export const Statistics: MessageFns<Statistics> = {
 
   fromJSON(object: any): Statistics {
     return {
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
       total: isSet(object.total) ? globalThis.Number(object.total) : 0,
       accepted: isSet(object.accepted) ? globalThis.Number(object.accepted) : 0,
       declined: isSet(object.declined) ? globalThis.Number(object.declined) : 0,
-      noAction: isSet(object.noAction)
-        ? globalThis.Number(object.noAction)
-        : isSet(object.no_action)
-          ? globalThis.Number(object.no_action)
-          : 0,
+      noAction: isSet(object.noAction) ? globalThis.Number(object.noAction) : isSet(object.no_action) ? globalThis.Number(object.no_action) : 0,
       distinctSubjects: isSet(object.distinctSubjects)
         ? globalThis.Number(object.distinctSubjects)
         : isSet(object.distinct_subjects)
           ? globalThis.Number(object.distinct_subjects)
           : 0,
-      targets: globalThis.Array.isArray(object?.targets)
-        ? object.targets.map((e: any) => TargetStatistics.fromJSON(e))
-        : [],
+      targets: globalThis.Array.isArray(object?.targets) ? object.targets.map((e: any) => TargetStatistics.fromJSON(e)) : [],
       latestEventAt: isSet(object.latestEventAt)
         ? fromJsonTimestamp(object.latestEventAt)
         : isSet(object.latest_event_at)
@@ -2010,7 +1771,7 @@ export const Statistics: MessageFns<Statistics> = {
 
   toJSON(message: Statistics): unknown {
     const obj: any = {};
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.total !== 0) {
@@ -2040,39 +1801,33 @@ export const Statistics: MessageFns<Statistics> = {
   create<I extends Exact<DeepPartial<Statistics>, I>>(base?: I): Statistics {
     return Statistics.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<Statistics>, I>>(
-    object: I,
-  ): Statistics {
+  fromPartial<I extends Exact<DeepPartial<Statistics>, I>>(object: I): Statistics {
     const message = createBaseStatistics();
-    message.appId = object.appId ?? "";
+    message.appId = object.appId ?? '';
     message.total = object.total ?? 0;
     message.accepted = object.accepted ?? 0;
     message.declined = object.declined ?? 0;
     message.noAction = object.noAction ?? 0;
     message.distinctSubjects = object.distinctSubjects ?? 0;
-    message.targets =
-      object.targets?.map((e) => TargetStatistics.fromPartial(e)) || [];
+    message.targets = object.targets?.map((e) => TargetStatistics.fromPartial(e)) || [];
     message.latestEventAt = object.latestEventAt ?? undefined;
     return message;
   },
 };
 
 function createBaseGetCurrentStatesRequest(): GetCurrentStatesRequest {
-  return { accountId: "", subject: "", issuer: "", targets: [] };
+  return { accountId: '', subject: '', issuer: '', targets: [] };
 }
 
 export const GetCurrentStatesRequest: MessageFns<GetCurrentStatesRequest> = {
-  encode(
-    message: GetCurrentStatesRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetCurrentStatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.subject !== "") {
+    if (message.subject !== '') {
       writer.uint32(18).string(message.subject);
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       writer.uint32(26).string(message.issuer);
     }
     for (const v of message.targets) {
@@ -2081,15 +1836,11 @@ export const GetCurrentStatesRequest: MessageFns<GetCurrentStatesRequest> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GetCurrentStatesRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCurrentStatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2144,28 +1895,22 @@ export const GetCurrentStatesRequest: MessageFns<GetCurrentStatesRequest> = {
 
   fromJSON(object: any): GetCurrentStatesRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
-      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
-      targets: globalThis.Array.isArray(object?.targets)
-        ? object.targets.map((e: any) => globalThis.String(e))
-        : [],
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
+      targets: globalThis.Array.isArray(object?.targets) ? object.targets.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
   toJSON(message: GetCurrentStatesRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.subject !== "") {
+    if (message.subject !== '') {
       obj.subject = message.subject;
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       obj.issuer = message.issuer;
     }
     if (message.targets?.length) {
@@ -2174,18 +1919,14 @@ export const GetCurrentStatesRequest: MessageFns<GetCurrentStatesRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetCurrentStatesRequest>, I>>(
-    base?: I,
-  ): GetCurrentStatesRequest {
+  create<I extends Exact<DeepPartial<GetCurrentStatesRequest>, I>>(base?: I): GetCurrentStatesRequest {
     return GetCurrentStatesRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetCurrentStatesRequest>, I>>(
-    object: I,
-  ): GetCurrentStatesRequest {
+  fromPartial<I extends Exact<DeepPartial<GetCurrentStatesRequest>, I>>(object: I): GetCurrentStatesRequest {
     const message = createBaseGetCurrentStatesRequest();
-    message.accountId = object.accountId ?? "";
-    message.subject = object.subject ?? "";
-    message.issuer = object.issuer ?? "";
+    message.accountId = object.accountId ?? '';
+    message.subject = object.subject ?? '';
+    message.issuer = object.issuer ?? '';
     message.targets = object.targets?.map((e) => e) || [];
     return message;
   },
@@ -2196,25 +1937,18 @@ function createBaseGetCurrentStatesResponse(): GetCurrentStatesResponse {
 }
 
 export const GetCurrentStatesResponse: MessageFns<GetCurrentStatesResponse> = {
-  encode(
-    message: GetCurrentStatesResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: GetCurrentStatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.events) {
       ConsentEvent.encode(v!, writer.uint32(10).fork()).join();
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GetCurrentStatesResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCurrentStatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2245,9 +1979,7 @@ export const GetCurrentStatesResponse: MessageFns<GetCurrentStatesResponse> = {
 
   fromJSON(object: any): GetCurrentStatesResponse {
     return {
-      events: globalThis.Array.isArray(object?.events)
-        ? object.events.map((e: any) => ConsentEvent.fromJSON(e))
-        : [],
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
     };
   },
 
@@ -2259,17 +1991,12 @@ export const GetCurrentStatesResponse: MessageFns<GetCurrentStatesResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetCurrentStatesResponse>, I>>(
-    base?: I,
-  ): GetCurrentStatesResponse {
+  create<I extends Exact<DeepPartial<GetCurrentStatesResponse>, I>>(base?: I): GetCurrentStatesResponse {
     return GetCurrentStatesResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetCurrentStatesResponse>, I>>(
-    object: I,
-  ): GetCurrentStatesResponse {
+  fromPartial<I extends Exact<DeepPartial<GetCurrentStatesResponse>, I>>(object: I): GetCurrentStatesResponse {
     const message = createBaseGetCurrentStatesResponse();
-    message.events =
-      object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
+    message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
     return message;
   },
 };
@@ -2279,22 +2006,15 @@ function createBaseGetReceiptKeysRequest(): GetReceiptKeysRequest {
 }
 
 export const GetReceiptKeysRequest: MessageFns<GetReceiptKeysRequest> = {
-  encode(
-    _: GetReceiptKeysRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(_: GetReceiptKeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GetReceiptKeysRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReceiptKeysRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2324,14 +2044,10 @@ export const GetReceiptKeysRequest: MessageFns<GetReceiptKeysRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetReceiptKeysRequest>, I>>(
-    base?: I,
-  ): GetReceiptKeysRequest {
+  create<I extends Exact<DeepPartial<GetReceiptKeysRequest>, I>>(base?: I): GetReceiptKeysRequest {
     return GetReceiptKeysRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetReceiptKeysRequest>, I>>(
-    _: I,
-  ): GetReceiptKeysRequest {
+  fromPartial<I extends Exact<DeepPartial<GetReceiptKeysRequest>, I>>(_: I): GetReceiptKeysRequest {
     const message = createBaseGetReceiptKeysRequest();
     return message;
   },
@@ -2342,25 +2058,18 @@ function createBaseGetReceiptKeysResponse(): GetReceiptKeysResponse {
 }
 
 export const GetReceiptKeysResponse: MessageFns<GetReceiptKeysResponse> = {
-  encode(
-    message: GetReceiptKeysResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: GetReceiptKeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.jwks !== undefined) {
       JwkSet.encode(message.jwks, writer.uint32(10).fork()).join();
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GetReceiptKeysResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReceiptKeysResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2390,9 +2099,7 @@ export const GetReceiptKeysResponse: MessageFns<GetReceiptKeysResponse> = {
   },
 
   fromJSON(object: any): GetReceiptKeysResponse {
-    return {
-      jwks: isSet(object.jwks) ? JwkSet.fromJSON(object.jwks) : undefined,
-    };
+    return { jwks: isSet(object.jwks) ? JwkSet.fromJSON(object.jwks) : undefined };
   },
 
   toJSON(message: GetReceiptKeysResponse): unknown {
@@ -2403,19 +2110,12 @@ export const GetReceiptKeysResponse: MessageFns<GetReceiptKeysResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetReceiptKeysResponse>, I>>(
-    base?: I,
-  ): GetReceiptKeysResponse {
+  create<I extends Exact<DeepPartial<GetReceiptKeysResponse>, I>>(base?: I): GetReceiptKeysResponse {
     return GetReceiptKeysResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetReceiptKeysResponse>, I>>(
-    object: I,
-  ): GetReceiptKeysResponse {
+  fromPartial<I extends Exact<DeepPartial<GetReceiptKeysResponse>, I>>(object: I): GetReceiptKeysResponse {
     const message = createBaseGetReceiptKeysResponse();
-    message.jwks =
-      object.jwks !== undefined && object.jwks !== null
-        ? JwkSet.fromPartial(object.jwks)
-        : undefined;
+    message.jwks = object.jwks !== undefined && object.jwks !== null ? JwkSet.fromPartial(object.jwks) : undefined;
     return message;
   },
 };
@@ -2429,264 +2129,151 @@ export type ConsentServiceService = typeof ConsentServiceService;
 export const ConsentServiceService = {
   /** Validates every input first, then stores all of them (all or nothing), in request order. */
   createConsents: {
-    path: "/accord.consent.v1.ConsentService/CreateConsents" as const,
+    path: '/accord.consent.v1.ConsentService/CreateConsents' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: CreateConsentsRequest): Buffer =>
-      Buffer.from(CreateConsentsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): CreateConsentsRequest =>
-      CreateConsentsRequest.decode(value),
-    responseSerialize: (value: CreateConsentsResponse): Buffer =>
-      Buffer.from(CreateConsentsResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): CreateConsentsResponse =>
-      CreateConsentsResponse.decode(value),
+    requestSerialize: (value: CreateConsentsRequest): Buffer => Buffer.from(CreateConsentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateConsentsRequest => CreateConsentsRequest.decode(value),
+    responseSerialize: (value: CreateConsentsResponse): Buffer => Buffer.from(CreateConsentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateConsentsResponse => CreateConsentsResponse.decode(value),
   },
   getConsent: {
-    path: "/accord.consent.v1.ConsentService/GetConsent" as const,
+    path: '/accord.consent.v1.ConsentService/GetConsent' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetConsentRequest): Buffer =>
-      Buffer.from(GetConsentRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetConsentRequest =>
-      GetConsentRequest.decode(value),
-    responseSerialize: (value: ConsentEvent): Buffer =>
-      Buffer.from(ConsentEvent.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ConsentEvent =>
-      ConsentEvent.decode(value),
+    requestSerialize: (value: GetConsentRequest): Buffer => Buffer.from(GetConsentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetConsentRequest => GetConsentRequest.decode(value),
+    responseSerialize: (value: ConsentEvent): Buffer => Buffer.from(ConsentEvent.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConsentEvent => ConsentEvent.decode(value),
   },
   getConsentsByToken: {
-    path: "/accord.consent.v1.ConsentService/GetConsentsByToken" as const,
+    path: '/accord.consent.v1.ConsentService/GetConsentsByToken' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetConsentsByTokenRequest): Buffer =>
-      Buffer.from(GetConsentsByTokenRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetConsentsByTokenRequest =>
-      GetConsentsByTokenRequest.decode(value),
-    responseSerialize: (value: GetConsentsByTokenResponse): Buffer =>
-      Buffer.from(GetConsentsByTokenResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetConsentsByTokenResponse =>
-      GetConsentsByTokenResponse.decode(value),
+    requestSerialize: (value: GetConsentsByTokenRequest): Buffer => Buffer.from(GetConsentsByTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetConsentsByTokenRequest => GetConsentsByTokenRequest.decode(value),
+    responseSerialize: (value: GetConsentsByTokenResponse): Buffer => Buffer.from(GetConsentsByTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetConsentsByTokenResponse => GetConsentsByTokenResponse.decode(value),
   },
   searchConsents: {
-    path: "/accord.consent.v1.ConsentService/SearchConsents" as const,
+    path: '/accord.consent.v1.ConsentService/SearchConsents' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: SearchConsentsRequest): Buffer =>
-      Buffer.from(SearchConsentsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): SearchConsentsRequest =>
-      SearchConsentsRequest.decode(value),
-    responseSerialize: (value: SearchConsentsResponse): Buffer =>
-      Buffer.from(SearchConsentsResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): SearchConsentsResponse =>
-      SearchConsentsResponse.decode(value),
+    requestSerialize: (value: SearchConsentsRequest): Buffer => Buffer.from(SearchConsentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SearchConsentsRequest => SearchConsentsRequest.decode(value),
+    responseSerialize: (value: SearchConsentsResponse): Buffer => Buffer.from(SearchConsentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SearchConsentsResponse => SearchConsentsResponse.decode(value),
   },
   getReceipt: {
-    path: "/accord.consent.v1.ConsentService/GetReceipt" as const,
+    path: '/accord.consent.v1.ConsentService/GetReceipt' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetReceiptRequest): Buffer =>
-      Buffer.from(GetReceiptRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetReceiptRequest =>
-      GetReceiptRequest.decode(value),
-    responseSerialize: (value: GetReceiptResponse): Buffer =>
-      Buffer.from(GetReceiptResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetReceiptResponse =>
-      GetReceiptResponse.decode(value),
+    requestSerialize: (value: GetReceiptRequest): Buffer => Buffer.from(GetReceiptRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetReceiptRequest => GetReceiptRequest.decode(value),
+    responseSerialize: (value: GetReceiptResponse): Buffer => Buffer.from(GetReceiptResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetReceiptResponse => GetReceiptResponse.decode(value),
   },
   getStatistics: {
-    path: "/accord.consent.v1.ConsentService/GetStatistics" as const,
+    path: '/accord.consent.v1.ConsentService/GetStatistics' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetStatisticsRequest): Buffer =>
-      Buffer.from(GetStatisticsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetStatisticsRequest =>
-      GetStatisticsRequest.decode(value),
-    responseSerialize: (value: Statistics): Buffer =>
-      Buffer.from(Statistics.encode(value).finish()),
-    responseDeserialize: (value: Buffer): Statistics =>
-      Statistics.decode(value),
+    requestSerialize: (value: GetStatisticsRequest): Buffer => Buffer.from(GetStatisticsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetStatisticsRequest => GetStatisticsRequest.decode(value),
+    responseSerialize: (value: Statistics): Buffer => Buffer.from(Statistics.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Statistics => Statistics.decode(value),
   },
   /** Current event of each (target, scope) for one subject and issuer; used by consent dashboards. */
   getCurrentStates: {
-    path: "/accord.consent.v1.ConsentService/GetCurrentStates" as const,
+    path: '/accord.consent.v1.ConsentService/GetCurrentStates' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetCurrentStatesRequest): Buffer =>
-      Buffer.from(GetCurrentStatesRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetCurrentStatesRequest =>
-      GetCurrentStatesRequest.decode(value),
-    responseSerialize: (value: GetCurrentStatesResponse): Buffer =>
-      Buffer.from(GetCurrentStatesResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetCurrentStatesResponse =>
-      GetCurrentStatesResponse.decode(value),
+    requestSerialize: (value: GetCurrentStatesRequest): Buffer => Buffer.from(GetCurrentStatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCurrentStatesRequest => GetCurrentStatesRequest.decode(value),
+    responseSerialize: (value: GetCurrentStatesResponse): Buffer => Buffer.from(GetCurrentStatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCurrentStatesResponse => GetCurrentStatesResponse.decode(value),
   },
   /** Public keys that verify consent receipts. */
   getReceiptKeys: {
-    path: "/accord.consent.v1.ConsentService/GetReceiptKeys" as const,
+    path: '/accord.consent.v1.ConsentService/GetReceiptKeys' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetReceiptKeysRequest): Buffer =>
-      Buffer.from(GetReceiptKeysRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetReceiptKeysRequest =>
-      GetReceiptKeysRequest.decode(value),
-    responseSerialize: (value: GetReceiptKeysResponse): Buffer =>
-      Buffer.from(GetReceiptKeysResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetReceiptKeysResponse =>
-      GetReceiptKeysResponse.decode(value),
+    requestSerialize: (value: GetReceiptKeysRequest): Buffer => Buffer.from(GetReceiptKeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetReceiptKeysRequest => GetReceiptKeysRequest.decode(value),
+    responseSerialize: (value: GetReceiptKeysResponse): Buffer => Buffer.from(GetReceiptKeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetReceiptKeysResponse => GetReceiptKeysResponse.decode(value),
   },
 } as const;
 
 export interface ConsentServiceServer extends UntypedServiceImplementation {
   /** Validates every input first, then stores all of them (all or nothing), in request order. */
-  createConsents: handleUnaryCall<
-    CreateConsentsRequest,
-    CreateConsentsResponse
-  >;
+  createConsents: handleUnaryCall<CreateConsentsRequest, CreateConsentsResponse>;
   getConsent: handleUnaryCall<GetConsentRequest, ConsentEvent>;
-  getConsentsByToken: handleUnaryCall<
-    GetConsentsByTokenRequest,
-    GetConsentsByTokenResponse
-  >;
-  searchConsents: handleUnaryCall<
-    SearchConsentsRequest,
-    SearchConsentsResponse
-  >;
+  getConsentsByToken: handleUnaryCall<GetConsentsByTokenRequest, GetConsentsByTokenResponse>;
+  searchConsents: handleUnaryCall<SearchConsentsRequest, SearchConsentsResponse>;
   getReceipt: handleUnaryCall<GetReceiptRequest, GetReceiptResponse>;
   getStatistics: handleUnaryCall<GetStatisticsRequest, Statistics>;
   /** Current event of each (target, scope) for one subject and issuer; used by consent dashboards. */
-  getCurrentStates: handleUnaryCall<
-    GetCurrentStatesRequest,
-    GetCurrentStatesResponse
-  >;
+  getCurrentStates: handleUnaryCall<GetCurrentStatesRequest, GetCurrentStatesResponse>;
   /** Public keys that verify consent receipts. */
-  getReceiptKeys: handleUnaryCall<
-    GetReceiptKeysRequest,
-    GetReceiptKeysResponse
-  >;
+  getReceiptKeys: handleUnaryCall<GetReceiptKeysRequest, GetReceiptKeysResponse>;
 }
 
 export interface ConsentServiceClient extends Client {
   /** Validates every input first, then stores all of them (all or nothing), in request order. */
-  createConsents(
-    request: CreateConsentsRequest,
-    callback: (
-      error: ServiceError | null,
-      response: CreateConsentsResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  createConsents(request: CreateConsentsRequest, callback: (error: ServiceError | null, response: CreateConsentsResponse) => void): ClientUnaryCall;
   createConsents(
     request: CreateConsentsRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: CreateConsentsResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: CreateConsentsResponse) => void,
   ): ClientUnaryCall;
   createConsents(
     request: CreateConsentsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: CreateConsentsResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: CreateConsentsResponse) => void,
   ): ClientUnaryCall;
-  getConsent(
-    request: GetConsentRequest,
-    callback: (error: ServiceError | null, response: ConsentEvent) => void,
-  ): ClientUnaryCall;
-  getConsent(
-    request: GetConsentRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: ConsentEvent) => void,
-  ): ClientUnaryCall;
+  getConsent(request: GetConsentRequest, callback: (error: ServiceError | null, response: ConsentEvent) => void): ClientUnaryCall;
+  getConsent(request: GetConsentRequest, metadata: Metadata, callback: (error: ServiceError | null, response: ConsentEvent) => void): ClientUnaryCall;
   getConsent(
     request: GetConsentRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConsentEvent) => void,
   ): ClientUnaryCall;
-  getConsentsByToken(
-    request: GetConsentsByTokenRequest,
-    callback: (
-      error: ServiceError | null,
-      response: GetConsentsByTokenResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  getConsentsByToken(request: GetConsentsByTokenRequest, callback: (error: ServiceError | null, response: GetConsentsByTokenResponse) => void): ClientUnaryCall;
   getConsentsByToken(
     request: GetConsentsByTokenRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: GetConsentsByTokenResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: GetConsentsByTokenResponse) => void,
   ): ClientUnaryCall;
   getConsentsByToken(
     request: GetConsentsByTokenRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: GetConsentsByTokenResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: GetConsentsByTokenResponse) => void,
   ): ClientUnaryCall;
-  searchConsents(
-    request: SearchConsentsRequest,
-    callback: (
-      error: ServiceError | null,
-      response: SearchConsentsResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  searchConsents(request: SearchConsentsRequest, callback: (error: ServiceError | null, response: SearchConsentsResponse) => void): ClientUnaryCall;
   searchConsents(
     request: SearchConsentsRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: SearchConsentsResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: SearchConsentsResponse) => void,
   ): ClientUnaryCall;
   searchConsents(
     request: SearchConsentsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: SearchConsentsResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: SearchConsentsResponse) => void,
   ): ClientUnaryCall;
-  getReceipt(
-    request: GetReceiptRequest,
-    callback: (
-      error: ServiceError | null,
-      response: GetReceiptResponse,
-    ) => void,
-  ): ClientUnaryCall;
-  getReceipt(
-    request: GetReceiptRequest,
-    metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: GetReceiptResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  getReceipt(request: GetReceiptRequest, callback: (error: ServiceError | null, response: GetReceiptResponse) => void): ClientUnaryCall;
+  getReceipt(request: GetReceiptRequest, metadata: Metadata, callback: (error: ServiceError | null, response: GetReceiptResponse) => void): ClientUnaryCall;
   getReceipt(
     request: GetReceiptRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: GetReceiptResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: GetReceiptResponse) => void,
   ): ClientUnaryCall;
-  getStatistics(
-    request: GetStatisticsRequest,
-    callback: (error: ServiceError | null, response: Statistics) => void,
-  ): ClientUnaryCall;
-  getStatistics(
-    request: GetStatisticsRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Statistics) => void,
-  ): ClientUnaryCall;
+  getStatistics(request: GetStatisticsRequest, callback: (error: ServiceError | null, response: Statistics) => void): ClientUnaryCall;
+  getStatistics(request: GetStatisticsRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Statistics) => void): ClientUnaryCall;
   getStatistics(
     request: GetStatisticsRequest,
     metadata: Metadata,
@@ -2694,72 +2281,40 @@ export interface ConsentServiceClient extends Client {
     callback: (error: ServiceError | null, response: Statistics) => void,
   ): ClientUnaryCall;
   /** Current event of each (target, scope) for one subject and issuer; used by consent dashboards. */
-  getCurrentStates(
-    request: GetCurrentStatesRequest,
-    callback: (
-      error: ServiceError | null,
-      response: GetCurrentStatesResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  getCurrentStates(request: GetCurrentStatesRequest, callback: (error: ServiceError | null, response: GetCurrentStatesResponse) => void): ClientUnaryCall;
   getCurrentStates(
     request: GetCurrentStatesRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: GetCurrentStatesResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: GetCurrentStatesResponse) => void,
   ): ClientUnaryCall;
   getCurrentStates(
     request: GetCurrentStatesRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: GetCurrentStatesResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: GetCurrentStatesResponse) => void,
   ): ClientUnaryCall;
   /** Public keys that verify consent receipts. */
-  getReceiptKeys(
-    request: GetReceiptKeysRequest,
-    callback: (
-      error: ServiceError | null,
-      response: GetReceiptKeysResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  getReceiptKeys(request: GetReceiptKeysRequest, callback: (error: ServiceError | null, response: GetReceiptKeysResponse) => void): ClientUnaryCall;
   getReceiptKeys(
     request: GetReceiptKeysRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: GetReceiptKeysResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: GetReceiptKeysResponse) => void,
   ): ClientUnaryCall;
   getReceiptKeys(
     request: GetReceiptKeysRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: GetReceiptKeysResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: GetReceiptKeysResponse) => void,
   ): ClientUnaryCall;
 }
 
-export const ConsentServiceClient = makeGenericClientConstructor(
-  ConsentServiceService,
-  "accord.consent.v1.ConsentService",
-) as unknown as {
-  new (
-    address: string,
-    credentials: ChannelCredentials,
-    options?: Partial<ClientOptions>,
-  ): ConsentServiceClient;
+export const ConsentServiceClient = makeGenericClientConstructor(ConsentServiceService, 'accord.consent.v1.ConsentService') as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): ConsentServiceClient;
   service: typeof ConsentServiceService;
   serviceName: string;
 };
 
-type Builtin =
-  Date | Function | Uint8Array | string | number | boolean | undefined;
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 type DeepPartial<T> = T extends Builtin
   ? T
@@ -2772,11 +2327,7 @@ type DeepPartial<T> = T extends Builtin
         : Partial<T>;
 
 type KeysOfUnion<T> = T extends T ? keyof T : never;
-type Exact<P, I extends P> = P extends Builtin
-  ? P
-  : P & { [K in keyof P]: Exact<P[K], I[K]> } & {
-      [K in Exclude<keyof I, KeysOfUnion<P>>]: never;
-    };
+type Exact<P, I extends P> = P extends Builtin ? P : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
 
 function toTimestamp(date: Date): Timestamp {
   const seconds = Math.trunc(date.getTime() / 1_000);
@@ -2793,7 +2344,7 @@ function fromTimestamp(t: Timestamp): Date {
 function fromJsonTimestamp(o: any): Date {
   if (o instanceof globalThis.Date) {
     return o;
-  } else if (typeof o === "string") {
+  } else if (typeof o === 'string') {
     return new globalThis.Date(o);
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
@@ -2803,10 +2354,10 @@ function fromJsonTimestamp(o: any): Date {
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
   }
   return num;
 }

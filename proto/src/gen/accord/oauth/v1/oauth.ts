@@ -5,7 +5,7 @@
 // source: accord/oauth/v1/oauth.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 import {
   type CallOptions,
   type ChannelCredentials,
@@ -17,9 +17,9 @@ import {
   type Metadata,
   type ServiceError,
   type UntypedServiceImplementation,
-} from "@grpc/grpc-js";
-import { Timestamp } from "../../../google/protobuf/timestamp";
-import { JwkSet } from "../../common/v1/common";
+} from '@grpc/grpc-js';
+import { Timestamp } from '../../../google/protobuf/timestamp';
+import { JwkSet } from '../../common/v1/common';
 
 export interface IssueTokenRequest {
   grantType: string;
@@ -138,34 +138,24 @@ export interface RotateApiKeyResponse {
 }
 
 function createBaseIssueTokenRequest(): IssueTokenRequest {
-  return {
-    grantType: "",
-    clientId: "",
-    clientSecret: "",
-    scope: "",
-    refreshToken: "",
-    basicAuth: false,
-  };
+  return { grantType: '', clientId: '', clientSecret: '', scope: '', refreshToken: '', basicAuth: false };
 }
 
 export const IssueTokenRequest: MessageFns<IssueTokenRequest> = {
-  encode(
-    message: IssueTokenRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.grantType !== "") {
+  encode(message: IssueTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.grantType !== '') {
       writer.uint32(10).string(message.grantType);
     }
-    if (message.clientId !== "") {
+    if (message.clientId !== '') {
       writer.uint32(18).string(message.clientId);
     }
-    if (message.clientSecret !== "") {
+    if (message.clientSecret !== '') {
       writer.uint32(26).string(message.clientSecret);
     }
-    if (message.scope !== "") {
+    if (message.scope !== '') {
       writer.uint32(34).string(message.scope);
     }
-    if (message.refreshToken !== "") {
+    if (message.refreshToken !== '') {
       writer.uint32(42).string(message.refreshToken);
     }
     if (message.basicAuth !== false) {
@@ -175,11 +165,10 @@ export const IssueTokenRequest: MessageFns<IssueTokenRequest> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): IssueTokenRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -250,50 +239,38 @@ export const IssueTokenRequest: MessageFns<IssueTokenRequest> = {
 
   fromJSON(object: any): IssueTokenRequest {
     return {
-      grantType: isSet(object.grantType)
-        ? globalThis.String(object.grantType)
-        : isSet(object.grant_type)
-          ? globalThis.String(object.grant_type)
-          : "",
-      clientId: isSet(object.clientId)
-        ? globalThis.String(object.clientId)
-        : isSet(object.client_id)
-          ? globalThis.String(object.client_id)
-          : "",
+      grantType: isSet(object.grantType) ? globalThis.String(object.grantType) : isSet(object.grant_type) ? globalThis.String(object.grant_type) : '',
+      clientId: isSet(object.clientId) ? globalThis.String(object.clientId) : isSet(object.client_id) ? globalThis.String(object.client_id) : '',
       clientSecret: isSet(object.clientSecret)
         ? globalThis.String(object.clientSecret)
         : isSet(object.client_secret)
           ? globalThis.String(object.client_secret)
-          : "",
-      scope: isSet(object.scope) ? globalThis.String(object.scope) : "",
+          : '',
+      scope: isSet(object.scope) ? globalThis.String(object.scope) : '',
       refreshToken: isSet(object.refreshToken)
         ? globalThis.String(object.refreshToken)
         : isSet(object.refresh_token)
           ? globalThis.String(object.refresh_token)
-          : "",
-      basicAuth: isSet(object.basicAuth)
-        ? globalThis.Boolean(object.basicAuth)
-        : isSet(object.basic_auth)
-          ? globalThis.Boolean(object.basic_auth)
-          : false,
+          : '',
+      basicAuth: isSet(object.basicAuth) ? globalThis.Boolean(object.basicAuth) : isSet(object.basic_auth) ? globalThis.Boolean(object.basic_auth) : false,
     };
   },
 
   toJSON(message: IssueTokenRequest): unknown {
     const obj: any = {};
-    if (message.grantType !== "") {
+    if (message.grantType !== '') {
       obj.grantType = message.grantType;
     }
-    if (message.clientId !== "") {
+    if (message.clientId !== '') {
       obj.clientId = message.clientId;
     }
-    if (message.clientSecret !== "") {
+    if (message.clientSecret !== '') {
       obj.clientSecret = message.clientSecret;
     }
-    if (message.scope !== "") {
+    if (message.scope !== '') {
       obj.scope = message.scope;
     }
-    if (message.refreshToken !== "") {
+    if (message.refreshToken !== '') {
       obj.refreshToken = message.refreshToken;
     }
     if (message.basicAuth !== false) {
@@ -302,64 +279,50 @@ export const IssueTokenRequest: MessageFns<IssueTokenRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<IssueTokenRequest>, I>>(
-    base?: I,
-  ): IssueTokenRequest {
+  create<I extends Exact<DeepPartial<IssueTokenRequest>, I>>(base?: I): IssueTokenRequest {
     return IssueTokenRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<IssueTokenRequest>, I>>(
-    object: I,
-  ): IssueTokenRequest {
+  fromPartial<I extends Exact<DeepPartial<IssueTokenRequest>, I>>(object: I): IssueTokenRequest {
     const message = createBaseIssueTokenRequest();
-    message.grantType = object.grantType ?? "";
-    message.clientId = object.clientId ?? "";
-    message.clientSecret = object.clientSecret ?? "";
-    message.scope = object.scope ?? "";
-    message.refreshToken = object.refreshToken ?? "";
+    message.grantType = object.grantType ?? '';
+    message.clientId = object.clientId ?? '';
+    message.clientSecret = object.clientSecret ?? '';
+    message.scope = object.scope ?? '';
+    message.refreshToken = object.refreshToken ?? '';
     message.basicAuth = object.basicAuth ?? false;
     return message;
   },
 };
 
 function createBaseTokenResponse(): TokenResponse {
-  return {
-    accessToken: "",
-    expiresIn: 0,
-    scope: "",
-    refreshToken: "",
-    tokenType: "",
-  };
+  return { accessToken: '', expiresIn: 0, scope: '', refreshToken: '', tokenType: '' };
 }
 
 export const TokenResponse: MessageFns<TokenResponse> = {
-  encode(
-    message: TokenResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accessToken !== "") {
+  encode(message: TokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accessToken !== '') {
       writer.uint32(10).string(message.accessToken);
     }
     if (message.expiresIn !== 0) {
       writer.uint32(16).int32(message.expiresIn);
     }
-    if (message.scope !== "") {
+    if (message.scope !== '') {
       writer.uint32(26).string(message.scope);
     }
-    if (message.refreshToken !== "") {
+    if (message.refreshToken !== '') {
       writer.uint32(34).string(message.refreshToken);
     }
-    if (message.tokenType !== "") {
+    if (message.tokenType !== '') {
       writer.uint32(42).string(message.tokenType);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): TokenResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -422,92 +385,72 @@ export const TokenResponse: MessageFns<TokenResponse> = {
 
   fromJSON(object: any): TokenResponse {
     return {
-      accessToken: isSet(object.accessToken)
-        ? globalThis.String(object.accessToken)
-        : isSet(object.access_token)
-          ? globalThis.String(object.access_token)
-          : "",
-      expiresIn: isSet(object.expiresIn)
-        ? globalThis.Number(object.expiresIn)
-        : isSet(object.expires_in)
-          ? globalThis.Number(object.expires_in)
-          : 0,
-      scope: isSet(object.scope) ? globalThis.String(object.scope) : "",
+      accessToken: isSet(object.accessToken) ? globalThis.String(object.accessToken) : isSet(object.access_token) ? globalThis.String(object.access_token) : '',
+      expiresIn: isSet(object.expiresIn) ? globalThis.Number(object.expiresIn) : isSet(object.expires_in) ? globalThis.Number(object.expires_in) : 0,
+      scope: isSet(object.scope) ? globalThis.String(object.scope) : '',
       refreshToken: isSet(object.refreshToken)
         ? globalThis.String(object.refreshToken)
         : isSet(object.refresh_token)
           ? globalThis.String(object.refresh_token)
-          : "",
-      tokenType: isSet(object.tokenType)
-        ? globalThis.String(object.tokenType)
-        : isSet(object.token_type)
-          ? globalThis.String(object.token_type)
-          : "",
+          : '',
+      tokenType: isSet(object.tokenType) ? globalThis.String(object.tokenType) : isSet(object.token_type) ? globalThis.String(object.token_type) : '',
     };
   },
 
   toJSON(message: TokenResponse): unknown {
     const obj: any = {};
-    if (message.accessToken !== "") {
+    if (message.accessToken !== '') {
       obj.accessToken = message.accessToken;
     }
     if (message.expiresIn !== 0) {
       obj.expiresIn = Math.round(message.expiresIn);
     }
-    if (message.scope !== "") {
+    if (message.scope !== '') {
       obj.scope = message.scope;
     }
-    if (message.refreshToken !== "") {
+    if (message.refreshToken !== '') {
       obj.refreshToken = message.refreshToken;
     }
-    if (message.tokenType !== "") {
+    if (message.tokenType !== '') {
       obj.tokenType = message.tokenType;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<TokenResponse>, I>>(
-    base?: I,
-  ): TokenResponse {
+  create<I extends Exact<DeepPartial<TokenResponse>, I>>(base?: I): TokenResponse {
     return TokenResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<TokenResponse>, I>>(
-    object: I,
-  ): TokenResponse {
+  fromPartial<I extends Exact<DeepPartial<TokenResponse>, I>>(object: I): TokenResponse {
     const message = createBaseTokenResponse();
-    message.accessToken = object.accessToken ?? "";
+    message.accessToken = object.accessToken ?? '';
     message.expiresIn = object.expiresIn ?? 0;
-    message.scope = object.scope ?? "";
-    message.refreshToken = object.refreshToken ?? "";
-    message.tokenType = object.tokenType ?? "";
+    message.scope = object.scope ?? '';
+    message.refreshToken = object.refreshToken ?? '';
+    message.tokenType = object.tokenType ?? '';
     return message;
   },
 };
 
 function createBaseOAuthError(): OAuthError {
-  return { error: "", errorDescription: "" };
+  return { error: '', errorDescription: '' };
 }
 
 export const OAuthError: MessageFns<OAuthError> = {
-  encode(
-    message: OAuthError,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.error !== "") {
+  encode(message: OAuthError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.error !== '') {
       writer.uint32(10).string(message.error);
     }
-    if (message.errorDescription !== "") {
+    if (message.errorDescription !== '') {
       writer.uint32(18).string(message.errorDescription);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): OAuthError {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -546,21 +489,21 @@ export const OAuthError: MessageFns<OAuthError> = {
 
   fromJSON(object: any): OAuthError {
     return {
-      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      error: isSet(object.error) ? globalThis.String(object.error) : '',
       errorDescription: isSet(object.errorDescription)
         ? globalThis.String(object.errorDescription)
         : isSet(object.error_description)
           ? globalThis.String(object.error_description)
-          : "",
+          : '',
     };
   },
 
   toJSON(message: OAuthError): unknown {
     const obj: any = {};
-    if (message.error !== "") {
+    if (message.error !== '') {
       obj.error = message.error;
     }
-    if (message.errorDescription !== "") {
+    if (message.errorDescription !== '') {
       obj.errorDescription = message.errorDescription;
     }
     return obj;
@@ -569,12 +512,10 @@ export const OAuthError: MessageFns<OAuthError> = {
   create<I extends Exact<DeepPartial<OAuthError>, I>>(base?: I): OAuthError {
     return OAuthError.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<OAuthError>, I>>(
-    object: I,
-  ): OAuthError {
+  fromPartial<I extends Exact<DeepPartial<OAuthError>, I>>(object: I): OAuthError {
     const message = createBaseOAuthError();
-    message.error = object.error ?? "";
-    message.errorDescription = object.errorDescription ?? "";
+    message.error = object.error ?? '';
+    message.errorDescription = object.errorDescription ?? '';
     return message;
   },
 };
@@ -584,10 +525,7 @@ function createBaseIssueTokenResponse(): IssueTokenResponse {
 }
 
 export const IssueTokenResponse: MessageFns<IssueTokenResponse> = {
-  encode(
-    message: IssueTokenResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: IssueTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.token !== undefined) {
       TokenResponse.encode(message.token, writer.uint32(10).fork()).join();
     }
@@ -597,15 +535,11 @@ export const IssueTokenResponse: MessageFns<IssueTokenResponse> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): IssueTokenResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): IssueTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -644,12 +578,8 @@ export const IssueTokenResponse: MessageFns<IssueTokenResponse> = {
 
   fromJSON(object: any): IssueTokenResponse {
     return {
-      token: isSet(object.token)
-        ? TokenResponse.fromJSON(object.token)
-        : undefined,
-      error: isSet(object.error)
-        ? OAuthError.fromJSON(object.error)
-        : undefined,
+      token: isSet(object.token) ? TokenResponse.fromJSON(object.token) : undefined,
+      error: isSet(object.error) ? OAuthError.fromJSON(object.error) : undefined,
     };
   },
 
@@ -664,23 +594,13 @@ export const IssueTokenResponse: MessageFns<IssueTokenResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<IssueTokenResponse>, I>>(
-    base?: I,
-  ): IssueTokenResponse {
+  create<I extends Exact<DeepPartial<IssueTokenResponse>, I>>(base?: I): IssueTokenResponse {
     return IssueTokenResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<IssueTokenResponse>, I>>(
-    object: I,
-  ): IssueTokenResponse {
+  fromPartial<I extends Exact<DeepPartial<IssueTokenResponse>, I>>(object: I): IssueTokenResponse {
     const message = createBaseIssueTokenResponse();
-    message.token =
-      object.token !== undefined && object.token !== null
-        ? TokenResponse.fromPartial(object.token)
-        : undefined;
-    message.error =
-      object.error !== undefined && object.error !== null
-        ? OAuthError.fromPartial(object.error)
-        : undefined;
+    message.token = object.token !== undefined && object.token !== null ? TokenResponse.fromPartial(object.token) : undefined;
+    message.error = object.error !== undefined && object.error !== null ? OAuthError.fromPartial(object.error) : undefined;
     return message;
   },
 };
@@ -690,19 +610,15 @@ function createBaseGetJwksRequest(): GetJwksRequest {
 }
 
 export const GetJwksRequest: MessageFns<GetJwksRequest> = {
-  encode(
-    _: GetJwksRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(_: GetJwksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): GetJwksRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -732,14 +648,10 @@ export const GetJwksRequest: MessageFns<GetJwksRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetJwksRequest>, I>>(
-    base?: I,
-  ): GetJwksRequest {
+  create<I extends Exact<DeepPartial<GetJwksRequest>, I>>(base?: I): GetJwksRequest {
     return GetJwksRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetJwksRequest>, I>>(
-    _: I,
-  ): GetJwksRequest {
+  fromPartial<I extends Exact<DeepPartial<GetJwksRequest>, I>>(_: I): GetJwksRequest {
     const message = createBaseGetJwksRequest();
     return message;
   },
@@ -750,10 +662,7 @@ function createBaseGetJwksResponse(): GetJwksResponse {
 }
 
 export const GetJwksResponse: MessageFns<GetJwksResponse> = {
-  encode(
-    message: GetJwksResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: GetJwksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.jwks !== undefined) {
       JwkSet.encode(message.jwks, writer.uint32(10).fork()).join();
     }
@@ -761,11 +670,10 @@ export const GetJwksResponse: MessageFns<GetJwksResponse> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): GetJwksResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -795,9 +703,7 @@ export const GetJwksResponse: MessageFns<GetJwksResponse> = {
   },
 
   fromJSON(object: any): GetJwksResponse {
-    return {
-      jwks: isSet(object.jwks) ? JwkSet.fromJSON(object.jwks) : undefined,
-    };
+    return { jwks: isSet(object.jwks) ? JwkSet.fromJSON(object.jwks) : undefined };
   },
 
   toJSON(message: GetJwksResponse): unknown {
@@ -808,47 +714,33 @@ export const GetJwksResponse: MessageFns<GetJwksResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetJwksResponse>, I>>(
-    base?: I,
-  ): GetJwksResponse {
+  create<I extends Exact<DeepPartial<GetJwksResponse>, I>>(base?: I): GetJwksResponse {
     return GetJwksResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetJwksResponse>, I>>(
-    object: I,
-  ): GetJwksResponse {
+  fromPartial<I extends Exact<DeepPartial<GetJwksResponse>, I>>(object: I): GetJwksResponse {
     const message = createBaseGetJwksResponse();
-    message.jwks =
-      object.jwks !== undefined && object.jwks !== null
-        ? JwkSet.fromPartial(object.jwks)
-        : undefined;
+    message.jwks = object.jwks !== undefined && object.jwks !== null ? JwkSet.fromPartial(object.jwks) : undefined;
     return message;
   },
 };
 
 function createBaseValidateApiKeyRequest(): ValidateApiKeyRequest {
-  return { apiKey: "" };
+  return { apiKey: '' };
 }
 
 export const ValidateApiKeyRequest: MessageFns<ValidateApiKeyRequest> = {
-  encode(
-    message: ValidateApiKeyRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.apiKey !== "") {
+  encode(message: ValidateApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.apiKey !== '') {
       writer.uint32(10).string(message.apiKey);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ValidateApiKeyRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidateApiKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -879,60 +771,45 @@ export const ValidateApiKeyRequest: MessageFns<ValidateApiKeyRequest> = {
 
   fromJSON(object: any): ValidateApiKeyRequest {
     return {
-      apiKey: isSet(object.apiKey)
-        ? globalThis.String(object.apiKey)
-        : isSet(object.api_key)
-          ? globalThis.String(object.api_key)
-          : "",
+      apiKey: isSet(object.apiKey) ? globalThis.String(object.apiKey) : isSet(object.api_key) ? globalThis.String(object.api_key) : '',
     };
   },
 
   toJSON(message: ValidateApiKeyRequest): unknown {
     const obj: any = {};
-    if (message.apiKey !== "") {
+    if (message.apiKey !== '') {
       obj.apiKey = message.apiKey;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ValidateApiKeyRequest>, I>>(
-    base?: I,
-  ): ValidateApiKeyRequest {
+  create<I extends Exact<DeepPartial<ValidateApiKeyRequest>, I>>(base?: I): ValidateApiKeyRequest {
     return ValidateApiKeyRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ValidateApiKeyRequest>, I>>(
-    object: I,
-  ): ValidateApiKeyRequest {
+  fromPartial<I extends Exact<DeepPartial<ValidateApiKeyRequest>, I>>(object: I): ValidateApiKeyRequest {
     const message = createBaseValidateApiKeyRequest();
-    message.apiKey = object.apiKey ?? "";
+    message.apiKey = object.apiKey ?? '';
     return message;
   },
 };
 
 function createBaseValidateApiKeyResponse(): ValidateApiKeyResponse {
-  return { accountId: "" };
+  return { accountId: '' };
 }
 
 export const ValidateApiKeyResponse: MessageFns<ValidateApiKeyResponse> = {
-  encode(
-    message: ValidateApiKeyResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: ValidateApiKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ValidateApiKeyResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidateApiKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -963,49 +840,38 @@ export const ValidateApiKeyResponse: MessageFns<ValidateApiKeyResponse> = {
 
   fromJSON(object: any): ValidateApiKeyResponse {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
     };
   },
 
   toJSON(message: ValidateApiKeyResponse): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ValidateApiKeyResponse>, I>>(
-    base?: I,
-  ): ValidateApiKeyResponse {
+  create<I extends Exact<DeepPartial<ValidateApiKeyResponse>, I>>(base?: I): ValidateApiKeyResponse {
     return ValidateApiKeyResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ValidateApiKeyResponse>, I>>(
-    object: I,
-  ): ValidateApiKeyResponse {
+  fromPartial<I extends Exact<DeepPartial<ValidateApiKeyResponse>, I>>(object: I): ValidateApiKeyResponse {
     const message = createBaseValidateApiKeyResponse();
-    message.accountId = object.accountId ?? "";
+    message.accountId = object.accountId ?? '';
     return message;
   },
 };
 
 function createBaseBootstrapRequest(): BootstrapRequest {
-  return { accountName: "", appName: "", scopes: [] };
+  return { accountName: '', appName: '', scopes: [] };
 }
 
 export const BootstrapRequest: MessageFns<BootstrapRequest> = {
-  encode(
-    message: BootstrapRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountName !== "") {
+  encode(message: BootstrapRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountName !== '') {
       writer.uint32(10).string(message.accountName);
     }
-    if (message.appName !== "") {
+    if (message.appName !== '') {
       writer.uint32(18).string(message.appName);
     }
     for (const v of message.scopes) {
@@ -1015,11 +881,10 @@ export const BootstrapRequest: MessageFns<BootstrapRequest> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): BootstrapRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1066,28 +931,18 @@ export const BootstrapRequest: MessageFns<BootstrapRequest> = {
 
   fromJSON(object: any): BootstrapRequest {
     return {
-      accountName: isSet(object.accountName)
-        ? globalThis.String(object.accountName)
-        : isSet(object.account_name)
-          ? globalThis.String(object.account_name)
-          : "",
-      appName: isSet(object.appName)
-        ? globalThis.String(object.appName)
-        : isSet(object.app_name)
-          ? globalThis.String(object.app_name)
-          : "",
-      scopes: globalThis.Array.isArray(object?.scopes)
-        ? object.scopes.map((e: any) => globalThis.String(e))
-        : [],
+      accountName: isSet(object.accountName) ? globalThis.String(object.accountName) : isSet(object.account_name) ? globalThis.String(object.account_name) : '',
+      appName: isSet(object.appName) ? globalThis.String(object.appName) : isSet(object.app_name) ? globalThis.String(object.app_name) : '',
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
   toJSON(message: BootstrapRequest): unknown {
     const obj: any = {};
-    if (message.accountName !== "") {
+    if (message.accountName !== '') {
       obj.accountName = message.accountName;
     }
-    if (message.appName !== "") {
+    if (message.appName !== '') {
       obj.appName = message.appName;
     }
     if (message.scopes?.length) {
@@ -1096,52 +951,37 @@ export const BootstrapRequest: MessageFns<BootstrapRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<BootstrapRequest>, I>>(
-    base?: I,
-  ): BootstrapRequest {
+  create<I extends Exact<DeepPartial<BootstrapRequest>, I>>(base?: I): BootstrapRequest {
     return BootstrapRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<BootstrapRequest>, I>>(
-    object: I,
-  ): BootstrapRequest {
+  fromPartial<I extends Exact<DeepPartial<BootstrapRequest>, I>>(object: I): BootstrapRequest {
     const message = createBaseBootstrapRequest();
-    message.accountName = object.accountName ?? "";
-    message.appName = object.appName ?? "";
+    message.accountName = object.accountName ?? '';
+    message.appName = object.appName ?? '';
     message.scopes = object.scopes?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseBootstrapResponse(): BootstrapResponse {
-  return {
-    accountId: "",
-    apiKey: "",
-    appId: "",
-    clientId: "",
-    clientSecret: "",
-    scopes: [],
-    accountCreated: false,
-  };
+  return { accountId: '', apiKey: '', appId: '', clientId: '', clientSecret: '', scopes: [], accountCreated: false };
 }
 
 export const BootstrapResponse: MessageFns<BootstrapResponse> = {
-  encode(
-    message: BootstrapResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: BootstrapResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.apiKey !== "") {
+    if (message.apiKey !== '') {
       writer.uint32(18).string(message.apiKey);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(26).string(message.appId);
     }
-    if (message.clientId !== "") {
+    if (message.clientId !== '') {
       writer.uint32(34).string(message.clientId);
     }
-    if (message.clientSecret !== "") {
+    if (message.clientSecret !== '') {
       writer.uint32(42).string(message.clientSecret);
     }
     for (const v of message.scopes) {
@@ -1154,11 +994,10 @@ export const BootstrapResponse: MessageFns<BootstrapResponse> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): BootstrapResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1237,34 +1076,16 @@ export const BootstrapResponse: MessageFns<BootstrapResponse> = {
 
   fromJSON(object: any): BootstrapResponse {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      apiKey: isSet(object.apiKey)
-        ? globalThis.String(object.apiKey)
-        : isSet(object.api_key)
-          ? globalThis.String(object.api_key)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      clientId: isSet(object.clientId)
-        ? globalThis.String(object.clientId)
-        : isSet(object.client_id)
-          ? globalThis.String(object.client_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      apiKey: isSet(object.apiKey) ? globalThis.String(object.apiKey) : isSet(object.api_key) ? globalThis.String(object.api_key) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      clientId: isSet(object.clientId) ? globalThis.String(object.clientId) : isSet(object.client_id) ? globalThis.String(object.client_id) : '',
       clientSecret: isSet(object.clientSecret)
         ? globalThis.String(object.clientSecret)
         : isSet(object.client_secret)
           ? globalThis.String(object.client_secret)
-          : "",
-      scopes: globalThis.Array.isArray(object?.scopes)
-        ? object.scopes.map((e: any) => globalThis.String(e))
-        : [],
+          : '',
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
       accountCreated: isSet(object.accountCreated)
         ? globalThis.Boolean(object.accountCreated)
         : isSet(object.account_created)
@@ -1275,19 +1096,19 @@ export const BootstrapResponse: MessageFns<BootstrapResponse> = {
 
   toJSON(message: BootstrapResponse): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.apiKey !== "") {
+    if (message.apiKey !== '') {
       obj.apiKey = message.apiKey;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
-    if (message.clientId !== "") {
+    if (message.clientId !== '') {
       obj.clientId = message.clientId;
     }
-    if (message.clientSecret !== "") {
+    if (message.clientSecret !== '') {
       obj.clientSecret = message.clientSecret;
     }
     if (message.scopes?.length) {
@@ -1299,20 +1120,16 @@ export const BootstrapResponse: MessageFns<BootstrapResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<BootstrapResponse>, I>>(
-    base?: I,
-  ): BootstrapResponse {
+  create<I extends Exact<DeepPartial<BootstrapResponse>, I>>(base?: I): BootstrapResponse {
     return BootstrapResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<BootstrapResponse>, I>>(
-    object: I,
-  ): BootstrapResponse {
+  fromPartial<I extends Exact<DeepPartial<BootstrapResponse>, I>>(object: I): BootstrapResponse {
     const message = createBaseBootstrapResponse();
-    message.accountId = object.accountId ?? "";
-    message.apiKey = object.apiKey ?? "";
-    message.appId = object.appId ?? "";
-    message.clientId = object.clientId ?? "";
-    message.clientSecret = object.clientSecret ?? "";
+    message.accountId = object.accountId ?? '';
+    message.apiKey = object.apiKey ?? '';
+    message.appId = object.appId ?? '';
+    message.clientId = object.clientId ?? '';
+    message.clientSecret = object.clientSecret ?? '';
     message.scopes = object.scopes?.map((e) => e) || [];
     message.accountCreated = object.accountCreated ?? false;
     return message;
@@ -1320,35 +1137,28 @@ export const BootstrapResponse: MessageFns<BootstrapResponse> = {
 };
 
 function createBaseAccount(): Account {
-  return { id: "", name: "", createdAt: undefined };
+  return { id: '', name: '', createdAt: undefined };
 }
 
 export const Account: MessageFns<Account> = {
-  encode(
-    message: Account,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.id !== "") {
+  encode(message: Account, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
       writer.uint32(10).string(message.id);
     }
-    if (message.name !== "") {
+    if (message.name !== '') {
       writer.uint32(18).string(message.name);
     }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.createdAt),
-        writer.uint32(26).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(26).fork()).join();
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): Account {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1378,9 +1188,7 @@ export const Account: MessageFns<Account> = {
               break;
             }
 
-            message.createdAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -1397,22 +1205,18 @@ export const Account: MessageFns<Account> = {
 
   fromJSON(object: any): Account {
     return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      createdAt: isSet(object.createdAt)
-        ? fromJsonTimestamp(object.createdAt)
-        : isSet(object.created_at)
-          ? fromJsonTimestamp(object.created_at)
-          : undefined,
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
     };
   },
 
   toJSON(message: Account): unknown {
     const obj: any = {};
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
-    if (message.name !== "") {
+    if (message.name !== '') {
       obj.name = message.name;
     }
     if (message.createdAt !== undefined) {
@@ -1426,59 +1230,45 @@ export const Account: MessageFns<Account> = {
   },
   fromPartial<I extends Exact<DeepPartial<Account>, I>>(object: I): Account {
     const message = createBaseAccount();
-    message.id = object.id ?? "";
-    message.name = object.name ?? "";
+    message.id = object.id ?? '';
+    message.name = object.name ?? '';
     message.createdAt = object.createdAt ?? undefined;
     return message;
   },
 };
 
 function createBaseApplication(): Application {
-  return {
-    id: "",
-    accountId: "",
-    name: "",
-    clientId: "",
-    scopes: [],
-    createdAt: undefined,
-  };
+  return { id: '', accountId: '', name: '', clientId: '', scopes: [], createdAt: undefined };
 }
 
 export const Application: MessageFns<Application> = {
-  encode(
-    message: Application,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.id !== "") {
+  encode(message: Application, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
       writer.uint32(10).string(message.id);
     }
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       writer.uint32(18).string(message.accountId);
     }
-    if (message.name !== "") {
+    if (message.name !== '') {
       writer.uint32(26).string(message.name);
     }
-    if (message.clientId !== "") {
+    if (message.clientId !== '') {
       writer.uint32(34).string(message.clientId);
     }
     for (const v of message.scopes) {
       writer.uint32(42).string(v!);
     }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.createdAt),
-        writer.uint32(50).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(50).fork()).join();
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): Application {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1532,9 +1322,7 @@ export const Application: MessageFns<Application> = {
               break;
             }
 
-            message.createdAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -1551,41 +1339,27 @@ export const Application: MessageFns<Application> = {
 
   fromJSON(object: any): Application {
     return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      clientId: isSet(object.clientId)
-        ? globalThis.String(object.clientId)
-        : isSet(object.client_id)
-          ? globalThis.String(object.client_id)
-          : "",
-      scopes: globalThis.Array.isArray(object?.scopes)
-        ? object.scopes.map((e: any) => globalThis.String(e))
-        : [],
-      createdAt: isSet(object.createdAt)
-        ? fromJsonTimestamp(object.createdAt)
-        : isSet(object.created_at)
-          ? fromJsonTimestamp(object.created_at)
-          : undefined,
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      clientId: isSet(object.clientId) ? globalThis.String(object.clientId) : isSet(object.client_id) ? globalThis.String(object.client_id) : '',
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
     };
   },
 
   toJSON(message: Application): unknown {
     const obj: any = {};
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.name !== "") {
+    if (message.name !== '') {
       obj.name = message.name;
     }
-    if (message.clientId !== "") {
+    if (message.clientId !== '') {
       obj.clientId = message.clientId;
     }
     if (message.scopes?.length) {
@@ -1600,14 +1374,12 @@ export const Application: MessageFns<Application> = {
   create<I extends Exact<DeepPartial<Application>, I>>(base?: I): Application {
     return Application.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<Application>, I>>(
-    object: I,
-  ): Application {
+  fromPartial<I extends Exact<DeepPartial<Application>, I>>(object: I): Application {
     const message = createBaseApplication();
-    message.id = object.id ?? "";
-    message.accountId = object.accountId ?? "";
-    message.name = object.name ?? "";
-    message.clientId = object.clientId ?? "";
+    message.id = object.id ?? '';
+    message.accountId = object.accountId ?? '';
+    message.name = object.name ?? '';
+    message.clientId = object.clientId ?? '';
     message.scopes = object.scopes?.map((e) => e) || [];
     message.createdAt = object.createdAt ?? undefined;
     return message;
@@ -1619,22 +1391,15 @@ function createBaseListAccountsRequest(): ListAccountsRequest {
 }
 
 export const ListAccountsRequest: MessageFns<ListAccountsRequest> = {
-  encode(
-    _: ListAccountsRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(_: ListAccountsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ListAccountsRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1664,14 +1429,10 @@ export const ListAccountsRequest: MessageFns<ListAccountsRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListAccountsRequest>, I>>(
-    base?: I,
-  ): ListAccountsRequest {
+  create<I extends Exact<DeepPartial<ListAccountsRequest>, I>>(base?: I): ListAccountsRequest {
     return ListAccountsRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListAccountsRequest>, I>>(
-    _: I,
-  ): ListAccountsRequest {
+  fromPartial<I extends Exact<DeepPartial<ListAccountsRequest>, I>>(_: I): ListAccountsRequest {
     const message = createBaseListAccountsRequest();
     return message;
   },
@@ -1682,25 +1443,18 @@ function createBaseListAccountsResponse(): ListAccountsResponse {
 }
 
 export const ListAccountsResponse: MessageFns<ListAccountsResponse> = {
-  encode(
-    message: ListAccountsResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ListAccountsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.accounts) {
       Account.encode(v!, writer.uint32(10).fork()).join();
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ListAccountsResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAccountsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1731,9 +1485,7 @@ export const ListAccountsResponse: MessageFns<ListAccountsResponse> = {
 
   fromJSON(object: any): ListAccountsResponse {
     return {
-      accounts: globalThis.Array.isArray(object?.accounts)
-        ? object.accounts.map((e: any) => Account.fromJSON(e))
-        : [],
+      accounts: globalThis.Array.isArray(object?.accounts) ? object.accounts.map((e: any) => Account.fromJSON(e)) : [],
     };
   },
 
@@ -1745,45 +1497,33 @@ export const ListAccountsResponse: MessageFns<ListAccountsResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListAccountsResponse>, I>>(
-    base?: I,
-  ): ListAccountsResponse {
+  create<I extends Exact<DeepPartial<ListAccountsResponse>, I>>(base?: I): ListAccountsResponse {
     return ListAccountsResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListAccountsResponse>, I>>(
-    object: I,
-  ): ListAccountsResponse {
+  fromPartial<I extends Exact<DeepPartial<ListAccountsResponse>, I>>(object: I): ListAccountsResponse {
     const message = createBaseListAccountsResponse();
-    message.accounts =
-      object.accounts?.map((e) => Account.fromPartial(e)) || [];
+    message.accounts = object.accounts?.map((e) => Account.fromPartial(e)) || [];
     return message;
   },
 };
 
 function createBaseListApplicationsRequest(): ListApplicationsRequest {
-  return { accountId: "" };
+  return { accountId: '' };
 }
 
 export const ListApplicationsRequest: MessageFns<ListApplicationsRequest> = {
-  encode(
-    message: ListApplicationsRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: ListApplicationsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ListApplicationsRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ListApplicationsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1814,32 +1554,24 @@ export const ListApplicationsRequest: MessageFns<ListApplicationsRequest> = {
 
   fromJSON(object: any): ListApplicationsRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
     };
   },
 
   toJSON(message: ListApplicationsRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListApplicationsRequest>, I>>(
-    base?: I,
-  ): ListApplicationsRequest {
+  create<I extends Exact<DeepPartial<ListApplicationsRequest>, I>>(base?: I): ListApplicationsRequest {
     return ListApplicationsRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListApplicationsRequest>, I>>(
-    object: I,
-  ): ListApplicationsRequest {
+  fromPartial<I extends Exact<DeepPartial<ListApplicationsRequest>, I>>(object: I): ListApplicationsRequest {
     const message = createBaseListApplicationsRequest();
-    message.accountId = object.accountId ?? "";
+    message.accountId = object.accountId ?? '';
     return message;
   },
 };
@@ -1849,25 +1581,18 @@ function createBaseListApplicationsResponse(): ListApplicationsResponse {
 }
 
 export const ListApplicationsResponse: MessageFns<ListApplicationsResponse> = {
-  encode(
-    message: ListApplicationsResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ListApplicationsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.applications) {
       Application.encode(v!, writer.uint32(10).fork()).join();
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ListApplicationsResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ListApplicationsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1881,9 +1606,7 @@ export const ListApplicationsResponse: MessageFns<ListApplicationsResponse> = {
               break;
             }
 
-            message.applications.push(
-              Application.decode(reader, reader.uint32()),
-            );
+            message.applications.push(Application.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -1900,9 +1623,7 @@ export const ListApplicationsResponse: MessageFns<ListApplicationsResponse> = {
 
   fromJSON(object: any): ListApplicationsResponse {
     return {
-      applications: globalThis.Array.isArray(object?.applications)
-        ? object.applications.map((e: any) => Application.fromJSON(e))
-        : [],
+      applications: globalThis.Array.isArray(object?.applications) ? object.applications.map((e: any) => Application.fromJSON(e)) : [],
     };
   },
 
@@ -1914,235 +1635,191 @@ export const ListApplicationsResponse: MessageFns<ListApplicationsResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListApplicationsResponse>, I>>(
-    base?: I,
-  ): ListApplicationsResponse {
+  create<I extends Exact<DeepPartial<ListApplicationsResponse>, I>>(base?: I): ListApplicationsResponse {
     return ListApplicationsResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListApplicationsResponse>, I>>(
-    object: I,
-  ): ListApplicationsResponse {
+  fromPartial<I extends Exact<DeepPartial<ListApplicationsResponse>, I>>(object: I): ListApplicationsResponse {
     const message = createBaseListApplicationsResponse();
-    message.applications =
-      object.applications?.map((e) => Application.fromPartial(e)) || [];
+    message.applications = object.applications?.map((e) => Application.fromPartial(e)) || [];
     return message;
   },
 };
 
 function createBaseRotateClientSecretRequest(): RotateClientSecretRequest {
-  return { clientId: "" };
+  return { clientId: '' };
 }
 
-export const RotateClientSecretRequest: MessageFns<RotateClientSecretRequest> =
-  {
-    encode(
-      message: RotateClientSecretRequest,
-      writer: BinaryWriter = new BinaryWriter(),
-    ): BinaryWriter {
-      if (message.clientId !== "") {
-        writer.uint32(10).string(message.clientId);
-      }
-      return writer;
-    },
+export const RotateClientSecretRequest: MessageFns<RotateClientSecretRequest> = {
+  encode(message: RotateClientSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.clientId !== '') {
+      writer.uint32(10).string(message.clientId);
+    }
+    return writer;
+  },
 
-    decode(
-      input: BinaryReader | Uint8Array,
-      length?: number,
-    ): RotateClientSecretRequest {
-      const reader =
-        input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error("protobuf decode recursion limit exceeded");
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseRotateClientSecretRequest();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.clientId = reader.string();
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): RotateClientSecretRequest {
-      return {
-        clientId: isSet(object.clientId)
-          ? globalThis.String(object.clientId)
-          : isSet(object.client_id)
-            ? globalThis.String(object.client_id)
-            : "",
-      };
-    },
-
-    toJSON(message: RotateClientSecretRequest): unknown {
-      const obj: any = {};
-      if (message.clientId !== "") {
-        obj.clientId = message.clientId;
-      }
-      return obj;
-    },
-
-    create<I extends Exact<DeepPartial<RotateClientSecretRequest>, I>>(
-      base?: I,
-    ): RotateClientSecretRequest {
-      return RotateClientSecretRequest.fromPartial(base ?? ({} as any));
-    },
-    fromPartial<I extends Exact<DeepPartial<RotateClientSecretRequest>, I>>(
-      object: I,
-    ): RotateClientSecretRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateClientSecretRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseRotateClientSecretRequest();
-      message.clientId = object.clientId ?? "";
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.clientId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateClientSecretRequest {
+    return {
+      clientId: isSet(object.clientId) ? globalThis.String(object.clientId) : isSet(object.client_id) ? globalThis.String(object.client_id) : '',
+    };
+  },
+
+  toJSON(message: RotateClientSecretRequest): unknown {
+    const obj: any = {};
+    if (message.clientId !== '') {
+      obj.clientId = message.clientId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateClientSecretRequest>, I>>(base?: I): RotateClientSecretRequest {
+    return RotateClientSecretRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateClientSecretRequest>, I>>(object: I): RotateClientSecretRequest {
+    const message = createBaseRotateClientSecretRequest();
+    message.clientId = object.clientId ?? '';
+    return message;
+  },
+};
 
 function createBaseRotateClientSecretResponse(): RotateClientSecretResponse {
-  return { clientId: "", clientSecret: "" };
+  return { clientId: '', clientSecret: '' };
 }
 
-export const RotateClientSecretResponse: MessageFns<RotateClientSecretResponse> =
-  {
-    encode(
-      message: RotateClientSecretResponse,
-      writer: BinaryWriter = new BinaryWriter(),
-    ): BinaryWriter {
-      if (message.clientId !== "") {
-        writer.uint32(10).string(message.clientId);
-      }
-      if (message.clientSecret !== "") {
-        writer.uint32(18).string(message.clientSecret);
-      }
-      return writer;
-    },
+export const RotateClientSecretResponse: MessageFns<RotateClientSecretResponse> = {
+  encode(message: RotateClientSecretResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.clientId !== '') {
+      writer.uint32(10).string(message.clientId);
+    }
+    if (message.clientSecret !== '') {
+      writer.uint32(18).string(message.clientSecret);
+    }
+    return writer;
+  },
 
-    decode(
-      input: BinaryReader | Uint8Array,
-      length?: number,
-    ): RotateClientSecretResponse {
-      const reader =
-        input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error("protobuf decode recursion limit exceeded");
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseRotateClientSecretResponse();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.clientId = reader.string();
-              continue;
-            }
-            case 2: {
-              if (tag !== 18) {
-                break;
-              }
-
-              message.clientSecret = reader.string();
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): RotateClientSecretResponse {
-      return {
-        clientId: isSet(object.clientId)
-          ? globalThis.String(object.clientId)
-          : isSet(object.client_id)
-            ? globalThis.String(object.client_id)
-            : "",
-        clientSecret: isSet(object.clientSecret)
-          ? globalThis.String(object.clientSecret)
-          : isSet(object.client_secret)
-            ? globalThis.String(object.client_secret)
-            : "",
-      };
-    },
-
-    toJSON(message: RotateClientSecretResponse): unknown {
-      const obj: any = {};
-      if (message.clientId !== "") {
-        obj.clientId = message.clientId;
-      }
-      if (message.clientSecret !== "") {
-        obj.clientSecret = message.clientSecret;
-      }
-      return obj;
-    },
-
-    create<I extends Exact<DeepPartial<RotateClientSecretResponse>, I>>(
-      base?: I,
-    ): RotateClientSecretResponse {
-      return RotateClientSecretResponse.fromPartial(base ?? ({} as any));
-    },
-    fromPartial<I extends Exact<DeepPartial<RotateClientSecretResponse>, I>>(
-      object: I,
-    ): RotateClientSecretResponse {
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateClientSecretResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseRotateClientSecretResponse();
-      message.clientId = object.clientId ?? "";
-      message.clientSecret = object.clientSecret ?? "";
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.clientId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.clientSecret = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateClientSecretResponse {
+    return {
+      clientId: isSet(object.clientId) ? globalThis.String(object.clientId) : isSet(object.client_id) ? globalThis.String(object.client_id) : '',
+      clientSecret: isSet(object.clientSecret)
+        ? globalThis.String(object.clientSecret)
+        : isSet(object.client_secret)
+          ? globalThis.String(object.client_secret)
+          : '',
+    };
+  },
+
+  toJSON(message: RotateClientSecretResponse): unknown {
+    const obj: any = {};
+    if (message.clientId !== '') {
+      obj.clientId = message.clientId;
+    }
+    if (message.clientSecret !== '') {
+      obj.clientSecret = message.clientSecret;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateClientSecretResponse>, I>>(base?: I): RotateClientSecretResponse {
+    return RotateClientSecretResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateClientSecretResponse>, I>>(object: I): RotateClientSecretResponse {
+    const message = createBaseRotateClientSecretResponse();
+    message.clientId = object.clientId ?? '';
+    message.clientSecret = object.clientSecret ?? '';
+    return message;
+  },
+};
 
 function createBaseRotateApiKeyRequest(): RotateApiKeyRequest {
-  return { accountId: "" };
+  return { accountId: '' };
 }
 
 export const RotateApiKeyRequest: MessageFns<RotateApiKeyRequest> = {
-  encode(
-    message: RotateApiKeyRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: RotateApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): RotateApiKeyRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateApiKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2173,63 +1850,48 @@ export const RotateApiKeyRequest: MessageFns<RotateApiKeyRequest> = {
 
   fromJSON(object: any): RotateApiKeyRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
     };
   },
 
   toJSON(message: RotateApiKeyRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<RotateApiKeyRequest>, I>>(
-    base?: I,
-  ): RotateApiKeyRequest {
+  create<I extends Exact<DeepPartial<RotateApiKeyRequest>, I>>(base?: I): RotateApiKeyRequest {
     return RotateApiKeyRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<RotateApiKeyRequest>, I>>(
-    object: I,
-  ): RotateApiKeyRequest {
+  fromPartial<I extends Exact<DeepPartial<RotateApiKeyRequest>, I>>(object: I): RotateApiKeyRequest {
     const message = createBaseRotateApiKeyRequest();
-    message.accountId = object.accountId ?? "";
+    message.accountId = object.accountId ?? '';
     return message;
   },
 };
 
 function createBaseRotateApiKeyResponse(): RotateApiKeyResponse {
-  return { accountId: "", apiKey: "" };
+  return { accountId: '', apiKey: '' };
 }
 
 export const RotateApiKeyResponse: MessageFns<RotateApiKeyResponse> = {
-  encode(
-    message: RotateApiKeyResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: RotateApiKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.apiKey !== "") {
+    if (message.apiKey !== '') {
       writer.uint32(18).string(message.apiKey);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): RotateApiKeyResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateApiKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2268,41 +1930,29 @@ export const RotateApiKeyResponse: MessageFns<RotateApiKeyResponse> = {
 
   fromJSON(object: any): RotateApiKeyResponse {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      apiKey: isSet(object.apiKey)
-        ? globalThis.String(object.apiKey)
-        : isSet(object.api_key)
-          ? globalThis.String(object.api_key)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      apiKey: isSet(object.apiKey) ? globalThis.String(object.apiKey) : isSet(object.api_key) ? globalThis.String(object.api_key) : '',
     };
   },
 
   toJSON(message: RotateApiKeyResponse): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.apiKey !== "") {
+    if (message.apiKey !== '') {
       obj.apiKey = message.apiKey;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<RotateApiKeyResponse>, I>>(
-    base?: I,
-  ): RotateApiKeyResponse {
+  create<I extends Exact<DeepPartial<RotateApiKeyResponse>, I>>(base?: I): RotateApiKeyResponse {
     return RotateApiKeyResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<RotateApiKeyResponse>, I>>(
-    object: I,
-  ): RotateApiKeyResponse {
+  fromPartial<I extends Exact<DeepPartial<RotateApiKeyResponse>, I>>(object: I): RotateApiKeyResponse {
     const message = createBaseRotateApiKeyResponse();
-    message.accountId = object.accountId ?? "";
-    message.apiKey = object.apiKey ?? "";
+    message.accountId = object.accountId ?? '';
+    message.apiKey = object.apiKey ?? '';
     return message;
   },
 };
@@ -2318,116 +1968,84 @@ export const OAuthServiceService = {
    * returned as data in IssueTokenResponse.error, not as gRPC errors.
    */
   issueToken: {
-    path: "/accord.oauth.v1.OAuthService/IssueToken" as const,
+    path: '/accord.oauth.v1.OAuthService/IssueToken' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: IssueTokenRequest): Buffer =>
-      Buffer.from(IssueTokenRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): IssueTokenRequest =>
-      IssueTokenRequest.decode(value),
-    responseSerialize: (value: IssueTokenResponse): Buffer =>
-      Buffer.from(IssueTokenResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): IssueTokenResponse =>
-      IssueTokenResponse.decode(value),
+    requestSerialize: (value: IssueTokenRequest): Buffer => Buffer.from(IssueTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): IssueTokenRequest => IssueTokenRequest.decode(value),
+    responseSerialize: (value: IssueTokenResponse): Buffer => Buffer.from(IssueTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): IssueTokenResponse => IssueTokenResponse.decode(value),
   },
   /** Public keys that verify access tokens. */
   getJwks: {
-    path: "/accord.oauth.v1.OAuthService/GetJwks" as const,
+    path: '/accord.oauth.v1.OAuthService/GetJwks' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetJwksRequest): Buffer =>
-      Buffer.from(GetJwksRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetJwksRequest =>
-      GetJwksRequest.decode(value),
-    responseSerialize: (value: GetJwksResponse): Buffer =>
-      Buffer.from(GetJwksResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetJwksResponse =>
-      GetJwksResponse.decode(value),
+    requestSerialize: (value: GetJwksRequest): Buffer => Buffer.from(GetJwksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetJwksRequest => GetJwksRequest.decode(value),
+    responseSerialize: (value: GetJwksResponse): Buffer => Buffer.from(GetJwksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetJwksResponse => GetJwksResponse.decode(value),
   },
   /** Resolves an API key to its account (NOT_FOUND when unknown). */
   validateApiKey: {
-    path: "/accord.oauth.v1.OAuthService/ValidateApiKey" as const,
+    path: '/accord.oauth.v1.OAuthService/ValidateApiKey' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ValidateApiKeyRequest): Buffer =>
-      Buffer.from(ValidateApiKeyRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ValidateApiKeyRequest =>
-      ValidateApiKeyRequest.decode(value),
-    responseSerialize: (value: ValidateApiKeyResponse): Buffer =>
-      Buffer.from(ValidateApiKeyResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ValidateApiKeyResponse =>
-      ValidateApiKeyResponse.decode(value),
+    requestSerialize: (value: ValidateApiKeyRequest): Buffer => Buffer.from(ValidateApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ValidateApiKeyRequest => ValidateApiKeyRequest.decode(value),
+    responseSerialize: (value: ValidateApiKeyResponse): Buffer => Buffer.from(ValidateApiKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ValidateApiKeyResponse => ValidateApiKeyResponse.decode(value),
   },
   /**
    * Admin: creates the account when the name is new, then a new application in it.
    * Empty scopes means all scopes (consent, dataprocessing, webhooks).
    */
   bootstrap: {
-    path: "/accord.oauth.v1.OAuthService/Bootstrap" as const,
+    path: '/accord.oauth.v1.OAuthService/Bootstrap' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: BootstrapRequest): Buffer =>
-      Buffer.from(BootstrapRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): BootstrapRequest =>
-      BootstrapRequest.decode(value),
-    responseSerialize: (value: BootstrapResponse): Buffer =>
-      Buffer.from(BootstrapResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): BootstrapResponse =>
-      BootstrapResponse.decode(value),
+    requestSerialize: (value: BootstrapRequest): Buffer => Buffer.from(BootstrapRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BootstrapRequest => BootstrapRequest.decode(value),
+    responseSerialize: (value: BootstrapResponse): Buffer => Buffer.from(BootstrapResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BootstrapResponse => BootstrapResponse.decode(value),
   },
   listAccounts: {
-    path: "/accord.oauth.v1.OAuthService/ListAccounts" as const,
+    path: '/accord.oauth.v1.OAuthService/ListAccounts' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListAccountsRequest): Buffer =>
-      Buffer.from(ListAccountsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListAccountsRequest =>
-      ListAccountsRequest.decode(value),
-    responseSerialize: (value: ListAccountsResponse): Buffer =>
-      Buffer.from(ListAccountsResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListAccountsResponse =>
-      ListAccountsResponse.decode(value),
+    requestSerialize: (value: ListAccountsRequest): Buffer => Buffer.from(ListAccountsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAccountsRequest => ListAccountsRequest.decode(value),
+    responseSerialize: (value: ListAccountsResponse): Buffer => Buffer.from(ListAccountsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAccountsResponse => ListAccountsResponse.decode(value),
   },
   listApplications: {
-    path: "/accord.oauth.v1.OAuthService/ListApplications" as const,
+    path: '/accord.oauth.v1.OAuthService/ListApplications' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListApplicationsRequest): Buffer =>
-      Buffer.from(ListApplicationsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListApplicationsRequest =>
-      ListApplicationsRequest.decode(value),
-    responseSerialize: (value: ListApplicationsResponse): Buffer =>
-      Buffer.from(ListApplicationsResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListApplicationsResponse =>
-      ListApplicationsResponse.decode(value),
+    requestSerialize: (value: ListApplicationsRequest): Buffer => Buffer.from(ListApplicationsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListApplicationsRequest => ListApplicationsRequest.decode(value),
+    responseSerialize: (value: ListApplicationsResponse): Buffer => Buffer.from(ListApplicationsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListApplicationsResponse => ListApplicationsResponse.decode(value),
   },
   /** Admin: a new client secret (the old one stops working) and revocation of the client's refresh tokens. */
   rotateClientSecret: {
-    path: "/accord.oauth.v1.OAuthService/RotateClientSecret" as const,
+    path: '/accord.oauth.v1.OAuthService/RotateClientSecret' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: RotateClientSecretRequest): Buffer =>
-      Buffer.from(RotateClientSecretRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): RotateClientSecretRequest =>
-      RotateClientSecretRequest.decode(value),
-    responseSerialize: (value: RotateClientSecretResponse): Buffer =>
-      Buffer.from(RotateClientSecretResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): RotateClientSecretResponse =>
-      RotateClientSecretResponse.decode(value),
+    requestSerialize: (value: RotateClientSecretRequest): Buffer => Buffer.from(RotateClientSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateClientSecretRequest => RotateClientSecretRequest.decode(value),
+    responseSerialize: (value: RotateClientSecretResponse): Buffer => Buffer.from(RotateClientSecretResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RotateClientSecretResponse => RotateClientSecretResponse.decode(value),
   },
   /** Admin: a new API key for the account (the old one stops working). */
   rotateApiKey: {
-    path: "/accord.oauth.v1.OAuthService/RotateApiKey" as const,
+    path: '/accord.oauth.v1.OAuthService/RotateApiKey' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: RotateApiKeyRequest): Buffer =>
-      Buffer.from(RotateApiKeyRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): RotateApiKeyRequest =>
-      RotateApiKeyRequest.decode(value),
-    responseSerialize: (value: RotateApiKeyResponse): Buffer =>
-      Buffer.from(RotateApiKeyResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): RotateApiKeyResponse =>
-      RotateApiKeyResponse.decode(value),
+    requestSerialize: (value: RotateApiKeyRequest): Buffer => Buffer.from(RotateApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateApiKeyRequest => RotateApiKeyRequest.decode(value),
+    responseSerialize: (value: RotateApiKeyResponse): Buffer => Buffer.from(RotateApiKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RotateApiKeyResponse => RotateApiKeyResponse.decode(value),
   },
 } as const;
 
@@ -2440,25 +2058,16 @@ export interface OAuthServiceServer extends UntypedServiceImplementation {
   /** Public keys that verify access tokens. */
   getJwks: handleUnaryCall<GetJwksRequest, GetJwksResponse>;
   /** Resolves an API key to its account (NOT_FOUND when unknown). */
-  validateApiKey: handleUnaryCall<
-    ValidateApiKeyRequest,
-    ValidateApiKeyResponse
-  >;
+  validateApiKey: handleUnaryCall<ValidateApiKeyRequest, ValidateApiKeyResponse>;
   /**
    * Admin: creates the account when the name is new, then a new application in it.
    * Empty scopes means all scopes (consent, dataprocessing, webhooks).
    */
   bootstrap: handleUnaryCall<BootstrapRequest, BootstrapResponse>;
   listAccounts: handleUnaryCall<ListAccountsRequest, ListAccountsResponse>;
-  listApplications: handleUnaryCall<
-    ListApplicationsRequest,
-    ListApplicationsResponse
-  >;
+  listApplications: handleUnaryCall<ListApplicationsRequest, ListApplicationsResponse>;
   /** Admin: a new client secret (the old one stops working) and revocation of the client's refresh tokens. */
-  rotateClientSecret: handleUnaryCall<
-    RotateClientSecretRequest,
-    RotateClientSecretResponse
-  >;
+  rotateClientSecret: handleUnaryCall<RotateClientSecretRequest, RotateClientSecretResponse>;
   /** Admin: a new API key for the account (the old one stops working). */
   rotateApiKey: handleUnaryCall<RotateApiKeyRequest, RotateApiKeyResponse>;
 }
@@ -2468,40 +2077,17 @@ export interface OAuthServiceClient extends Client {
    * RFC 6749 token endpoint logic. Protocol errors (invalid_client, invalid_grant, ...) are
    * returned as data in IssueTokenResponse.error, not as gRPC errors.
    */
-  issueToken(
-    request: IssueTokenRequest,
-    callback: (
-      error: ServiceError | null,
-      response: IssueTokenResponse,
-    ) => void,
-  ): ClientUnaryCall;
-  issueToken(
-    request: IssueTokenRequest,
-    metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: IssueTokenResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  issueToken(request: IssueTokenRequest, callback: (error: ServiceError | null, response: IssueTokenResponse) => void): ClientUnaryCall;
+  issueToken(request: IssueTokenRequest, metadata: Metadata, callback: (error: ServiceError | null, response: IssueTokenResponse) => void): ClientUnaryCall;
   issueToken(
     request: IssueTokenRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: IssueTokenResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: IssueTokenResponse) => void,
   ): ClientUnaryCall;
   /** Public keys that verify access tokens. */
-  getJwks(
-    request: GetJwksRequest,
-    callback: (error: ServiceError | null, response: GetJwksResponse) => void,
-  ): ClientUnaryCall;
-  getJwks(
-    request: GetJwksRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: GetJwksResponse) => void,
-  ): ClientUnaryCall;
+  getJwks(request: GetJwksRequest, callback: (error: ServiceError | null, response: GetJwksResponse) => void): ClientUnaryCall;
+  getJwks(request: GetJwksRequest, metadata: Metadata, callback: (error: ServiceError | null, response: GetJwksResponse) => void): ClientUnaryCall;
   getJwks(
     request: GetJwksRequest,
     metadata: Metadata,
@@ -2509,164 +2095,89 @@ export interface OAuthServiceClient extends Client {
     callback: (error: ServiceError | null, response: GetJwksResponse) => void,
   ): ClientUnaryCall;
   /** Resolves an API key to its account (NOT_FOUND when unknown). */
-  validateApiKey(
-    request: ValidateApiKeyRequest,
-    callback: (
-      error: ServiceError | null,
-      response: ValidateApiKeyResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  validateApiKey(request: ValidateApiKeyRequest, callback: (error: ServiceError | null, response: ValidateApiKeyResponse) => void): ClientUnaryCall;
   validateApiKey(
     request: ValidateApiKeyRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: ValidateApiKeyResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ValidateApiKeyResponse) => void,
   ): ClientUnaryCall;
   validateApiKey(
     request: ValidateApiKeyRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: ValidateApiKeyResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ValidateApiKeyResponse) => void,
   ): ClientUnaryCall;
   /**
    * Admin: creates the account when the name is new, then a new application in it.
    * Empty scopes means all scopes (consent, dataprocessing, webhooks).
    */
-  bootstrap(
-    request: BootstrapRequest,
-    callback: (error: ServiceError | null, response: BootstrapResponse) => void,
-  ): ClientUnaryCall;
-  bootstrap(
-    request: BootstrapRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: BootstrapResponse) => void,
-  ): ClientUnaryCall;
+  bootstrap(request: BootstrapRequest, callback: (error: ServiceError | null, response: BootstrapResponse) => void): ClientUnaryCall;
+  bootstrap(request: BootstrapRequest, metadata: Metadata, callback: (error: ServiceError | null, response: BootstrapResponse) => void): ClientUnaryCall;
   bootstrap(
     request: BootstrapRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BootstrapResponse) => void,
   ): ClientUnaryCall;
-  listAccounts(
-    request: ListAccountsRequest,
-    callback: (
-      error: ServiceError | null,
-      response: ListAccountsResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  listAccounts(request: ListAccountsRequest, callback: (error: ServiceError | null, response: ListAccountsResponse) => void): ClientUnaryCall;
   listAccounts(
     request: ListAccountsRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: ListAccountsResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ListAccountsResponse) => void,
   ): ClientUnaryCall;
   listAccounts(
     request: ListAccountsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: ListAccountsResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ListAccountsResponse) => void,
   ): ClientUnaryCall;
-  listApplications(
-    request: ListApplicationsRequest,
-    callback: (
-      error: ServiceError | null,
-      response: ListApplicationsResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  listApplications(request: ListApplicationsRequest, callback: (error: ServiceError | null, response: ListApplicationsResponse) => void): ClientUnaryCall;
   listApplications(
     request: ListApplicationsRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: ListApplicationsResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ListApplicationsResponse) => void,
   ): ClientUnaryCall;
   listApplications(
     request: ListApplicationsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: ListApplicationsResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ListApplicationsResponse) => void,
   ): ClientUnaryCall;
   /** Admin: a new client secret (the old one stops working) and revocation of the client's refresh tokens. */
-  rotateClientSecret(
-    request: RotateClientSecretRequest,
-    callback: (
-      error: ServiceError | null,
-      response: RotateClientSecretResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  rotateClientSecret(request: RotateClientSecretRequest, callback: (error: ServiceError | null, response: RotateClientSecretResponse) => void): ClientUnaryCall;
   rotateClientSecret(
     request: RotateClientSecretRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: RotateClientSecretResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: RotateClientSecretResponse) => void,
   ): ClientUnaryCall;
   rotateClientSecret(
     request: RotateClientSecretRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: RotateClientSecretResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: RotateClientSecretResponse) => void,
   ): ClientUnaryCall;
   /** Admin: a new API key for the account (the old one stops working). */
-  rotateApiKey(
-    request: RotateApiKeyRequest,
-    callback: (
-      error: ServiceError | null,
-      response: RotateApiKeyResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  rotateApiKey(request: RotateApiKeyRequest, callback: (error: ServiceError | null, response: RotateApiKeyResponse) => void): ClientUnaryCall;
   rotateApiKey(
     request: RotateApiKeyRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: RotateApiKeyResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: RotateApiKeyResponse) => void,
   ): ClientUnaryCall;
   rotateApiKey(
     request: RotateApiKeyRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: RotateApiKeyResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: RotateApiKeyResponse) => void,
   ): ClientUnaryCall;
 }
 
-export const OAuthServiceClient = makeGenericClientConstructor(
-  OAuthServiceService,
-  "accord.oauth.v1.OAuthService",
-) as unknown as {
-  new (
-    address: string,
-    credentials: ChannelCredentials,
-    options?: Partial<ClientOptions>,
-  ): OAuthServiceClient;
+export const OAuthServiceClient = makeGenericClientConstructor(OAuthServiceService, 'accord.oauth.v1.OAuthService') as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): OAuthServiceClient;
   service: typeof OAuthServiceService;
   serviceName: string;
 };
 
-type Builtin =
-  Date | Function | Uint8Array | string | number | boolean | undefined;
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 type DeepPartial<T> = T extends Builtin
   ? T
@@ -2679,11 +2190,7 @@ type DeepPartial<T> = T extends Builtin
         : Partial<T>;
 
 type KeysOfUnion<T> = T extends T ? keyof T : never;
-type Exact<P, I extends P> = P extends Builtin
-  ? P
-  : P & { [K in keyof P]: Exact<P[K], I[K]> } & {
-      [K in Exclude<keyof I, KeysOfUnion<P>>]: never;
-    };
+type Exact<P, I extends P> = P extends Builtin ? P : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
 
 function toTimestamp(date: Date): Timestamp {
   const seconds = Math.trunc(date.getTime() / 1_000);
@@ -2700,7 +2207,7 @@ function fromTimestamp(t: Timestamp): Date {
 function fromJsonTimestamp(o: any): Date {
   if (o instanceof globalThis.Date) {
     return o;
-  } else if (typeof o === "string") {
+  } else if (typeof o === 'string') {
     return new globalThis.Date(o);
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));

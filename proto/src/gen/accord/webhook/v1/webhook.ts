@@ -5,7 +5,7 @@
 // source: accord/webhook/v1/webhook.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 import {
   type CallOptions,
   type ChannelCredentials,
@@ -17,9 +17,9 @@ import {
   type Metadata,
   type ServiceError,
   type UntypedServiceImplementation,
-} from "@grpc/grpc-js";
-import { Timestamp } from "../../../google/protobuf/timestamp";
-import { PageRequest } from "../../common/v1/common";
+} from '@grpc/grpc-js';
+import { Timestamp } from '../../../google/protobuf/timestamp';
+import { PageRequest } from '../../common/v1/common';
 
 export enum DeliveryStatus {
   DELIVERY_STATUS_UNSPECIFIED = 0,
@@ -32,19 +32,19 @@ export enum DeliveryStatus {
 export function deliveryStatusFromJSON(object: any): DeliveryStatus {
   switch (object) {
     case 0:
-    case "DELIVERY_STATUS_UNSPECIFIED":
+    case 'DELIVERY_STATUS_UNSPECIFIED':
       return DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED;
     case 1:
-    case "DELIVERY_STATUS_PENDING":
+    case 'DELIVERY_STATUS_PENDING':
       return DeliveryStatus.DELIVERY_STATUS_PENDING;
     case 2:
-    case "DELIVERY_STATUS_SUCCEEDED":
+    case 'DELIVERY_STATUS_SUCCEEDED':
       return DeliveryStatus.DELIVERY_STATUS_SUCCEEDED;
     case 3:
-    case "DELIVERY_STATUS_FAILED":
+    case 'DELIVERY_STATUS_FAILED':
       return DeliveryStatus.DELIVERY_STATUS_FAILED;
     case -1:
-    case "UNRECOGNIZED":
+    case 'UNRECOGNIZED':
     default:
       return DeliveryStatus.UNRECOGNIZED;
   }
@@ -53,16 +53,16 @@ export function deliveryStatusFromJSON(object: any): DeliveryStatus {
 export function deliveryStatusToJSON(object: DeliveryStatus): string {
   switch (object) {
     case DeliveryStatus.DELIVERY_STATUS_UNSPECIFIED:
-      return "DELIVERY_STATUS_UNSPECIFIED";
+      return 'DELIVERY_STATUS_UNSPECIFIED';
     case DeliveryStatus.DELIVERY_STATUS_PENDING:
-      return "DELIVERY_STATUS_PENDING";
+      return 'DELIVERY_STATUS_PENDING';
     case DeliveryStatus.DELIVERY_STATUS_SUCCEEDED:
-      return "DELIVERY_STATUS_SUCCEEDED";
+      return 'DELIVERY_STATUS_SUCCEEDED';
     case DeliveryStatus.DELIVERY_STATUS_FAILED:
-      return "DELIVERY_STATUS_FAILED";
+      return 'DELIVERY_STATUS_FAILED';
     case DeliveryStatus.UNRECOGNIZED:
     default:
-      return "UNRECOGNIZED";
+      return 'UNRECOGNIZED';
   }
 }
 
@@ -206,80 +206,62 @@ export interface SendTestEventRequest {
 function createBaseWebhook(): Webhook {
   return {
     id: 0,
-    appId: "",
-    url: "",
+    appId: '',
+    url: '',
     events: [],
     headers: {},
-    secret: "",
+    secret: '',
     previousSecretExpiresAt: undefined,
     disabled: false,
-    disabledReason: "",
+    disabledReason: '',
     createdAt: undefined,
     updatedAt: undefined,
   };
 }
 
 export const Webhook: MessageFns<Webhook> = {
-  encode(
-    message: Webhook,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: Webhook, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
-    if (message.url !== "") {
+    if (message.url !== '') {
       writer.uint32(26).string(message.url);
     }
     for (const v of message.events) {
       writer.uint32(34).string(v!);
     }
-    globalThis.Object.entries(message.headers).forEach(
-      ([key, value]: [string, string]) => {
-        Webhook_HeadersEntry.encode(
-          { key: key as any, value },
-          writer.uint32(42).fork(),
-        ).join();
-      },
-    );
-    if (message.secret !== "") {
+    globalThis.Object.entries(message.headers).forEach(([key, value]: [string, string]) => {
+      Webhook_HeadersEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
+    });
+    if (message.secret !== '') {
       writer.uint32(50).string(message.secret);
     }
     if (message.previousSecretExpiresAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.previousSecretExpiresAt),
-        writer.uint32(58).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.previousSecretExpiresAt), writer.uint32(58).fork()).join();
     }
     if (message.disabled !== false) {
       writer.uint32(64).bool(message.disabled);
     }
-    if (message.disabledReason !== "") {
+    if (message.disabledReason !== '') {
       writer.uint32(74).string(message.disabledReason);
     }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.createdAt),
-        writer.uint32(82).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(82).fork()).join();
     }
     if (message.updatedAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.updatedAt),
-        writer.uint32(90).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(90).fork()).join();
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): Webhook {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -344,9 +326,7 @@ export const Webhook: MessageFns<Webhook> = {
               break;
             }
 
-            message.previousSecretExpiresAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.previousSecretExpiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
           case 8: {
@@ -370,9 +350,7 @@ export const Webhook: MessageFns<Webhook> = {
               break;
             }
 
-            message.createdAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
           case 11: {
@@ -380,9 +358,7 @@ export const Webhook: MessageFns<Webhook> = {
               break;
             }
 
-            message.updatedAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -400,53 +376,34 @@ export const Webhook: MessageFns<Webhook> = {
   fromJSON(object: any): Webhook {
     return {
       id: isSet(object.id) ? globalThis.Number(object.id) : 0,
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      url: isSet(object.url) ? globalThis.String(object.url) : "",
-      events: globalThis.Array.isArray(object?.events)
-        ? object.events.map((e: any) => globalThis.String(e))
-        : [],
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      url: isSet(object.url) ? globalThis.String(object.url) : '',
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.String(e)) : [],
       headers: isObject(object.headers)
-        ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce(
-            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: globalThis.String(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+        ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce((acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          }, {})
         : {},
-      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : '',
       previousSecretExpiresAt: isSet(object.previousSecretExpiresAt)
         ? fromJsonTimestamp(object.previousSecretExpiresAt)
         : isSet(object.previous_secret_expires_at)
           ? fromJsonTimestamp(object.previous_secret_expires_at)
           : undefined,
-      disabled: isSet(object.disabled)
-        ? globalThis.Boolean(object.disabled)
-        : false,
+      disabled: isSet(object.disabled) ? globalThis.Boolean(object.disabled) : false,
       disabledReason: isSet(object.disabledReason)
         ? globalThis.String(object.disabledReason)
         : isSet(object.disabled_reason)
           ? globalThis.String(object.disabled_reason)
-          : "",
-      createdAt: isSet(object.createdAt)
-        ? fromJsonTimestamp(object.createdAt)
-        : isSet(object.created_at)
-          ? fromJsonTimestamp(object.created_at)
-          : undefined,
-      updatedAt: isSet(object.updatedAt)
-        ? fromJsonTimestamp(object.updatedAt)
-        : isSet(object.updated_at)
-          ? fromJsonTimestamp(object.updated_at)
-          : undefined,
+          : '',
+      createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
+      updatedAt: isSet(object.updatedAt) ? fromJsonTimestamp(object.updatedAt) : isSet(object.updated_at) ? fromJsonTimestamp(object.updated_at) : undefined,
     };
   },
 
@@ -455,20 +412,17 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.id !== 0) {
       obj.id = Math.round(message.id);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
-    if (message.url !== "") {
+    if (message.url !== '') {
       obj.url = message.url;
     }
     if (message.events?.length) {
       obj.events = message.events;
     }
     if (message.headers) {
-      const entries = globalThis.Object.entries(message.headers) as [
-        string,
-        string,
-      ][];
+      const entries = globalThis.Object.entries(message.headers) as [string, string][];
       if (entries.length > 0) {
         obj.headers = {};
         entries.forEach(([k, v]) => {
@@ -476,17 +430,16 @@ export const Webhook: MessageFns<Webhook> = {
         });
       }
     }
-    if (message.secret !== "") {
+    if (message.secret !== '') {
       obj.secret = message.secret;
     }
     if (message.previousSecretExpiresAt !== undefined) {
-      obj.previousSecretExpiresAt =
-        message.previousSecretExpiresAt.toISOString();
+      obj.previousSecretExpiresAt = message.previousSecretExpiresAt.toISOString();
     }
     if (message.disabled !== false) {
       obj.disabled = message.disabled;
     }
-    if (message.disabledReason !== "") {
+    if (message.disabledReason !== '') {
       obj.disabledReason = message.disabledReason;
     }
     if (message.createdAt !== undefined) {
@@ -504,12 +457,10 @@ export const Webhook: MessageFns<Webhook> = {
   fromPartial<I extends Exact<DeepPartial<Webhook>, I>>(object: I): Webhook {
     const message = createBaseWebhook();
     message.id = object.id ?? 0;
-    message.appId = object.appId ?? "";
-    message.url = object.url ?? "";
+    message.appId = object.appId ?? '';
+    message.url = object.url ?? '';
     message.events = object.events?.map((e) => e) || [];
-    message.headers = (
-      globalThis.Object.entries(object.headers ?? {}) as [string, string][]
-    ).reduce(
+    message.headers = (globalThis.Object.entries(object.headers ?? {}) as [string, string][]).reduce(
       (acc: { [key: string]: string }, [key, value]: [string, string]) => {
         if (value !== undefined) {
           acc[key] = globalThis.String(value);
@@ -518,11 +469,10 @@ export const Webhook: MessageFns<Webhook> = {
       },
       {},
     );
-    message.secret = object.secret ?? "";
-    message.previousSecretExpiresAt =
-      object.previousSecretExpiresAt ?? undefined;
+    message.secret = object.secret ?? '';
+    message.previousSecretExpiresAt = object.previousSecretExpiresAt ?? undefined;
     message.disabled = object.disabled ?? false;
-    message.disabledReason = object.disabledReason ?? "";
+    message.disabledReason = object.disabledReason ?? '';
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
     return message;
@@ -530,32 +480,25 @@ export const Webhook: MessageFns<Webhook> = {
 };
 
 function createBaseWebhook_HeadersEntry(): Webhook_HeadersEntry {
-  return { key: "", value: "" };
+  return { key: '', value: '' };
 }
 
 export const Webhook_HeadersEntry: MessageFns<Webhook_HeadersEntry> = {
-  encode(
-    message: Webhook_HeadersEntry,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.key !== "") {
+  encode(message: Webhook_HeadersEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== '') {
       writer.uint32(10).string(message.key);
     }
-    if (message.value !== "") {
+    if (message.value !== '') {
       writer.uint32(18).string(message.value);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): Webhook_HeadersEntry {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): Webhook_HeadersEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -594,78 +537,62 @@ export const Webhook_HeadersEntry: MessageFns<Webhook_HeadersEntry> = {
 
   fromJSON(object: any): Webhook_HeadersEntry {
     return {
-      key: isSet(object.key) ? globalThis.String(object.key) : "",
-      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      value: isSet(object.value) ? globalThis.String(object.value) : '',
     };
   },
 
   toJSON(message: Webhook_HeadersEntry): unknown {
     const obj: any = {};
-    if (message.key !== "") {
+    if (message.key !== '') {
       obj.key = message.key;
     }
-    if (message.value !== "") {
+    if (message.value !== '') {
       obj.value = message.value;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<Webhook_HeadersEntry>, I>>(
-    base?: I,
-  ): Webhook_HeadersEntry {
+  create<I extends Exact<DeepPartial<Webhook_HeadersEntry>, I>>(base?: I): Webhook_HeadersEntry {
     return Webhook_HeadersEntry.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<Webhook_HeadersEntry>, I>>(
-    object: I,
-  ): Webhook_HeadersEntry {
+  fromPartial<I extends Exact<DeepPartial<Webhook_HeadersEntry>, I>>(object: I): Webhook_HeadersEntry {
     const message = createBaseWebhook_HeadersEntry();
-    message.key = object.key ?? "";
-    message.value = object.value ?? "";
+    message.key = object.key ?? '';
+    message.value = object.value ?? '';
     return message;
   },
 };
 
 function createBaseCreateWebhookRequest(): CreateWebhookRequest {
-  return { accountId: "", appId: "", url: "", events: [], headers: {} };
+  return { accountId: '', appId: '', url: '', events: [], headers: {} };
 }
 
 export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
-  encode(
-    message: CreateWebhookRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: CreateWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
-    if (message.url !== "") {
+    if (message.url !== '') {
       writer.uint32(26).string(message.url);
     }
     for (const v of message.events) {
       writer.uint32(34).string(v!);
     }
-    globalThis.Object.entries(message.headers).forEach(
-      ([key, value]: [string, string]) => {
-        CreateWebhookRequest_HeadersEntry.encode(
-          { key: key as any, value },
-          writer.uint32(42).fork(),
-        ).join();
-      },
-    );
+    globalThis.Object.entries(message.headers).forEach(([key, value]: [string, string]) => {
+      CreateWebhookRequest_HeadersEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
+    });
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): CreateWebhookRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -711,10 +638,7 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
               break;
             }
 
-            const entry5 = CreateWebhookRequest_HeadersEntry.decode(
-              reader,
-              reader.uint32(),
-            );
+            const entry5 = CreateWebhookRequest_HeadersEntry.decode(reader, reader.uint32());
             if (entry5.value !== undefined) {
               message.headers[entry5.key] = entry5.value;
             }
@@ -734,56 +658,40 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
 
   fromJSON(object: any): CreateWebhookRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      url: isSet(object.url) ? globalThis.String(object.url) : "",
-      events: globalThis.Array.isArray(object?.events)
-        ? object.events.map((e: any) => globalThis.String(e))
-        : [],
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      url: isSet(object.url) ? globalThis.String(object.url) : '',
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.String(e)) : [],
       headers: isObject(object.headers)
-        ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce(
-            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: globalThis.String(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+        ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce((acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          }, {})
         : {},
     };
   },
 
   toJSON(message: CreateWebhookRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
-    if (message.url !== "") {
+    if (message.url !== '') {
       obj.url = message.url;
     }
     if (message.events?.length) {
       obj.events = message.events;
     }
     if (message.headers) {
-      const entries = globalThis.Object.entries(message.headers) as [
-        string,
-        string,
-      ][];
+      const entries = globalThis.Object.entries(message.headers) as [string, string][];
       if (entries.length > 0) {
         obj.headers = {};
         entries.forEach(([k, v]) => {
@@ -794,22 +702,16 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<CreateWebhookRequest>, I>>(
-    base?: I,
-  ): CreateWebhookRequest {
+  create<I extends Exact<DeepPartial<CreateWebhookRequest>, I>>(base?: I): CreateWebhookRequest {
     return CreateWebhookRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<CreateWebhookRequest>, I>>(
-    object: I,
-  ): CreateWebhookRequest {
+  fromPartial<I extends Exact<DeepPartial<CreateWebhookRequest>, I>>(object: I): CreateWebhookRequest {
     const message = createBaseCreateWebhookRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
-    message.url = object.url ?? "";
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.url = object.url ?? '';
     message.events = object.events?.map((e) => e) || [];
-    message.headers = (
-      globalThis.Object.entries(object.headers ?? {}) as [string, string][]
-    ).reduce(
+    message.headers = (globalThis.Object.entries(object.headers ?? {}) as [string, string][]).reduce(
       (acc: { [key: string]: string }, [key, value]: [string, string]) => {
         if (value !== undefined) {
           acc[key] = globalThis.String(value);
@@ -823,129 +725,110 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
 };
 
 function createBaseCreateWebhookRequest_HeadersEntry(): CreateWebhookRequest_HeadersEntry {
-  return { key: "", value: "" };
+  return { key: '', value: '' };
 }
 
-export const CreateWebhookRequest_HeadersEntry: MessageFns<CreateWebhookRequest_HeadersEntry> =
-  {
-    encode(
-      message: CreateWebhookRequest_HeadersEntry,
-      writer: BinaryWriter = new BinaryWriter(),
-    ): BinaryWriter {
-      if (message.key !== "") {
-        writer.uint32(10).string(message.key);
-      }
-      if (message.value !== "") {
-        writer.uint32(18).string(message.value);
-      }
-      return writer;
-    },
+export const CreateWebhookRequest_HeadersEntry: MessageFns<CreateWebhookRequest_HeadersEntry> = {
+  encode(message: CreateWebhookRequest_HeadersEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== '') {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== '') {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
 
-    decode(
-      input: BinaryReader | Uint8Array,
-      length?: number,
-    ): CreateWebhookRequest_HeadersEntry {
-      const reader =
-        input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error("protobuf decode recursion limit exceeded");
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseCreateWebhookRequest_HeadersEntry();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.key = reader.string();
-              continue;
-            }
-            case 2: {
-              if (tag !== 18) {
-                break;
-              }
-
-              message.value = reader.string();
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): CreateWebhookRequest_HeadersEntry {
-      return {
-        key: isSet(object.key) ? globalThis.String(object.key) : "",
-        value: isSet(object.value) ? globalThis.String(object.value) : "",
-      };
-    },
-
-    toJSON(message: CreateWebhookRequest_HeadersEntry): unknown {
-      const obj: any = {};
-      if (message.key !== "") {
-        obj.key = message.key;
-      }
-      if (message.value !== "") {
-        obj.value = message.value;
-      }
-      return obj;
-    },
-
-    create<I extends Exact<DeepPartial<CreateWebhookRequest_HeadersEntry>, I>>(
-      base?: I,
-    ): CreateWebhookRequest_HeadersEntry {
-      return CreateWebhookRequest_HeadersEntry.fromPartial(base ?? ({} as any));
-    },
-    fromPartial<
-      I extends Exact<DeepPartial<CreateWebhookRequest_HeadersEntry>, I>,
-    >(object: I): CreateWebhookRequest_HeadersEntry {
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateWebhookRequest_HeadersEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseCreateWebhookRequest_HeadersEntry();
-      message.key = object.key ?? "";
-      message.value = object.value ?? "";
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateWebhookRequest_HeadersEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      value: isSet(object.value) ? globalThis.String(object.value) : '',
+    };
+  },
+
+  toJSON(message: CreateWebhookRequest_HeadersEntry): unknown {
+    const obj: any = {};
+    if (message.key !== '') {
+      obj.key = message.key;
+    }
+    if (message.value !== '') {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateWebhookRequest_HeadersEntry>, I>>(base?: I): CreateWebhookRequest_HeadersEntry {
+    return CreateWebhookRequest_HeadersEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateWebhookRequest_HeadersEntry>, I>>(object: I): CreateWebhookRequest_HeadersEntry {
+    const message = createBaseCreateWebhookRequest_HeadersEntry();
+    message.key = object.key ?? '';
+    message.value = object.value ?? '';
+    return message;
+  },
+};
 
 function createBaseListWebhooksRequest(): ListWebhooksRequest {
-  return { accountId: "", appId: "" };
+  return { accountId: '', appId: '' };
 }
 
 export const ListWebhooksRequest: MessageFns<ListWebhooksRequest> = {
-  encode(
-    message: ListWebhooksRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: ListWebhooksRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ListWebhooksRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWebhooksRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -984,41 +867,29 @@ export const ListWebhooksRequest: MessageFns<ListWebhooksRequest> = {
 
   fromJSON(object: any): ListWebhooksRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
     };
   },
 
   toJSON(message: ListWebhooksRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListWebhooksRequest>, I>>(
-    base?: I,
-  ): ListWebhooksRequest {
+  create<I extends Exact<DeepPartial<ListWebhooksRequest>, I>>(base?: I): ListWebhooksRequest {
     return ListWebhooksRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListWebhooksRequest>, I>>(
-    object: I,
-  ): ListWebhooksRequest {
+  fromPartial<I extends Exact<DeepPartial<ListWebhooksRequest>, I>>(object: I): ListWebhooksRequest {
     const message = createBaseListWebhooksRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
     return message;
   },
 };
@@ -1028,25 +899,18 @@ function createBaseListWebhooksResponse(): ListWebhooksResponse {
 }
 
 export const ListWebhooksResponse: MessageFns<ListWebhooksResponse> = {
-  encode(
-    message: ListWebhooksResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ListWebhooksResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.webhooks) {
       Webhook.encode(v!, writer.uint32(10).fork()).join();
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ListWebhooksResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ListWebhooksResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1077,9 +941,7 @@ export const ListWebhooksResponse: MessageFns<ListWebhooksResponse> = {
 
   fromJSON(object: any): ListWebhooksResponse {
     return {
-      webhooks: globalThis.Array.isArray(object?.webhooks)
-        ? object.webhooks.map((e: any) => Webhook.fromJSON(e))
-        : [],
+      webhooks: globalThis.Array.isArray(object?.webhooks) ? object.webhooks.map((e: any) => Webhook.fromJSON(e)) : [],
     };
   },
 
@@ -1091,34 +953,26 @@ export const ListWebhooksResponse: MessageFns<ListWebhooksResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListWebhooksResponse>, I>>(
-    base?: I,
-  ): ListWebhooksResponse {
+  create<I extends Exact<DeepPartial<ListWebhooksResponse>, I>>(base?: I): ListWebhooksResponse {
     return ListWebhooksResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListWebhooksResponse>, I>>(
-    object: I,
-  ): ListWebhooksResponse {
+  fromPartial<I extends Exact<DeepPartial<ListWebhooksResponse>, I>>(object: I): ListWebhooksResponse {
     const message = createBaseListWebhooksResponse();
-    message.webhooks =
-      object.webhooks?.map((e) => Webhook.fromPartial(e)) || [];
+    message.webhooks = object.webhooks?.map((e) => Webhook.fromPartial(e)) || [];
     return message;
   },
 };
 
 function createBaseGetWebhookRequest(): GetWebhookRequest {
-  return { accountId: "", appId: "", id: 0 };
+  return { accountId: '', appId: '', id: 0 };
 }
 
 export const GetWebhookRequest: MessageFns<GetWebhookRequest> = {
-  encode(
-    message: GetWebhookRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
     if (message.id !== 0) {
@@ -1128,11 +982,10 @@ export const GetWebhookRequest: MessageFns<GetWebhookRequest> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): GetWebhookRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1179,26 +1032,18 @@ export const GetWebhookRequest: MessageFns<GetWebhookRequest> = {
 
   fromJSON(object: any): GetWebhookRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
       id: isSet(object.id) ? globalThis.Number(object.id) : 0,
     };
   },
 
   toJSON(message: GetWebhookRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.id !== 0) {
@@ -1207,17 +1052,13 @@ export const GetWebhookRequest: MessageFns<GetWebhookRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetWebhookRequest>, I>>(
-    base?: I,
-  ): GetWebhookRequest {
+  create<I extends Exact<DeepPartial<GetWebhookRequest>, I>>(base?: I): GetWebhookRequest {
     return GetWebhookRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetWebhookRequest>, I>>(
-    object: I,
-  ): GetWebhookRequest {
+  fromPartial<I extends Exact<DeepPartial<GetWebhookRequest>, I>>(object: I): GetWebhookRequest {
     const message = createBaseGetWebhookRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
     message.id = object.id ?? 0;
     return message;
   },
@@ -1228,10 +1069,7 @@ function createBaseStringList(): StringList {
 }
 
 export const StringList: MessageFns<StringList> = {
-  encode(
-    message: StringList,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: StringList, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.values) {
       writer.uint32(10).string(v!);
     }
@@ -1239,11 +1077,10 @@ export const StringList: MessageFns<StringList> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): StringList {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1274,9 +1111,7 @@ export const StringList: MessageFns<StringList> = {
 
   fromJSON(object: any): StringList {
     return {
-      values: globalThis.Array.isArray(object?.values)
-        ? object.values.map((e: any) => globalThis.String(e))
-        : [],
+      values: globalThis.Array.isArray(object?.values) ? object.values.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -1291,9 +1126,7 @@ export const StringList: MessageFns<StringList> = {
   create<I extends Exact<DeepPartial<StringList>, I>>(base?: I): StringList {
     return StringList.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<StringList>, I>>(
-    object: I,
-  ): StringList {
+  fromPartial<I extends Exact<DeepPartial<StringList>, I>>(object: I): StringList {
     const message = createBaseStringList();
     message.values = object.values?.map((e) => e) || [];
     return message;
@@ -1305,27 +1138,18 @@ function createBaseHeaderMap(): HeaderMap {
 }
 
 export const HeaderMap: MessageFns<HeaderMap> = {
-  encode(
-    message: HeaderMap,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    globalThis.Object.entries(message.values).forEach(
-      ([key, value]: [string, string]) => {
-        HeaderMap_ValuesEntry.encode(
-          { key: key as any, value },
-          writer.uint32(10).fork(),
-        ).join();
-      },
-    );
+  encode(message: HeaderMap, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    globalThis.Object.entries(message.values).forEach(([key, value]: [string, string]) => {
+      HeaderMap_ValuesEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
+    });
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): HeaderMap {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1339,10 +1163,7 @@ export const HeaderMap: MessageFns<HeaderMap> = {
               break;
             }
 
-            const entry1 = HeaderMap_ValuesEntry.decode(
-              reader,
-              reader.uint32(),
-            );
+            const entry1 = HeaderMap_ValuesEntry.decode(reader, reader.uint32());
             if (entry1.value !== undefined) {
               message.values[entry1.key] = entry1.value;
             }
@@ -1363,18 +1184,15 @@ export const HeaderMap: MessageFns<HeaderMap> = {
   fromJSON(object: any): HeaderMap {
     return {
       values: isObject(object.values)
-        ? (globalThis.Object.entries(object.values) as [string, any][]).reduce(
-            (acc: { [key: string]: string }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: globalThis.String(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
-              return acc;
-            },
-            {},
-          )
+        ? (globalThis.Object.entries(object.values) as [string, any][]).reduce((acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          }, {})
         : {},
     };
   },
@@ -1382,10 +1200,7 @@ export const HeaderMap: MessageFns<HeaderMap> = {
   toJSON(message: HeaderMap): unknown {
     const obj: any = {};
     if (message.values) {
-      const entries = globalThis.Object.entries(message.values) as [
-        string,
-        string,
-      ][];
+      const entries = globalThis.Object.entries(message.values) as [string, string][];
       if (entries.length > 0) {
         obj.values = {};
         entries.forEach(([k, v]) => {
@@ -1399,13 +1214,9 @@ export const HeaderMap: MessageFns<HeaderMap> = {
   create<I extends Exact<DeepPartial<HeaderMap>, I>>(base?: I): HeaderMap {
     return HeaderMap.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<HeaderMap>, I>>(
-    object: I,
-  ): HeaderMap {
+  fromPartial<I extends Exact<DeepPartial<HeaderMap>, I>>(object: I): HeaderMap {
     const message = createBaseHeaderMap();
-    message.values = (
-      globalThis.Object.entries(object.values ?? {}) as [string, string][]
-    ).reduce(
+    message.values = (globalThis.Object.entries(object.values ?? {}) as [string, string][]).reduce(
       (acc: { [key: string]: string }, [key, value]: [string, string]) => {
         if (value !== undefined) {
           acc[key] = globalThis.String(value);
@@ -1419,32 +1230,25 @@ export const HeaderMap: MessageFns<HeaderMap> = {
 };
 
 function createBaseHeaderMap_ValuesEntry(): HeaderMap_ValuesEntry {
-  return { key: "", value: "" };
+  return { key: '', value: '' };
 }
 
 export const HeaderMap_ValuesEntry: MessageFns<HeaderMap_ValuesEntry> = {
-  encode(
-    message: HeaderMap_ValuesEntry,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.key !== "") {
+  encode(message: HeaderMap_ValuesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== '') {
       writer.uint32(10).string(message.key);
     }
-    if (message.value !== "") {
+    if (message.value !== '') {
       writer.uint32(18).string(message.value);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): HeaderMap_ValuesEntry {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): HeaderMap_ValuesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1483,41 +1287,37 @@ export const HeaderMap_ValuesEntry: MessageFns<HeaderMap_ValuesEntry> = {
 
   fromJSON(object: any): HeaderMap_ValuesEntry {
     return {
-      key: isSet(object.key) ? globalThis.String(object.key) : "",
-      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      value: isSet(object.value) ? globalThis.String(object.value) : '',
     };
   },
 
   toJSON(message: HeaderMap_ValuesEntry): unknown {
     const obj: any = {};
-    if (message.key !== "") {
+    if (message.key !== '') {
       obj.key = message.key;
     }
-    if (message.value !== "") {
+    if (message.value !== '') {
       obj.value = message.value;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<HeaderMap_ValuesEntry>, I>>(
-    base?: I,
-  ): HeaderMap_ValuesEntry {
+  create<I extends Exact<DeepPartial<HeaderMap_ValuesEntry>, I>>(base?: I): HeaderMap_ValuesEntry {
     return HeaderMap_ValuesEntry.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<HeaderMap_ValuesEntry>, I>>(
-    object: I,
-  ): HeaderMap_ValuesEntry {
+  fromPartial<I extends Exact<DeepPartial<HeaderMap_ValuesEntry>, I>>(object: I): HeaderMap_ValuesEntry {
     const message = createBaseHeaderMap_ValuesEntry();
-    message.key = object.key ?? "";
-    message.value = object.value ?? "";
+    message.key = object.key ?? '';
+    message.value = object.value ?? '';
     return message;
   },
 };
 
 function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
   return {
-    accountId: "",
-    appId: "",
+    accountId: '',
+    appId: '',
     id: 0,
     url: undefined,
     events: undefined,
@@ -1527,14 +1327,11 @@ function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
 }
 
 export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
-  encode(
-    message: UpdateWebhookRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: UpdateWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
     if (message.id !== 0) {
@@ -1555,15 +1352,11 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): UpdateWebhookRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1642,36 +1435,22 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
 
   fromJSON(object: any): UpdateWebhookRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
       id: isSet(object.id) ? globalThis.Number(object.id) : 0,
       url: isSet(object.url) ? globalThis.String(object.url) : undefined,
-      events: isSet(object.events)
-        ? StringList.fromJSON(object.events)
-        : undefined,
-      headers: isSet(object.headers)
-        ? HeaderMap.fromJSON(object.headers)
-        : undefined,
-      disabled: isSet(object.disabled)
-        ? globalThis.Boolean(object.disabled)
-        : undefined,
+      events: isSet(object.events) ? StringList.fromJSON(object.events) : undefined,
+      headers: isSet(object.headers) ? HeaderMap.fromJSON(object.headers) : undefined,
+      disabled: isSet(object.disabled) ? globalThis.Boolean(object.disabled) : undefined,
     };
   },
 
   toJSON(message: UpdateWebhookRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.id !== 0) {
@@ -1692,45 +1471,32 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<UpdateWebhookRequest>, I>>(
-    base?: I,
-  ): UpdateWebhookRequest {
+  create<I extends Exact<DeepPartial<UpdateWebhookRequest>, I>>(base?: I): UpdateWebhookRequest {
     return UpdateWebhookRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<UpdateWebhookRequest>, I>>(
-    object: I,
-  ): UpdateWebhookRequest {
+  fromPartial<I extends Exact<DeepPartial<UpdateWebhookRequest>, I>>(object: I): UpdateWebhookRequest {
     const message = createBaseUpdateWebhookRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
     message.id = object.id ?? 0;
     message.url = object.url ?? undefined;
-    message.events =
-      object.events !== undefined && object.events !== null
-        ? StringList.fromPartial(object.events)
-        : undefined;
-    message.headers =
-      object.headers !== undefined && object.headers !== null
-        ? HeaderMap.fromPartial(object.headers)
-        : undefined;
+    message.events = object.events !== undefined && object.events !== null ? StringList.fromPartial(object.events) : undefined;
+    message.headers = object.headers !== undefined && object.headers !== null ? HeaderMap.fromPartial(object.headers) : undefined;
     message.disabled = object.disabled ?? undefined;
     return message;
   },
 };
 
 function createBaseDeleteWebhookRequest(): DeleteWebhookRequest {
-  return { accountId: "", appId: "", id: 0 };
+  return { accountId: '', appId: '', id: 0 };
 }
 
 export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
-  encode(
-    message: DeleteWebhookRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: DeleteWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
     if (message.id !== 0) {
@@ -1739,15 +1505,11 @@ export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): DeleteWebhookRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1794,26 +1556,18 @@ export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
 
   fromJSON(object: any): DeleteWebhookRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
       id: isSet(object.id) ? globalThis.Number(object.id) : 0,
     };
   },
 
   toJSON(message: DeleteWebhookRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.id !== 0) {
@@ -1822,17 +1576,13 @@ export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<DeleteWebhookRequest>, I>>(
-    base?: I,
-  ): DeleteWebhookRequest {
+  create<I extends Exact<DeepPartial<DeleteWebhookRequest>, I>>(base?: I): DeleteWebhookRequest {
     return DeleteWebhookRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DeleteWebhookRequest>, I>>(
-    object: I,
-  ): DeleteWebhookRequest {
+  fromPartial<I extends Exact<DeepPartial<DeleteWebhookRequest>, I>>(object: I): DeleteWebhookRequest {
     const message = createBaseDeleteWebhookRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
     message.id = object.id ?? 0;
     return message;
   },
@@ -1843,22 +1593,15 @@ function createBaseDeleteWebhookResponse(): DeleteWebhookResponse {
 }
 
 export const DeleteWebhookResponse: MessageFns<DeleteWebhookResponse> = {
-  encode(
-    _: DeleteWebhookResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(_: DeleteWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): DeleteWebhookResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteWebhookResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1888,154 +1631,124 @@ export const DeleteWebhookResponse: MessageFns<DeleteWebhookResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<DeleteWebhookResponse>, I>>(
-    base?: I,
-  ): DeleteWebhookResponse {
+  create<I extends Exact<DeepPartial<DeleteWebhookResponse>, I>>(base?: I): DeleteWebhookResponse {
     return DeleteWebhookResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DeleteWebhookResponse>, I>>(
-    _: I,
-  ): DeleteWebhookResponse {
+  fromPartial<I extends Exact<DeepPartial<DeleteWebhookResponse>, I>>(_: I): DeleteWebhookResponse {
     const message = createBaseDeleteWebhookResponse();
     return message;
   },
 };
 
 function createBaseRotateWebhookSecretRequest(): RotateWebhookSecretRequest {
-  return { accountId: "", appId: "", id: 0 };
+  return { accountId: '', appId: '', id: 0 };
 }
 
-export const RotateWebhookSecretRequest: MessageFns<RotateWebhookSecretRequest> =
-  {
-    encode(
-      message: RotateWebhookSecretRequest,
-      writer: BinaryWriter = new BinaryWriter(),
-    ): BinaryWriter {
-      if (message.accountId !== "") {
-        writer.uint32(10).string(message.accountId);
-      }
-      if (message.appId !== "") {
-        writer.uint32(18).string(message.appId);
-      }
-      if (message.id !== 0) {
-        writer.uint32(24).int64(message.id);
-      }
-      return writer;
-    },
+export const RotateWebhookSecretRequest: MessageFns<RotateWebhookSecretRequest> = {
+  encode(message: RotateWebhookSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== '') {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.id !== 0) {
+      writer.uint32(24).int64(message.id);
+    }
+    return writer;
+  },
 
-    decode(
-      input: BinaryReader | Uint8Array,
-      length?: number,
-    ): RotateWebhookSecretRequest {
-      const reader =
-        input instanceof BinaryReader ? input : new BinaryReader(input);
-      const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-      if (previousRecursionDepth >= 100) {
-        throw new globalThis.Error("protobuf decode recursion limit exceeded");
-      }
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-      try {
-        const end = length === undefined ? reader.len : reader.pos + length;
-        const message = createBaseRotateWebhookSecretRequest();
-        while (reader.pos < end) {
-          const tag = reader.uint32();
-          switch (tag >>> 3) {
-            case 1: {
-              if (tag !== 10) {
-                break;
-              }
-
-              message.accountId = reader.string();
-              continue;
-            }
-            case 2: {
-              if (tag !== 18) {
-                break;
-              }
-
-              message.appId = reader.string();
-              continue;
-            }
-            case 3: {
-              if (tag !== 24) {
-                break;
-              }
-
-              message.id = longToNumber(reader.int64());
-              continue;
-            }
-          }
-          if ((tag & 7) === 4 || tag === 0) {
-            break;
-          }
-          reader.skip(tag & 7);
-        }
-        return message;
-      } finally {
-        (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-      }
-    },
-
-    fromJSON(object: any): RotateWebhookSecretRequest {
-      return {
-        accountId: isSet(object.accountId)
-          ? globalThis.String(object.accountId)
-          : isSet(object.account_id)
-            ? globalThis.String(object.account_id)
-            : "",
-        appId: isSet(object.appId)
-          ? globalThis.String(object.appId)
-          : isSet(object.app_id)
-            ? globalThis.String(object.app_id)
-            : "",
-        id: isSet(object.id) ? globalThis.Number(object.id) : 0,
-      };
-    },
-
-    toJSON(message: RotateWebhookSecretRequest): unknown {
-      const obj: any = {};
-      if (message.accountId !== "") {
-        obj.accountId = message.accountId;
-      }
-      if (message.appId !== "") {
-        obj.appId = message.appId;
-      }
-      if (message.id !== 0) {
-        obj.id = Math.round(message.id);
-      }
-      return obj;
-    },
-
-    create<I extends Exact<DeepPartial<RotateWebhookSecretRequest>, I>>(
-      base?: I,
-    ): RotateWebhookSecretRequest {
-      return RotateWebhookSecretRequest.fromPartial(base ?? ({} as any));
-    },
-    fromPartial<I extends Exact<DeepPartial<RotateWebhookSecretRequest>, I>>(
-      object: I,
-    ): RotateWebhookSecretRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): RotateWebhookSecretRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseRotateWebhookSecretRequest();
-      message.accountId = object.accountId ?? "";
-      message.appId = object.appId ?? "";
-      message.id = object.id ?? 0;
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
       return message;
-    },
-  };
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RotateWebhookSecretRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+    };
+  },
+
+  toJSON(message: RotateWebhookSecretRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== '') {
+      obj.appId = message.appId;
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RotateWebhookSecretRequest>, I>>(base?: I): RotateWebhookSecretRequest {
+    return RotateWebhookSecretRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RotateWebhookSecretRequest>, I>>(object: I): RotateWebhookSecretRequest {
+    const message = createBaseRotateWebhookSecretRequest();
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.id = object.id ?? 0;
+    return message;
+  },
+};
 
 function createBaseDeliveryAttempt(): DeliveryAttempt {
-  return { at: undefined, statusCode: 0, latencyMs: 0, error: "" };
+  return { at: undefined, statusCode: 0, latencyMs: 0, error: '' };
 }
 
 export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
-  encode(
-    message: DeliveryAttempt,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: DeliveryAttempt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.at !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.at),
-        writer.uint32(10).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(10).fork()).join();
     }
     if (message.statusCode !== 0) {
       writer.uint32(16).int32(message.statusCode);
@@ -2043,18 +1756,17 @@ export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
     if (message.latencyMs !== 0) {
       writer.uint32(24).int32(message.latencyMs);
     }
-    if (message.error !== "") {
+    if (message.error !== '') {
       writer.uint32(34).string(message.error);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): DeliveryAttempt {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2068,9 +1780,7 @@ export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
               break;
             }
 
-            message.at = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
           case 2: {
@@ -2112,17 +1822,9 @@ export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
   fromJSON(object: any): DeliveryAttempt {
     return {
       at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
-      statusCode: isSet(object.statusCode)
-        ? globalThis.Number(object.statusCode)
-        : isSet(object.status_code)
-          ? globalThis.Number(object.status_code)
-          : 0,
-      latencyMs: isSet(object.latencyMs)
-        ? globalThis.Number(object.latencyMs)
-        : isSet(object.latency_ms)
-          ? globalThis.Number(object.latency_ms)
-          : 0,
-      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      statusCode: isSet(object.statusCode) ? globalThis.Number(object.statusCode) : isSet(object.status_code) ? globalThis.Number(object.status_code) : 0,
+      latencyMs: isSet(object.latencyMs) ? globalThis.Number(object.latencyMs) : isSet(object.latency_ms) ? globalThis.Number(object.latency_ms) : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : '',
     };
   },
 
@@ -2137,35 +1839,31 @@ export const DeliveryAttempt: MessageFns<DeliveryAttempt> = {
     if (message.latencyMs !== 0) {
       obj.latencyMs = Math.round(message.latencyMs);
     }
-    if (message.error !== "") {
+    if (message.error !== '') {
       obj.error = message.error;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<DeliveryAttempt>, I>>(
-    base?: I,
-  ): DeliveryAttempt {
+  create<I extends Exact<DeepPartial<DeliveryAttempt>, I>>(base?: I): DeliveryAttempt {
     return DeliveryAttempt.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DeliveryAttempt>, I>>(
-    object: I,
-  ): DeliveryAttempt {
+  fromPartial<I extends Exact<DeepPartial<DeliveryAttempt>, I>>(object: I): DeliveryAttempt {
     const message = createBaseDeliveryAttempt();
     message.at = object.at ?? undefined;
     message.statusCode = object.statusCode ?? 0;
     message.latencyMs = object.latencyMs ?? 0;
-    message.error = object.error ?? "";
+    message.error = object.error ?? '';
     return message;
   },
 };
 
 function createBaseDelivery(): Delivery {
   return {
-    id: "",
+    id: '',
     webhookId: 0,
-    eventId: "",
-    eventType: "",
+    eventId: '',
+    eventType: '',
     status: 0,
     attempts: [],
     nextAttemptAt: undefined,
@@ -2174,20 +1872,17 @@ function createBaseDelivery(): Delivery {
 }
 
 export const Delivery: MessageFns<Delivery> = {
-  encode(
-    message: Delivery,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.id !== "") {
+  encode(message: Delivery, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
       writer.uint32(10).string(message.id);
     }
     if (message.webhookId !== 0) {
       writer.uint32(16).int64(message.webhookId);
     }
-    if (message.eventId !== "") {
+    if (message.eventId !== '') {
       writer.uint32(26).string(message.eventId);
     }
-    if (message.eventType !== "") {
+    if (message.eventType !== '') {
       writer.uint32(34).string(message.eventType);
     }
     if (message.status !== 0) {
@@ -2197,26 +1892,19 @@ export const Delivery: MessageFns<Delivery> = {
       DeliveryAttempt.encode(v!, writer.uint32(50).fork()).join();
     }
     if (message.nextAttemptAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.nextAttemptAt),
-        writer.uint32(58).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.nextAttemptAt), writer.uint32(58).fork()).join();
     }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.createdAt),
-        writer.uint32(66).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(66).fork()).join();
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): Delivery {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2270,9 +1958,7 @@ export const Delivery: MessageFns<Delivery> = {
               break;
             }
 
-            message.attempts.push(
-              DeliveryAttempt.decode(reader, reader.uint32()),
-            );
+            message.attempts.push(DeliveryAttempt.decode(reader, reader.uint32()));
             continue;
           }
           case 7: {
@@ -2280,9 +1966,7 @@ export const Delivery: MessageFns<Delivery> = {
               break;
             }
 
-            message.nextAttemptAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.nextAttemptAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
           case 8: {
@@ -2290,9 +1974,7 @@ export const Delivery: MessageFns<Delivery> = {
               break;
             }
 
-            message.createdAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -2309,51 +1991,33 @@ export const Delivery: MessageFns<Delivery> = {
 
   fromJSON(object: any): Delivery {
     return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      webhookId: isSet(object.webhookId)
-        ? globalThis.Number(object.webhookId)
-        : isSet(object.webhook_id)
-          ? globalThis.Number(object.webhook_id)
-          : 0,
-      eventId: isSet(object.eventId)
-        ? globalThis.String(object.eventId)
-        : isSet(object.event_id)
-          ? globalThis.String(object.event_id)
-          : "",
-      eventType: isSet(object.eventType)
-        ? globalThis.String(object.eventType)
-        : isSet(object.event_type)
-          ? globalThis.String(object.event_type)
-          : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      webhookId: isSet(object.webhookId) ? globalThis.Number(object.webhookId) : isSet(object.webhook_id) ? globalThis.Number(object.webhook_id) : 0,
+      eventId: isSet(object.eventId) ? globalThis.String(object.eventId) : isSet(object.event_id) ? globalThis.String(object.event_id) : '',
+      eventType: isSet(object.eventType) ? globalThis.String(object.eventType) : isSet(object.event_type) ? globalThis.String(object.event_type) : '',
       status: isSet(object.status) ? deliveryStatusFromJSON(object.status) : 0,
-      attempts: globalThis.Array.isArray(object?.attempts)
-        ? object.attempts.map((e: any) => DeliveryAttempt.fromJSON(e))
-        : [],
+      attempts: globalThis.Array.isArray(object?.attempts) ? object.attempts.map((e: any) => DeliveryAttempt.fromJSON(e)) : [],
       nextAttemptAt: isSet(object.nextAttemptAt)
         ? fromJsonTimestamp(object.nextAttemptAt)
         : isSet(object.next_attempt_at)
           ? fromJsonTimestamp(object.next_attempt_at)
           : undefined,
-      createdAt: isSet(object.createdAt)
-        ? fromJsonTimestamp(object.createdAt)
-        : isSet(object.created_at)
-          ? fromJsonTimestamp(object.created_at)
-          : undefined,
+      createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
     };
   },
 
   toJSON(message: Delivery): unknown {
     const obj: any = {};
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
     if (message.webhookId !== 0) {
       obj.webhookId = Math.round(message.webhookId);
     }
-    if (message.eventId !== "") {
+    if (message.eventId !== '') {
       obj.eventId = message.eventId;
     }
-    if (message.eventType !== "") {
+    if (message.eventType !== '') {
       obj.eventType = message.eventType;
     }
     if (message.status !== 0) {
@@ -2376,13 +2040,12 @@ export const Delivery: MessageFns<Delivery> = {
   },
   fromPartial<I extends Exact<DeepPartial<Delivery>, I>>(object: I): Delivery {
     const message = createBaseDelivery();
-    message.id = object.id ?? "";
+    message.id = object.id ?? '';
     message.webhookId = object.webhookId ?? 0;
-    message.eventId = object.eventId ?? "";
-    message.eventType = object.eventType ?? "";
+    message.eventId = object.eventId ?? '';
+    message.eventType = object.eventType ?? '';
     message.status = object.status ?? 0;
-    message.attempts =
-      object.attempts?.map((e) => DeliveryAttempt.fromPartial(e)) || [];
+    message.attempts = object.attempts?.map((e) => DeliveryAttempt.fromPartial(e)) || [];
     message.nextAttemptAt = object.nextAttemptAt ?? undefined;
     message.createdAt = object.createdAt ?? undefined;
     return message;
@@ -2390,18 +2053,15 @@ export const Delivery: MessageFns<Delivery> = {
 };
 
 function createBaseListDeliveriesRequest(): ListDeliveriesRequest {
-  return { accountId: "", appId: "", webhookId: 0, page: undefined };
+  return { accountId: '', appId: '', webhookId: 0, page: undefined };
 }
 
 export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
-  encode(
-    message: ListDeliveriesRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: ListDeliveriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
     if (message.webhookId !== 0) {
@@ -2413,15 +2073,11 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ListDeliveriesRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeliveriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2476,31 +2132,19 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
 
   fromJSON(object: any): ListDeliveriesRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      webhookId: isSet(object.webhookId)
-        ? globalThis.Number(object.webhookId)
-        : isSet(object.webhook_id)
-          ? globalThis.Number(object.webhook_id)
-          : 0,
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      webhookId: isSet(object.webhookId) ? globalThis.Number(object.webhookId) : isSet(object.webhook_id) ? globalThis.Number(object.webhook_id) : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
     };
   },
 
   toJSON(message: ListDeliveriesRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.webhookId !== 0) {
@@ -2512,53 +2156,39 @@ export const ListDeliveriesRequest: MessageFns<ListDeliveriesRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(
-    base?: I,
-  ): ListDeliveriesRequest {
+  create<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(base?: I): ListDeliveriesRequest {
     return ListDeliveriesRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(
-    object: I,
-  ): ListDeliveriesRequest {
+  fromPartial<I extends Exact<DeepPartial<ListDeliveriesRequest>, I>>(object: I): ListDeliveriesRequest {
     const message = createBaseListDeliveriesRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
     message.webhookId = object.webhookId ?? 0;
-    message.page =
-      object.page !== undefined && object.page !== null
-        ? PageRequest.fromPartial(object.page)
-        : undefined;
+    message.page = object.page !== undefined && object.page !== null ? PageRequest.fromPartial(object.page) : undefined;
     return message;
   },
 };
 
 function createBaseListDeliveriesResponse(): ListDeliveriesResponse {
-  return { deliveries: [], nextCursor: "" };
+  return { deliveries: [], nextCursor: '' };
 }
 
 export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
-  encode(
-    message: ListDeliveriesResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ListDeliveriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.deliveries) {
       Delivery.encode(v!, writer.uint32(10).fork()).join();
     }
-    if (message.nextCursor !== "") {
+    if (message.nextCursor !== '') {
       writer.uint32(18).string(message.nextCursor);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ListDeliveriesResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ListDeliveriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2597,14 +2227,8 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
 
   fromJSON(object: any): ListDeliveriesResponse {
     return {
-      deliveries: globalThis.Array.isArray(object?.deliveries)
-        ? object.deliveries.map((e: any) => Delivery.fromJSON(e))
-        : [],
-      nextCursor: isSet(object.nextCursor)
-        ? globalThis.String(object.nextCursor)
-        : isSet(object.next_cursor)
-          ? globalThis.String(object.next_cursor)
-          : "",
+      deliveries: globalThis.Array.isArray(object?.deliveries) ? object.deliveries.map((e: any) => Delivery.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor) ? globalThis.String(object.nextCursor) : isSet(object.next_cursor) ? globalThis.String(object.next_cursor) : '',
     };
   },
 
@@ -2613,61 +2237,49 @@ export const ListDeliveriesResponse: MessageFns<ListDeliveriesResponse> = {
     if (message.deliveries?.length) {
       obj.deliveries = message.deliveries.map((e) => Delivery.toJSON(e));
     }
-    if (message.nextCursor !== "") {
+    if (message.nextCursor !== '') {
       obj.nextCursor = message.nextCursor;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(
-    base?: I,
-  ): ListDeliveriesResponse {
+  create<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(base?: I): ListDeliveriesResponse {
     return ListDeliveriesResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(
-    object: I,
-  ): ListDeliveriesResponse {
+  fromPartial<I extends Exact<DeepPartial<ListDeliveriesResponse>, I>>(object: I): ListDeliveriesResponse {
     const message = createBaseListDeliveriesResponse();
-    message.deliveries =
-      object.deliveries?.map((e) => Delivery.fromPartial(e)) || [];
-    message.nextCursor = object.nextCursor ?? "";
+    message.deliveries = object.deliveries?.map((e) => Delivery.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? '';
     return message;
   },
 };
 
 function createBaseRedeliverDeliveryRequest(): RedeliverDeliveryRequest {
-  return { accountId: "", appId: "", webhookId: 0, deliveryId: "" };
+  return { accountId: '', appId: '', webhookId: 0, deliveryId: '' };
 }
 
 export const RedeliverDeliveryRequest: MessageFns<RedeliverDeliveryRequest> = {
-  encode(
-    message: RedeliverDeliveryRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: RedeliverDeliveryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
     if (message.webhookId !== 0) {
       writer.uint32(24).int64(message.webhookId);
     }
-    if (message.deliveryId !== "") {
+    if (message.deliveryId !== '') {
       writer.uint32(34).string(message.deliveryId);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): RedeliverDeliveryRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): RedeliverDeliveryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2722,76 +2334,53 @@ export const RedeliverDeliveryRequest: MessageFns<RedeliverDeliveryRequest> = {
 
   fromJSON(object: any): RedeliverDeliveryRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      webhookId: isSet(object.webhookId)
-        ? globalThis.Number(object.webhookId)
-        : isSet(object.webhook_id)
-          ? globalThis.Number(object.webhook_id)
-          : 0,
-      deliveryId: isSet(object.deliveryId)
-        ? globalThis.String(object.deliveryId)
-        : isSet(object.delivery_id)
-          ? globalThis.String(object.delivery_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      webhookId: isSet(object.webhookId) ? globalThis.Number(object.webhookId) : isSet(object.webhook_id) ? globalThis.Number(object.webhook_id) : 0,
+      deliveryId: isSet(object.deliveryId) ? globalThis.String(object.deliveryId) : isSet(object.delivery_id) ? globalThis.String(object.delivery_id) : '',
     };
   },
 
   toJSON(message: RedeliverDeliveryRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.webhookId !== 0) {
       obj.webhookId = Math.round(message.webhookId);
     }
-    if (message.deliveryId !== "") {
+    if (message.deliveryId !== '') {
       obj.deliveryId = message.deliveryId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<RedeliverDeliveryRequest>, I>>(
-    base?: I,
-  ): RedeliverDeliveryRequest {
+  create<I extends Exact<DeepPartial<RedeliverDeliveryRequest>, I>>(base?: I): RedeliverDeliveryRequest {
     return RedeliverDeliveryRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<RedeliverDeliveryRequest>, I>>(
-    object: I,
-  ): RedeliverDeliveryRequest {
+  fromPartial<I extends Exact<DeepPartial<RedeliverDeliveryRequest>, I>>(object: I): RedeliverDeliveryRequest {
     const message = createBaseRedeliverDeliveryRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
     message.webhookId = object.webhookId ?? 0;
-    message.deliveryId = object.deliveryId ?? "";
+    message.deliveryId = object.deliveryId ?? '';
     return message;
   },
 };
 
 function createBaseSendTestEventRequest(): SendTestEventRequest {
-  return { accountId: "", appId: "", webhookId: 0 };
+  return { accountId: '', appId: '', webhookId: 0 };
 }
 
 export const SendTestEventRequest: MessageFns<SendTestEventRequest> = {
-  encode(
-    message: SendTestEventRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: SendTestEventRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
     if (message.webhookId !== 0) {
@@ -2800,15 +2389,11 @@ export const SendTestEventRequest: MessageFns<SendTestEventRequest> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): SendTestEventRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): SendTestEventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2855,30 +2440,18 @@ export const SendTestEventRequest: MessageFns<SendTestEventRequest> = {
 
   fromJSON(object: any): SendTestEventRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      webhookId: isSet(object.webhookId)
-        ? globalThis.Number(object.webhookId)
-        : isSet(object.webhook_id)
-          ? globalThis.Number(object.webhook_id)
-          : 0,
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      webhookId: isSet(object.webhookId) ? globalThis.Number(object.webhookId) : isSet(object.webhook_id) ? globalThis.Number(object.webhook_id) : 0,
     };
   },
 
   toJSON(message: SendTestEventRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.webhookId !== 0) {
@@ -2887,17 +2460,13 @@ export const SendTestEventRequest: MessageFns<SendTestEventRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<SendTestEventRequest>, I>>(
-    base?: I,
-  ): SendTestEventRequest {
+  create<I extends Exact<DeepPartial<SendTestEventRequest>, I>>(base?: I): SendTestEventRequest {
     return SendTestEventRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SendTestEventRequest>, I>>(
-    object: I,
-  ): SendTestEventRequest {
+  fromPartial<I extends Exact<DeepPartial<SendTestEventRequest>, I>>(object: I): SendTestEventRequest {
     const message = createBaseSendTestEventRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
     message.webhookId = object.webhookId ?? 0;
     return message;
   },
@@ -2911,120 +2480,90 @@ export const SendTestEventRequest: MessageFns<SendTestEventRequest> = {
 export type WebhookServiceService = typeof WebhookServiceService;
 export const WebhookServiceService = {
   createWebhook: {
-    path: "/accord.webhook.v1.WebhookService/CreateWebhook" as const,
+    path: '/accord.webhook.v1.WebhookService/CreateWebhook' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: CreateWebhookRequest): Buffer =>
-      Buffer.from(CreateWebhookRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): CreateWebhookRequest =>
-      CreateWebhookRequest.decode(value),
-    responseSerialize: (value: Webhook): Buffer =>
-      Buffer.from(Webhook.encode(value).finish()),
+    requestSerialize: (value: CreateWebhookRequest): Buffer => Buffer.from(CreateWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateWebhookRequest => CreateWebhookRequest.decode(value),
+    responseSerialize: (value: Webhook): Buffer => Buffer.from(Webhook.encode(value).finish()),
     responseDeserialize: (value: Buffer): Webhook => Webhook.decode(value),
   },
   listWebhooks: {
-    path: "/accord.webhook.v1.WebhookService/ListWebhooks" as const,
+    path: '/accord.webhook.v1.WebhookService/ListWebhooks' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListWebhooksRequest): Buffer =>
-      Buffer.from(ListWebhooksRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListWebhooksRequest =>
-      ListWebhooksRequest.decode(value),
-    responseSerialize: (value: ListWebhooksResponse): Buffer =>
-      Buffer.from(ListWebhooksResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListWebhooksResponse =>
-      ListWebhooksResponse.decode(value),
+    requestSerialize: (value: ListWebhooksRequest): Buffer => Buffer.from(ListWebhooksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListWebhooksRequest => ListWebhooksRequest.decode(value),
+    responseSerialize: (value: ListWebhooksResponse): Buffer => Buffer.from(ListWebhooksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListWebhooksResponse => ListWebhooksResponse.decode(value),
   },
   getWebhook: {
-    path: "/accord.webhook.v1.WebhookService/GetWebhook" as const,
+    path: '/accord.webhook.v1.WebhookService/GetWebhook' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetWebhookRequest): Buffer =>
-      Buffer.from(GetWebhookRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetWebhookRequest =>
-      GetWebhookRequest.decode(value),
-    responseSerialize: (value: Webhook): Buffer =>
-      Buffer.from(Webhook.encode(value).finish()),
+    requestSerialize: (value: GetWebhookRequest): Buffer => Buffer.from(GetWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetWebhookRequest => GetWebhookRequest.decode(value),
+    responseSerialize: (value: Webhook): Buffer => Buffer.from(Webhook.encode(value).finish()),
     responseDeserialize: (value: Buffer): Webhook => Webhook.decode(value),
   },
   /** Changes only the fields that are present. */
   updateWebhook: {
-    path: "/accord.webhook.v1.WebhookService/UpdateWebhook" as const,
+    path: '/accord.webhook.v1.WebhookService/UpdateWebhook' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: UpdateWebhookRequest): Buffer =>
-      Buffer.from(UpdateWebhookRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): UpdateWebhookRequest =>
-      UpdateWebhookRequest.decode(value),
-    responseSerialize: (value: Webhook): Buffer =>
-      Buffer.from(Webhook.encode(value).finish()),
+    requestSerialize: (value: UpdateWebhookRequest): Buffer => Buffer.from(UpdateWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateWebhookRequest => UpdateWebhookRequest.decode(value),
+    responseSerialize: (value: Webhook): Buffer => Buffer.from(Webhook.encode(value).finish()),
     responseDeserialize: (value: Buffer): Webhook => Webhook.decode(value),
   },
   /** Removes the webhook and its pending deliveries; nothing more is sent to it. */
   deleteWebhook: {
-    path: "/accord.webhook.v1.WebhookService/DeleteWebhook" as const,
+    path: '/accord.webhook.v1.WebhookService/DeleteWebhook' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: DeleteWebhookRequest): Buffer =>
-      Buffer.from(DeleteWebhookRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): DeleteWebhookRequest =>
-      DeleteWebhookRequest.decode(value),
-    responseSerialize: (value: DeleteWebhookResponse): Buffer =>
-      Buffer.from(DeleteWebhookResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): DeleteWebhookResponse =>
-      DeleteWebhookResponse.decode(value),
+    requestSerialize: (value: DeleteWebhookRequest): Buffer => Buffer.from(DeleteWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteWebhookRequest => DeleteWebhookRequest.decode(value),
+    responseSerialize: (value: DeleteWebhookResponse): Buffer => Buffer.from(DeleteWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteWebhookResponse => DeleteWebhookResponse.decode(value),
   },
   /** A new signing secret; the previous one keeps signing for the configured grace period. */
   rotateWebhookSecret: {
-    path: "/accord.webhook.v1.WebhookService/RotateWebhookSecret" as const,
+    path: '/accord.webhook.v1.WebhookService/RotateWebhookSecret' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: RotateWebhookSecretRequest): Buffer =>
-      Buffer.from(RotateWebhookSecretRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): RotateWebhookSecretRequest =>
-      RotateWebhookSecretRequest.decode(value),
-    responseSerialize: (value: Webhook): Buffer =>
-      Buffer.from(Webhook.encode(value).finish()),
+    requestSerialize: (value: RotateWebhookSecretRequest): Buffer => Buffer.from(RotateWebhookSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RotateWebhookSecretRequest => RotateWebhookSecretRequest.decode(value),
+    responseSerialize: (value: Webhook): Buffer => Buffer.from(Webhook.encode(value).finish()),
     responseDeserialize: (value: Buffer): Webhook => Webhook.decode(value),
   },
   /** Deliveries of one webhook, newest first. */
   listDeliveries: {
-    path: "/accord.webhook.v1.WebhookService/ListDeliveries" as const,
+    path: '/accord.webhook.v1.WebhookService/ListDeliveries' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListDeliveriesRequest): Buffer =>
-      Buffer.from(ListDeliveriesRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListDeliveriesRequest =>
-      ListDeliveriesRequest.decode(value),
-    responseSerialize: (value: ListDeliveriesResponse): Buffer =>
-      Buffer.from(ListDeliveriesResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListDeliveriesResponse =>
-      ListDeliveriesResponse.decode(value),
+    requestSerialize: (value: ListDeliveriesRequest): Buffer => Buffer.from(ListDeliveriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListDeliveriesRequest => ListDeliveriesRequest.decode(value),
+    responseSerialize: (value: ListDeliveriesResponse): Buffer => Buffer.from(ListDeliveriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListDeliveriesResponse => ListDeliveriesResponse.decode(value),
   },
   /** Schedules a delivery again at once (same webhook-id), whatever its status. */
   redeliverDelivery: {
-    path: "/accord.webhook.v1.WebhookService/RedeliverDelivery" as const,
+    path: '/accord.webhook.v1.WebhookService/RedeliverDelivery' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: RedeliverDeliveryRequest): Buffer =>
-      Buffer.from(RedeliverDeliveryRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): RedeliverDeliveryRequest =>
-      RedeliverDeliveryRequest.decode(value),
-    responseSerialize: (value: Delivery): Buffer =>
-      Buffer.from(Delivery.encode(value).finish()),
+    requestSerialize: (value: RedeliverDeliveryRequest): Buffer => Buffer.from(RedeliverDeliveryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RedeliverDeliveryRequest => RedeliverDeliveryRequest.decode(value),
+    responseSerialize: (value: Delivery): Buffer => Buffer.from(Delivery.encode(value).finish()),
     responseDeserialize: (value: Buffer): Delivery => Delivery.decode(value),
   },
   /** Queues a signed `ping` event for the webhook. */
   sendTestEvent: {
-    path: "/accord.webhook.v1.WebhookService/SendTestEvent" as const,
+    path: '/accord.webhook.v1.WebhookService/SendTestEvent' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: SendTestEventRequest): Buffer =>
-      Buffer.from(SendTestEventRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): SendTestEventRequest =>
-      SendTestEventRequest.decode(value),
-    responseSerialize: (value: Delivery): Buffer =>
-      Buffer.from(Delivery.encode(value).finish()),
+    requestSerialize: (value: SendTestEventRequest): Buffer => Buffer.from(SendTestEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SendTestEventRequest => SendTestEventRequest.decode(value),
+    responseSerialize: (value: Delivery): Buffer => Buffer.from(Delivery.encode(value).finish()),
     responseDeserialize: (value: Buffer): Delivery => Delivery.decode(value),
   },
 } as const;
@@ -3040,10 +2579,7 @@ export interface WebhookServiceServer extends UntypedServiceImplementation {
   /** A new signing secret; the previous one keeps signing for the configured grace period. */
   rotateWebhookSecret: handleUnaryCall<RotateWebhookSecretRequest, Webhook>;
   /** Deliveries of one webhook, newest first. */
-  listDeliveries: handleUnaryCall<
-    ListDeliveriesRequest,
-    ListDeliveriesResponse
-  >;
+  listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
   /** Schedules a delivery again at once (same webhook-id), whatever its status. */
   redeliverDelivery: handleUnaryCall<RedeliverDeliveryRequest, Delivery>;
   /** Queues a signed `ping` event for the webhook. */
@@ -3051,54 +2587,28 @@ export interface WebhookServiceServer extends UntypedServiceImplementation {
 }
 
 export interface WebhookServiceClient extends Client {
-  createWebhook(
-    request: CreateWebhookRequest,
-    callback: (error: ServiceError | null, response: Webhook) => void,
-  ): ClientUnaryCall;
-  createWebhook(
-    request: CreateWebhookRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Webhook) => void,
-  ): ClientUnaryCall;
+  createWebhook(request: CreateWebhookRequest, callback: (error: ServiceError | null, response: Webhook) => void): ClientUnaryCall;
+  createWebhook(request: CreateWebhookRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Webhook) => void): ClientUnaryCall;
   createWebhook(
     request: CreateWebhookRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Webhook) => void,
   ): ClientUnaryCall;
-  listWebhooks(
-    request: ListWebhooksRequest,
-    callback: (
-      error: ServiceError | null,
-      response: ListWebhooksResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  listWebhooks(request: ListWebhooksRequest, callback: (error: ServiceError | null, response: ListWebhooksResponse) => void): ClientUnaryCall;
   listWebhooks(
     request: ListWebhooksRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: ListWebhooksResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ListWebhooksResponse) => void,
   ): ClientUnaryCall;
   listWebhooks(
     request: ListWebhooksRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: ListWebhooksResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ListWebhooksResponse) => void,
   ): ClientUnaryCall;
-  getWebhook(
-    request: GetWebhookRequest,
-    callback: (error: ServiceError | null, response: Webhook) => void,
-  ): ClientUnaryCall;
-  getWebhook(
-    request: GetWebhookRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Webhook) => void,
-  ): ClientUnaryCall;
+  getWebhook(request: GetWebhookRequest, callback: (error: ServiceError | null, response: Webhook) => void): ClientUnaryCall;
+  getWebhook(request: GetWebhookRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Webhook) => void): ClientUnaryCall;
   getWebhook(
     request: GetWebhookRequest,
     metadata: Metadata,
@@ -3106,15 +2616,8 @@ export interface WebhookServiceClient extends Client {
     callback: (error: ServiceError | null, response: Webhook) => void,
   ): ClientUnaryCall;
   /** Changes only the fields that are present. */
-  updateWebhook(
-    request: UpdateWebhookRequest,
-    callback: (error: ServiceError | null, response: Webhook) => void,
-  ): ClientUnaryCall;
-  updateWebhook(
-    request: UpdateWebhookRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Webhook) => void,
-  ): ClientUnaryCall;
+  updateWebhook(request: UpdateWebhookRequest, callback: (error: ServiceError | null, response: Webhook) => void): ClientUnaryCall;
+  updateWebhook(request: UpdateWebhookRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Webhook) => void): ClientUnaryCall;
   updateWebhook(
     request: UpdateWebhookRequest,
     metadata: Metadata,
@@ -3122,35 +2625,20 @@ export interface WebhookServiceClient extends Client {
     callback: (error: ServiceError | null, response: Webhook) => void,
   ): ClientUnaryCall;
   /** Removes the webhook and its pending deliveries; nothing more is sent to it. */
-  deleteWebhook(
-    request: DeleteWebhookRequest,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteWebhookResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  deleteWebhook(request: DeleteWebhookRequest, callback: (error: ServiceError | null, response: DeleteWebhookResponse) => void): ClientUnaryCall;
   deleteWebhook(
     request: DeleteWebhookRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteWebhookResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: DeleteWebhookResponse) => void,
   ): ClientUnaryCall;
   deleteWebhook(
     request: DeleteWebhookRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteWebhookResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: DeleteWebhookResponse) => void,
   ): ClientUnaryCall;
   /** A new signing secret; the previous one keeps signing for the configured grace period. */
-  rotateWebhookSecret(
-    request: RotateWebhookSecretRequest,
-    callback: (error: ServiceError | null, response: Webhook) => void,
-  ): ClientUnaryCall;
+  rotateWebhookSecret(request: RotateWebhookSecretRequest, callback: (error: ServiceError | null, response: Webhook) => void): ClientUnaryCall;
   rotateWebhookSecret(
     request: RotateWebhookSecretRequest,
     metadata: Metadata,
@@ -3163,40 +2651,21 @@ export interface WebhookServiceClient extends Client {
     callback: (error: ServiceError | null, response: Webhook) => void,
   ): ClientUnaryCall;
   /** Deliveries of one webhook, newest first. */
-  listDeliveries(
-    request: ListDeliveriesRequest,
-    callback: (
-      error: ServiceError | null,
-      response: ListDeliveriesResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  listDeliveries(request: ListDeliveriesRequest, callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void): ClientUnaryCall;
   listDeliveries(
     request: ListDeliveriesRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: ListDeliveriesResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
   ): ClientUnaryCall;
   listDeliveries(
     request: ListDeliveriesRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: ListDeliveriesResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
   ): ClientUnaryCall;
   /** Schedules a delivery again at once (same webhook-id), whatever its status. */
-  redeliverDelivery(
-    request: RedeliverDeliveryRequest,
-    callback: (error: ServiceError | null, response: Delivery) => void,
-  ): ClientUnaryCall;
-  redeliverDelivery(
-    request: RedeliverDeliveryRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Delivery) => void,
-  ): ClientUnaryCall;
+  redeliverDelivery(request: RedeliverDeliveryRequest, callback: (error: ServiceError | null, response: Delivery) => void): ClientUnaryCall;
+  redeliverDelivery(request: RedeliverDeliveryRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Delivery) => void): ClientUnaryCall;
   redeliverDelivery(
     request: RedeliverDeliveryRequest,
     metadata: Metadata,
@@ -3204,15 +2673,8 @@ export interface WebhookServiceClient extends Client {
     callback: (error: ServiceError | null, response: Delivery) => void,
   ): ClientUnaryCall;
   /** Queues a signed `ping` event for the webhook. */
-  sendTestEvent(
-    request: SendTestEventRequest,
-    callback: (error: ServiceError | null, response: Delivery) => void,
-  ): ClientUnaryCall;
-  sendTestEvent(
-    request: SendTestEventRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Delivery) => void,
-  ): ClientUnaryCall;
+  sendTestEvent(request: SendTestEventRequest, callback: (error: ServiceError | null, response: Delivery) => void): ClientUnaryCall;
+  sendTestEvent(request: SendTestEventRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Delivery) => void): ClientUnaryCall;
   sendTestEvent(
     request: SendTestEventRequest,
     metadata: Metadata,
@@ -3221,21 +2683,13 @@ export interface WebhookServiceClient extends Client {
   ): ClientUnaryCall;
 }
 
-export const WebhookServiceClient = makeGenericClientConstructor(
-  WebhookServiceService,
-  "accord.webhook.v1.WebhookService",
-) as unknown as {
-  new (
-    address: string,
-    credentials: ChannelCredentials,
-    options?: Partial<ClientOptions>,
-  ): WebhookServiceClient;
+export const WebhookServiceClient = makeGenericClientConstructor(WebhookServiceService, 'accord.webhook.v1.WebhookService') as unknown as {
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): WebhookServiceClient;
   service: typeof WebhookServiceService;
   serviceName: string;
 };
 
-type Builtin =
-  Date | Function | Uint8Array | string | number | boolean | undefined;
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 type DeepPartial<T> = T extends Builtin
   ? T
@@ -3248,11 +2702,7 @@ type DeepPartial<T> = T extends Builtin
         : Partial<T>;
 
 type KeysOfUnion<T> = T extends T ? keyof T : never;
-type Exact<P, I extends P> = P extends Builtin
-  ? P
-  : P & { [K in keyof P]: Exact<P[K], I[K]> } & {
-      [K in Exclude<keyof I, KeysOfUnion<P>>]: never;
-    };
+type Exact<P, I extends P> = P extends Builtin ? P : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
 
 function toTimestamp(date: Date): Timestamp {
   const seconds = Math.trunc(date.getTime() / 1_000);
@@ -3269,7 +2719,7 @@ function fromTimestamp(t: Timestamp): Date {
 function fromJsonTimestamp(o: any): Date {
   if (o instanceof globalThis.Date) {
     return o;
-  } else if (typeof o === "string") {
+  } else if (typeof o === 'string') {
     return new globalThis.Date(o);
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
@@ -3279,16 +2729,16 @@ function fromJsonTimestamp(o: any): Date {
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
   if (num > globalThis.Number.MAX_SAFE_INTEGER) {
-    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+    throw new globalThis.Error('Value is larger than Number.MAX_SAFE_INTEGER');
   }
   if (num < globalThis.Number.MIN_SAFE_INTEGER) {
-    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+    throw new globalThis.Error('Value is smaller than Number.MIN_SAFE_INTEGER');
   }
   return num;
 }
 
 function isObject(value: any): boolean {
-  return typeof value === "object" && value !== null;
+  return typeof value === 'object' && value !== null;
 }
 
 function isSet(value: any): boolean {
