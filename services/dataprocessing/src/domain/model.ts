@@ -112,7 +112,11 @@ export interface SpecRecord extends SpecState {
   deletedAt: Date | null;
 }
 
-/** A previous state of a specification. */
+/**
+ * One state of a specification, current or previous. The chain of version records is the
+ * source of truth (one record per (spec, version), guarded by a unique index); the
+ * specification document is a copy of its newest record, kept for lists.
+ */
 export interface SpecVersionRecord {
   specId: string;
   accountId: string;
@@ -123,5 +127,8 @@ export interface SpecVersionRecord {
   state: SpecState;
   groupId: string;
   texts: TextRecord[];
+  nextTextId: number;
   specCreatedAt: Date;
+  /** Set on the version that deleted (archived) the specification. */
+  deletedAt: Date | null;
 }

@@ -1,4 +1,4 @@
-import type { GroupRecord, GroupState, SpecRecord, SpecVersionRecord, TextRecord, SpecState } from './model';
+import type { GroupRecord, GroupState, SpecRecord, SpecVersionRecord } from './model';
 import type { CurrentEvent } from './views';
 
 /** What the registry needs from storage. Every method is scoped by account. */
@@ -11,30 +11,23 @@ export interface RegistryStore {
   updateGroup(accountId: string, id: string, state: GroupState, updatedAt: Date): Promise<GroupRecord | null>;
   /** Marks a live group deleted; false when there was none. */
   markGroupDeleted(accountId: string, id: string, at: Date): Promise<boolean>;
-  /** Archives every live specification of a group. */
-  archiveSpecsOfGroup(accountId: string, groupId: string, at: Date): Promise<void>;
 
+  /** Stores the document of a new specification (its version 1 record is stored first). */
   insertSpec(spec: SpecRecord): Promise<void>;
-  /** A specification, archived ones included, or null. */
+  /** The specification document (a copy of a version record; possibly behind the newest one), or null. */
   findSpec(accountId: string, id: string): Promise<SpecRecord | null>;
   /** Live specifications of a group with id > afterId, oldest first. */
   listSpecs(accountId: string, groupId: string, afterId: string | null, limit: number): Promise<SpecRecord[]>;
-  /**
-   * Compare-and-set: applies the change only when the live specification is still at
-   * `expectedVersion`, bumping it to expectedVersion + 1. Null when it is not (lost a race,
-   * archived or gone).
-   */
-  replaceSpecIfVersion(
-    accountId: string,
-    id: string,
-    expectedVersion: number,
-    next: { state: SpecState; texts: TextRecord[]; nextTextId: number; appId: string; updatedAt: Date },
-  ): Promise<SpecRecord | null>;
-  /** Archives a live specification; null when there was none. */
-  archiveSpec(accountId: string, id: string, at: Date): Promise<SpecRecord | null>;
+  /** Copies a version record into the specification document unless the document is already at that version or newer. */
+  rollForward(version: SpecVersionRecord): Promise<void>;
 
-  /** Stores a version unless that (spec, version) is already stored (it is then identical). */
-  putVersion(version: SpecVersionRecord): Promise<void>;
+  /**
+   * Stores a new version record; false when that (spec, version) exists already (another
+   * writer made that version first). This insert is the one atomic step of every change.
+   */
+  insertVersion(version: SpecVersionRecord): Promise<boolean>;
+  /** The newest version record of a specification. */
+  latestVersion(accountId: string, specId: string): Promise<SpecVersionRecord | null>;
   /** Versions in [fromVersion, toVersion), newest first. */
   listVersions(accountId: string, specId: string, fromVersion: number, toVersion: number): Promise<SpecVersionRecord[]>;
   findVersion(accountId: string, specId: string, version: number): Promise<SpecVersionRecord | null>;

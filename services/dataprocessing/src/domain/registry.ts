@@ -60,7 +60,7 @@ function cursorOf(items: { id: string }[], limit: number): string {
   return items.length > limit ? Buffer.from(items[limit - 1]!.id, 'utf8').toString('base64url') : '';
 }
 
-/** Turns a previous version into a specification as it was then. */
+/** A specification as it was at one version. */
 function specAsOf(v: SpecVersionRecord): SpecRecord {
   return {
     id: v.specId,
@@ -69,15 +69,15 @@ function specAsOf(v: SpecVersionRecord): SpecRecord {
     appId: v.appId,
     ...v.state,
     texts: v.texts,
-    nextTextId: 0,
+    nextTextId: v.nextTextId,
     version: v.version,
     createdAt: v.specCreatedAt,
     updatedAt: v.createdAt,
-    deletedAt: null,
+    deletedAt: v.deletedAt,
   };
 }
 
-function versionOf(spec: SpecRecord): SpecVersionRecord {
+function recordOf(spec: SpecRecord): SpecVersionRecord {
   return {
     accountId: spec.accountId,
     specId: spec.id,
@@ -88,15 +88,23 @@ function versionOf(spec: SpecRecord): SpecVersionRecord {
     specCreatedAt: spec.createdAt,
     state: stateOf(spec),
     texts: spec.texts,
+    nextTextId: spec.nextTextId,
+    deletedAt: spec.deletedAt,
   };
 }
 
 /**
  * The data processing registry: groups, versioned specifications and their texts, and the
- * views built from them. Concurrency without transactions: a specification changes only by a
- * compare-and-set on its version counter, after its current state has been stored as a version
- * (idempotently, unique per (spec, version)), so concurrent updates can neither lose a version
- * nor interleave; the loser re-reads and retries.
+ * views built from them.
+ *
+ * Concurrency without transactions: every state of a specification is a version record, and
+ * a change from version N is the insert of record N+1, which a unique index on (spec, version)
+ * lets only one writer win; losers re-read and retry. So the history is one linear chain: no
+ * version is lost and no two changes interleave. The specification document (used for lists)
+ * is then rolled forward to the new record; a reader that finds a newer record than the
+ * document rolls it forward too, so a crash between the two steps heals itself. (A unique
+ * insert is used rather than findOneAndUpdate on a version counter because FerretDB does not
+ * apply findAndModify's filter atomically.) Deletion is a version too (it sets deletedAt).
  */
 export class Registry {
   private readonly now: () => Date;
@@ -146,12 +154,17 @@ export class Registry {
   }
 
   /** Soft delete; the group's specifications are archived (readable, no longer listed). */
-  async deleteGroup(accountId: string, id: string): Promise<void> {
+  async deleteGroup(accountId: string, appId: string, id: string): Promise<void> {
     if (!SPEC_ID_PATTERN.test(id)) throw new NotFoundError(`group ${id} not found`);
-    const now = this.now();
-    const deleted = await this.store.markGroupDeleted(accountId, id, now);
+    const deleted = await this.store.markGroupDeleted(accountId, id, this.now());
     // Also when the group was already deleted: finishes a cascade that an earlier call may not have completed.
-    await this.store.archiveSpecsOfGroup(accountId, id, now);
+    for (;;) {
+      const live = await this.store.listSpecs(accountId, id, null, PAGE_MAX);
+      for (const spec of live) await this.deleteSpec(accountId, appId, spec.id).catch((err: unknown) => {
+        if (!(err instanceof NotFoundError)) throw err;
+      });
+      if (live.length < PAGE_MAX) break;
+    }
     if (!deleted) throw new NotFoundError(`group ${id} not found`);
   }
 
@@ -176,20 +189,24 @@ export class Registry {
       updatedAt: now,
       deletedAt: null,
     };
+    await this.store.insertVersion(recordOf(spec));
     await this.store.insertSpec(spec);
     // The group may have been deleted meanwhile; its cascade could have missed this spec.
     if (!(await this.store.findGroup(accountId, groupId))) {
-      await this.store.archiveSpec(accountId, spec.id, this.now());
+      await this.deleteSpec(accountId, appId, spec.id).catch(() => undefined);
       throw new NotFoundError(`group ${groupId} not found`);
     }
     return spec;
   }
 
-  /** A specification, archived (deleted) ones included. */
+  /** A specification, archived (deleted) ones included; the newest version wins over a lagging document. */
   async getSpec(accountId: string, id: string): Promise<SpecRecord> {
-    const spec = SPEC_ID_PATTERN.test(id) ? await this.store.findSpec(accountId, id) : null;
-    if (!spec) throw new NotFoundError(`specification ${id} not found`);
-    return spec;
+    const doc = SPEC_ID_PATTERN.test(id) ? await this.store.findSpec(accountId, id) : null;
+    if (!doc) throw new NotFoundError(`specification ${id} not found`);
+    const latest = await this.store.latestVersion(accountId, id);
+    if (!latest || latest.version <= doc.version) return doc;
+    await this.store.rollForward(latest);
+    return specAsOf(latest);
   }
 
   async listSpecs(accountId: string, groupId: string, page?: Page): Promise<{ specs: SpecRecord[]; nextCursor: string }> {
@@ -206,10 +223,15 @@ export class Registry {
     }));
   }
 
-  /** Archival: the specification stays readable (with its versions) but leaves lists and cannot change. */
-  async deleteSpec(accountId: string, id: string): Promise<void> {
-    const archived = SPEC_ID_PATTERN.test(id) ? await this.store.archiveSpec(accountId, id, this.now()) : null;
-    if (!archived) throw new NotFoundError(`specification ${id} not found`);
+  /**
+   * Archival, recorded as a new version: the specification stays readable (with its versions)
+   * but leaves its group's lists and views and cannot change any more.
+   */
+  async deleteSpec(accountId: string, appId: string, id: string): Promise<void> {
+    await this.mutateSpec(accountId, appId, id, undefined, (spec) => ({
+      change: { state: stateOf(spec), texts: spec.texts, nextTextId: spec.nextTextId, deletedAt: this.now() },
+      result: () => undefined,
+    }));
   }
 
   /** Previous versions, newest first (at most 100). */
@@ -270,16 +292,16 @@ export class Registry {
   }
 
   /**
-   * One change of a live specification: store its current state as a version, then move it to
-   * the next version only if nobody else did first (else re-read and retry). A change that
-   * changes nothing makes no version.
+   * One change of a live specification: insert its next version record (the atomic step; a
+   * lost race re-reads and retries), then roll the document forward and drop versions beyond
+   * the newest 100 previous ones. A change that changes nothing makes no version.
    */
   private async mutateSpec<R>(
     accountId: string,
     appId: string,
     id: string,
     expectedVersion: number | undefined,
-    fn: (spec: SpecRecord) => { change: SpecChange; result: (updated: SpecRecord) => R },
+    fn: (spec: SpecRecord) => { change: SpecChange & { deletedAt?: Date }; result: (updated: SpecRecord) => R },
   ): Promise<R> {
     for (let attempt = 1; ; attempt++) {
       const spec = await this.getSpec(accountId, id);
@@ -287,18 +309,21 @@ export class Registry {
       if (expectedVersion !== undefined && spec.version !== expectedVersion)
         throw new FailedPreconditionError(`specification ${id} is at version ${spec.version}, not ${expectedVersion}`);
       const { change, result } = fn(spec);
-      if (isNoop(spec, change)) return result(spec);
-      await this.store.putVersion(versionOf(spec));
-      const updated = await this.store.replaceSpecIfVersion(accountId, id, spec.version, {
+      if (!change.deletedAt && isNoop(spec, change)) return result(spec);
+      const next: SpecVersionRecord = {
+        ...recordOf(spec),
+        version: spec.version + 1,
+        createdAt: this.now(),
+        appId,
         state: change.state,
         texts: change.texts,
         nextTextId: change.nextTextId,
-        appId,
-        updatedAt: this.now(),
-      });
-      if (updated) {
-        await this.store.dropVersionsBelow(accountId, id, oldestKeptVersion(updated.version));
-        return result(updated);
+        deletedAt: change.deletedAt ?? null,
+      };
+      if (await this.store.insertVersion(next)) {
+        await this.store.rollForward(next);
+        await this.store.dropVersionsBelow(accountId, id, oldestKeptVersion(next.version));
+        return result(specAsOf(next));
       }
       if (attempt >= this.maxAttempts) throw new ConflictError(`specification ${id} is being changed concurrently; retry`);
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 5 * attempt)));

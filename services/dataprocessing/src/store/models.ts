@@ -4,7 +4,8 @@ import { Schema, type Connection, type Model } from 'mongoose';
  * Collections of the dataprocessing service. Ids are strings (ObjectId hex, so that sorting by
  * id is creation order); every document carries its accountId and every query filters by it.
  * Texts are embedded in their specification so that a specification and its texts change
- * together in one atomic document update (FerretDB has no transactions).
+ * together. Every state of a specification is a `dpspecversions` document; `dpspecs` holds a
+ * copy of the newest one for lists (see domain/registry.ts).
  */
 
 export interface TextDoc {
@@ -63,6 +64,8 @@ export interface SpecVersionDoc {
   specCreatedAt: Date;
   state: SpecFieldsDoc;
   texts: TextDoc[];
+  nextTextId: number;
+  deletedAt: Date | null;
 }
 
 // `type` is a field name here, so it must be declared as { type: String }.
@@ -135,10 +138,13 @@ const specVersionSchema = new Schema<SpecVersionDoc>(
     specCreatedAt: { type: Date, required: true },
     state: { type: new Schema(specFields, { _id: false }), required: true },
     texts: { type: [textSchema], default: [] },
+    nextTextId: { type: Number, required: true },
+    deletedAt: { type: Date, default: null },
   },
   { collection: 'dpspecversions', versionKey: false },
 );
-// One document per (spec, version): the unique index makes concurrent snapshots of the same version collapse into one.
+// One document per (spec, version): this unique index is what serialises concurrent changes of a
+// specification (FerretDB's findAndModify is not atomic with its filter; a unique insert is).
 specVersionSchema.index({ specId: 1, version: 1 }, { unique: true });
 specVersionSchema.index({ accountId: 1, specId: 1, version: -1 });
 

@@ -2,7 +2,7 @@ import type { RegistryStore } from '../domain/ports';
 import type { Action, GroupRecord, GroupState, LegalBasis, SpecRecord, SpecState, SpecVersionRecord, TextRecord, TextType } from '../domain/model';
 import type { GroupDoc, Models, SpecDoc, SpecFieldsDoc, SpecVersionDoc, TextDoc } from './models';
 
-/** Mongoose implementation of the registry's storage; plain finds and single-document atomic updates only. */
+/** Mongoose implementation of the registry's storage: plain finds, inserts guarded by unique indexes, single-document updates. */
 export class MongoRegistryStore implements RegistryStore {
   constructor(private readonly m: Models) {}
 
@@ -33,10 +33,6 @@ export class MongoRegistryStore implements RegistryStore {
     return res.modifiedCount === 1;
   }
 
-  async archiveSpecsOfGroup(accountId: string, groupId: string, at: Date): Promise<void> {
-    await this.m.Spec.updateMany({ accountId, groupId, deletedAt: null }, { $set: { deletedAt: at } });
-  }
-
   async insertSpec(s: SpecRecord): Promise<void> {
     await this.m.Spec.create({ _id: s.id, ...omit(s, 'id') });
   }
@@ -54,36 +50,26 @@ export class MongoRegistryStore implements RegistryStore {
     return docs.map(toSpec);
   }
 
-  async replaceSpecIfVersion(
-    accountId: string,
-    id: string,
-    expectedVersion: number,
-    next: { state: SpecState; texts: TextRecord[]; nextTextId: number; appId: string; updatedAt: Date },
-  ): Promise<SpecRecord | null> {
-    const doc = await this.m.Spec.findOneAndUpdate(
-      { _id: id, accountId, version: expectedVersion, deletedAt: null },
-      { $set: { ...next.state, texts: next.texts, nextTextId: next.nextTextId, appId: next.appId, updatedAt: next.updatedAt, version: expectedVersion + 1 } },
-      { new: true },
-    ).lean<SpecDoc>();
-    return doc ? toSpec(doc) : null;
+  async rollForward(v: SpecVersionRecord): Promise<void> {
+    await this.m.Spec.updateOne(
+      { _id: v.specId, accountId: v.accountId, version: { $lt: v.version } },
+      { $set: { ...v.state, texts: v.texts, nextTextId: v.nextTextId, appId: v.appId, updatedAt: v.createdAt, version: v.version, deletedAt: v.deletedAt } },
+    );
   }
 
-  async archiveSpec(accountId: string, id: string, at: Date): Promise<SpecRecord | null> {
-    const doc = await this.m.Spec.findOneAndUpdate({ _id: id, accountId, deletedAt: null }, { $set: { deletedAt: at } }, { new: true }).lean<SpecDoc>();
-    return doc ? toSpec(doc) : null;
-  }
-
-  async putVersion(v: SpecVersionRecord): Promise<void> {
+  async insertVersion(v: SpecVersionRecord): Promise<boolean> {
     try {
-      await this.m.SpecVersion.updateOne(
-        { specId: v.specId, version: v.version },
-        { $setOnInsert: { accountId: v.accountId, createdAt: v.createdAt, appId: v.appId, groupId: v.groupId, specCreatedAt: v.specCreatedAt, state: v.state, texts: v.texts } },
-        { upsert: true },
-      );
+      await this.m.SpecVersion.create(v);
+      return true;
     } catch (err) {
-      // A concurrent writer stored the same (spec, version) first; its content is the same state.
-      if ((err as { code?: number }).code !== 11000) throw err;
+      if ((err as { code?: number }).code === 11000) return false;
+      throw err;
     }
+  }
+
+  async latestVersion(accountId: string, specId: string): Promise<SpecVersionRecord | null> {
+    const doc = await this.m.SpecVersion.findOne({ accountId, specId }).sort({ version: -1 }).lean<SpecVersionDoc>();
+    return doc ? versionFromDoc(doc) : null;
   }
 
   async listVersions(accountId: string, specId: string, fromVersion: number, toVersion: number): Promise<SpecVersionRecord[]> {
@@ -167,5 +153,7 @@ function versionFromDoc(d: SpecVersionDoc): SpecVersionRecord {
     specCreatedAt: d.specCreatedAt,
     state: toState(d.state),
     texts: toTexts(d.texts),
+    nextTextId: d.nextTextId,
+    deletedAt: d.deletedAt ?? null,
   };
 }

@@ -5,7 +5,7 @@
 // source: accord/dataprocessing/v1/dataprocessing.proto
 
 /* eslint-disable */
-import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
+import { BinaryReader, BinaryWriter } from '@bufbuild/protobuf/wire';
 import {
   type CallOptions,
   type ChannelCredentials,
@@ -17,9 +17,9 @@ import {
   type Metadata,
   type ServiceError,
   type UntypedServiceImplementation,
-} from "@grpc/grpc-js";
-import { Timestamp } from "../../../google/protobuf/timestamp";
-import { PageRequest } from "../../common/v1/common";
+} from '@grpc/grpc-js';
+import { Timestamp } from '../../../google/protobuf/timestamp';
+import { PageRequest } from '../../common/v1/common';
 
 export interface Group {
   id: string;
@@ -75,6 +75,8 @@ export interface UpdateGroupRequest {
 export interface DeleteGroupRequest {
   accountId: string;
   id: string;
+  /** The application deleting; recorded on the deletion version of each archived specification. */
+  appId: string;
 }
 
 export interface DeleteGroupResponse {}
@@ -362,58 +364,40 @@ export interface Dashboard {
 }
 
 function createBaseGroup(): Group {
-  return {
-    id: "",
-    name: "",
-    description: "",
-    purpose: "",
-    appId: "",
-    createdAt: undefined,
-    updatedAt: undefined,
-  };
+  return { id: '', name: '', description: '', purpose: '', appId: '', createdAt: undefined, updatedAt: undefined };
 }
 
 export const Group: MessageFns<Group> = {
-  encode(
-    message: Group,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.id !== "") {
+  encode(message: Group, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
       writer.uint32(10).string(message.id);
     }
-    if (message.name !== "") {
+    if (message.name !== '') {
       writer.uint32(18).string(message.name);
     }
-    if (message.description !== "") {
+    if (message.description !== '') {
       writer.uint32(26).string(message.description);
     }
-    if (message.purpose !== "") {
+    if (message.purpose !== '') {
       writer.uint32(34).string(message.purpose);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(42).string(message.appId);
     }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.createdAt),
-        writer.uint32(50).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(50).fork()).join();
     }
     if (message.updatedAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.updatedAt),
-        writer.uint32(58).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(58).fork()).join();
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): Group {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -467,9 +451,7 @@ export const Group: MessageFns<Group> = {
               break;
             }
 
-            message.createdAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
           case 7: {
@@ -477,9 +459,7 @@ export const Group: MessageFns<Group> = {
               break;
             }
 
-            message.updatedAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -496,45 +476,31 @@ export const Group: MessageFns<Group> = {
 
   fromJSON(object: any): Group {
     return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      name: isSet(object.name) ? globalThis.String(object.name) : "",
-      description: isSet(object.description)
-        ? globalThis.String(object.description)
-        : "",
-      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      createdAt: isSet(object.createdAt)
-        ? fromJsonTimestamp(object.createdAt)
-        : isSet(object.created_at)
-          ? fromJsonTimestamp(object.created_at)
-          : undefined,
-      updatedAt: isSet(object.updatedAt)
-        ? fromJsonTimestamp(object.updatedAt)
-        : isSet(object.updated_at)
-          ? fromJsonTimestamp(object.updated_at)
-          : undefined,
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      name: isSet(object.name) ? globalThis.String(object.name) : '',
+      description: isSet(object.description) ? globalThis.String(object.description) : '',
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
+      updatedAt: isSet(object.updatedAt) ? fromJsonTimestamp(object.updatedAt) : isSet(object.updated_at) ? fromJsonTimestamp(object.updated_at) : undefined,
     };
   },
 
   toJSON(message: Group): unknown {
     const obj: any = {};
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
-    if (message.name !== "") {
+    if (message.name !== '') {
       obj.name = message.name;
     }
-    if (message.description !== "") {
+    if (message.description !== '') {
       obj.description = message.description;
     }
-    if (message.purpose !== "") {
+    if (message.purpose !== '') {
       obj.purpose = message.purpose;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.createdAt !== undefined) {
@@ -551,11 +517,11 @@ export const Group: MessageFns<Group> = {
   },
   fromPartial<I extends Exact<DeepPartial<Group>, I>>(object: I): Group {
     const message = createBaseGroup();
-    message.id = object.id ?? "";
-    message.name = object.name ?? "";
-    message.description = object.description ?? "";
-    message.purpose = object.purpose ?? "";
-    message.appId = object.appId ?? "";
+    message.id = object.id ?? '';
+    message.name = object.name ?? '';
+    message.description = object.description ?? '';
+    message.purpose = object.purpose ?? '';
+    message.appId = object.appId ?? '';
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
     return message;
@@ -567,10 +533,7 @@ function createBaseGroupFields(): GroupFields {
 }
 
 export const GroupFields: MessageFns<GroupFields> = {
-  encode(
-    message: GroupFields,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: GroupFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.name !== undefined) {
       writer.uint32(10).string(message.name);
     }
@@ -584,11 +547,10 @@ export const GroupFields: MessageFns<GroupFields> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): GroupFields {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -636,12 +598,8 @@ export const GroupFields: MessageFns<GroupFields> = {
   fromJSON(object: any): GroupFields {
     return {
       name: isSet(object.name) ? globalThis.String(object.name) : undefined,
-      description: isSet(object.description)
-        ? globalThis.String(object.description)
-        : undefined,
-      purpose: isSet(object.purpose)
-        ? globalThis.String(object.purpose)
-        : undefined,
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : undefined,
     };
   },
 
@@ -662,9 +620,7 @@ export const GroupFields: MessageFns<GroupFields> = {
   create<I extends Exact<DeepPartial<GroupFields>, I>>(base?: I): GroupFields {
     return GroupFields.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GroupFields>, I>>(
-    object: I,
-  ): GroupFields {
+  fromPartial<I extends Exact<DeepPartial<GroupFields>, I>>(object: I): GroupFields {
     const message = createBaseGroupFields();
     message.name = object.name ?? undefined;
     message.description = object.description ?? undefined;
@@ -674,18 +630,15 @@ export const GroupFields: MessageFns<GroupFields> = {
 };
 
 function createBaseCreateGroupRequest(): CreateGroupRequest {
-  return { accountId: "", appId: "", fields: undefined };
+  return { accountId: '', appId: '', fields: undefined };
 }
 
 export const CreateGroupRequest: MessageFns<CreateGroupRequest> = {
-  encode(
-    message: CreateGroupRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: CreateGroupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
     if (message.fields !== undefined) {
@@ -694,15 +647,11 @@ export const CreateGroupRequest: MessageFns<CreateGroupRequest> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): CreateGroupRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateGroupRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -749,28 +698,18 @@ export const CreateGroupRequest: MessageFns<CreateGroupRequest> = {
 
   fromJSON(object: any): CreateGroupRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      fields: isSet(object.fields)
-        ? GroupFields.fromJSON(object.fields)
-        : undefined,
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      fields: isSet(object.fields) ? GroupFields.fromJSON(object.fields) : undefined,
     };
   },
 
   toJSON(message: CreateGroupRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.fields !== undefined) {
@@ -779,49 +718,38 @@ export const CreateGroupRequest: MessageFns<CreateGroupRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<CreateGroupRequest>, I>>(
-    base?: I,
-  ): CreateGroupRequest {
+  create<I extends Exact<DeepPartial<CreateGroupRequest>, I>>(base?: I): CreateGroupRequest {
     return CreateGroupRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<CreateGroupRequest>, I>>(
-    object: I,
-  ): CreateGroupRequest {
+  fromPartial<I extends Exact<DeepPartial<CreateGroupRequest>, I>>(object: I): CreateGroupRequest {
     const message = createBaseCreateGroupRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
-    message.fields =
-      object.fields !== undefined && object.fields !== null
-        ? GroupFields.fromPartial(object.fields)
-        : undefined;
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.fields = object.fields !== undefined && object.fields !== null ? GroupFields.fromPartial(object.fields) : undefined;
     return message;
   },
 };
 
 function createBaseGetGroupRequest(): GetGroupRequest {
-  return { accountId: "", id: "" };
+  return { accountId: '', id: '' };
 }
 
 export const GetGroupRequest: MessageFns<GetGroupRequest> = {
-  encode(
-    message: GetGroupRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetGroupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       writer.uint32(18).string(message.id);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): GetGroupRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -860,51 +788,40 @@ export const GetGroupRequest: MessageFns<GetGroupRequest> = {
 
   fromJSON(object: any): GetGroupRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
     };
   },
 
   toJSON(message: GetGroupRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetGroupRequest>, I>>(
-    base?: I,
-  ): GetGroupRequest {
+  create<I extends Exact<DeepPartial<GetGroupRequest>, I>>(base?: I): GetGroupRequest {
     return GetGroupRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetGroupRequest>, I>>(
-    object: I,
-  ): GetGroupRequest {
+  fromPartial<I extends Exact<DeepPartial<GetGroupRequest>, I>>(object: I): GetGroupRequest {
     const message = createBaseGetGroupRequest();
-    message.accountId = object.accountId ?? "";
-    message.id = object.id ?? "";
+    message.accountId = object.accountId ?? '';
+    message.id = object.id ?? '';
     return message;
   },
 };
 
 function createBaseListGroupsRequest(): ListGroupsRequest {
-  return { accountId: "", page: undefined };
+  return { accountId: '', page: undefined };
 }
 
 export const ListGroupsRequest: MessageFns<ListGroupsRequest> = {
-  encode(
-    message: ListGroupsRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: ListGroupsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
     if (message.page !== undefined) {
@@ -914,11 +831,10 @@ export const ListGroupsRequest: MessageFns<ListGroupsRequest> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): ListGroupsRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -957,18 +873,14 @@ export const ListGroupsRequest: MessageFns<ListGroupsRequest> = {
 
   fromJSON(object: any): ListGroupsRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
     };
   },
 
   toJSON(message: ListGroupsRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
     if (message.page !== undefined) {
@@ -977,51 +889,37 @@ export const ListGroupsRequest: MessageFns<ListGroupsRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListGroupsRequest>, I>>(
-    base?: I,
-  ): ListGroupsRequest {
+  create<I extends Exact<DeepPartial<ListGroupsRequest>, I>>(base?: I): ListGroupsRequest {
     return ListGroupsRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListGroupsRequest>, I>>(
-    object: I,
-  ): ListGroupsRequest {
+  fromPartial<I extends Exact<DeepPartial<ListGroupsRequest>, I>>(object: I): ListGroupsRequest {
     const message = createBaseListGroupsRequest();
-    message.accountId = object.accountId ?? "";
-    message.page =
-      object.page !== undefined && object.page !== null
-        ? PageRequest.fromPartial(object.page)
-        : undefined;
+    message.accountId = object.accountId ?? '';
+    message.page = object.page !== undefined && object.page !== null ? PageRequest.fromPartial(object.page) : undefined;
     return message;
   },
 };
 
 function createBaseListGroupsResponse(): ListGroupsResponse {
-  return { groups: [], nextCursor: "" };
+  return { groups: [], nextCursor: '' };
 }
 
 export const ListGroupsResponse: MessageFns<ListGroupsResponse> = {
-  encode(
-    message: ListGroupsResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ListGroupsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.groups) {
       Group.encode(v!, writer.uint32(10).fork()).join();
     }
-    if (message.nextCursor !== "") {
+    if (message.nextCursor !== '') {
       writer.uint32(18).string(message.nextCursor);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ListGroupsResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ListGroupsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1060,14 +958,8 @@ export const ListGroupsResponse: MessageFns<ListGroupsResponse> = {
 
   fromJSON(object: any): ListGroupsResponse {
     return {
-      groups: globalThis.Array.isArray(object?.groups)
-        ? object.groups.map((e: any) => Group.fromJSON(e))
-        : [],
-      nextCursor: isSet(object.nextCursor)
-        ? globalThis.String(object.nextCursor)
-        : isSet(object.next_cursor)
-          ? globalThis.String(object.next_cursor)
-          : "",
+      groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => Group.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor) ? globalThis.String(object.nextCursor) : isSet(object.next_cursor) ? globalThis.String(object.next_cursor) : '',
     };
   },
 
@@ -1076,49 +968,36 @@ export const ListGroupsResponse: MessageFns<ListGroupsResponse> = {
     if (message.groups?.length) {
       obj.groups = message.groups.map((e) => Group.toJSON(e));
     }
-    if (message.nextCursor !== "") {
+    if (message.nextCursor !== '') {
       obj.nextCursor = message.nextCursor;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListGroupsResponse>, I>>(
-    base?: I,
-  ): ListGroupsResponse {
+  create<I extends Exact<DeepPartial<ListGroupsResponse>, I>>(base?: I): ListGroupsResponse {
     return ListGroupsResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListGroupsResponse>, I>>(
-    object: I,
-  ): ListGroupsResponse {
+  fromPartial<I extends Exact<DeepPartial<ListGroupsResponse>, I>>(object: I): ListGroupsResponse {
     const message = createBaseListGroupsResponse();
     message.groups = object.groups?.map((e) => Group.fromPartial(e)) || [];
-    message.nextCursor = object.nextCursor ?? "";
+    message.nextCursor = object.nextCursor ?? '';
     return message;
   },
 };
 
 function createBaseUpdateGroupRequest(): UpdateGroupRequest {
-  return {
-    accountId: "",
-    appId: "",
-    id: "",
-    fields: undefined,
-    updateMask: [],
-  };
+  return { accountId: '', appId: '', id: '', fields: undefined, updateMask: [] };
 }
 
 export const UpdateGroupRequest: MessageFns<UpdateGroupRequest> = {
-  encode(
-    message: UpdateGroupRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: UpdateGroupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       writer.uint32(26).string(message.id);
     }
     if (message.fields !== undefined) {
@@ -1130,15 +1009,11 @@ export const UpdateGroupRequest: MessageFns<UpdateGroupRequest> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): UpdateGroupRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateGroupRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1201,20 +1076,10 @@ export const UpdateGroupRequest: MessageFns<UpdateGroupRequest> = {
 
   fromJSON(object: any): UpdateGroupRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      fields: isSet(object.fields)
-        ? GroupFields.fromJSON(object.fields)
-        : undefined,
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      fields: isSet(object.fields) ? GroupFields.fromJSON(object.fields) : undefined,
       updateMask: globalThis.Array.isArray(object?.updateMask)
         ? object.updateMask.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.update_mask)
@@ -1225,13 +1090,13 @@ export const UpdateGroupRequest: MessageFns<UpdateGroupRequest> = {
 
   toJSON(message: UpdateGroupRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
     if (message.fields !== undefined) {
@@ -1243,54 +1108,43 @@ export const UpdateGroupRequest: MessageFns<UpdateGroupRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<UpdateGroupRequest>, I>>(
-    base?: I,
-  ): UpdateGroupRequest {
+  create<I extends Exact<DeepPartial<UpdateGroupRequest>, I>>(base?: I): UpdateGroupRequest {
     return UpdateGroupRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<UpdateGroupRequest>, I>>(
-    object: I,
-  ): UpdateGroupRequest {
+  fromPartial<I extends Exact<DeepPartial<UpdateGroupRequest>, I>>(object: I): UpdateGroupRequest {
     const message = createBaseUpdateGroupRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
-    message.id = object.id ?? "";
-    message.fields =
-      object.fields !== undefined && object.fields !== null
-        ? GroupFields.fromPartial(object.fields)
-        : undefined;
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.id = object.id ?? '';
+    message.fields = object.fields !== undefined && object.fields !== null ? GroupFields.fromPartial(object.fields) : undefined;
     message.updateMask = object.updateMask?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseDeleteGroupRequest(): DeleteGroupRequest {
-  return { accountId: "", id: "" };
+  return { accountId: '', id: '', appId: '' };
 }
 
 export const DeleteGroupRequest: MessageFns<DeleteGroupRequest> = {
-  encode(
-    message: DeleteGroupRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: DeleteGroupRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       writer.uint32(18).string(message.id);
+    }
+    if (message.appId !== '') {
+      writer.uint32(26).string(message.appId);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): DeleteGroupRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteGroupRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1315,6 +1169,14 @@ export const DeleteGroupRequest: MessageFns<DeleteGroupRequest> = {
             message.id = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1329,37 +1191,34 @@ export const DeleteGroupRequest: MessageFns<DeleteGroupRequest> = {
 
   fromJSON(object: any): DeleteGroupRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
     };
   },
 
   toJSON(message: DeleteGroupRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
+    }
+    if (message.appId !== '') {
+      obj.appId = message.appId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<DeleteGroupRequest>, I>>(
-    base?: I,
-  ): DeleteGroupRequest {
+  create<I extends Exact<DeepPartial<DeleteGroupRequest>, I>>(base?: I): DeleteGroupRequest {
     return DeleteGroupRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DeleteGroupRequest>, I>>(
-    object: I,
-  ): DeleteGroupRequest {
+  fromPartial<I extends Exact<DeepPartial<DeleteGroupRequest>, I>>(object: I): DeleteGroupRequest {
     const message = createBaseDeleteGroupRequest();
-    message.accountId = object.accountId ?? "";
-    message.id = object.id ?? "";
+    message.accountId = object.accountId ?? '';
+    message.id = object.id ?? '';
+    message.appId = object.appId ?? '';
     return message;
   },
 };
@@ -1369,22 +1228,15 @@ function createBaseDeleteGroupResponse(): DeleteGroupResponse {
 }
 
 export const DeleteGroupResponse: MessageFns<DeleteGroupResponse> = {
-  encode(
-    _: DeleteGroupResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(_: DeleteGroupResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): DeleteGroupResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteGroupResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1414,68 +1266,47 @@ export const DeleteGroupResponse: MessageFns<DeleteGroupResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<DeleteGroupResponse>, I>>(
-    base?: I,
-  ): DeleteGroupResponse {
+  create<I extends Exact<DeepPartial<DeleteGroupResponse>, I>>(base?: I): DeleteGroupResponse {
     return DeleteGroupResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DeleteGroupResponse>, I>>(
-    _: I,
-  ): DeleteGroupResponse {
+  fromPartial<I extends Exact<DeepPartial<DeleteGroupResponse>, I>>(_: I): DeleteGroupResponse {
     const message = createBaseDeleteGroupResponse();
     return message;
   },
 };
 
 function createBaseText(): Text {
-  return {
-    id: "",
-    value: "",
-    language: "",
-    type: "",
-    createdAt: undefined,
-    updatedAt: undefined,
-  };
+  return { id: '', value: '', language: '', type: '', createdAt: undefined, updatedAt: undefined };
 }
 
 export const Text: MessageFns<Text> = {
-  encode(
-    message: Text,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.id !== "") {
+  encode(message: Text, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
       writer.uint32(10).string(message.id);
     }
-    if (message.value !== "") {
+    if (message.value !== '') {
       writer.uint32(18).string(message.value);
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       writer.uint32(26).string(message.language);
     }
-    if (message.type !== "") {
+    if (message.type !== '') {
       writer.uint32(34).string(message.type);
     }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.createdAt),
-        writer.uint32(42).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(42).fork()).join();
     }
     if (message.updatedAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.updatedAt),
-        writer.uint32(50).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(50).fork()).join();
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): Text {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1521,9 +1352,7 @@ export const Text: MessageFns<Text> = {
               break;
             }
 
-            message.createdAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
           case 6: {
@@ -1531,9 +1360,7 @@ export const Text: MessageFns<Text> = {
               break;
             }
 
-            message.updatedAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -1550,37 +1377,27 @@ export const Text: MessageFns<Text> = {
 
   fromJSON(object: any): Text {
     return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      value: isSet(object.value) ? globalThis.String(object.value) : "",
-      language: isSet(object.language)
-        ? globalThis.String(object.language)
-        : "",
-      type: isSet(object.type) ? globalThis.String(object.type) : "",
-      createdAt: isSet(object.createdAt)
-        ? fromJsonTimestamp(object.createdAt)
-        : isSet(object.created_at)
-          ? fromJsonTimestamp(object.created_at)
-          : undefined,
-      updatedAt: isSet(object.updatedAt)
-        ? fromJsonTimestamp(object.updatedAt)
-        : isSet(object.updated_at)
-          ? fromJsonTimestamp(object.updated_at)
-          : undefined,
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      value: isSet(object.value) ? globalThis.String(object.value) : '',
+      language: isSet(object.language) ? globalThis.String(object.language) : '',
+      type: isSet(object.type) ? globalThis.String(object.type) : '',
+      createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
+      updatedAt: isSet(object.updatedAt) ? fromJsonTimestamp(object.updatedAt) : isSet(object.updated_at) ? fromJsonTimestamp(object.updated_at) : undefined,
     };
   },
 
   toJSON(message: Text): unknown {
     const obj: any = {};
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
-    if (message.value !== "") {
+    if (message.value !== '') {
       obj.value = message.value;
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       obj.language = message.language;
     }
-    if (message.type !== "") {
+    if (message.type !== '') {
       obj.type = message.type;
     }
     if (message.createdAt !== undefined) {
@@ -1597,10 +1414,10 @@ export const Text: MessageFns<Text> = {
   },
   fromPartial<I extends Exact<DeepPartial<Text>, I>>(object: I): Text {
     const message = createBaseText();
-    message.id = object.id ?? "";
-    message.value = object.value ?? "";
-    message.language = object.language ?? "";
-    message.type = object.type ?? "";
+    message.id = object.id ?? '';
+    message.value = object.value ?? '';
+    message.language = object.language ?? '';
+    message.type = object.type ?? '';
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
     return message;
@@ -1612,10 +1429,7 @@ function createBaseTextFields(): TextFields {
 }
 
 export const TextFields: MessageFns<TextFields> = {
-  encode(
-    message: TextFields,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: TextFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.value !== undefined) {
       writer.uint32(10).string(message.value);
     }
@@ -1629,11 +1443,10 @@ export const TextFields: MessageFns<TextFields> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): TextFields {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1681,9 +1494,7 @@ export const TextFields: MessageFns<TextFields> = {
   fromJSON(object: any): TextFields {
     return {
       value: isSet(object.value) ? globalThis.String(object.value) : undefined,
-      language: isSet(object.language)
-        ? globalThis.String(object.language)
-        : undefined,
+      language: isSet(object.language) ? globalThis.String(object.language) : undefined,
       type: isSet(object.type) ? globalThis.String(object.type) : undefined,
     };
   },
@@ -1705,9 +1516,7 @@ export const TextFields: MessageFns<TextFields> = {
   create<I extends Exact<DeepPartial<TextFields>, I>>(base?: I): TextFields {
     return TextFields.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<TextFields>, I>>(
-    object: I,
-  ): TextFields {
+  fromPartial<I extends Exact<DeepPartial<TextFields>, I>>(object: I): TextFields {
     const message = createBaseTextFields();
     message.value = object.value ?? undefined;
     message.language = object.language ?? undefined;
@@ -1731,10 +1540,7 @@ function createBaseSpecFields(): SpecFields {
 }
 
 export const SpecFields: MessageFns<SpecFields> = {
-  encode(
-    message: SpecFields,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: SpecFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.data !== undefined) {
       writer.uint32(10).string(message.data);
     }
@@ -1766,11 +1572,10 @@ export const SpecFields: MessageFns<SpecFields> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): SpecFields {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -1866,26 +1671,16 @@ export const SpecFields: MessageFns<SpecFields> = {
   fromJSON(object: any): SpecFields {
     return {
       data: isSet(object.data) ? globalThis.String(object.data) : undefined,
-      purpose: isSet(object.purpose)
-        ? globalThis.String(object.purpose)
-        : undefined,
-      action: isSet(object.action)
-        ? globalThis.String(object.action)
-        : undefined,
-      sensitive: isSet(object.sensitive)
-        ? globalThis.Boolean(object.sensitive)
-        : undefined,
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : undefined,
+      action: isSet(object.action) ? globalThis.String(object.action) : undefined,
+      sensitive: isSet(object.sensitive) ? globalThis.Boolean(object.sensitive) : undefined,
       consentTarget: isSet(object.consentTarget)
         ? globalThis.Boolean(object.consentTarget)
         : isSet(object.consent_target)
           ? globalThis.Boolean(object.consent_target)
           : undefined,
-      location: isSet(object.location)
-        ? globalThis.String(object.location)
-        : undefined,
-      duration: isSet(object.duration)
-        ? globalThis.Number(object.duration)
-        : undefined,
+      location: isSet(object.location) ? globalThis.String(object.location) : undefined,
+      duration: isSet(object.duration) ? globalThis.Number(object.duration) : undefined,
       legalBasis: isSet(object.legalBasis)
         ? globalThis.String(object.legalBasis)
         : isSet(object.legal_basis)
@@ -1934,9 +1729,7 @@ export const SpecFields: MessageFns<SpecFields> = {
   create<I extends Exact<DeepPartial<SpecFields>, I>>(base?: I): SpecFields {
     return SpecFields.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SpecFields>, I>>(
-    object: I,
-  ): SpecFields {
+  fromPartial<I extends Exact<DeepPartial<SpecFields>, I>>(object: I): SpecFields {
     const message = createBaseSpecFields();
     message.data = object.data ?? undefined;
     message.purpose = object.purpose ?? undefined;
@@ -1953,21 +1746,21 @@ export const SpecFields: MessageFns<SpecFields> = {
 
 function createBaseSpec(): Spec {
   return {
-    id: "",
-    groupId: "",
-    data: "",
-    purpose: "",
-    action: "",
+    id: '',
+    groupId: '',
+    data: '',
+    purpose: '',
+    action: '',
     sensitive: false,
     consentTarget: false,
-    location: "",
+    location: '',
     duration: undefined,
-    legalBasis: "",
-    externalHref: "",
+    legalBasis: '',
+    externalHref: '',
     texts: [],
     version: 0,
-    target: "",
-    appId: "",
+    target: '',
+    appId: '',
     createdAt: undefined,
     updatedAt: undefined,
     archived: false,
@@ -1976,23 +1769,20 @@ function createBaseSpec(): Spec {
 }
 
 export const Spec: MessageFns<Spec> = {
-  encode(
-    message: Spec,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.id !== "") {
+  encode(message: Spec, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
       writer.uint32(10).string(message.id);
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       writer.uint32(18).string(message.groupId);
     }
-    if (message.data !== "") {
+    if (message.data !== '') {
       writer.uint32(26).string(message.data);
     }
-    if (message.purpose !== "") {
+    if (message.purpose !== '') {
       writer.uint32(34).string(message.purpose);
     }
-    if (message.action !== "") {
+    if (message.action !== '') {
       writer.uint32(42).string(message.action);
     }
     if (message.sensitive !== false) {
@@ -2001,16 +1791,16 @@ export const Spec: MessageFns<Spec> = {
     if (message.consentTarget !== false) {
       writer.uint32(56).bool(message.consentTarget);
     }
-    if (message.location !== "") {
+    if (message.location !== '') {
       writer.uint32(66).string(message.location);
     }
     if (message.duration !== undefined) {
       writer.uint32(72).int32(message.duration);
     }
-    if (message.legalBasis !== "") {
+    if (message.legalBasis !== '') {
       writer.uint32(82).string(message.legalBasis);
     }
-    if (message.externalHref !== "") {
+    if (message.externalHref !== '') {
       writer.uint32(90).string(message.externalHref);
     }
     for (const v of message.texts) {
@@ -2019,42 +1809,32 @@ export const Spec: MessageFns<Spec> = {
     if (message.version !== 0) {
       writer.uint32(104).int32(message.version);
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       writer.uint32(114).string(message.target);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(122).string(message.appId);
     }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.createdAt),
-        writer.uint32(130).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(130).fork()).join();
     }
     if (message.updatedAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.updatedAt),
-        writer.uint32(138).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(138).fork()).join();
     }
     if (message.archived !== false) {
       writer.uint32(144).bool(message.archived);
     }
     if (message.deletedAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.deletedAt),
-        writer.uint32(154).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.deletedAt), writer.uint32(154).fork()).join();
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): Spec {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2188,9 +1968,7 @@ export const Spec: MessageFns<Spec> = {
               break;
             }
 
-            message.createdAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
           case 17: {
@@ -2198,9 +1976,7 @@ export const Spec: MessageFns<Spec> = {
               break;
             }
 
-            message.updatedAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
           case 18: {
@@ -2216,9 +1992,7 @@ export const Spec: MessageFns<Spec> = {
               break;
             }
 
-            message.deletedAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.deletedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -2235,85 +2009,51 @@ export const Spec: MessageFns<Spec> = {
 
   fromJSON(object: any): Spec {
     return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      groupId: isSet(object.groupId)
-        ? globalThis.String(object.groupId)
-        : isSet(object.group_id)
-          ? globalThis.String(object.group_id)
-          : "",
-      data: isSet(object.data) ? globalThis.String(object.data) : "",
-      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
-      action: isSet(object.action) ? globalThis.String(object.action) : "",
-      sensitive: isSet(object.sensitive)
-        ? globalThis.Boolean(object.sensitive)
-        : false,
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      groupId: isSet(object.groupId) ? globalThis.String(object.groupId) : isSet(object.group_id) ? globalThis.String(object.group_id) : '',
+      data: isSet(object.data) ? globalThis.String(object.data) : '',
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : '',
+      action: isSet(object.action) ? globalThis.String(object.action) : '',
+      sensitive: isSet(object.sensitive) ? globalThis.Boolean(object.sensitive) : false,
       consentTarget: isSet(object.consentTarget)
         ? globalThis.Boolean(object.consentTarget)
         : isSet(object.consent_target)
           ? globalThis.Boolean(object.consent_target)
           : false,
-      location: isSet(object.location)
-        ? globalThis.String(object.location)
-        : "",
-      duration: isSet(object.duration)
-        ? globalThis.Number(object.duration)
-        : undefined,
-      legalBasis: isSet(object.legalBasis)
-        ? globalThis.String(object.legalBasis)
-        : isSet(object.legal_basis)
-          ? globalThis.String(object.legal_basis)
-          : "",
+      location: isSet(object.location) ? globalThis.String(object.location) : '',
+      duration: isSet(object.duration) ? globalThis.Number(object.duration) : undefined,
+      legalBasis: isSet(object.legalBasis) ? globalThis.String(object.legalBasis) : isSet(object.legal_basis) ? globalThis.String(object.legal_basis) : '',
       externalHref: isSet(object.externalHref)
         ? globalThis.String(object.externalHref)
         : isSet(object.external_href)
           ? globalThis.String(object.external_href)
-          : "",
-      texts: globalThis.Array.isArray(object?.texts)
-        ? object.texts.map((e: any) => Text.fromJSON(e))
-        : [],
+          : '',
+      texts: globalThis.Array.isArray(object?.texts) ? object.texts.map((e: any) => Text.fromJSON(e)) : [],
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
-      target: isSet(object.target) ? globalThis.String(object.target) : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      createdAt: isSet(object.createdAt)
-        ? fromJsonTimestamp(object.createdAt)
-        : isSet(object.created_at)
-          ? fromJsonTimestamp(object.created_at)
-          : undefined,
-      updatedAt: isSet(object.updatedAt)
-        ? fromJsonTimestamp(object.updatedAt)
-        : isSet(object.updated_at)
-          ? fromJsonTimestamp(object.updated_at)
-          : undefined,
-      archived: isSet(object.archived)
-        ? globalThis.Boolean(object.archived)
-        : false,
-      deletedAt: isSet(object.deletedAt)
-        ? fromJsonTimestamp(object.deletedAt)
-        : isSet(object.deleted_at)
-          ? fromJsonTimestamp(object.deleted_at)
-          : undefined,
+      target: isSet(object.target) ? globalThis.String(object.target) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
+      updatedAt: isSet(object.updatedAt) ? fromJsonTimestamp(object.updatedAt) : isSet(object.updated_at) ? fromJsonTimestamp(object.updated_at) : undefined,
+      archived: isSet(object.archived) ? globalThis.Boolean(object.archived) : false,
+      deletedAt: isSet(object.deletedAt) ? fromJsonTimestamp(object.deletedAt) : isSet(object.deleted_at) ? fromJsonTimestamp(object.deleted_at) : undefined,
     };
   },
 
   toJSON(message: Spec): unknown {
     const obj: any = {};
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       obj.groupId = message.groupId;
     }
-    if (message.data !== "") {
+    if (message.data !== '') {
       obj.data = message.data;
     }
-    if (message.purpose !== "") {
+    if (message.purpose !== '') {
       obj.purpose = message.purpose;
     }
-    if (message.action !== "") {
+    if (message.action !== '') {
       obj.action = message.action;
     }
     if (message.sensitive !== false) {
@@ -2322,16 +2062,16 @@ export const Spec: MessageFns<Spec> = {
     if (message.consentTarget !== false) {
       obj.consentTarget = message.consentTarget;
     }
-    if (message.location !== "") {
+    if (message.location !== '') {
       obj.location = message.location;
     }
     if (message.duration !== undefined) {
       obj.duration = Math.round(message.duration);
     }
-    if (message.legalBasis !== "") {
+    if (message.legalBasis !== '') {
       obj.legalBasis = message.legalBasis;
     }
-    if (message.externalHref !== "") {
+    if (message.externalHref !== '') {
       obj.externalHref = message.externalHref;
     }
     if (message.texts?.length) {
@@ -2340,10 +2080,10 @@ export const Spec: MessageFns<Spec> = {
     if (message.version !== 0) {
       obj.version = Math.round(message.version);
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       obj.target = message.target;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.createdAt !== undefined) {
@@ -2366,21 +2106,21 @@ export const Spec: MessageFns<Spec> = {
   },
   fromPartial<I extends Exact<DeepPartial<Spec>, I>>(object: I): Spec {
     const message = createBaseSpec();
-    message.id = object.id ?? "";
-    message.groupId = object.groupId ?? "";
-    message.data = object.data ?? "";
-    message.purpose = object.purpose ?? "";
-    message.action = object.action ?? "";
+    message.id = object.id ?? '';
+    message.groupId = object.groupId ?? '';
+    message.data = object.data ?? '';
+    message.purpose = object.purpose ?? '';
+    message.action = object.action ?? '';
     message.sensitive = object.sensitive ?? false;
     message.consentTarget = object.consentTarget ?? false;
-    message.location = object.location ?? "";
+    message.location = object.location ?? '';
     message.duration = object.duration ?? undefined;
-    message.legalBasis = object.legalBasis ?? "";
-    message.externalHref = object.externalHref ?? "";
+    message.legalBasis = object.legalBasis ?? '';
+    message.externalHref = object.externalHref ?? '';
     message.texts = object.texts?.map((e) => Text.fromPartial(e)) || [];
     message.version = object.version ?? 0;
-    message.target = object.target ?? "";
-    message.appId = object.appId ?? "";
+    message.target = object.target ?? '';
+    message.appId = object.appId ?? '';
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
     message.archived = object.archived ?? false;
@@ -2390,27 +2130,18 @@ export const Spec: MessageFns<Spec> = {
 };
 
 function createBaseCreateSpecRequest(): CreateSpecRequest {
-  return {
-    accountId: "",
-    appId: "",
-    groupId: "",
-    fields: undefined,
-    texts: [],
-  };
+  return { accountId: '', appId: '', groupId: '', fields: undefined, texts: [] };
 }
 
 export const CreateSpecRequest: MessageFns<CreateSpecRequest> = {
-  encode(
-    message: CreateSpecRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: CreateSpecRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       writer.uint32(26).string(message.groupId);
     }
     if (message.fields !== undefined) {
@@ -2423,11 +2154,10 @@ export const CreateSpecRequest: MessageFns<CreateSpecRequest> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): CreateSpecRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2490,39 +2220,23 @@ export const CreateSpecRequest: MessageFns<CreateSpecRequest> = {
 
   fromJSON(object: any): CreateSpecRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      groupId: isSet(object.groupId)
-        ? globalThis.String(object.groupId)
-        : isSet(object.group_id)
-          ? globalThis.String(object.group_id)
-          : "",
-      fields: isSet(object.fields)
-        ? SpecFields.fromJSON(object.fields)
-        : undefined,
-      texts: globalThis.Array.isArray(object?.texts)
-        ? object.texts.map((e: any) => TextFields.fromJSON(e))
-        : [],
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      groupId: isSet(object.groupId) ? globalThis.String(object.groupId) : isSet(object.group_id) ? globalThis.String(object.group_id) : '',
+      fields: isSet(object.fields) ? SpecFields.fromJSON(object.fields) : undefined,
+      texts: globalThis.Array.isArray(object?.texts) ? object.texts.map((e: any) => TextFields.fromJSON(e)) : [],
     };
   },
 
   toJSON(message: CreateSpecRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       obj.groupId = message.groupId;
     }
     if (message.fields !== undefined) {
@@ -2534,51 +2248,40 @@ export const CreateSpecRequest: MessageFns<CreateSpecRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<CreateSpecRequest>, I>>(
-    base?: I,
-  ): CreateSpecRequest {
+  create<I extends Exact<DeepPartial<CreateSpecRequest>, I>>(base?: I): CreateSpecRequest {
     return CreateSpecRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<CreateSpecRequest>, I>>(
-    object: I,
-  ): CreateSpecRequest {
+  fromPartial<I extends Exact<DeepPartial<CreateSpecRequest>, I>>(object: I): CreateSpecRequest {
     const message = createBaseCreateSpecRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
-    message.groupId = object.groupId ?? "";
-    message.fields =
-      object.fields !== undefined && object.fields !== null
-        ? SpecFields.fromPartial(object.fields)
-        : undefined;
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.groupId = object.groupId ?? '';
+    message.fields = object.fields !== undefined && object.fields !== null ? SpecFields.fromPartial(object.fields) : undefined;
     message.texts = object.texts?.map((e) => TextFields.fromPartial(e)) || [];
     return message;
   },
 };
 
 function createBaseGetSpecRequest(): GetSpecRequest {
-  return { accountId: "", id: "" };
+  return { accountId: '', id: '' };
 }
 
 export const GetSpecRequest: MessageFns<GetSpecRequest> = {
-  encode(
-    message: GetSpecRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetSpecRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       writer.uint32(18).string(message.id);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): GetSpecRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2617,54 +2320,43 @@ export const GetSpecRequest: MessageFns<GetSpecRequest> = {
 
   fromJSON(object: any): GetSpecRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
     };
   },
 
   toJSON(message: GetSpecRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetSpecRequest>, I>>(
-    base?: I,
-  ): GetSpecRequest {
+  create<I extends Exact<DeepPartial<GetSpecRequest>, I>>(base?: I): GetSpecRequest {
     return GetSpecRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetSpecRequest>, I>>(
-    object: I,
-  ): GetSpecRequest {
+  fromPartial<I extends Exact<DeepPartial<GetSpecRequest>, I>>(object: I): GetSpecRequest {
     const message = createBaseGetSpecRequest();
-    message.accountId = object.accountId ?? "";
-    message.id = object.id ?? "";
+    message.accountId = object.accountId ?? '';
+    message.id = object.id ?? '';
     return message;
   },
 };
 
 function createBaseListSpecsRequest(): ListSpecsRequest {
-  return { accountId: "", groupId: "", page: undefined };
+  return { accountId: '', groupId: '', page: undefined };
 }
 
 export const ListSpecsRequest: MessageFns<ListSpecsRequest> = {
-  encode(
-    message: ListSpecsRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: ListSpecsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       writer.uint32(18).string(message.groupId);
     }
     if (message.page !== undefined) {
@@ -2674,11 +2366,10 @@ export const ListSpecsRequest: MessageFns<ListSpecsRequest> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): ListSpecsRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2725,26 +2416,18 @@ export const ListSpecsRequest: MessageFns<ListSpecsRequest> = {
 
   fromJSON(object: any): ListSpecsRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      groupId: isSet(object.groupId)
-        ? globalThis.String(object.groupId)
-        : isSet(object.group_id)
-          ? globalThis.String(object.group_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      groupId: isSet(object.groupId) ? globalThis.String(object.groupId) : isSet(object.group_id) ? globalThis.String(object.group_id) : '',
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
     };
   },
 
   toJSON(message: ListSpecsRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       obj.groupId = message.groupId;
     }
     if (message.page !== undefined) {
@@ -2753,49 +2436,38 @@ export const ListSpecsRequest: MessageFns<ListSpecsRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListSpecsRequest>, I>>(
-    base?: I,
-  ): ListSpecsRequest {
+  create<I extends Exact<DeepPartial<ListSpecsRequest>, I>>(base?: I): ListSpecsRequest {
     return ListSpecsRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListSpecsRequest>, I>>(
-    object: I,
-  ): ListSpecsRequest {
+  fromPartial<I extends Exact<DeepPartial<ListSpecsRequest>, I>>(object: I): ListSpecsRequest {
     const message = createBaseListSpecsRequest();
-    message.accountId = object.accountId ?? "";
-    message.groupId = object.groupId ?? "";
-    message.page =
-      object.page !== undefined && object.page !== null
-        ? PageRequest.fromPartial(object.page)
-        : undefined;
+    message.accountId = object.accountId ?? '';
+    message.groupId = object.groupId ?? '';
+    message.page = object.page !== undefined && object.page !== null ? PageRequest.fromPartial(object.page) : undefined;
     return message;
   },
 };
 
 function createBaseListSpecsResponse(): ListSpecsResponse {
-  return { specs: [], nextCursor: "" };
+  return { specs: [], nextCursor: '' };
 }
 
 export const ListSpecsResponse: MessageFns<ListSpecsResponse> = {
-  encode(
-    message: ListSpecsResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ListSpecsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.specs) {
       Spec.encode(v!, writer.uint32(10).fork()).join();
     }
-    if (message.nextCursor !== "") {
+    if (message.nextCursor !== '') {
       writer.uint32(18).string(message.nextCursor);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): ListSpecsResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2834,14 +2506,8 @@ export const ListSpecsResponse: MessageFns<ListSpecsResponse> = {
 
   fromJSON(object: any): ListSpecsResponse {
     return {
-      specs: globalThis.Array.isArray(object?.specs)
-        ? object.specs.map((e: any) => Spec.fromJSON(e))
-        : [],
-      nextCursor: isSet(object.nextCursor)
-        ? globalThis.String(object.nextCursor)
-        : isSet(object.next_cursor)
-          ? globalThis.String(object.next_cursor)
-          : "",
+      specs: globalThis.Array.isArray(object?.specs) ? object.specs.map((e: any) => Spec.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor) ? globalThis.String(object.nextCursor) : isSet(object.next_cursor) ? globalThis.String(object.next_cursor) : '',
     };
   },
 
@@ -2850,50 +2516,36 @@ export const ListSpecsResponse: MessageFns<ListSpecsResponse> = {
     if (message.specs?.length) {
       obj.specs = message.specs.map((e) => Spec.toJSON(e));
     }
-    if (message.nextCursor !== "") {
+    if (message.nextCursor !== '') {
       obj.nextCursor = message.nextCursor;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListSpecsResponse>, I>>(
-    base?: I,
-  ): ListSpecsResponse {
+  create<I extends Exact<DeepPartial<ListSpecsResponse>, I>>(base?: I): ListSpecsResponse {
     return ListSpecsResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListSpecsResponse>, I>>(
-    object: I,
-  ): ListSpecsResponse {
+  fromPartial<I extends Exact<DeepPartial<ListSpecsResponse>, I>>(object: I): ListSpecsResponse {
     const message = createBaseListSpecsResponse();
     message.specs = object.specs?.map((e) => Spec.fromPartial(e)) || [];
-    message.nextCursor = object.nextCursor ?? "";
+    message.nextCursor = object.nextCursor ?? '';
     return message;
   },
 };
 
 function createBaseUpdateSpecRequest(): UpdateSpecRequest {
-  return {
-    accountId: "",
-    appId: "",
-    id: "",
-    fields: undefined,
-    updateMask: [],
-    expectedVersion: undefined,
-  };
+  return { accountId: '', appId: '', id: '', fields: undefined, updateMask: [], expectedVersion: undefined };
 }
 
 export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
-  encode(
-    message: UpdateSpecRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: UpdateSpecRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       writer.uint32(26).string(message.id);
     }
     if (message.fields !== undefined) {
@@ -2909,11 +2561,10 @@ export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): UpdateSpecRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -2984,20 +2635,10 @@ export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
 
   fromJSON(object: any): UpdateSpecRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      fields: isSet(object.fields)
-        ? SpecFields.fromJSON(object.fields)
-        : undefined,
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      fields: isSet(object.fields) ? SpecFields.fromJSON(object.fields) : undefined,
       updateMask: globalThis.Array.isArray(object?.updateMask)
         ? object.updateMask.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.update_mask)
@@ -3013,13 +2654,13 @@ export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
 
   toJSON(message: UpdateSpecRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
     if (message.fields !== undefined) {
@@ -3034,22 +2675,15 @@ export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<UpdateSpecRequest>, I>>(
-    base?: I,
-  ): UpdateSpecRequest {
+  create<I extends Exact<DeepPartial<UpdateSpecRequest>, I>>(base?: I): UpdateSpecRequest {
     return UpdateSpecRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<UpdateSpecRequest>, I>>(
-    object: I,
-  ): UpdateSpecRequest {
+  fromPartial<I extends Exact<DeepPartial<UpdateSpecRequest>, I>>(object: I): UpdateSpecRequest {
     const message = createBaseUpdateSpecRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
-    message.id = object.id ?? "";
-    message.fields =
-      object.fields !== undefined && object.fields !== null
-        ? SpecFields.fromPartial(object.fields)
-        : undefined;
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.id = object.id ?? '';
+    message.fields = object.fields !== undefined && object.fields !== null ? SpecFields.fromPartial(object.fields) : undefined;
     message.updateMask = object.updateMask?.map((e) => e) || [];
     message.expectedVersion = object.expectedVersion ?? undefined;
     return message;
@@ -3057,32 +2691,28 @@ export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
 };
 
 function createBaseDeleteSpecRequest(): DeleteSpecRequest {
-  return { accountId: "", appId: "", id: "" };
+  return { accountId: '', appId: '', id: '' };
 }
 
 export const DeleteSpecRequest: MessageFns<DeleteSpecRequest> = {
-  encode(
-    message: DeleteSpecRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: DeleteSpecRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       writer.uint32(26).string(message.id);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): DeleteSpecRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3129,46 +2759,34 @@ export const DeleteSpecRequest: MessageFns<DeleteSpecRequest> = {
 
   fromJSON(object: any): DeleteSpecRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
     };
   },
 
   toJSON(message: DeleteSpecRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<DeleteSpecRequest>, I>>(
-    base?: I,
-  ): DeleteSpecRequest {
+  create<I extends Exact<DeepPartial<DeleteSpecRequest>, I>>(base?: I): DeleteSpecRequest {
     return DeleteSpecRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DeleteSpecRequest>, I>>(
-    object: I,
-  ): DeleteSpecRequest {
+  fromPartial<I extends Exact<DeepPartial<DeleteSpecRequest>, I>>(object: I): DeleteSpecRequest {
     const message = createBaseDeleteSpecRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
-    message.id = object.id ?? "";
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.id = object.id ?? '';
     return message;
   },
 };
@@ -3178,22 +2796,15 @@ function createBaseDeleteSpecResponse(): DeleteSpecResponse {
 }
 
 export const DeleteSpecResponse: MessageFns<DeleteSpecResponse> = {
-  encode(
-    _: DeleteSpecResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(_: DeleteSpecResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): DeleteSpecResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteSpecResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3223,48 +2834,31 @@ export const DeleteSpecResponse: MessageFns<DeleteSpecResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<DeleteSpecResponse>, I>>(
-    base?: I,
-  ): DeleteSpecResponse {
+  create<I extends Exact<DeepPartial<DeleteSpecResponse>, I>>(base?: I): DeleteSpecResponse {
     return DeleteSpecResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DeleteSpecResponse>, I>>(
-    _: I,
-  ): DeleteSpecResponse {
+  fromPartial<I extends Exact<DeepPartial<DeleteSpecResponse>, I>>(_: I): DeleteSpecResponse {
     const message = createBaseDeleteSpecResponse();
     return message;
   },
 };
 
 function createBaseSpecVersion(): SpecVersion {
-  return {
-    specId: "",
-    version: 0,
-    createdAt: undefined,
-    appId: "",
-    spec: undefined,
-    current: false,
-  };
+  return { specId: '', version: 0, createdAt: undefined, appId: '', spec: undefined, current: false };
 }
 
 export const SpecVersion: MessageFns<SpecVersion> = {
-  encode(
-    message: SpecVersion,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.specId !== "") {
+  encode(message: SpecVersion, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.specId !== '') {
       writer.uint32(10).string(message.specId);
     }
     if (message.version !== 0) {
       writer.uint32(16).int32(message.version);
     }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.createdAt),
-        writer.uint32(26).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(26).fork()).join();
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(34).string(message.appId);
     }
     if (message.spec !== undefined) {
@@ -3277,11 +2871,10 @@ export const SpecVersion: MessageFns<SpecVersion> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): SpecVersion {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3311,9 +2904,7 @@ export const SpecVersion: MessageFns<SpecVersion> = {
               break;
             }
 
-            message.createdAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
           case 4: {
@@ -3354,32 +2945,18 @@ export const SpecVersion: MessageFns<SpecVersion> = {
 
   fromJSON(object: any): SpecVersion {
     return {
-      specId: isSet(object.specId)
-        ? globalThis.String(object.specId)
-        : isSet(object.spec_id)
-          ? globalThis.String(object.spec_id)
-          : "",
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
-      createdAt: isSet(object.createdAt)
-        ? fromJsonTimestamp(object.createdAt)
-        : isSet(object.created_at)
-          ? fromJsonTimestamp(object.created_at)
-          : undefined,
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
+      createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
       spec: isSet(object.spec) ? Spec.fromJSON(object.spec) : undefined,
-      current: isSet(object.current)
-        ? globalThis.Boolean(object.current)
-        : false,
+      current: isSet(object.current) ? globalThis.Boolean(object.current) : false,
     };
   },
 
   toJSON(message: SpecVersion): unknown {
     const obj: any = {};
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       obj.specId = message.specId;
     }
     if (message.version !== 0) {
@@ -3388,7 +2965,7 @@ export const SpecVersion: MessageFns<SpecVersion> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
     if (message.spec !== undefined) {
@@ -3403,50 +2980,38 @@ export const SpecVersion: MessageFns<SpecVersion> = {
   create<I extends Exact<DeepPartial<SpecVersion>, I>>(base?: I): SpecVersion {
     return SpecVersion.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SpecVersion>, I>>(
-    object: I,
-  ): SpecVersion {
+  fromPartial<I extends Exact<DeepPartial<SpecVersion>, I>>(object: I): SpecVersion {
     const message = createBaseSpecVersion();
-    message.specId = object.specId ?? "";
+    message.specId = object.specId ?? '';
     message.version = object.version ?? 0;
     message.createdAt = object.createdAt ?? undefined;
-    message.appId = object.appId ?? "";
-    message.spec =
-      object.spec !== undefined && object.spec !== null
-        ? Spec.fromPartial(object.spec)
-        : undefined;
+    message.appId = object.appId ?? '';
+    message.spec = object.spec !== undefined && object.spec !== null ? Spec.fromPartial(object.spec) : undefined;
     message.current = object.current ?? false;
     return message;
   },
 };
 
 function createBaseListSpecVersionsRequest(): ListSpecVersionsRequest {
-  return { accountId: "", specId: "" };
+  return { accountId: '', specId: '' };
 }
 
 export const ListSpecVersionsRequest: MessageFns<ListSpecVersionsRequest> = {
-  encode(
-    message: ListSpecVersionsRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: ListSpecVersionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       writer.uint32(18).string(message.specId);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ListSpecVersionsRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSpecVersionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3485,41 +3050,29 @@ export const ListSpecVersionsRequest: MessageFns<ListSpecVersionsRequest> = {
 
   fromJSON(object: any): ListSpecVersionsRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      specId: isSet(object.specId)
-        ? globalThis.String(object.specId)
-        : isSet(object.spec_id)
-          ? globalThis.String(object.spec_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
     };
   },
 
   toJSON(message: ListSpecVersionsRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       obj.specId = message.specId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListSpecVersionsRequest>, I>>(
-    base?: I,
-  ): ListSpecVersionsRequest {
+  create<I extends Exact<DeepPartial<ListSpecVersionsRequest>, I>>(base?: I): ListSpecVersionsRequest {
     return ListSpecVersionsRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListSpecVersionsRequest>, I>>(
-    object: I,
-  ): ListSpecVersionsRequest {
+  fromPartial<I extends Exact<DeepPartial<ListSpecVersionsRequest>, I>>(object: I): ListSpecVersionsRequest {
     const message = createBaseListSpecVersionsRequest();
-    message.accountId = object.accountId ?? "";
-    message.specId = object.specId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.specId = object.specId ?? '';
     return message;
   },
 };
@@ -3529,25 +3082,18 @@ function createBaseListSpecVersionsResponse(): ListSpecVersionsResponse {
 }
 
 export const ListSpecVersionsResponse: MessageFns<ListSpecVersionsResponse> = {
-  encode(
-    message: ListSpecVersionsResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ListSpecVersionsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.versions) {
       SpecVersion.encode(v!, writer.uint32(10).fork()).join();
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ListSpecVersionsResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSpecVersionsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3578,9 +3124,7 @@ export const ListSpecVersionsResponse: MessageFns<ListSpecVersionsResponse> = {
 
   fromJSON(object: any): ListSpecVersionsResponse {
     return {
-      versions: globalThis.Array.isArray(object?.versions)
-        ? object.versions.map((e: any) => SpecVersion.fromJSON(e))
-        : [],
+      versions: globalThis.Array.isArray(object?.versions) ? object.versions.map((e: any) => SpecVersion.fromJSON(e)) : [],
     };
   },
 
@@ -3592,34 +3136,26 @@ export const ListSpecVersionsResponse: MessageFns<ListSpecVersionsResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListSpecVersionsResponse>, I>>(
-    base?: I,
-  ): ListSpecVersionsResponse {
+  create<I extends Exact<DeepPartial<ListSpecVersionsResponse>, I>>(base?: I): ListSpecVersionsResponse {
     return ListSpecVersionsResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListSpecVersionsResponse>, I>>(
-    object: I,
-  ): ListSpecVersionsResponse {
+  fromPartial<I extends Exact<DeepPartial<ListSpecVersionsResponse>, I>>(object: I): ListSpecVersionsResponse {
     const message = createBaseListSpecVersionsResponse();
-    message.versions =
-      object.versions?.map((e) => SpecVersion.fromPartial(e)) || [];
+    message.versions = object.versions?.map((e) => SpecVersion.fromPartial(e)) || [];
     return message;
   },
 };
 
 function createBaseGetSpecVersionRequest(): GetSpecVersionRequest {
-  return { accountId: "", specId: "", version: 0 };
+  return { accountId: '', specId: '', version: 0 };
 }
 
 export const GetSpecVersionRequest: MessageFns<GetSpecVersionRequest> = {
-  encode(
-    message: GetSpecVersionRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetSpecVersionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       writer.uint32(18).string(message.specId);
     }
     if (message.version !== 0) {
@@ -3628,15 +3164,11 @@ export const GetSpecVersionRequest: MessageFns<GetSpecVersionRequest> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GetSpecVersionRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSpecVersionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3683,26 +3215,18 @@ export const GetSpecVersionRequest: MessageFns<GetSpecVersionRequest> = {
 
   fromJSON(object: any): GetSpecVersionRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      specId: isSet(object.specId)
-        ? globalThis.String(object.specId)
-        : isSet(object.spec_id)
-          ? globalThis.String(object.spec_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
   toJSON(message: GetSpecVersionRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       obj.specId = message.specId;
     }
     if (message.version !== 0) {
@@ -3711,38 +3235,31 @@ export const GetSpecVersionRequest: MessageFns<GetSpecVersionRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetSpecVersionRequest>, I>>(
-    base?: I,
-  ): GetSpecVersionRequest {
+  create<I extends Exact<DeepPartial<GetSpecVersionRequest>, I>>(base?: I): GetSpecVersionRequest {
     return GetSpecVersionRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetSpecVersionRequest>, I>>(
-    object: I,
-  ): GetSpecVersionRequest {
+  fromPartial<I extends Exact<DeepPartial<GetSpecVersionRequest>, I>>(object: I): GetSpecVersionRequest {
     const message = createBaseGetSpecVersionRequest();
-    message.accountId = object.accountId ?? "";
-    message.specId = object.specId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.specId = object.specId ?? '';
     message.version = object.version ?? 0;
     return message;
   },
 };
 
 function createBaseCreateTextRequest(): CreateTextRequest {
-  return { accountId: "", appId: "", specId: "", fields: undefined };
+  return { accountId: '', appId: '', specId: '', fields: undefined };
 }
 
 export const CreateTextRequest: MessageFns<CreateTextRequest> = {
-  encode(
-    message: CreateTextRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: CreateTextRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       writer.uint32(26).string(message.specId);
     }
     if (message.fields !== undefined) {
@@ -3752,11 +3269,10 @@ export const CreateTextRequest: MessageFns<CreateTextRequest> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): CreateTextRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3811,36 +3327,22 @@ export const CreateTextRequest: MessageFns<CreateTextRequest> = {
 
   fromJSON(object: any): CreateTextRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      specId: isSet(object.specId)
-        ? globalThis.String(object.specId)
-        : isSet(object.spec_id)
-          ? globalThis.String(object.spec_id)
-          : "",
-      fields: isSet(object.fields)
-        ? TextFields.fromJSON(object.fields)
-        : undefined,
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
+      fields: isSet(object.fields) ? TextFields.fromJSON(object.fields) : undefined,
     };
   },
 
   toJSON(message: CreateTextRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       obj.specId = message.specId;
     }
     if (message.fields !== undefined) {
@@ -3849,50 +3351,39 @@ export const CreateTextRequest: MessageFns<CreateTextRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<CreateTextRequest>, I>>(
-    base?: I,
-  ): CreateTextRequest {
+  create<I extends Exact<DeepPartial<CreateTextRequest>, I>>(base?: I): CreateTextRequest {
     return CreateTextRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<CreateTextRequest>, I>>(
-    object: I,
-  ): CreateTextRequest {
+  fromPartial<I extends Exact<DeepPartial<CreateTextRequest>, I>>(object: I): CreateTextRequest {
     const message = createBaseCreateTextRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
-    message.specId = object.specId ?? "";
-    message.fields =
-      object.fields !== undefined && object.fields !== null
-        ? TextFields.fromPartial(object.fields)
-        : undefined;
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.specId = object.specId ?? '';
+    message.fields = object.fields !== undefined && object.fields !== null ? TextFields.fromPartial(object.fields) : undefined;
     return message;
   },
 };
 
 function createBaseListTextsRequest(): ListTextsRequest {
-  return { accountId: "", specId: "" };
+  return { accountId: '', specId: '' };
 }
 
 export const ListTextsRequest: MessageFns<ListTextsRequest> = {
-  encode(
-    message: ListTextsRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: ListTextsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       writer.uint32(18).string(message.specId);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): ListTextsRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -3931,41 +3422,29 @@ export const ListTextsRequest: MessageFns<ListTextsRequest> = {
 
   fromJSON(object: any): ListTextsRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      specId: isSet(object.specId)
-        ? globalThis.String(object.specId)
-        : isSet(object.spec_id)
-          ? globalThis.String(object.spec_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
     };
   },
 
   toJSON(message: ListTextsRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       obj.specId = message.specId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListTextsRequest>, I>>(
-    base?: I,
-  ): ListTextsRequest {
+  create<I extends Exact<DeepPartial<ListTextsRequest>, I>>(base?: I): ListTextsRequest {
     return ListTextsRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListTextsRequest>, I>>(
-    object: I,
-  ): ListTextsRequest {
+  fromPartial<I extends Exact<DeepPartial<ListTextsRequest>, I>>(object: I): ListTextsRequest {
     const message = createBaseListTextsRequest();
-    message.accountId = object.accountId ?? "";
-    message.specId = object.specId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.specId = object.specId ?? '';
     return message;
   },
 };
@@ -3975,10 +3454,7 @@ function createBaseListTextsResponse(): ListTextsResponse {
 }
 
 export const ListTextsResponse: MessageFns<ListTextsResponse> = {
-  encode(
-    message: ListTextsResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ListTextsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.texts) {
       Text.encode(v!, writer.uint32(10).fork()).join();
     }
@@ -3986,11 +3462,10 @@ export const ListTextsResponse: MessageFns<ListTextsResponse> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): ListTextsResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4020,11 +3495,7 @@ export const ListTextsResponse: MessageFns<ListTextsResponse> = {
   },
 
   fromJSON(object: any): ListTextsResponse {
-    return {
-      texts: globalThis.Array.isArray(object?.texts)
-        ? object.texts.map((e: any) => Text.fromJSON(e))
-        : [],
-    };
+    return { texts: globalThis.Array.isArray(object?.texts) ? object.texts.map((e: any) => Text.fromJSON(e)) : [] };
   },
 
   toJSON(message: ListTextsResponse): unknown {
@@ -4035,14 +3506,10 @@ export const ListTextsResponse: MessageFns<ListTextsResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ListTextsResponse>, I>>(
-    base?: I,
-  ): ListTextsResponse {
+  create<I extends Exact<DeepPartial<ListTextsResponse>, I>>(base?: I): ListTextsResponse {
     return ListTextsResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ListTextsResponse>, I>>(
-    object: I,
-  ): ListTextsResponse {
+  fromPartial<I extends Exact<DeepPartial<ListTextsResponse>, I>>(object: I): ListTextsResponse {
     const message = createBaseListTextsResponse();
     message.texts = object.texts?.map((e) => Text.fromPartial(e)) || [];
     return message;
@@ -4050,32 +3517,28 @@ export const ListTextsResponse: MessageFns<ListTextsResponse> = {
 };
 
 function createBaseGetTextRequest(): GetTextRequest {
-  return { accountId: "", specId: "", textId: "" };
+  return { accountId: '', specId: '', textId: '' };
 }
 
 export const GetTextRequest: MessageFns<GetTextRequest> = {
-  encode(
-    message: GetTextRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetTextRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       writer.uint32(18).string(message.specId);
     }
-    if (message.textId !== "") {
+    if (message.textId !== '') {
       writer.uint32(26).string(message.textId);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): GetTextRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4122,80 +3585,54 @@ export const GetTextRequest: MessageFns<GetTextRequest> = {
 
   fromJSON(object: any): GetTextRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      specId: isSet(object.specId)
-        ? globalThis.String(object.specId)
-        : isSet(object.spec_id)
-          ? globalThis.String(object.spec_id)
-          : "",
-      textId: isSet(object.textId)
-        ? globalThis.String(object.textId)
-        : isSet(object.text_id)
-          ? globalThis.String(object.text_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
+      textId: isSet(object.textId) ? globalThis.String(object.textId) : isSet(object.text_id) ? globalThis.String(object.text_id) : '',
     };
   },
 
   toJSON(message: GetTextRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       obj.specId = message.specId;
     }
-    if (message.textId !== "") {
+    if (message.textId !== '') {
       obj.textId = message.textId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetTextRequest>, I>>(
-    base?: I,
-  ): GetTextRequest {
+  create<I extends Exact<DeepPartial<GetTextRequest>, I>>(base?: I): GetTextRequest {
     return GetTextRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetTextRequest>, I>>(
-    object: I,
-  ): GetTextRequest {
+  fromPartial<I extends Exact<DeepPartial<GetTextRequest>, I>>(object: I): GetTextRequest {
     const message = createBaseGetTextRequest();
-    message.accountId = object.accountId ?? "";
-    message.specId = object.specId ?? "";
-    message.textId = object.textId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.specId = object.specId ?? '';
+    message.textId = object.textId ?? '';
     return message;
   },
 };
 
 function createBaseUpdateTextRequest(): UpdateTextRequest {
-  return {
-    accountId: "",
-    appId: "",
-    specId: "",
-    textId: "",
-    fields: undefined,
-    updateMask: [],
-  };
+  return { accountId: '', appId: '', specId: '', textId: '', fields: undefined, updateMask: [] };
 }
 
 export const UpdateTextRequest: MessageFns<UpdateTextRequest> = {
-  encode(
-    message: UpdateTextRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: UpdateTextRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       writer.uint32(26).string(message.specId);
     }
-    if (message.textId !== "") {
+    if (message.textId !== '') {
       writer.uint32(34).string(message.textId);
     }
     if (message.fields !== undefined) {
@@ -4208,11 +3645,10 @@ export const UpdateTextRequest: MessageFns<UpdateTextRequest> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): UpdateTextRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4283,29 +3719,11 @@ export const UpdateTextRequest: MessageFns<UpdateTextRequest> = {
 
   fromJSON(object: any): UpdateTextRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      specId: isSet(object.specId)
-        ? globalThis.String(object.specId)
-        : isSet(object.spec_id)
-          ? globalThis.String(object.spec_id)
-          : "",
-      textId: isSet(object.textId)
-        ? globalThis.String(object.textId)
-        : isSet(object.text_id)
-          ? globalThis.String(object.text_id)
-          : "",
-      fields: isSet(object.fields)
-        ? TextFields.fromJSON(object.fields)
-        : undefined,
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
+      textId: isSet(object.textId) ? globalThis.String(object.textId) : isSet(object.text_id) ? globalThis.String(object.text_id) : '',
+      fields: isSet(object.fields) ? TextFields.fromJSON(object.fields) : undefined,
       updateMask: globalThis.Array.isArray(object?.updateMask)
         ? object.updateMask.map((e: any) => globalThis.String(e))
         : globalThis.Array.isArray(object?.update_mask)
@@ -4316,16 +3734,16 @@ export const UpdateTextRequest: MessageFns<UpdateTextRequest> = {
 
   toJSON(message: UpdateTextRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       obj.specId = message.specId;
     }
-    if (message.textId !== "") {
+    if (message.textId !== '') {
       obj.textId = message.textId;
     }
     if (message.fields !== undefined) {
@@ -4337,58 +3755,47 @@ export const UpdateTextRequest: MessageFns<UpdateTextRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<UpdateTextRequest>, I>>(
-    base?: I,
-  ): UpdateTextRequest {
+  create<I extends Exact<DeepPartial<UpdateTextRequest>, I>>(base?: I): UpdateTextRequest {
     return UpdateTextRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<UpdateTextRequest>, I>>(
-    object: I,
-  ): UpdateTextRequest {
+  fromPartial<I extends Exact<DeepPartial<UpdateTextRequest>, I>>(object: I): UpdateTextRequest {
     const message = createBaseUpdateTextRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
-    message.specId = object.specId ?? "";
-    message.textId = object.textId ?? "";
-    message.fields =
-      object.fields !== undefined && object.fields !== null
-        ? TextFields.fromPartial(object.fields)
-        : undefined;
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.specId = object.specId ?? '';
+    message.textId = object.textId ?? '';
+    message.fields = object.fields !== undefined && object.fields !== null ? TextFields.fromPartial(object.fields) : undefined;
     message.updateMask = object.updateMask?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseDeleteTextRequest(): DeleteTextRequest {
-  return { accountId: "", appId: "", specId: "", textId: "" };
+  return { accountId: '', appId: '', specId: '', textId: '' };
 }
 
 export const DeleteTextRequest: MessageFns<DeleteTextRequest> = {
-  encode(
-    message: DeleteTextRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: DeleteTextRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       writer.uint32(18).string(message.appId);
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       writer.uint32(26).string(message.specId);
     }
-    if (message.textId !== "") {
+    if (message.textId !== '') {
       writer.uint32(34).string(message.textId);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): DeleteTextRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4443,59 +3850,39 @@ export const DeleteTextRequest: MessageFns<DeleteTextRequest> = {
 
   fromJSON(object: any): DeleteTextRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      appId: isSet(object.appId)
-        ? globalThis.String(object.appId)
-        : isSet(object.app_id)
-          ? globalThis.String(object.app_id)
-          : "",
-      specId: isSet(object.specId)
-        ? globalThis.String(object.specId)
-        : isSet(object.spec_id)
-          ? globalThis.String(object.spec_id)
-          : "",
-      textId: isSet(object.textId)
-        ? globalThis.String(object.textId)
-        : isSet(object.text_id)
-          ? globalThis.String(object.text_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
+      textId: isSet(object.textId) ? globalThis.String(object.textId) : isSet(object.text_id) ? globalThis.String(object.text_id) : '',
     };
   },
 
   toJSON(message: DeleteTextRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.appId !== "") {
+    if (message.appId !== '') {
       obj.appId = message.appId;
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       obj.specId = message.specId;
     }
-    if (message.textId !== "") {
+    if (message.textId !== '') {
       obj.textId = message.textId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<DeleteTextRequest>, I>>(
-    base?: I,
-  ): DeleteTextRequest {
+  create<I extends Exact<DeepPartial<DeleteTextRequest>, I>>(base?: I): DeleteTextRequest {
     return DeleteTextRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DeleteTextRequest>, I>>(
-    object: I,
-  ): DeleteTextRequest {
+  fromPartial<I extends Exact<DeepPartial<DeleteTextRequest>, I>>(object: I): DeleteTextRequest {
     const message = createBaseDeleteTextRequest();
-    message.accountId = object.accountId ?? "";
-    message.appId = object.appId ?? "";
-    message.specId = object.specId ?? "";
-    message.textId = object.textId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.specId = object.specId ?? '';
+    message.textId = object.textId ?? '';
     return message;
   },
 };
@@ -4505,22 +3892,15 @@ function createBaseDeleteTextResponse(): DeleteTextResponse {
 }
 
 export const DeleteTextResponse: MessageFns<DeleteTextResponse> = {
-  encode(
-    _: DeleteTextResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(_: DeleteTextResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): DeleteTextResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTextResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4550,46 +3930,35 @@ export const DeleteTextResponse: MessageFns<DeleteTextResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<DeleteTextResponse>, I>>(
-    base?: I,
-  ): DeleteTextResponse {
+  create<I extends Exact<DeepPartial<DeleteTextResponse>, I>>(base?: I): DeleteTextResponse {
     return DeleteTextResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DeleteTextResponse>, I>>(
-    _: I,
-  ): DeleteTextResponse {
+  fromPartial<I extends Exact<DeepPartial<DeleteTextResponse>, I>>(_: I): DeleteTextResponse {
     const message = createBaseDeleteTextResponse();
     return message;
   },
 };
 
 function createBaseGetSpecForConsentRequest(): GetSpecForConsentRequest {
-  return { accountId: "", specId: "" };
+  return { accountId: '', specId: '' };
 }
 
 export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
-  encode(
-    message: GetSpecForConsentRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetSpecForConsentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       writer.uint32(18).string(message.specId);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GetSpecForConsentRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSpecForConsentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4628,85 +3997,70 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
 
   fromJSON(object: any): GetSpecForConsentRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      specId: isSet(object.specId)
-        ? globalThis.String(object.specId)
-        : isSet(object.spec_id)
-          ? globalThis.String(object.spec_id)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
     };
   },
 
   toJSON(message: GetSpecForConsentRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       obj.specId = message.specId;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetSpecForConsentRequest>, I>>(
-    base?: I,
-  ): GetSpecForConsentRequest {
+  create<I extends Exact<DeepPartial<GetSpecForConsentRequest>, I>>(base?: I): GetSpecForConsentRequest {
     return GetSpecForConsentRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetSpecForConsentRequest>, I>>(
-    object: I,
-  ): GetSpecForConsentRequest {
+  fromPartial<I extends Exact<DeepPartial<GetSpecForConsentRequest>, I>>(object: I): GetSpecForConsentRequest {
     const message = createBaseGetSpecForConsentRequest();
-    message.accountId = object.accountId ?? "";
-    message.specId = object.specId ?? "";
+    message.accountId = object.accountId ?? '';
+    message.specId = object.specId ?? '';
     return message;
   },
 };
 
 function createBaseSpecForConsent(): SpecForConsent {
   return {
-    id: "",
-    groupId: "",
-    data: "",
-    purpose: "",
-    action: "",
+    id: '',
+    groupId: '',
+    data: '',
+    purpose: '',
+    action: '',
     sensitive: false,
     consentTarget: false,
-    location: "",
+    location: '',
     duration: undefined,
-    legalBasis: "",
-    externalHref: "",
+    legalBasis: '',
+    externalHref: '',
     texts: [],
-    groupName: "",
-    groupPurpose: "",
+    groupName: '',
+    groupPurpose: '',
     archived: false,
     version: 0,
-    target: "",
+    target: '',
   };
 }
 
 export const SpecForConsent: MessageFns<SpecForConsent> = {
-  encode(
-    message: SpecForConsent,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.id !== "") {
+  encode(message: SpecForConsent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
       writer.uint32(10).string(message.id);
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       writer.uint32(18).string(message.groupId);
     }
-    if (message.data !== "") {
+    if (message.data !== '') {
       writer.uint32(26).string(message.data);
     }
-    if (message.purpose !== "") {
+    if (message.purpose !== '') {
       writer.uint32(34).string(message.purpose);
     }
-    if (message.action !== "") {
+    if (message.action !== '') {
       writer.uint32(42).string(message.action);
     }
     if (message.sensitive !== false) {
@@ -4715,25 +4069,25 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     if (message.consentTarget !== false) {
       writer.uint32(56).bool(message.consentTarget);
     }
-    if (message.location !== "") {
+    if (message.location !== '') {
       writer.uint32(66).string(message.location);
     }
     if (message.duration !== undefined) {
       writer.uint32(72).int32(message.duration);
     }
-    if (message.legalBasis !== "") {
+    if (message.legalBasis !== '') {
       writer.uint32(82).string(message.legalBasis);
     }
-    if (message.externalHref !== "") {
+    if (message.externalHref !== '') {
       writer.uint32(90).string(message.externalHref);
     }
     for (const v of message.texts) {
       Text.encode(v!, writer.uint32(98).fork()).join();
     }
-    if (message.groupName !== "") {
+    if (message.groupName !== '') {
       writer.uint32(106).string(message.groupName);
     }
-    if (message.groupPurpose !== "") {
+    if (message.groupPurpose !== '') {
       writer.uint32(114).string(message.groupPurpose);
     }
     if (message.archived !== false) {
@@ -4742,18 +4096,17 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     if (message.version !== 0) {
       writer.uint32(128).int32(message.version);
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       writer.uint32(138).string(message.target);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): SpecForConsent {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -4912,75 +4265,53 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
 
   fromJSON(object: any): SpecForConsent {
     return {
-      id: isSet(object.id) ? globalThis.String(object.id) : "",
-      groupId: isSet(object.groupId)
-        ? globalThis.String(object.groupId)
-        : isSet(object.group_id)
-          ? globalThis.String(object.group_id)
-          : "",
-      data: isSet(object.data) ? globalThis.String(object.data) : "",
-      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
-      action: isSet(object.action) ? globalThis.String(object.action) : "",
-      sensitive: isSet(object.sensitive)
-        ? globalThis.Boolean(object.sensitive)
-        : false,
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      groupId: isSet(object.groupId) ? globalThis.String(object.groupId) : isSet(object.group_id) ? globalThis.String(object.group_id) : '',
+      data: isSet(object.data) ? globalThis.String(object.data) : '',
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : '',
+      action: isSet(object.action) ? globalThis.String(object.action) : '',
+      sensitive: isSet(object.sensitive) ? globalThis.Boolean(object.sensitive) : false,
       consentTarget: isSet(object.consentTarget)
         ? globalThis.Boolean(object.consentTarget)
         : isSet(object.consent_target)
           ? globalThis.Boolean(object.consent_target)
           : false,
-      location: isSet(object.location)
-        ? globalThis.String(object.location)
-        : "",
-      duration: isSet(object.duration)
-        ? globalThis.Number(object.duration)
-        : undefined,
-      legalBasis: isSet(object.legalBasis)
-        ? globalThis.String(object.legalBasis)
-        : isSet(object.legal_basis)
-          ? globalThis.String(object.legal_basis)
-          : "",
+      location: isSet(object.location) ? globalThis.String(object.location) : '',
+      duration: isSet(object.duration) ? globalThis.Number(object.duration) : undefined,
+      legalBasis: isSet(object.legalBasis) ? globalThis.String(object.legalBasis) : isSet(object.legal_basis) ? globalThis.String(object.legal_basis) : '',
       externalHref: isSet(object.externalHref)
         ? globalThis.String(object.externalHref)
         : isSet(object.external_href)
           ? globalThis.String(object.external_href)
-          : "",
-      texts: globalThis.Array.isArray(object?.texts)
-        ? object.texts.map((e: any) => Text.fromJSON(e))
-        : [],
-      groupName: isSet(object.groupName)
-        ? globalThis.String(object.groupName)
-        : isSet(object.group_name)
-          ? globalThis.String(object.group_name)
-          : "",
+          : '',
+      texts: globalThis.Array.isArray(object?.texts) ? object.texts.map((e: any) => Text.fromJSON(e)) : [],
+      groupName: isSet(object.groupName) ? globalThis.String(object.groupName) : isSet(object.group_name) ? globalThis.String(object.group_name) : '',
       groupPurpose: isSet(object.groupPurpose)
         ? globalThis.String(object.groupPurpose)
         : isSet(object.group_purpose)
           ? globalThis.String(object.group_purpose)
-          : "",
-      archived: isSet(object.archived)
-        ? globalThis.Boolean(object.archived)
-        : false,
+          : '',
+      archived: isSet(object.archived) ? globalThis.Boolean(object.archived) : false,
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
-      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      target: isSet(object.target) ? globalThis.String(object.target) : '',
     };
   },
 
   toJSON(message: SpecForConsent): unknown {
     const obj: any = {};
-    if (message.id !== "") {
+    if (message.id !== '') {
       obj.id = message.id;
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       obj.groupId = message.groupId;
     }
-    if (message.data !== "") {
+    if (message.data !== '') {
       obj.data = message.data;
     }
-    if (message.purpose !== "") {
+    if (message.purpose !== '') {
       obj.purpose = message.purpose;
     }
-    if (message.action !== "") {
+    if (message.action !== '') {
       obj.action = message.action;
     }
     if (message.sensitive !== false) {
@@ -4989,25 +4320,25 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     if (message.consentTarget !== false) {
       obj.consentTarget = message.consentTarget;
     }
-    if (message.location !== "") {
+    if (message.location !== '') {
       obj.location = message.location;
     }
     if (message.duration !== undefined) {
       obj.duration = Math.round(message.duration);
     }
-    if (message.legalBasis !== "") {
+    if (message.legalBasis !== '') {
       obj.legalBasis = message.legalBasis;
     }
-    if (message.externalHref !== "") {
+    if (message.externalHref !== '') {
       obj.externalHref = message.externalHref;
     }
     if (message.texts?.length) {
       obj.texts = message.texts.map((e) => Text.toJSON(e));
     }
-    if (message.groupName !== "") {
+    if (message.groupName !== '') {
       obj.groupName = message.groupName;
     }
-    if (message.groupPurpose !== "") {
+    if (message.groupPurpose !== '') {
       obj.groupPurpose = message.groupPurpose;
     }
     if (message.archived !== false) {
@@ -5016,69 +4347,58 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     if (message.version !== 0) {
       obj.version = Math.round(message.version);
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       obj.target = message.target;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<SpecForConsent>, I>>(
-    base?: I,
-  ): SpecForConsent {
+  create<I extends Exact<DeepPartial<SpecForConsent>, I>>(base?: I): SpecForConsent {
     return SpecForConsent.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<SpecForConsent>, I>>(
-    object: I,
-  ): SpecForConsent {
+  fromPartial<I extends Exact<DeepPartial<SpecForConsent>, I>>(object: I): SpecForConsent {
     const message = createBaseSpecForConsent();
-    message.id = object.id ?? "";
-    message.groupId = object.groupId ?? "";
-    message.data = object.data ?? "";
-    message.purpose = object.purpose ?? "";
-    message.action = object.action ?? "";
+    message.id = object.id ?? '';
+    message.groupId = object.groupId ?? '';
+    message.data = object.data ?? '';
+    message.purpose = object.purpose ?? '';
+    message.action = object.action ?? '';
     message.sensitive = object.sensitive ?? false;
     message.consentTarget = object.consentTarget ?? false;
-    message.location = object.location ?? "";
+    message.location = object.location ?? '';
     message.duration = object.duration ?? undefined;
-    message.legalBasis = object.legalBasis ?? "";
-    message.externalHref = object.externalHref ?? "";
+    message.legalBasis = object.legalBasis ?? '';
+    message.externalHref = object.externalHref ?? '';
     message.texts = object.texts?.map((e) => Text.fromPartial(e)) || [];
-    message.groupName = object.groupName ?? "";
-    message.groupPurpose = object.groupPurpose ?? "";
+    message.groupName = object.groupName ?? '';
+    message.groupPurpose = object.groupPurpose ?? '';
     message.archived = object.archived ?? false;
     message.version = object.version ?? 0;
-    message.target = object.target ?? "";
+    message.target = object.target ?? '';
     return message;
   },
 };
 
 function createBaseResolveTargetRequest(): ResolveTargetRequest {
-  return { accountId: "", target: "" };
+  return { accountId: '', target: '' };
 }
 
 export const ResolveTargetRequest: MessageFns<ResolveTargetRequest> = {
-  encode(
-    message: ResolveTargetRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: ResolveTargetRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       writer.uint32(18).string(message.target);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ResolveTargetRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveTargetRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5117,54 +4437,43 @@ export const ResolveTargetRequest: MessageFns<ResolveTargetRequest> = {
 
   fromJSON(object: any): ResolveTargetRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      target: isSet(object.target) ? globalThis.String(object.target) : '',
     };
   },
 
   toJSON(message: ResolveTargetRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       obj.target = message.target;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ResolveTargetRequest>, I>>(
-    base?: I,
-  ): ResolveTargetRequest {
+  create<I extends Exact<DeepPartial<ResolveTargetRequest>, I>>(base?: I): ResolveTargetRequest {
     return ResolveTargetRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ResolveTargetRequest>, I>>(
-    object: I,
-  ): ResolveTargetRequest {
+  fromPartial<I extends Exact<DeepPartial<ResolveTargetRequest>, I>>(object: I): ResolveTargetRequest {
     const message = createBaseResolveTargetRequest();
-    message.accountId = object.accountId ?? "";
-    message.target = object.target ?? "";
+    message.accountId = object.accountId ?? '';
+    message.target = object.target ?? '';
     return message;
   },
 };
 
 function createBaseResolveTargetResponse(): ResolveTargetResponse {
-  return { isSpecTarget: false, specId: "", spec: undefined };
+  return { isSpecTarget: false, specId: '', spec: undefined };
 }
 
 export const ResolveTargetResponse: MessageFns<ResolveTargetResponse> = {
-  encode(
-    message: ResolveTargetResponse,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: ResolveTargetResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.isSpecTarget !== false) {
       writer.uint32(8).bool(message.isSpecTarget);
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       writer.uint32(18).string(message.specId);
     }
     if (message.spec !== undefined) {
@@ -5173,15 +4482,11 @@ export const ResolveTargetResponse: MessageFns<ResolveTargetResponse> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ResolveTargetResponse {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveTargetResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5233,14 +4538,8 @@ export const ResolveTargetResponse: MessageFns<ResolveTargetResponse> = {
         : isSet(object.is_spec_target)
           ? globalThis.Boolean(object.is_spec_target)
           : false,
-      specId: isSet(object.specId)
-        ? globalThis.String(object.specId)
-        : isSet(object.spec_id)
-          ? globalThis.String(object.spec_id)
-          : "",
-      spec: isSet(object.spec)
-        ? SpecForConsent.fromJSON(object.spec)
-        : undefined,
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
+      spec: isSet(object.spec) ? SpecForConsent.fromJSON(object.spec) : undefined,
     };
   },
 
@@ -5249,7 +4548,7 @@ export const ResolveTargetResponse: MessageFns<ResolveTargetResponse> = {
     if (message.isSpecTarget !== false) {
       obj.isSpecTarget = message.isSpecTarget;
     }
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       obj.specId = message.specId;
     }
     if (message.spec !== undefined) {
@@ -5258,58 +4557,44 @@ export const ResolveTargetResponse: MessageFns<ResolveTargetResponse> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ResolveTargetResponse>, I>>(
-    base?: I,
-  ): ResolveTargetResponse {
+  create<I extends Exact<DeepPartial<ResolveTargetResponse>, I>>(base?: I): ResolveTargetResponse {
     return ResolveTargetResponse.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ResolveTargetResponse>, I>>(
-    object: I,
-  ): ResolveTargetResponse {
+  fromPartial<I extends Exact<DeepPartial<ResolveTargetResponse>, I>>(object: I): ResolveTargetResponse {
     const message = createBaseResolveTargetResponse();
     message.isSpecTarget = object.isSpecTarget ?? false;
-    message.specId = object.specId ?? "";
-    message.spec =
-      object.spec !== undefined && object.spec !== null
-        ? SpecForConsent.fromPartial(object.spec)
-        : undefined;
+    message.specId = object.specId ?? '';
+    message.spec = object.spec !== undefined && object.spec !== null ? SpecForConsent.fromPartial(object.spec) : undefined;
     return message;
   },
 };
 
 function createBaseGetGroupPolicyRequest(): GetGroupPolicyRequest {
-  return { accountId: "", groupId: "", language: "", textType: "" };
+  return { accountId: '', groupId: '', language: '', textType: '' };
 }
 
 export const GetGroupPolicyRequest: MessageFns<GetGroupPolicyRequest> = {
-  encode(
-    message: GetGroupPolicyRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetGroupPolicyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       writer.uint32(18).string(message.groupId);
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       writer.uint32(26).string(message.language);
     }
-    if (message.textType !== "") {
+    if (message.textType !== '') {
       writer.uint32(34).string(message.textType);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GetGroupPolicyRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGroupPolicyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5364,85 +4649,63 @@ export const GetGroupPolicyRequest: MessageFns<GetGroupPolicyRequest> = {
 
   fromJSON(object: any): GetGroupPolicyRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      groupId: isSet(object.groupId)
-        ? globalThis.String(object.groupId)
-        : isSet(object.group_id)
-          ? globalThis.String(object.group_id)
-          : "",
-      language: isSet(object.language)
-        ? globalThis.String(object.language)
-        : "",
-      textType: isSet(object.textType)
-        ? globalThis.String(object.textType)
-        : isSet(object.text_type)
-          ? globalThis.String(object.text_type)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      groupId: isSet(object.groupId) ? globalThis.String(object.groupId) : isSet(object.group_id) ? globalThis.String(object.group_id) : '',
+      language: isSet(object.language) ? globalThis.String(object.language) : '',
+      textType: isSet(object.textType) ? globalThis.String(object.textType) : isSet(object.text_type) ? globalThis.String(object.text_type) : '',
     };
   },
 
   toJSON(message: GetGroupPolicyRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       obj.groupId = message.groupId;
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       obj.language = message.language;
     }
-    if (message.textType !== "") {
+    if (message.textType !== '') {
       obj.textType = message.textType;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetGroupPolicyRequest>, I>>(
-    base?: I,
-  ): GetGroupPolicyRequest {
+  create<I extends Exact<DeepPartial<GetGroupPolicyRequest>, I>>(base?: I): GetGroupPolicyRequest {
     return GetGroupPolicyRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetGroupPolicyRequest>, I>>(
-    object: I,
-  ): GetGroupPolicyRequest {
+  fromPartial<I extends Exact<DeepPartial<GetGroupPolicyRequest>, I>>(object: I): GetGroupPolicyRequest {
     const message = createBaseGetGroupPolicyRequest();
-    message.accountId = object.accountId ?? "";
-    message.groupId = object.groupId ?? "";
-    message.language = object.language ?? "";
-    message.textType = object.textType ?? "";
+    message.accountId = object.accountId ?? '';
+    message.groupId = object.groupId ?? '';
+    message.language = object.language ?? '';
+    message.textType = object.textType ?? '';
     return message;
   },
 };
 
 function createBaseGroupPolicy(): GroupPolicy {
-  return { html: "", language: "" };
+  return { html: '', language: '' };
 }
 
 export const GroupPolicy: MessageFns<GroupPolicy> = {
-  encode(
-    message: GroupPolicy,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.html !== "") {
+  encode(message: GroupPolicy, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.html !== '') {
       writer.uint32(10).string(message.html);
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       writer.uint32(18).string(message.language);
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): GroupPolicy {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5481,19 +4744,17 @@ export const GroupPolicy: MessageFns<GroupPolicy> = {
 
   fromJSON(object: any): GroupPolicy {
     return {
-      html: isSet(object.html) ? globalThis.String(object.html) : "",
-      language: isSet(object.language)
-        ? globalThis.String(object.language)
-        : "",
+      html: isSet(object.html) ? globalThis.String(object.html) : '',
+      language: isSet(object.language) ? globalThis.String(object.language) : '',
     };
   },
 
   toJSON(message: GroupPolicy): unknown {
     const obj: any = {};
-    if (message.html !== "") {
+    if (message.html !== '') {
       obj.html = message.html;
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       obj.language = message.language;
     }
     return obj;
@@ -5502,49 +4763,40 @@ export const GroupPolicy: MessageFns<GroupPolicy> = {
   create<I extends Exact<DeepPartial<GroupPolicy>, I>>(base?: I): GroupPolicy {
     return GroupPolicy.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GroupPolicy>, I>>(
-    object: I,
-  ): GroupPolicy {
+  fromPartial<I extends Exact<DeepPartial<GroupPolicy>, I>>(object: I): GroupPolicy {
     const message = createBaseGroupPolicy();
-    message.html = object.html ?? "";
-    message.language = object.language ?? "";
+    message.html = object.html ?? '';
+    message.language = object.language ?? '';
     return message;
   },
 };
 
 function createBaseGetConsentRequestRequest(): GetConsentRequestRequest {
-  return { accountId: "", groupId: "", language: "", textType: "" };
+  return { accountId: '', groupId: '', language: '', textType: '' };
 }
 
 export const GetConsentRequestRequest: MessageFns<GetConsentRequestRequest> = {
-  encode(
-    message: GetConsentRequestRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetConsentRequestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       writer.uint32(18).string(message.groupId);
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       writer.uint32(26).string(message.language);
     }
-    if (message.textType !== "") {
+    if (message.textType !== '') {
       writer.uint32(34).string(message.textType);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GetConsentRequestRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): GetConsentRequestRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5599,114 +4851,93 @@ export const GetConsentRequestRequest: MessageFns<GetConsentRequestRequest> = {
 
   fromJSON(object: any): GetConsentRequestRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      groupId: isSet(object.groupId)
-        ? globalThis.String(object.groupId)
-        : isSet(object.group_id)
-          ? globalThis.String(object.group_id)
-          : "",
-      language: isSet(object.language)
-        ? globalThis.String(object.language)
-        : "",
-      textType: isSet(object.textType)
-        ? globalThis.String(object.textType)
-        : isSet(object.text_type)
-          ? globalThis.String(object.text_type)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      groupId: isSet(object.groupId) ? globalThis.String(object.groupId) : isSet(object.group_id) ? globalThis.String(object.group_id) : '',
+      language: isSet(object.language) ? globalThis.String(object.language) : '',
+      textType: isSet(object.textType) ? globalThis.String(object.textType) : isSet(object.text_type) ? globalThis.String(object.text_type) : '',
     };
   },
 
   toJSON(message: GetConsentRequestRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       obj.groupId = message.groupId;
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       obj.language = message.language;
     }
-    if (message.textType !== "") {
+    if (message.textType !== '') {
       obj.textType = message.textType;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetConsentRequestRequest>, I>>(
-    base?: I,
-  ): GetConsentRequestRequest {
+  create<I extends Exact<DeepPartial<GetConsentRequestRequest>, I>>(base?: I): GetConsentRequestRequest {
     return GetConsentRequestRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetConsentRequestRequest>, I>>(
-    object: I,
-  ): GetConsentRequestRequest {
+  fromPartial<I extends Exact<DeepPartial<GetConsentRequestRequest>, I>>(object: I): GetConsentRequestRequest {
     const message = createBaseGetConsentRequestRequest();
-    message.accountId = object.accountId ?? "";
-    message.groupId = object.groupId ?? "";
-    message.language = object.language ?? "";
-    message.textType = object.textType ?? "";
+    message.accountId = object.accountId ?? '';
+    message.groupId = object.groupId ?? '';
+    message.language = object.language ?? '';
+    message.textType = object.textType ?? '';
     return message;
   },
 };
 
 function createBaseConsentRequestItem(): ConsentRequestItem {
   return {
-    specId: "",
-    target: "",
+    specId: '',
+    target: '',
     text: undefined,
-    data: "",
-    purpose: "",
-    action: "",
+    data: '',
+    purpose: '',
+    action: '',
     sensitive: false,
-    location: "",
+    location: '',
     duration: undefined,
-    legalBasis: "",
-    externalHref: "",
+    legalBasis: '',
+    externalHref: '',
     version: 0,
   };
 }
 
 export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
-  encode(
-    message: ConsentRequestItem,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.specId !== "") {
+  encode(message: ConsentRequestItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.specId !== '') {
       writer.uint32(10).string(message.specId);
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       writer.uint32(18).string(message.target);
     }
     if (message.text !== undefined) {
       Text.encode(message.text, writer.uint32(26).fork()).join();
     }
-    if (message.data !== "") {
+    if (message.data !== '') {
       writer.uint32(34).string(message.data);
     }
-    if (message.purpose !== "") {
+    if (message.purpose !== '') {
       writer.uint32(42).string(message.purpose);
     }
-    if (message.action !== "") {
+    if (message.action !== '') {
       writer.uint32(50).string(message.action);
     }
     if (message.sensitive !== false) {
       writer.uint32(56).bool(message.sensitive);
     }
-    if (message.location !== "") {
+    if (message.location !== '') {
       writer.uint32(66).string(message.location);
     }
     if (message.duration !== undefined) {
       writer.uint32(72).int32(message.duration);
     }
-    if (message.legalBasis !== "") {
+    if (message.legalBasis !== '') {
       writer.uint32(82).string(message.legalBasis);
     }
-    if (message.externalHref !== "") {
+    if (message.externalHref !== '') {
       writer.uint32(90).string(message.externalHref);
     }
     if (message.version !== 0) {
@@ -5715,15 +4946,11 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): ConsentRequestItem {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): ConsentRequestItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -5842,72 +5069,58 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
 
   fromJSON(object: any): ConsentRequestItem {
     return {
-      specId: isSet(object.specId)
-        ? globalThis.String(object.specId)
-        : isSet(object.spec_id)
-          ? globalThis.String(object.spec_id)
-          : "",
-      target: isSet(object.target) ? globalThis.String(object.target) : "",
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
+      target: isSet(object.target) ? globalThis.String(object.target) : '',
       text: isSet(object.text) ? Text.fromJSON(object.text) : undefined,
-      data: isSet(object.data) ? globalThis.String(object.data) : "",
-      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : "",
-      action: isSet(object.action) ? globalThis.String(object.action) : "",
-      sensitive: isSet(object.sensitive)
-        ? globalThis.Boolean(object.sensitive)
-        : false,
-      location: isSet(object.location)
-        ? globalThis.String(object.location)
-        : "",
-      duration: isSet(object.duration)
-        ? globalThis.Number(object.duration)
-        : undefined,
-      legalBasis: isSet(object.legalBasis)
-        ? globalThis.String(object.legalBasis)
-        : isSet(object.legal_basis)
-          ? globalThis.String(object.legal_basis)
-          : "",
+      data: isSet(object.data) ? globalThis.String(object.data) : '',
+      purpose: isSet(object.purpose) ? globalThis.String(object.purpose) : '',
+      action: isSet(object.action) ? globalThis.String(object.action) : '',
+      sensitive: isSet(object.sensitive) ? globalThis.Boolean(object.sensitive) : false,
+      location: isSet(object.location) ? globalThis.String(object.location) : '',
+      duration: isSet(object.duration) ? globalThis.Number(object.duration) : undefined,
+      legalBasis: isSet(object.legalBasis) ? globalThis.String(object.legalBasis) : isSet(object.legal_basis) ? globalThis.String(object.legal_basis) : '',
       externalHref: isSet(object.externalHref)
         ? globalThis.String(object.externalHref)
         : isSet(object.external_href)
           ? globalThis.String(object.external_href)
-          : "",
+          : '',
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
   toJSON(message: ConsentRequestItem): unknown {
     const obj: any = {};
-    if (message.specId !== "") {
+    if (message.specId !== '') {
       obj.specId = message.specId;
     }
-    if (message.target !== "") {
+    if (message.target !== '') {
       obj.target = message.target;
     }
     if (message.text !== undefined) {
       obj.text = Text.toJSON(message.text);
     }
-    if (message.data !== "") {
+    if (message.data !== '') {
       obj.data = message.data;
     }
-    if (message.purpose !== "") {
+    if (message.purpose !== '') {
       obj.purpose = message.purpose;
     }
-    if (message.action !== "") {
+    if (message.action !== '') {
       obj.action = message.action;
     }
     if (message.sensitive !== false) {
       obj.sensitive = message.sensitive;
     }
-    if (message.location !== "") {
+    if (message.location !== '') {
       obj.location = message.location;
     }
     if (message.duration !== undefined) {
       obj.duration = Math.round(message.duration);
     }
-    if (message.legalBasis !== "") {
+    if (message.legalBasis !== '') {
       obj.legalBasis = message.legalBasis;
     }
-    if (message.externalHref !== "") {
+    if (message.externalHref !== '') {
       obj.externalHref = message.externalHref;
     }
     if (message.version !== 0) {
@@ -5916,53 +5129,43 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ConsentRequestItem>, I>>(
-    base?: I,
-  ): ConsentRequestItem {
+  create<I extends Exact<DeepPartial<ConsentRequestItem>, I>>(base?: I): ConsentRequestItem {
     return ConsentRequestItem.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ConsentRequestItem>, I>>(
-    object: I,
-  ): ConsentRequestItem {
+  fromPartial<I extends Exact<DeepPartial<ConsentRequestItem>, I>>(object: I): ConsentRequestItem {
     const message = createBaseConsentRequestItem();
-    message.specId = object.specId ?? "";
-    message.target = object.target ?? "";
-    message.text =
-      object.text !== undefined && object.text !== null
-        ? Text.fromPartial(object.text)
-        : undefined;
-    message.data = object.data ?? "";
-    message.purpose = object.purpose ?? "";
-    message.action = object.action ?? "";
+    message.specId = object.specId ?? '';
+    message.target = object.target ?? '';
+    message.text = object.text !== undefined && object.text !== null ? Text.fromPartial(object.text) : undefined;
+    message.data = object.data ?? '';
+    message.purpose = object.purpose ?? '';
+    message.action = object.action ?? '';
     message.sensitive = object.sensitive ?? false;
-    message.location = object.location ?? "";
+    message.location = object.location ?? '';
     message.duration = object.duration ?? undefined;
-    message.legalBasis = object.legalBasis ?? "";
-    message.externalHref = object.externalHref ?? "";
+    message.legalBasis = object.legalBasis ?? '';
+    message.externalHref = object.externalHref ?? '';
     message.version = object.version ?? 0;
     return message;
   },
 };
 
 function createBaseConsentRequest(): ConsentRequest {
-  return { groupId: "", title: "", caption: "", language: "", items: [] };
+  return { groupId: '', title: '', caption: '', language: '', items: [] };
 }
 
 export const ConsentRequest: MessageFns<ConsentRequest> = {
-  encode(
-    message: ConsentRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.groupId !== "") {
+  encode(message: ConsentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.groupId !== '') {
       writer.uint32(10).string(message.groupId);
     }
-    if (message.title !== "") {
+    if (message.title !== '') {
       writer.uint32(18).string(message.title);
     }
-    if (message.caption !== "") {
+    if (message.caption !== '') {
       writer.uint32(26).string(message.caption);
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       writer.uint32(34).string(message.language);
     }
     for (const v of message.items) {
@@ -5972,11 +5175,10 @@ export const ConsentRequest: MessageFns<ConsentRequest> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): ConsentRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6022,9 +5224,7 @@ export const ConsentRequest: MessageFns<ConsentRequest> = {
               break;
             }
 
-            message.items.push(
-              ConsentRequestItem.decode(reader, reader.uint32()),
-            );
+            message.items.push(ConsentRequestItem.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -6041,34 +5241,26 @@ export const ConsentRequest: MessageFns<ConsentRequest> = {
 
   fromJSON(object: any): ConsentRequest {
     return {
-      groupId: isSet(object.groupId)
-        ? globalThis.String(object.groupId)
-        : isSet(object.group_id)
-          ? globalThis.String(object.group_id)
-          : "",
-      title: isSet(object.title) ? globalThis.String(object.title) : "",
-      caption: isSet(object.caption) ? globalThis.String(object.caption) : "",
-      language: isSet(object.language)
-        ? globalThis.String(object.language)
-        : "",
-      items: globalThis.Array.isArray(object?.items)
-        ? object.items.map((e: any) => ConsentRequestItem.fromJSON(e))
-        : [],
+      groupId: isSet(object.groupId) ? globalThis.String(object.groupId) : isSet(object.group_id) ? globalThis.String(object.group_id) : '',
+      title: isSet(object.title) ? globalThis.String(object.title) : '',
+      caption: isSet(object.caption) ? globalThis.String(object.caption) : '',
+      language: isSet(object.language) ? globalThis.String(object.language) : '',
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => ConsentRequestItem.fromJSON(e)) : [],
     };
   },
 
   toJSON(message: ConsentRequest): unknown {
     const obj: any = {};
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       obj.groupId = message.groupId;
     }
-    if (message.title !== "") {
+    if (message.title !== '') {
       obj.title = message.title;
     }
-    if (message.caption !== "") {
+    if (message.caption !== '') {
       obj.caption = message.caption;
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       obj.language = message.language;
     }
     if (message.items?.length) {
@@ -6077,71 +5269,52 @@ export const ConsentRequest: MessageFns<ConsentRequest> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<ConsentRequest>, I>>(
-    base?: I,
-  ): ConsentRequest {
+  create<I extends Exact<DeepPartial<ConsentRequest>, I>>(base?: I): ConsentRequest {
     return ConsentRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ConsentRequest>, I>>(
-    object: I,
-  ): ConsentRequest {
+  fromPartial<I extends Exact<DeepPartial<ConsentRequest>, I>>(object: I): ConsentRequest {
     const message = createBaseConsentRequest();
-    message.groupId = object.groupId ?? "";
-    message.title = object.title ?? "";
-    message.caption = object.caption ?? "";
-    message.language = object.language ?? "";
-    message.items =
-      object.items?.map((e) => ConsentRequestItem.fromPartial(e)) || [];
+    message.groupId = object.groupId ?? '';
+    message.title = object.title ?? '';
+    message.caption = object.caption ?? '';
+    message.language = object.language ?? '';
+    message.items = object.items?.map((e) => ConsentRequestItem.fromPartial(e)) || [];
     return message;
   },
 };
 
 function createBaseGetDashboardRequest(): GetDashboardRequest {
-  return {
-    accountId: "",
-    groupId: "",
-    subject: "",
-    issuer: "",
-    language: "",
-    textType: "",
-  };
+  return { accountId: '', groupId: '', subject: '', issuer: '', language: '', textType: '' };
 }
 
 export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
-  encode(
-    message: GetDashboardRequest,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.accountId !== "") {
+  encode(message: GetDashboardRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
       writer.uint32(10).string(message.accountId);
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       writer.uint32(18).string(message.groupId);
     }
-    if (message.subject !== "") {
+    if (message.subject !== '') {
       writer.uint32(26).string(message.subject);
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       writer.uint32(34).string(message.issuer);
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       writer.uint32(42).string(message.language);
     }
-    if (message.textType !== "") {
+    if (message.textType !== '') {
       writer.uint32(50).string(message.textType);
     }
     return writer;
   },
 
-  decode(
-    input: BinaryReader | Uint8Array,
-    length?: number,
-  ): GetDashboardRequest {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+  decode(input: BinaryReader | Uint8Array, length?: number): GetDashboardRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6212,104 +5385,79 @@ export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
 
   fromJSON(object: any): GetDashboardRequest {
     return {
-      accountId: isSet(object.accountId)
-        ? globalThis.String(object.accountId)
-        : isSet(object.account_id)
-          ? globalThis.String(object.account_id)
-          : "",
-      groupId: isSet(object.groupId)
-        ? globalThis.String(object.groupId)
-        : isSet(object.group_id)
-          ? globalThis.String(object.group_id)
-          : "",
-      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
-      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
-      language: isSet(object.language)
-        ? globalThis.String(object.language)
-        : "",
-      textType: isSet(object.textType)
-        ? globalThis.String(object.textType)
-        : isSet(object.text_type)
-          ? globalThis.String(object.text_type)
-          : "",
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      groupId: isSet(object.groupId) ? globalThis.String(object.groupId) : isSet(object.group_id) ? globalThis.String(object.group_id) : '',
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
+      language: isSet(object.language) ? globalThis.String(object.language) : '',
+      textType: isSet(object.textType) ? globalThis.String(object.textType) : isSet(object.text_type) ? globalThis.String(object.text_type) : '',
     };
   },
 
   toJSON(message: GetDashboardRequest): unknown {
     const obj: any = {};
-    if (message.accountId !== "") {
+    if (message.accountId !== '') {
       obj.accountId = message.accountId;
     }
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       obj.groupId = message.groupId;
     }
-    if (message.subject !== "") {
+    if (message.subject !== '') {
       obj.subject = message.subject;
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       obj.issuer = message.issuer;
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       obj.language = message.language;
     }
-    if (message.textType !== "") {
+    if (message.textType !== '') {
       obj.textType = message.textType;
     }
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<GetDashboardRequest>, I>>(
-    base?: I,
-  ): GetDashboardRequest {
+  create<I extends Exact<DeepPartial<GetDashboardRequest>, I>>(base?: I): GetDashboardRequest {
     return GetDashboardRequest.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<GetDashboardRequest>, I>>(
-    object: I,
-  ): GetDashboardRequest {
+  fromPartial<I extends Exact<DeepPartial<GetDashboardRequest>, I>>(object: I): GetDashboardRequest {
     const message = createBaseGetDashboardRequest();
-    message.accountId = object.accountId ?? "";
-    message.groupId = object.groupId ?? "";
-    message.subject = object.subject ?? "";
-    message.issuer = object.issuer ?? "";
-    message.language = object.language ?? "";
-    message.textType = object.textType ?? "";
+    message.accountId = object.accountId ?? '';
+    message.groupId = object.groupId ?? '';
+    message.subject = object.subject ?? '';
+    message.issuer = object.issuer ?? '';
+    message.language = object.language ?? '';
+    message.textType = object.textType ?? '';
     return message;
   },
 };
 
 function createBaseScopeState(): ScopeState {
-  return { scope: "", state: "", eventId: "", createdAt: undefined };
+  return { scope: '', state: '', eventId: '', createdAt: undefined };
 }
 
 export const ScopeState: MessageFns<ScopeState> = {
-  encode(
-    message: ScopeState,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.scope !== "") {
+  encode(message: ScopeState, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scope !== '') {
       writer.uint32(10).string(message.scope);
     }
-    if (message.state !== "") {
+    if (message.state !== '') {
       writer.uint32(18).string(message.state);
     }
-    if (message.eventId !== "") {
+    if (message.eventId !== '') {
       writer.uint32(26).string(message.eventId);
     }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(
-        toTimestamp(message.createdAt),
-        writer.uint32(34).fork(),
-      ).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(34).fork()).join();
     }
     return writer;
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): ScopeState {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6347,9 +5495,7 @@ export const ScopeState: MessageFns<ScopeState> = {
               break;
             }
 
-            message.createdAt = fromTimestamp(
-              Timestamp.decode(reader, reader.uint32()),
-            );
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -6366,30 +5512,22 @@ export const ScopeState: MessageFns<ScopeState> = {
 
   fromJSON(object: any): ScopeState {
     return {
-      scope: isSet(object.scope) ? globalThis.String(object.scope) : "",
-      state: isSet(object.state) ? globalThis.String(object.state) : "",
-      eventId: isSet(object.eventId)
-        ? globalThis.String(object.eventId)
-        : isSet(object.event_id)
-          ? globalThis.String(object.event_id)
-          : "",
-      createdAt: isSet(object.createdAt)
-        ? fromJsonTimestamp(object.createdAt)
-        : isSet(object.created_at)
-          ? fromJsonTimestamp(object.created_at)
-          : undefined,
+      scope: isSet(object.scope) ? globalThis.String(object.scope) : '',
+      state: isSet(object.state) ? globalThis.String(object.state) : '',
+      eventId: isSet(object.eventId) ? globalThis.String(object.eventId) : isSet(object.event_id) ? globalThis.String(object.event_id) : '',
+      createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
     };
   },
 
   toJSON(message: ScopeState): unknown {
     const obj: any = {};
-    if (message.scope !== "") {
+    if (message.scope !== '') {
       obj.scope = message.scope;
     }
-    if (message.state !== "") {
+    if (message.state !== '') {
       obj.state = message.state;
     }
-    if (message.eventId !== "") {
+    if (message.eventId !== '') {
       obj.eventId = message.eventId;
     }
     if (message.createdAt !== undefined) {
@@ -6401,31 +5539,26 @@ export const ScopeState: MessageFns<ScopeState> = {
   create<I extends Exact<DeepPartial<ScopeState>, I>>(base?: I): ScopeState {
     return ScopeState.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<ScopeState>, I>>(
-    object: I,
-  ): ScopeState {
+  fromPartial<I extends Exact<DeepPartial<ScopeState>, I>>(object: I): ScopeState {
     const message = createBaseScopeState();
-    message.scope = object.scope ?? "";
-    message.state = object.state ?? "";
-    message.eventId = object.eventId ?? "";
+    message.scope = object.scope ?? '';
+    message.state = object.state ?? '';
+    message.eventId = object.eventId ?? '';
     message.createdAt = object.createdAt ?? undefined;
     return message;
   },
 };
 
 function createBaseDashboardItem(): DashboardItem {
-  return { item: undefined, state: "", scopes: [] };
+  return { item: undefined, state: '', scopes: [] };
 }
 
 export const DashboardItem: MessageFns<DashboardItem> = {
-  encode(
-    message: DashboardItem,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
+  encode(message: DashboardItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.item !== undefined) {
       ConsentRequestItem.encode(message.item, writer.uint32(10).fork()).join();
     }
-    if (message.state !== "") {
+    if (message.state !== '') {
       writer.uint32(18).string(message.state);
     }
     for (const v of message.scopes) {
@@ -6435,11 +5568,10 @@ export const DashboardItem: MessageFns<DashboardItem> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): DashboardItem {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6486,13 +5618,9 @@ export const DashboardItem: MessageFns<DashboardItem> = {
 
   fromJSON(object: any): DashboardItem {
     return {
-      item: isSet(object.item)
-        ? ConsentRequestItem.fromJSON(object.item)
-        : undefined,
-      state: isSet(object.state) ? globalThis.String(object.state) : "",
-      scopes: globalThis.Array.isArray(object?.scopes)
-        ? object.scopes.map((e: any) => ScopeState.fromJSON(e))
-        : [],
+      item: isSet(object.item) ? ConsentRequestItem.fromJSON(object.item) : undefined,
+      state: isSet(object.state) ? globalThis.String(object.state) : '',
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => ScopeState.fromJSON(e)) : [],
     };
   },
 
@@ -6501,7 +5629,7 @@ export const DashboardItem: MessageFns<DashboardItem> = {
     if (message.item !== undefined) {
       obj.item = ConsentRequestItem.toJSON(message.item);
     }
-    if (message.state !== "") {
+    if (message.state !== '') {
       obj.state = message.state;
     }
     if (message.scopes?.length) {
@@ -6510,58 +5638,40 @@ export const DashboardItem: MessageFns<DashboardItem> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<DashboardItem>, I>>(
-    base?: I,
-  ): DashboardItem {
+  create<I extends Exact<DeepPartial<DashboardItem>, I>>(base?: I): DashboardItem {
     return DashboardItem.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<DashboardItem>, I>>(
-    object: I,
-  ): DashboardItem {
+  fromPartial<I extends Exact<DeepPartial<DashboardItem>, I>>(object: I): DashboardItem {
     const message = createBaseDashboardItem();
-    message.item =
-      object.item !== undefined && object.item !== null
-        ? ConsentRequestItem.fromPartial(object.item)
-        : undefined;
-    message.state = object.state ?? "";
+    message.item = object.item !== undefined && object.item !== null ? ConsentRequestItem.fromPartial(object.item) : undefined;
+    message.state = object.state ?? '';
     message.scopes = object.scopes?.map((e) => ScopeState.fromPartial(e)) || [];
     return message;
   },
 };
 
 function createBaseDashboard(): Dashboard {
-  return {
-    groupId: "",
-    title: "",
-    caption: "",
-    language: "",
-    subject: "",
-    issuer: "",
-    items: [],
-  };
+  return { groupId: '', title: '', caption: '', language: '', subject: '', issuer: '', items: [] };
 }
 
 export const Dashboard: MessageFns<Dashboard> = {
-  encode(
-    message: Dashboard,
-    writer: BinaryWriter = new BinaryWriter(),
-  ): BinaryWriter {
-    if (message.groupId !== "") {
+  encode(message: Dashboard, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.groupId !== '') {
       writer.uint32(10).string(message.groupId);
     }
-    if (message.title !== "") {
+    if (message.title !== '') {
       writer.uint32(18).string(message.title);
     }
-    if (message.caption !== "") {
+    if (message.caption !== '') {
       writer.uint32(26).string(message.caption);
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       writer.uint32(34).string(message.language);
     }
-    if (message.subject !== "") {
+    if (message.subject !== '') {
       writer.uint32(42).string(message.subject);
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       writer.uint32(50).string(message.issuer);
     }
     for (const v of message.items) {
@@ -6571,11 +5681,10 @@ export const Dashboard: MessageFns<Dashboard> = {
   },
 
   decode(input: BinaryReader | Uint8Array, length?: number): Dashboard {
-    const reader =
-      input instanceof BinaryReader ? input : new BinaryReader(input);
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
     }
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
@@ -6654,42 +5763,34 @@ export const Dashboard: MessageFns<Dashboard> = {
 
   fromJSON(object: any): Dashboard {
     return {
-      groupId: isSet(object.groupId)
-        ? globalThis.String(object.groupId)
-        : isSet(object.group_id)
-          ? globalThis.String(object.group_id)
-          : "",
-      title: isSet(object.title) ? globalThis.String(object.title) : "",
-      caption: isSet(object.caption) ? globalThis.String(object.caption) : "",
-      language: isSet(object.language)
-        ? globalThis.String(object.language)
-        : "",
-      subject: isSet(object.subject) ? globalThis.String(object.subject) : "",
-      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
-      items: globalThis.Array.isArray(object?.items)
-        ? object.items.map((e: any) => DashboardItem.fromJSON(e))
-        : [],
+      groupId: isSet(object.groupId) ? globalThis.String(object.groupId) : isSet(object.group_id) ? globalThis.String(object.group_id) : '',
+      title: isSet(object.title) ? globalThis.String(object.title) : '',
+      caption: isSet(object.caption) ? globalThis.String(object.caption) : '',
+      language: isSet(object.language) ? globalThis.String(object.language) : '',
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => DashboardItem.fromJSON(e)) : [],
     };
   },
 
   toJSON(message: Dashboard): unknown {
     const obj: any = {};
-    if (message.groupId !== "") {
+    if (message.groupId !== '') {
       obj.groupId = message.groupId;
     }
-    if (message.title !== "") {
+    if (message.title !== '') {
       obj.title = message.title;
     }
-    if (message.caption !== "") {
+    if (message.caption !== '') {
       obj.caption = message.caption;
     }
-    if (message.language !== "") {
+    if (message.language !== '') {
       obj.language = message.language;
     }
-    if (message.subject !== "") {
+    if (message.subject !== '') {
       obj.subject = message.subject;
     }
-    if (message.issuer !== "") {
+    if (message.issuer !== '') {
       obj.issuer = message.issuer;
     }
     if (message.items?.length) {
@@ -6701,18 +5802,15 @@ export const Dashboard: MessageFns<Dashboard> = {
   create<I extends Exact<DeepPartial<Dashboard>, I>>(base?: I): Dashboard {
     return Dashboard.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<Dashboard>, I>>(
-    object: I,
-  ): Dashboard {
+  fromPartial<I extends Exact<DeepPartial<Dashboard>, I>>(object: I): Dashboard {
     const message = createBaseDashboard();
-    message.groupId = object.groupId ?? "";
-    message.title = object.title ?? "";
-    message.caption = object.caption ?? "";
-    message.language = object.language ?? "";
-    message.subject = object.subject ?? "";
-    message.issuer = object.issuer ?? "";
-    message.items =
-      object.items?.map((e) => DashboardItem.fromPartial(e)) || [];
+    message.groupId = object.groupId ?? '';
+    message.title = object.title ?? '';
+    message.caption = object.caption ?? '';
+    message.language = object.language ?? '';
+    message.subject = object.subject ?? '';
+    message.issuer = object.issuer ?? '';
+    message.items = object.items?.map((e) => DashboardItem.fromPartial(e)) || [];
     return message;
   },
 };
@@ -6728,52 +5826,39 @@ export const Dashboard: MessageFns<Dashboard> = {
 export type DataProcessingServiceService = typeof DataProcessingServiceService;
 export const DataProcessingServiceService = {
   createGroup: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/CreateGroup" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/CreateGroup' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: CreateGroupRequest): Buffer =>
-      Buffer.from(CreateGroupRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): CreateGroupRequest =>
-      CreateGroupRequest.decode(value),
-    responseSerialize: (value: Group): Buffer =>
-      Buffer.from(Group.encode(value).finish()),
+    requestSerialize: (value: CreateGroupRequest): Buffer => Buffer.from(CreateGroupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateGroupRequest => CreateGroupRequest.decode(value),
+    responseSerialize: (value: Group): Buffer => Buffer.from(Group.encode(value).finish()),
     responseDeserialize: (value: Buffer): Group => Group.decode(value),
   },
   getGroup: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/GetGroup" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/GetGroup' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetGroupRequest): Buffer =>
-      Buffer.from(GetGroupRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetGroupRequest =>
-      GetGroupRequest.decode(value),
-    responseSerialize: (value: Group): Buffer =>
-      Buffer.from(Group.encode(value).finish()),
+    requestSerialize: (value: GetGroupRequest): Buffer => Buffer.from(GetGroupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGroupRequest => GetGroupRequest.decode(value),
+    responseSerialize: (value: Group): Buffer => Buffer.from(Group.encode(value).finish()),
     responseDeserialize: (value: Buffer): Group => Group.decode(value),
   },
   listGroups: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/ListGroups" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/ListGroups' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListGroupsRequest): Buffer =>
-      Buffer.from(ListGroupsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListGroupsRequest =>
-      ListGroupsRequest.decode(value),
-    responseSerialize: (value: ListGroupsResponse): Buffer =>
-      Buffer.from(ListGroupsResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListGroupsResponse =>
-      ListGroupsResponse.decode(value),
+    requestSerialize: (value: ListGroupsRequest): Buffer => Buffer.from(ListGroupsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListGroupsRequest => ListGroupsRequest.decode(value),
+    responseSerialize: (value: ListGroupsResponse): Buffer => Buffer.from(ListGroupsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListGroupsResponse => ListGroupsResponse.decode(value),
   },
   updateGroup: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/UpdateGroup" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/UpdateGroup' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: UpdateGroupRequest): Buffer =>
-      Buffer.from(UpdateGroupRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): UpdateGroupRequest =>
-      UpdateGroupRequest.decode(value),
-    responseSerialize: (value: Group): Buffer =>
-      Buffer.from(Group.encode(value).finish()),
+    requestSerialize: (value: UpdateGroupRequest): Buffer => Buffer.from(UpdateGroupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateGroupRequest => UpdateGroupRequest.decode(value),
+    responseSerialize: (value: Group): Buffer => Buffer.from(Group.encode(value).finish()),
     responseDeserialize: (value: Buffer): Group => Group.decode(value),
   },
   /**
@@ -6782,174 +5867,131 @@ export const DataProcessingServiceService = {
    * point at them stay explainable).
    */
   deleteGroup: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/DeleteGroup" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/DeleteGroup' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: DeleteGroupRequest): Buffer =>
-      Buffer.from(DeleteGroupRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): DeleteGroupRequest =>
-      DeleteGroupRequest.decode(value),
-    responseSerialize: (value: DeleteGroupResponse): Buffer =>
-      Buffer.from(DeleteGroupResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): DeleteGroupResponse =>
-      DeleteGroupResponse.decode(value),
+    requestSerialize: (value: DeleteGroupRequest): Buffer => Buffer.from(DeleteGroupRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteGroupRequest => DeleteGroupRequest.decode(value),
+    responseSerialize: (value: DeleteGroupResponse): Buffer => Buffer.from(DeleteGroupResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteGroupResponse => DeleteGroupResponse.decode(value),
   },
   createSpec: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/CreateSpec" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/CreateSpec' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: CreateSpecRequest): Buffer =>
-      Buffer.from(CreateSpecRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): CreateSpecRequest =>
-      CreateSpecRequest.decode(value),
-    responseSerialize: (value: Spec): Buffer =>
-      Buffer.from(Spec.encode(value).finish()),
+    requestSerialize: (value: CreateSpecRequest): Buffer => Buffer.from(CreateSpecRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateSpecRequest => CreateSpecRequest.decode(value),
+    responseSerialize: (value: Spec): Buffer => Buffer.from(Spec.encode(value).finish()),
     responseDeserialize: (value: Buffer): Spec => Spec.decode(value),
   },
   /** Returns archived (deleted) specifications too, with archived=true. */
   getSpec: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/GetSpec" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/GetSpec' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetSpecRequest): Buffer =>
-      Buffer.from(GetSpecRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetSpecRequest =>
-      GetSpecRequest.decode(value),
-    responseSerialize: (value: Spec): Buffer =>
-      Buffer.from(Spec.encode(value).finish()),
+    requestSerialize: (value: GetSpecRequest): Buffer => Buffer.from(GetSpecRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSpecRequest => GetSpecRequest.decode(value),
+    responseSerialize: (value: Spec): Buffer => Buffer.from(Spec.encode(value).finish()),
     responseDeserialize: (value: Buffer): Spec => Spec.decode(value),
   },
   /** Live (not archived) specifications of a live group, oldest first. */
   listSpecs: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/ListSpecs" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/ListSpecs' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListSpecsRequest): Buffer =>
-      Buffer.from(ListSpecsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListSpecsRequest =>
-      ListSpecsRequest.decode(value),
-    responseSerialize: (value: ListSpecsResponse): Buffer =>
-      Buffer.from(ListSpecsResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListSpecsResponse =>
-      ListSpecsResponse.decode(value),
+    requestSerialize: (value: ListSpecsRequest): Buffer => Buffer.from(ListSpecsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSpecsRequest => ListSpecsRequest.decode(value),
+    responseSerialize: (value: ListSpecsResponse): Buffer => Buffer.from(ListSpecsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSpecsResponse => ListSpecsResponse.decode(value),
   },
   /** Keeps the previous state as a version (up to 100 previous versions, oldest dropped first). */
   updateSpec: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/UpdateSpec" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/UpdateSpec' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: UpdateSpecRequest): Buffer =>
-      Buffer.from(UpdateSpecRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): UpdateSpecRequest =>
-      UpdateSpecRequest.decode(value),
-    responseSerialize: (value: Spec): Buffer =>
-      Buffer.from(Spec.encode(value).finish()),
+    requestSerialize: (value: UpdateSpecRequest): Buffer => Buffer.from(UpdateSpecRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateSpecRequest => UpdateSpecRequest.decode(value),
+    responseSerialize: (value: Spec): Buffer => Buffer.from(Spec.encode(value).finish()),
     responseDeserialize: (value: Buffer): Spec => Spec.decode(value),
   },
-  /** Soft delete (archival): the specification becomes read-only and leaves its group's lists. */
+  /**
+   * Soft delete (archival), recorded as a new version: the specification becomes read-only and
+   * leaves its group's lists and views.
+   */
   deleteSpec: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/DeleteSpec" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/DeleteSpec' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: DeleteSpecRequest): Buffer =>
-      Buffer.from(DeleteSpecRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): DeleteSpecRequest =>
-      DeleteSpecRequest.decode(value),
-    responseSerialize: (value: DeleteSpecResponse): Buffer =>
-      Buffer.from(DeleteSpecResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): DeleteSpecResponse =>
-      DeleteSpecResponse.decode(value),
+    requestSerialize: (value: DeleteSpecRequest): Buffer => Buffer.from(DeleteSpecRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteSpecRequest => DeleteSpecRequest.decode(value),
+    responseSerialize: (value: DeleteSpecResponse): Buffer => Buffer.from(DeleteSpecResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteSpecResponse => DeleteSpecResponse.decode(value),
   },
   /** Previous versions, newest first. */
   listSpecVersions: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/ListSpecVersions" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/ListSpecVersions' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListSpecVersionsRequest): Buffer =>
-      Buffer.from(ListSpecVersionsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListSpecVersionsRequest =>
-      ListSpecVersionsRequest.decode(value),
-    responseSerialize: (value: ListSpecVersionsResponse): Buffer =>
-      Buffer.from(ListSpecVersionsResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListSpecVersionsResponse =>
-      ListSpecVersionsResponse.decode(value),
+    requestSerialize: (value: ListSpecVersionsRequest): Buffer => Buffer.from(ListSpecVersionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSpecVersionsRequest => ListSpecVersionsRequest.decode(value),
+    responseSerialize: (value: ListSpecVersionsResponse): Buffer => Buffer.from(ListSpecVersionsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSpecVersionsResponse => ListSpecVersionsResponse.decode(value),
   },
   /** One version: a previous one, or the current one. */
   getSpecVersion: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/GetSpecVersion" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/GetSpecVersion' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetSpecVersionRequest): Buffer =>
-      Buffer.from(GetSpecVersionRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetSpecVersionRequest =>
-      GetSpecVersionRequest.decode(value),
-    responseSerialize: (value: SpecVersion): Buffer =>
-      Buffer.from(SpecVersion.encode(value).finish()),
-    responseDeserialize: (value: Buffer): SpecVersion =>
-      SpecVersion.decode(value),
+    requestSerialize: (value: GetSpecVersionRequest): Buffer => Buffer.from(GetSpecVersionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSpecVersionRequest => GetSpecVersionRequest.decode(value),
+    responseSerialize: (value: SpecVersion): Buffer => Buffer.from(SpecVersion.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SpecVersion => SpecVersion.decode(value),
   },
   /** Texts are part of their specification: every text change makes a new specification version. */
   createText: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/CreateText" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/CreateText' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: CreateTextRequest): Buffer =>
-      Buffer.from(CreateTextRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): CreateTextRequest =>
-      CreateTextRequest.decode(value),
-    responseSerialize: (value: Text): Buffer =>
-      Buffer.from(Text.encode(value).finish()),
+    requestSerialize: (value: CreateTextRequest): Buffer => Buffer.from(CreateTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateTextRequest => CreateTextRequest.decode(value),
+    responseSerialize: (value: Text): Buffer => Buffer.from(Text.encode(value).finish()),
     responseDeserialize: (value: Buffer): Text => Text.decode(value),
   },
   listTexts: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/ListTexts" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/ListTexts' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ListTextsRequest): Buffer =>
-      Buffer.from(ListTextsRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ListTextsRequest =>
-      ListTextsRequest.decode(value),
-    responseSerialize: (value: ListTextsResponse): Buffer =>
-      Buffer.from(ListTextsResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ListTextsResponse =>
-      ListTextsResponse.decode(value),
+    requestSerialize: (value: ListTextsRequest): Buffer => Buffer.from(ListTextsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListTextsRequest => ListTextsRequest.decode(value),
+    responseSerialize: (value: ListTextsResponse): Buffer => Buffer.from(ListTextsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListTextsResponse => ListTextsResponse.decode(value),
   },
   getText: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/GetText" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/GetText' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetTextRequest): Buffer =>
-      Buffer.from(GetTextRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetTextRequest =>
-      GetTextRequest.decode(value),
-    responseSerialize: (value: Text): Buffer =>
-      Buffer.from(Text.encode(value).finish()),
+    requestSerialize: (value: GetTextRequest): Buffer => Buffer.from(GetTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTextRequest => GetTextRequest.decode(value),
+    responseSerialize: (value: Text): Buffer => Buffer.from(Text.encode(value).finish()),
     responseDeserialize: (value: Buffer): Text => Text.decode(value),
   },
   updateText: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/UpdateText" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/UpdateText' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: UpdateTextRequest): Buffer =>
-      Buffer.from(UpdateTextRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): UpdateTextRequest =>
-      UpdateTextRequest.decode(value),
-    responseSerialize: (value: Text): Buffer =>
-      Buffer.from(Text.encode(value).finish()),
+    requestSerialize: (value: UpdateTextRequest): Buffer => Buffer.from(UpdateTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateTextRequest => UpdateTextRequest.decode(value),
+    responseSerialize: (value: Text): Buffer => Buffer.from(Text.encode(value).finish()),
     responseDeserialize: (value: Buffer): Text => Text.decode(value),
   },
   deleteText: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/DeleteText" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/DeleteText' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: DeleteTextRequest): Buffer =>
-      Buffer.from(DeleteTextRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): DeleteTextRequest =>
-      DeleteTextRequest.decode(value),
-    responseSerialize: (value: DeleteTextResponse): Buffer =>
-      Buffer.from(DeleteTextResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): DeleteTextResponse =>
-      DeleteTextResponse.decode(value),
+    requestSerialize: (value: DeleteTextRequest): Buffer => Buffer.from(DeleteTextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteTextRequest => DeleteTextRequest.decode(value),
+    responseSerialize: (value: DeleteTextResponse): Buffer => Buffer.from(DeleteTextResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteTextResponse => DeleteTextResponse.decode(value),
   },
   /**
    * What the consent service needs to build a receipt for a specification target.
@@ -6957,17 +5999,13 @@ export const DataProcessingServiceService = {
    * with archived=true so that old consent events stay explainable.
    */
   getSpecForConsent: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/GetSpecForConsent" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/GetSpecForConsent' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetSpecForConsentRequest): Buffer =>
-      Buffer.from(GetSpecForConsentRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetSpecForConsentRequest =>
-      GetSpecForConsentRequest.decode(value),
-    responseSerialize: (value: SpecForConsent): Buffer =>
-      Buffer.from(SpecForConsent.encode(value).finish()),
-    responseDeserialize: (value: Buffer): SpecForConsent =>
-      SpecForConsent.decode(value),
+    requestSerialize: (value: GetSpecForConsentRequest): Buffer => Buffer.from(GetSpecForConsentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSpecForConsentRequest => GetSpecForConsentRequest.decode(value),
+    responseSerialize: (value: SpecForConsent): Buffer => Buffer.from(SpecForConsent.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SpecForConsent => SpecForConsent.decode(value),
   },
   /**
    * Tells whether a consent target is a specification target URL of this deployment
@@ -6975,60 +6013,45 @@ export const DataProcessingServiceService = {
    * (NOT_FOUND when the spec is unknown in the account).
    */
   resolveTarget: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/ResolveTarget" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/ResolveTarget' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: ResolveTargetRequest): Buffer =>
-      Buffer.from(ResolveTargetRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ResolveTargetRequest =>
-      ResolveTargetRequest.decode(value),
-    responseSerialize: (value: ResolveTargetResponse): Buffer =>
-      Buffer.from(ResolveTargetResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ResolveTargetResponse =>
-      ResolveTargetResponse.decode(value),
+    requestSerialize: (value: ResolveTargetRequest): Buffer => Buffer.from(ResolveTargetRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveTargetRequest => ResolveTargetRequest.decode(value),
+    responseSerialize: (value: ResolveTargetResponse): Buffer => Buffer.from(ResolveTargetResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveTargetResponse => ResolveTargetResponse.decode(value),
   },
   /** A group as an HTML section of a privacy policy. */
   getGroupPolicy: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/GetGroupPolicy" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/GetGroupPolicy' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetGroupPolicyRequest): Buffer =>
-      Buffer.from(GetGroupPolicyRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetGroupPolicyRequest =>
-      GetGroupPolicyRequest.decode(value),
-    responseSerialize: (value: GroupPolicy): Buffer =>
-      Buffer.from(GroupPolicy.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GroupPolicy =>
-      GroupPolicy.decode(value),
+    requestSerialize: (value: GetGroupPolicyRequest): Buffer => Buffer.from(GetGroupPolicyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGroupPolicyRequest => GetGroupPolicyRequest.decode(value),
+    responseSerialize: (value: GroupPolicy): Buffer => Buffer.from(GroupPolicy.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GroupPolicy => GroupPolicy.decode(value),
   },
   /** What a client needs to build a consent request UI for a group. */
   getConsentRequest: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/GetConsentRequest" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/GetConsentRequest' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetConsentRequestRequest): Buffer =>
-      Buffer.from(GetConsentRequestRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetConsentRequestRequest =>
-      GetConsentRequestRequest.decode(value),
-    responseSerialize: (value: ConsentRequest): Buffer =>
-      Buffer.from(ConsentRequest.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ConsentRequest =>
-      ConsentRequest.decode(value),
+    requestSerialize: (value: GetConsentRequestRequest): Buffer => Buffer.from(GetConsentRequestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetConsentRequestRequest => GetConsentRequestRequest.decode(value),
+    responseSerialize: (value: ConsentRequest): Buffer => Buffer.from(ConsentRequest.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConsentRequest => ConsentRequest.decode(value),
   },
   /**
    * The consent request items with a subject's current consent (from the consent service).
    * UNAVAILABLE when the consent service cannot be reached.
    */
   getDashboard: {
-    path: "/accord.dataprocessing.v1.DataProcessingService/GetDashboard" as const,
+    path: '/accord.dataprocessing.v1.DataProcessingService/GetDashboard' as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: GetDashboardRequest): Buffer =>
-      Buffer.from(GetDashboardRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetDashboardRequest =>
-      GetDashboardRequest.decode(value),
-    responseSerialize: (value: Dashboard): Buffer =>
-      Buffer.from(Dashboard.encode(value).finish()),
+    requestSerialize: (value: GetDashboardRequest): Buffer => Buffer.from(GetDashboardRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetDashboardRequest => GetDashboardRequest.decode(value),
+    responseSerialize: (value: Dashboard): Buffer => Buffer.from(Dashboard.encode(value).finish()),
     responseDeserialize: (value: Buffer): Dashboard => Dashboard.decode(value),
   },
 } as const;
@@ -7051,13 +6074,13 @@ export interface DataProcessingServiceServer extends UntypedServiceImplementatio
   listSpecs: handleUnaryCall<ListSpecsRequest, ListSpecsResponse>;
   /** Keeps the previous state as a version (up to 100 previous versions, oldest dropped first). */
   updateSpec: handleUnaryCall<UpdateSpecRequest, Spec>;
-  /** Soft delete (archival): the specification becomes read-only and leaves its group's lists. */
+  /**
+   * Soft delete (archival), recorded as a new version: the specification becomes read-only and
+   * leaves its group's lists and views.
+   */
   deleteSpec: handleUnaryCall<DeleteSpecRequest, DeleteSpecResponse>;
   /** Previous versions, newest first. */
-  listSpecVersions: handleUnaryCall<
-    ListSpecVersionsRequest,
-    ListSpecVersionsResponse
-  >;
+  listSpecVersions: handleUnaryCall<ListSpecVersionsRequest, ListSpecVersionsResponse>;
   /** One version: a previous one, or the current one. */
   getSpecVersion: handleUnaryCall<GetSpecVersionRequest, SpecVersion>;
   /** Texts are part of their specification: every text change makes a new specification version. */
@@ -7090,69 +6113,32 @@ export interface DataProcessingServiceServer extends UntypedServiceImplementatio
 }
 
 export interface DataProcessingServiceClient extends Client {
-  createGroup(
-    request: CreateGroupRequest,
-    callback: (error: ServiceError | null, response: Group) => void,
-  ): ClientUnaryCall;
-  createGroup(
-    request: CreateGroupRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Group) => void,
-  ): ClientUnaryCall;
+  createGroup(request: CreateGroupRequest, callback: (error: ServiceError | null, response: Group) => void): ClientUnaryCall;
+  createGroup(request: CreateGroupRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Group) => void): ClientUnaryCall;
   createGroup(
     request: CreateGroupRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Group) => void,
   ): ClientUnaryCall;
-  getGroup(
-    request: GetGroupRequest,
-    callback: (error: ServiceError | null, response: Group) => void,
-  ): ClientUnaryCall;
-  getGroup(
-    request: GetGroupRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Group) => void,
-  ): ClientUnaryCall;
+  getGroup(request: GetGroupRequest, callback: (error: ServiceError | null, response: Group) => void): ClientUnaryCall;
+  getGroup(request: GetGroupRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Group) => void): ClientUnaryCall;
   getGroup(
     request: GetGroupRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Group) => void,
   ): ClientUnaryCall;
-  listGroups(
-    request: ListGroupsRequest,
-    callback: (
-      error: ServiceError | null,
-      response: ListGroupsResponse,
-    ) => void,
-  ): ClientUnaryCall;
-  listGroups(
-    request: ListGroupsRequest,
-    metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: ListGroupsResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  listGroups(request: ListGroupsRequest, callback: (error: ServiceError | null, response: ListGroupsResponse) => void): ClientUnaryCall;
+  listGroups(request: ListGroupsRequest, metadata: Metadata, callback: (error: ServiceError | null, response: ListGroupsResponse) => void): ClientUnaryCall;
   listGroups(
     request: ListGroupsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: ListGroupsResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ListGroupsResponse) => void,
   ): ClientUnaryCall;
-  updateGroup(
-    request: UpdateGroupRequest,
-    callback: (error: ServiceError | null, response: Group) => void,
-  ): ClientUnaryCall;
-  updateGroup(
-    request: UpdateGroupRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Group) => void,
-  ): ClientUnaryCall;
+  updateGroup(request: UpdateGroupRequest, callback: (error: ServiceError | null, response: Group) => void): ClientUnaryCall;
+  updateGroup(request: UpdateGroupRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Group) => void): ClientUnaryCall;
   updateGroup(
     request: UpdateGroupRequest,
     metadata: Metadata,
@@ -7164,39 +6150,16 @@ export interface DataProcessingServiceClient extends Client {
    * (they stay readable through GetSpec/GetSpecForConsent/versions so that consent events that
    * point at them stay explainable).
    */
-  deleteGroup(
-    request: DeleteGroupRequest,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteGroupResponse,
-    ) => void,
-  ): ClientUnaryCall;
-  deleteGroup(
-    request: DeleteGroupRequest,
-    metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteGroupResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  deleteGroup(request: DeleteGroupRequest, callback: (error: ServiceError | null, response: DeleteGroupResponse) => void): ClientUnaryCall;
+  deleteGroup(request: DeleteGroupRequest, metadata: Metadata, callback: (error: ServiceError | null, response: DeleteGroupResponse) => void): ClientUnaryCall;
   deleteGroup(
     request: DeleteGroupRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteGroupResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: DeleteGroupResponse) => void,
   ): ClientUnaryCall;
-  createSpec(
-    request: CreateSpecRequest,
-    callback: (error: ServiceError | null, response: Spec) => void,
-  ): ClientUnaryCall;
-  createSpec(
-    request: CreateSpecRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Spec) => void,
-  ): ClientUnaryCall;
+  createSpec(request: CreateSpecRequest, callback: (error: ServiceError | null, response: Spec) => void): ClientUnaryCall;
+  createSpec(request: CreateSpecRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Spec) => void): ClientUnaryCall;
   createSpec(
     request: CreateSpecRequest,
     metadata: Metadata,
@@ -7204,15 +6167,8 @@ export interface DataProcessingServiceClient extends Client {
     callback: (error: ServiceError | null, response: Spec) => void,
   ): ClientUnaryCall;
   /** Returns archived (deleted) specifications too, with archived=true. */
-  getSpec(
-    request: GetSpecRequest,
-    callback: (error: ServiceError | null, response: Spec) => void,
-  ): ClientUnaryCall;
-  getSpec(
-    request: GetSpecRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Spec) => void,
-  ): ClientUnaryCall;
+  getSpec(request: GetSpecRequest, callback: (error: ServiceError | null, response: Spec) => void): ClientUnaryCall;
+  getSpec(request: GetSpecRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Spec) => void): ClientUnaryCall;
   getSpec(
     request: GetSpecRequest,
     metadata: Metadata,
@@ -7220,15 +6176,8 @@ export interface DataProcessingServiceClient extends Client {
     callback: (error: ServiceError | null, response: Spec) => void,
   ): ClientUnaryCall;
   /** Live (not archived) specifications of a live group, oldest first. */
-  listSpecs(
-    request: ListSpecsRequest,
-    callback: (error: ServiceError | null, response: ListSpecsResponse) => void,
-  ): ClientUnaryCall;
-  listSpecs(
-    request: ListSpecsRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: ListSpecsResponse) => void,
-  ): ClientUnaryCall;
+  listSpecs(request: ListSpecsRequest, callback: (error: ServiceError | null, response: ListSpecsResponse) => void): ClientUnaryCall;
+  listSpecs(request: ListSpecsRequest, metadata: Metadata, callback: (error: ServiceError | null, response: ListSpecsResponse) => void): ClientUnaryCall;
   listSpecs(
     request: ListSpecsRequest,
     metadata: Metadata,
@@ -7236,81 +6185,42 @@ export interface DataProcessingServiceClient extends Client {
     callback: (error: ServiceError | null, response: ListSpecsResponse) => void,
   ): ClientUnaryCall;
   /** Keeps the previous state as a version (up to 100 previous versions, oldest dropped first). */
-  updateSpec(
-    request: UpdateSpecRequest,
-    callback: (error: ServiceError | null, response: Spec) => void,
-  ): ClientUnaryCall;
-  updateSpec(
-    request: UpdateSpecRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Spec) => void,
-  ): ClientUnaryCall;
+  updateSpec(request: UpdateSpecRequest, callback: (error: ServiceError | null, response: Spec) => void): ClientUnaryCall;
+  updateSpec(request: UpdateSpecRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Spec) => void): ClientUnaryCall;
   updateSpec(
     request: UpdateSpecRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Spec) => void,
   ): ClientUnaryCall;
-  /** Soft delete (archival): the specification becomes read-only and leaves its group's lists. */
-  deleteSpec(
-    request: DeleteSpecRequest,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteSpecResponse,
-    ) => void,
-  ): ClientUnaryCall;
-  deleteSpec(
-    request: DeleteSpecRequest,
-    metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteSpecResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  /**
+   * Soft delete (archival), recorded as a new version: the specification becomes read-only and
+   * leaves its group's lists and views.
+   */
+  deleteSpec(request: DeleteSpecRequest, callback: (error: ServiceError | null, response: DeleteSpecResponse) => void): ClientUnaryCall;
+  deleteSpec(request: DeleteSpecRequest, metadata: Metadata, callback: (error: ServiceError | null, response: DeleteSpecResponse) => void): ClientUnaryCall;
   deleteSpec(
     request: DeleteSpecRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteSpecResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: DeleteSpecResponse) => void,
   ): ClientUnaryCall;
   /** Previous versions, newest first. */
-  listSpecVersions(
-    request: ListSpecVersionsRequest,
-    callback: (
-      error: ServiceError | null,
-      response: ListSpecVersionsResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  listSpecVersions(request: ListSpecVersionsRequest, callback: (error: ServiceError | null, response: ListSpecVersionsResponse) => void): ClientUnaryCall;
   listSpecVersions(
     request: ListSpecVersionsRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: ListSpecVersionsResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ListSpecVersionsResponse) => void,
   ): ClientUnaryCall;
   listSpecVersions(
     request: ListSpecVersionsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: ListSpecVersionsResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ListSpecVersionsResponse) => void,
   ): ClientUnaryCall;
   /** One version: a previous one, or the current one. */
-  getSpecVersion(
-    request: GetSpecVersionRequest,
-    callback: (error: ServiceError | null, response: SpecVersion) => void,
-  ): ClientUnaryCall;
-  getSpecVersion(
-    request: GetSpecVersionRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: SpecVersion) => void,
-  ): ClientUnaryCall;
+  getSpecVersion(request: GetSpecVersionRequest, callback: (error: ServiceError | null, response: SpecVersion) => void): ClientUnaryCall;
+  getSpecVersion(request: GetSpecVersionRequest, metadata: Metadata, callback: (error: ServiceError | null, response: SpecVersion) => void): ClientUnaryCall;
   getSpecVersion(
     request: GetSpecVersionRequest,
     metadata: Metadata,
@@ -7318,99 +6228,52 @@ export interface DataProcessingServiceClient extends Client {
     callback: (error: ServiceError | null, response: SpecVersion) => void,
   ): ClientUnaryCall;
   /** Texts are part of their specification: every text change makes a new specification version. */
-  createText(
-    request: CreateTextRequest,
-    callback: (error: ServiceError | null, response: Text) => void,
-  ): ClientUnaryCall;
-  createText(
-    request: CreateTextRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Text) => void,
-  ): ClientUnaryCall;
+  createText(request: CreateTextRequest, callback: (error: ServiceError | null, response: Text) => void): ClientUnaryCall;
+  createText(request: CreateTextRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Text) => void): ClientUnaryCall;
   createText(
     request: CreateTextRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Text) => void,
   ): ClientUnaryCall;
-  listTexts(
-    request: ListTextsRequest,
-    callback: (error: ServiceError | null, response: ListTextsResponse) => void,
-  ): ClientUnaryCall;
-  listTexts(
-    request: ListTextsRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: ListTextsResponse) => void,
-  ): ClientUnaryCall;
+  listTexts(request: ListTextsRequest, callback: (error: ServiceError | null, response: ListTextsResponse) => void): ClientUnaryCall;
+  listTexts(request: ListTextsRequest, metadata: Metadata, callback: (error: ServiceError | null, response: ListTextsResponse) => void): ClientUnaryCall;
   listTexts(
     request: ListTextsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListTextsResponse) => void,
   ): ClientUnaryCall;
-  getText(
-    request: GetTextRequest,
-    callback: (error: ServiceError | null, response: Text) => void,
-  ): ClientUnaryCall;
-  getText(
-    request: GetTextRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Text) => void,
-  ): ClientUnaryCall;
+  getText(request: GetTextRequest, callback: (error: ServiceError | null, response: Text) => void): ClientUnaryCall;
+  getText(request: GetTextRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Text) => void): ClientUnaryCall;
   getText(
     request: GetTextRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Text) => void,
   ): ClientUnaryCall;
-  updateText(
-    request: UpdateTextRequest,
-    callback: (error: ServiceError | null, response: Text) => void,
-  ): ClientUnaryCall;
-  updateText(
-    request: UpdateTextRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Text) => void,
-  ): ClientUnaryCall;
+  updateText(request: UpdateTextRequest, callback: (error: ServiceError | null, response: Text) => void): ClientUnaryCall;
+  updateText(request: UpdateTextRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Text) => void): ClientUnaryCall;
   updateText(
     request: UpdateTextRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Text) => void,
   ): ClientUnaryCall;
-  deleteText(
-    request: DeleteTextRequest,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteTextResponse,
-    ) => void,
-  ): ClientUnaryCall;
-  deleteText(
-    request: DeleteTextRequest,
-    metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteTextResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  deleteText(request: DeleteTextRequest, callback: (error: ServiceError | null, response: DeleteTextResponse) => void): ClientUnaryCall;
+  deleteText(request: DeleteTextRequest, metadata: Metadata, callback: (error: ServiceError | null, response: DeleteTextResponse) => void): ClientUnaryCall;
   deleteText(
     request: DeleteTextRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: DeleteTextResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: DeleteTextResponse) => void,
   ): ClientUnaryCall;
   /**
    * What the consent service needs to build a receipt for a specification target.
    * NOT_FOUND when the spec does not exist in the account. Deleted (archived) specs are returned
    * with archived=true so that old consent events stay explainable.
    */
-  getSpecForConsent(
-    request: GetSpecForConsentRequest,
-    callback: (error: ServiceError | null, response: SpecForConsent) => void,
-  ): ClientUnaryCall;
+  getSpecForConsent(request: GetSpecForConsentRequest, callback: (error: ServiceError | null, response: SpecForConsent) => void): ClientUnaryCall;
   getSpecForConsent(
     request: GetSpecForConsentRequest,
     metadata: Metadata,
@@ -7427,40 +6290,21 @@ export interface DataProcessingServiceClient extends Client {
    * ({base_url}/dataprocessing/v0/dpspecs/<spec_id>) and, when it is, resolves it
    * (NOT_FOUND when the spec is unknown in the account).
    */
-  resolveTarget(
-    request: ResolveTargetRequest,
-    callback: (
-      error: ServiceError | null,
-      response: ResolveTargetResponse,
-    ) => void,
-  ): ClientUnaryCall;
+  resolveTarget(request: ResolveTargetRequest, callback: (error: ServiceError | null, response: ResolveTargetResponse) => void): ClientUnaryCall;
   resolveTarget(
     request: ResolveTargetRequest,
     metadata: Metadata,
-    callback: (
-      error: ServiceError | null,
-      response: ResolveTargetResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ResolveTargetResponse) => void,
   ): ClientUnaryCall;
   resolveTarget(
     request: ResolveTargetRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (
-      error: ServiceError | null,
-      response: ResolveTargetResponse,
-    ) => void,
+    callback: (error: ServiceError | null, response: ResolveTargetResponse) => void,
   ): ClientUnaryCall;
   /** A group as an HTML section of a privacy policy. */
-  getGroupPolicy(
-    request: GetGroupPolicyRequest,
-    callback: (error: ServiceError | null, response: GroupPolicy) => void,
-  ): ClientUnaryCall;
-  getGroupPolicy(
-    request: GetGroupPolicyRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: GroupPolicy) => void,
-  ): ClientUnaryCall;
+  getGroupPolicy(request: GetGroupPolicyRequest, callback: (error: ServiceError | null, response: GroupPolicy) => void): ClientUnaryCall;
+  getGroupPolicy(request: GetGroupPolicyRequest, metadata: Metadata, callback: (error: ServiceError | null, response: GroupPolicy) => void): ClientUnaryCall;
   getGroupPolicy(
     request: GetGroupPolicyRequest,
     metadata: Metadata,
@@ -7468,10 +6312,7 @@ export interface DataProcessingServiceClient extends Client {
     callback: (error: ServiceError | null, response: GroupPolicy) => void,
   ): ClientUnaryCall;
   /** What a client needs to build a consent request UI for a group. */
-  getConsentRequest(
-    request: GetConsentRequestRequest,
-    callback: (error: ServiceError | null, response: ConsentRequest) => void,
-  ): ClientUnaryCall;
+  getConsentRequest(request: GetConsentRequestRequest, callback: (error: ServiceError | null, response: ConsentRequest) => void): ClientUnaryCall;
   getConsentRequest(
     request: GetConsentRequestRequest,
     metadata: Metadata,
@@ -7487,15 +6328,8 @@ export interface DataProcessingServiceClient extends Client {
    * The consent request items with a subject's current consent (from the consent service).
    * UNAVAILABLE when the consent service cannot be reached.
    */
-  getDashboard(
-    request: GetDashboardRequest,
-    callback: (error: ServiceError | null, response: Dashboard) => void,
-  ): ClientUnaryCall;
-  getDashboard(
-    request: GetDashboardRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: Dashboard) => void,
-  ): ClientUnaryCall;
+  getDashboard(request: GetDashboardRequest, callback: (error: ServiceError | null, response: Dashboard) => void): ClientUnaryCall;
+  getDashboard(request: GetDashboardRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Dashboard) => void): ClientUnaryCall;
   getDashboard(
     request: GetDashboardRequest,
     metadata: Metadata,
@@ -7506,19 +6340,14 @@ export interface DataProcessingServiceClient extends Client {
 
 export const DataProcessingServiceClient = makeGenericClientConstructor(
   DataProcessingServiceService,
-  "accord.dataprocessing.v1.DataProcessingService",
+  'accord.dataprocessing.v1.DataProcessingService',
 ) as unknown as {
-  new (
-    address: string,
-    credentials: ChannelCredentials,
-    options?: Partial<ClientOptions>,
-  ): DataProcessingServiceClient;
+  new (address: string, credentials: ChannelCredentials, options?: Partial<ClientOptions>): DataProcessingServiceClient;
   service: typeof DataProcessingServiceService;
   serviceName: string;
 };
 
-type Builtin =
-  Date | Function | Uint8Array | string | number | boolean | undefined;
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 type DeepPartial<T> = T extends Builtin
   ? T
@@ -7531,11 +6360,7 @@ type DeepPartial<T> = T extends Builtin
         : Partial<T>;
 
 type KeysOfUnion<T> = T extends T ? keyof T : never;
-type Exact<P, I extends P> = P extends Builtin
-  ? P
-  : P & { [K in keyof P]: Exact<P[K], I[K]> } & {
-      [K in Exclude<keyof I, KeysOfUnion<P>>]: never;
-    };
+type Exact<P, I extends P> = P extends Builtin ? P : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
 
 function toTimestamp(date: Date): Timestamp {
   const seconds = Math.trunc(date.getTime() / 1_000);
@@ -7552,7 +6377,7 @@ function fromTimestamp(t: Timestamp): Date {
 function fromJsonTimestamp(o: any): Date {
   if (o instanceof globalThis.Date) {
     return o;
-  } else if (typeof o === "string") {
+  } else if (typeof o === 'string') {
     return new globalThis.Date(o);
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));

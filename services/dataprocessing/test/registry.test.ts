@@ -1,0 +1,363 @@
+import { status } from '@grpc/grpc-js';
+import { expectGrpcError, fieldsOf, startTestDp, type RunningDp } from './helpers';
+
+let svc: RunningDp;
+const A = { accountId: 'acc-a', appId: 'app-a1' };
+const A2 = { accountId: 'acc-a', appId: 'app-a2' };
+const B = { accountId: 'acc-b', appId: 'app-b1' };
+
+beforeAll(async () => {
+  svc = await startTestDp('dpregistry');
+});
+afterAll(async () => svc?.stop());
+
+const newGroup = (who = A, fields: { name?: string; description?: string; purpose?: string } = { name: 'Newsletter', description: 'Our news', purpose: 'marketing' }) =>
+  svc.client.createGroup({ ...who, fields });
+const newSpec = async (who = A, fields: Record<string, unknown> = {}, groupId?: string) =>
+  svc.client.createSpec({
+    ...who,
+    groupId: groupId ?? (await newGroup(who)).id,
+    fields: { data: 'e-mail', purpose: 'send news', action: 'collect', ...fields },
+    texts: [],
+  });
+
+describe('groups', () => {
+  it('are created with an id, the creating application and timestamps, and read back', async () => {
+    const g = await newGroup(A, { description: 'only a description' });
+    expect(g.id).toMatch(/^[0-9a-f]{24}$/);
+    expect(g).toMatchObject({ name: '', description: 'only a description', purpose: '', appId: A.appId });
+    expect(g.createdAt).toBeInstanceOf(Date);
+    expect(g.updatedAt!.getTime()).toBe(g.createdAt!.getTime());
+    expect(await svc.client.getGroup({ accountId: A.accountId, id: g.id })).toEqual(g);
+  });
+
+  it('list in creation order, page by page with a cursor', async () => {
+    const who = { accountId: 'acc-paging', appId: 'app' };
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push((await newGroup(who, { name: `g${i}` })).id);
+    const p1 = await svc.client.listGroups({ accountId: who.accountId, page: { limit: 2, cursor: '' } });
+    expect(p1.groups.map((g) => g.id)).toEqual(ids.slice(0, 2));
+    expect(p1.nextCursor).not.toBe('');
+    const p2 = await svc.client.listGroups({ accountId: who.accountId, page: { limit: 2, cursor: p1.nextCursor } });
+    const p3 = await svc.client.listGroups({ accountId: who.accountId, page: { limit: 2, cursor: p2.nextCursor } });
+    expect([...p2.groups, ...p3.groups].map((g) => g.id)).toEqual(ids.slice(2));
+    expect(p3.nextCursor).toBe('');
+    const bad = await expectGrpcError(svc.client.listGroups({ accountId: who.accountId, page: { limit: 500, cursor: 'nope' } }), status.INVALID_ARGUMENT);
+    expect(fieldsOf(bad)).toEqual(['limit']);
+  });
+
+  it('update only the fields in the mask and move updatedAt', async () => {
+    const g = await newGroup();
+    const u = await svc.client.updateGroup({ ...A, id: g.id, fields: { name: 'Renamed' }, updateMask: ['name', 'purpose'] });
+    expect(u).toMatchObject({ name: 'Renamed', description: 'Our news', purpose: '' });
+    expect(u.updatedAt!.getTime()).toBeGreaterThanOrEqual(g.updatedAt!.getTime());
+    const err = await expectGrpcError(svc.client.updateGroup({ ...A, id: g.id, fields: { name: 'x'.repeat(300) }, updateMask: ['name'] }), status.INVALID_ARGUMENT);
+    expect(fieldsOf(err)).toEqual(['/name']);
+  });
+
+  it('deleted disappear from reads and lists, and a second delete is NOT_FOUND', async () => {
+    const who = { accountId: 'acc-gdel', appId: 'app' };
+    const g = await newGroup(who);
+    await svc.client.deleteGroup({ ...who, id: g.id });
+    await expectGrpcError(svc.client.getGroup({ accountId: who.accountId, id: g.id }), status.NOT_FOUND);
+    expect((await svc.client.listGroups({ accountId: who.accountId })).groups).toEqual([]);
+    await expectGrpcError(svc.client.deleteGroup({ ...who, id: g.id }), status.NOT_FOUND);
+  });
+
+  it('of another account are NOT_FOUND for every operation and never listed', async () => {
+    const g = await newGroup(A);
+    await expectGrpcError(svc.client.getGroup({ accountId: B.accountId, id: g.id }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.updateGroup({ ...B, id: g.id, fields: { name: 'x' }, updateMask: ['name'] }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.deleteGroup({ ...B, id: g.id }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.createSpec({ ...B, groupId: g.id, fields: { data: 'd', purpose: 'p', action: 'use' }, texts: [] }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.listSpecs({ accountId: B.accountId, groupId: g.id }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.getGroupPolicy({ accountId: B.accountId, groupId: g.id, language: '', textType: '' }), status.NOT_FOUND);
+    expect((await svc.client.listGroups({ accountId: B.accountId })).groups.map((x) => x.id)).not.toContain(g.id);
+    expect((await svc.client.getGroup({ accountId: A.accountId, id: g.id })).id).toBe(g.id);
+  });
+
+  it('require the caller’s account and application', async () => {
+    const err = await expectGrpcError(svc.client.createGroup({ accountId: '', appId: '', fields: {} }), status.INVALID_ARGUMENT);
+    expect(fieldsOf(err)).toEqual(['accountId', 'appId']);
+  });
+});
+
+describe('specifications', () => {
+  it('are created with the documented defaults, version 1 and their consent target URL', async () => {
+    const g = await newGroup();
+    const s = await newSpec(A, {}, g.id);
+    expect(s).toMatchObject({
+      groupId: g.id,
+      data: 'e-mail',
+      purpose: 'send news',
+      action: 'collect',
+      sensitive: false,
+      consentTarget: true,
+      location: 'EU',
+      legalBasis: '',
+      externalHref: '',
+      version: 1,
+      appId: A.appId,
+      archived: false,
+      texts: [],
+    });
+    expect(s.duration).toBeUndefined();
+    expect(s.target).toBe(`${svc.baseUrl}/dataprocessing/v0/dpspecs/${s.id}`);
+    expect(await svc.client.getSpec({ accountId: A.accountId, id: s.id })).toEqual(s);
+  });
+
+  it('can be created with texts, which get integer ids', async () => {
+    const g = await newGroup();
+    const s = await svc.client.createSpec({
+      ...A,
+      groupId: g.id,
+      fields: { data: 'd', purpose: 'p', action: 'store', duration: 30, legalBasis: 'CONTRACT', externalHref: 'https://example.com/p', sensitive: true, location: 'DE' },
+      texts: [{ value: 'Hello', language: 'en' }, { value: 'Hallo', language: 'de', type: 'short' }],
+    });
+    expect(s).toMatchObject({ duration: 30, legalBasis: 'CONTRACT', externalHref: 'https://example.com/p', sensitive: true, location: 'DE' });
+    expect(s.texts.map((t) => [t.id, t.language, t.type])).toEqual([
+      ['1', 'en', 'default'],
+      ['2', 'de', 'short'],
+    ]);
+  });
+
+  it('refuse bad input naming every field at fault', async () => {
+    const g = await newGroup();
+    const err = await expectGrpcError(
+      svc.client.createSpec({
+        ...A,
+        groupId: g.id,
+        fields: { data: '', action: 'sell', duration: 0, legalBasis: 'MAYBE', externalHref: 'not a url' },
+        texts: [{ value: 'x', language: 'xx' }],
+      }),
+      status.INVALID_ARGUMENT,
+    );
+    expect(fieldsOf(err)).toEqual(['/data', '/purpose', '/action', '/duration', '/legalBasis', '/externalHref']);
+    const textErr = await expectGrpcError(
+      svc.client.createSpec({ ...A, groupId: g.id, fields: { data: 'd', purpose: 'p', action: 'use' }, texts: [{ value: 'x', language: 'en' }, { value: 'y', language: 'xx' }] }),
+      status.INVALID_ARGUMENT,
+    );
+    expect(fieldsOf(textErr)).toEqual(['/texts/1/language']);
+    expect((await svc.client.listSpecs({ accountId: A.accountId, groupId: g.id })).specs).toEqual([]);
+  });
+
+  it('are listed per group, oldest first, without other groups’ specifications', async () => {
+    const g = await newGroup();
+    const other = await newGroup();
+    const s1 = await newSpec(A, {}, g.id);
+    const s2 = await newSpec(A, { action: 'store' }, g.id);
+    await newSpec(A, {}, other.id);
+    expect((await svc.client.listSpecs({ accountId: A.accountId, groupId: g.id })).specs.map((s) => s.id)).toEqual([s1.id, s2.id]);
+  });
+
+  it('update (patch or replace) and refuse an unknown group or spec', async () => {
+    const s = await newSpec(A, { duration: 10, sensitive: true });
+    const patched = await svc.client.updateSpec({ ...A2, id: s.id, fields: { purpose: 'new purpose' }, updateMask: ['purpose'] });
+    expect(patched).toMatchObject({ purpose: 'new purpose', duration: 10, sensitive: true, version: 2, appId: A2.appId });
+    const replaced = await svc.client.updateSpec({
+      ...A,
+      id: s.id,
+      fields: { data: 'phone', purpose: 'calls', action: 'use' },
+      updateMask: ['data', 'purpose', 'action', 'sensitive', 'consentTarget', 'location', 'duration', 'legalBasis', 'externalHref'],
+    });
+    expect(replaced).toMatchObject({ data: 'phone', purpose: 'calls', action: 'use', sensitive: false, consentTarget: true, location: 'EU', version: 3 });
+    expect(replaced.duration).toBeUndefined();
+    await expectGrpcError(svc.client.updateSpec({ ...A, id: 'f'.repeat(24), fields: {}, updateMask: [] }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.updateSpec({ ...B, id: s.id, fields: { purpose: 'x' }, updateMask: ['purpose'] }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.createSpec({ ...A, groupId: 'f'.repeat(24), fields: { data: 'd', purpose: 'p', action: 'use' }, texts: [] }), status.NOT_FOUND);
+  });
+
+  it('honour an expected version (optimistic concurrency for clients)', async () => {
+    const s = await newSpec();
+    await expectGrpcError(svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'x' }, updateMask: ['purpose'], expectedVersion: 7 }), status.FAILED_PRECONDITION);
+    expect((await svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'x' }, updateMask: ['purpose'], expectedVersion: 1 })).version).toBe(2);
+  });
+
+  it('of another account are NOT_FOUND for every operation', async () => {
+    const s = await svc.client.createSpec({
+      ...A,
+      groupId: (await newGroup()).id,
+      fields: { data: 'd', purpose: 'p', action: 'use' },
+      texts: [{ value: 'Hi', language: 'en' }],
+    });
+    const b = { accountId: B.accountId };
+    await expectGrpcError(svc.client.getSpec({ ...b, id: s.id }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.deleteSpec({ ...B, id: s.id }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.listSpecVersions({ ...b, specId: s.id }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.getSpecVersion({ ...b, specId: s.id, version: 1 }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.listTexts({ ...b, specId: s.id }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.getText({ ...b, specId: s.id, textId: '1' }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.createText({ ...B, specId: s.id, fields: { value: 'x', language: 'fr' } }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.updateText({ ...B, specId: s.id, textId: '1', fields: { value: 'x' }, updateMask: ['value'] }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.deleteText({ ...B, specId: s.id, textId: '1' }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.getSpecForConsent({ ...b, specId: s.id }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.resolveTarget({ ...b, target: s.target }), status.NOT_FOUND);
+    expect((await svc.client.getSpec({ accountId: A.accountId, id: s.id })).texts).toHaveLength(1);
+  });
+});
+
+describe('versions', () => {
+  it('keep every previous state, newest first, with when and by which application it was made', async () => {
+    const s = await newSpec(A);
+    await svc.client.updateSpec({ ...A2, id: s.id, fields: { purpose: 'v2' }, updateMask: ['purpose'] });
+    await svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'v3' }, updateMask: ['purpose'] });
+    const { versions } = await svc.client.listSpecVersions({ accountId: A.accountId, specId: s.id });
+    expect(versions.map((v) => [v.version, v.spec!.purpose, v.appId, v.current])).toEqual([
+      [2, 'v2', A2.appId, false],
+      [1, 'send news', A.appId, false],
+    ]);
+    expect(versions[1]!.createdAt).toEqual(s.createdAt);
+    const v1 = await svc.client.getSpecVersion({ accountId: A.accountId, specId: s.id, version: 1 });
+    expect(v1.spec).toMatchObject({ id: s.id, purpose: 'send news', version: 1, target: s.target });
+    const current = await svc.client.getSpecVersion({ accountId: A.accountId, specId: s.id, version: 3 });
+    expect(current).toMatchObject({ current: true, version: 3, appId: A.appId });
+    await expectGrpcError(svc.client.getSpecVersion({ accountId: A.accountId, specId: s.id, version: 4 }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.getSpecVersion({ accountId: A.accountId, specId: s.id, version: 0 }), status.NOT_FOUND);
+  });
+
+  it('are made by text changes too, and not by a change that changes nothing', async () => {
+    const s = await newSpec(A);
+    const t = await svc.client.createText({ ...A, specId: s.id, fields: { value: 'Hello', language: 'en' } });
+    await svc.client.updateText({ ...A, specId: s.id, textId: t.id, fields: { value: 'Hello!' }, updateMask: ['value'] });
+    await svc.client.deleteText({ ...A, specId: s.id, textId: t.id });
+    const same = await svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'send news' }, updateMask: ['purpose'] });
+    expect(same.version).toBe(4);
+    const { versions } = await svc.client.listSpecVersions({ accountId: A.accountId, specId: s.id });
+    expect(versions.map((v) => [v.version, v.spec!.texts.map((x) => x.value)])).toEqual([
+      [3, ['Hello!']],
+      [2, ['Hello']],
+      [1, []],
+    ]);
+  });
+
+  it('101 updates keep exactly 100 previous versions, dropping the oldest', async () => {
+    const s = await newSpec(A, { purpose: 'p0' });
+    for (let i = 1; i <= 101; i++) await svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: `p${i}` }, updateMask: ['purpose'] });
+    const { versions } = await svc.client.listSpecVersions({ accountId: A.accountId, specId: s.id });
+    expect(versions).toHaveLength(100);
+    expect(versions[0]!.version).toBe(101);
+    expect(versions[0]!.spec!.purpose).toBe('p100');
+    expect(versions[99]!.version).toBe(2);
+    expect(versions[99]!.spec!.purpose).toBe('p1');
+    await expectGrpcError(svc.client.getSpecVersion({ accountId: A.accountId, specId: s.id, version: 1 }), status.NOT_FOUND);
+    expect((await svc.client.getSpec({ accountId: A.accountId, id: s.id })).version).toBe(102);
+  }, 120_000);
+
+  it('concurrent updates each make their own version: none lost, none interleaved', async () => {
+    const s = await newSpec(A);
+    const n = 12;
+    const results = await Promise.all(
+      Array.from({ length: n }, (_, i) => svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: `c${i}` }, updateMask: ['purpose'] })),
+    );
+    expect(new Set(results.map((r) => r.version)).size).toBe(n);
+    const final = await svc.client.getSpec({ accountId: A.accountId, id: s.id });
+    expect(final.version).toBe(n + 1);
+    const { versions } = await svc.client.listSpecVersions({ accountId: A.accountId, specId: s.id });
+    expect(versions.map((v) => v.version)).toEqual(Array.from({ length: n }, (_, i) => n - i));
+    // each update's result is the state that the next version recorded as previous
+    for (const r of results) {
+      const recorded = r.version === n + 1 ? final : versions.find((v) => v.version === r.version)!.spec!;
+      expect(recorded.purpose).toBe(r.purpose);
+    }
+    const purposes = [...versions.slice(0, n - 1).map((v) => v.spec!.purpose), final.purpose];
+    expect(new Set(purposes).size).toBe(n);
+  }, 60_000);
+});
+
+describe('deletion keeps consent targets explainable', () => {
+  it('a deleted specification leaves lists, stays readable as archived with its versions, and cannot change', async () => {
+    const g = await newGroup();
+    const s = await newSpec(A, {}, g.id);
+    await svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'v2' }, updateMask: ['purpose'] });
+    await svc.client.deleteSpec({ ...A, id: s.id });
+    expect((await svc.client.listSpecs({ accountId: A.accountId, groupId: g.id })).specs).toEqual([]);
+    const got = await svc.client.getSpec({ accountId: A.accountId, id: s.id });
+    expect(got.archived).toBe(true);
+    expect(got.deletedAt).toBeInstanceOf(Date);
+    expect(got).toMatchObject({ purpose: 'v2', version: 3 });
+    // the deletion is itself a version; the states consent events may point at stay readable
+    const { versions } = await svc.client.listSpecVersions({ accountId: A.accountId, specId: s.id });
+    expect(versions.map((v) => [v.version, v.spec!.purpose])).toEqual([
+      [2, 'v2'],
+      [1, 'send news'],
+    ]);
+    const forConsent = await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id });
+    expect(forConsent).toMatchObject({ archived: true, purpose: 'v2', version: 3, groupName: 'Newsletter' });
+    await expectGrpcError(svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'x' }, updateMask: ['purpose'] }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.createText({ ...A, specId: s.id, fields: { value: 'x', language: 'en' } }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.deleteSpec({ ...A, id: s.id }), status.NOT_FOUND);
+  });
+
+  it('deleting a group archives its specifications, which stay explainable with the group name', async () => {
+    const g = await newGroup(A, { name: 'Gone', purpose: 'ads' });
+    const s = await newSpec(A, {}, g.id);
+    await svc.client.deleteGroup({ ...A, id: g.id });
+    expect((await svc.client.getSpec({ accountId: A.accountId, id: s.id })).archived).toBe(true);
+    expect(await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id })).toMatchObject({ archived: true, groupName: 'Gone', groupPurpose: 'ads' });
+  });
+});
+
+describe('texts', () => {
+  it('are created, listed, read, updated and deleted with integer ids', async () => {
+    const s = await newSpec();
+    const en = await svc.client.createText({ ...A, specId: s.id, fields: { value: 'Hello', language: 'EN' } });
+    const de = await svc.client.createText({ ...A, specId: s.id, fields: { value: 'Hallo', language: 'de', type: 'children' } });
+    expect([en.id, en.language, en.type, de.id, de.type]).toEqual(['1', 'en', 'default', '2', 'children']);
+    expect((await svc.client.listTexts({ accountId: A.accountId, specId: s.id })).texts.map((t) => t.value)).toEqual(['Hello', 'Hallo']);
+    expect(await svc.client.getText({ accountId: A.accountId, specId: s.id, textId: '2' })).toEqual(de);
+    const u = await svc.client.updateText({ ...A, specId: s.id, textId: '2', fields: { value: 'Hallo Kinder' }, updateMask: ['value'] });
+    expect(u).toMatchObject({ id: '2', value: 'Hallo Kinder', language: 'de', type: 'children' });
+    await svc.client.deleteText({ ...A, specId: s.id, textId: '1' });
+    await expectGrpcError(svc.client.getText({ accountId: A.accountId, specId: s.id, textId: '1' }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.getText({ accountId: A.accountId, specId: s.id, textId: 'abc' }), status.NOT_FOUND);
+    const again = await svc.client.createText({ ...A, specId: s.id, fields: { value: 'Hi', language: 'en' } });
+    expect(again.id).toBe('3');
+  });
+
+  it('refuse a second text of the same language and type, and a language outside ISO 639-1', async () => {
+    const s = await newSpec();
+    await svc.client.createText({ ...A, specId: s.id, fields: { value: 'Hello', language: 'en' } });
+    await expectGrpcError(svc.client.createText({ ...A, specId: s.id, fields: { value: 'Hi', language: 'en' } }), status.ALREADY_EXISTS);
+    const err = await expectGrpcError(svc.client.createText({ ...A, specId: s.id, fields: { value: '', language: 'qq', type: 'poem' } }), status.INVALID_ARGUMENT);
+    expect(fieldsOf(err)).toEqual(['/value', '/language', '/type']);
+  });
+});
+
+describe('consent targets', () => {
+  it('GetSpecForConsent gives what a receipt needs; unknown ids are NOT_FOUND', async () => {
+    const g = await newGroup(A, { name: 'Shop', purpose: 'sales' });
+    const s = await svc.client.createSpec({
+      ...A,
+      groupId: g.id,
+      fields: { data: 'address', purpose: 'delivery', action: 'share', legalBasis: 'CONTRACT', sensitive: false },
+      texts: [{ value: 'We share your address with the courier.', language: 'en' }],
+    });
+    const got = await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id });
+    expect(got).toMatchObject({
+      id: s.id,
+      groupId: g.id,
+      data: 'address',
+      purpose: 'delivery',
+      action: 'share',
+      legalBasis: 'CONTRACT',
+      groupName: 'Shop',
+      groupPurpose: 'sales',
+      archived: false,
+      version: 1,
+      target: s.target,
+    });
+    expect(got.texts.map((t) => t.value)).toEqual(['We share your address with the courier.']);
+    await expectGrpcError(svc.client.getSpecForConsent({ accountId: A.accountId, specId: 'f'.repeat(24) }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.getSpecForConsent({ accountId: A.accountId, specId: 'not-an-id' }), status.NOT_FOUND);
+  });
+
+  it('ResolveTarget recognises this deployment’s spec URLs and nothing else', async () => {
+    const s = await newSpec();
+    const r = await svc.client.resolveTarget({ accountId: A.accountId, target: s.target });
+    expect(r).toMatchObject({ isSpecTarget: true, specId: s.id });
+    expect(r.spec!.id).toBe(s.id);
+    expect(await svc.client.resolveTarget({ accountId: A.accountId, target: 'https://example.com/privacy' })).toEqual({ isSpecTarget: false, specId: '' });
+    expect((await svc.client.resolveTarget({ accountId: A.accountId, target: s.target.replace('accord.test', 'other.test') })).isSpecTarget).toBe(false);
+    await expectGrpcError(svc.client.resolveTarget({ accountId: A.accountId, target: `${svc.baseUrl}/dataprocessing/v0/dpspecs/${'e'.repeat(24)}` }), status.NOT_FOUND);
+  });
+});
