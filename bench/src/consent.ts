@@ -1,0 +1,90 @@
+import autocannon from 'autocannon';
+import type { BenchResult } from './measure';
+
+export type { BenchResult };
+
+interface BenchOpts {
+  baseUrl: string;
+  token: string;
+  apiKey: string;
+  durationSec: number;
+}
+
+/** Events seeded before measuring (the issue asks for at least 100,000). */
+export const SEED_EVENTS = 100_000;
+const BATCH = 1000;
+const SUBJECTS = 25_000;
+const ISSUER = 'https://bench.example';
+const SCOPES = ['default', 'email', 'sms'];
+const targetOf = (i: number) => `https://bench.example/policy/${i % 10}`;
+
+/**
+ * Event i of the seed: subject i % 25,000, so every subject has 4 events on one target
+ * (i % 10) in 3 scopes (default, email, sms, default): a search answers 4 events and a
+ * current search 3.
+ */
+function seedEvent(i: number) {
+  return { subject: `bench-subject-${i % SUBJECTS}`, issuer: ISSUER, target: targetOf(i), scope: SCOPES[Math.floor(i / SUBJECTS) % 3], action: i % 7 === 0 ? false : i % 11 === 0 ? null : true };
+}
+
+async function seed(opts: BenchOpts, headers: Record<string, string>, count: number): Promise<number> {
+  const started = Date.now();
+  const batches = Math.ceil(count / BATCH);
+  let next = 0;
+  const worker = async () => {
+    while (next < batches) {
+      const b = next++;
+      const body = JSON.stringify(Array.from({ length: Math.min(BATCH, count - b * BATCH) }, (_, k) => seedEvent(b * BATCH + k)));
+      for (let attempt = 0; ; attempt++) {
+        const res = await fetch(`${opts.baseUrl}/consent/v0/consents`, { method: 'POST', headers, body });
+        await res.arrayBuffer();
+        if (res.status === 201) break;
+        if (attempt >= 3) throw new Error(`seeding batch ${b} failed: HTTP ${res.status}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  return (Date.now() - started) / 1000;
+}
+
+async function run(name: string, o: { url: string; method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string; durationSec: number; idReplacement?: boolean }): Promise<BenchResult> {
+  const result = await autocannon({
+    url: o.url,
+    method: o.method ?? 'GET',
+    headers: o.headers,
+    body: o.body,
+    duration: o.durationSec,
+    connections: 10,
+    idReplacement: o.idReplacement ?? false,
+  });
+  return {
+    name,
+    requestsPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+/**
+ * Consent API through the gateway: seeds 100,000 events (POST arrays of 1000, 4 in flight), then
+ * measures POST of one event, POST of an array of 100, search, and search with current=true.
+ * Written events use a fresh subject per request (autocannon id replacement), as real traffic does.
+ */
+export async function benchConsent(opts: BenchOpts): Promise<BenchResult[]> {
+  const headers = { authorization: `Bearer ${opts.token}`, 'x-api-key': opts.apiKey, 'content-type': 'application/json' };
+  const seedSec = await seed(opts, headers, SEED_EVENTS);
+  console.log(`consent: seeded ${SEED_EVENTS} events in ${seedSec.toFixed(1)} s (${Math.round(SEED_EVENTS / seedSec)} events/s)`);
+
+  const one = { subject: 'bench-post-[<id>]', issuer: ISSUER, target: targetOf(1), action: true };
+  const hundred = Array.from({ length: 100 }, (_, k) => ({ ...one, scope: `s${k % 5}`, action: k % 2 === 0 }));
+  const s = 4242;
+  const q = new URLSearchParams({ subject: `bench-subject-${s}`, issuer: ISSUER, target: targetOf(s) }).toString();
+  const base = `${opts.baseUrl}/consent/v0/consents`;
+  const results: BenchResult[] = [];
+  results.push(await run('POST /consent/v0/consents (1 event)', { url: base, method: 'POST', headers, body: JSON.stringify(one), durationSec: opts.durationSec, idReplacement: true }));
+  results.push(await run('POST /consent/v0/consents (array of 100)', { url: base, method: 'POST', headers, body: JSON.stringify(hundred), durationSec: opts.durationSec, idReplacement: true }));
+  results.push(await run('GET /consent/v0/consents/search', { url: `${base}/search?${q}`, headers, durationSec: opts.durationSec }));
+  results.push(await run('GET /consent/v0/consents/search?current=true', { url: `${base}/search?${q}&current=true`, headers, durationSec: opts.durationSec }));
+  return results;
+}
