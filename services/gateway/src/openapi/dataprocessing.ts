@@ -1,3 +1,514 @@
-import type { OpenApiFragment } from './types';
+import { errorResponses } from './common';
+import { ref, type OpenApiFragment } from './types';
 
-export const dataprocessingOpenApi: OpenApiFragment = { paths: {} };
+/**
+ * /dataprocessing/v0. The enum lists below must equal the dataprocessing service's
+ * (services/dataprocessing/src/domain/model.ts); a unit test there compares them.
+ */
+export const DP_ACTIONS = ['collect', 'store', 'use', 'analyze', 'profile', 'share', 'transfer', 'delete'] as const;
+export const DP_LEGAL_BASES = [
+  'CONSENT',
+  'CONTRACT',
+  'LEGAL_OBLIGATION',
+  'VITAL_INTEREST',
+  'PUBLIC_INTEREST',
+  'OFFICIAL_AUTHORITY',
+  'LEGITIMATE_INTEREST',
+  'LEGITIMATE_INTEREST_3RDPARTY',
+  'CUSTOM',
+] as const;
+export const DP_TEXT_TYPES = ['default', 'short', 'children', 'legal'] as const;
+
+// Like validate.ts's queryParameters (not imported: validate.ts builds the document from this file).
+const queryParameters = (schema: { properties: Record<string, Record<string, unknown>>; required?: readonly string[] }) =>
+  Object.entries(schema.properties).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: schema.required?.includes(name) ?? false,
+    ...(typeof s.description === 'string' ? { description: s.description } : {}),
+    schema: s,
+  }));
+
+const security = [{ bearer: [] }];
+const tags = ['dataprocessing'];
+const errors = (...codes: (keyof typeof errorResponses)[]) => Object.fromEntries(codes.map((c) => [c, errorResponses[c]]));
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+const json = (schema: unknown, description: string, headers?: Record<string, unknown>) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema } },
+});
+const body = (schema: string, example?: unknown) => ({
+  required: true,
+  content: { 'application/json': { schema: ref(schema), ...(example ? { example } : {}) } },
+});
+const pathParam = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ name, in: 'path', required: true, description, schema });
+const groupId = pathParam('group_id', 'Id of the group.');
+const specId = pathParam('spec_id', 'Id of the specification.');
+const textId = pathParam('text_id', 'Id of the text within its specification.', { type: 'integer', minimum: 1 });
+const etag = { ETag: { description: 'The specification version as an entity tag, e.g. `"3"`; send it back in `If-Match`.', schema: { type: 'string' } } };
+const link = { Link: { description: 'Present when there is a next page: `<url>; rel="next"`.', schema: { type: 'string' } } };
+const ifMatch = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description: 'The ETag of the version the change is based on; when the specification has moved on, 412 and nothing changes.',
+  schema: { type: 'string', examples: ['"3"'] },
+};
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size (default 50).' },
+    cursor: { type: 'string', maxLength: 200, description: 'Opaque cursor from the `Link: rel="next"` header of the previous page.' },
+  },
+} as const;
+const viewProps = {
+  lang: {
+    type: 'string',
+    pattern: '^[A-Za-z]{2}$',
+    description:
+      'Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose.',
+  },
+  type: { type: 'string', enum: DP_TEXT_TYPES, description: 'Preferred text type (default `default`); within a language falls back to `default`, then any type.' },
+} as const;
+const viewQuery = { type: 'object', properties: viewProps } as const;
+const dashboardQuery = {
+  type: 'object',
+  required: ['subject', 'issuer'],
+  properties: {
+    subject: { type: 'string', minLength: 1, maxLength: 2048, description: 'The subject whose consents are shown.' },
+    issuer: { type: 'string', minLength: 1, maxLength: 2048, description: 'The issuer the consents were given to.' },
+    ...viewProps,
+  },
+} as const;
+
+const str = (maxLength: number, description: string, nullable = true) => ({ type: nullable ? ['string', 'null'] : 'string', maxLength, description });
+
+const specFieldProps = {
+  data: { type: 'string', minLength: 1, maxLength: 500, description: 'The data processed, e.g. `e-mail`.' },
+  purpose: { type: 'string', minLength: 1, maxLength: 1000, description: 'Purpose of the processing.' },
+  action: {
+    type: 'string',
+    enum: DP_ACTIONS,
+    description:
+      'collect: gathered from the subject or a third party; store: kept (retention in `duration`); use: used for the purpose; analyze: statistics, measurement; profile: evaluating or predicting personal aspects; share: disclosed to another party; transfer: moved to another location or jurisdiction; delete: erased.',
+  },
+  sensitive: { type: ['boolean', 'null'], description: 'Special-category (sensitive) data. Default false.' },
+  consentTarget: { type: ['boolean', 'null'], description: 'Whether consent is asked for this specification (consent request, dashboard). Default true.' },
+  location: {
+    type: ['string', 'null'],
+    minLength: 1,
+    maxLength: 100,
+    description: 'Where the processing happens, e.g. an ISO 3166 country code, `EU` or `EEA`. Default: the deployment’s ACCORD_DEFAULT_LOCATION (`EU` unless configured).',
+  },
+  duration: { type: ['integer', 'null'], minimum: 1, maximum: 36500, description: 'Duration of the action in days (e.g. retention for `store`).' },
+  legalBasis: { enum: [...DP_LEGAL_BASES, null], description: 'Legal basis of the processing; null when not stated.' },
+  externalHref: { type: ['string', 'null'], format: 'uri', maxLength: 2000, description: 'Absolute http(s) URL of external content, e.g. a privacy policy.' },
+} as const;
+
+const textProps = {
+  value: { type: 'string', minLength: 1, maxLength: 10000, description: 'The text shown to customers, in `language`.' },
+  language: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 639-1 code (checked against the ISO list; stored lower-case).' },
+  type: {
+    type: ['string', 'null'],
+    enum: [...DP_TEXT_TYPES, null],
+    description: 'Audience: default (general, when absent), short (one line, e.g. a checkbox label), children (worded for minors), legal (full formal wording). One text per language and type.',
+  },
+} as const;
+
+const text = {
+  type: 'object',
+  required: ['id', 'value', 'language', 'type', 'createdAt', 'updatedAt'],
+  properties: {
+    id: { type: 'integer', description: 'Unique within its specification; never reused.' },
+    value: { type: 'string' },
+    language: { type: 'string' },
+    type: { type: 'string', enum: DP_TEXT_TYPES },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+  },
+};
+
+const spec = {
+  type: 'object',
+  required: ['id', 'groupId', 'data', 'purpose', 'action', 'sensitive', 'consentTarget', 'location', 'texts', 'version', 'target', 'appId', 'createdAt', 'updatedAt', 'archived'],
+  properties: {
+    id: { type: 'string', description: '24 hex characters.' },
+    groupId: { type: 'string' },
+    data: { type: 'string' },
+    purpose: { type: 'string' },
+    action: { type: 'string', enum: DP_ACTIONS },
+    sensitive: { type: 'boolean' },
+    consentTarget: { type: 'boolean' },
+    location: { type: 'string' },
+    duration: { type: ['integer', 'null'] },
+    legalBasis: { enum: [...DP_LEGAL_BASES, null] },
+    externalHref: { type: ['string', 'null'] },
+    texts: { type: 'array', items: ref('DpText') },
+    version: { type: 'integer', description: '1 on creation, +1 on every change of fields or texts (and on deletion).' },
+    target: { type: 'string', format: 'uri', description: 'Consent target URL: `{base_url}/dataprocessing/v0/dpspecs/<id>`.' },
+    appId: { type: 'string', description: 'Application that made the current version.' },
+    createdAt: { type: 'string', format: 'date-time' },
+    updatedAt: { type: 'string', format: 'date-time' },
+    archived: { type: 'boolean', description: 'True once deleted: still readable (with its versions) so consent events stay explainable; read-only and not listed.' },
+    deletedAt: { type: ['string', 'null'], format: 'date-time' },
+  },
+};
+
+const consentItemProps = {
+  specId: { type: 'string' },
+  target: { type: 'string', format: 'uri', description: 'Use as `target` of the consent event.' },
+  text: { oneOf: [ref('DpText'), { type: 'null' }], description: 'The chosen text (see `lang`); null when the specification has none.' },
+  data: { type: 'string' },
+  purpose: { type: 'string' },
+  action: { type: 'string', enum: DP_ACTIONS },
+  sensitive: { type: 'boolean' },
+  location: { type: 'string' },
+  duration: { type: ['integer', 'null'] },
+  legalBasis: { enum: [...DP_LEGAL_BASES, null] },
+  externalHref: { type: ['string', 'null'] },
+  version: { type: 'integer', description: 'Current version of the specification.' },
+} as const;
+
+const viewParams = queryParameters(viewQuery);
+
+export const dataprocessingOpenApi: OpenApiFragment = {
+  tags: [
+    {
+      name: 'dataprocessing',
+      description:
+        'Data processing groups, their versioned specifications and multilingual texts; privacy-policy sections, consent requests and consent dashboards. Needs scope `dataprocessing`; data is per account (another account’s resources are 404).',
+    },
+  ],
+  paths: {
+    '/dataprocessing/v0/dpgroups': {
+      post: {
+        tags,
+        operationId: 'createDpGroup',
+        summary: 'Create a group.',
+        security,
+        requestBody: body('DpGroupInput', { description: 'Newsletter', name: 'Newsletter', purpose: 'marketing' }),
+        responses: { '201': json(ref('DpGroup'), 'The group.', { Location: { schema: { type: 'string' } } }), ...errors('400', '401', '403', '413', '503') },
+      },
+      get: {
+        tags,
+        operationId: 'listDpGroups',
+        summary: 'List the account’s groups, oldest first, page by page.',
+        security,
+        parameters: queryParameters(listQuery),
+        responses: { '200': json({ type: 'array', items: ref('DpGroup') }, 'A page of groups.', link), ...errors('400', '401', '403', '503') },
+      },
+    },
+    '/dataprocessing/v0/dpgroups/{group_id}': {
+      parameters: [groupId],
+      get: { tags, operationId: 'getDpGroup', summary: 'Read a group.', security, responses: { '200': json(ref('DpGroup'), 'The group.'), ...errors('401', '403', '404', '503') } },
+      patch: {
+        tags,
+        operationId: 'patchDpGroup',
+        summary: 'Change the fields sent (null resets a field to empty).',
+        security,
+        requestBody: body('DpGroupInput'),
+        responses: { '200': json(ref('DpGroup'), 'The group.'), ...errors('400', '401', '403', '404', '413', '503') },
+      },
+      put: {
+        tags,
+        operationId: 'putDpGroup',
+        summary: 'Replace the group’s fields (absent ones become empty).',
+        security,
+        requestBody: body('DpGroupInput'),
+        responses: { '200': json(ref('DpGroup'), 'The group.'), ...errors('400', '401', '403', '404', '413', '503') },
+      },
+      delete: {
+        tags,
+        operationId: 'deleteDpGroup',
+        summary: 'Delete a group; its specifications are archived (still readable by id, with their versions).',
+        security,
+        responses: { '204': { description: 'Deleted.' }, ...errors('401', '403', '404', '503') },
+      },
+    },
+    '/dataprocessing/v0/dpgroups/{group_id}/specs': {
+      parameters: [groupId],
+      post: {
+        tags,
+        operationId: 'createDpSpec',
+        summary: 'Create a specification in a group (version 1), optionally with texts.',
+        security,
+        requestBody: body('DpSpecCreateRequest', { data: 'e-mail', purpose: 'newsletter', action: 'collect' }),
+        responses: {
+          '201': json(ref('DpSpec'), 'The specification.', { ...etag, Location: { description: 'Its consent target URL.', schema: { type: 'string' } } }),
+          '409': problem('Two texts with the same language and type.'),
+          ...errors('400', '401', '403', '404', '413', '503'),
+        },
+      },
+      get: {
+        tags,
+        operationId: 'listDpSpecs',
+        summary: 'List the group’s specifications (not deleted ones), oldest first, page by page.',
+        security,
+        parameters: queryParameters(listQuery),
+        responses: { '200': json({ type: 'array', items: ref('DpSpec') }, 'A page of specifications.', link), ...errors('400', '401', '403', '404', '503') },
+      },
+    },
+    '/dataprocessing/v0/dpgroups/{group_id}/policy': {
+      parameters: [groupId],
+      get: {
+        tags,
+        operationId: 'getDpGroupPolicy',
+        summary: 'The group as an HTML section of a privacy policy.',
+        description:
+          'A `<section data-ref="urn:accord:dpgroup:<id>">` with the group name (h2), description and purpose, and one `<li data-ref="urn:accord:dpspec:<id>">` per specification carrying its facts as data attributes (data-target, data-version, data-data, data-purpose, data-action, data-sensitive, data-consent-target, data-location, data-duration-days, data-legal-basis), the chosen text with its `lang`, and a link to `externalHref`. All user text is HTML-escaped.',
+        security,
+        parameters: viewParams,
+        responses: {
+          '200': {
+            description: 'The HTML section (`Content-Language` is the requested language when given).',
+            content: { 'text/html': { schema: { type: 'string' } } },
+          },
+          ...errors('400', '401', '403', '404', '503'),
+        },
+      },
+    },
+    '/dataprocessing/v0/dpgroups/{group_id}/consent-request': {
+      parameters: [groupId],
+      get: {
+        tags,
+        operationId: 'getDpConsentRequest',
+        summary: 'What a consent request UI needs: title (group name), caption (group description), one item per consent-target specification.',
+        security,
+        parameters: viewParams,
+        responses: { '200': json(ref('DpConsentRequest'), 'The consent request.'), ...errors('400', '401', '403', '404', '503') },
+      },
+    },
+    '/dataprocessing/v0/dpgroups/{group_id}/dashboard': {
+      parameters: [groupId],
+      get: {
+        tags,
+        operationId: 'getDpDashboard',
+        summary: 'The consent request items with the subject’s current consent for each (from the consent registry).',
+        description: '503 when the consent registry cannot be reached (no partial answer).',
+        security,
+        parameters: queryParameters(dashboardQuery),
+        responses: { '200': json(ref('DpDashboard'), 'The dashboard.'), ...errors('400', '401', '403', '404', '503') },
+      },
+    },
+    '/dataprocessing/v0/dpspecs/{spec_id}': {
+      parameters: [specId],
+      get: {
+        tags,
+        operationId: 'getDpSpec',
+        summary: 'Read a specification (its consent target URL); deleted ones answer with `archived: true`.',
+        security,
+        responses: { '200': json(ref('DpSpec'), 'The specification.', etag), ...errors('401', '403', '404', '503') },
+      },
+      patch: {
+        tags,
+        operationId: 'patchDpSpec',
+        summary: 'Change the fields sent (null resets a field to its default); the previous state becomes a version.',
+        description: 'A change that changes nothing makes no version. Texts are changed through /texts. Deleted specifications are read-only (404).',
+        security,
+        parameters: [ifMatch],
+        requestBody: body('DpSpecPatchRequest', { purpose: 'weekly newsletter' }),
+        responses: {
+          '200': json(ref('DpSpec'), 'The specification.', etag),
+          '409': problem('Too many concurrent changes; retry.'),
+          '412': problem('If-Match does not match the current version.'),
+          ...errors('400', '401', '403', '404', '413', '503'),
+        },
+      },
+      put: {
+        tags,
+        operationId: 'putDpSpec',
+        summary: 'Replace the specification’s fields (absent optional ones take their defaults); texts are kept.',
+        security,
+        parameters: [ifMatch],
+        requestBody: body('DpSpecPutRequest'),
+        responses: {
+          '200': json(ref('DpSpec'), 'The specification.', etag),
+          '409': problem('Too many concurrent changes; retry.'),
+          '412': problem('If-Match does not match the current version.'),
+          ...errors('400', '401', '403', '404', '413', '503'),
+        },
+      },
+      delete: {
+        tags,
+        operationId: 'deleteDpSpec',
+        summary: 'Delete (archive) a specification: recorded as a new version; it stays readable with its versions, leaves lists and views, and cannot change.',
+        security,
+        responses: { '204': { description: 'Deleted.' }, ...errors('401', '403', '404', '503') },
+      },
+    },
+    '/dataprocessing/v0/dpspecs/{spec_id}/versions': {
+      parameters: [specId],
+      get: {
+        tags,
+        operationId: 'listDpSpecVersions',
+        summary: 'Previous versions, newest first (up to 100 kept; the oldest is dropped first).',
+        security,
+        responses: { '200': json({ type: 'array', items: ref('DpSpecVersion') }, 'The previous versions.'), ...errors('401', '403', '404', '503') },
+      },
+    },
+    '/dataprocessing/v0/dpspecs/{spec_id}/versions/{n}': {
+      parameters: [specId, pathParam('n', 'Version number (the current one or a kept previous one).', { type: 'integer', minimum: 1 })],
+      get: {
+        tags,
+        operationId: 'getDpSpecVersion',
+        summary: 'One version of a specification.',
+        security,
+        responses: { '200': json(ref('DpSpecVersion'), 'The version.'), ...errors('401', '403', '404', '503') },
+      },
+    },
+    '/dataprocessing/v0/dpspecs/{spec_id}/texts': {
+      parameters: [specId],
+      post: {
+        tags,
+        operationId: 'createDpText',
+        summary: 'Add a text (makes a new specification version).',
+        security,
+        requestBody: body('DpTextCreateRequest', { value: 'We send you our newsletter.', language: 'en' }),
+        responses: {
+          '201': json(ref('DpText'), 'The text.'),
+          '409': problem('The specification already has a text of this language and type.'),
+          ...errors('400', '401', '403', '404', '413', '503'),
+        },
+      },
+      get: {
+        tags,
+        operationId: 'listDpTexts',
+        summary: 'The specification’s texts.',
+        security,
+        responses: { '200': json({ type: 'array', items: ref('DpText') }, 'The texts.'), ...errors('401', '403', '404', '503') },
+      },
+    },
+    '/dataprocessing/v0/dpspecs/{spec_id}/texts/{text_id}': {
+      parameters: [specId, textId],
+      get: { tags, operationId: 'getDpText', summary: 'Read a text.', security, responses: { '200': json(ref('DpText'), 'The text.'), ...errors('401', '403', '404', '503') } },
+      patch: {
+        tags,
+        operationId: 'patchDpText',
+        summary: 'Change the fields sent (makes a new specification version).',
+        security,
+        requestBody: body('DpTextPatchRequest'),
+        responses: { '200': json(ref('DpText'), 'The text.'), '409': problem('Language and type clash with another text.'), ...errors('400', '401', '403', '404', '413', '503') },
+      },
+      put: {
+        tags,
+        operationId: 'putDpText',
+        summary: 'Replace the text (makes a new specification version).',
+        security,
+        requestBody: body('DpTextCreateRequest'),
+        responses: { '200': json(ref('DpText'), 'The text.'), '409': problem('Language and type clash with another text.'), ...errors('400', '401', '403', '404', '413', '503') },
+      },
+      delete: {
+        tags,
+        operationId: 'deleteDpText',
+        summary: 'Remove a text (makes a new specification version).',
+        security,
+        responses: { '204': { description: 'Removed.' }, ...errors('401', '403', '404', '503') },
+      },
+    },
+  },
+  schemas: {
+    DpGroup: {
+      type: 'object',
+      required: ['id', 'name', 'description', 'purpose', 'appId', 'createdAt', 'updatedAt'],
+      properties: {
+        id: { type: 'string', description: '24 hex characters.' },
+        name: { type: 'string', description: 'Title of the consent request.' },
+        description: { type: 'string', description: 'Caption of the consent request.' },
+        purpose: { type: 'string' },
+        appId: { type: 'string', description: 'Owner: the application that created the group (Accord has no user accounts, so there is no `userId`).' },
+        createdAt: { type: 'string', format: 'date-time' },
+        updatedAt: { type: 'string', format: 'date-time' },
+      },
+    },
+    DpGroupInput: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        name: str(200, 'Name; the title of the consent request.'),
+        description: str(2000, 'Description; the caption of the consent request.'),
+        purpose: str(1000, 'Purpose of the processing, e.g. marketing.'),
+      },
+    },
+    DpSpec: spec,
+    DpSpecCreateRequest: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['data', 'purpose', 'action'],
+      properties: {
+        ...specFieldProps,
+        texts: { type: 'array', maxItems: 100, items: ref('DpTextCreateRequest'), description: 'Texts created with the specification.' },
+      },
+    },
+    DpSpecPatchRequest: { type: 'object', additionalProperties: false, properties: specFieldProps },
+    DpSpecPutRequest: { type: 'object', additionalProperties: false, required: ['data', 'purpose', 'action'], properties: specFieldProps },
+    DpText: text,
+    DpTextCreateRequest: { type: 'object', additionalProperties: false, required: ['value', 'language'], properties: textProps },
+    DpTextPatchRequest: { type: 'object', additionalProperties: false, properties: textProps },
+    DpSpecVersion: {
+      type: 'object',
+      required: ['specId', 'version', 'createdAt', 'appId', 'current', 'spec'],
+      properties: {
+        specId: { type: 'string' },
+        version: { type: 'integer' },
+        createdAt: { type: 'string', format: 'date-time', description: 'When this version was made.' },
+        appId: { type: 'string', description: 'The application that made it.' },
+        current: { type: 'boolean' },
+        spec: ref('DpSpec'),
+      },
+    },
+    DpConsentRequestItem: { type: 'object', required: Object.keys(consentItemProps), properties: consentItemProps },
+    DpConsentRequest: {
+      type: 'object',
+      required: ['groupId', 'title', 'caption', 'language', 'items'],
+      properties: {
+        groupId: { type: 'string' },
+        title: { type: 'string' },
+        caption: { type: 'string' },
+        language: { type: ['string', 'null'], description: 'The requested language (each text says its own).' },
+        items: { type: 'array', items: ref('DpConsentRequestItem') },
+      },
+    },
+    DpDashboard: {
+      type: 'object',
+      required: ['groupId', 'title', 'caption', 'language', 'subject', 'issuer', 'items'],
+      properties: {
+        groupId: { type: 'string' },
+        title: { type: 'string' },
+        caption: { type: 'string' },
+        language: { type: ['string', 'null'] },
+        subject: { type: 'string' },
+        issuer: { type: 'string' },
+        items: {
+          type: 'array',
+          items: {
+            allOf: [ref('DpConsentRequestItem')],
+            type: 'object',
+            required: ['state', 'scopes'],
+            properties: {
+              state: { type: 'string', enum: ['accepted', 'declined', 'no_action', 'none'], description: 'State of the `default` scope; `none` without any event.' },
+              scopes: {
+                type: 'array',
+                description: 'Current event of every scope of the target, `default` first.',
+                items: {
+                  type: 'object',
+                  required: ['scope', 'state', 'eventId', 'createdAt'],
+                  properties: {
+                    scope: { type: 'string' },
+                    state: { type: 'string', enum: ['accepted', 'declined', 'no_action'] },
+                    eventId: { type: 'string' },
+                    createdAt: { type: ['string', 'null'], format: 'date-time' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    DpListQuery: listQuery,
+    DpViewQuery: viewQuery,
+    DpDashboardQuery: dashboardQuery,
+  },
+};

@@ -1,12 +1,278 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { status as Code } from '@grpc/grpc-js';
+import { isServiceError } from '@accord/common';
+import type { dataprocessingv1 as pb } from '@accord/proto';
 import type { GatewayContext } from '../context';
+import { methodNotAllowed } from '../middleware/errors';
+import { validateBody, validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 
-/** Placeholder until the dataprocessing API lands: a clear 501 problem, never a hang or a 500. */
-export function dataprocessingRoutes(_ctx: GatewayContext): Router {
+/**
+ * /dataprocessing/v0: groups, versioned specifications, their texts, and the views built from
+ * a group (privacy-policy section, consent request, consent dashboard). HTTP ⇄ gRPC only; the
+ * rules live in the dataprocessing service.
+ */
+
+const GROUP_FIELDS = ['name', 'description', 'purpose'] as const;
+const SPEC_FIELDS = ['data', 'purpose', 'action', 'sensitive', 'consentTarget', 'location', 'duration', 'legalBasis', 'externalHref'] as const;
+const TEXT_FIELDS = ['value', 'language', 'type'] as const;
+
+type Body = Record<string, unknown>;
+
+/** Proto fields from a JSON body: null and absent both leave the field unset. */
+function fieldsFrom<T>(body: Body, names: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  for (const n of names) if (body[n] !== undefined && body[n] !== null) out[n] = body[n];
+  return out as T;
+}
+
+/** PATCH changes the fields it names (null resets one to its default); PUT replaces them all. */
+function maskFrom(req: Request, names: readonly string[]): string[] {
+  if (req.method === 'PUT') return [...names];
+  return names.filter((n) => (req.body as Body)[n] !== undefined);
+}
+
+const iso = (d: Date | undefined) => (d ? d.toISOString() : null);
+
+export function groupJson(g: pb.Group) {
+  return { id: g.id, name: g.name, description: g.description, purpose: g.purpose, appId: g.appId, createdAt: iso(g.createdAt), updatedAt: iso(g.updatedAt) };
+}
+
+export function textJson(t: pb.Text) {
+  return { id: Number(t.id), value: t.value, language: t.language, type: t.type, createdAt: iso(t.createdAt), updatedAt: iso(t.updatedAt) };
+}
+
+export function specJson(s: pb.Spec) {
+  return {
+    id: s.id,
+    groupId: s.groupId,
+    data: s.data,
+    purpose: s.purpose,
+    action: s.action,
+    sensitive: s.sensitive,
+    consentTarget: s.consentTarget,
+    location: s.location,
+    duration: s.duration ?? null,
+    legalBasis: s.legalBasis || null,
+    externalHref: s.externalHref || null,
+    texts: s.texts.map(textJson),
+    version: s.version,
+    target: s.target,
+    appId: s.appId,
+    createdAt: iso(s.createdAt),
+    updatedAt: iso(s.updatedAt),
+    archived: s.archived,
+    deletedAt: iso(s.deletedAt),
+  };
+}
+
+function versionJson(v: pb.SpecVersion) {
+  return { specId: v.specId, version: v.version, createdAt: iso(v.createdAt), appId: v.appId, current: v.current, spec: v.spec ? specJson(v.spec) : null };
+}
+
+function itemJson(i: pb.ConsentRequestItem) {
+  return {
+    specId: i.specId,
+    target: i.target,
+    text: i.text ? textJson(i.text) : null,
+    data: i.data,
+    purpose: i.purpose,
+    action: i.action,
+    sensitive: i.sensitive,
+    location: i.location,
+    duration: i.duration ?? null,
+    legalBasis: i.legalBasis || null,
+    externalHref: i.externalHref || null,
+    version: i.version,
+  };
+}
+
+/** The spec's version as a strong entity tag. */
+const etagOf = (s: pb.Spec) => `"${s.version}"`;
+
+/** `If-Match: "<version>"` → the expected version (undefined without the header or with `*`). */
+function expectedVersion(req: Request): number | undefined {
+  const h = req.get('if-match');
+  if (h === undefined || h.trim() === '*') return undefined;
+  const m = /^\s*(?:W\/)?"(\d{1,9})"\s*$/.exec(h);
+  if (!m) throw HttpProblem.field('If-Match', 'must be the ETag of the specification, e.g. "3"');
+  return Number(m[1]);
+}
+
+/** Pagination: the next page's URL in a Link header. */
+function setNextLink(ctx: GatewayContext, req: Request, res: Response, nextCursor: string): void {
+  if (!nextCursor) return;
+  const url = new URL(req.originalUrl, 'http://x');
+  url.searchParams.set('cursor', nextCursor);
+  res.setHeader('Link', `<${ctx.baseUrl}${url.pathname}${url.search}>; rel="next"`);
+}
+
+function page(res: Response): { limit: number; cursor: string } {
+  const q = res.locals.query as { limit?: number; cursor?: string };
+  return { limit: q.limit ?? 0, cursor: q.cursor ?? '' };
+}
+
+function viewParams(res: Response): { language: string; textType: string } {
+  const q = res.locals.query as { lang?: string; type?: string };
+  return { language: q.lang ?? '', textType: q.type ?? '' };
+}
+
+export function dataprocessingRoutes(ctx: GatewayContext): Router {
   const r = Router();
-  r.use(() => {
-    throw new HttpProblem(501, 'Not implemented', 'This operation is not implemented yet.');
+  const dp = ctx.clients.dataprocessing;
+  const who = (req: Request) => ({ accountId: req.auth!.accountId, appId: req.auth!.appId });
+  const param = (req: Request, name: string) => String(req.params[name]);
+
+  // ---- groups ----
+  r.post('/dpgroups', validateBody('DpGroupInput'), async (req, res) => {
+    const g = await dp.createGroup({ ...who(req), fields: fieldsFrom(req.body as Body, GROUP_FIELDS) });
+    res.status(201).location(`${ctx.baseUrl}/dataprocessing/v0/dpgroups/${g.id}`).json(groupJson(g));
   });
+  r.get('/dpgroups', validateQuery('DpListQuery'), async (req, res) => {
+    const out = await dp.listGroups({ accountId: req.auth!.accountId, page: page(res) });
+    setNextLink(ctx, req, res, out.nextCursor);
+    res.json(out.groups.map(groupJson));
+  });
+  r.all('/dpgroups', methodNotAllowed(['GET', 'POST']));
+
+  r.get('/dpgroups/:groupId', async (req, res) => {
+    res.json(groupJson(await dp.getGroup({ accountId: req.auth!.accountId, id: param(req, 'groupId') })));
+  });
+  const updateGroup = async (req: Request, res: Response) => {
+    const g = await dp.updateGroup({ ...who(req), id: param(req, 'groupId'), fields: fieldsFrom(req.body as Body, GROUP_FIELDS), updateMask: maskFrom(req, GROUP_FIELDS) });
+    res.json(groupJson(g));
+  };
+  r.patch('/dpgroups/:groupId', validateBody('DpGroupInput'), updateGroup);
+  r.put('/dpgroups/:groupId', validateBody('DpGroupInput'), updateGroup);
+  r.delete('/dpgroups/:groupId', async (req, res) => {
+    await dp.deleteGroup({ ...who(req), id: param(req, 'groupId') });
+    res.status(204).end();
+  });
+  r.all('/dpgroups/:groupId', methodNotAllowed(['GET', 'PATCH', 'PUT', 'DELETE']));
+
+  // ---- specifications of a group ----
+  r.post('/dpgroups/:groupId/specs', validateBody('DpSpecCreateRequest'), async (req, res) => {
+    const body = req.body as Body;
+    const texts = ((body.texts as Body[] | undefined) ?? []).map((t) => fieldsFrom<pb.TextFields>(t, TEXT_FIELDS));
+    const s = await dp.createSpec({ ...who(req), groupId: param(req, 'groupId'), fields: fieldsFrom(body, SPEC_FIELDS), texts });
+    res.status(201).location(s.target).setHeader('ETag', etagOf(s));
+    res.json(specJson(s));
+  });
+  r.get('/dpgroups/:groupId/specs', validateQuery('DpListQuery'), async (req, res) => {
+    const out = await dp.listSpecs({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), page: page(res) });
+    setNextLink(ctx, req, res, out.nextCursor);
+    res.json(out.specs.map(specJson));
+  });
+  r.all('/dpgroups/:groupId/specs', methodNotAllowed(['GET', 'POST']));
+
+  // ---- views of a group ----
+  r.get('/dpgroups/:groupId/policy', validateQuery('DpViewQuery'), async (req, res) => {
+    const out = await dp.getGroupPolicy({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), ...viewParams(res) });
+    if (out.language) res.setHeader('Content-Language', out.language);
+    res.type('text/html; charset=utf-8').send(out.html);
+  });
+  r.all('/dpgroups/:groupId/policy', methodNotAllowed(['GET']));
+
+  r.get('/dpgroups/:groupId/consent-request', validateQuery('DpViewQuery'), async (req, res) => {
+    const out = await dp.getConsentRequest({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), ...viewParams(res) });
+    res.json({ groupId: out.groupId, title: out.title, caption: out.caption, language: out.language || null, items: out.items.map(itemJson) });
+  });
+  r.all('/dpgroups/:groupId/consent-request', methodNotAllowed(['GET']));
+
+  r.get('/dpgroups/:groupId/dashboard', validateQuery('DpDashboardQuery'), async (req, res) => {
+    const q = res.locals.query as { subject: string; issuer: string };
+    const out = await dp.getDashboard({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), subject: q.subject, issuer: q.issuer, ...viewParams(res) });
+    res.json({
+      groupId: out.groupId,
+      title: out.title,
+      caption: out.caption,
+      language: out.language || null,
+      subject: out.subject,
+      issuer: out.issuer,
+      items: out.items.map((i) => ({
+        ...itemJson(i.item!),
+        state: i.state,
+        scopes: i.scopes.map((s) => ({ scope: s.scope, state: s.state, eventId: s.eventId, createdAt: iso(s.createdAt) })),
+      })),
+    });
+  });
+  r.all('/dpgroups/:groupId/dashboard', methodNotAllowed(['GET']));
+
+  // ---- specifications ----
+  r.get('/dpspecs/:specId', async (req, res) => {
+    const s = await dp.getSpec({ accountId: req.auth!.accountId, id: param(req, 'specId') });
+    res.setHeader('ETag', etagOf(s));
+    res.json(specJson(s));
+  });
+  const updateSpec = async (req: Request, res: Response) => {
+    const expected = expectedVersion(req);
+    try {
+      const s = await dp.updateSpec({
+        ...who(req),
+        id: param(req, 'specId'),
+        fields: fieldsFrom(req.body as Body, SPEC_FIELDS),
+        updateMask: maskFrom(req, SPEC_FIELDS),
+        expectedVersion: expected,
+      });
+      res.setHeader('ETag', etagOf(s));
+      res.json(specJson(s));
+    } catch (err) {
+      if (expected !== undefined && isServiceError(err) && err.code === Code.FAILED_PRECONDITION)
+        throw new HttpProblem(412, 'Precondition failed', err.details, [], {}, 'precondition-failed');
+      throw err;
+    }
+  };
+  r.patch('/dpspecs/:specId', validateBody('DpSpecPatchRequest'), updateSpec);
+  r.put('/dpspecs/:specId', validateBody('DpSpecPutRequest'), updateSpec);
+  r.delete('/dpspecs/:specId', async (req, res) => {
+    await dp.deleteSpec({ ...who(req), id: param(req, 'specId') });
+    res.status(204).end();
+  });
+  r.all('/dpspecs/:specId', methodNotAllowed(['GET', 'PATCH', 'PUT', 'DELETE']));
+
+  r.get('/dpspecs/:specId/versions', async (req, res) => {
+    const out = await dp.listSpecVersions({ accountId: req.auth!.accountId, specId: param(req, 'specId') });
+    res.json(out.versions.map(versionJson));
+  });
+  r.all('/dpspecs/:specId/versions', methodNotAllowed(['GET']));
+  r.get('/dpspecs/:specId/versions/:n', async (req, res) => {
+    const n = param(req, 'n');
+    if (!/^[1-9]\d{0,8}$/.test(n)) throw HttpProblem.notFound(`No version ${n}.`);
+    res.json(versionJson(await dp.getSpecVersion({ accountId: req.auth!.accountId, specId: param(req, 'specId'), version: Number(n) })));
+  });
+  r.all('/dpspecs/:specId/versions/:n', methodNotAllowed(['GET']));
+
+  // ---- texts ----
+  r.post('/dpspecs/:specId/texts', validateBody('DpTextCreateRequest'), async (req, res) => {
+    const t = await dp.createText({ ...who(req), specId: param(req, 'specId'), fields: fieldsFrom(req.body as Body, TEXT_FIELDS) });
+    res.status(201).location(`${ctx.baseUrl}/dataprocessing/v0/dpspecs/${param(req, 'specId')}/texts/${t.id}`).json(textJson(t));
+  });
+  r.get('/dpspecs/:specId/texts', async (req, res) => {
+    const out = await dp.listTexts({ accountId: req.auth!.accountId, specId: param(req, 'specId') });
+    res.json(out.texts.map(textJson));
+  });
+  r.all('/dpspecs/:specId/texts', methodNotAllowed(['GET', 'POST']));
+
+  r.get('/dpspecs/:specId/texts/:textId', async (req, res) => {
+    res.json(textJson(await dp.getText({ accountId: req.auth!.accountId, specId: param(req, 'specId'), textId: param(req, 'textId') })));
+  });
+  const updateText = async (req: Request, res: Response) => {
+    const t = await dp.updateText({
+      ...who(req),
+      specId: param(req, 'specId'),
+      textId: param(req, 'textId'),
+      fields: fieldsFrom(req.body as Body, TEXT_FIELDS),
+      updateMask: maskFrom(req, TEXT_FIELDS),
+    });
+    res.json(textJson(t));
+  };
+  r.patch('/dpspecs/:specId/texts/:textId', validateBody('DpTextPatchRequest'), updateText);
+  r.put('/dpspecs/:specId/texts/:textId', validateBody('DpTextCreateRequest'), updateText);
+  r.delete('/dpspecs/:specId/texts/:textId', async (req, res) => {
+    await dp.deleteText({ ...who(req), specId: param(req, 'specId'), textId: param(req, 'textId') });
+    res.status(204).end();
+  });
+  r.all('/dpspecs/:specId/texts/:textId', methodNotAllowed(['GET', 'PATCH', 'PUT', 'DELETE']));
+
   return r;
 }
