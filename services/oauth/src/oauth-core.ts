@@ -60,21 +60,19 @@ export class OAuthCore {
     if (req.grantType === 'client_credentials') {
       const granted = grantScopes(req.scopes, app.scopes);
       if (!granted.ok) throw new OAuthProtocolError('invalid_scope', `scope not allowed for this client: ${granted.notAllowed.join(' ')}`);
-      return this.issue(app, granted.scopes, granted.scopes, newId());
+      return this.issue(app, granted.scopes, granted.scopes);
     }
 
     // refresh_token
     const now = this.now();
-    const stored = await this.o.repo.findRefreshTokenByHash(this.o.crypto.hash(req.refreshToken));
+    const hash = this.o.crypto.hash(req.refreshToken);
+    const stored = req.refreshToken.length <= 256 ? await this.o.repo.findRefreshToken(hash) : null;
     if (!stored || stored.clientId !== app.clientId) {
       // A token of another client is treated as unknown: it tells the caller nothing.
       throw new OAuthProtocolError('invalid_grant', 'the refresh token is invalid');
     }
-    if (stored.revokedAt) throw new OAuthProtocolError('invalid_grant', 'the refresh token has been revoked');
-    if (stored.usedAt) {
-      await this.revokeFamilyOnReuse(stored.familyId, app.clientId);
-      throw new OAuthProtocolError('invalid_grant', 'the refresh token was already used; its token family has been revoked');
-    }
+    const family = await this.o.repo.findFamily(stored.familyId);
+    if (!family || family.revokedAt) throw new OAuthProtocolError('invalid_grant', 'the refresh token has been revoked');
     if (stored.expiresAt.getTime() <= now.getTime()) throw new OAuthProtocolError('invalid_grant', 'the refresh token has expired');
 
     // The access token may narrow the scope; the successor keeps the original grant (RFC 6749 §6).
@@ -82,24 +80,22 @@ export class OAuthCore {
     const granted = grantScopes(req.scopes, allowed);
     if (!granted.ok) throw new OAuthProtocolError('invalid_scope', `scope exceeds the scope originally granted: ${granted.notAllowed.join(' ')}`);
 
-    const spent = await this.o.repo.spendRefreshToken(stored._id, now);
-    if (!spent) {
-      // Another request spent (or revoked) it between our read and our update: a reuse.
+    if (!(await this.o.repo.spendRefreshToken(stored, now))) {
+      // Already spent, earlier or by a concurrent request: a reuse.
       await this.revokeFamilyOnReuse(stored.familyId, app.clientId);
       throw new OAuthProtocolError('invalid_grant', 'the refresh token was already used; its token family has been revoked');
     }
-    const issued = await this.issue(app, granted.scopes, stored.scopes, stored.familyId);
+    const issued = await this.issue(app, granted.scopes, stored.scopes, { id: stored.familyId, expiresAt: stored.expiresAt });
     // A concurrent reuse may have revoked the family while the successor was being written.
-    if (await this.o.repo.familyIsRevoked(stored.familyId)) {
-      await this.o.repo.revokeFamily(stored.familyId, this.now());
+    if ((await this.o.repo.findFamily(stored.familyId))?.revokedAt) {
       throw new OAuthProtocolError('invalid_grant', 'the refresh token family has been revoked');
     }
     return issued;
   }
 
   private async revokeFamilyOnReuse(familyId: string, clientId: string): Promise<void> {
-    const revoked = await this.o.repo.revokeFamily(familyId, this.now());
-    this.o.logger.warn({ clientId, familyId, revoked }, 'refresh token reuse detected; token family revoked');
+    await this.o.repo.revokeFamily(familyId, this.now(), 'reuse');
+    this.o.logger.warn({ clientId, familyId }, 'refresh token reuse detected; token family revoked');
   }
 
   private async authenticateClient(clientId: string, clientSecret: string): Promise<ApplicationDoc> {
@@ -110,26 +106,31 @@ export class OAuthCore {
     return app;
   }
 
-  private async issue(app: ApplicationDoc, accessScopes: string[], refreshScopes: string[], familyId: string): Promise<IssuedToken> {
+  /**
+   * Signs an access token and stores a refresh token: in a new family (client_credentials) or
+   * as the successor in an existing one, inheriting its absolute expiry (refresh_token).
+   */
+  private async issue(app: ApplicationDoc, accessScopes: string[], refreshScopes: string[], family?: { id: string; expiresAt: Date }): Promise<IssuedToken> {
     const now = this.now();
     const accessToken = await signAccessToken(
       this.o.signingKeys[0]!,
       { issuer: this.issuer, ttlSeconds: this.o.accessTokenTtl, now },
       { clientId: app.clientId, accountId: app.accountId, applicationId: app._id, scopes: accessScopes },
     );
+    if (!family) {
+      family = { id: newId(), expiresAt: new Date(now.getTime() + this.o.refreshTokenTtl * 1000) };
+      await this.o.repo.insertFamily({ _id: family.id, clientId: app.clientId, accountId: app.accountId, createdAt: now, expiresAt: family.expiresAt, revokedAt: null, revokedReason: null });
+    }
     const refreshToken = newRefreshToken();
     await this.o.repo.insertRefreshToken({
-      _id: newId(),
-      hash: this.o.crypto.hash(refreshToken),
-      familyId,
+      _id: this.o.crypto.hash(refreshToken),
+      familyId: family.id,
       clientId: app.clientId,
       applicationId: app._id,
       accountId: app.accountId,
       scopes: refreshScopes,
       createdAt: now,
-      expiresAt: new Date(now.getTime() + this.o.refreshTokenTtl * 1000),
-      usedAt: null,
-      revokedAt: null,
+      expiresAt: family.expiresAt,
     });
     return { accessToken, expiresIn: this.o.accessTokenTtl, scope: accessScopes.join(' '), refreshToken, tokenType: 'Bearer' };
   }
@@ -209,7 +210,7 @@ export class OAuthCore {
     if (!clientId) throw InvalidArgumentError.field('/client_id', 'is required');
     const secret = newClientSecret();
     if (!(await this.o.repo.setClientSecret(clientId, this.o.crypto.hash(secret)))) throw new NotFoundError(`client ${clientId} not found`);
-    await this.o.repo.revokeRefreshTokensOfClient(clientId, this.now());
+    await this.o.repo.revokeFamiliesOfClient(clientId, this.now(), 'client secret rotated');
     return secret;
   }
 

@@ -4,7 +4,7 @@ import { resolveHashKey, type Config } from './config';
 import { CredentialCrypto } from './domain/secrets';
 import { oauthHandlers } from './grpc/handlers';
 import { OAuthCore } from './oauth-core';
-import { ensureRefreshTokenExpiry } from './store/expiry';
+import { ensureExpiry } from './store/expiry';
 import { defineModels } from './store/models';
 import { OAuthRepository } from './store/repository';
 
@@ -24,7 +24,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
   try {
     const models = defineModels(conn);
     await syncIndexes(conn);
-    const expiry = await ensureRefreshTokenExpiry(models.refreshTokens, logger);
+    const expiry = await ensureExpiry([models.refreshTokens, models.refreshTokenUses, models.tokenFamilies] as never[], logger);
     const core = new OAuthCore({
       repo: new OAuthRepository(models),
       crypto: new CredentialCrypto(hashKey.key),

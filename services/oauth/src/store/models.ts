@@ -22,12 +22,13 @@ export interface ApplicationDoc {
 }
 
 /**
- * An opaque refresh token, stored hashed. Every refresh spends the token (usedAt) and issues a
- * successor in the same family; presenting a spent token revokes the whole family.
+ * An opaque refresh token, stored under its keyed hash (_id, so lookups go by primary key on
+ * MongoDB and FerretDB alike). Every refresh spends the token (a RefreshTokenUseDoc) and issues
+ * a successor in the same family.
  */
 export interface RefreshTokenDoc {
+  /** HMAC-SHA256 of the refresh token. */
   _id: string;
-  hash: string;
   familyId: string;
   clientId: string;
   applicationId: string;
@@ -35,8 +36,35 @@ export interface RefreshTokenDoc {
   scopes: string[];
   createdAt: Date;
   expiresAt: Date;
-  usedAt: Date | null;
+}
+
+/**
+ * The record that a refresh token was spent. Inserting it is the atomic spend: _id is the token
+ * hash, so of two concurrent refreshes exactly one insert succeeds and the other gets a
+ * duplicate key. (A conditional findOneAndUpdate would be as atomic, but FerretDB 1.x does not
+ * use the primary key for findAndModify/update filters with extra conditions: measured 75 ms per
+ * call at 5,000 tokens. An insert is O(log n) on both servers.)
+ */
+export interface RefreshTokenUseDoc {
+  _id: string;
+  familyId: string;
+  usedAt: Date;
+  expiresAt: Date;
+}
+
+/**
+ * The chain of refresh tokens descended from one client_credentials grant. Revoking the family
+ * (one document) invalidates every token in it, including ones written concurrently.
+ */
+export interface TokenFamilyDoc {
+  _id: string;
+  clientId: string;
+  accountId: string;
+  createdAt: Date;
+  /** The family's absolute end: refreshes do not extend it. */
+  expiresAt: Date;
   revokedAt: Date | null;
+  revokedReason: string | null;
 }
 
 const accountSchema = new Schema<AccountDoc>(
@@ -71,7 +99,6 @@ applicationSchema.index({ accountId: 1, createdAt: 1 });
 const refreshTokenSchema = new Schema<RefreshTokenDoc>(
   {
     _id: { type: String, required: true },
-    hash: { type: String, required: true },
     familyId: { type: String, required: true },
     clientId: { type: String, required: true },
     applicationId: { type: String, required: true },
@@ -79,20 +106,42 @@ const refreshTokenSchema = new Schema<RefreshTokenDoc>(
     scopes: { type: [String], required: true },
     createdAt: { type: Date, required: true },
     expiresAt: { type: Date, required: true },
-    usedAt: { type: Date, default: null },
-    revokedAt: { type: Date, default: null },
   },
   { collection: 'refresh_tokens', versionKey: false },
 );
-refreshTokenSchema.index({ hash: 1 }, { unique: true });
-refreshTokenSchema.index({ familyId: 1 });
-refreshTokenSchema.index({ clientId: 1 });
-// The index on expiresAt is created by ensureRefreshTokenExpiry (TTL where the server has it).
+
+const refreshTokenUseSchema = new Schema<RefreshTokenUseDoc>(
+  {
+    _id: { type: String, required: true },
+    familyId: { type: String, required: true },
+    usedAt: { type: Date, required: true },
+    expiresAt: { type: Date, required: true },
+  },
+  { collection: 'refresh_token_uses', versionKey: false },
+);
+// _id is the token hash: unique by construction. The index on expiresAt is created by
+// ensureExpiry (TTL where the server has it).
+
+const tokenFamilySchema = new Schema<TokenFamilyDoc>(
+  {
+    _id: { type: String, required: true },
+    clientId: { type: String, required: true },
+    accountId: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+    expiresAt: { type: Date, required: true },
+    revokedAt: { type: Date, default: null },
+    revokedReason: { type: String, default: null },
+  },
+  { collection: 'token_families', versionKey: false },
+);
+tokenFamilySchema.index({ clientId: 1 });
 
 export interface OAuthModels {
   accounts: Model<AccountDoc>;
   applications: Model<ApplicationDoc>;
   refreshTokens: Model<RefreshTokenDoc>;
+  refreshTokenUses: Model<RefreshTokenUseDoc>;
+  tokenFamilies: Model<TokenFamilyDoc>;
 }
 
 /** Defines the oauth service's models on its own connection (never the global mongoose). */
@@ -101,5 +150,7 @@ export function defineModels(conn: Connection): OAuthModels {
     accounts: conn.model<AccountDoc>('Account', accountSchema),
     applications: conn.model<ApplicationDoc>('Application', applicationSchema),
     refreshTokens: conn.model<RefreshTokenDoc>('RefreshToken', refreshTokenSchema),
+    refreshTokenUses: conn.model<RefreshTokenUseDoc>('RefreshTokenUse', refreshTokenUseSchema),
+    tokenFamilies: conn.model<TokenFamilyDoc>('TokenFamily', tokenFamilySchema),
   };
 }

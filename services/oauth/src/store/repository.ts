@@ -1,4 +1,4 @@
-import type { AccountDoc, ApplicationDoc, OAuthModels, RefreshTokenDoc } from './models';
+import type { AccountDoc, ApplicationDoc, OAuthModels, RefreshTokenDoc, TokenFamilyDoc } from './models';
 
 /** MongoDB error code for a unique index violation. */
 export function isDuplicateKey(err: unknown): boolean {
@@ -50,33 +50,38 @@ export class OAuthRepository {
     return res.matchedCount === 1;
   }
 
-  // Refresh tokens
+  // Refresh tokens and their families
 
+  async insertFamily(doc: TokenFamilyDoc): Promise<void> {
+    await this.m.tokenFamilies.create(doc);
+  }
+  findFamily(id: string): Promise<TokenFamilyDoc | null> {
+    return this.m.tokenFamilies.findById(id).lean<TokenFamilyDoc>().exec();
+  }
+  async revokeFamily(id: string, now: Date, reason: string): Promise<void> {
+    await this.m.tokenFamilies.updateOne({ _id: id, revokedAt: null }, { $set: { revokedAt: now, revokedReason: reason } }).exec();
+  }
+  async revokeFamiliesOfClient(clientId: string, now: Date, reason: string): Promise<number> {
+    const res = await this.m.tokenFamilies.updateMany({ clientId, revokedAt: null }, { $set: { revokedAt: now, revokedReason: reason } }).exec();
+    return res.modifiedCount;
+  }
   async insertRefreshToken(doc: RefreshTokenDoc): Promise<void> {
     await this.m.refreshTokens.create(doc);
   }
-  findRefreshTokenByHash(hash: string): Promise<RefreshTokenDoc | null> {
-    return this.m.refreshTokens.findOne({ hash }).lean<RefreshTokenDoc>().exec();
+  findRefreshToken(hash: string): Promise<RefreshTokenDoc | null> {
+    return this.m.refreshTokens.findById(hash).lean<RefreshTokenDoc>().exec();
   }
   /**
-   * Spends a refresh token atomically: only one caller can move usedAt from null, so two
-   * concurrent refreshes with the same token cannot both succeed.
+   * Spends a refresh token atomically: the first caller inserts the use record, every later or
+   * concurrent caller gets false (duplicate key), so no refresh token can be used twice.
    */
-  spendRefreshToken(id: string, now: Date): Promise<RefreshTokenDoc | null> {
-    return this.m.refreshTokens
-      .findOneAndUpdate({ _id: id, usedAt: null, revokedAt: null }, { $set: { usedAt: now } }, { new: true })
-      .lean<RefreshTokenDoc>()
-      .exec();
-  }
-  async revokeFamily(familyId: string, now: Date): Promise<number> {
-    const res = await this.m.refreshTokens.updateMany({ familyId, revokedAt: null }, { $set: { revokedAt: now } }).exec();
-    return res.modifiedCount;
-  }
-  async revokeRefreshTokensOfClient(clientId: string, now: Date): Promise<number> {
-    const res = await this.m.refreshTokens.updateMany({ clientId, revokedAt: null }, { $set: { revokedAt: now } }).exec();
-    return res.modifiedCount;
-  }
-  async familyIsRevoked(familyId: string): Promise<boolean> {
-    return (await this.m.refreshTokens.exists({ familyId, revokedAt: { $ne: null } }).exec()) !== null;
+  async spendRefreshToken(token: RefreshTokenDoc, now: Date): Promise<boolean> {
+    try {
+      await this.m.refreshTokenUses.create({ _id: token._id, familyId: token.familyId, usedAt: now, expiresAt: token.expiresAt });
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
   }
 }
