@@ -17,7 +17,7 @@ export const configShape = {
   ACCORD_TOKEN_SIGNING_KEYS: z.string().optional(),
   /** Access token lifetime in seconds. */
   ACCORD_ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
-  /** Refresh token lifetime in seconds (each rotation starts a new lifetime). */
+  /** Lifetime of a refresh token family in seconds, from its client_credentials grant (refreshes do not extend it). */
   ACCORD_REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
 };
 
