@@ -11,7 +11,7 @@ export async function ensureExpiry(
   models: Model<{ expiresAt: Date }>[],
   logger: Logger,
   sweepEveryMs = 10 * 60_000,
-): Promise<{ mode: 'ttl-index' | 'sweeper'; stop(): void }> {
+): Promise<{ mode: 'ttl-index' | 'sweeper'; sweep(): Promise<void>; stop(): void }> {
   let ttl = true;
   for (const model of models) {
     if (ttl) {
@@ -26,7 +26,7 @@ export async function ensureExpiry(
     }
     await model.collection.createIndex({ expiresAt: 1 }, { name: 'expiresAt_1' });
   }
-  if (ttl) return { mode: 'ttl-index', stop: () => undefined };
+  if (ttl) return { mode: 'ttl-index', sweep: async () => undefined, stop: () => undefined };
   const sweep = async () => {
     for (const model of models) {
       try {
@@ -40,5 +40,5 @@ export async function ensureExpiry(
   const timer = setInterval(() => void sweep(), sweepEveryMs);
   timer.unref();
   void sweep();
-  return { mode: 'sweeper', stop: () => clearInterval(timer) };
+  return { mode: 'sweeper', sweep, stop: () => clearInterval(timer) };
 }
