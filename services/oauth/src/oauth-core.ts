@@ -71,8 +71,6 @@ export class OAuthCore {
       // A token of another client is treated as unknown: it tells the caller nothing.
       throw new OAuthProtocolError('invalid_grant', 'the refresh token is invalid');
     }
-    const family = await this.o.repo.findFamily(stored.familyId);
-    if (!family || family.revokedAt) throw new OAuthProtocolError('invalid_grant', 'the refresh token has been revoked');
     if (stored.expiresAt.getTime() <= now.getTime()) throw new OAuthProtocolError('invalid_grant', 'the refresh token has expired');
 
     // The access token may narrow the scope; the successor keeps the original grant (RFC 6749 §6).
@@ -86,10 +84,11 @@ export class OAuthCore {
       throw new OAuthProtocolError('invalid_grant', 'the refresh token was already used; its token family has been revoked');
     }
     const issued = await this.issue(app, granted.scopes, stored.scopes, { id: stored.familyId, expiresAt: stored.expiresAt });
-    // A concurrent reuse may have revoked the family while the successor was being written.
-    if ((await this.o.repo.findFamily(stored.familyId))?.revokedAt) {
-      throw new OAuthProtocolError('invalid_grant', 'the refresh token family has been revoked');
-    }
+    // The family is read after the successor is written, so that a revocation (reuse elsewhere,
+    // secret rotation) that raced with this refresh is seen: then the successor is worthless too.
+    // Spending a token of an already revoked family above is harmless.
+    const family = await this.o.repo.findFamily(stored.familyId);
+    if (!family || family.revokedAt) throw new OAuthProtocolError('invalid_grant', 'the refresh token has been revoked');
     return issued;
   }
 
