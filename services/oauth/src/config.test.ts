@@ -15,6 +15,8 @@ describe('oauth configuration', () => {
   });
 
   it('rejects a short hash key and admin token', () => {
-    expect(() => loadConfig(configShape, { ACCORD_HASH_KEY: 'short', ACCORD_ADMIN_TOKEN: 'short' })).toThrow(/ACCORD_HASH_KEY[\s\S]*ACCORD_ADMIN_TOKEN|ACCORD_ADMIN_TOKEN[\s\S]*ACCORD_HASH_KEY/);
+    expect(() => loadConfig(configShape, { ACCORD_HASH_KEY: 'short', ACCORD_ADMIN_TOKEN: 'short' })).toThrow(
+      /ACCORD_HASH_KEY[\s\S]*ACCORD_ADMIN_TOKEN|ACCORD_ADMIN_TOKEN[\s\S]*ACCORD_HASH_KEY/,
+    );
   });
 });

@@ -118,7 +118,15 @@ export class OAuthCore {
     );
     if (!family) {
       family = { id: newId(), expiresAt: new Date(now.getTime() + this.o.refreshTokenTtl * 1000) };
-      await this.o.repo.insertFamily({ _id: family.id, clientId: app.clientId, accountId: app.accountId, createdAt: now, expiresAt: family.expiresAt, revokedAt: null, revokedReason: null });
+      await this.o.repo.insertFamily({
+        _id: family.id,
+        clientId: app.clientId,
+        accountId: app.accountId,
+        createdAt: now,
+        expiresAt: family.expiresAt,
+        revokedAt: null,
+        revokedReason: null,
+      });
     }
     const refreshToken = newRefreshToken();
     await this.o.repo.insertRefreshToken({

@@ -16,7 +16,10 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
   }
   const { keys, generated } = await loadSigningKeys(config.ACCORD_TOKEN_SIGNING_KEYS);
   if (generated) {
-    logger.warn({ kid: keys[0]!.kid }, 'ACCORD_TOKEN_SIGNING_KEYS is not set: signing with an ephemeral key; tokens stop verifying on restart and differ between replicas');
+    logger.warn(
+      { kid: keys[0]!.kid },
+      'ACCORD_TOKEN_SIGNING_KEYS is not set: signing with an ephemeral key; tokens stop verifying on restart and differ between replicas',
+    );
   }
   if (!config.ACCORD_ADMIN_TOKEN) logger.warn('ACCORD_ADMIN_TOKEN is not set: admin RPCs (bootstrap, rotation, listing) are disabled');
 
@@ -39,7 +42,10 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       services: [
         {
           definition: oauthv1.OAuthServiceService,
-          implementation: implement<oauthv1.OAuthServiceServer>(oauthHandlers(core, config.ACCORD_ADMIN_TOKEN) as unknown as AsyncService<oauthv1.OAuthServiceServer>, logger),
+          implementation: implement<oauthv1.OAuthServiceServer>(
+            oauthHandlers(core, config.ACCORD_ADMIN_TOKEN) as unknown as AsyncService<oauthv1.OAuthServiceServer>,
+            logger,
+          ),
           name: 'accord.oauth.v1.OAuthService',
         },
       ],

@@ -120,7 +120,9 @@ describe('admin CLI', () => {
     expect(two.scopes).toEqual(['consent']);
 
     // The printed credentials work.
-    const t = await svc.client.issueToken(tokenRequest({ grantType: 'client_credentials', clientId: String(two.clientId), clientSecret: String(two.clientSecret) }));
+    const t = await svc.client.issueToken(
+      tokenRequest({ grantType: 'client_credentials', clientId: String(two.clientId), clientSecret: String(two.clientSecret) }),
+    );
     expect(t.token?.scope).toBe('consent');
     expect((await svc.client.validateApiKey({ apiKey: String(two.apiKey) })).accountId).toBe(one.accountId);
   });
@@ -142,7 +144,9 @@ describe('admin CLI', () => {
   it('lists applications, rotates a secret and an API key', async () => {
     const b = JSON.parse((await cli(['bootstrap', '--account', 'cli-rot', '--app', 'a', '--json'])).stdout) as Record<string, string>;
     const apps = await cli(['apps', '--account', b.accountId!, '--json']);
-    expect(JSON.parse(apps.stdout)).toEqual([expect.objectContaining({ id: b.appId, clientId: b.clientId, scopes: ['consent', 'dataprocessing', 'webhooks'] })]);
+    expect(JSON.parse(apps.stdout)).toEqual([
+      expect.objectContaining({ id: b.appId, clientId: b.clientId, scopes: ['consent', 'dataprocessing', 'webhooks'] }),
+    ]);
     const rs = JSON.parse((await cli(['rotate-secret', '--client', b.clientId!, '--json'])).stdout) as Record<string, string>;
     expect(rs.clientSecret).toMatch(/^cs_/);
     expect(rs.clientSecret).not.toBe(b.clientSecret);

@@ -53,8 +53,24 @@ it('expired tokens, spend records and families are deleted by the expiry sweep (
   expiry.stop();
   const past = new Date(Date.now() - 1000);
   const future = new Date(Date.now() + 60_000);
-  await models.tokenFamilies.create({ _id: 'old-family', clientId: 'c', accountId: 'a', createdAt: past, expiresAt: past, revokedAt: null, revokedReason: null });
-  await models.tokenFamilies.create({ _id: 'live-family', clientId: 'c', accountId: 'a', createdAt: past, expiresAt: future, revokedAt: null, revokedReason: null });
+  await models.tokenFamilies.create({
+    _id: 'old-family',
+    clientId: 'c',
+    accountId: 'a',
+    createdAt: past,
+    expiresAt: past,
+    revokedAt: null,
+    revokedReason: null,
+  });
+  await models.tokenFamilies.create({
+    _id: 'live-family',
+    clientId: 'c',
+    accountId: 'a',
+    createdAt: past,
+    expiresAt: future,
+    revokedAt: null,
+    revokedReason: null,
+  });
   if (expiry.mode === 'sweeper') {
     await expiry.sweep();
     expect(await models.tokenFamilies.exists({ _id: 'old-family' })).toBeNull();

@@ -24,7 +24,13 @@ describe('client_credentials grant', () => {
   it('issues a Bearer access token, a refresh token and expires_in in seconds for a requested scope', async () => {
     const res = await cc({ scope: 'consent' });
     expect(res.error).toBeUndefined();
-    expect(res.token).toEqual({ accessToken: expect.any(String), expiresIn: 3600, scope: 'consent', refreshToken: expect.stringMatching(/^rt_[\w-]{43}$/), tokenType: 'Bearer' });
+    expect(res.token).toEqual({
+      accessToken: expect.any(String),
+      expiresIn: 3600,
+      scope: 'consent',
+      refreshToken: expect.stringMatching(/^rt_[\w-]{43}$/),
+      tokenType: 'Bearer',
+    });
   });
 
   it('grants several space-separated scopes, and all of the application scopes when none is requested', async () => {
@@ -125,7 +131,8 @@ describe('refresh_token grant', () => {
   });
 
   it("answers invalid_grant for another client's refresh token and leaves that token usable by its owner", async () => {
-    const theirs = (await svc.client.issueToken(tokenRequest({ grantType: 'client_credentials', clientId: other.clientId, clientSecret: other.clientSecret }))).token!;
+    const theirs = (await svc.client.issueToken(tokenRequest({ grantType: 'client_credentials', clientId: other.clientId, clientSecret: other.clientSecret })))
+      .token!;
     expect((await refresh(theirs.refreshToken)).error?.error).toBe('invalid_grant');
     const owner = await svc.client.issueToken(
       tokenRequest({ grantType: 'refresh_token', clientId: other.clientId, clientSecret: other.clientSecret, refreshToken: theirs.refreshToken }),

@@ -4,7 +4,7 @@
  * else the state file written by `npm start`.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Metadata, status } from '@grpc/grpc-js';
 import { createClient, isServiceError } from '@accord/common';
@@ -127,7 +127,10 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
       bootstrap: () => ({
         accountName: required(values, 'account', command),
         appName: required(values, 'app', command),
-        scopes: (values.scopes ?? 'consent,dataprocessing,webhooks').split(',').map((s) => s.trim()).filter(Boolean),
+        scopes: (values.scopes ?? 'consent,dataprocessing,webhooks')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
       }),
       accounts: () => ({}),
       apps: () => ({ accountId: required(values, 'account', command) }),
@@ -174,7 +177,13 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
       }
       case 'apps': {
         const r = await client.listApplications(args as unknown as oauthv1.ListApplicationsRequest, opts);
-        const rows = r.applications.map((a) => ({ id: a.id, name: a.name, clientId: a.clientId, scopes: a.scopes, createdAt: a.createdAt?.toISOString() ?? null }));
+        const rows = r.applications.map((a) => ({
+          id: a.id,
+          name: a.name,
+          clientId: a.clientId,
+          scopes: a.scopes,
+          createdAt: a.createdAt?.toISOString() ?? null,
+        }));
         if (json) out(JSON.stringify(rows));
         else if (!rows.length) out('no applications');
         else for (const a of rows) out(`${a.id}  ${a.clientId}  ${a.name}  [${a.scopes.join(' ')}]  ${a.createdAt ?? ''}`);
@@ -182,12 +191,20 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
       }
       case 'rotate-secret': {
         const r = await client.rotateClientSecret(args as unknown as oauthv1.RotateClientSecretRequest, opts);
-        out(json ? JSON.stringify({ clientId: r.clientId, clientSecret: r.clientSecret }) : `clientId:     ${r.clientId}\nclientSecret: ${r.clientSecret}\n(shown only now; the old secret no longer works)`);
+        out(
+          json
+            ? JSON.stringify({ clientId: r.clientId, clientSecret: r.clientSecret })
+            : `clientId:     ${r.clientId}\nclientSecret: ${r.clientSecret}\n(shown only now; the old secret no longer works)`,
+        );
         break;
       }
       case 'rotate-api-key': {
         const r = await client.rotateApiKey(args as unknown as oauthv1.RotateApiKeyRequest, opts);
-        out(json ? JSON.stringify({ accountId: r.accountId, apiKey: r.apiKey }) : `accountId: ${r.accountId}\napiKey:    ${r.apiKey}\n(the old API key no longer works)`);
+        out(
+          json
+            ? JSON.stringify({ accountId: r.accountId, apiKey: r.apiKey })
+            : `accountId: ${r.accountId}\napiKey:    ${r.apiKey}\n(the old API key no longer works)`,
+        );
         break;
       }
     }

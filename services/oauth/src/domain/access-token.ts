@@ -22,11 +22,7 @@ export interface AccessTokenSubject {
  * Claims: iss, aud, sub = client id, client_id, acc = account id, app = application id,
  * scope (space-separated), jti, iat, exp.
  */
-export async function signAccessToken(
-  key: SigningKey,
-  opts: { issuer: string; ttlSeconds: number; now?: Date },
-  subject: AccessTokenSubject,
-): Promise<string> {
+export async function signAccessToken(key: SigningKey, opts: { issuer: string; ttlSeconds: number; now?: Date }, subject: AccessTokenSubject): Promise<string> {
   const iat = Math.floor((opts.now ?? new Date()).getTime() / 1000);
   return new SignJWT({
     client_id: subject.clientId,

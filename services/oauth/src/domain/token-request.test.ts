@@ -1,7 +1,14 @@
 import { OAuthProtocolError } from './oauth-error';
 import { parseTokenRequest, type RawTokenRequest } from './token-request';
 
-const raw = (over: Partial<RawTokenRequest>): RawTokenRequest => ({ grantType: 'client_credentials', clientId: 'cl_a', clientSecret: 'cs_b', scope: '', refreshToken: '', ...over });
+const raw = (over: Partial<RawTokenRequest>): RawTokenRequest => ({
+  grantType: 'client_credentials',
+  clientId: 'cl_a',
+  clientSecret: 'cs_b',
+  scope: '',
+  refreshToken: '',
+  ...over,
+});
 
 function errorOf(r: RawTokenRequest): string | undefined {
   try {
@@ -15,11 +22,20 @@ function errorOf(r: RawTokenRequest): string | undefined {
 
 describe('token request validation', () => {
   it('accepts client_credentials with credentials and parses the scope', () => {
-    expect(parseTokenRequest(raw({ scope: 'consent webhooks' }))).toEqual({ grantType: 'client_credentials', clientId: 'cl_a', clientSecret: 'cs_b', scopes: ['consent', 'webhooks'] });
+    expect(parseTokenRequest(raw({ scope: 'consent webhooks' }))).toEqual({
+      grantType: 'client_credentials',
+      clientId: 'cl_a',
+      clientSecret: 'cs_b',
+      scopes: ['consent', 'webhooks'],
+    });
   });
 
   it('accepts refresh_token with a refresh token', () => {
-    expect(parseTokenRequest(raw({ grantType: 'refresh_token', refreshToken: 'rt_x' }))).toMatchObject({ grantType: 'refresh_token', refreshToken: 'rt_x', scopes: [] });
+    expect(parseTokenRequest(raw({ grantType: 'refresh_token', refreshToken: 'rt_x' }))).toMatchObject({
+      grantType: 'refresh_token',
+      refreshToken: 'rt_x',
+      scopes: [],
+    });
   });
 
   it('answers invalid_request without grant_type and unsupported_grant_type for other grants', () => {

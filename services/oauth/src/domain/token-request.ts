@@ -27,9 +27,16 @@ export function parseTokenRequest(raw: RawTokenRequest): TokenRequest {
   const grantType = raw.grantType.trim();
   if (!grantType) throw new OAuthProtocolError('invalid_request', 'grant_type is required');
   if (!(GRANT_TYPES as readonly string[]).includes(grantType)) {
-    throw new OAuthProtocolError('unsupported_grant_type', `grant_type ${JSON.stringify(grantType.slice(0, 64))} is not supported; use client_credentials or refresh_token`);
+    throw new OAuthProtocolError(
+      'unsupported_grant_type',
+      `grant_type ${JSON.stringify(grantType.slice(0, 64))} is not supported; use client_credentials or refresh_token`,
+    );
   }
-  if (!raw.clientId) throw new OAuthProtocolError('invalid_client', 'client authentication is required (client_id and client_secret, in the body or an Authorization: Basic header)');
+  if (!raw.clientId)
+    throw new OAuthProtocolError(
+      'invalid_client',
+      'client authentication is required (client_id and client_secret, in the body or an Authorization: Basic header)',
+    );
   if (!raw.clientSecret) throw new OAuthProtocolError('invalid_client', 'client authentication failed');
   const parsed = parseScopeParam(raw.scope);
   if (!parsed.ok) throw new OAuthProtocolError('invalid_scope', parsed.reason);
