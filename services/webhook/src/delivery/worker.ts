@@ -49,7 +49,7 @@ export class DeliveryWorker {
     while (!this.stopping) {
       let claimed: Claimed | null = null;
       try {
-        claimed = await this.o.deliveries.claim(this.o.leaseMs);
+        claimed = await this.o.deliveries.claim(this.o.leaseMs, this.o.concurrency);
       } catch (err) {
         this.o.logger.warn({ err: (err as Error).message }, 'cannot claim deliveries; retrying');
       }

@@ -21,10 +21,10 @@ describe('retry schedule', () => {
     expect(nextRetryDelay(policy, 1, null, () => 1)).toBe(6_000);
   });
 
-  it('never retries earlier than Retry-After asks, capped at the longest step', () => {
+  it('never retries earlier than Retry-After asks (up to a day) nor earlier than the schedule', () => {
     expect(nextRetryDelay(policy, 1, 60_000, mid)).toBe(60_000);
     expect(nextRetryDelay(policy, 1, 1_000, mid)).toBe(5_000);
-    expect(nextRetryDelay(policy, 1, 7 * 86_400_000, mid)).toBe(36_000_000);
+    expect(nextRetryDelay(policy, 1, 7 * 86_400_000, mid)).toBe(86_400_000);
   });
 
   it('reads Retry-After as seconds or as an HTTP date', () => {

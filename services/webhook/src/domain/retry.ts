@@ -10,15 +10,17 @@ export interface RetryPolicy {
   jitter: number;
 }
 
+/** Longest wait a receiver can ask for with Retry-After. */
+export const MAX_RETRY_AFTER_MS = 24 * 3_600_000;
+
 /** Delay before the next attempt, or null when `failedAttempts` used up the schedule. */
 export function nextRetryDelay(policy: RetryPolicy, failedAttempts: number, retryAfterMs: number | null, random: () => number = Math.random): number | null {
   if (failedAttempts < 1 || failedAttempts > policy.schedule.length) return null;
   const base = policy.schedule[failedAttempts - 1]!;
   const jittered = Math.round(base * (1 + policy.jitter * (2 * random() - 1)));
   if (retryAfterMs === null) return jittered;
-  // Never earlier than the receiver asked, never later than the longest step of the schedule.
-  const cap = Math.max(...policy.schedule);
-  return Math.max(jittered, Math.min(retryAfterMs, cap));
+  // Never earlier than the receiver asked (up to a day), never earlier than the schedule says.
+  return Math.max(jittered, Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
 }
 
 /** `Retry-After` as delay-seconds or an HTTP-date (RFC 9110 §10.2.3), in ms from `now`; null when absent or invalid. */

@@ -52,7 +52,7 @@ function toDelivery(doc: DeliveryDoc): webhookv1.Delivery {
     eventId: doc.eventId,
     eventType: doc.eventType,
     status: STATUS[doc.status],
-    attempts: doc.attempts.map((a) => ({ at: a.at, statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error })),
+    attempts: (doc.attempts ?? []).map((a) => ({ at: a.at, statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error })),
     nextAttemptAt: doc.status === 'pending' && doc.nextAttemptAt ? doc.nextAttemptAt : undefined,
     createdAt: doc.createdAt,
   };
@@ -102,8 +102,7 @@ export function webhookHandlers(d: HandlerDeps): WebhookHandlers {
       requireCaller(req);
       validateWebhookFields({ url: req.url, events: req.events, headers: req.headers }, d.policy);
       const now = new Date();
-      const doc: WebhookDoc = {
-        _id: await d.webhooks.nextId(),
+      const doc: Omit<WebhookDoc, '_id'> = {
         accountId: req.accountId,
         appId: req.appId,
         url: req.url,

@@ -4,6 +4,8 @@ import type { AttemptDoc, DeliveryDoc, Models } from './models';
 /** Attempts kept per delivery (older ones are dropped from the log). */
 export const MAX_ATTEMPT_LOG = 50;
 
+const DUPLICATE_KEY = 11000;
+
 export function deliveryId(eventId: string, webhookId: number): string {
   return 'dlv_' + createHash('sha256').update(`${eventId}\0${webhookId}`).digest('base64url').slice(0, 24);
 }
@@ -51,6 +53,7 @@ export class DeliveryStore {
               nextAttemptAt: now,
               dueAt: now,
               leaseToken: null,
+              leaseGen: 0,
               createdAt: now,
               updatedAt: now,
             },
@@ -66,17 +69,54 @@ export class DeliveryStore {
     return this.m.Delivery.findOne({ _id: id, webhookId }).lean<DeliveryDoc>().exec();
   }
 
-  /** Claims the most overdue pending attempt with a lease, or null when none is due. */
-  async claim(leaseMs: number, now = new Date()): Promise<Claimed | null> {
-    const leaseToken = randomUUID();
-    const delivery = await this.m.Delivery.findOneAndUpdate(
-      { status: 'pending', dueAt: { $lte: now } },
-      { $set: { dueAt: new Date(now.getTime() + leaseMs), leaseToken } },
-      { sort: { dueAt: 1 }, new: true },
-    )
-      .lean<DeliveryDoc>()
+  /**
+   * Claims one due pending attempt with a lease, or null when none is due. Among the `spread`
+   * most overdue candidates one is tried at random (so a replica's loops rarely collide); the
+   * claim itself is the insert of lease `<id>#<leaseGen + 1>`, which exactly one worker wins.
+   * Until the lease expires (`leaseMs`) the delivery is not due for anyone else.
+   */
+  async claim(leaseMs: number, spread = 1, now = new Date()): Promise<Claimed | null> {
+    const candidates = await this.m.Delivery.find({ status: 'pending', dueAt: { $lte: now } }, { _id: 1, leaseGen: 1, webhookId: 1 })
+      .sort({ dueAt: 1 })
+      .limit(Math.max(1, spread))
+      .lean<Array<Pick<DeliveryDoc, '_id' | 'leaseGen' | 'webhookId'>>>()
       .exec();
-    return delivery ? { delivery, leaseToken } : null;
+    const start = Math.floor(Math.random() * candidates.length);
+    for (let i = 0; i < candidates.length; i++) {
+      const c = candidates[(start + i) % candidates.length]!;
+      const gen = (c.leaseGen ?? 0) + 1;
+      const leaseToken = `${c._id}#${gen}`;
+      try {
+        await this.m.Lease.create({ _id: leaseToken, deliveryId: c._id, webhookId: c.webhookId, createdAt: now });
+      } catch (err) {
+        if ((err as { code?: number }).code === DUPLICATE_KEY) continue; // another worker won this one
+        throw err;
+      }
+      const delivery = await this.m.Delivery.findOneAndUpdate(
+        { _id: c._id },
+        { $set: { leaseGen: gen, leaseToken, dueAt: new Date(now.getTime() + leaseMs) } },
+        { new: true },
+      )
+        .lean<DeliveryDoc>()
+        .exec();
+      if (delivery?.status === 'pending') return { delivery, leaseToken };
+      // Deleted or finished by a late previous holder meanwhile: nothing to send.
+      await this.release(leaseToken);
+    }
+    return null;
+  }
+
+  /**
+   * Lease documents of a pending delivery are kept (a worker that read the delivery before the
+   * latest claim must keep colliding on its stale generation); once the delivery is finished
+   * they go, since a late claim re-checks the status anyway (no TTL index: FerretDB 1.x lacks them).
+   */
+  private async release(leaseToken: string): Promise<void> {
+    await this.m.Lease.deleteOne({ _id: leaseToken }).catch(() => undefined);
+  }
+
+  private async releaseAll(deliveryId: string): Promise<void> {
+    await this.m.Lease.deleteMany({ deliveryId }).catch(() => undefined);
   }
 
   /** Records an attempt, if this worker still holds the lease. False when the lease was lost. */
@@ -95,6 +135,7 @@ export class DeliveryStore {
         $push: { attempts: { $each: [outcome.attempt], $slice: -MAX_ATTEMPT_LOG } },
       },
     );
+    if (outcome.status !== 'pending') await this.releaseAll(id);
     return res.modifiedCount === 1;
   }
 
@@ -107,6 +148,7 @@ export class DeliveryStore {
         $push: { attempts: { $each: [{ at: new Date(), statusCode: 0, latencyMs: 0, error: reason }], $slice: -MAX_ATTEMPT_LOG } },
       },
     );
+    await this.releaseAll(id);
   }
 
   /**
@@ -133,5 +175,6 @@ export class DeliveryStore {
 
   async deleteForWebhook(webhookId: number): Promise<void> {
     await this.m.Delivery.deleteMany({ webhookId });
+    await this.m.Lease.deleteMany({ webhookId });
   }
 }

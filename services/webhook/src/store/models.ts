@@ -55,21 +55,30 @@ export interface DeliveryDoc {
    * attempt time, or while leased the lease expiry. null when not pending.
    */
   dueAt: Date | null;
-  /** Token of the worker holding the lease; completion is conditional on it. */
+  /** Token of the worker holding the lease (its lease key); completion is conditional on it. */
   leaseToken: string | null;
+  /** Generation of the latest claim; the next claim inserts lease `<id>#<leaseGen + 1>`. */
+  leaseGen: number;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export interface CounterDoc {
+/**
+ * One document per claim of a delivery attempt, keyed `<deliveryId>#<leaseGen>`. Claiming is an
+ * insert against this unique key, the one write that is atomic on MongoDB and on FerretDB alike
+ * (FerretDB 1.x does not make findOneAndUpdate or conditional updates atomic).
+ */
+export interface LeaseDoc {
   _id: string;
-  seq: number;
+  deliveryId: string;
+  webhookId: number;
+  createdAt: Date;
 }
 
 export interface Models {
   Webhook: Model<WebhookDoc>;
   Delivery: Model<DeliveryDoc>;
-  Counter: Model<CounterDoc>;
+  Lease: Model<LeaseDoc>;
 }
 
 export function defineModels(conn: Connection): Models {
@@ -108,6 +117,7 @@ export function defineModels(conn: Connection): Models {
       nextAttemptAt: { type: Date, default: null },
       dueAt: { type: Date, default: null },
       leaseToken: { type: String, default: null },
+      leaseGen: { type: Number, default: 0 },
       createdAt: { type: Date, required: true },
       updatedAt: { type: Date, required: true },
     },
@@ -116,11 +126,16 @@ export function defineModels(conn: Connection): Models {
   delivery.index({ status: 1, dueAt: 1 });
   delivery.index({ webhookId: 1, createdAt: -1, _id: -1 });
 
-  const counter = new Schema<CounterDoc>({ _id: { type: String, required: true }, seq: { type: Number, required: true } }, { collection: 'webhook_counters', versionKey: false });
+  const lease = new Schema<LeaseDoc>(
+    { _id: { type: String, required: true }, deliveryId: { type: String, required: true }, webhookId: { type: Number, required: true }, createdAt: { type: Date, required: true } },
+    { collection: 'webhook_delivery_leases', versionKey: false },
+  );
+  lease.index({ webhookId: 1 });
+  lease.index({ deliveryId: 1 });
 
   return {
     Webhook: conn.model<WebhookDoc>('Webhook', webhook),
     Delivery: conn.model<DeliveryDoc>('WebhookDelivery', delivery),
-    Counter: conn.model<CounterDoc>('WebhookCounter', counter),
+    Lease: conn.model<LeaseDoc>('WebhookDeliveryLease', lease),
   };
 }

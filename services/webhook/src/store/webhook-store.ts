@@ -5,22 +5,23 @@ const DUPLICATE_KEY = 11000;
 export class WebhookStore {
   constructor(private readonly m: Models) {}
 
-  /** Next webhook id from a per-installation counter document (atomic $inc; safe across replicas). */
-  async nextId(): Promise<number> {
+  /**
+   * Stores a new webhook under the next integer id (max + 1). The unique _id makes concurrent
+   * creators collide instead of sharing an id; the loser retries with the next number. (An $inc
+   * counter would be simpler but is not atomic on FerretDB 1.x.)
+   */
+  async create(doc: Omit<WebhookDoc, '_id'>): Promise<WebhookDoc> {
     for (let attempt = 0; ; attempt++) {
+      const last = await this.m.Webhook.findOne({}, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: number }>().exec();
+      const full: WebhookDoc = { ...doc, _id: (last?._id ?? 0) + 1 };
       try {
-        const doc = await this.m.Counter.findOneAndUpdate({ _id: 'webhook' }, { $inc: { seq: 1 } }, { upsert: true, new: true }).lean();
-        return doc!.seq;
+        await this.m.Webhook.create(full);
+        return full;
       } catch (err) {
-        // Two first-ever upserts can race on the unique _id: the loser retries and increments.
-        if ((err as { code?: number }).code !== DUPLICATE_KEY || attempt >= 3) throw err;
+        if ((err as { code?: number }).code !== DUPLICATE_KEY || attempt >= 50) throw err;
+        await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
       }
     }
-  }
-
-  async create(doc: WebhookDoc): Promise<WebhookDoc> {
-    await this.m.Webhook.create(doc);
-    return doc;
   }
 
   list(accountId: string, appId: string): Promise<WebhookDoc[]> {

@@ -1,0 +1,203 @@
+import type { NatsConnection } from 'nats';
+import { Webhook } from 'standardwebhooks';
+import { testEnv } from '@accord/local-stack';
+import { webhookv1 } from '@accord/proto';
+import { connectTestNats, consentData, eventually, publishEvent, startInstance, startReceiver } from './helpers';
+
+jest.setTimeout(60_000);
+const t = testEnv('webhookdlv');
+let svc: Awaited<ReturnType<typeof startInstance>>;
+let nc: NatsConnection;
+const app = { accountId: 'acc-1', appId: 'app-1' };
+let seq = 0;
+const eventId = () => `evt${Date.now().toString(16)}${(seq++).toString(16).padStart(4, '0')}`;
+const consent = (id = eventId(), who = app) => ({ id, type: 'consent', ...who, data: consentData(id) });
+
+beforeAll(async () => {
+  svc = await startInstance(t);
+  nc = await connectTestNats(t.natsUrl);
+});
+afterAll(async () => {
+  await nc.close();
+  await svc.stop();
+});
+
+const { DELIVERY_STATUS_SUCCEEDED, DELIVERY_STATUS_FAILED } = webhookv1.DeliveryStatus;
+
+describe('webhook delivery', () => {
+  it('POSTs each consent event, signed per Standard Webhooks, with the custom headers', async () => {
+    const rx = await startReceiver();
+    try {
+      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: { Authorization: 'Bearer receiver-token', 'X-Tenant': 'shop' } });
+      const e = consent();
+      await publishEvent(nc, t.natsPrefix, e);
+      const [r] = await rx.waitFor(1);
+      expect(r!.headers['content-type']).toBe('application/json');
+      expect(r!.headers.authorization).toBe('Bearer receiver-token');
+      expect(r!.headers['x-tenant']).toBe('shop');
+      expect(r!.headers['webhook-id']).toBe(e.id);
+      const payload = new Webhook(w.secret).verify(r!.body, r!.headers as Record<string, string>);
+      expect(payload).toEqual({ type: 'consent', text: 'A consent event was recorded', data: e.data });
+      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
+      const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+      expect(d).toMatchObject({ eventId: e.id, eventType: 'consent', webhookId: w.id });
+      expect(d!.attempts).toHaveLength(1);
+      expect(d!.attempts[0]).toMatchObject({ statusCode: 204, error: '' });
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it("does not send an application's events to another application's webhook", async () => {
+    const mine = await startReceiver();
+    const theirs = await startReceiver();
+    try {
+      await svc.client.createWebhook({ ...app, url: mine.url, events: ['consent'], headers: {} });
+      await svc.client.createWebhook({ accountId: 'acc-1', appId: 'app-other', url: theirs.url, events: ['consent'], headers: {} });
+      await svc.client.createWebhook({ accountId: 'acc-other', appId: 'app-1x', url: theirs.url, events: ['consent'], headers: {} });
+      const e = consent();
+      await publishEvent(nc, t.natsPrefix, e);
+      await mine.waitFor(1);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(theirs.received).toHaveLength(0);
+    } finally {
+      await mine.close();
+      await theirs.close();
+    }
+  });
+
+  it('retries a failing receiver until it succeeds, with the same webhook-id and a fresh timestamp', async () => {
+    const rx = await startReceiver((_r, n) => ({ status: n < 3 ? 500 : 200 }));
+    try {
+      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      const e = consent();
+      await publishEvent(nc, t.natsPrefix, e);
+      const got = await rx.waitFor(3);
+      expect(got.map((r) => r.headers['webhook-id'])).toEqual([e.id, e.id, e.id]);
+      for (const r of got) expect(new Webhook(w.secret).verify(r.body, r.headers as Record<string, string>)).toMatchObject({ type: 'consent' });
+      // Schedule 200ms, 400ms (no jitter in this config).
+      expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(180);
+      expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(380);
+      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
+      const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+      expect(d!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
+      expect(d!.attempts[0]!.error).toBe('unexpected status 500');
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('honours Retry-After when it asks for more than the schedule', async () => {
+    const rx = await startReceiver((_r, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 }));
+    try {
+      await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      await publishEvent(nc, t.natsPrefix, consent());
+      const got = await rx.waitFor(2);
+      expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(1_900);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('marks a delivery failed after the last scheduled attempt and keeps it', async () => {
+    const rx = await startReceiver(() => ({ status: 500 }));
+    try {
+      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      await publishEvent(nc, t.natsPrefix, consent());
+      await rx.waitFor(3);
+      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_FAILED);
+      await new Promise((r) => setTimeout(r, 700));
+      expect(rx.received).toHaveLength(3); // 1 + two scheduled retries
+      const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+      expect(d!.attempts).toHaveLength(3);
+      expect(d!.nextAttemptAt).toBeUndefined();
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('disables the webhook when the receiver answers 410 Gone', async () => {
+    const rx = await startReceiver(() => ({ status: 410 }));
+    try {
+      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      await publishEvent(nc, t.natsPrefix, consent());
+      await rx.waitFor(1);
+      await eventually(async () => (await svc.client.getWebhook({ ...app, id: w.id })).disabled);
+      await publishEvent(nc, t.natsPrefix, consent());
+      await new Promise((r) => setTimeout(r, 800));
+      expect(rx.received).toHaveLength(1);
+      expect((await svc.client.getWebhook({ ...app, id: w.id })).disabledReason).toMatch(/410/);
+      const re = await svc.client.updateWebhook({ ...app, id: w.id, disabled: false });
+      expect(re.disabled).toBe(false);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('sends nothing more to a deleted webhook, not even pending retries', async () => {
+    const rx = await startReceiver(() => ({ status: 500 }));
+    try {
+      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      await publishEvent(nc, t.natsPrefix, consent());
+      await rx.waitFor(1);
+      await svc.client.deleteWebhook({ ...app, id: w.id });
+      await publishEvent(nc, t.natsPrefix, consent());
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(rx.received).toHaveLength(1);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('signs with both the new and the previous secret after a rotation', async () => {
+    const rx = await startReceiver();
+    try {
+      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      const rotated = await svc.client.rotateWebhookSecret({ ...app, id: w.id });
+      await publishEvent(nc, t.natsPrefix, consent());
+      const [r] = await rx.waitFor(1);
+      expect((r!.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
+      expect(new Webhook(w.secret).verify(r!.body, r!.headers as Record<string, string>)).toBeTruthy();
+      expect(new Webhook(rotated.secret).verify(r!.body, r!.headers as Record<string, string>)).toBeTruthy();
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('sends a signed ping through the test endpoint, and redelivers a delivery with the same webhook-id', async () => {
+    const rx = await startReceiver();
+    try {
+      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      const d = await svc.client.sendTestEvent({ ...app, webhookId: w.id });
+      expect(d.eventType).toBe('ping');
+      const [r] = await rx.waitFor(1);
+      expect(new Webhook(w.secret).verify(r!.body, r!.headers as Record<string, string>)).toMatchObject({ type: 'ping', data: { webhookId: w.id } });
+      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
+      await svc.client.redeliverDelivery({ ...app, webhookId: w.id, deliveryId: d.id });
+      const got = await rx.waitFor(2);
+      expect(got[1]!.headers['webhook-id']).toBe(got[0]!.headers['webhook-id']);
+      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.attempts.length === 2);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('pages through deliveries newest first', async () => {
+    const rx = await startReceiver();
+    try {
+      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      const ids = [consent(), consent(), consent()];
+      for (const e of ids) await publishEvent(nc, t.natsPrefix, e);
+      await rx.waitFor(3);
+      const p1 = await svc.client.listDeliveries({ ...app, webhookId: w.id, page: { limit: 2, cursor: '' } });
+      expect(p1.deliveries).toHaveLength(2);
+      expect(p1.nextCursor).not.toBe('');
+      const p2 = await svc.client.listDeliveries({ ...app, webhookId: w.id, page: { limit: 2, cursor: p1.nextCursor } });
+      expect(p2.deliveries).toHaveLength(1);
+      expect(p2.nextCursor).toBe('');
+      expect(new Set([...p1.deliveries, ...p2.deliveries].map((d) => d.eventId))).toEqual(new Set(ids.map((e) => e.id)));
+    } finally {
+      await rx.close();
+    }
+  });
+});
