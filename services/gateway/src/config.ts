@@ -6,7 +6,10 @@ export const configShape = {
   ACCORD_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   ACCORD_GATEWAY_HOST: z.string().default('0.0.0.0'),
   /** Maximum request body size (JSON and form). */
-  ACCORD_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'expected e.g. 1mb or 512kb').default('1mb'),
+  ACCORD_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'expected e.g. 1mb or 512kb')
+    .default('1mb'),
   /** How long a validated x-api-key is remembered (ms). */
   ACCORD_API_KEY_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
   /** How long the JWKS is cached (ms); an unknown kid refetches sooner. */

@@ -35,14 +35,19 @@ export const errorResponses = {
   '400': problem('Invalid input; `errors` names each field at fault.'),
   '401': problem('Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required).'),
   '403': problem('The token lacks the scope of this API, or the x-api-key belongs to another account.'),
-  '404': problem('No such resource in the caller\'s account.'),
+  '404': problem("No such resource in the caller's account."),
   '413': problem('The body is larger than the limit.'),
   '503': problem('A backing service is unavailable.'),
 } as const;
 
 export const securitySchemes = {
   bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from POST /oauth/v0/token.' },
-  apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The account\'s API key. Required on /consent/v0; optional elsewhere, where it must match the token\'s account when sent.' },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: "The account's API key. Required on /consent/v0; optional elsewhere, where it must match the token's account when sent.",
+  },
   basic: { type: 'http', scheme: 'basic', description: 'client_id:client_secret, for the token endpoint.' },
 } as const;
 
@@ -63,7 +68,12 @@ export const systemOpenApi: OpenApiFragment = {
         tags: ['system'],
         summary: 'Public keys (JWK Set) that verify access tokens and consent receipts, each with its kid.',
         security: [],
-        responses: { '200': { description: 'A JWK Set.', content: { 'application/json': { schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } } } } } } },
+        responses: {
+          '200': {
+            description: 'A JWK Set.',
+            content: { 'application/json': { schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } } } } },
+          },
+        },
       },
     },
     '/openapi.json': { get: { tags: ['system'], summary: 'This OpenAPI 3.1 document.', security: [], responses: { '200': { description: 'The document.' } } } },

@@ -3,7 +3,11 @@ import { ref } from './types';
 
 const tokenRequestProps = {
   grant_type: { type: 'string', enum: ['client_credentials', 'refresh_token'] },
-  scope: { type: 'string', description: 'Space-separated scopes (consent, dataprocessing, webhooks). Must be a subset of the application\'s; absent means all of them (client_credentials) or those of the refresh token.' },
+  scope: {
+    type: 'string',
+    description:
+      "Space-separated scopes (consent, dataprocessing, webhooks). Must be a subset of the application's; absent means all of them (client_credentials) or those of the refresh token.",
+  },
   client_id: { type: 'string', description: 'With client_secret, when no Basic header is sent.' },
   client_secret: { type: 'string' },
   refresh_token: { type: 'string', description: 'For grant_type=refresh_token.' },
@@ -25,14 +29,27 @@ export const oauthOpenApi: OpenApiFragment = {
         requestBody: {
           required: true,
           content: {
-            'application/json': { schema: ref('TokenRequest'), examples: { clientCredentials: { value: { grant_type: 'client_credentials', scope: 'consent', client_id: 'cl_…', client_secret: 'cs_…' } } } },
+            'application/json': {
+              schema: ref('TokenRequest'),
+              examples: { clientCredentials: { value: { grant_type: 'client_credentials', scope: 'consent', client_id: 'cl_…', client_secret: 'cs_…' } } },
+            },
             'application/x-www-form-urlencoded': { schema: ref('TokenRequest') },
           },
         },
         responses: {
-          '200': { description: 'Token issued.', headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } }, content: { 'application/json': { schema: ref('TokenResponse') } } },
-          '400': { description: 'invalid_request, invalid_grant, unauthorized_client, unsupported_grant_type or invalid_scope.', content: { 'application/json': { schema: ref('OAuthError') } } },
-          '401': { description: 'invalid_client (with `WWW-Authenticate: Basic` when Basic was used).', content: { 'application/json': { schema: ref('OAuthError') } } },
+          '200': {
+            description: 'Token issued.',
+            headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
+            content: { 'application/json': { schema: ref('TokenResponse') } },
+          },
+          '400': {
+            description: 'invalid_request, invalid_grant, unauthorized_client, unsupported_grant_type or invalid_scope.',
+            content: { 'application/json': { schema: ref('OAuthError') } },
+          },
+          '401': {
+            description: 'invalid_client (with `WWW-Authenticate: Basic` when Basic was used).',
+            content: { 'application/json': { schema: ref('OAuthError') } },
+          },
           '503': { description: 'The oauth service is unavailable.', content: { 'application/json': { schema: ref('OAuthError') } } },
         },
       },
@@ -44,7 +61,11 @@ export const oauthOpenApi: OpenApiFragment = {
       type: 'object',
       required: ['access_token', 'expires_in', 'scope', 'refresh_token', 'token_type'],
       properties: {
-        access_token: { type: 'string', description: 'A JWT (ES256) with claims iss, sub (client id), acc (account), app (application), scope, jti, iat, exp; verify with /.well-known/jwks.json.' },
+        access_token: {
+          type: 'string',
+          description:
+            'A JWT (ES256) with claims iss, sub (client id), acc (account), app (application), scope, jti, iat, exp; verify with /.well-known/jwks.json.',
+        },
         expires_in: { type: 'integer', description: 'Lifetime of the access token in seconds.' },
         scope: { type: 'string', description: 'Granted scopes, space-separated.' },
         refresh_token: { type: 'string', description: 'Opaque; single use (rotated).' },
@@ -55,7 +76,19 @@ export const oauthOpenApi: OpenApiFragment = {
       type: 'object',
       required: ['error'],
       properties: {
-        error: { type: 'string', enum: ['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type', 'invalid_scope', 'temporarily_unavailable', 'server_error'] },
+        error: {
+          type: 'string',
+          enum: [
+            'invalid_request',
+            'invalid_client',
+            'invalid_grant',
+            'unauthorized_client',
+            'unsupported_grant_type',
+            'invalid_scope',
+            'temporarily_unavailable',
+            'server_error',
+          ],
+        },
         error_description: { type: 'string' },
       },
     },

@@ -20,7 +20,10 @@ function basicCredentials(req: Request): { clientId: string; clientSecret: strin
   const i = decoded.indexOf(':');
   if (i < 0) return 'malformed';
   try {
-    return { clientId: decodeURIComponent(decoded.slice(0, i).replace(/\+/g, ' ')), clientSecret: decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, ' ')) };
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, i).replace(/\+/g, ' ')),
+      clientSecret: decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, ' ')),
+    };
   } catch {
     return 'malformed';
   }
@@ -51,7 +54,9 @@ export function oauthRoutes(ctx: GatewayContext): Router {
 
     const basic = basicCredentials(req);
     if (basic === 'malformed') {
-      return oauthError(res, 401, 'invalid_client', 'The Authorization header is not valid Basic client authentication.', { 'WWW-Authenticate': 'Basic realm="accord"' });
+      return oauthError(res, 401, 'invalid_client', 'The Authorization header is not valid Basic client authentication.', {
+        'WWW-Authenticate': 'Basic realm="accord"',
+      });
     }
     if (basic && (params.client_id !== undefined || params.client_secret !== undefined) && params.client_id !== basic.clientId) {
       return oauthError(res, 400, 'invalid_request', 'Use one client authentication method: the Basic header or client_id/client_secret in the body.');
