@@ -1,0 +1,106 @@
+import mongoose from 'mongoose';
+import type { NatsConnection } from 'nats';
+import { testEnv } from '@accord/local-stack';
+import { connectTestNats, consentData, publishEvent, startInstance, startReceiver } from './helpers';
+
+jest.setTimeout(90_000);
+
+const app = { accountId: 'acc-r', appId: 'app-r' };
+let seq = 0;
+const consent = () => {
+  const id = `evt${Date.now().toString(16)}${(seq++).toString(16).padStart(4, '0')}`;
+  return { id, type: 'consent', ...app, data: consentData(id) };
+};
+const idsOf = (rx: { received: Array<{ headers: Record<string, unknown> }> }) => rx.received.map((r) => String(r.headers['webhook-id']));
+
+describe('delivery survives restarts and runs on several replicas', () => {
+  let nc: NatsConnection;
+  beforeAll(async () => {
+    nc = await connectTestNats(process.env.NATS_URL!);
+  });
+  afterAll(() => nc.close());
+
+  it('loses nothing when the webhook service restarts mid-queue, including events published while it is down', async () => {
+    const t = testEnv('webhookrestart');
+    const rx = await startReceiver(() => ({ status: 200, delayMs: 50 }));
+    let a = await startInstance(t, { ACCORD_WEBHOOK_CONCURRENCY: '2' });
+    try {
+      await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      const events = Array.from({ length: 30 }, consent);
+      for (const e of events) await publishEvent(nc, t.natsPrefix, e);
+      await rx.waitFor(3);
+      await a.stop();
+      const during = Array.from({ length: 10 }, consent);
+      for (const e of during) await publishEvent(nc, t.natsPrefix, e);
+      expect(rx.received.length).toBeLessThan(40); // the restart really happened mid-queue
+      a = await startInstance(t);
+      const all = [...events, ...during].map((e) => e.id);
+      const deadline = Date.now() + 30_000;
+      while (!all.every((id) => idsOf(rx).includes(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(all.filter((id) => !idsOf(rx).includes(id))).toEqual([]);
+    } finally {
+      await a.stop();
+      await rx.close();
+    }
+  });
+
+  it('shares the queue between two replicas without sending any attempt twice', async () => {
+    const t = testEnv('webhookreplicas');
+    const rx = await startReceiver();
+    const a = await startInstance(t);
+    const b = await startInstance(t);
+    try {
+      await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      const events = Array.from({ length: 40 }, consent);
+      for (const e of events) await publishEvent(nc, t.natsPrefix, e);
+      await rx.waitFor(40, 30_000);
+      await new Promise((r) => setTimeout(r, 800));
+      const ids = idsOf(rx);
+      expect(ids).toHaveLength(40);
+      expect(new Set(ids)).toEqual(new Set(events.map((e) => e.id)));
+    } finally {
+      await a.stop();
+      await b.stop();
+      await rx.close();
+    }
+  });
+
+  it("takes over an attempt whose lease a crashed replica left behind, once the lease expires", async () => {
+    const t = testEnv('webhooklease');
+    const rx = await startReceiver();
+    const a = await startInstance(t);
+    const conn = await mongoose.createConnection(t.mongoUrl).asPromise();
+    try {
+      const w = await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      const now = Date.now();
+      const id = 'dlv_crashed_replica_lease';
+      // What a replica that claimed the attempt and then died leaves behind.
+      await conn.db!.collection('webhook_delivery_leases').insertOne({ _id: `${id}#1` as never, deliveryId: id, webhookId: w.id, createdAt: new Date(now) });
+      await conn.db!.collection('webhook_deliveries').insertOne({
+        _id: id as never,
+        webhookId: w.id,
+        accountId: app.accountId,
+        appId: app.appId,
+        eventId: 'evt_crashed',
+        eventType: 'consent',
+        body: JSON.stringify({ type: 'consent', data: consentData('evt_crashed') }),
+        status: 'pending',
+        failedAttempts: 0,
+        attempts: [],
+        nextAttemptAt: new Date(now),
+        dueAt: new Date(now + 1_500),
+        leaseToken: `${id}#1`,
+        leaseGen: 1,
+        createdAt: new Date(now),
+        updatedAt: new Date(now),
+      });
+      const [r] = await rx.waitFor(1, 10_000);
+      expect(r!.headers['webhook-id']).toBe('evt_crashed');
+      expect(r!.at - now).toBeGreaterThanOrEqual(1_400);
+    } finally {
+      await conn.close();
+      await a.stop();
+      await rx.close();
+    }
+  });
+});
