@@ -21,6 +21,7 @@ export async function startDataProcessing(config: Config, logger: Logger): Promi
   });
 
   const server = await startGrpcServer({
+    host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     services: [
       {
