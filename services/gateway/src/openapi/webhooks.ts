@@ -1,3 +1,230 @@
-import type { OpenApiFragment } from './types';
+import { errorResponses } from './common';
+import { ref, type OpenApiFragment } from './types';
+import { queryParameters } from './validate';
 
-export const webhooksOpenApi: OpenApiFragment = { paths: {} };
+const security = [{ bearer: [] }];
+const { '400': e400, '401': e401, '403': e403, '404': e404, '413': e413, '503': e503 } = errorResponses;
+const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
+const idParam = { name: 'id', in: 'path', required: true, description: 'Webhook id.', schema: { type: 'integer', minimum: 1 } };
+const deliveryIdParam = { name: 'deliveryId', in: 'path', required: true, description: 'Delivery id (`dlv_…`).', schema: { type: 'string', maxLength: 64 } };
+
+const url = {
+  type: 'string',
+  format: 'uri',
+  maxLength: 2048,
+  description:
+    'Absolute http(s) URL receiving the deliveries (no user:password part). Hosts that are, or resolve to, loopback, private, link-local, CGNAT, multicast or reserved addresses are refused unless the installation allow-lists them.',
+  examples: ['https://hooks.example.com/accord'],
+};
+const events = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 20,
+  items: { type: 'string', maxLength: 64 },
+  description: 'Event types to receive. Known types: `consent` (a consent event was recorded). Unknown types are refused.',
+  examples: [['consent']],
+};
+const headers = {
+  type: 'object',
+  maxProperties: 20,
+  propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$" },
+  additionalProperties: { type: 'string', maxLength: 1024 },
+  description:
+    'Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.',
+  examples: [{ Authorization: 'Bearer receiver-secret' }],
+};
+
+const deliveriesQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Page size (default 20).' },
+    cursor: { type: 'string', maxLength: 512, description: 'Opaque cursor from the `Link: rel="next"` header of the previous page.' },
+  },
+} as const;
+
+const webhookTag = ['webhooks'];
+
+export const webhooksOpenApi: OpenApiFragment = {
+  tags: [
+    {
+      name: 'webhooks',
+      description:
+        'HTTP callbacks of an application (scope `webhooks`). Deliveries are POSTs with a JSON body `WebhookEventPayload`, the custom headers, and Standard Webhooks headers `webhook-id` (the event id, stable across retries), `webhook-timestamp` (unix seconds of the attempt) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per active secret, space-separated). Any 2xx within the timeout (15 s) is success; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter, and never earlier than `Retry-After`); 410 Gone disables the webhook.',
+    },
+  ],
+  paths: {
+    '/webhooks/v0': {
+      post: {
+        tags: webhookTag,
+        operationId: 'createWebhook',
+        summary: 'Register a webhook for the application of the access token.',
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookCreateRequest') } } },
+        responses: { '201': json(ref('Webhook'), 'The webhook, with its signing secret; `Location` is its URL.'), '400': e400, '401': e401, '403': e403, '413': e413, '503': e503 },
+      },
+      get: {
+        tags: webhookTag,
+        operationId: 'listWebhooks',
+        summary: "The application's webhooks, in id order (secrets not included; read one webhook to see its secret).",
+        security,
+        responses: { '200': json({ type: 'array', items: ref('Webhook') }, 'The webhooks.'), '401': e401, '403': e403, '503': e503 },
+      },
+    },
+    '/webhooks/v0/{id}': {
+      parameters: [idParam],
+      get: {
+        tags: webhookTag,
+        operationId: 'getWebhook',
+        summary: 'One webhook, with its current signing secret.',
+        security,
+        responses: { '200': json(ref('Webhook'), 'The webhook.'), '400': e400, '401': e401, '403': e403, '404': e404, '503': e503 },
+      },
+      patch: {
+        tags: webhookTag,
+        operationId: 'updateWebhook',
+        summary: 'Change the fields present in the body; `headers` and `events` replace the whole value. `disabled: false` re-enables a webhook disabled by a 410 answer.',
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookUpdateRequest') } } },
+        responses: { '200': json(ref('Webhook'), 'The updated webhook.'), '400': e400, '401': e401, '403': e403, '404': e404, '413': e413, '503': e503 },
+      },
+      delete: {
+        tags: webhookTag,
+        operationId: 'deleteWebhook',
+        summary: 'Remove a webhook with its deliveries; nothing more is sent to it, pending retries included.',
+        security,
+        responses: { '204': { description: 'Deleted.' }, '400': e400, '401': e401, '403': e403, '404': e404, '503': e503 },
+      },
+    },
+    '/webhooks/v0/{id}/secret/rotate': {
+      parameters: [idParam],
+      post: {
+        tags: webhookTag,
+        operationId: 'rotateWebhookSecret',
+        summary:
+          'Replace the signing secret. The previous secret keeps signing alongside the new one (two signatures in `webhook-signature`) until `previousSecretExpiresAt` (grace period, 24 h by default).',
+        security,
+        responses: { '200': json(ref('Webhook'), 'The webhook with its new secret.'), '400': e400, '401': e401, '403': e403, '404': e404, '503': e503 },
+      },
+    },
+    '/webhooks/v0/{id}/deliveries': {
+      parameters: [idParam],
+      get: {
+        tags: webhookTag,
+        operationId: 'listWebhookDeliveries',
+        summary: 'Deliveries of a webhook, newest first, with every attempt. The next page is in the `Link: <…>; rel="next"` header.',
+        security,
+        parameters: queryParameters(deliveriesQuery),
+        responses: {
+          '200': {
+            ...json({ type: 'array', items: ref('WebhookDelivery') }, 'One page of deliveries.'),
+            headers: { Link: { description: 'URL of the next page (rel="next"), when there is one.', schema: { type: 'string' } } },
+          },
+          '400': e400,
+          '401': e401,
+          '403': e403,
+          '404': e404,
+          '503': e503,
+        },
+      },
+    },
+    '/webhooks/v0/{id}/deliveries/{deliveryId}/redeliver': {
+      parameters: [idParam, deliveryIdParam],
+      post: {
+        tags: webhookTag,
+        operationId: 'redeliverWebhookDelivery',
+        summary: 'Send a delivery again now, with a fresh retry schedule and the same `webhook-id`, whatever its status.',
+        security,
+        responses: { '202': json(ref('WebhookDelivery'), 'The delivery, queued.'), '400': e400, '401': e401, '403': e403, '404': e404, '503': e503 },
+      },
+    },
+    '/webhooks/v0/{id}/test': {
+      parameters: [idParam],
+      post: {
+        tags: webhookTag,
+        operationId: 'testWebhook',
+        summary: 'Queue a signed test event of type `ping` for the webhook (whatever its `events`); follow it in the deliveries.',
+        security,
+        responses: { '202': json(ref('WebhookDelivery'), 'The queued test delivery.'), '400': e400, '401': e401, '403': e403, '404': e404, '503': e503 },
+      },
+    },
+  },
+  schemas: {
+    WebhookCreateRequest: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['url', 'events'],
+      properties: { url, events, headers },
+      examples: [{ url: 'https://hooks.example.com/accord', events: ['consent'], headers: { Authorization: 'Bearer receiver-secret' } }],
+    },
+    WebhookUpdateRequest: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: { url, events, headers, disabled: { type: 'boolean', description: 'true stops deliveries; false re-enables the webhook.' } },
+    },
+    WebhookDeliveriesQuery: deliveriesQuery,
+    Webhook: {
+      type: 'object',
+      required: ['id', 'appId', 'url', 'events', 'disabled'],
+      properties: {
+        id: { type: 'integer', description: 'Per-installation integer id.', examples: [42] },
+        appId: { type: 'string', description: 'Application the webhook belongs to (from the access token).' },
+        url: { type: 'string', format: 'uri' },
+        events: { type: 'array', items: { type: 'string' } },
+        headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Custom headers; absent when none.' },
+        secret: {
+          type: 'string',
+          description: 'Signing secret, `whsec_` + base64 of 24 random bytes; verify deliveries with any Standard Webhooks library. Not included in the list.',
+          examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+        },
+        previousSecretExpiresAt: { type: 'string', format: 'date-time', description: 'Until when the rotated-out secret still signs; absent when none does.' },
+        disabled: { type: 'boolean', description: 'A disabled webhook receives nothing (set by a 410 Gone answer or by PATCH).' },
+        disabledReason: { type: 'string' },
+        createdAt: { type: 'string', format: 'date-time' },
+        updatedAt: { type: 'string', format: 'date-time' },
+      },
+    },
+    WebhookDeliveryAttempt: {
+      type: 'object',
+      required: ['at', 'statusCode', 'latencyMs'],
+      properties: {
+        at: { type: 'string', format: 'date-time' },
+        statusCode: { type: ['integer', 'null'], description: 'HTTP status of the answer; null when none came (refused, DNS, connect or timeout error).' },
+        latencyMs: { type: 'integer' },
+        error: { type: 'string', description: 'Why the attempt failed, when it did.' },
+      },
+    },
+    WebhookDelivery: {
+      type: 'object',
+      required: ['id', 'webhookId', 'eventId', 'eventType', 'status', 'attempts', 'createdAt'],
+      properties: {
+        id: { type: 'string', examples: ['dlv_Jj-Qn-jpqvqgme54KrEiHgt6'] },
+        webhookId: { type: 'integer' },
+        eventId: { type: 'string', description: 'Event id; the `webhook-id` header of every attempt.' },
+        eventType: { type: 'string', examples: ['consent', 'ping'] },
+        status: { type: 'string', enum: ['pending', 'succeeded', 'failed'], description: '`failed`: every scheduled attempt failed, or the webhook was disabled/deleted. Failed deliveries are kept.' },
+        attempts: { type: 'array', items: ref('WebhookDeliveryAttempt'), description: 'Attempts, oldest first (the last 50).' },
+        nextAttemptAt: { type: 'string', format: 'date-time', description: 'When the next attempt is due (pending only).' },
+        createdAt: { type: 'string', format: 'date-time' },
+      },
+    },
+    WebhookEventPayload: {
+      type: 'object',
+      description: 'Body of every delivery (signed as sent; verify the raw bytes).',
+      required: ['type', 'data'],
+      properties: {
+        type: { type: 'string', description: '`consent`, or `ping` for test events.' },
+        text: { type: 'string', description: 'Human-readable description of the event.' },
+        data: { type: 'object', description: 'For `consent`: the consent event as the consent API returns it.' },
+      },
+      examples: [
+        {
+          type: 'consent',
+          text: 'A consent event was recorded',
+          data: { id: '65f0c0ffee0000000000beef', subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', scope: 'default', action: true, token: 'K3X9QZ', createdAt: '2026-01-01T12:00:00.000Z' },
+        },
+      ],
+    },
+  },
+};
