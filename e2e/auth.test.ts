@@ -168,12 +168,13 @@ describe('token endpoint', () => {
 });
 
 describe('bearer tokens on the APIs', () => {
-  const signed = async (claims: Record<string, unknown>, opts: { pem?: string; expiresIn?: string | number; kid?: string } = {}) => {
+  const signed = async (claims: Record<string, unknown>, opts: { pem?: string; expiresIn?: string | number; kid?: string; audience?: string } = {}) => {
     const { keys } = await loadSigningKeys(opts.pem ?? stack.env.ACCORD_TOKEN_SIGNING_KEYS);
     const key = keys[0]!;
     return new SignJWT({ acc: acme.accountId, app: acme.appId, scope: 'consent', ...claims })
-      .setProtectedHeader({ alg: 'ES256', kid: opts.kid ?? key.kid })
+      .setProtectedHeader({ alg: 'ES256', kid: opts.kid ?? key.kid, typ: 'at+jwt' })
       .setIssuer(`${stack.baseUrl}/oauth/v0`)
+      .setAudience(opts.audience ?? 'accord')
       .setSubject(acme.clientId)
       .setIssuedAt()
       .setExpirationTime(opts.expiresIn ?? '5m')
@@ -227,6 +228,11 @@ describe('bearer tokens on the APIs', () => {
   test('a well-signed token of our own making is accepted (the test above fails for the key, not the shape)', async () => {
     const res = await stack.request('GET', SEARCH, { token: await signed({}), apiKey: acme.apiKey });
     expect(res.status).toBe(200);
+  });
+
+  test('a token meant for another audience is a 401', async () => {
+    const res = await stack.request('GET', SEARCH, { token: await signed({}, { audience: 'someone-else' }), apiKey: acme.apiKey });
+    expect(res.status).toBe(401);
   });
 
   test('a token without the scope of the API is a 403 naming the scope', async () => {

@@ -12,7 +12,12 @@ const run = (args) => execFileSync(buf, args, { cwd: root, stdio: 'inherit' });
 run(['lint']);
 fs.rmSync(path.join(root, 'src', 'gen'), { recursive: true, force: true });
 run(['generate']);
-execFileSync(path.resolve(root, '..', 'node_modules', '.bin', 'prettier'), ['--write', 'src/gen'], { cwd: root, stdio: 'ignore' });
+// Formatted with the project's prettier config, named explicitly so the output never depends on
+// where prettier looks for its configuration.
+execFileSync(path.resolve(root, '..', 'node_modules', '.bin', 'prettier'), ['--config', path.join(root, '..', '.prettierrc.json'), '--write', 'src/gen'], {
+  cwd: root,
+  stdio: 'ignore',
+});
 
 if (process.argv.includes('--check')) {
   const diff = execFileSync('git', ['status', '--porcelain', '--', 'src/gen'], { cwd: root }).toString();

@@ -19,7 +19,9 @@ export interface CallContext {
 
 /** Turns `handleUnaryCall<Req, Res>` members of a generated server interface into async functions. */
 export type AsyncService<S> = {
-  [K in keyof S]: S[K] extends (call: ServerUnaryCall<infer Req, infer Res>, cb: sendUnaryData<infer _R>) => void
+  // Generated server interfaces extend UntypedServiceImplementation (a string index signature):
+  // keep only the named methods.
+  [K in keyof S as string extends K ? never : K]: S[K] extends (call: ServerUnaryCall<infer Req, infer Res>, cb: sendUnaryData<infer _R>) => void
     ? (request: Req, ctx: CallContext) => Promise<Res>
     : never;
 };

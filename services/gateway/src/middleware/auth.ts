@@ -49,7 +49,7 @@ export function authenticate(opts: { keys: KeyStore; issuer: string; scope: Scop
           if (!key) throw new joseErrors.JWKSNoMatchingKey();
           return key;
         },
-        { issuer: opts.issuer, algorithms: ['ES256', 'RS256'] },
+        { issuer: opts.issuer, audience: 'accord', typ: 'at+jwt', algorithms: ['ES256', 'RS256'] },
       ));
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw unauthorized('The access token has expired.');
