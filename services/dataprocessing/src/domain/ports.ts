@@ -26,13 +26,11 @@ export interface RegistryStore {
    * writer made that version first). This insert is the one atomic step of every change.
    */
   insertVersion(version: SpecVersionRecord): Promise<boolean>;
-  /** The newest version record of a specification. */
-  latestVersion(accountId: string, specId: string): Promise<SpecVersionRecord | null>;
   /** Versions in [fromVersion, toVersion), newest first. */
   listVersions(accountId: string, specId: string, fromVersion: number, toVersion: number): Promise<SpecVersionRecord[]>;
+  /** One version record (a primary-key lookup). */
   findVersion(accountId: string, specId: string, version: number): Promise<SpecVersionRecord | null>;
-  /** Drops versions below `belowVersion`. */
-  dropVersionsBelow(accountId: string, specId: string, belowVersion: number): Promise<void>;
+  dropVersion(accountId: string, specId: string, version: number): Promise<void>;
 }
 
 /** The consent service, as the dashboard needs it. */

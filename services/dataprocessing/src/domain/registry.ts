@@ -203,8 +203,14 @@ export class Registry {
   async getSpec(accountId: string, id: string): Promise<SpecRecord> {
     const doc = SPEC_ID_PATTERN.test(id) ? await this.store.findSpec(accountId, id) : null;
     if (!doc) throw new NotFoundError(`specification ${id} not found`);
-    const latest = await this.store.latestVersion(accountId, id);
-    if (!latest || latest.version <= doc.version) return doc;
+    // Usually one key lookup that finds nothing; more only after a crash or a race between writers.
+    let latest: SpecVersionRecord | null = null;
+    for (let v = doc.version + 1; ; v++) {
+      const next = await this.store.findVersion(accountId, id, v);
+      if (!next) break;
+      latest = next;
+    }
+    if (!latest) return doc;
     await this.store.rollForward(latest);
     return specAsOf(latest);
   }
@@ -322,7 +328,8 @@ export class Registry {
       };
       if (await this.store.insertVersion(next)) {
         await this.store.rollForward(next);
-        await this.store.dropVersionsBelow(accountId, id, oldestKeptVersion(next.version));
+        const dropped = oldestKeptVersion(next.version) - 1;
+        if (dropped >= 1) await this.store.dropVersion(accountId, id, dropped);
         return result(specAsOf(next));
       }
       if (attempt >= this.maxAttempts) throw new ConflictError(`specification ${id} is being changed concurrently; retry`);

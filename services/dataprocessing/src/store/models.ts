@@ -55,6 +55,8 @@ export interface SpecDoc extends SpecFieldsDoc {
 }
 
 export interface SpecVersionDoc {
+  /** `<specId>:<version>`: the primary key makes each (spec, version) exist once, and every lookup a key lookup. */
+  _id: string;
   accountId: string;
   specId: string;
   version: number;
@@ -129,6 +131,7 @@ specSchema.index({ accountId: 1, groupId: 1, deletedAt: 1, _id: 1 });
 
 const specVersionSchema = new Schema<SpecVersionDoc>(
   {
+    _id: { type: String, required: true },
     accountId: { type: String, required: true },
     specId: { type: String, required: true },
     version: { type: Number, required: true },
@@ -143,8 +146,9 @@ const specVersionSchema = new Schema<SpecVersionDoc>(
   },
   { collection: 'dpspecversions', versionKey: false },
 );
-// One document per (spec, version): this unique index is what serialises concurrent changes of a
-// specification (FerretDB's findAndModify is not atomic with its filter; a unique insert is).
+// One document per (spec, version): the primary key (and this unique index) is what serialises
+// concurrent changes of a specification (FerretDB's findAndModify is not atomic with its filter;
+// a unique insert is).
 specVersionSchema.index({ specId: 1, version: 1 }, { unique: true });
 specVersionSchema.index({ accountId: 1, specId: 1, version: -1 });
 

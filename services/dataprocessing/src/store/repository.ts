@@ -2,7 +2,13 @@ import type { RegistryStore } from '../domain/ports';
 import type { Action, GroupRecord, GroupState, LegalBasis, SpecRecord, SpecState, SpecVersionRecord, TextRecord, TextType } from '../domain/model';
 import type { GroupDoc, Models, SpecDoc, SpecFieldsDoc, SpecVersionDoc, TextDoc } from './models';
 
-/** Mongoose implementation of the registry's storage: plain finds, inserts guarded by unique indexes, single-document updates. */
+/**
+ * Mongoose implementation of the registry's storage: plain finds, inserts guarded by unique
+ * keys, single-document updates. Lookups by id filter on `_id` alone and check the account in
+ * code: FerretDB 1.24 (SQLite) pushes only a bare `_id` filter down to the database and scans the
+ * collection for anything else (a missed `{_id, accountId}` lookup cost ~40 ms at 200 documents,
+ * a bare `_id` lookup ~2 ms); on MongoDB both are index lookups.
+ */
 export class MongoRegistryStore implements RegistryStore {
   constructor(private readonly m: Models) {}
 
@@ -11,8 +17,9 @@ export class MongoRegistryStore implements RegistryStore {
   }
 
   async findGroup(accountId: string, id: string, opts: { includeDeleted?: boolean } = {}): Promise<GroupRecord | null> {
-    const doc = await this.m.Group.findOne({ _id: id, accountId, ...(opts.includeDeleted ? {} : { deletedAt: null }) }).lean<GroupDoc>();
-    return doc ? toGroup(doc) : null;
+    const doc = await this.m.Group.findOne({ _id: id }).lean<GroupDoc>();
+    if (!doc || doc.accountId !== accountId || (!opts.includeDeleted && doc.deletedAt)) return null;
+    return toGroup(doc);
   }
 
   async listGroups(accountId: string, afterId: string | null, limit: number): Promise<GroupRecord[]> {
@@ -24,13 +31,16 @@ export class MongoRegistryStore implements RegistryStore {
   }
 
   async updateGroup(accountId: string, id: string, state: GroupState, updatedAt: Date): Promise<GroupRecord | null> {
-    const doc = await this.m.Group.findOneAndUpdate({ _id: id, accountId, deletedAt: null }, { $set: { ...state, updatedAt } }, { new: true }).lean<GroupDoc>();
-    return doc ? toGroup(doc) : null;
+    const current = await this.findGroup(accountId, id);
+    if (!current) return null;
+    await this.m.Group.updateOne({ _id: id }, { $set: { ...state, updatedAt } });
+    return { ...current, ...state, updatedAt };
   }
 
   async markGroupDeleted(accountId: string, id: string, at: Date): Promise<boolean> {
-    const res = await this.m.Group.updateOne({ _id: id, accountId, deletedAt: null }, { $set: { deletedAt: at } });
-    return res.modifiedCount === 1;
+    if (!(await this.findGroup(accountId, id))) return false;
+    await this.m.Group.updateOne({ _id: id }, { $set: { deletedAt: at } });
+    return true;
   }
 
   async insertSpec(s: SpecRecord): Promise<void> {
@@ -38,8 +48,8 @@ export class MongoRegistryStore implements RegistryStore {
   }
 
   async findSpec(accountId: string, id: string): Promise<SpecRecord | null> {
-    const doc = await this.m.Spec.findOne({ _id: id, accountId }).lean<SpecDoc>();
-    return doc ? toSpec(doc) : null;
+    const doc = await this.m.Spec.findOne({ _id: id }).lean<SpecDoc>();
+    return doc && doc.accountId === accountId ? toSpec(doc) : null;
   }
 
   async listSpecs(accountId: string, groupId: string, afterId: string | null, limit: number): Promise<SpecRecord[]> {
@@ -51,15 +61,17 @@ export class MongoRegistryStore implements RegistryStore {
   }
 
   async rollForward(v: SpecVersionRecord): Promise<void> {
+    const doc = await this.m.Spec.findOne({ _id: v.specId }, { version: 1, accountId: 1 }).lean<Pick<SpecDoc, 'version' | 'accountId'>>();
+    if (!doc || doc.accountId !== v.accountId || doc.version >= v.version) return;
     await this.m.Spec.updateOne(
-      { _id: v.specId, accountId: v.accountId, version: { $lt: v.version } },
+      { _id: v.specId },
       { $set: { ...v.state, texts: v.texts, nextTextId: v.nextTextId, appId: v.appId, updatedAt: v.createdAt, version: v.version, deletedAt: v.deletedAt } },
     );
   }
 
   async insertVersion(v: SpecVersionRecord): Promise<boolean> {
     try {
-      await this.m.SpecVersion.create(v);
+      await this.m.SpecVersion.create({ _id: versionKey(v.specId, v.version), ...v });
       return true;
     } catch (err) {
       if ((err as { code?: number }).code === 11000) return false;
@@ -67,27 +79,29 @@ export class MongoRegistryStore implements RegistryStore {
     }
   }
 
-  async latestVersion(accountId: string, specId: string): Promise<SpecVersionRecord | null> {
-    const doc = await this.m.SpecVersion.findOne({ accountId, specId }).sort({ version: -1 }).lean<SpecVersionDoc>();
-    return doc ? versionFromDoc(doc) : null;
-  }
-
   async listVersions(accountId: string, specId: string, fromVersion: number, toVersion: number): Promise<SpecVersionRecord[]> {
-    const docs = await this.m.SpecVersion.find({ accountId, specId, version: { $gte: fromVersion, $lt: toVersion } })
-      .sort({ version: -1 })
-      .lean<SpecVersionDoc[]>();
-    return docs.map((d) => versionFromDoc(d));
+    const keys = [];
+    for (let v = fromVersion; v < toVersion; v++) keys.push(versionKey(specId, v));
+    if (!keys.length) return [];
+    const found = await Promise.all(keys.map((_id) => this.m.SpecVersion.findOne({ _id }).lean<SpecVersionDoc>()));
+    return found
+      .filter((d): d is SpecVersionDoc => d !== null && d.accountId === accountId)
+      .map((d) => versionFromDoc(d))
+      .sort((a, b) => b.version - a.version);
   }
 
   async findVersion(accountId: string, specId: string, version: number): Promise<SpecVersionRecord | null> {
-    const doc = await this.m.SpecVersion.findOne({ accountId, specId, version }).lean<SpecVersionDoc>();
-    return doc ? versionFromDoc(doc) : null;
+    const doc = await this.m.SpecVersion.findOne({ _id: versionKey(specId, version) }).lean<SpecVersionDoc>();
+    return doc && doc.accountId === accountId ? versionFromDoc(doc) : null;
   }
 
-  async dropVersionsBelow(accountId: string, specId: string, belowVersion: number): Promise<void> {
-    await this.m.SpecVersion.deleteMany({ accountId, specId, version: { $lt: belowVersion } });
+  async dropVersion(accountId: string, specId: string, version: number): Promise<void> {
+    const doc = await this.findVersion(accountId, specId, version);
+    if (doc) await this.m.SpecVersion.deleteOne({ _id: versionKey(specId, version) });
   }
 }
+
+const versionKey = (specId: string, version: number) => `${specId}:${version}`;
 
 function omit<T extends object, K extends keyof T>(o: T, k: K): Omit<T, K> {
   const { [k]: _dropped, ...rest } = o;
