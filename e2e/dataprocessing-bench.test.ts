@@ -14,7 +14,12 @@ afterAll(async () => {
 test('the dataprocessing benchmark creates and reads specifications without errors', async () => {
   const creds = await stack.bootstrap({ account: 'bench', app: 'bench', scopes: ['dataprocessing'] });
   const token = await stack.token(creds, 'dataprocessing');
-  const results = await benchDataprocessing({ baseUrl: stack.baseUrl, token, apiKey: creds.apiKey, durationSec: Number(process.env.ACCORD_BENCH_SECONDS ?? 3) });
+  const results = await benchDataprocessing({
+    baseUrl: stack.baseUrl,
+    token,
+    apiKey: creds.apiKey,
+    durationSec: Number(process.env.ACCORD_BENCH_SECONDS ?? 3),
+  });
   console.log(JSON.stringify(results, null, 1));
   expect(results.map((r) => r.name)).toHaveLength(3);
   for (const r of results) {

@@ -18,7 +18,8 @@ afterAll(async () => {
 });
 
 const BASE = '/dataprocessing/v0';
-const dp = (method: string, path: string, json?: unknown, headers?: Record<string, string>, t = token) => stack.request(method, BASE + path, { token: t, json, headers });
+const dp = (method: string, path: string, json?: unknown, headers?: Record<string, string>, t = token) =>
+  stack.request(method, BASE + path, { token: t, json, headers });
 
 async function group(json: unknown = { name: 'Newsletter', description: 'News from us', purpose: 'marketing' }) {
   const res = await dp('POST', '/dpgroups', json);
@@ -116,7 +117,14 @@ describe('specifications', () => {
     const g = await group();
     const res = await dp('POST', `/dpgroups/${g.id}/specs`, { data: '', action: 'sell', duration: 0, legalBasis: 'consent', externalHref: 'not a url' });
     expect(res.status).toBe(400);
-    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['/action', '/data', '/duration', '/externalHref', '/legalBasis', '/purpose']);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      '/action',
+      '/data',
+      '/duration',
+      '/externalHref',
+      '/legalBasis',
+      '/purpose',
+    ]);
     const lang = await dp('POST', `/dpgroups/${g.id}/specs`, { data: 'd', purpose: 'p', action: 'use', texts: [{ value: 'x', language: 'qq' }] });
     expect(lang.status).toBe(400);
     expect(lang.body.errors).toEqual([{ field: '/texts/0/language', message: 'must be an ISO 639-1 two-letter language code' }]);
@@ -207,7 +215,12 @@ describe('texts', () => {
 describe('policy section, consent request and dashboard', () => {
   test('policy is HTML with URNs in data-ref, the requested language with fallback, and a <script> in a text inert', async () => {
     const g = await group({ name: 'News <b>letter</b>', description: 'd', purpose: 'marketing' });
-    const s1 = await spec(g.id, { texts: [{ value: '<script>alert("pwned")</script>Wir senden News.', language: 'de' }, { value: 'We send news.', language: 'en' }] });
+    const s1 = await spec(g.id, {
+      texts: [
+        { value: '<script>alert("pwned")</script>Wir senden News.', language: 'de' },
+        { value: 'We send news.', language: 'en' },
+      ],
+    });
     const s2 = await spec(g.id, { data: 'clicks', texts: [{ value: 'Only English.', language: 'en' }] });
     const res = await dp('GET', `/dpgroups/${g.id}/policy?lang=de`);
     expect(res.status).toBe(200);

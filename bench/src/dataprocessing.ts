@@ -15,7 +15,10 @@ interface BenchOpts {
   durationSec: number;
 }
 
-async function measure(name: string, o: { url: string; method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string; durationSec: number }): Promise<BenchResult> {
+async function measure(
+  name: string,
+  o: { url: string; method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string; durationSec: number },
+): Promise<BenchResult> {
   const result = await autocannon({ url: o.url, method: o.method ?? 'GET', headers: o.headers, body: o.body, duration: o.durationSec, connections: 10 });
   return {
     name,

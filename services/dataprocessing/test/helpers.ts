@@ -44,7 +44,13 @@ export async function startFakeConsent(
   const server = await startGrpcServer({
     host: '127.0.0.1',
     port: 0,
-    services: [{ definition: consentv1.ConsentServiceService, implementation: implement<consentv1.ConsentServiceServer>(impl, logger), name: 'accord.consent.v1.ConsentService' }],
+    services: [
+      {
+        definition: consentv1.ConsentServiceService,
+        implementation: implement<consentv1.ConsentServiceServer>(impl, logger),
+        name: 'accord.consent.v1.ConsentService',
+      },
+    ],
     logger,
   });
   return { address: `127.0.0.1:${server.port}`, calls, stop: () => server.shutdown(1000) };

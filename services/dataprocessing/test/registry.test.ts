@@ -11,8 +11,10 @@ beforeAll(async () => {
 });
 afterAll(async () => svc?.stop());
 
-const newGroup = (who = A, fields: { name?: string; description?: string; purpose?: string } = { name: 'Newsletter', description: 'Our news', purpose: 'marketing' }) =>
-  svc.client.createGroup({ ...who, fields });
+const newGroup = (
+  who = A,
+  fields: { name?: string; description?: string; purpose?: string } = { name: 'Newsletter', description: 'Our news', purpose: 'marketing' },
+) => svc.client.createGroup({ ...who, fields });
 const newSpec = async (who = A, fields: Record<string, unknown> = {}, groupId?: string) =>
   svc.client.createSpec({
     ...who,
@@ -51,7 +53,10 @@ describe('groups', () => {
     const u = await svc.client.updateGroup({ ...A, id: g.id, fields: { name: 'Renamed' }, updateMask: ['name', 'purpose'] });
     expect(u).toMatchObject({ name: 'Renamed', description: 'Our news', purpose: '' });
     expect(u.updatedAt!.getTime()).toBeGreaterThanOrEqual(g.updatedAt!.getTime());
-    const err = await expectGrpcError(svc.client.updateGroup({ ...A, id: g.id, fields: { name: 'x'.repeat(300) }, updateMask: ['name'] }), status.INVALID_ARGUMENT);
+    const err = await expectGrpcError(
+      svc.client.updateGroup({ ...A, id: g.id, fields: { name: 'x'.repeat(300) }, updateMask: ['name'] }),
+      status.INVALID_ARGUMENT,
+    );
     expect(fieldsOf(err)).toEqual(['/name']);
   });
 
@@ -111,8 +116,20 @@ describe('specifications', () => {
     const s = await svc.client.createSpec({
       ...A,
       groupId: g.id,
-      fields: { data: 'd', purpose: 'p', action: 'store', duration: 30, legalBasis: 'CONTRACT', externalHref: 'https://example.com/p', sensitive: true, location: 'DE' },
-      texts: [{ value: 'Hello', language: 'en' }, { value: 'Hallo', language: 'de', type: 'short' }],
+      fields: {
+        data: 'd',
+        purpose: 'p',
+        action: 'store',
+        duration: 30,
+        legalBasis: 'CONTRACT',
+        externalHref: 'https://example.com/p',
+        sensitive: true,
+        location: 'DE',
+      },
+      texts: [
+        { value: 'Hello', language: 'en' },
+        { value: 'Hallo', language: 'de', type: 'short' },
+      ],
     });
     expect(s).toMatchObject({ duration: 30, legalBasis: 'CONTRACT', externalHref: 'https://example.com/p', sensitive: true, location: 'DE' });
     expect(s.texts.map((t) => [t.id, t.language, t.type])).toEqual([
@@ -134,7 +151,15 @@ describe('specifications', () => {
     );
     expect(fieldsOf(err)).toEqual(['/data', '/purpose', '/action', '/duration', '/legalBasis', '/externalHref']);
     const textErr = await expectGrpcError(
-      svc.client.createSpec({ ...A, groupId: g.id, fields: { data: 'd', purpose: 'p', action: 'use' }, texts: [{ value: 'x', language: 'en' }, { value: 'y', language: 'xx' }] }),
+      svc.client.createSpec({
+        ...A,
+        groupId: g.id,
+        fields: { data: 'd', purpose: 'p', action: 'use' },
+        texts: [
+          { value: 'x', language: 'en' },
+          { value: 'y', language: 'xx' },
+        ],
+      }),
       status.INVALID_ARGUMENT,
     );
     expect(fieldsOf(textErr)).toEqual(['/texts/1/language']);
@@ -164,12 +189,18 @@ describe('specifications', () => {
     expect(replaced.duration).toBeUndefined();
     await expectGrpcError(svc.client.updateSpec({ ...A, id: 'f'.repeat(24), fields: {}, updateMask: [] }), status.NOT_FOUND);
     await expectGrpcError(svc.client.updateSpec({ ...B, id: s.id, fields: { purpose: 'x' }, updateMask: ['purpose'] }), status.NOT_FOUND);
-    await expectGrpcError(svc.client.createSpec({ ...A, groupId: 'f'.repeat(24), fields: { data: 'd', purpose: 'p', action: 'use' }, texts: [] }), status.NOT_FOUND);
+    await expectGrpcError(
+      svc.client.createSpec({ ...A, groupId: 'f'.repeat(24), fields: { data: 'd', purpose: 'p', action: 'use' }, texts: [] }),
+      status.NOT_FOUND,
+    );
   });
 
   it('honour an expected version (optimistic concurrency for clients)', async () => {
     const s = await newSpec();
-    await expectGrpcError(svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'x' }, updateMask: ['purpose'], expectedVersion: 7 }), status.FAILED_PRECONDITION);
+    await expectGrpcError(
+      svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'x' }, updateMask: ['purpose'], expectedVersion: 7 }),
+      status.FAILED_PRECONDITION,
+    );
     expect((await svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'x' }, updateMask: ['purpose'], expectedVersion: 1 })).version).toBe(2);
   });
 
@@ -293,7 +324,11 @@ describe('deletion keeps consent targets explainable', () => {
     const s = await newSpec(A, {}, g.id);
     await svc.client.deleteGroup({ ...A, id: g.id });
     expect((await svc.client.getSpec({ accountId: A.accountId, id: s.id })).archived).toBe(true);
-    expect(await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id })).toMatchObject({ archived: true, groupName: 'Gone', groupPurpose: 'ads' });
+    expect(await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id })).toMatchObject({
+      archived: true,
+      groupName: 'Gone',
+      groupPurpose: 'ads',
+    });
   });
 });
 
@@ -318,7 +353,10 @@ describe('texts', () => {
     const s = await newSpec();
     await svc.client.createText({ ...A, specId: s.id, fields: { value: 'Hello', language: 'en' } });
     await expectGrpcError(svc.client.createText({ ...A, specId: s.id, fields: { value: 'Hi', language: 'en' } }), status.ALREADY_EXISTS);
-    const err = await expectGrpcError(svc.client.createText({ ...A, specId: s.id, fields: { value: '', language: 'qq', type: 'poem' } }), status.INVALID_ARGUMENT);
+    const err = await expectGrpcError(
+      svc.client.createText({ ...A, specId: s.id, fields: { value: '', language: 'qq', type: 'poem' } }),
+      status.INVALID_ARGUMENT,
+    );
     expect(fieldsOf(err)).toEqual(['/value', '/language', '/type']);
   });
 });
@@ -358,6 +396,9 @@ describe('consent targets', () => {
     expect(r.spec!.id).toBe(s.id);
     expect(await svc.client.resolveTarget({ accountId: A.accountId, target: 'https://example.com/privacy' })).toEqual({ isSpecTarget: false, specId: '' });
     expect((await svc.client.resolveTarget({ accountId: A.accountId, target: s.target.replace('accord.test', 'other.test') })).isSpecTarget).toBe(false);
-    await expectGrpcError(svc.client.resolveTarget({ accountId: A.accountId, target: `${svc.baseUrl}/dataprocessing/v0/dpspecs/${'e'.repeat(24)}` }), status.NOT_FOUND);
+    await expectGrpcError(
+      svc.client.resolveTarget({ accountId: A.accountId, target: `${svc.baseUrl}/dataprocessing/v0/dpspecs/${'e'.repeat(24)}` }),
+      status.NOT_FOUND,
+    );
   });
 });

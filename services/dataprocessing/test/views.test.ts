@@ -9,8 +9,28 @@ let fake: Awaited<ReturnType<typeof startFakeConsent>>;
 beforeAll(async () => {
   fake = await startFakeConsent(async (req) => ({
     events: req.targets.slice(0, 1).flatMap((target) => [
-      { id: 'ev-default', subject: req.subject, issuer: req.issuer, target, scope: 'default', action: true, token: 'ABCDEF', createdAt: new Date('2026-01-02T00:00:00Z'), appId: 'x' },
-      { id: 'ev-ads', subject: req.subject, issuer: req.issuer, target, scope: 'ads', action: false, token: 'ABCDEG', createdAt: new Date('2026-01-03T00:00:00Z'), appId: 'x' },
+      {
+        id: 'ev-default',
+        subject: req.subject,
+        issuer: req.issuer,
+        target,
+        scope: 'default',
+        action: true,
+        token: 'ABCDEF',
+        createdAt: new Date('2026-01-02T00:00:00Z'),
+        appId: 'x',
+      },
+      {
+        id: 'ev-ads',
+        subject: req.subject,
+        issuer: req.issuer,
+        target,
+        scope: 'ads',
+        action: false,
+        token: 'ABCDEG',
+        createdAt: new Date('2026-01-03T00:00:00Z'),
+        appId: 'x',
+      },
     ]),
   }));
   svc = await startTestDp('dpviews', { ACCORD_CONSENT_ADDR: fake.address, ACCORD_DEFAULT_LOCATION: 'EEA' });
@@ -31,8 +51,18 @@ async function fixture() {
       { value: 'We send news.', language: 'en' },
     ],
   });
-  const s2 = await svc.client.createSpec({ ...A, groupId: g.id, fields: { data: 'logs', purpose: 'security', action: 'store', consentTarget: false, duration: 30 }, texts: [] });
-  const s3 = await svc.client.createSpec({ ...A, groupId: g.id, fields: { data: 'clicks', purpose: 'stats', action: 'analyze' }, texts: [{ value: 'Only English', language: 'en' }] });
+  const s2 = await svc.client.createSpec({
+    ...A,
+    groupId: g.id,
+    fields: { data: 'logs', purpose: 'security', action: 'store', consentTarget: false, duration: 30 },
+    texts: [],
+  });
+  const s3 = await svc.client.createSpec({
+    ...A,
+    groupId: g.id,
+    fields: { data: 'clicks', purpose: 'stats', action: 'analyze' },
+    texts: [{ value: 'Only English', language: 'en' }],
+  });
   return { g, s1, s2, s3 };
 }
 
@@ -53,7 +83,10 @@ describe('policy section', () => {
 
   it('refuses a language that is not ISO 639-1, naming the parameter', async () => {
     const { g } = await fixture();
-    const err = await expectGrpcError(svc.client.getGroupPolicy({ accountId: A.accountId, groupId: g.id, language: 'deu', textType: '' }), status.INVALID_ARGUMENT);
+    const err = await expectGrpcError(
+      svc.client.getGroupPolicy({ accountId: A.accountId, groupId: g.id, language: 'deu', textType: '' }),
+      status.INVALID_ARGUMENT,
+    );
     expect(fieldsOf(err)).toEqual(['lang']);
   });
 });
@@ -84,7 +117,10 @@ describe('dashboard', () => {
 
   it('requires subject and issuer', async () => {
     const { g } = await fixture();
-    const err = await expectGrpcError(svc.client.getDashboard({ accountId: A.accountId, groupId: g.id, subject: '', issuer: ' ', language: '', textType: '' }), status.INVALID_ARGUMENT);
+    const err = await expectGrpcError(
+      svc.client.getDashboard({ accountId: A.accountId, groupId: g.id, subject: '', issuer: ' ', language: '', textType: '' }),
+      status.INVALID_ARGUMENT,
+    );
     expect(fieldsOf(err)).toEqual(['subject', 'issuer']);
   });
 
@@ -93,7 +129,10 @@ describe('dashboard', () => {
     try {
       const g = await down.client.createGroup({ ...A, fields: { name: 'x' } });
       await down.client.createSpec({ ...A, groupId: g.id, fields: { data: 'd', purpose: 'p', action: 'use' }, texts: [] });
-      const err = await expectGrpcError(down.client.getDashboard({ accountId: A.accountId, groupId: g.id, subject: 's', issuer: 'i', language: '', textType: '' }), status.UNAVAILABLE);
+      const err = await expectGrpcError(
+        down.client.getDashboard({ accountId: A.accountId, groupId: g.id, subject: 's', issuer: 'i', language: '', textType: '' }),
+        status.UNAVAILABLE,
+      );
       expect(err.details).toMatch(/consent service/);
     } finally {
       await down.stop();

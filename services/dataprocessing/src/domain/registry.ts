@@ -160,9 +160,10 @@ export class Registry {
     // Also when the group was already deleted: finishes a cascade that an earlier call may not have completed.
     for (;;) {
       const live = await this.store.listSpecs(accountId, id, null, PAGE_MAX);
-      for (const spec of live) await this.deleteSpec(accountId, appId, spec.id).catch((err: unknown) => {
-        if (!(err instanceof NotFoundError)) throw err;
-      });
+      for (const spec of live)
+        await this.deleteSpec(accountId, appId, spec.id).catch((err: unknown) => {
+          if (!(err instanceof NotFoundError)) throw err;
+        });
       if (live.length < PAGE_MAX) break;
     }
     if (!deleted) throw new NotFoundError(`group ${id} not found`);
@@ -357,7 +358,7 @@ export class Registry {
   private async groupWithSpecs(accountId: string, groupId: string): Promise<{ group: GroupRecord; specs: SpecRecord[] }> {
     const group = await this.getGroup(accountId, groupId);
     const specs: SpecRecord[] = [];
-    for (let afterId: string | null = null; ; ) {
+    for (let afterId: string | null = null; ;) {
       const page = await this.store.listSpecs(accountId, groupId, afterId, PAGE_MAX);
       specs.push(...page);
       if (page.length < PAGE_MAX) break;

@@ -6,7 +6,15 @@ const now = new Date('2026-01-01T00:00:00Z');
 
 describe('texts of a specification', () => {
   it('get increasing integer ids that are never reused', () => {
-    const a = addTexts([], 1, [{ value: 'a', language: 'en', type: 'default' }, { value: 'b', language: 'de', type: 'default' }], now);
+    const a = addTexts(
+      [],
+      1,
+      [
+        { value: 'a', language: 'en', type: 'default' },
+        { value: 'b', language: 'de', type: 'default' },
+      ],
+      now,
+    );
     expect(a.created.map((t) => t.id)).toEqual([1, 2]);
     const removed = removeText(a.texts, 2);
     const b = addTexts(removed, a.nextTextId, [{ value: 'c', language: 'fr', type: 'default' }], now);
@@ -20,14 +28,34 @@ describe('texts of a specification', () => {
   });
 
   it('are limited to 100 per specification', () => {
-    const many = Array.from({ length: 100 }, (_, i): TextRecord => ({ id: i + 1, value: 'v', language: 'en', type: 'default', createdAt: now, updatedAt: now }));
-    expect(() => addTexts(many.map((t, i) => ({ ...t, language: `l${i}` })), 101, [{ value: 'x', language: 'en', type: 'short' }], now)).toThrow(
-      FailedPreconditionError,
-    );
+    const many = Array.from({ length: 100 }, (_, i): TextRecord => ({
+      id: i + 1,
+      value: 'v',
+      language: 'en',
+      type: 'default',
+      createdAt: now,
+      updatedAt: now,
+    }));
+    expect(() =>
+      addTexts(
+        many.map((t, i) => ({ ...t, language: `l${i}` })),
+        101,
+        [{ value: 'x', language: 'en', type: 'short' }],
+        now,
+      ),
+    ).toThrow(FailedPreconditionError);
   });
 
   it('replace keeps id and creation time, and cannot take another text’s language and type', () => {
-    const a = addTexts([], 1, [{ value: 'a', language: 'en', type: 'default' }, { value: 'b', language: 'de', type: 'default' }], now);
+    const a = addTexts(
+      [],
+      1,
+      [
+        { value: 'a', language: 'en', type: 'default' },
+        { value: 'b', language: 'de', type: 'default' },
+      ],
+      now,
+    );
     const later = new Date('2026-02-01T00:00:00Z');
     const r = replaceText(a.texts, 1, { value: 'A', language: 'en', type: 'default' }, later);
     expect(r.updated).toMatchObject({ id: 1, value: 'A', createdAt: now, updatedAt: later });

@@ -42,10 +42,7 @@ export function sameState(a: SpecState, b: SpecState): boolean {
 }
 
 function sameTexts(a: TextRecord[], b: TextRecord[]): boolean {
-  return (
-    a.length === b.length &&
-    a.every((t, i) => t.id === b[i]!.id && t.value === b[i]!.value && t.language === b[i]!.language && t.type === b[i]!.type)
-  );
+  return a.length === b.length && a.every((t, i) => t.id === b[i]!.id && t.value === b[i]!.value && t.language === b[i]!.language && t.type === b[i]!.type);
 }
 
 /** True when a change would leave the specification as it is (no new version is made then). */
@@ -64,7 +61,12 @@ function assertSlotFree(texts: TextRecord[], text: TextState, exceptId?: number)
 }
 
 /** Adds texts (validated) to a specification, giving them the next integer ids. */
-export function addTexts(texts: TextRecord[], nextTextId: number, added: TextState[], now: Date): { texts: TextRecord[]; nextTextId: number; created: TextRecord[] } {
+export function addTexts(
+  texts: TextRecord[],
+  nextTextId: number,
+  added: TextState[],
+  now: Date,
+): { texts: TextRecord[]; nextTextId: number; created: TextRecord[] } {
   const out = [...texts];
   const created: TextRecord[] = [];
   let next = nextTextId;

@@ -2,7 +2,14 @@ import { chooseText } from './texts';
 import type { TextRecord } from './model';
 
 const at = new Date(0);
-const t = (id: number, language: string, type: TextRecord['type'] = 'default'): TextRecord => ({ id, value: `${language}-${type}`, language, type, createdAt: at, updatedAt: at });
+const t = (id: number, language: string, type: TextRecord['type'] = 'default'): TextRecord => ({
+  id,
+  value: `${language}-${type}`,
+  language,
+  type,
+  createdAt: at,
+  updatedAt: at,
+});
 
 describe('choosing a text', () => {
   const texts = [t(1, 'de'), t(2, 'en'), t(3, 'en', 'short'), t(4, 'fr', 'children')];

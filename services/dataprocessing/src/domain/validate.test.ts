@@ -77,7 +77,11 @@ describe('group fields', () => {
     expect(fieldsOf(() => validateGroup({ name: 'x'.repeat(201) }))).toEqual(['/name']);
   });
   it('update keeps unmasked fields', () => {
-    expect(updateGroup({ name: 'a', description: 'b', purpose: 'c' }, { name: 'z' }, ['name', 'purpose'])).toEqual({ name: 'z', description: 'b', purpose: '' });
+    expect(updateGroup({ name: 'a', description: 'b', purpose: 'c' }, { name: 'z' }, ['name', 'purpose'])).toEqual({
+      name: 'z',
+      description: 'b',
+      purpose: '',
+    });
   });
 });
 

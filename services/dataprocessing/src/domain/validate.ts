@@ -1,6 +1,17 @@
 import ISO6391 from 'iso-639-1';
 import { InvalidArgumentError, type FieldError } from '@accord/common';
-import { ACTIONS, LEGAL_BASES, LIMITS, TEXT_TYPES, type Action, type GroupState, type LegalBasis, type SpecState, type TextState, type TextType } from './model';
+import {
+  ACTIONS,
+  LEGAL_BASES,
+  LIMITS,
+  TEXT_TYPES,
+  type Action,
+  type GroupState,
+  type LegalBasis,
+  type SpecState,
+  type TextState,
+  type TextType,
+} from './model';
 
 /**
  * Validation and update rules for groups, specifications and texts. Inputs mirror the proto

@@ -2,7 +2,17 @@ import { buildConsentRequest, buildDashboard, escapeHtml, renderPolicySection } 
 import type { GroupRecord, SpecRecord } from './model';
 
 const at = new Date('2026-01-01T00:00:00Z');
-const group: GroupRecord = { id: 'a'.repeat(24), accountId: 'acc', appId: 'app', name: 'Newsletter <b>', description: 'We "write" & send', purpose: 'marketing', createdAt: at, updatedAt: at, deletedAt: null };
+const group: GroupRecord = {
+  id: 'a'.repeat(24),
+  accountId: 'acc',
+  appId: 'app',
+  name: 'Newsletter <b>',
+  description: 'We "write" & send',
+  purpose: 'marketing',
+  createdAt: at,
+  updatedAt: at,
+  deletedAt: null,
+};
 const spec = (id: string, over: Partial<SpecRecord> = {}): SpecRecord => ({
   id,
   accountId: 'acc',

@@ -126,7 +126,13 @@ function attrs(pairs: [string, string | number | boolean | null | undefined][]):
  */
 export function renderPolicySection(group: GroupRecord, specs: readonly SpecRecord[], opts: ViewOptions): string {
   const lines: string[] = [];
-  lines.push(`<section${attrs([['class', 'accord-dpgroup'], ['data-ref', `urn:accord:dpgroup:${group.id}`], ['lang', opts.language]])}>`);
+  lines.push(
+    `<section${attrs([
+      ['class', 'accord-dpgroup'],
+      ['data-ref', `urn:accord:dpgroup:${group.id}`],
+      ['lang', opts.language],
+    ])}>`,
+  );
   if (group.name) lines.push(`  <h2 class="accord-dpgroup-name">${escapeHtml(group.name)}</h2>`);
   if (group.description) lines.push(`  <p class="accord-dpgroup-description">${escapeHtml(group.description)}</p>`);
   if (group.purpose) lines.push(`  <p class="accord-dpgroup-purpose">${escapeHtml(group.purpose)}</p>`);
@@ -150,7 +156,14 @@ export function renderPolicySection(group: GroupRecord, specs: readonly SpecReco
         ['lang', text?.language],
       ])}>`,
     );
-    if (text) lines.push(`      <p${attrs([['class', 'accord-dptext'], ['data-text-id', text.id], ['data-text-type', text.type]])}>${escapeHtml(text.value)}</p>`);
+    if (text)
+      lines.push(
+        `      <p${attrs([
+          ['class', 'accord-dptext'],
+          ['data-text-id', text.id],
+          ['data-text-type', text.type],
+        ])}>${escapeHtml(text.value)}</p>`,
+      );
     else lines.push(`      <p class="accord-dptext">${escapeHtml(s.purpose)}</p>`);
     if (s.externalHref) lines.push(`      <a class="accord-dpspec-external" href="${escapeHtml(s.externalHref)}">${escapeHtml(s.externalHref)}</a>`);
     lines.push('    </li>');

@@ -123,7 +123,14 @@ function toGroup(d: GroupDoc): GroupRecord {
 }
 
 function toTexts(texts: TextDoc[] | undefined): TextRecord[] {
-  return (texts ?? []).map((t) => ({ id: t.id, value: t.value, language: t.language, type: t.type as TextType, createdAt: t.createdAt, updatedAt: t.updatedAt }));
+  return (texts ?? []).map((t) => ({
+    id: t.id,
+    value: t.value,
+    language: t.language,
+    type: t.type as TextType,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+  }));
 }
 
 function toState(d: SpecFieldsDoc): SpecState {

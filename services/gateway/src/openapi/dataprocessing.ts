@@ -42,7 +42,13 @@ const body = (schema: string, example?: unknown) => ({
   required: true,
   content: { 'application/json': { schema: ref(schema), ...(example ? { example } : {}) } },
 });
-const pathParam = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ name, in: 'path', required: true, description, schema });
+const pathParam = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+});
 const groupId = pathParam('group_id', 'Id of the group.');
 const specId = pathParam('spec_id', 'Id of the specification.');
 const textId = pathParam('text_id', 'Id of the text within its specification.', { type: 'integer', minimum: 1 });
@@ -70,7 +76,11 @@ const viewProps = {
     description:
       'Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose.',
   },
-  type: { type: 'string', enum: DP_TEXT_TYPES, description: 'Preferred text type (default `default`); within a language falls back to `default`, then any type.' },
+  type: {
+    type: 'string',
+    enum: DP_TEXT_TYPES,
+    description: 'Preferred text type (default `default`); within a language falls back to `default`, then any type.',
+  },
 } as const;
 const viewQuery = { type: 'object', properties: viewProps } as const;
 const dashboardQuery = {
@@ -100,7 +110,8 @@ const specFieldProps = {
     type: ['string', 'null'],
     minLength: 1,
     maxLength: 100,
-    description: 'Where the processing happens, e.g. an ISO 3166 country code, `EU` or `EEA`. Default: the deployment’s ACCORD_DEFAULT_LOCATION (`EU` unless configured).',
+    description:
+      'Where the processing happens, e.g. an ISO 3166 country code, `EU` or `EEA`. Default: the deployment’s ACCORD_DEFAULT_LOCATION (`EU` unless configured).',
   },
   duration: { type: ['integer', 'null'], minimum: 1, maximum: 36500, description: 'Duration of the action in days (e.g. retention for `store`).' },
   legalBasis: { enum: [...DP_LEGAL_BASES, null], description: 'Legal basis of the processing; null when not stated.' },
@@ -113,7 +124,8 @@ const textProps = {
   type: {
     type: ['string', 'null'],
     enum: [...DP_TEXT_TYPES, null],
-    description: 'Audience: default (general, when absent), short (one line, e.g. a checkbox label), children (worded for minors), legal (full formal wording). One text per language and type.',
+    description:
+      'Audience: default (general, when absent), short (one line, e.g. a checkbox label), children (worded for minors), legal (full formal wording). One text per language and type.',
   },
 } as const;
 
@@ -132,7 +144,23 @@ const text = {
 
 const spec = {
   type: 'object',
-  required: ['id', 'groupId', 'data', 'purpose', 'action', 'sensitive', 'consentTarget', 'location', 'texts', 'version', 'target', 'appId', 'createdAt', 'updatedAt', 'archived'],
+  required: [
+    'id',
+    'groupId',
+    'data',
+    'purpose',
+    'action',
+    'sensitive',
+    'consentTarget',
+    'location',
+    'texts',
+    'version',
+    'target',
+    'appId',
+    'createdAt',
+    'updatedAt',
+    'archived',
+  ],
   properties: {
     id: { type: 'string', description: '24 hex characters.' },
     groupId: { type: 'string' },
@@ -151,7 +179,10 @@ const spec = {
     appId: { type: 'string', description: 'Application that made the current version.' },
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
-    archived: { type: 'boolean', description: 'True once deleted: still readable (with its versions) so consent events stay explainable; read-only and not listed.' },
+    archived: {
+      type: 'boolean',
+      description: 'True once deleted: still readable (with its versions) so consent events stay explainable; read-only and not listed.',
+    },
     deletedAt: { type: ['string', 'null'], format: 'date-time' },
   },
 };
@@ -202,7 +233,13 @@ export const dataprocessingOpenApi: OpenApiFragment = {
     },
     '/dataprocessing/v0/dpgroups/{group_id}': {
       parameters: [groupId],
-      get: { tags, operationId: 'getDpGroup', summary: 'Read a group.', security, responses: { '200': json(ref('DpGroup'), 'The group.'), ...errors('401', '403', '404', '503') } },
+      get: {
+        tags,
+        operationId: 'getDpGroup',
+        summary: 'Read a group.',
+        security,
+        responses: { '200': json(ref('DpGroup'), 'The group.'), ...errors('401', '403', '404', '503') },
+      },
       patch: {
         tags,
         operationId: 'patchDpGroup',
@@ -382,14 +419,24 @@ export const dataprocessingOpenApi: OpenApiFragment = {
     },
     '/dataprocessing/v0/dpspecs/{spec_id}/texts/{text_id}': {
       parameters: [specId, textId],
-      get: { tags, operationId: 'getDpText', summary: 'Read a text.', security, responses: { '200': json(ref('DpText'), 'The text.'), ...errors('401', '403', '404', '503') } },
+      get: {
+        tags,
+        operationId: 'getDpText',
+        summary: 'Read a text.',
+        security,
+        responses: { '200': json(ref('DpText'), 'The text.'), ...errors('401', '403', '404', '503') },
+      },
       patch: {
         tags,
         operationId: 'patchDpText',
         summary: 'Change the fields sent (makes a new specification version).',
         security,
         requestBody: body('DpTextPatchRequest'),
-        responses: { '200': json(ref('DpText'), 'The text.'), '409': problem('Language and type clash with another text.'), ...errors('400', '401', '403', '404', '413', '503') },
+        responses: {
+          '200': json(ref('DpText'), 'The text.'),
+          '409': problem('Language and type clash with another text.'),
+          ...errors('400', '401', '403', '404', '413', '503'),
+        },
       },
       put: {
         tags,
@@ -397,7 +444,11 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         summary: 'Replace the text (makes a new specification version).',
         security,
         requestBody: body('DpTextCreateRequest'),
-        responses: { '200': json(ref('DpText'), 'The text.'), '409': problem('Language and type clash with another text.'), ...errors('400', '401', '403', '404', '413', '503') },
+        responses: {
+          '200': json(ref('DpText'), 'The text.'),
+          '409': problem('Language and type clash with another text.'),
+          ...errors('400', '401', '403', '404', '413', '503'),
+        },
       },
       delete: {
         tags,
@@ -487,7 +538,11 @@ export const dataprocessingOpenApi: OpenApiFragment = {
             type: 'object',
             required: ['state', 'scopes'],
             properties: {
-              state: { type: 'string', enum: ['accepted', 'declined', 'no_action', 'none'], description: 'State of the `default` scope; `none` without any event.' },
+              state: {
+                type: 'string',
+                enum: ['accepted', 'declined', 'no_action', 'none'],
+                description: 'State of the `default` scope; `none` without any event.',
+              },
               scopes: {
                 type: 'array',
                 description: 'Current event of every scope of the target, `default` first.',

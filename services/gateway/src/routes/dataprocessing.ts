@@ -139,7 +139,12 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
     res.json(groupJson(await dp.getGroup({ accountId: req.auth!.accountId, id: param(req, 'groupId') })));
   });
   const updateGroup = async (req: Request, res: Response) => {
-    const g = await dp.updateGroup({ ...who(req), id: param(req, 'groupId'), fields: fieldsFrom(req.body as Body, GROUP_FIELDS), updateMask: maskFrom(req, GROUP_FIELDS) });
+    const g = await dp.updateGroup({
+      ...who(req),
+      id: param(req, 'groupId'),
+      fields: fieldsFrom(req.body as Body, GROUP_FIELDS),
+      updateMask: maskFrom(req, GROUP_FIELDS),
+    });
     res.json(groupJson(g));
   };
   r.patch('/dpgroups/:groupId', validateBody('DpGroupInput'), updateGroup);
@@ -181,7 +186,13 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
 
   r.get('/dpgroups/:groupId/dashboard', validateQuery('DpDashboardQuery'), async (req, res) => {
     const q = res.locals.query as { subject: string; issuer: string };
-    const out = await dp.getDashboard({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), subject: q.subject, issuer: q.issuer, ...viewParams(res) });
+    const out = await dp.getDashboard({
+      accountId: req.auth!.accountId,
+      groupId: param(req, 'groupId'),
+      subject: q.subject,
+      issuer: q.issuer,
+      ...viewParams(res),
+    });
     res.json({
       groupId: out.groupId,
       title: out.title,
@@ -245,7 +256,10 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   // ---- texts ----
   r.post('/dpspecs/:specId/texts', validateBody('DpTextCreateRequest'), async (req, res) => {
     const t = await dp.createText({ ...who(req), specId: param(req, 'specId'), fields: fieldsFrom(req.body as Body, TEXT_FIELDS) });
-    res.status(201).location(`${ctx.baseUrl}/dataprocessing/v0/dpspecs/${param(req, 'specId')}/texts/${t.id}`).json(textJson(t));
+    res
+      .status(201)
+      .location(`${ctx.baseUrl}/dataprocessing/v0/dpspecs/${param(req, 'specId')}/texts/${t.id}`)
+      .json(textJson(t));
   });
   r.get('/dpspecs/:specId/texts', async (req, res) => {
     const out = await dp.listTexts({ accountId: req.auth!.accountId, specId: param(req, 'specId') });
