@@ -349,6 +349,16 @@ describe('texts', () => {
     expect(again.id).toBe('3');
   });
 
+  it('created concurrently are all kept, each with its own id and version', async () => {
+    const s = await newSpec();
+    const langs = ['en', 'de', 'fr', 'it', 'es', 'nl', 'pl', 'sv'];
+    const created = await Promise.all(langs.map((language) => svc.client.createText({ ...A, specId: s.id, fields: { value: `text ${language}`, language } })));
+    expect(new Set(created.map((t) => t.id)).size).toBe(langs.length);
+    const final = await svc.client.getSpec({ accountId: A.accountId, id: s.id });
+    expect(final.version).toBe(1 + langs.length);
+    expect(final.texts.map((t) => t.language).sort()).toEqual([...langs].sort());
+  }, 60_000);
+
   it('refuse a second text of the same language and type, and a language outside ISO 639-1', async () => {
     const s = await newSpec();
     await svc.client.createText({ ...A, specId: s.id, fields: { value: 'Hello', language: 'en' } });
