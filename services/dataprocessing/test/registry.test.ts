@@ -69,6 +69,20 @@ describe('groups', () => {
     await expectGrpcError(svc.client.deleteGroup({ ...who, id: g.id }), status.NOT_FOUND);
   });
 
+  it('stay deleted when an update races with the deletion', async () => {
+    const who = { accountId: 'acc-grace', appId: 'app' };
+    for (let i = 0; i < 5; i++) {
+      const g = await newGroup(who);
+      await Promise.allSettled([
+        svc.client.updateGroup({ ...who, id: g.id, fields: { name: `n${i}` }, updateMask: ['name'] }),
+        svc.client.deleteGroup({ ...who, id: g.id }),
+        svc.client.updateGroup({ ...who, id: g.id, fields: { description: `d${i}` }, updateMask: ['description'] }),
+      ]);
+      await expectGrpcError(svc.client.getGroup({ accountId: who.accountId, id: g.id }), status.NOT_FOUND);
+    }
+    expect((await svc.client.listGroups({ accountId: who.accountId })).groups).toEqual([]);
+  });
+
   it('of another account are NOT_FOUND for every operation and never listed', async () => {
     const g = await newGroup(A);
     await expectGrpcError(svc.client.getGroup({ accountId: B.accountId, id: g.id }), status.NOT_FOUND);

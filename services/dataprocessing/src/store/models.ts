@@ -29,6 +29,13 @@ export interface GroupDoc {
   deletedAt: Date | null;
 }
 
+/** The deletion of a group, by primary key: survives a concurrent update that rewrites the group document. */
+export interface GroupTombstoneDoc {
+  _id: string;
+  accountId: string;
+  deletedAt: Date;
+}
+
 export interface SpecFieldsDoc {
   data: string;
   purpose: string;
@@ -111,6 +118,15 @@ const groupSchema = new Schema<GroupDoc>(
 );
 groupSchema.index({ accountId: 1, deletedAt: 1, _id: 1 });
 
+const groupTombstoneSchema = new Schema<GroupTombstoneDoc>(
+  {
+    _id: { type: String, required: true },
+    accountId: { type: String, required: true },
+    deletedAt: { type: Date, required: true },
+  },
+  { collection: 'dpgrouptombstones', versionKey: false },
+);
+
 const specSchema = new Schema<SpecDoc>(
   {
     _id: { type: String, required: true },
@@ -154,6 +170,7 @@ specVersionSchema.index({ accountId: 1, specId: 1, version: -1 });
 
 export interface Models {
   Group: Model<GroupDoc>;
+  GroupTombstone: Model<GroupTombstoneDoc>;
   Spec: Model<SpecDoc>;
   SpecVersion: Model<SpecVersionDoc>;
 }
@@ -161,6 +178,7 @@ export interface Models {
 export function defineModels(conn: Connection): Models {
   return {
     Group: conn.model<GroupDoc>('DpGroup', groupSchema),
+    GroupTombstone: conn.model<GroupTombstoneDoc>('DpGroupTombstone', groupTombstoneSchema),
     Spec: conn.model<SpecDoc>('DpSpec', specSchema),
     SpecVersion: conn.model<SpecVersionDoc>('DpSpecVersion', specVersionSchema),
   };

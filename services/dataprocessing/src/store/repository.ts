@@ -1,6 +1,6 @@
 import type { RegistryStore } from '../domain/ports';
 import type { Action, GroupRecord, GroupState, LegalBasis, SpecRecord, SpecState, SpecVersionRecord, TextRecord, TextType } from '../domain/model';
-import type { GroupDoc, Models, SpecDoc, SpecFieldsDoc, SpecVersionDoc, TextDoc } from './models';
+import type { GroupDoc, GroupTombstoneDoc, Models, SpecDoc, SpecFieldsDoc, SpecVersionDoc, TextDoc } from './models';
 
 /**
  * Mongoose implementation of the registry's storage: plain finds, inserts guarded by unique
@@ -18,8 +18,22 @@ export class MongoRegistryStore implements RegistryStore {
 
   async findGroup(accountId: string, id: string, opts: { includeDeleted?: boolean } = {}): Promise<GroupRecord | null> {
     const doc = await this.m.Group.findOne({ _id: id }).lean<GroupDoc>();
-    if (!doc || doc.accountId !== accountId || (!opts.includeDeleted && doc.deletedAt)) return null;
-    return toGroup(doc);
+    if (!doc || doc.accountId !== accountId) return null;
+    const group = await this.withTombstone(toGroup(doc));
+    return opts.includeDeleted || !group.deletedAt ? group : null;
+  }
+
+  /**
+   * A group's deletion is a tombstone (inserted by primary key) besides deletedAt on the group:
+   * FerretDB rewrites whole documents on update, so an update racing with the deletion could
+   * clear deletedAt; the tombstone cannot be lost, and a read puts deletedAt back.
+   */
+  private async withTombstone(group: GroupRecord): Promise<GroupRecord> {
+    if (group.deletedAt) return group;
+    const t = await this.m.GroupTombstone.findOne({ _id: group.id }).lean<GroupTombstoneDoc>();
+    if (!t) return group;
+    await this.m.Group.updateOne({ _id: group.id }, { $set: { deletedAt: t.deletedAt } });
+    return { ...group, deletedAt: t.deletedAt };
   }
 
   async listGroups(accountId: string, afterId: string | null, limit: number): Promise<GroupRecord[]> {
@@ -27,7 +41,9 @@ export class MongoRegistryStore implements RegistryStore {
       .sort({ _id: 1 })
       .limit(limit)
       .lean<GroupDoc[]>();
-    return docs.map(toGroup);
+    // A tombstoned group drops out of this page (which may then be one short; the cursor stays right).
+    const groups = await Promise.all(docs.map((d) => this.withTombstone(toGroup(d))));
+    return groups.filter((g) => !g.deletedAt);
   }
 
   async updateGroup(accountId: string, id: string, state: GroupState, updatedAt: Date): Promise<GroupRecord | null> {
@@ -39,6 +55,12 @@ export class MongoRegistryStore implements RegistryStore {
 
   async markGroupDeleted(accountId: string, id: string, at: Date): Promise<boolean> {
     if (!(await this.findGroup(accountId, id))) return false;
+    try {
+      await this.m.GroupTombstone.create({ _id: id, accountId, deletedAt: at });
+    } catch (err) {
+      if ((err as { code?: number }).code === 11000) return false; // a concurrent delete won
+      throw err;
+    }
     await this.m.Group.updateOne({ _id: id }, { $set: { deletedAt: at } });
     return true;
   }
