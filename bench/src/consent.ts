@@ -15,16 +15,15 @@ export const SEED_EVENTS = 100_000;
 const BATCH = 1000;
 const SUBJECTS = 25_000;
 const ISSUER = 'https://bench.example';
-const SCOPES = ['default', 'email', 'sms'];
+const SCOPES = ['default', 'email', 'sms', 'post'];
 const targetOf = (i: number) => `https://bench.example/policy/${i % 10}`;
 
 /**
  * Event i of the seed: subject i % 25,000, so every subject has 4 events on one target
- * (i % 10) in 3 scopes (default, email, sms, default): a search answers 4 events and a
- * current search 3.
+ * (i % 10), one in each of 4 scopes: a search answers 4 events and a current search 4.
  */
 function seedEvent(i: number) {
-  return { subject: `bench-subject-${i % SUBJECTS}`, issuer: ISSUER, target: targetOf(i), scope: SCOPES[Math.floor(i / SUBJECTS) % 3], action: i % 7 === 0 ? false : i % 11 === 0 ? null : true };
+  return { subject: `bench-subject-${i % SUBJECTS}`, issuer: ISSUER, target: targetOf(i), scope: SCOPES[Math.floor(i / SUBJECTS) % SCOPES.length], action: i % 7 === 0 ? false : i % 11 === 0 ? null : true };
 }
 
 async function seed(opts: BenchOpts, headers: Record<string, string>, count: number): Promise<number> {
@@ -55,6 +54,7 @@ async function run(name: string, o: { url: string; method?: 'GET' | 'POST'; head
     body: o.body,
     duration: o.durationSec,
     connections: 10,
+    timeout: 60,
     idReplacement: o.idReplacement ?? false,
   });
   return {

@@ -149,7 +149,7 @@ export class ConsentRepository {
    * between step 2 and the end of this step (see docs/consent.md).
    */
   async project(events: ConsentEvent[]): Promise<void> {
-    const transitions = await mapLimit(events, 16, async (ev) => ({ ev, prev: await this.applyCurrent(ev) }));
+    const transitions = await this.applyCurrentMany(events);
 
     const apps = new Map<string, { accountId: string; appId: string; total: number; accepted: number; declined: number; noAction: number }>();
     const targets = new Map<string, { accountId: string; appId: string; target: string; inc: Record<string, number> }>();
@@ -159,7 +159,7 @@ export class ConsentRepository {
       if (!e) targets.set(id, (e = { accountId, appId, target: t, inc: { events: 0, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0 } }));
       return e;
     };
-    for (const { ev, prev } of transitions) {
+    for (const ev of events) {
       const appKey = hashKey([ev.accountId, ev.appId]);
       let a = apps.get(appKey);
       if (!a) apps.set(appKey, (a = { accountId: ev.accountId, appId: ev.appId, total: 0, accepted: 0, declined: 0, noAction: 0 }));
@@ -167,34 +167,25 @@ export class ConsentRepository {
       if (ev.action === true) a.accepted++;
       else if (ev.action === false) a.declined++;
       else a.noAction++;
-      const t = target(ev.accountId, ev.appId, ev.target);
-      t.inc.events!++;
-      if (prev !== undefined) {
-        t.inc[counterOf(ev.action)]!++;
-        if (prev) target(ev.accountId, prev.appId, ev.target).inc[counterOf(prev.action)]!--;
-      }
+      target(ev.accountId, ev.appId, ev.target).inc.events!++;
+    }
+    for (const { ev, prev } of transitions) {
+      if (prev === undefined) continue;
+      target(ev.accountId, ev.appId, ev.target).inc[counterOf(ev.action)]!++;
+      if (prev) target(ev.accountId, prev.appId, ev.target).inc[counterOf(prev.action)]!--;
     }
 
-    // distinct subjects: a marker per (account, app, subject); count the markers this call created
-    const subjectOps = [...new Set(events.map((e) => hashKey([e.accountId, e.appId, e.subject])))].map((id) => ({
-      updateOne: { filter: { _id: id }, update: { $setOnInsert: { _id: id } }, upsert: true },
-    }));
+    // distinct subjects: a marker per (account, app, subject), inserted once (unique _id); the
+    // markers this call inserted are the new subjects
+    const markers = [...new Map(events.map((e) => [hashKey([e.accountId, e.appId, e.subject]), hashKey([e.accountId, e.appId])])).entries()];
+    const failed = await this.insertIgnoringDuplicates(
+      this.m.subjects.collection,
+      markers.map(([id]) => ({ _id: id })),
+    );
     const newSubjects = new Map<string, number>();
-    const subjectApp = new Map(events.map((e) => [hashKey([e.accountId, e.appId, e.subject]), hashKey([e.accountId, e.appId])]));
-    let upserted: Record<number, unknown> = {};
-    try {
-      const res = await this.m.subjects.collection.bulkWrite(subjectOps as never[], { ordered: false });
-      upserted = res.upsertedIds;
-    } catch (err) {
-      // a concurrent writer created some markers first: those are counted by that writer
-      const res = (err as { result?: { upsertedIds?: Record<number, unknown> } }).result;
-      if (!res?.upsertedIds) throw err;
-      upserted = res.upsertedIds;
-    }
-    for (const idx of Object.keys(upserted)) {
-      const appKey = subjectApp.get(subjectOps[Number(idx)]!.updateOne.filter._id)!;
-      newSubjects.set(appKey, (newSubjects.get(appKey) ?? 0) + 1);
-    }
+    markers.forEach(([, appKey], i) => {
+      if (!failed.has(i)) newSubjects.set(appKey, (newSubjects.get(appKey) ?? 0) + 1);
+    });
 
     const appOps: AnyBulkWriteOperation<any>[] = [...apps.entries()].map(([id, a]) => ({
       updateOne: {
@@ -210,6 +201,50 @@ export class ConsentRepository {
       updateOne: { filter: { _id: id }, update: { $setOnInsert: { accountId: t.accountId, appId: t.appId, target: t.target }, $inc: t.inc }, upsert: true },
     }));
     await Promise.all([this.bulkUpsertWithRetry(this.m.appStats.collection, appOps), this.bulkUpsertWithRetry(this.m.targetStats.collection, targetOps)]);
+  }
+
+  /**
+   * Current states of a batch. Only the newest event of each state in the batch matters (the
+   * net transition). States seen for the first time are created with one insertMany (unique
+   * _id: atomic everywhere, and cheap); existing states go through applyCurrent.
+   */
+  private async applyCurrentMany(events: ConsentEvent[]): Promise<Array<{ ev: ConsentEvent; prev: { appId: string; action: boolean | null } | null | undefined }>> {
+    const newest = new Map<string, ConsentEvent>();
+    for (const ev of events) {
+      const key = stateKey(ev.accountId, ev.subject, ev.issuer, ev.target, ev.scope);
+      const cur = newest.get(key);
+      if (!cur || cur.id < ev.id) newest.set(key, ev);
+    }
+    const entries = [...newest.entries()];
+    const failed = await this.insertIgnoringDuplicates(
+      this.m.current.collection,
+      entries.map(([key, ev]) => this.currentDoc(key, ev)),
+    );
+    const out: Array<{ ev: ConsentEvent; prev: { appId: string; action: boolean | null } | null | undefined }> = [];
+    const existing: ConsentEvent[] = [];
+    entries.forEach(([, ev], i) => (failed.has(i) ? existing.push(ev) : out.push({ ev, prev: null })));
+    out.push(...(await mapLimit(existing, 16, async (ev) => ({ ev, prev: await this.applyCurrent(ev) }))));
+    return out;
+  }
+
+  private currentDoc(key: string, ev: ConsentEvent): CurrentDoc {
+    const doc: CurrentDoc = { _id: key, accountId: ev.accountId, subject: ev.subject, issuer: ev.issuer, target: ev.target, scope: ev.scope, eventId: ev.id, appId: ev.appId, action: ev.action };
+    if (ev.source !== undefined) doc.source = ev.source;
+    return doc;
+  }
+
+  /** insertMany (unordered) that tolerates duplicate keys; returns the indexes that were duplicates. */
+  private async insertIgnoringDuplicates(coll: { insertMany(docs: never[], o: object): Promise<unknown> }, docs: object[]): Promise<Set<number>> {
+    if (!docs.length) return new Set();
+    try {
+      await coll.insertMany(docs as never[], { ordered: false });
+      return new Set();
+    } catch (err) {
+      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+      const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{ index: number; code: number }>;
+      if (!list.length || list.some((w) => w.code !== 11000)) throw err;
+      return new Set(list.map((w) => w.index));
+    }
   }
 
   // Two writers upserting the same new counter document: one gets a duplicate key; the
