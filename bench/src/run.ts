@@ -13,6 +13,7 @@ import { launchStack } from '@accord/local-stack';
 import { oauthv1 } from '@accord/proto';
 import type { BenchResult } from './measure';
 import { printResults } from './measure';
+import { benchDataprocessing } from './dataprocessing';
 import { benchOAuth } from './oauth';
 
 async function main(): Promise<void> {
@@ -53,7 +54,9 @@ async function main(): Promise<void> {
 }
 
 /** Benchmarks of the other APIs, each in its own module. */
-const areaBenches: Record<string, (opts: { baseUrl: string; token: string; apiKey: string; durationSec: number }) => Promise<BenchResult[]>> = {};
+const areaBenches: Record<string, (opts: { baseUrl: string; token: string; apiKey: string; durationSec: number }) => Promise<BenchResult[]>> = {
+  dataprocessing: benchDataprocessing,
+};
 
 main().catch((err: unknown) => {
   console.error(err);

@@ -36,6 +36,7 @@ const TITLES: Record<number, [string, string]> = {
   404: ['Not found', 'not-found'],
   405: ['Method not allowed', 'method-not-allowed'],
   409: ['Conflict', 'conflict'],
+  412: ['Precondition failed', 'precondition-failed'],
   413: ['Payload too large', 'payload-too-large'],
   415: ['Unsupported media type', 'unsupported-media-type'],
   429: ['Too many requests', 'rate-limited'],
