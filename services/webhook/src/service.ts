@@ -49,10 +49,10 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     const targets = await webhooks.subscribers(event.accountId, event.appId, event.type);
     if (!targets.length) return;
     const body = deliveryBody(event.type, event.data, eventText(event.type));
-    await deliveries.enqueue(
+    const ids = await deliveries.enqueue(
       targets.map((w) => ({ webhookId: w._id, accountId: w.accountId, appId: w.appId, eventId: event.id, eventType: event.type, body })),
     );
-    worker.wake();
+    worker.offer(ids);
   };
 
   const grpc = await startGrpcServer({
@@ -61,7 +61,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
       {
         definition: webhookv1.WebhookServiceService,
         implementation: implement<webhookv1.WebhookServiceServer>(
-          webhookHandlers({ webhooks, deliveries, policy, secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE, onQueued: () => worker.wake() }) as unknown as AsyncService<webhookv1.WebhookServiceServer>,
+          webhookHandlers({ webhooks, deliveries, policy, secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE, onQueued: (id) => worker.offer([id]) }) as unknown as AsyncService<webhookv1.WebhookServiceServer>,
           logger,
         ),
         name: 'accord.webhook.v1.WebhookService',

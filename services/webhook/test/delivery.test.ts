@@ -135,14 +135,15 @@ describe('webhook delivery', () => {
   });
 
   it('sends nothing more to a deleted webhook, not even pending retries', async () => {
-    const rx = await startReceiver(() => ({ status: 500 }));
+    // The retry waits 2 s (Retry-After), so the deletion surely comes before it.
+    const rx = await startReceiver(() => ({ status: 500, headers: { 'retry-after': '2' } }));
     try {
       const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
       await publishEvent(nc, t.natsPrefix, consent());
       await rx.waitFor(1);
       await svc.client.deleteWebhook({ ...app, id: w.id });
       await publishEvent(nc, t.natsPrefix, consent());
-      await new Promise((r) => setTimeout(r, 1_000));
+      await new Promise((r) => setTimeout(r, 2_500));
       expect(rx.received).toHaveLength(1);
     } finally {
       await rx.close();
@@ -177,6 +178,24 @@ describe('webhook delivery', () => {
       const got = await rx.waitFor(2);
       expect(got[1]!.headers['webhook-id']).toBe(got[0]!.headers['webhook-id']);
       await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.attempts.length === 2);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('handles the same event arriving twice (a JetStream redelivery) as one delivery', async () => {
+    const rx = await startReceiver();
+    try {
+      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      const e = consent();
+      await publishEvent(nc, t.natsPrefix, e);
+      await rx.waitFor(1);
+      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
+      // Same envelope under another Nats-Msg-Id, as when a message is redelivered after a crash.
+      await publishEvent(nc, t.natsPrefix, { ...e, id: e.id, occurredAt: new Date().toISOString() }, `${e.id}-again`);
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(rx.received).toHaveLength(1);
+      expect((await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries).toHaveLength(1);
     } finally {
       await rx.close();
     }

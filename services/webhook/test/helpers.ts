@@ -87,10 +87,10 @@ export async function startInstance(t: ReturnType<typeof testEnv>, env: Record<s
 }
 
 /** Publishes a consent event the way the consent service does. */
-export async function publishEvent(nc: NatsConnection, prefix: string, e: Omit<EventEnvelope, 'occurredAt'> & { occurredAt?: string }): Promise<void> {
+export async function publishEvent(nc: NatsConnection, prefix: string, e: Omit<EventEnvelope, 'occurredAt'> & { occurredAt?: string }, msgId?: string): Promise<void> {
   const envelope: EventEnvelope = { occurredAt: new Date().toISOString(), ...e };
   const h = natsHeaders();
-  h.set('Nats-Msg-Id', envelope.id);
+  h.set('Nats-Msg-Id', msgId ?? envelope.id);
   await nc.jetstream().publish(eventSubject(prefix, envelope.type, envelope.accountId, envelope.appId), new TextEncoder().encode(JSON.stringify(envelope)), { headers: h });
 }
 

@@ -75,7 +75,7 @@ describe('delivery survives restarts and runs on several replicas', () => {
       const now = Date.now();
       const id = 'dlv_crashed_replica_lease';
       // What a replica that claimed the attempt and then died leaves behind.
-      await conn.db!.collection('webhook_delivery_leases').insertOne({ _id: `${id}#1` as never, deliveryId: id, webhookId: w.id, createdAt: new Date(now) });
+      await conn.db!.collection('webhook_delivery_leases').insertOne({ _id: `${id}#1` as never, deliveryId: id, createdAt: new Date(now) });
       await conn.db!.collection('webhook_deliveries').insertOne({
         _id: id as never,
         webhookId: w.id,
@@ -88,12 +88,10 @@ describe('delivery survives restarts and runs on several replicas', () => {
         failedAttempts: 0,
         attempts: [],
         nextAttemptAt: new Date(now),
-        dueAt: new Date(now + 1_500),
-        leaseToken: `${id}#1`,
-        leaseGen: 1,
         createdAt: new Date(now),
         updatedAt: new Date(now),
       });
+      await conn.db!.collection('webhook_delivery_queue').insertOne({ _id: id as never, webhookId: w.id, dueAt: new Date(now + 1_500), leaseGen: 1, leaseToken: `${id}#1` });
       const [r] = await rx.waitFor(1, 10_000);
       expect(r!.headers['webhook-id']).toBe('evt_crashed');
       expect(r!.at - now).toBeGreaterThanOrEqual(1_400);

@@ -26,6 +26,8 @@ export class DeliveryWorker {
   private stopping = false;
   private loops: Promise<void>[] = [];
   private sleepers = new Set<() => void>();
+  /** Deliveries this replica just queued: claimed directly, without searching the queue. */
+  private hints: string[] = [];
 
   constructor(private readonly o: WorkerOptions) {}
 
@@ -33,9 +35,20 @@ export class DeliveryWorker {
     for (let i = 0; i < this.o.concurrency; i++) this.loops.push(this.loop());
   }
 
-  /** New work may be due: wake idle loops. */
-  wake(): void {
-    for (const w of [...this.sleepers]) w();
+  /** Deliveries queued by this replica, due now: claim them first and wake loops for them. */
+  offer(ids: readonly string[]): void {
+    this.hints.push(...ids);
+    if (this.hints.length > 10_000) this.hints.splice(0, this.hints.length - 10_000); // the queue has them anyway
+    this.wake(ids.length);
+  }
+
+  /** New work may be due: wake up to `n` idle loops (all by default). */
+  wake(n = Infinity): void {
+    let left = n;
+    for (const w of [...this.sleepers]) {
+      if (left-- <= 0) break;
+      w();
+    }
   }
 
   /** Stops claiming; waits for attempts in flight (bounded by the HTTP timeout). */
@@ -47,14 +60,17 @@ export class DeliveryWorker {
 
   private async loop(): Promise<void> {
     while (!this.stopping) {
+      const hint = this.hints.shift();
       let claimed: Claimed | null = null;
       try {
-        claimed = await this.o.deliveries.claim(this.o.leaseMs, this.o.concurrency);
+        claimed = await this.o.deliveries.claim(this.o.leaseMs, this.o.concurrency, hint ? [hint] : []);
       } catch (err) {
         this.o.logger.warn({ err: (err as Error).message }, 'cannot claim deliveries; retrying');
       }
+      if (!claimed && hint) continue; // someone else took it; look for other work at once
       if (!claimed) {
-        await this.sleep(this.o.pollMs);
+        // Jittered so that idle loops (of all replicas) do not poll in step.
+        await this.sleep(this.o.pollMs * (0.5 + Math.random()));
         continue;
       }
       try {

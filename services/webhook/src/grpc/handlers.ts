@@ -14,8 +14,8 @@ export interface HandlerDeps {
   deliveries: DeliveryStore;
   policy: AddressPolicy;
   secretGraceMs: number;
-  /** Called after deliveries were queued, to wake the local workers. */
-  onQueued: () => void;
+  /** Called after a delivery was queued, to hand it to the local workers. */
+  onQueued: (deliveryId: string) => void;
 }
 
 const PAGE_DEFAULT = 20;
@@ -177,7 +177,7 @@ export function webhookHandlers(d: HandlerDeps): WebhookHandlers {
       await own(req, req.webhookId);
       const doc = await d.deliveries.redeliver(req.webhookId, req.deliveryId);
       if (!doc) throw new NotFoundError(`delivery ${req.deliveryId} not found`);
-      d.onQueued();
+      d.onQueued(doc._id);
       return toDelivery(doc);
     },
 
@@ -188,7 +188,7 @@ export function webhookHandlers(d: HandlerDeps): WebhookHandlers {
       await d.deliveries.enqueue([
         { webhookId: webhook._id, accountId: webhook.accountId, appId: webhook.appId, eventId, eventType: 'ping', body: deliveryBody('ping', data, eventText('ping')) },
       ]);
-      d.onQueued();
+      d.onQueued(deliveryId(eventId, webhook._id));
       const doc = await d.deliveries.get(webhook._id, deliveryId(eventId, webhook._id));
       if (!doc) throw new Error('test delivery vanished');
       return toDelivery(doc);

@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
-import type { AttemptDoc, DeliveryDoc, Models } from './models';
+import { createHash } from 'node:crypto';
+import type { AttemptDoc, DeliveryDoc, Models, QueueDoc } from './models';
 
 /** Attempts kept per delivery (older ones are dropped from the log). */
 export const MAX_ATTEMPT_LOG = 50;
@@ -31,38 +31,54 @@ export interface AttemptOutcome {
   status: 'pending' | 'succeeded' | 'failed';
 }
 
+/**
+ * Delivery records (with their attempt log) and the work queue. Only two kinds of write are
+ * relied on for safety between replicas, because they are atomic on MongoDB and on FerretDB
+ * alike: an insert against a unique _id, and an upsert's insert. (FerretDB 1.x does not make
+ * findOneAndUpdate or conditional updates atomic.)
+ */
 export class DeliveryStore {
   constructor(private readonly m: Models) {}
 
   /**
-   * One pending delivery per (event, webhook); idempotent, so a NATS message handled twice
-   * (redelivered after a crash) leaves one record and one webhook-id.
+   * One delivery per (event, webhook) and its queue entry; idempotent, so a NATS message
+   * handled twice leaves one record and one webhook-id. The record is written first and the
+   * queue entry after: a new record always gets one; an existing record (the message came
+   * again) gets one only while it is still pending, which covers a process that died between
+   * the two writes without re-sending finished deliveries. Returns the ids queued.
    */
-  async enqueue(items: NewDelivery[], now = new Date()): Promise<void> {
-    if (!items.length) return;
-    await this.m.Delivery.bulkWrite(
-      items.map((d) => ({
+  async enqueue(items: NewDelivery[], now = new Date()): Promise<string[]> {
+    if (!items.length) return [];
+    const ids = items.map((d) => deliveryId(d.eventId, d.webhookId));
+    const res = await this.m.Delivery.bulkWrite(
+      items.map((d, i) => ({
         updateOne: {
-          filter: { _id: deliveryId(d.eventId, d.webhookId) },
-          update: {
-            $setOnInsert: {
-              ...d,
-              status: 'pending',
-              failedAttempts: 0,
-              attempts: [],
-              nextAttemptAt: now,
-              dueAt: now,
-              leaseToken: null,
-              leaseGen: 0,
-              createdAt: now,
-              updatedAt: now,
-            },
-          },
+          filter: { _id: ids[i]! },
+          update: { $setOnInsert: { ...d, status: 'pending', failedAttempts: 0, attempts: [], nextAttemptAt: now, createdAt: now, updatedAt: now } },
           upsert: true,
         },
       })),
       { ordered: false },
     );
+    const inserted = new Set(Object.values(res.upsertedIds ?? {}).map(String));
+    const existing = ids.filter((id) => !inserted.has(id));
+    const stillPending = existing.length
+      ? (await this.m.Delivery.find({ _id: { $in: existing }, status: 'pending' }, { _id: 1 }).lean<Array<{ _id: string }>>().exec()).map((d) => d._id)
+      : [];
+    const queued = ids.filter((id) => inserted.has(id) || stillPending.includes(id));
+    if (!queued.length) return [];
+    const webhookOf = new Map(ids.map((id, i) => [id, items[i]!.webhookId]));
+    await this.m.Queue.bulkWrite(
+      queued.map((id) => ({
+        updateOne: {
+          filter: { _id: id },
+          update: { $setOnInsert: { webhookId: webhookOf.get(id)!, dueAt: now, leaseGen: 0, leaseToken: null } },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
+    );
+    return queued;
   }
 
   get(webhookId: number, id: string): Promise<DeliveryDoc | null> {
@@ -70,100 +86,115 @@ export class DeliveryStore {
   }
 
   /**
-   * Claims one due pending attempt with a lease, or null when none is due. Among the `spread`
-   * most overdue candidates one is tried at random (so a replica's loops rarely collide); the
-   * claim itself is the insert of lease `<id>#<leaseGen + 1>`, which exactly one worker wins.
-   * Until the lease expires (`leaseMs`) the delivery is not due for anyone else.
+   * Claims one due attempt with a lease, or null when none is due. With `ids` (deliveries this
+   * replica just queued) those are tried first without searching; otherwise one of the `spread`
+   * most overdue entries is tried at random, so a replica's loops rarely collide. The claim
+   * itself is the insert of lease `<id>#<leaseGen + 1>`, which exactly one worker wins; the
+   * entry is then not due for anyone else until the lease expires (`leaseMs`).
    */
-  async claim(leaseMs: number, spread = 1, now = new Date()): Promise<Claimed | null> {
-    const candidates = await this.m.Delivery.find({ status: 'pending', dueAt: { $lte: now } }, { _id: 1, leaseGen: 1, webhookId: 1 })
-      .sort({ dueAt: 1 })
-      .limit(Math.max(1, spread))
-      .lean<Array<Pick<DeliveryDoc, '_id' | 'leaseGen' | 'webhookId'>>>()
-      .exec();
-    const start = Math.floor(Math.random() * candidates.length);
-    for (let i = 0; i < candidates.length; i++) {
-      const c = candidates[(start + i) % candidates.length]!;
+  async claim(leaseMs: number, spread = 1, ids: string[] = [], now = new Date()): Promise<Claimed | null> {
+    let candidates: Array<Pick<QueueDoc, '_id' | 'dueAt' | 'leaseGen'>>;
+    if (ids.length) {
+      // Just queued by this replica: due now and never claimed (if it was, lease #1 exists and
+      // the insert below loses, which is the right answer).
+      candidates = ids.map((id) => ({ _id: id, dueAt: now, leaseGen: 0 }));
+    } else {
+      candidates = await this.m.Queue.find({ dueAt: { $lte: now } })
+        .sort({ dueAt: 1 })
+        .limit(Math.max(1, spread))
+        .lean<QueueDoc[]>()
+        .exec();
+      const start = Math.floor(Math.random() * candidates.length);
+      candidates = [...candidates.slice(start), ...candidates.slice(0, start)];
+    }
+    for (const c of candidates) {
+      if (c.dueAt.getTime() > now.getTime()) continue;
       const gen = (c.leaseGen ?? 0) + 1;
       const leaseToken = `${c._id}#${gen}`;
       try {
-        await this.m.Lease.create({ _id: leaseToken, deliveryId: c._id, webhookId: c.webhookId, createdAt: now });
+        await this.m.Lease.create({ _id: leaseToken, deliveryId: c._id, createdAt: now });
       } catch (err) {
         if ((err as { code?: number }).code === DUPLICATE_KEY) continue; // another worker won this one
         throw err;
       }
-      const delivery = await this.m.Delivery.findOneAndUpdate(
-        { _id: c._id },
-        { $set: { leaseGen: gen, leaseToken, dueAt: new Date(now.getTime() + leaseMs) } },
-        { new: true },
-      )
-        .lean<DeliveryDoc>()
-        .exec();
-      if (delivery?.status === 'pending') return { delivery, leaseToken };
-      // Deleted or finished by a late previous holder meanwhile: nothing to send.
-      await this.release(leaseToken);
+      const taken = await this.m.Queue.updateOne({ _id: c._id }, { $set: { leaseGen: gen, leaseToken, dueAt: new Date(now.getTime() + leaseMs) } });
+      if (taken.matchedCount !== 1) {
+        // The entry was finished and removed after we read it (its leases go after it, so a
+        // stale generation can win the insert only then): nothing to send.
+        await this.m.Lease.deleteOne({ _id: leaseToken }).catch(() => undefined);
+        continue;
+      }
+      const delivery = await this.m.Delivery.findById(c._id).lean<DeliveryDoc>().exec();
+      // The queue entry decides that an attempt is due (a redelivery may follow a finished one).
+      if (delivery) return { delivery, leaseToken };
+      await this.finishQueue(c._id, gen); // its webhook was deleted
+
     }
     return null;
   }
 
-  /**
-   * Lease documents of a pending delivery are kept (a worker that read the delivery before the
-   * latest claim must keep colliding on its stale generation); once the delivery is finished
-   * they go, since a late claim re-checks the status anyway (no TTL index: FerretDB 1.x lacks them).
-   */
-  private async release(leaseToken: string): Promise<void> {
-    await this.m.Lease.deleteOne({ _id: leaseToken }).catch(() => undefined);
-  }
-
-  private async releaseAll(deliveryId: string): Promise<void> {
-    await this.m.Lease.deleteMany({ deliveryId }).catch(() => undefined);
-  }
-
-  /** Records an attempt, if this worker still holds the lease. False when the lease was lost. */
+  /** Records an attempt; the queue entry moves on only while this worker holds the lease. */
   async complete(id: string, leaseToken: string, outcome: AttemptOutcome, failedAttempts: number): Promise<boolean> {
-    const res = await this.m.Delivery.updateOne(
-      { _id: id, leaseToken },
+    await this.m.Delivery.updateOne(
+      { _id: id },
       {
-        $set: {
-          status: outcome.status,
-          failedAttempts,
-          nextAttemptAt: outcome.nextAttemptAt,
-          dueAt: outcome.status === 'pending' ? outcome.nextAttemptAt : null,
-          leaseToken: null,
-          updatedAt: new Date(),
-        },
+        $set: { status: outcome.status, failedAttempts, nextAttemptAt: outcome.nextAttemptAt, updatedAt: new Date() },
         $push: { attempts: { $each: [outcome.attempt], $slice: -MAX_ATTEMPT_LOG } },
       },
     );
-    if (outcome.status !== 'pending') await this.releaseAll(id);
-    return res.modifiedCount === 1;
+    return this.settle(id, leaseToken, outcome.status === 'pending' ? outcome.nextAttemptAt : null);
   }
 
   /** Ends a delivery without an attempt (its webhook was deleted or disabled meanwhile). */
   async abandon(id: string, leaseToken: string, reason: string): Promise<void> {
     await this.m.Delivery.updateOne(
-      { _id: id, leaseToken },
+      { _id: id },
       {
-        $set: { status: 'failed', nextAttemptAt: null, dueAt: null, leaseToken: null, updatedAt: new Date() },
+        $set: { status: 'failed', nextAttemptAt: null, updatedAt: new Date() },
         $push: { attempts: { $each: [{ at: new Date(), statusCode: 0, latencyMs: 0, error: reason }], $slice: -MAX_ATTEMPT_LOG } },
       },
     );
-    await this.releaseAll(id);
+    await this.settle(id, leaseToken, null);
+  }
+
+  /** Reschedules (next) or removes (null) the queue entry, if the lease is still ours. */
+  private async settle(id: string, leaseToken: string, next: Date | null): Promise<boolean> {
+    const gen = Number(leaseToken.slice(leaseToken.lastIndexOf('#') + 1));
+    if (next) {
+      const res = await this.m.Queue.updateOne({ _id: id, leaseToken }, { $set: { dueAt: next, leaseToken: null } });
+      return res.matchedCount === 1;
+    }
+    const res = await this.m.Queue.deleteOne({ _id: id, leaseToken });
+    if (res.deletedCount === 1) await this.dropLeases(id, gen);
+    return res.deletedCount === 1;
+  }
+
+  private async finishQueue(id: string, gen: number): Promise<void> {
+    await this.m.Queue.deleteOne({ _id: id });
+    await this.dropLeases(id, gen);
   }
 
   /**
-   * Schedules a delivery again now with a fresh retry schedule. A delivery whose attempt is in
-   * flight (leased) is left to finish that attempt.
+   * Lease documents of a queued delivery are kept (a worker that read the entry before the
+   * latest claim must keep colliding on its stale generation); once the entry is gone they go,
+   * since a late claim re-checks the record's status anyway. (No TTL index: FerretDB 1.x lacks them.)
+   */
+  private async dropLeases(id: string, gen: number): Promise<void> {
+    const keys = Array.from({ length: gen }, (_, i) => `${id}#${i + 1}`);
+    await this.m.Lease.deleteMany({ _id: { $in: keys } }).catch(() => undefined);
+  }
+
+  /**
+   * Schedules a delivery again now, whatever its status, with a fresh retry schedule and the
+   * same webhook-id. An attempt in flight at that moment finishes on its own; its outcome no
+   * longer moves the queue entry (the lease token was reset), so the redelivery still happens.
    */
   async redeliver(webhookId: number, id: string, now = new Date()): Promise<DeliveryDoc | null> {
-    const updated = await this.m.Delivery.findOneAndUpdate(
-      { _id: id, webhookId, $or: [{ status: { $ne: 'pending' } }, { leaseToken: null }, { dueAt: { $lte: now } }] },
-      { $set: { status: 'pending', failedAttempts: 0, nextAttemptAt: now, dueAt: now, leaseToken: null, updatedAt: now } },
-      { new: true },
-    )
-      .lean<DeliveryDoc>()
-      .exec();
-    return updated ?? this.get(webhookId, id);
+    const existing = await this.get(webhookId, id);
+    if (!existing) return null;
+    await this.m.Delivery.updateOne({ _id: id }, { $set: { status: 'pending', failedAttempts: 0, nextAttemptAt: now, updatedAt: now } });
+    await this.m.Queue.updateOne({ _id: id }, { $set: { dueAt: now, leaseToken: null }, $setOnInsert: { webhookId, leaseGen: 0 } }, { upsert: true });
+    return this.get(webhookId, id);
   }
 
   /** Newest first; the cursor is the last item's (createdAt, id). */
@@ -174,7 +205,8 @@ export class DeliveryStore {
   }
 
   async deleteForWebhook(webhookId: number): Promise<void> {
+    await this.m.Queue.deleteMany({ webhookId });
     await this.m.Delivery.deleteMany({ webhookId });
-    await this.m.Lease.deleteMany({ webhookId });
+    // Leases of its queued deliveries stay behind: a few tiny documents, never read again.
   }
 }

@@ -48,19 +48,27 @@ export interface DeliveryDoc {
   failedAttempts: number;
   /** Attempt log, newest last (bounded). */
   attempts: AttemptDoc[];
-  /** When the next attempt is due (pending only). */
+  /** When the next attempt is due (pending only; for display, the queue entry decides). */
   nextAttemptAt: Date | null;
-  /**
-   * Claim key: for a pending delivery, the time from which a worker may claim it — the next
-   * attempt time, or while leased the lease expiry. null when not pending.
-   */
-  dueAt: Date | null;
-  /** Token of the worker holding the lease (its lease key); completion is conditional on it. */
-  leaseToken: string | null;
-  /** Generation of the latest claim; the next claim inserts lease `<id>#<leaseGen + 1>`. */
-  leaseGen: number;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * The work queue: one small entry per delivery that has an attempt to make, removed when the
+ * delivery is finished. Kept apart from the delivery records so that finding due work stays
+ * cheap however many deliveries are kept (FerretDB scans rather than using such indexes).
+ */
+export interface QueueDoc {
+  /** The delivery id. */
+  _id: string;
+  webhookId: number;
+  /** When a worker may claim it: the next attempt time, or while leased the lease expiry. */
+  dueAt: Date;
+  /** Generation of the latest claim; the next claim inserts lease `<id>#<leaseGen + 1>`. */
+  leaseGen: number;
+  /** Lease key of the current holder; null when not leased. */
+  leaseToken: string | null;
 }
 
 /**
@@ -71,7 +79,6 @@ export interface DeliveryDoc {
 export interface LeaseDoc {
   _id: string;
   deliveryId: string;
-  webhookId: number;
   createdAt: Date;
 }
 
@@ -79,6 +86,7 @@ export interface Models {
   Webhook: Model<WebhookDoc>;
   Delivery: Model<DeliveryDoc>;
   Lease: Model<LeaseDoc>;
+  Queue: Model<QueueDoc>;
 }
 
 export function defineModels(conn: Connection): Models {
@@ -115,25 +123,33 @@ export function defineModels(conn: Connection): Models {
       failedAttempts: { type: Number, default: 0 },
       attempts: { type: [attempt], default: [] },
       nextAttemptAt: { type: Date, default: null },
-      dueAt: { type: Date, default: null },
-      leaseToken: { type: String, default: null },
-      leaseGen: { type: Number, default: 0 },
       createdAt: { type: Date, required: true },
       updatedAt: { type: Date, required: true },
     },
     { collection: 'webhook_deliveries', versionKey: false },
   );
-  delivery.index({ status: 1, dueAt: 1 });
   delivery.index({ webhookId: 1, createdAt: -1, _id: -1 });
 
   const lease = new Schema<LeaseDoc>(
-    { _id: { type: String, required: true }, deliveryId: { type: String, required: true }, webhookId: { type: Number, required: true }, createdAt: { type: Date, required: true } },
+    { _id: { type: String, required: true }, deliveryId: { type: String, required: true }, createdAt: { type: Date, required: true } },
     { collection: 'webhook_delivery_leases', versionKey: false },
   );
-  lease.index({ webhookId: 1 });
-  lease.index({ deliveryId: 1 });
+
+  const queue = new Schema<QueueDoc>(
+    {
+      _id: { type: String, required: true },
+      webhookId: { type: Number, required: true },
+      dueAt: { type: Date, required: true },
+      leaseGen: { type: Number, default: 0 },
+      leaseToken: { type: String, default: null },
+    },
+    { collection: 'webhook_delivery_queue', versionKey: false },
+  );
+  queue.index({ dueAt: 1 });
+  queue.index({ webhookId: 1 });
 
   return {
+    Queue: conn.model<QueueDoc>('WebhookDeliveryQueue', queue),
     Webhook: conn.model<WebhookDoc>('Webhook', webhook),
     Delivery: conn.model<DeliveryDoc>('WebhookDelivery', delivery),
     Lease: conn.model<LeaseDoc>('WebhookDeliveryLease', lease),
