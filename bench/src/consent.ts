@@ -47,16 +47,21 @@ async function seed(opts: BenchOpts, headers: Record<string, string>, count: num
   return (Date.now() - started) / 1000;
 }
 
-async function run(name: string, o: { url: string; method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string; durationSec: number; idReplacement?: boolean }): Promise<BenchResult> {
+async function run(
+  name: string,
+  o: { url: string; method?: 'GET' | 'POST'; headers: Record<string, string>; body?: (n: number) => string; durationSec: number },
+): Promise<BenchResult> {
+  let n = 0;
+  const makeBody = o.body;
   const result = await autocannon({
     url: o.url,
     method: o.method ?? 'GET',
     headers: o.headers,
-    body: o.body,
     duration: o.durationSec,
     connections: 10,
     timeout: 60,
-    idReplacement: o.idReplacement ?? false,
+    // A fresh body per request (autocannon 8's idReplacement sends nothing at all).
+    ...(makeBody ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: makeBody(n++) }) }] } : {}),
   });
   return {
     name,
@@ -70,21 +75,24 @@ async function run(name: string, o: { url: string; method?: 'GET' | 'POST'; head
 /**
  * Consent API through the gateway: seeds 100,000 events (POST arrays of 1000, 2 in flight), then
  * measures POST of one event, POST of an array of 100, search, and search with current=true.
- * Written events use a fresh subject per request (autocannon id replacement), as real traffic does.
+ * Written events use a fresh subject per request, as real traffic does.
  */
 export async function benchConsent(opts: BenchOpts): Promise<BenchResult[]> {
   const headers = { authorization: `Bearer ${opts.token}`, 'x-api-key': opts.apiKey, 'content-type': 'application/json' };
-  const seedSec = await seed(opts, headers, SEED_EVENTS);
-  console.log(`consent: seeded ${SEED_EVENTS} events in ${seedSec.toFixed(1)} s (${Math.round(SEED_EVENTS / seedSec)} events/s)`);
+  const seedCount = Number(process.env.BENCH_CONSENT_SEED ?? SEED_EVENTS);
+  const seedSec = await seed(opts, headers, seedCount);
+  console.log(`consent: seeded ${seedCount} events in ${seedSec.toFixed(1)} s (${Math.round(seedCount / seedSec)} events/s)`);
 
-  const one = { subject: 'bench-post-[<id>]', issuer: ISSUER, target: targetOf(1), action: true };
-  const hundred = Array.from({ length: 100 }, (_, k) => ({ ...one, scope: `s${k % 5}`, action: k % 2 === 0 }));
+  const run1 = Date.now().toString(36);
+  const one = (n: number) => JSON.stringify({ subject: `bench-post-${run1}-${n}`, issuer: ISSUER, target: targetOf(n), action: true });
+  const hundred = (n: number) =>
+    JSON.stringify(Array.from({ length: 100 }, (_, k) => ({ subject: `bench-post100-${run1}-${n}-${k % 20}`, issuer: ISSUER, target: targetOf(n), scope: `s${k % 5}`, action: k % 2 === 0 })));
   const s = 4242;
   const q = new URLSearchParams({ subject: `bench-subject-${s}`, issuer: ISSUER, target: targetOf(s) }).toString();
   const base = `${opts.baseUrl}/consent/v0/consents`;
   const results: BenchResult[] = [];
-  results.push(await run('POST /consent/v0/consents (1 event)', { url: base, method: 'POST', headers, body: JSON.stringify(one), durationSec: opts.durationSec, idReplacement: true }));
-  results.push(await run('POST /consent/v0/consents (array of 100)', { url: base, method: 'POST', headers, body: JSON.stringify(hundred), durationSec: opts.durationSec, idReplacement: true }));
+  results.push(await run('POST /consent/v0/consents (1 event)', { url: base, method: 'POST', headers, body: one, durationSec: opts.durationSec }));
+  results.push(await run('POST /consent/v0/consents (array of 100)', { url: base, method: 'POST', headers, body: hundred, durationSec: opts.durationSec }));
   results.push(await run('GET /consent/v0/consents/search', { url: `${base}/search?${q}`, headers, durationSec: opts.durationSec }));
   results.push(await run('GET /consent/v0/consents/search?current=true', { url: `${base}/search?${q}&current=true`, headers, durationSec: opts.durationSec }));
   return results;
