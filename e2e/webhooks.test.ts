@@ -35,10 +35,11 @@ async function receiver(respond: (n: number) => number = () => 204) {
       }
       return received;
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -59,7 +60,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => stack?.stop());
 
-const hooks = (c: Credentials, method: string, path: string, json?: unknown) => stack.request(method, `/webhooks/v0${path}`, { token: tokens[c.appId]!.webhooks, json });
+const hooks = (c: Credentials, method: string, path: string, json?: unknown) =>
+  stack.request(method, `/webhooks/v0${path}`, { token: tokens[c.appId]!.webhooks, json });
 const postConsent = (c: Credentials, over: Record<string, unknown> = {}) =>
   stack.request('POST', '/consent/v0/consents', {
     token: tokens[c.appId]!.consent,
@@ -71,7 +73,14 @@ describe('/webhooks/v0 registration', () => {
   test('registers a webhook for the token application and reads it back with its secret', async () => {
     const res = await hooks(acme, 'POST', '', { url: 'https://hooks.example.com/a', events: ['consent'], headers: { Authorization: 'Bearer x' } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.any(Number), appId: acme.appId, url: 'https://hooks.example.com/a', events: ['consent'], headers: { Authorization: 'Bearer x' }, disabled: false });
+    expect(res.body).toMatchObject({
+      id: expect.any(Number),
+      appId: acme.appId,
+      url: 'https://hooks.example.com/a',
+      events: ['consent'],
+      headers: { Authorization: 'Bearer x' },
+      disabled: false,
+    });
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(res.headers.get('location')).toMatch(new RegExp(`/webhooks/v0/${res.body.id}$`));
     const one = await hooks(acme, 'GET', `/${res.body.id}`);
@@ -125,7 +134,8 @@ describe('/webhooks/v0 registration', () => {
       expect(test.status).toBe(202);
       expect(test.body).toMatchObject({ eventType: 'ping', status: 'pending' });
       const [r] = await rx.waitFor(1);
-      for (const secret of [w.secret, rotated.body.secret]) expect(new Webhook(secret).verify(r!.body, r!.headers as Record<string, string>)).toMatchObject({ type: 'ping' });
+      for (const secret of [w.secret, rotated.body.secret])
+        expect(new Webhook(secret).verify(r!.body, r!.headers as Record<string, string>)).toMatchObject({ type: 'ping' });
     } finally {
       await rx.close();
       await sleep(0);
@@ -258,7 +268,13 @@ describe('SSRF guard under the production setting (no allow-list)', () => {
   test('a URL pointing at a loopback, private or metadata address is refused', async () => {
     const app = await closed.bootstrap({ account: 'acme', app: 'web', scopes: ['webhooks'] });
     const token = await closed.token(app, 'webhooks');
-    for (const url of ['http://127.0.0.1:9000/hook', 'http://localhost/hook', 'http://10.0.0.8/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/']) {
+    for (const url of [
+      'http://127.0.0.1:9000/hook',
+      'http://localhost/hook',
+      'http://10.0.0.8/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/',
+    ]) {
       const res = await closed.request('POST', '/webhooks/v0', { token, json: { url, events: ['consent'] } });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([expect.objectContaining({ field: '/url', message: expect.stringMatching(/refused/) })]);

@@ -58,7 +58,11 @@ export async function benchWebhooks(opts: Opts): Promise<BenchResult[]> {
   const port = (server.address() as AddressInfo).port;
   const headers = { authorization: `Bearer ${opts.token}`, 'x-api-key': opts.apiKey, 'content-type': 'application/json' };
 
-  const reg = await fetch(`${opts.baseUrl}/webhooks/v0`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${port}/bench`, events: ['consent'] }) });
+  const reg = await fetch(`${opts.baseUrl}/webhooks/v0`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url: `http://127.0.0.1:${port}/bench`, events: ['consent'] }),
+  });
   if (reg.status !== 201) {
     server.close();
     throw new Error(`webhook registration failed: ${reg.status} ${await reg.text()}`);
@@ -107,13 +111,14 @@ export async function benchWebhooks(opts: Opts): Promise<BenchResult[]> {
       const [id] = await post(1);
       if (!id) continue;
       seqIds.push(id);
-      if (!arrivedAt.has(id)) await new Promise<void>((r) => {
-        const timer = setTimeout(r, 10_000);
-        waiters.set(id, () => {
-          clearTimeout(timer);
-          r();
+      if (!arrivedAt.has(id))
+        await new Promise<void>((r) => {
+          const timer = setTimeout(r, 10_000);
+          waiters.set(id, () => {
+            clearTimeout(timer);
+            r();
+          });
         });
-      });
       waiters.delete(id);
     }
     const seq = latencies(seqIds);

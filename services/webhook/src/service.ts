@@ -61,7 +61,13 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
       {
         definition: webhookv1.WebhookServiceService,
         implementation: implement<webhookv1.WebhookServiceServer>(
-          webhookHandlers({ webhooks, deliveries, policy, secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE, onQueued: (id) => worker.offer([id]) }) as unknown as AsyncService<webhookv1.WebhookServiceServer>,
+          webhookHandlers({
+            webhooks,
+            deliveries,
+            policy,
+            secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE,
+            onQueued: (id) => worker.offer([id]),
+          }) as unknown as AsyncService<webhookv1.WebhookServiceServer>,
           logger,
         ),
         name: 'accord.webhook.v1.WebhookService',

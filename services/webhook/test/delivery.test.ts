@@ -28,7 +28,12 @@ describe('webhook delivery', () => {
   it('POSTs each consent event, signed per Standard Webhooks, with the custom headers', async () => {
     const rx = await startReceiver();
     try {
-      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: { Authorization: 'Bearer receiver-token', 'X-Tenant': 'shop' } });
+      const w = await svc.client.createWebhook({
+        ...app,
+        url: rx.url,
+        events: ['consent'],
+        headers: { Authorization: 'Bearer receiver-token', 'X-Tenant': 'shop' },
+      });
       const e = consent();
       await publishEvent(nc, t.natsPrefix, e);
       const [r] = await rx.waitFor(1);

@@ -13,7 +13,9 @@ export interface Received {
 }
 
 /** A real HTTP receiver on 127.0.0.1; `respond` decides each answer (default 204). */
-export async function startReceiver(respond: (r: Received, n: number) => { status: number; headers?: Record<string, string>; delayMs?: number } = () => ({ status: 204 })) {
+export async function startReceiver(
+  respond: (r: Received, n: number) => { status: number; headers?: Record<string, string>; delayMs?: number } = () => ({ status: 204 }),
+) {
   const received: Received[] = [];
   const waiters: Array<() => void> = [];
   const server = http.createServer((req, res) => {
@@ -50,10 +52,11 @@ export async function startReceiver(respond: (r: Received, n: number) => { statu
       }
       return received;
     },
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -87,15 +90,32 @@ export async function startInstance(t: ReturnType<typeof testEnv>, env: Record<s
 }
 
 /** Publishes a consent event the way the consent service does. */
-export async function publishEvent(nc: NatsConnection, prefix: string, e: Omit<EventEnvelope, 'occurredAt'> & { occurredAt?: string }, msgId?: string): Promise<void> {
+export async function publishEvent(
+  nc: NatsConnection,
+  prefix: string,
+  e: Omit<EventEnvelope, 'occurredAt'> & { occurredAt?: string },
+  msgId?: string,
+): Promise<void> {
   const envelope: EventEnvelope = { occurredAt: new Date().toISOString(), ...e };
   const h = natsHeaders();
   h.set('Nats-Msg-Id', msgId ?? envelope.id);
-  await nc.jetstream().publish(eventSubject(prefix, envelope.type, envelope.accountId, envelope.appId), new TextEncoder().encode(JSON.stringify(envelope)), { headers: h });
+  await nc
+    .jetstream()
+    .publish(eventSubject(prefix, envelope.type, envelope.accountId, envelope.appId), new TextEncoder().encode(JSON.stringify(envelope)), { headers: h });
 }
 
 export function consentData(id: string, over: Record<string, unknown> = {}) {
-  return { id, subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', scope: 'default', action: true, token: 'ABC123', createdAt: new Date().toISOString(), ...over };
+  return {
+    id,
+    subject: 'user-1',
+    issuer: 'https://shop.example',
+    target: 'https://shop.example/privacy',
+    scope: 'default',
+    action: true,
+    token: 'ABC123',
+    createdAt: new Date().toISOString(),
+    ...over,
+  };
 }
 
 export const connectTestNats = (url: string) => connect({ servers: url });

@@ -29,7 +29,13 @@ describe('webhook registration', () => {
   it('creates a webhook with an integer id, the caller application and a whsec_ secret the owner can read back', async () => {
     const w = await svc.client.createWebhook({ ...app, url: 'https://hooks.example.com/a', events: ['consent'], headers: { Authorization: 'Bearer r1' } });
     expect(Number.isInteger(w.id)).toBe(true);
-    expect(w).toMatchObject({ appId: 'app-1', url: 'https://hooks.example.com/a', events: ['consent'], headers: { Authorization: 'Bearer r1' }, disabled: false });
+    expect(w).toMatchObject({
+      appId: 'app-1',
+      url: 'https://hooks.example.com/a',
+      events: ['consent'],
+      headers: { Authorization: 'Bearer r1' },
+      disabled: false,
+    });
     expect(w.secret).toMatch(/^whsec_/);
     const again = await svc.client.getWebhook({ ...app, id: w.id });
     expect(again.secret).toBe(w.secret);

@@ -65,7 +65,7 @@ describe('delivery survives restarts and runs on several replicas', () => {
     }
   });
 
-  it("takes over an attempt whose lease a crashed replica left behind, once the lease expires", async () => {
+  it('takes over an attempt whose lease a crashed replica left behind, once the lease expires', async () => {
     const t = testEnv('webhooklease');
     const rx = await startReceiver();
     const a = await startInstance(t);
@@ -91,7 +91,9 @@ describe('delivery survives restarts and runs on several replicas', () => {
         createdAt: new Date(now),
         updatedAt: new Date(now),
       });
-      await conn.db!.collection('webhook_delivery_queue').insertOne({ _id: id as never, webhookId: w.id, dueAt: new Date(now + 1_500), leaseGen: 1, leaseToken: `${id}#1` });
+      await conn
+        .db!.collection('webhook_delivery_queue')
+        .insertOne({ _id: id as never, webhookId: w.id, dueAt: new Date(now + 1_500), leaseGen: 1, leaseToken: `${id}#1` });
       const [r] = await rx.waitFor(1, 10_000);
       expect(r!.headers['webhook-id']).toBe('evt_crashed');
       expect(r!.at - now).toBeGreaterThanOrEqual(1_400);

@@ -37,17 +37,22 @@ describe('SSRF protection under the production setting (no allow-list)', () => {
   });
   afterAll(() => svc.stop());
 
-  it.each(['http://127.0.0.1:8080/hook', 'http://[::1]/hook', 'http://localhost:3000/', 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://[::ffff:192.168.0.1]/', 'http://2130706433/'])(
-    'refuses to register %s',
-    async (url) => {
-      const err = await svc.client.createWebhook({ ...app, url, events: ['consent'], headers: {} }).then(
-        () => null,
-        (e: Parameters<typeof fieldErrorsOf>[0]) => e,
-      );
-      expect(err?.code).toBe(status.INVALID_ARGUMENT);
-      expect(fieldErrorsOf(err!).map((f) => f.field)).toEqual(['/url']);
-    },
-  );
+  it.each([
+    'http://127.0.0.1:8080/hook',
+    'http://[::1]/hook',
+    'http://localhost:3000/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.0.0.1/',
+    'http://[::ffff:192.168.0.1]/',
+    'http://2130706433/',
+  ])('refuses to register %s', async (url) => {
+    const err = await svc.client.createWebhook({ ...app, url, events: ['consent'], headers: {} }).then(
+      () => null,
+      (e: Parameters<typeof fieldErrorsOf>[0]) => e,
+    );
+    expect(err?.code).toBe(status.INVALID_ARGUMENT);
+    expect(fieldErrorsOf(err!).map((f) => f.field)).toEqual(['/url']);
+  });
 
   it('refuses at delivery time a host name that resolves to a private address, and says why', async () => {
     const rx = await startReceiver();
@@ -85,7 +90,9 @@ describe('SSRF allow-list (npm start setting)', () => {
       await publishEvent(nc, t.natsPrefix, { id: 'evt_allow_1', type: 'consent', ...app, data: consentData('evt_allow_1') });
       const [r] = await rx.waitFor(1);
       expect(r!.headers.host).toBe(`receiver.test:${rx.port}`);
-      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === webhookv1.DeliveryStatus.DELIVERY_STATUS_SUCCEEDED);
+      await eventually(
+        async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === webhookv1.DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
+      );
     } finally {
       await rx.close();
     }

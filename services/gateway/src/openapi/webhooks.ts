@@ -61,7 +61,14 @@ export const webhooksOpenApi: OpenApiFragment = {
         summary: 'Register a webhook for the application of the access token.',
         security,
         requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookCreateRequest') } } },
-        responses: { '201': json(ref('Webhook'), 'The webhook, with its signing secret; `Location` is its URL.'), '400': e400, '401': e401, '403': e403, '413': e413, '503': e503 },
+        responses: {
+          '201': json(ref('Webhook'), 'The webhook, with its signing secret; `Location` is its URL.'),
+          '400': e400,
+          '401': e401,
+          '403': e403,
+          '413': e413,
+          '503': e503,
+        },
       },
       get: {
         tags: webhookTag,
@@ -83,7 +90,8 @@ export const webhooksOpenApi: OpenApiFragment = {
       patch: {
         tags: webhookTag,
         operationId: 'updateWebhook',
-        summary: 'Change the fields present in the body; `headers` and `events` replace the whole value. `disabled: false` re-enables a webhook disabled by a 410 answer.',
+        summary:
+          'Change the fields present in the body; `headers` and `events` replace the whole value. `disabled: false` re-enables a webhook disabled by a 410 answer.',
         security,
         requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookUpdateRequest') } } },
         responses: { '200': json(ref('Webhook'), 'The updated webhook.'), '400': e400, '401': e401, '403': e403, '404': e404, '413': e413, '503': e503 },
@@ -203,7 +211,11 @@ export const webhooksOpenApi: OpenApiFragment = {
         webhookId: { type: 'integer' },
         eventId: { type: 'string', description: 'Event id; the `webhook-id` header of every attempt.' },
         eventType: { type: 'string', examples: ['consent', 'ping'] },
-        status: { type: 'string', enum: ['pending', 'succeeded', 'failed'], description: '`failed`: every scheduled attempt failed, or the webhook was disabled/deleted. Failed deliveries are kept.' },
+        status: {
+          type: 'string',
+          enum: ['pending', 'succeeded', 'failed'],
+          description: '`failed`: every scheduled attempt failed, or the webhook was disabled/deleted. Failed deliveries are kept.',
+        },
         attempts: { type: 'array', items: ref('WebhookDeliveryAttempt'), description: 'Attempts, oldest first (the last 50).' },
         nextAttemptAt: { type: 'string', format: 'date-time', description: 'When the next attempt is due (pending only).' },
         createdAt: { type: 'string', format: 'date-time' },
@@ -222,7 +234,16 @@ export const webhooksOpenApi: OpenApiFragment = {
         {
           type: 'consent',
           text: 'A consent event was recorded',
-          data: { id: '65f0c0ffee0000000000beef', subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', scope: 'default', action: true, token: 'K3X9QZ', createdAt: '2026-01-01T12:00:00.000Z' },
+          data: {
+            id: '65f0c0ffee0000000000beef',
+            subject: 'user-1',
+            issuer: 'https://shop.example',
+            target: 'https://shop.example/privacy',
+            scope: 'default',
+            action: true,
+            token: 'K3X9QZ',
+            createdAt: '2026-01-01T12:00:00.000Z',
+          },
         },
       ],
     },

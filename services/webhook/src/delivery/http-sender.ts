@@ -35,9 +35,7 @@ export class SafeSender {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 60_000 });
   private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 60_000 });
 
-  constructor(
-    private readonly opts: { policy: AddressPolicy; timeoutMs: number; resolve?: Resolver },
-  ) {}
+  constructor(private readonly opts: { policy: AddressPolicy; timeoutMs: number; resolve?: Resolver }) {}
 
   /** The vetted address to connect to, or a refusal. */
   async vet(hostname: string): Promise<{ address: string } | { refused: string }> {

@@ -12,7 +12,9 @@ describe('retry schedule', () => {
   });
 
   it('follows the Svix-like default schedule and stops after the last step', () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map((n) => nextRetryDelay(policy, n, null, mid))).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((n) => nextRetryDelay(policy, n, null, mid))).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+    ]);
     expect(nextRetryDelay(policy, 8, null, mid)).toBeNull();
   });
 

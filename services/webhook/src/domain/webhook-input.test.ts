@@ -16,19 +16,32 @@ function fieldsOf(fn: () => void): string[] {
 
 describe('webhook input validation', () => {
   it('accepts a public https URL, known events and ordinary headers', () => {
-    expect(fieldsOf(() => validateWebhookFields({ url: 'https://hooks.example.com/x?y=1', events: ['consent'], headers: { Authorization: 'Bearer abc', 'X-Tenant': 't 1' } }, closed))).toEqual([]);
+    expect(
+      fieldsOf(() =>
+        validateWebhookFields(
+          { url: 'https://hooks.example.com/x?y=1', events: ['consent'], headers: { Authorization: 'Bearer abc', 'X-Tenant': 't 1' } },
+          closed,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it.each(['not a url', '/relative', 'ftp://example.com/', 'javascript:alert(1)', 'https://user:pw@example.com/'])('refuses the URL %s', (url) => {
     expect(fieldsOf(() => validateWebhookFields({ url }, closed))).toEqual(['/url']);
   });
 
-  it.each(['http://127.0.0.1:8080/', 'http://[::1]/', 'http://10.0.0.5/', 'http://169.254.169.254/latest/meta-data', 'http://2130706433/', 'http://0x7f.1/', 'http://[::ffff:127.0.0.1]/', 'http://localhost:3000/'])(
-    'refuses %s under the closed (production) policy',
-    (url) => {
-      expect(fieldsOf(() => validateWebhookFields({ url }, closed))).toEqual(['/url']);
-    },
-  );
+  it.each([
+    'http://127.0.0.1:8080/',
+    'http://[::1]/',
+    'http://10.0.0.5/',
+    'http://169.254.169.254/latest/meta-data',
+    'http://2130706433/',
+    'http://0x7f.1/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://localhost:3000/',
+  ])('refuses %s under the closed (production) policy', (url) => {
+    expect(fieldsOf(() => validateWebhookFields({ url }, closed))).toEqual(['/url']);
+  });
 
   it('accepts loopback when the allow-list opens it', () => {
     expect(fieldsOf(() => validateWebhookFields({ url: 'http://127.0.0.1:9/' }, new AddressPolicy(['127.0.0.0/8'])))).toEqual([]);
@@ -40,9 +53,12 @@ describe('webhook input validation', () => {
     expect(fieldsOf(() => validateWebhookFields({ events: ['ping'] }, closed))).toEqual(['/events/0']);
   });
 
-  it.each(['Content-Type', 'host', 'Transfer-Encoding', 'Connection', 'webhook-signature', 'Webhook-Id', 'webhook-anything', 'Content-Length'])('refuses overriding %s', (name) => {
-    expect(fieldsOf(() => validateWebhookFields({ headers: { [name]: 'x' } }, closed))).toEqual([`/headers/${name}`]);
-  });
+  it.each(['Content-Type', 'host', 'Transfer-Encoding', 'Connection', 'webhook-signature', 'Webhook-Id', 'webhook-anything', 'Content-Length'])(
+    'refuses overriding %s',
+    (name) => {
+      expect(fieldsOf(() => validateWebhookFields({ headers: { [name]: 'x' } }, closed))).toEqual([`/headers/${name}`]);
+    },
+  );
 
   it('refuses invalid header names and values, naming the header', () => {
     expect(fieldsOf(() => validateWebhookFields({ headers: { 'bad name': 'x' } }, closed))).toEqual(['/headers/bad name']);

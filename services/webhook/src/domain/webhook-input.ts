@@ -76,8 +76,10 @@ export function headersProblems(headers: Record<string, string>): FieldError[] {
     const field = `/headers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     const lower = name.toLowerCase();
     total += name.length + value.length;
-    if (!TOKEN.test(name) || name.length > LIMITS.headerNameLength) out.push({ field, message: `not a valid header name (token of at most ${LIMITS.headerNameLength} characters)` });
-    else if (RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-')) out.push({ field, message: 'this header is set by the service and cannot be overridden' });
+    if (!TOKEN.test(name) || name.length > LIMITS.headerNameLength)
+      out.push({ field, message: `not a valid header name (token of at most ${LIMITS.headerNameLength} characters)` });
+    else if (RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-'))
+      out.push({ field, message: 'this header is set by the service and cannot be overridden' });
     else if (seen.has(lower)) out.push({ field, message: 'duplicate header name (names are case-insensitive)' });
     if (typeof value !== 'string' || !FIELD_VALUE.test(value) || value.length > LIMITS.headerValueLength)
       out.push({ field, message: `not a valid header value (visible ASCII, at most ${LIMITS.headerValueLength} characters)` });

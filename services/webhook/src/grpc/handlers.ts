@@ -155,9 +155,7 @@ export function webhookHandlers(d: HandlerDeps): WebhookHandlers {
         const now = new Date();
         const graceEnd = new Date(now.getTime() + d.secretGraceMs);
         // The current secret keeps signing until the grace ends; older ones keep their own end.
-        const previous: SecretDoc[] = doc.secrets
-          .map((s, i) => (i === 0 ? { ...s, expiresAt: graceEnd } : s))
-          .filter((s) => s.expiresAt && s.expiresAt > now);
+        const previous: SecretDoc[] = doc.secrets.map((s, i) => (i === 0 ? { ...s, expiresAt: graceEnd } : s)).filter((s) => s.expiresAt && s.expiresAt > now);
         const secrets = [{ secret: generateSecret(), createdAt: now, expiresAt: null }, ...previous];
         const updated = await d.webhooks.replaceSecrets(doc._id, doc.secrets[0]!.secret, secrets);
         if (updated) return toWebhook(updated);
@@ -186,7 +184,14 @@ export function webhookHandlers(d: HandlerDeps): WebhookHandlers {
       const eventId = `ping_${randomUUID().replace(/-/g, '')}`;
       const data = { webhookId: webhook._id, appId: webhook.appId, eventId, sentAt: new Date().toISOString() };
       await d.deliveries.enqueue([
-        { webhookId: webhook._id, accountId: webhook.accountId, appId: webhook.appId, eventId, eventType: 'ping', body: deliveryBody('ping', data, eventText('ping')) },
+        {
+          webhookId: webhook._id,
+          accountId: webhook.accountId,
+          appId: webhook.appId,
+          eventId,
+          eventType: 'ping',
+          body: deliveryBody('ping', data, eventText('ping')),
+        },
       ]);
       d.onQueued(deliveryId(eventId, webhook._id));
       const doc = await d.deliveries.get(webhook._id, deliveryId(eventId, webhook._id));

@@ -63,7 +63,11 @@ export class DeliveryStore {
     const inserted = new Set(Object.values(res.upsertedIds ?? {}).map(String));
     const existing = ids.filter((id) => !inserted.has(id));
     const stillPending = existing.length
-      ? (await this.m.Delivery.find({ _id: { $in: existing }, status: 'pending' }, { _id: 1 }).lean<Array<{ _id: string }>>().exec()).map((d) => d._id)
+      ? (
+          await this.m.Delivery.find({ _id: { $in: existing }, status: 'pending' }, { _id: 1 })
+            .lean<Array<{ _id: string }>>()
+            .exec()
+        ).map((d) => d._id)
       : [];
     const queued = ids.filter((id) => inserted.has(id) || stillPending.includes(id));
     if (!queued.length) return [];
@@ -128,7 +132,6 @@ export class DeliveryStore {
       // The queue entry decides that an attempt is due (a redelivery may follow a finished one).
       if (delivery) return { delivery, leaseToken };
       await this.finishQueue(c._id, gen); // its webhook was deleted
-
     }
     return null;
   }

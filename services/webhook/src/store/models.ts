@@ -90,7 +90,10 @@ export interface Models {
 }
 
 export function defineModels(conn: Connection): Models {
-  const secret = new Schema<SecretDoc>({ secret: { type: String, required: true }, createdAt: { type: Date, required: true }, expiresAt: { type: Date, default: null } }, { _id: false });
+  const secret = new Schema<SecretDoc>(
+    { secret: { type: String, required: true }, createdAt: { type: Date, required: true }, expiresAt: { type: Date, default: null } },
+    { _id: false },
+  );
   const webhook = new Schema<WebhookDoc>(
     {
       _id: { type: Number, required: true },
