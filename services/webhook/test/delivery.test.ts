@@ -92,6 +92,24 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('counts an answer slower than the timeout as a failure and retries', async () => {
+    const rx = await startReceiver((_r, n) => (n === 1 ? { status: 200, delayMs: 2_600 } : { status: 200 }));
+    try {
+      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      const e = consent();
+      await publishEvent(nc, t.natsPrefix, e);
+      const got = await rx.waitFor(2);
+      expect(got[1]!.headers['webhook-id']).toBe(e.id);
+      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
+      const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+      expect(d!.attempts[0]).toMatchObject({ statusCode: 0, error: 'timed out after 2000 ms' });
+      expect(d!.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(1_900);
+      expect(d!.attempts[1]).toMatchObject({ statusCode: 200 });
+    } finally {
+      await rx.close();
+    }
+  });
+
   it('honours Retry-After when it asks for more than the schedule', async () => {
     const rx = await startReceiver((_r, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 }));
     try {
