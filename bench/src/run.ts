@@ -15,6 +15,7 @@ import type { BenchResult } from './measure';
 import { printResults } from './measure';
 import { benchDataprocessing } from './dataprocessing';
 import { benchOAuth } from './oauth';
+import { benchWebhooks } from './webhooks';
 
 async function main(): Promise<void> {
   const durationSec = Number(process.env.BENCH_DURATION ?? 10);
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
 /** Benchmarks of the other APIs, each in its own module. */
 const areaBenches: Record<string, (opts: { baseUrl: string; token: string; apiKey: string; durationSec: number }) => Promise<BenchResult[]>> = {
   dataprocessing: benchDataprocessing,
+  webhooks: benchWebhooks,
 };
 
 main().catch((err: unknown) => {
