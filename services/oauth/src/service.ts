@@ -39,6 +39,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
     });
     const grpc = await startGrpcServer({
       port: config.GRPC_PORT,
+      host: config.GRPC_HOST,
       services: [
         {
           definition: oauthv1.OAuthServiceService,

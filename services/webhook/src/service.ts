@@ -57,6 +57,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
 
   const grpc = await startGrpcServer({
     port: config.GRPC_PORT,
+    host: config.GRPC_HOST,
     services: [
       {
         definition: webhookv1.WebhookServiceService,
