@@ -14,13 +14,16 @@ export const configShape = {
   ACCORD_RECEIPT_JURISDICTION: z.string().min(1).default('EU'),
   ACCORD_RECEIPT_CONTROLLER_NAME: z.string().min(1).default('Accord'),
   ACCORD_RECEIPT_CONTROLLER_CONTACT: z.string().default(''),
-  ACCORD_RECEIPT_LANGUAGE: z.string().regex(/^[a-z]{2}$/).default('en'),
+  ACCORD_RECEIPT_LANGUAGE: z
+    .string()
+    .regex(/^[a-z]{2}$/)
+    .default('en'),
   /** How often the outbox relay looks for events that are not yet on NATS. */
-  CONSENT_OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  ACCORD_CONSENT_OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   /** How long a relay (or the writer) owns an outbox record before another replica may take it. */
-  CONSENT_OUTBOX_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  ACCORD_CONSENT_OUTBOX_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   /** Deadline of one JetStream publish. */
-  CONSENT_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
 };
 
 export type Config = ReturnType<typeof loadConfig<typeof configShape>>;

@@ -21,9 +21,9 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   await ensureEventStream(await nc.jetstreamManager(), config.ACCORD_NATS_PREFIX);
   const relay = new OutboxRelay(repo, nc.jetstream(), {
     prefix: config.ACCORD_NATS_PREFIX,
-    leaseMs: config.CONSENT_OUTBOX_LEASE_MS,
-    pollMs: config.CONSENT_OUTBOX_POLL_MS,
-    publishTimeoutMs: config.CONSENT_PUBLISH_TIMEOUT_MS,
+    leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
+    pollMs: config.ACCORD_CONSENT_OUTBOX_POLL_MS,
+    publishTimeoutMs: config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS,
     logger,
   });
   relay.start();
@@ -31,7 +31,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   const specs = dataprocessingSpecLookup(config.ACCORD_DATAPROCESSING_ADDR, logger);
   const consents = new Consents(repo, relay, {
     keys,
-    leaseMs: config.CONSENT_OUTBOX_LEASE_MS,
+    leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
     lookupSpec: specs.lookup,
     settings: {
       baseUrl: config.ACCORD_BASE_URL.replace(/\/+$/, ''),

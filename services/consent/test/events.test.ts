@@ -42,7 +42,10 @@ describe('events on NATS', () => {
   });
 
   it('publishes every stored event once as a consent EventEnvelope on the account/app subject with Nats-Msg-Id = event id', async () => {
-    const { events } = await svc.client.createConsents({ ...A, events: [input({ action: true, source: 'web' }), input({ subject: 'u2', delegate: 'agent-7' })] });
+    const { events } = await svc.client.createConsents({
+      ...A,
+      events: [input({ action: true, source: 'web' }), input({ subject: 'u2', delegate: 'agent-7' })],
+    });
     const msgs = await waitFor(async () => {
       const m = await streamMessages(nc, svc.env.natsPrefix);
       return m.length >= 2 && m;
@@ -134,7 +137,7 @@ describe('events while NATS is down', () => {
     port = await freePort();
     await startNats();
     const env = { ...testEnv('consentoutage'), natsUrl: `nats://127.0.0.1:${port}` };
-    svc = await startTestConsent('consentoutage', { CONSENT_PUBLISH_TIMEOUT_MS: '500' }, env);
+    svc = await startTestConsent('consentoutage', { ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: '500' }, env);
     const before = await svc.client.createConsents({ ...A, events: [input({ subject: 'before' })] });
 
     await stopChild(child!);

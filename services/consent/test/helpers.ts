@@ -27,9 +27,9 @@ export async function startTestConsent(
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SHUTDOWN_GRACE_MS: '1000',
     ACCORD_DATAPROCESSING_ADDR: '127.0.0.1:1',
-    CONSENT_OUTBOX_POLL_MS: '100',
-    CONSENT_OUTBOX_LEASE_MS: '1500',
-    CONSENT_PUBLISH_TIMEOUT_MS: '1000',
+    ACCORD_CONSENT_OUTBOX_POLL_MS: '100',
+    ACCORD_CONSENT_OUTBOX_LEASE_MS: '1500',
+    ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: '1000',
     ...extraEnv,
   });
   const svc = await startConsent(config, createLogger('consent-test', config.LOG_LEVEL));
