@@ -13,6 +13,7 @@ import { launchStack } from '@accord/local-stack';
 import { oauthv1 } from '@accord/proto';
 import type { BenchResult } from './measure';
 import { printResults } from './measure';
+import { benchConsent } from './consent';
 import { benchDataprocessing } from './dataprocessing';
 import { benchOAuth } from './oauth';
 import { benchWebhooks } from './webhooks';
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
 
 /** Benchmarks of the other APIs, each in its own module. */
 const areaBenches: Record<string, (opts: { baseUrl: string; token: string; apiKey: string; durationSec: number }) => Promise<BenchResult[]>> = {
+  consent: benchConsent,
   dataprocessing: benchDataprocessing,
   webhooks: benchWebhooks,
 };
