@@ -18,8 +18,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => stack?.stop());
 
-const asAcme = (method: string, path: string, body?: { json?: unknown; form?: Record<string, string> }) => stack.request(method, path, { token: acmeToken, apiKey: acme.apiKey, ...body });
-const asGlobex = (method: string, path: string, body?: { json?: unknown }) => stack.request(method, path, { token: globexToken, apiKey: globex.apiKey, ...body });
+const asAcme = (method: string, path: string, body?: { json?: unknown; form?: Record<string, string> }) =>
+  stack.request(method, path, { token: acmeToken, apiKey: acme.apiKey, ...body });
+const asGlobex = (method: string, path: string, body?: { json?: unknown }) =>
+  stack.request(method, path, { token: globexToken, apiKey: globex.apiKey, ...body });
 const ev = (over: Record<string, unknown> = {}) => ({ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', ...over });
 const search = (q: Record<string, string>) => `/consent/v0/consents/search?${new URLSearchParams(q).toString()}`;
 
@@ -42,7 +44,9 @@ describe('POST /consent/v0/consents', () => {
   });
 
   test('an array answers the stored events in request order', async () => {
-    const res = await asAcme('POST', '/consent/v0/consents', { json: [ev({ scope: 'a', action: true }), ev({ scope: 'b', action: false }), ev({ scope: 'c' })] });
+    const res = await asAcme('POST', '/consent/v0/consents', {
+      json: [ev({ scope: 'a', action: true }), ev({ scope: 'b', action: false }), ev({ scope: 'c' })],
+    });
     expect(res.status).toBe(201);
     expect(res.body.map((e: { scope: string; action: unknown }) => [e.scope, e.action])).toEqual([
       ['a', true],
@@ -52,7 +56,10 @@ describe('POST /consent/v0/consents', () => {
   });
 
   test('form fields map action true/false/null/absent and refuse any other value naming the field', async () => {
-    const form = (action?: string) => asAcme('POST', '/consent/v0/consents', { form: { ...ev({ subject: 'form-user', source: 'phone' }), ...(action !== undefined ? { action } : {}) } as Record<string, string> });
+    const form = (action?: string) =>
+      asAcme('POST', '/consent/v0/consents', {
+        form: { ...ev({ subject: 'form-user', source: 'phone' }), ...(action !== undefined ? { action } : {}) } as Record<string, string>,
+      });
     expect((await form('true')).body.action).toBe(true);
     expect((await form('false')).body.action).toBe(false);
     expect((await form('null')).body.action).toBe(null);
@@ -66,7 +73,9 @@ describe('POST /consent/v0/consents', () => {
   });
 
   test('refuses missing required fields, unknown and service fields, wrong types and over-long values, naming each', async () => {
-    const res = await asAcme('POST', '/consent/v0/consents', { json: { subject: 'x', target: 'y'.repeat(2049), action: 'true', token: 'ABCDEF', color: 'red' } });
+    const res = await asAcme('POST', '/consent/v0/consents', {
+      json: { subject: 'x', target: 'y'.repeat(2049), action: 'true', token: 'ABCDEF', color: 'red' },
+    });
     expect(res.status).toBe(400);
     const fields = res.body.errors.map((e: { field: string }) => e.field).sort();
     expect(fields).toEqual(['/action', '/color', '/issuer', '/target', '/token']);
@@ -136,7 +145,11 @@ describe('reading', () => {
   });
 
   test('search takes percent-encoded URLs, answers newest first, and names each missing required parameter', async () => {
-    const who = { subject: 'https://shop.example/users/7?x=1&y=2', issuer: 'https://shop.example', target: 'https://accord.example/dataprocessing/v0/dpspecs/abc' };
+    const who = {
+      subject: 'https://shop.example/users/7?x=1&y=2',
+      issuer: 'https://shop.example',
+      target: 'https://accord.example/dataprocessing/v0/dpspecs/abc',
+    };
     const a = await asAcme('POST', '/consent/v0/consents', { json: { ...who, action: true } });
     const b = await asAcme('POST', '/consent/v0/consents', { json: { ...who, action: false } });
     const res = await asAcme('GET', search(who));
@@ -152,7 +165,12 @@ describe('reading', () => {
 
   test('current=true: with scope at most one event, without scope the newest of each scope', async () => {
     const who = { subject: 'cur', issuer: 'https://shop.example', target: 'https://shop.example/terms' };
-    await asAcme('POST', '/consent/v0/consents', { json: [{ ...who, scope: 'email', action: true }, { ...who, scope: 'sms', action: true }] });
+    await asAcme('POST', '/consent/v0/consents', {
+      json: [
+        { ...who, scope: 'email', action: true },
+        { ...who, scope: 'sms', action: true },
+      ],
+    });
     const withdrawn = await asAcme('POST', '/consent/v0/consents', { json: { ...who, scope: 'email', action: false } });
     const one = await asAcme('GET', search({ ...who, scope: 'email', current: 'true' }));
     expect(one.body.map((e: { id: string }) => e.id)).toEqual([withdrawn.body.id]);
@@ -208,7 +226,11 @@ describe('receipts', () => {
   test('a receipt for a data processing specification target carries its purpose, data, legal basis and sensitivity', async () => {
     const dp = createClient(dataprocessingv1.DataProcessingServiceService, stack.env.ACCORD_DATAPROCESSING_ADDR!);
     try {
-      const group = await dp.createGroup({ accountId: acme.accountId, appId: acme.appId, fields: { name: 'Newsletter', description: 'News', purpose: 'marketing' } });
+      const group = await dp.createGroup({
+        accountId: acme.accountId,
+        appId: acme.appId,
+        fields: { name: 'Newsletter', description: 'News', purpose: 'marketing' },
+      });
       const spec = await dp.createSpec({
         accountId: acme.accountId,
         appId: acme.appId,
@@ -259,7 +281,14 @@ describe('statistics', () => {
 describe('OpenAPI', () => {
   test('documents the whole /consent/v0 surface', async () => {
     const doc = (await stack.request('GET', '/openapi.json')).body;
-    for (const p of ['/consent/v0/consents', '/consent/v0/consents/{id}', '/consent/v0/consents/{id}/receipt', '/consent/v0/consents/token/{token}', '/consent/v0/consents/search', '/consent/v0/consents/statistics']) {
+    for (const p of [
+      '/consent/v0/consents',
+      '/consent/v0/consents/{id}',
+      '/consent/v0/consents/{id}/receipt',
+      '/consent/v0/consents/token/{token}',
+      '/consent/v0/consents/search',
+      '/consent/v0/consents/statistics',
+    ]) {
       expect(doc.paths[p]).toBeDefined();
     }
     expect(doc.components.schemas.ConsentEvent).toBeDefined();

@@ -25,7 +25,13 @@ const targetOf = (i: number) => `https://bench.example/policy/${i % 10}`;
  * (i % 10), one in each of 4 scopes: a search answers 4 events and a current search 4.
  */
 function seedEvent(i: number) {
-  return { subject: `bench-subject-${i % SUBJECTS}`, issuer: ISSUER, target: targetOf(i), scope: SCOPES[Math.floor(i / SUBJECTS) % SCOPES.length], action: i % 7 === 0 ? false : i % 11 === 0 ? null : true };
+  return {
+    subject: `bench-subject-${i % SUBJECTS}`,
+    issuer: ISSUER,
+    target: targetOf(i),
+    scope: SCOPES[Math.floor(i / SUBJECTS) % SCOPES.length],
+    action: i % 7 === 0 ? false : i % 11 === 0 ? null : true,
+  };
 }
 
 async function seed(opts: BenchOpts, headers: Record<string, string>, count: number): Promise<number> {
@@ -86,7 +92,15 @@ export async function benchConsent(opts: BenchOpts): Promise<BenchResult[]> {
   const run1 = Date.now().toString(36);
   const one = (n: number) => JSON.stringify({ subject: `bench-post-${run1}-${n}`, issuer: ISSUER, target: targetOf(n), action: true });
   const hundred = (n: number) =>
-    JSON.stringify(Array.from({ length: 100 }, (_, k) => ({ subject: `bench-post100-${run1}-${n}-${k % 20}`, issuer: ISSUER, target: targetOf(n), scope: `s${k % 5}`, action: k % 2 === 0 })));
+    JSON.stringify(
+      Array.from({ length: 100 }, (_, k) => ({
+        subject: `bench-post100-${run1}-${n}-${k % 20}`,
+        issuer: ISSUER,
+        target: targetOf(n),
+        scope: `s${k % 5}`,
+        action: k % 2 === 0,
+      })),
+    );
   const s = 4242;
   const q = new URLSearchParams({ subject: `bench-subject-${s}`, issuer: ISSUER, target: targetOf(s) }).toString();
   const base = `${opts.baseUrl}/consent/v0/consents`;

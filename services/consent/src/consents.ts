@@ -67,9 +67,17 @@ export class Consents {
     const errors = (['subject', 'issuer', 'target'] as const).filter((f) => !p[f]).map((f) => ({ field: f, message: 'is required' }));
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     const limit = p.limit || SEARCH_DEFAULT_LIMIT;
-    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT) throw InvalidArgumentError.field('limit', `must be an integer from 1 to ${SEARCH_MAX_LIMIT}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT)
+      throw InvalidArgumentError.field('limit', `must be an integer from 1 to ${SEARCH_MAX_LIMIT}`);
     if (p.cursor && !EVENT_ID_PATTERN.test(p.cursor)) throw InvalidArgumentError.field('cursor', 'is not a cursor of this search');
-    const q: Parameters<ConsentRepository['search']>[0] = { accountId: p.accountId, subject: p.subject, issuer: p.issuer, target: p.target, current: p.current, limit };
+    const q: Parameters<ConsentRepository['search']>[0] = {
+      accountId: p.accountId,
+      subject: p.subject,
+      issuer: p.issuer,
+      target: p.target,
+      current: p.current,
+      limit,
+    };
     if (p.source) q.source = p.source;
     if (p.scope) q.scope = p.scope;
     if (p.cursor) q.cursor = p.cursor;

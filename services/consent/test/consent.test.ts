@@ -1,3 +1,4 @@
+import { consentv1 } from '@accord/proto';
 import { status } from '@grpc/grpc-js';
 import { expectGrpcError, fieldErrors, input, startTestConsent, type RunningConsent } from './helpers';
 
@@ -10,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(async () => svc?.stop());
 
-const create = (who: { accountId: string; appId: string }, events: Parameters<typeof input>[0][]) => svc.client.createConsents({ ...who, events: events.map((e) => input(e)) });
+const create = (who: { accountId: string; appId: string }, events: Parameters<typeof input>[0][]) =>
+  svc.client.createConsents({ ...who, events: events.map((e) => input(e)) });
 
 describe('writing events', () => {
   it('stores one event with a time-ordered hex id, a 6-character token, a millisecond timestamp and scope "default"', async () => {
@@ -38,7 +40,10 @@ describe('writing events', () => {
   });
 
   it('answers an array in request order with strictly increasing ids', async () => {
-    const { events } = await create(A, [1, 2, 3, 4, 5].map((n) => ({ subject: `order-${n}` })));
+    const { events } = await create(
+      A,
+      [1, 2, 3, 4, 5].map((n) => ({ subject: `order-${n}` })),
+    );
     expect(events.map((e) => e.subject)).toEqual(['order-1', 'order-2', 'order-3', 'order-4', 'order-5']);
     const ids = events.map((e) => e.id);
     expect([...ids].sort()).toEqual(ids);
@@ -46,23 +51,41 @@ describe('writing events', () => {
   });
 
   it('validates the whole array first and stores nothing when one event is invalid, naming every bad field', async () => {
-    const err = await expectGrpcError(create(A, [{ subject: 'all-or-nothing' }, { subject: '' }, { subject: 'all-or-nothing', target: 'x'.repeat(2049) }]), status.INVALID_ARGUMENT);
+    const err = await expectGrpcError(
+      create(A, [{ subject: 'all-or-nothing' }, { subject: '' }, { subject: 'all-or-nothing', target: 'x'.repeat(2049) }]),
+      status.INVALID_ARGUMENT,
+    );
     expect(fieldErrors(err)).toEqual([
       { field: '/1/subject', message: 'is required' },
       { field: '/2/target', message: 'must be at most 2048 characters' },
     ]);
-    const found = await svc.client.searchConsents({ accountId: A.accountId, subject: 'all-or-nothing', issuer: input().issuer, target: input().target, current: false });
+    const found = await svc.client.searchConsents({
+      accountId: A.accountId,
+      subject: 'all-or-nothing',
+      issuer: input().issuer,
+      target: input().target,
+      current: false,
+    });
     expect(found.events).toEqual([]);
   });
 
   it('refuses a missing issuer and target and an over-long scope', async () => {
-    const err = await expectGrpcError(svc.client.createConsents({ ...A, events: [{ subject: 's', issuer: '', target: '', scope: 'x'.repeat(257) }] }), status.INVALID_ARGUMENT);
+    const err = await expectGrpcError(
+      svc.client.createConsents({ ...A, events: [{ subject: 's', issuer: '', target: '', scope: 'x'.repeat(257) }] }),
+      status.INVALID_ARGUMENT,
+    );
     expect(fieldErrors(err).map((f) => f.field)).toEqual(['/0/issuer', '/0/target', '/0/scope']);
   });
 
   it('refuses an empty array and more than 1000 events', async () => {
     await expectGrpcError(svc.client.createConsents({ ...A, events: [] }), status.INVALID_ARGUMENT);
-    const err = await expectGrpcError(create(A, Array.from({ length: 1001 }, () => ({}))), status.INVALID_ARGUMENT);
+    const err = await expectGrpcError(
+      create(
+        A,
+        Array.from({ length: 1001 }, () => ({})),
+      ),
+      status.INVALID_ARGUMENT,
+    );
     expect(err.details).toContain('1000');
   });
 
@@ -72,7 +95,7 @@ describe('writing events', () => {
   });
 
   it('offers no way to update or delete an event', () => {
-    const methods = Object.keys(require('@accord/proto').consentv1.ConsentServiceService as object);
+    const methods = Object.keys(consentv1.ConsentServiceService);
     expect(methods.filter((m) => /update|delete|remove|patch|put/i.test(m))).toEqual([]);
   });
 });
@@ -99,7 +122,10 @@ describe('reading events', () => {
   });
 
   it('search requires subject, issuer and target and names each missing one', async () => {
-    const err = await expectGrpcError(svc.client.searchConsents({ accountId: A.accountId, subject: '', issuer: 'i', target: '', current: false }), status.INVALID_ARGUMENT);
+    const err = await expectGrpcError(
+      svc.client.searchConsents({ accountId: A.accountId, subject: '', issuer: 'i', target: '', current: false }),
+      status.INVALID_ARGUMENT,
+    );
     expect(fieldErrors(err).map((f) => f.field)).toEqual(['subject', 'target']);
   });
 
@@ -123,7 +149,10 @@ describe('reading events', () => {
 
   it('current=true with scope answers at most the newest event; without scope the newest of each scope', async () => {
     const who = { subject: 'current', target: 'https://shop.example/terms' };
-    const first = await create(A, [{ ...who, action: true, scope: 'a' }, { ...who, action: true, scope: 'b' }]);
+    const first = await create(A, [
+      { ...who, action: true, scope: 'a' },
+      { ...who, action: true, scope: 'b' },
+    ]);
     const second = await create(A, [{ ...who, action: false, scope: 'a' }]);
     const q = { accountId: A.accountId, subject: who.subject, issuer: input().issuer, target: who.target, current: true };
     const a = await svc.client.searchConsents({ ...q, scope: 'a' });
@@ -136,31 +165,62 @@ describe('reading events', () => {
   it('current state follows the newest event under concurrent writers', async () => {
     const who = { subject: 'race', target: 'https://shop.example/race' };
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i % 2 ? A : { ...A, appId: 'app-a2' }, [{ ...who, action: i % 3 === 0 }])));
-    const newest = results.map((r) => r.events[0]!.id).sort().at(-1);
-    const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: who.subject, issuer: input().issuer, target: who.target, current: true, scope: 'default' });
+    const newest = results
+      .map((r) => r.events[0]!.id)
+      .sort()
+      .at(-1);
+    const cur = await svc.client.searchConsents({
+      accountId: A.accountId,
+      subject: who.subject,
+      issuer: input().issuer,
+      target: who.target,
+      current: true,
+      scope: 'default',
+    });
     expect(cur.events.map((e) => e.id)).toEqual([newest]);
   });
 
   it('pages long histories with limit and a cursor, newest first without gaps or repeats', async () => {
     const who = { subject: 'paged', target: 'https://shop.example/paged' };
-    const { events } = await create(A, Array.from({ length: 25 }, () => ({ ...who, action: true })));
+    const { events } = await create(
+      A,
+      Array.from({ length: 25 }, () => ({ ...who, action: true })),
+    );
     const expected = events.map((e) => e.id).reverse();
     const seen: string[] = [];
     let cursor = '';
     for (let i = 0; i < 10; i++) {
-      const page = await svc.client.searchConsents({ accountId: A.accountId, subject: who.subject, issuer: input().issuer, target: who.target, current: false, page: { limit: 10, cursor } });
+      const page = await svc.client.searchConsents({
+        accountId: A.accountId,
+        subject: who.subject,
+        issuer: input().issuer,
+        target: who.target,
+        current: false,
+        page: { limit: 10, cursor },
+      });
       seen.push(...page.events.map((e) => e.id));
       if (!page.nextCursor) break;
       cursor = page.nextCursor;
     }
     expect(seen).toEqual(expected);
-    await expectGrpcError(svc.client.searchConsents({ accountId: A.accountId, subject: 's', issuer: 'i', target: 't', current: false, page: { limit: 1001, cursor: '' } }), status.INVALID_ARGUMENT);
-    await expectGrpcError(svc.client.searchConsents({ accountId: A.accountId, subject: 's', issuer: 'i', target: 't', current: false, page: { limit: 10, cursor: 'zz' } }), status.INVALID_ARGUMENT);
+    await expectGrpcError(
+      svc.client.searchConsents({ accountId: A.accountId, subject: 's', issuer: 'i', target: 't', current: false, page: { limit: 1001, cursor: '' } }),
+      status.INVALID_ARGUMENT,
+    );
+    await expectGrpcError(
+      svc.client.searchConsents({ accountId: A.accountId, subject: 's', issuer: 'i', target: 't', current: false, page: { limit: 10, cursor: 'zz' } }),
+      status.INVALID_ARGUMENT,
+    );
   });
 
   it('GetCurrentStates gives the current event of each (target, scope) of a subject and issuer', async () => {
     const s = { subject: 'dashboard', issuer: 'https://dash.example' };
-    await create(A, [{ ...s, target: 't1', action: true }, { ...s, target: 't2', action: true }, { ...s, target: 't1', action: false }, { ...s, target: 't3', scope: 'x' }]);
+    await create(A, [
+      { ...s, target: 't1', action: true },
+      { ...s, target: 't2', action: true },
+      { ...s, target: 't1', action: false },
+      { ...s, target: 't3', scope: 'x' },
+    ]);
     const some = await svc.client.getCurrentStates({ accountId: A.accountId, ...s, targets: ['t1', 't2'] });
     expect(some.events.map((e) => [e.target, e.action ?? null]).sort()).toEqual([
       ['t1', false],

@@ -77,7 +77,8 @@ afterAll(async () => {
   await dp?.server.shutdown(100);
 });
 
-const verify = async (receipt: string) => (await jwtVerify(receipt, jwks, { issuer: `${BASE}/consent/v0` })).payload as Record<string, any>;
+const verify = async (receipt: string) =>
+  (await jwtVerify(receipt, jwks, { issuer: `${BASE}/consent/v0` })).payload as Record<string, unknown> & { [k: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- receipt claims are walked freely in assertions
 
 describe('receipts', () => {
   it('publishes the receipt keys with kid and alg, from ACCORD_RECEIPT_SIGNING_KEYS', async () => {
@@ -104,7 +105,9 @@ describe('receipts', () => {
       piiPrincipalId: 'alice',
       piiControllers: [{ piiController: 'Shop GmbH', contact: 'privacy@shop.example', onBehalf: false, piiControllerUrl: BASE }],
       policyUrl: ev.target,
-      services: [{ service: ev.target, purposes: [{ purpose: 'newsletter', consentType: 'EXPLICIT', primaryPurpose: true, piiCategory: [], purposeCategory: [] }] }],
+      services: [
+        { service: ev.target, purposes: [{ purpose: 'newsletter', consentType: 'EXPLICIT', primaryPurpose: true, piiCategory: [], purposeCategory: [] }] },
+      ],
       sensitive: false,
       spiCat: [],
       sub: 'alice',
@@ -127,7 +130,17 @@ describe('receipts', () => {
       services: [
         {
           service: 'Marketing',
-          purposes: [{ purpose: 'newsletter', purposeCategory: ['marketing'], piiCategory: ['e-mail'], legalBasis: 'CONSENT', termination: '30 days', location: 'EU', processingAction: 'collect' }],
+          purposes: [
+            {
+              purpose: 'newsletter',
+              purposeCategory: ['marketing'],
+              piiCategory: ['e-mail'],
+              legalBasis: 'CONSENT',
+              termination: '30 days',
+              location: 'EU',
+              processingAction: 'collect',
+            },
+          ],
         },
       ],
       accord: { action: false, spec: { id: 's1', version: 3, archived: false } },

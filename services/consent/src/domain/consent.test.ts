@@ -15,11 +15,18 @@ function fieldsOf(fn: () => unknown): Array<{ field: string; message: string }> 
 
 describe('validateInputs', () => {
   it('defaults scope to "default" and treats empty optional strings as absent', () => {
-    expect(validateInputs([{ ...ok, scope: '', source: '', delegate: '' }])).toEqual([{ subject: 's', issuer: 'i', target: 't', scope: 'default', action: true }]);
+    expect(validateInputs([{ ...ok, scope: '', source: '', delegate: '' }])).toEqual([
+      { subject: 's', issuer: 'i', target: 't', scope: 'default', action: true },
+    ]);
   });
 
   it('keeps null and false actions apart', () => {
-    expect(validateInputs([{ ...ok, action: null }, { ...ok, action: false }]).map((e) => e.action)).toEqual([null, false]);
+    expect(
+      validateInputs([
+        { ...ok, action: null },
+        { ...ok, action: false },
+      ]).map((e) => e.action),
+    ).toEqual([null, false]);
   });
 
   it('requires subject, issuer and target, refusing blank values, with array paths', () => {
@@ -34,7 +41,15 @@ describe('validateInputs', () => {
     const long = (n: number) => 'x'.repeat(n + 1);
     const fields = fieldsOf(() =>
       validateInputs([
-        { subject: long(LIMITS.subject), issuer: long(LIMITS.issuer), target: long(LIMITS.target), source: long(LIMITS.source), scope: long(LIMITS.scope), delegate: long(LIMITS.delegate), action: true },
+        {
+          subject: long(LIMITS.subject),
+          issuer: long(LIMITS.issuer),
+          target: long(LIMITS.target),
+          source: long(LIMITS.source),
+          scope: long(LIMITS.scope),
+          delegate: long(LIMITS.delegate),
+          action: true,
+        },
       ]),
     ).map((f) => f.field);
     expect(fields).toEqual(['/0/subject', '/0/issuer', '/0/target', '/0/source', '/0/scope', '/0/delegate']);
@@ -78,9 +93,27 @@ describe('tokens and events', () => {
   });
 
   it('builds events in request order with the writer account and app, and renders the REST JSON', () => {
-    const evs = buildEvents('acc', 'app', validateInputs([{ ...ok, source: 'web' }, { ...ok, action: null, delegate: 'agent' }]));
+    const evs = buildEvents(
+      'acc',
+      'app',
+      validateInputs([
+        { ...ok, source: 'web' },
+        { ...ok, action: null, delegate: 'agent' },
+      ]),
+    );
     expect(evs[0]!.id < evs[1]!.id).toBe(true);
-    expect(toJson(evs[0]!)).toEqual({ id: evs[0]!.id, subject: 's', issuer: 'i', target: 't', source: 'web', scope: 'default', action: true, token: evs[0]!.token, createdAt: evs[0]!.createdAt.toISOString(), appId: 'app' });
+    expect(toJson(evs[0]!)).toEqual({
+      id: evs[0]!.id,
+      subject: 's',
+      issuer: 'i',
+      target: 't',
+      source: 'web',
+      scope: 'default',
+      action: true,
+      token: evs[0]!.token,
+      createdAt: evs[0]!.createdAt.toISOString(),
+      appId: 'app',
+    });
     expect(toJson(evs[1]!)).not.toHaveProperty('source');
     expect(toJson(evs[1]!)).toMatchObject({ action: null, delegate: 'agent' });
     expect(toJson(evs[0]!).createdAt).toMatch(/\.\d{3}Z$/);

@@ -155,7 +155,18 @@ export function newToken(): string {
 export function buildEvents(accountId: string, appId: string, inputs: NormalizedInput[], now: number = Date.now()): ConsentEvent[] {
   return inputs.map((input) => {
     const { id, createdAt } = nextEventId(now);
-    const ev: ConsentEvent = { id, accountId, appId, subject: input.subject, issuer: input.issuer, target: input.target, scope: input.scope, action: input.action, token: newToken(), createdAt };
+    const ev: ConsentEvent = {
+      id,
+      accountId,
+      appId,
+      subject: input.subject,
+      issuer: input.issuer,
+      target: input.target,
+      scope: input.scope,
+      action: input.action,
+      token: newToken(),
+      createdAt,
+    };
     if (input.source !== undefined) ev.source = input.source;
     if (input.delegate !== undefined) ev.delegate = input.delegate;
     return ev;

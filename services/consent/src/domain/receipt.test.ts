@@ -64,7 +64,10 @@ describe('receiptClaims', () => {
   it('uses the spec for purpose, data category and legal basis; a group name names the service; a non-URL target gets a policy URL of the event', () => {
     const c = receiptClaims({ ...ev, target: 'urn:accord:dpspec:s1' }, { ...spec, groupName: 'Marketing' }, settings, { kty: 'EC' });
     expect(c.services).toEqual([
-      { service: 'Marketing', purposes: [expect.objectContaining({ purpose: 'newsletter', piiCategory: ['e-mail'], legalBasis: 'LEGITIMATE_INTEREST', processingAction: 'collect' })] },
+      {
+        service: 'Marketing',
+        purposes: [expect.objectContaining({ purpose: 'newsletter', piiCategory: ['e-mail'], legalBasis: 'LEGITIMATE_INTEREST', processingAction: 'collect' })],
+      },
     ]);
     expect(c.policyUrl).toBe(`https://accord.example/consent/v0/consents/${ev.id}`);
   });
@@ -80,7 +83,8 @@ describe('receiptClaims', () => {
 
 describe('signReceipt', () => {
   it.each(['ES256', 'RS256'] as const)('signs with %s and verifies with the public key', async (alg) => {
-    const { privateKey, publicKey } = alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const { privateKey, publicKey } =
+      alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 });
     const jws = await signReceipt(receiptClaims(ev, undefined, settings, await exportJWK(publicKey)), { kid: 'k1', alg, privateKey });
     expect(decodeProtectedHeader(jws)).toEqual({ alg, kid: 'k1', typ: 'JWT' });
     const { payload } = await jwtVerify(jws, publicKey);

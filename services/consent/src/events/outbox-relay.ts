@@ -53,7 +53,9 @@ export class OutboxRelay {
 
   /** Publish events this process has just stored (their outbox records are leased to us). */
   publishOwned(events: ConsentEvent[]): void {
-    const p = this.publishAndSettle(events, true).catch((err: unknown) => this.opts.logger.warn({ err }, 'outbox: immediate publish failed; the relay will retry'));
+    const p = this.publishAndSettle(events, true).catch((err: unknown) =>
+      this.opts.logger.warn({ err }, 'outbox: immediate publish failed; the relay will retry'),
+    );
     this.inFlight.add(p);
     void p.finally(() => this.inFlight.delete(p));
   }

@@ -167,7 +167,16 @@ export function defineModels(conn: Connection): Models {
     { ...opts, collection: 'consent_app_stats' },
   );
   const targetStats = new Schema<TargetStatsDoc>(
-    { _id: String, accountId: String, appId: String, target: String, events: Number, currentAccepted: Number, currentDeclined: Number, currentNoAction: Number },
+    {
+      _id: String,
+      accountId: String,
+      appId: String,
+      target: String,
+      events: Number,
+      currentAccepted: Number,
+      currentDeclined: Number,
+      currentNoAction: Number,
+    },
     { ...opts, collection: 'consent_target_stats' },
   );
   targetStats.index({ accountId: 1, appId: 1, events: -1 }, { name: 'by_app' });

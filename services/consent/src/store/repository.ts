@@ -2,6 +2,13 @@ import type { AnyBulkWriteOperation } from 'mongodb';
 import { hashKey, stateKey, type ConsentEvent } from '../domain/consent';
 import type { CurrentDoc, EventDoc, Models, OutboxDoc, TargetStatsDoc } from './models';
 
+/**
+ * Counter documents (per application, per target), updated with $inc upserts only. Their _id is
+ * a string key, which the driver's default filter typing (ObjectId) does not express.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type CounterDoc = any;
+
 /** Runs fn over items with at most `limit` in flight. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -21,7 +28,18 @@ function isDuplicateKey(err: unknown): boolean {
 }
 
 export function toDoc(ev: ConsentEvent): EventDoc {
-  const doc: EventDoc = { _id: ev.id, accountId: ev.accountId, appId: ev.appId, subject: ev.subject, issuer: ev.issuer, target: ev.target, scope: ev.scope, action: ev.action, token: ev.token, createdAt: ev.createdAt };
+  const doc: EventDoc = {
+    _id: ev.id,
+    accountId: ev.accountId,
+    appId: ev.appId,
+    subject: ev.subject,
+    issuer: ev.issuer,
+    target: ev.target,
+    scope: ev.scope,
+    action: ev.action,
+    token: ev.token,
+    createdAt: ev.createdAt,
+  };
   if (ev.source !== undefined) doc.source = ev.source;
   if (ev.delegate !== undefined) doc.delegate = ev.delegate;
   return doc;
@@ -88,7 +106,16 @@ export class ConsentRepository {
   /** Step 1 of a write: outbox records, already leased by the writer (owner). */
   async insertOutbox(events: ConsentEvent[], owner: string, leaseMs: number): Promise<void> {
     const now = new Date();
-    const docs: OutboxDoc[] = events.map((e) => ({ _id: e.id, accountId: e.accountId, appId: e.appId, createdAt: now, leaseUntil: new Date(now.getTime() + leaseMs), owner, attempts: 0, projected: false }));
+    const docs: OutboxDoc[] = events.map((e) => ({
+      _id: e.id,
+      accountId: e.accountId,
+      appId: e.appId,
+      createdAt: now,
+      leaseUntil: new Date(now.getTime() + leaseMs),
+      owner,
+      attempts: 0,
+      projected: false,
+    }));
     await this.m.outbox.collection.insertMany(docs as never[], { ordered: true });
   }
 
@@ -129,7 +156,10 @@ export class ConsentRepository {
     const update = ev.source !== undefined ? { $set: set } : { $set: set, $unset: { source: '' } };
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
-        const before = await this.m.current.collection.findOneAndUpdate({ _id: key, eventId: { $lt: ev.id } } as never, update as never, { upsert: true, returnDocument: 'before' });
+        const before = await this.m.current.collection.findOneAndUpdate({ _id: key, eventId: { $lt: ev.id } } as never, update as never, {
+          upsert: true,
+          returnDocument: 'before',
+        });
         const prev = before as unknown as CurrentDoc | null;
         return prev ? { appId: prev.appId, action: prev.action ?? null } : null;
       } catch (err) {
@@ -187,7 +217,7 @@ export class ConsentRepository {
       if (!failed.has(i)) newSubjects.set(appKey, (newSubjects.get(appKey) ?? 0) + 1);
     });
 
-    const appOps: AnyBulkWriteOperation<any>[] = [...apps.entries()].map(([id, a]) => ({
+    const appOps: AnyBulkWriteOperation<CounterDoc>[] = [...apps.entries()].map(([id, a]) => ({
       updateOne: {
         filter: { _id: id },
         update: {
@@ -197,7 +227,7 @@ export class ConsentRepository {
         upsert: true,
       },
     }));
-    const targetOps: AnyBulkWriteOperation<any>[] = [...targets.entries()].map(([id, t]) => ({
+    const targetOps: AnyBulkWriteOperation<CounterDoc>[] = [...targets.entries()].map(([id, t]) => ({
       updateOne: { filter: { _id: id }, update: { $setOnInsert: { accountId: t.accountId, appId: t.appId, target: t.target }, $inc: t.inc }, upsert: true },
     }));
     await Promise.all([this.bulkUpsertWithRetry(this.m.appStats.collection, appOps), this.bulkUpsertWithRetry(this.m.targetStats.collection, targetOps)]);
@@ -208,7 +238,9 @@ export class ConsentRepository {
    * net transition). States seen for the first time are created with one insertMany (unique
    * _id: atomic everywhere, and cheap); existing states go through applyCurrent.
    */
-  private async applyCurrentMany(events: ConsentEvent[]): Promise<Array<{ ev: ConsentEvent; prev: { appId: string; action: boolean | null } | null | undefined }>> {
+  private async applyCurrentMany(
+    events: ConsentEvent[],
+  ): Promise<Array<{ ev: ConsentEvent; prev: { appId: string; action: boolean | null } | null | undefined }>> {
     const newest = new Map<string, ConsentEvent>();
     for (const ev of events) {
       const key = stateKey(ev.accountId, ev.subject, ev.issuer, ev.target, ev.scope);
@@ -228,7 +260,17 @@ export class ConsentRepository {
   }
 
   private currentDoc(key: string, ev: ConsentEvent): CurrentDoc {
-    const doc: CurrentDoc = { _id: key, accountId: ev.accountId, subject: ev.subject, issuer: ev.issuer, target: ev.target, scope: ev.scope, eventId: ev.id, appId: ev.appId, action: ev.action };
+    const doc: CurrentDoc = {
+      _id: key,
+      accountId: ev.accountId,
+      subject: ev.subject,
+      issuer: ev.issuer,
+      target: ev.target,
+      scope: ev.scope,
+      eventId: ev.id,
+      appId: ev.appId,
+      action: ev.action,
+    };
     if (ev.source !== undefined) doc.source = ev.source;
     return doc;
   }
@@ -249,7 +291,7 @@ export class ConsentRepository {
 
   // Two writers upserting the same new counter document: one gets a duplicate key; the
   // document then exists, so its operation succeeds when run again.
-  private async bulkUpsertWithRetry(coll: { bulkWrite(ops: never[], o: object): Promise<unknown> }, ops: AnyBulkWriteOperation<any>[]): Promise<void> {
+  private async bulkUpsertWithRetry(coll: { bulkWrite(ops: never[], o: object): Promise<unknown> }, ops: AnyBulkWriteOperation<CounterDoc>[]): Promise<void> {
     let pending = ops;
     for (let attempt = 0; pending.length; attempt++) {
       try {
@@ -297,7 +339,10 @@ export class ConsentRepository {
     const mine = due.filter((d) => won.has(d._id));
     if (!mine.length) return [];
     const lease = new Date(now.getTime() + leaseMs);
-    await this.m.outbox.collection.updateMany({ _id: { $in: mine.map((d) => d._id) } } as never, { $set: { leaseUntil: lease, owner }, $inc: { attempts: 1 } } as never);
+    await this.m.outbox.collection.updateMany(
+      { _id: { $in: mine.map((d) => d._id) } } as never,
+      { $set: { leaseUntil: lease, owner }, $inc: { attempts: 1 } } as never,
+    );
     return mine.map((d) => ({ ...d, leaseUntil: lease, owner, attempts: (d.attempts ?? 0) + 1 }));
   }
 
@@ -333,7 +378,11 @@ export class ConsentRepository {
 
   /** Events sharing a token, newest first. */
   async findByToken(accountId: string, token: string, limit: number): Promise<ConsentEvent[]> {
-    const docs = (await this.m.events.collection.find({ accountId, token } as never).sort({ _id: -1 }).limit(limit).toArray()) as unknown as EventDoc[];
+    const docs = (await this.m.events.collection
+      .find({ accountId, token } as never)
+      .sort({ _id: -1 })
+      .limit(limit)
+      .toArray()) as unknown as EventDoc[];
     return docs.map((d) => fromDoc(d));
   }
 
@@ -381,7 +430,13 @@ export class ConsentRepository {
     return docs[0] ? fromDoc(docs[0]) : undefined;
   }
 
-  private async scopesOf(accountId: string, subject: string, issuer: string, targets: string[], limit = 10_000): Promise<Array<{ target: string; scope: string }>> {
+  private async scopesOf(
+    accountId: string,
+    subject: string,
+    issuer: string,
+    targets: string[],
+    limit = 10_000,
+  ): Promise<Array<{ target: string; scope: string }>> {
     const filter: Record<string, unknown> = { accountId, subject, issuer };
     if (targets.length) filter.target = targets.length === 1 ? targets[0] : { $in: targets };
     return (await this.m.current.collection
@@ -405,7 +460,11 @@ export class ConsentRepository {
         .sort({ events: -1 })
         .limit(STATISTICS_MAX_TARGETS)
         .toArray(),
-      this.m.events.collection.find({ accountId, appId } as never, { projection: { createdAt: 1 } }).sort({ _id: -1 }).limit(1).toArray(),
+      this.m.events.collection
+        .find({ accountId, appId } as never, { projection: { createdAt: 1 } })
+        .sort({ _id: -1 })
+        .limit(1)
+        .toArray(),
     ]);
     const a = app as unknown as Partial<Statistics> | null;
     const out: Statistics = {
@@ -416,7 +475,13 @@ export class ConsentRepository {
       noAction: a?.noAction ?? 0,
       distinctSubjects: a?.distinctSubjects ?? 0,
       targets: (targets as unknown as Statistics['targets'])
-        .map((t) => ({ target: t.target, events: t.events ?? 0, currentAccepted: t.currentAccepted ?? 0, currentDeclined: t.currentDeclined ?? 0, currentNoAction: t.currentNoAction ?? 0 }))
+        .map((t) => ({
+          target: t.target,
+          events: t.events ?? 0,
+          currentAccepted: t.currentAccepted ?? 0,
+          currentDeclined: t.currentDeclined ?? 0,
+          currentNoAction: t.currentNoAction ?? 0,
+        }))
         .sort((x, y) => y.events - x.events || (x.target < y.target ? -1 : 1)),
     };
     const l = latest[0] as unknown as { createdAt?: Date } | undefined;

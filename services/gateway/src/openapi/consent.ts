@@ -37,7 +37,12 @@ const searchQuery = {
     subject: { type: 'string', minLength: 1, maxLength: 1024, description: 'Subject to match (percent-encode URLs).' },
     issuer: { type: 'string', minLength: 1, maxLength: 1024, description: 'Issuer to match.' },
     target: { type: 'string', minLength: 1, maxLength: 2048, description: 'Target to match.' },
-    source: { type: 'string', minLength: 1, maxLength: 1024, description: 'Source to match. With current=true: the current event is returned only when it has this source.' },
+    source: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+      description: 'Source to match. With current=true: the current event is returned only when it has this source.',
+    },
     scope: { type: 'string', minLength: 1, maxLength: 256, description: 'Scope to match.' },
     current: {
       type: 'boolean',
@@ -54,7 +59,7 @@ export const consentOpenApi: OpenApiFragment = {
     {
       name: 'consent',
       description:
-        'Immutable consent events: write, read, search, current state, signed receipts (JWS, Kantara Consent Receipt v1.1.0 fields) and statistics. Every request needs a bearer token with scope `consent` and the `x-api-key` of the token\'s account; every read is confined to that account.',
+        "Immutable consent events: write, read, search, current state, signed receipts (JWS, Kantara Consent Receipt v1.1.0 fields) and statistics. Every request needs a bearer token with scope `consent` and the `x-api-key` of the token's account; every read is confined to that account.",
     },
   ],
   paths: {
@@ -106,8 +111,14 @@ export const consentOpenApi: OpenApiFragment = {
           '400': errorResponses['400'],
           '401': errorResponses['401'],
           '403': errorResponses['403'],
-          '405': { description: 'Events cannot be changed or deleted (PUT, PATCH, DELETE); `Allow` lists the methods.', content: { 'application/problem+json': { schema: ref('Problem') } } },
-          '413': { description: `More than ${CONSENT_MAX_BATCH} events, or a body above the size limit.`, content: { 'application/problem+json': { schema: ref('Problem') } } },
+          '405': {
+            description: 'Events cannot be changed or deleted (PUT, PATCH, DELETE); `Allow` lists the methods.',
+            content: { 'application/problem+json': { schema: ref('Problem') } },
+          },
+          '413': {
+            description: `More than ${CONSENT_MAX_BATCH} events, or a body above the size limit.`,
+            content: { 'application/problem+json': { schema: ref('Problem') } },
+          },
           '503': errorResponses['503'],
         },
       },
@@ -146,7 +157,12 @@ export const consentOpenApi: OpenApiFragment = {
         responses: {
           '200': {
             description: 'The receipt.',
-            content: { 'application/json': { schema: ref('ConsentReceipt'), examples: { receipt: { value: { receipt: 'eyJhbGciOiJFUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJ2ZXJzaW9uIjoiS0ktQ1ItdjEuMS4wIn0.c2ln' } } } } },
+            content: {
+              'application/json': {
+                schema: ref('ConsentReceipt'),
+                examples: { receipt: { value: { receipt: 'eyJhbGciOiJFUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJ2ZXJzaW9uIjoiS0ktQ1ItdjEuMS4wIn0.c2ln' } } },
+              },
+            },
           },
           '401': errorResponses['401'],
           '403': errorResponses['403'],
@@ -165,7 +181,10 @@ export const consentOpenApi: OpenApiFragment = {
         security,
         parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9]{6}$' }, example: 'K7Q2ZP' }],
         responses: {
-          '200': { description: 'The newest event with this token.', content: { 'application/json': { schema: ref('ConsentEvent'), examples: { event: { value: exampleEvent } } } } },
+          '200': {
+            description: 'The newest event with this token.',
+            content: { 'application/json': { schema: ref('ConsentEvent'), examples: { event: { value: exampleEvent } } } },
+          },
           '400': errorResponses['400'],
           '401': errorResponses['401'],
           '403': errorResponses['403'],
@@ -276,7 +295,11 @@ export const consentOpenApi: OpenApiFragment = {
       description: 'An immutable consent event.',
       required: ['id', 'subject', 'issuer', 'target', 'scope', 'action', 'token', 'createdAt', 'appId'],
       properties: {
-        id: { type: 'string', pattern: '^[0-9a-f]{32}$', description: '32 lowercase hex characters, time-ordered: ids sort like createdAt, ties in the same millisecond deterministically.' },
+        id: {
+          type: 'string',
+          pattern: '^[0-9a-f]{32}$',
+          description: '32 lowercase hex characters, time-ordered: ids sort like createdAt, ties in the same millisecond deterministically.',
+        },
         subject: { type: 'string' },
         issuer: { type: 'string' },
         target: { type: 'string' },
@@ -316,7 +339,10 @@ export const consentOpenApi: OpenApiFragment = {
             properties: {
               target: { type: 'string' },
               events: { type: 'integer', description: 'Events of the application for this target.' },
-              currentAccepted: { type: 'integer', description: 'Consent states of this target whose current event, written by this application, is action true.' },
+              currentAccepted: {
+                type: 'integer',
+                description: 'Consent states of this target whose current event, written by this application, is action true.',
+              },
               currentDeclined: { type: 'integer', description: 'Same, action false.' },
               currentNoAction: { type: 'integer', description: 'Same, action null.' },
             },

@@ -73,7 +73,8 @@ function parseCreateBody(req: Request): { items: Record<string, unknown>[]; sing
   const errors: FieldError[] = [];
   items.forEach((item, i) => {
     if (!validate(item)) {
-      for (const e of toFieldErrors(validate.errors, 'body')) errors.push({ field: single ? e.field : `/${i}${e.field === '/' ? '' : e.field}`, message: e.message });
+      for (const e of toFieldErrors(validate.errors, 'body'))
+        errors.push({ field: single ? e.field : `/${i}${e.field === '/' ? '' : e.field}`, message: e.message });
     }
   });
   if (errors.length) throw HttpProblem.validation(errors);
@@ -111,7 +112,16 @@ export function consentRoutes(ctx: GatewayContext): Router {
   });
 
   r.get('/consents/search', validateQuery('ConsentSearchQuery'), async (req, res) => {
-    const q = res.locals.query as { subject: string; issuer: string; target: string; source?: string; scope?: string; current?: boolean; limit?: number; cursor?: string };
+    const q = res.locals.query as {
+      subject: string;
+      issuer: string;
+      target: string;
+      source?: string;
+      scope?: string;
+      current?: boolean;
+      limit?: number;
+      cursor?: string;
+    };
     const out = await consent.searchConsents({
       accountId: req.auth!.accountId,
       subject: q.subject,
@@ -141,7 +151,13 @@ export function consentRoutes(ctx: GatewayContext): Router {
       noAction: s.noAction,
       distinctSubjects: s.distinctSubjects,
       latestEventAt: s.latestEventAt ? s.latestEventAt.toISOString() : null,
-      targets: s.targets.map((t) => ({ target: t.target, events: t.events, currentAccepted: t.currentAccepted, currentDeclined: t.currentDeclined, currentNoAction: t.currentNoAction })),
+      targets: s.targets.map((t) => ({
+        target: t.target,
+        events: t.events,
+        currentAccepted: t.currentAccepted,
+        currentDeclined: t.currentDeclined,
+        currentNoAction: t.currentNoAction,
+      })),
     });
   });
 
