@@ -29,7 +29,9 @@ export async function measure(
     requestsPerSec: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
+    // Requests still unanswered when the run ends are not in autocannon's counts: when nothing
+    // completed at all, every open connection was such a request, and it counts as an error.
+    errors: result.errors + result.timeouts + result.non2xx + (result.requests.total === 0 ? (opts.connections ?? 10) : 0),
   };
 }
 
