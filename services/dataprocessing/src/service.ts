@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { type AsyncService, connectMongo, implement, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, implement, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
 import type { Config } from './config';
 import { Registry } from './domain/registry';
@@ -26,10 +26,7 @@ export async function startDataProcessing(config: Config, logger: Logger): Promi
     services: [
       {
         definition: dataprocessingv1.DataProcessingServiceService,
-        implementation: implement<dataprocessingv1.DataProcessingServiceServer>(
-          dataProcessingHandlers(registry) as unknown as AsyncService<dataprocessingv1.DataProcessingServiceServer>,
-          logger,
-        ),
+        implementation: implement<dataprocessingv1.DataProcessingServiceServer>(dataProcessingHandlers(registry), logger),
         name: 'accord.dataprocessing.v1.DataProcessingService',
       },
     ],

@@ -1,4 +1,4 @@
-import { type AsyncService, connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
 import { oauthv1 } from '@accord/proto';
 import { resolveHashKey, type Config } from './config';
 import { CredentialCrypto } from './domain/secrets';
@@ -43,10 +43,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       services: [
         {
           definition: oauthv1.OAuthServiceService,
-          implementation: implement<oauthv1.OAuthServiceServer>(
-            oauthHandlers(core, config.ACCORD_ADMIN_TOKEN) as unknown as AsyncService<oauthv1.OAuthServiceServer>,
-            logger,
-          ),
+          implementation: implement<oauthv1.OAuthServiceServer>(oauthHandlers(core, config.ACCORD_ADMIN_TOKEN), logger),
           name: 'accord.oauth.v1.OAuthService',
         },
       ],

@@ -1,4 +1,4 @@
-import { type AsyncService, connectMongo, connectNats, implement, startGrpcServer, syncIndexes, type EventEnvelope, type Logger } from '@accord/common';
+import { connectMongo, connectNats, implement, startGrpcServer, syncIndexes, type EventEnvelope, type Logger } from '@accord/common';
 import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './delivery/http-sender';
@@ -68,7 +68,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
             policy,
             secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE,
             onQueued: (id) => worker.offer([id]),
-          }) as unknown as AsyncService<webhookv1.WebhookServiceServer>,
+          }),
           logger,
         ),
         name: 'accord.webhook.v1.WebhookService',

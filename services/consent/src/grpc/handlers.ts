@@ -84,5 +84,5 @@ export function consentHandlers(consents: Consents, logger: Logger): consentv1.C
       return { jwks: { keys: consents.receiptKeys() } };
     },
   };
-  return implement<consentv1.ConsentServiceServer>(impl as unknown as AsyncService<consentv1.ConsentServiceServer>, logger);
+  return implement<consentv1.ConsentServiceServer>(impl, logger);
 }
