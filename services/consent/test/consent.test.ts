@@ -180,6 +180,27 @@ describe('reading events', () => {
     expect(cur.events.map((e) => e.id)).toEqual([newest]);
   });
 
+  it('keeps exactly one current state, the newest event, and exact counters when many writers of two apps race on it', async () => {
+    const acc = { accountId: 'acc-race' };
+    const apps = ['app-r1', 'app-r2'];
+    const target = 'https://shop.example/race-stats';
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => create({ ...acc, appId: apps[i % 2]! }, [{ subject: 'racer', target, action: i % 3 === 0 ? null : i % 2 === 0 }])),
+    );
+    const events = results.map((r) => r.events[0]!).sort((x, y) => (x.id < y.id ? -1 : 1));
+    const newest = events.at(-1)!;
+    const stats = await Promise.all(apps.map((appId) => svc.client.getStatistics({ ...acc, appId })));
+    expect(stats.map((s) => s.total)).toEqual([15, 15]);
+    const row = (s: (typeof stats)[number]) => s.targets.find((t) => t.target === target)!;
+    expect(stats.map((s) => row(s).events)).toEqual([15, 15]);
+    // one state: across both apps exactly one current, the newest event's action, counted for its app
+    const current = stats.map((s) => [row(s).currentAccepted, row(s).currentDeclined, row(s).currentNoAction]);
+    const expected = [0, 0, 0];
+    expected[newest.action === undefined ? 2 : newest.action ? 0 : 1] = 1;
+    expect(current[apps.indexOf(newest.appId)]).toEqual(expected);
+    expect(current[1 - apps.indexOf(newest.appId)]).toEqual([0, 0, 0]);
+  });
+
   it('pages long histories with limit and a cursor, newest first without gaps or repeats', async () => {
     const who = { subject: 'paged', target: 'https://shop.example/paged' };
     const { events } = await create(

@@ -14,6 +14,9 @@ export interface RelayOptions {
   batch?: number;
 }
 
+/** How often a relay forgets old current-state moves (ConsentRepository.sweepMoves). */
+const SWEEP_EVERY_MS = 10 * 60_000;
+
 export function envelopeOf(ev: ConsentEvent): EventEnvelope<ConsentEventJson> {
   return { id: ev.id, type: 'consent', accountId: ev.accountId, appId: ev.appId, occurredAt: ev.createdAt.toISOString(), data: toJson(ev) };
 }
@@ -34,6 +37,7 @@ export class OutboxRelay {
   private again = false;
   private stopped = false;
   private inFlight = new Set<Promise<unknown>>();
+  private lastSweep = 0;
 
   constructor(
     private readonly repo: ConsentRepository,
@@ -122,6 +126,11 @@ export class OutboxRelay {
     this.running = (async () => {
       try {
         claimed = await this.runOnce();
+        if (Date.now() - this.lastSweep > SWEEP_EVERY_MS) {
+          this.lastSweep = Date.now();
+          const swept = await this.repo.sweepMoves();
+          if (swept) this.opts.logger.debug({ swept }, 'current states: forgot finished moves');
+        }
       } catch (err) {
         this.opts.logger.warn({ err }, 'outbox: relay round failed');
       }

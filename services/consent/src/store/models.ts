@@ -18,11 +18,14 @@ export interface EventDoc {
 
 /**
  * consent_current: one document per consent state (account, subject, issuer, target, scope),
- * created by the first event of the state and never removed, carrying the id, app and action
- * of the newest event as last applied (a conditional upsert: only a newer event id replaces
- * it). Its existence lists the states (scopes) of a subject/target; its action feeds the
- * statistics counters. Search with current=true reads the current event itself from
- * consent_events (exact on every backend).
+ * _id = stateKey(...), created by the first event of the state and never removed. It holds a
+ * copy of the state's newest event as last applied: only a newer event replaces it, through a
+ * claimed move (ConsentRepository.applyCurrent), so it is exact under concurrent writers. Search
+ * with current=true and GetCurrentStates read these documents only (one lookup with a scope, one
+ * query without); the statistics counters follow its changes.
+ *
+ * Documents written before the copy was kept lack `token`/`createdAt`; their event is then read
+ * from consent_events by `eventId`.
  */
 export interface CurrentDoc {
   _id: string;
@@ -32,9 +35,12 @@ export interface CurrentDoc {
   target: string;
   scope: string;
   source?: string;
+  delegate?: string;
   eventId: string;
   appId: string;
   action: boolean | null;
+  token?: string;
+  createdAt?: Date;
 }
 
 /**
@@ -62,6 +68,15 @@ export interface ClaimDoc {
   at: Date;
 }
 
+/**
+ * consent_moves: `<collection>:<id>@<version>`, inserted by the one writer that moves a current
+ * state or a counter document on from that version (see store/versioned.ts). Swept after an hour.
+ */
+export interface MoveDoc {
+  _id: string;
+  at: Date;
+}
+
 /** Statistics counters maintained on write. */
 export interface AppStatsDoc {
   _id: string;
@@ -72,6 +87,8 @@ export interface AppStatsDoc {
   declined: number;
   noAction: number;
   distinctSubjects: number;
+  /** Changes applied so far (the version a change starts from, see store/versioned.ts). */
+  v?: number;
 }
 export interface TargetStatsDoc {
   _id: string;
@@ -82,6 +99,7 @@ export interface TargetStatsDoc {
   currentAccepted: number;
   currentDeclined: number;
   currentNoAction: number;
+  v?: number;
 }
 /** One marker per (account, app, subject), to count distinct subjects. */
 export interface SubjectDoc {
@@ -93,6 +111,7 @@ export interface Models {
   current: Model<CurrentDoc>;
   outbox: Model<OutboxDoc>;
   claims: Model<ClaimDoc>;
+  moves: Model<MoveDoc>;
   appStats: Model<AppStatsDoc>;
   targetStats: Model<TargetStatsDoc>;
   subjects: Model<SubjectDoc>;
@@ -136,9 +155,12 @@ export function defineModels(conn: Connection): Models {
       target: String,
       scope: String,
       source: String,
+      delegate: String,
       eventId: String,
       appId: String,
       action: { type: Boolean, default: null },
+      token: String,
+      createdAt: Date,
     },
     { ...opts, collection: 'consent_current' },
   );
@@ -162,8 +184,11 @@ export function defineModels(conn: Connection): Models {
   const claims = new Schema<ClaimDoc>({ _id: String, recordId: String, owner: String, at: Date }, { ...opts, collection: 'consent_outbox_claims' });
   claims.index({ recordId: 1 }, { name: 'record' });
 
+  const moves = new Schema<MoveDoc>({ _id: String, at: Date }, { ...opts, collection: 'consent_moves' });
+  moves.index({ at: 1 }, { name: 'sweep' });
+
   const appStats = new Schema<AppStatsDoc>(
-    { _id: String, accountId: String, appId: String, total: Number, accepted: Number, declined: Number, noAction: Number, distinctSubjects: Number },
+    { _id: String, accountId: String, appId: String, total: Number, accepted: Number, declined: Number, noAction: Number, distinctSubjects: Number, v: Number },
     { ...opts, collection: 'consent_app_stats' },
   );
   const targetStats = new Schema<TargetStatsDoc>(
@@ -176,6 +201,7 @@ export function defineModels(conn: Connection): Models {
       currentAccepted: Number,
       currentDeclined: Number,
       currentNoAction: Number,
+      v: Number,
     },
     { ...opts, collection: 'consent_target_stats' },
   );
@@ -187,6 +213,7 @@ export function defineModels(conn: Connection): Models {
     current: conn.model('ConsentCurrent', current),
     outbox: conn.model('ConsentOutbox', outbox),
     claims: conn.model('ConsentOutboxClaim', claims),
+    moves: conn.model('ConsentMove', moves),
     appStats: conn.model('ConsentAppStats', appStats),
     targetStats: conn.model('ConsentTargetStats', targetStats),
     subjects: conn.model('ConsentSubject', subjects),

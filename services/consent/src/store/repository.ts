@@ -1,13 +1,21 @@
-import type { AnyBulkWriteOperation } from 'mongodb';
 import { hashKey, stateKey, type ConsentEvent } from '../domain/consent';
 import type { CurrentDoc, EventDoc, Models, OutboxDoc, TargetStatsDoc } from './models';
+import { Coalescer, moveDocument } from './versioned';
 
-/**
- * Counter documents (per application, per target), updated with $inc upserts only. Their _id is
- * a string key, which the driver's default filter typing (ObjectId) does not express.
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type CounterDoc = any;
+/** A counter document (AppStatsDoc or TargetStatsDoc), handled by field name. */
+type CounterDoc = { _id: string; v?: number } & Record<string, unknown>;
+
+/** A change to a counter document: fields of a new document, and amounts to add. */
+interface CounterChange {
+  init: Record<string, string>;
+  inc: Record<string, number>;
+}
+
+const mergeCounterChanges = (a: CounterChange, b: CounterChange): CounterChange => {
+  const inc = { ...a.inc };
+  for (const [f, n] of Object.entries(b.inc)) inc[f] = (inc[f] ?? 0) + n;
+  return { init: a.init, inc };
+};
 
 /** Runs fn over items with at most `limit` in flight. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -23,9 +31,8 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) =>
   return out;
 }
 
-function isDuplicateKey(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
-}
+/** Moves are kept this long, far beyond any writer's read-to-write time. */
+export const MOVE_RETENTION_MS = 60 * 60_000;
 
 export function toDoc(ev: ConsentEvent): EventDoc {
   const doc: EventDoc = {
@@ -87,6 +94,9 @@ export interface Statistics {
   latestEventAt?: Date;
 }
 
+/** Most states (scopes) of one subject, issuer and target read by a current search. */
+const MAX_STATES = 10_000;
+
 /** Maximum number of targets in statistics (those with the most events). */
 export const STATISTICS_MAX_TARGETS = 1000;
 
@@ -99,6 +109,9 @@ const counterOf = (action: boolean | null): ActionCounter => (action === true ? 
  * here.
  */
 export class ConsentRepository {
+  /** Counter changes of concurrent writes in this process, applied together (one writer per document). */
+  private readonly counters = new Coalescer<CounterChange>(mergeCounterChanges, (key, change) => this.applyCounters(key, change));
+
   constructor(private readonly m: Models) {}
 
   // --- writing ------------------------------------------------------------------------------
@@ -139,44 +152,33 @@ export class ConsentRepository {
    * Moves the current state of (subject, issuer, target, scope) to this event unless a newer
    * event is already current. Idempotent. Returns the replaced current (appId, action), `null`
    * when the state was new, or `undefined` when nothing changed (a newer event is current).
+   * Exact under concurrent writers and replicas on MongoDB and FerretDB (store/versioned.ts):
+   * the state only moves forward, and every move knows the one it replaced (for the statistics).
    */
   async applyCurrent(ev: ConsentEvent): Promise<{ appId: string; action: boolean | null } | null | undefined> {
     const key = stateKey(ev.accountId, ev.subject, ev.issuer, ev.target, ev.scope);
-    const set: Omit<CurrentDoc, '_id'> = {
-      accountId: ev.accountId,
-      subject: ev.subject,
-      issuer: ev.issuer,
-      target: ev.target,
-      scope: ev.scope,
-      eventId: ev.id,
-      appId: ev.appId,
-      action: ev.action,
-    };
-    if (ev.source !== undefined) set.source = ev.source;
-    const update = ev.source !== undefined ? { $set: set } : { $set: set, $unset: { source: '' } };
-    for (let attempt = 0; attempt < 5; attempt++) {
-      try {
-        const before = await this.m.current.collection.findOneAndUpdate({ _id: key, eventId: { $lt: ev.id } } as never, update as never, {
-          upsert: true,
-          returnDocument: 'before',
-        });
-        const prev = before as unknown as CurrentDoc | null;
-        return prev ? { appId: prev.appId, action: prev.action ?? null } : null;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-        // The state exists (perhaps just created by a concurrent writer): either it already holds
-        // this or a newer event (nothing to do), or an older one (try the update again).
-        const existing = (await this.m.current.collection.findOne({ _id: key } as never)) as unknown as CurrentDoc | null;
-        if (existing && existing.eventId >= ev.id) return undefined;
-      }
-    }
-    throw new Error(`could not update the current state of event ${ev.id}`);
+    const doc = this.currentDoc(key, ev);
+    const moved = await moveDocument<CurrentDoc>(
+      this.m.current.collection as never,
+      this.m.moves.collection as never,
+      key,
+      (d) => d.eventId,
+      (cur) => (cur && cur.eventId >= ev.id ? undefined : doc),
+    );
+    if (!moved) return undefined;
+    return moved.replaced && { appId: moved.replaced.appId, action: moved.replaced.action ?? null };
+  }
+
+  /** Forgets finished moves: a move id is needed only while some writer may still hold its `from` state. */
+  async sweepMoves(olderThanMs = MOVE_RETENTION_MS): Promise<number> {
+    const res = await this.m.moves.collection.deleteMany({ at: { $lt: new Date(Date.now() - olderThanMs) } } as never);
+    return res.deletedCount;
   }
 
   /**
-   * Step 3: current states and statistics counters. Current states are exact (conditional
-   * upserts); counters are exact under concurrency but are not re-applied when a process dies
-   * between step 2 and the end of this step (see docs/consent.md).
+   * Step 3: current states and statistics counters, both exact under concurrent writers and
+   * replicas on MongoDB and FerretDB (claimed moves, store/versioned.ts). Counters are not
+   * re-applied when a process dies between step 2 and the end of this step (docs/consent.md).
    */
   async project(events: ConsentEvent[]): Promise<void> {
     const transitions = await this.applyCurrentMany(events);
@@ -217,20 +219,34 @@ export class ConsentRepository {
       if (!failed.has(i)) newSubjects.set(appKey, (newSubjects.get(appKey) ?? 0) + 1);
     });
 
-    const appOps: AnyBulkWriteOperation<CounterDoc>[] = [...apps.entries()].map(([id, a]) => ({
-      updateOne: {
-        filter: { _id: id },
-        update: {
-          $setOnInsert: { accountId: a.accountId, appId: a.appId },
-          $inc: { total: a.total, accepted: a.accepted, declined: a.declined, noAction: a.noAction, distinctSubjects: newSubjects.get(id) ?? 0 },
-        },
-        upsert: true,
+    await Promise.all([
+      ...[...apps.entries()].map(([id, a]) =>
+        this.counters.add(`app:${id}`, {
+          init: { accountId: a.accountId, appId: a.appId },
+          inc: { total: a.total, accepted: a.accepted, declined: a.declined, noAction: a.noAction, distinctSubjects: newSubjects.get(id) ?? 0 },
+        }),
+      ),
+      ...[...targets.entries()].map(([id, t]) =>
+        this.counters.add(`target:${id}`, { init: { accountId: t.accountId, appId: t.appId, target: t.target }, inc: t.inc }),
+      ),
+    ]);
+  }
+
+  /** Adds a change to a counter document (one per application, one per application and target). */
+  private async applyCounters(key: string, change: CounterChange): Promise<void> {
+    const [kind, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+    const coll = kind === 'app' ? this.m.appStats.collection : this.m.targetStats.collection;
+    await moveDocument<CounterDoc>(
+      coll as never,
+      this.m.moves.collection as never,
+      id,
+      (d) => String(d.v ?? 0),
+      (cur) => {
+        const next: CounterDoc = { ...(cur ?? { _id: id, ...change.init }), v: ((cur?.v as number | undefined) ?? 0) + 1 };
+        for (const [f, n] of Object.entries(change.inc)) next[f] = ((next[f] as number | undefined) ?? 0) + n;
+        return next;
       },
-    }));
-    const targetOps: AnyBulkWriteOperation<CounterDoc>[] = [...targets.entries()].map(([id, t]) => ({
-      updateOne: { filter: { _id: id }, update: { $setOnInsert: { accountId: t.accountId, appId: t.appId, target: t.target }, $inc: t.inc }, upsert: true },
-    }));
-    await Promise.all([this.bulkUpsertWithRetry(this.m.appStats.collection, appOps), this.bulkUpsertWithRetry(this.m.targetStats.collection, targetOps)]);
+    );
   }
 
   /**
@@ -270,9 +286,27 @@ export class ConsentRepository {
       eventId: ev.id,
       appId: ev.appId,
       action: ev.action,
+      token: ev.token,
+      createdAt: ev.createdAt,
     };
     if (ev.source !== undefined) doc.source = ev.source;
+    if (ev.delegate !== undefined) doc.delegate = ev.delegate;
     return doc;
+  }
+
+  /** The events that current documents hold (older documents without the copy: read from consent_events). */
+  private async eventsOfCurrent(docs: CurrentDoc[]): Promise<ConsentEvent[]> {
+    const out: ConsentEvent[] = [];
+    const missing: string[] = [];
+    for (const d of docs) {
+      if (d.token !== undefined && d.createdAt !== undefined) {
+        const { _id, eventId, ...rest } = d;
+        void _id;
+        out.push(fromDoc({ ...rest, _id: eventId, token: d.token, createdAt: d.createdAt }));
+      } else missing.push(d.eventId);
+    }
+    if (missing.length) out.push(...(await mapLimit(missing, 8, (id) => this.findById(docs[0]!.accountId, id))).filter((e): e is ConsentEvent => !!e));
+    return out;
   }
 
   /** insertMany (unordered) that tolerates duplicate keys; returns the indexes that were duplicates. */
@@ -286,23 +320,6 @@ export class ConsentRepository {
       const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{ index: number; code: number }>;
       if (!list.length || list.some((w) => w.code !== 11000)) throw err;
       return new Set(list.map((w) => w.index));
-    }
-  }
-
-  // Two writers upserting the same new counter document: one gets a duplicate key; the
-  // document then exists, so its operation succeeds when run again.
-  private async bulkUpsertWithRetry(coll: { bulkWrite(ops: never[], o: object): Promise<unknown> }, ops: AnyBulkWriteOperation<CounterDoc>[]): Promise<void> {
-    let pending = ops;
-    for (let attempt = 0; pending.length; attempt++) {
-      try {
-        await coll.bulkWrite(pending as never[], { ordered: false });
-        return;
-      } catch (err) {
-        const writeErrors = (err as { writeErrors?: Array<{ index: number; code: number }> | { index: number; code: number } }).writeErrors;
-        const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-        if (attempt >= 3 || !list.length || list.some((w) => w.code !== 11000)) throw err;
-        pending = list.map((w) => pending[w.index]!);
-      }
     }
   }
 
@@ -372,8 +389,10 @@ export class ConsentRepository {
   // --- reading ------------------------------------------------------------------------------
 
   async findById(accountId: string, id: string): Promise<ConsentEvent | undefined> {
-    const doc = (await this.m.events.collection.findOne({ _id: id, accountId } as never)) as unknown as EventDoc | null;
-    return doc ? fromDoc(doc) : undefined;
+    // By _id alone, the account checked here: FerretDB on SQLite serves only a filter of exactly
+    // {_id} from its index (and scans for {_id, accountId}); on MongoDB both are one lookup.
+    const doc = (await this.m.events.collection.findOne({ _id: id } as never)) as unknown as EventDoc | null;
+    return doc && doc.accountId === accountId ? fromDoc(doc) : undefined;
   }
 
   /** Events sharing a token, newest first. */
@@ -390,13 +409,17 @@ export class ConsentRepository {
   async search(q: SearchQuery): Promise<{ events: ConsentEvent[]; next?: string }> {
     let events: ConsentEvent[];
     if (q.current) {
-      // The current event of each matching state, read from the events themselves (exact on
-      // every backend): the states (scopes) come from consent_current, whose documents are
-      // created once per state; the newest event of a state is an index lookup.
-      const scopes = q.scope !== undefined ? [q.scope] : await this.scopesOf(q.accountId, q.subject, q.issuer, [q.target]).then((s) => s.map((x) => x.scope));
-      const newest = await mapLimit(scopes, 8, (scope) => this.newestOf(q.accountId, q.subject, q.issuer, q.target, scope));
-      events = newest
-        .filter((e): e is ConsentEvent => !!e)
+      // The current documents hold the newest event of each state: with a scope, one lookup by
+      // _id (the state key); without, the states of this subject, issuer and target.
+      const docs =
+        q.scope !== undefined
+          ? [
+              (await this.m.current.collection.findOne({
+                _id: stateKey(q.accountId, q.subject, q.issuer, q.target, q.scope),
+              } as never)) as unknown as CurrentDoc | null,
+            ].filter((d): d is CurrentDoc => !!d)
+          : await this.currentDocs(q.accountId, q.subject, q.issuer, [q.target], MAX_STATES);
+      events = (await this.eventsOfCurrent(docs))
         .filter((e) => q.source === undefined || e.source === q.source)
         .filter((e) => !q.cursor || e.id < q.cursor)
         .sort((x, y) => (x.id < y.id ? 1 : -1))
@@ -420,36 +443,19 @@ export class ConsentRepository {
     return { events };
   }
 
-  /** The newest event of one state. */
-  private async newestOf(accountId: string, subject: string, issuer: string, target: string, scope: string): Promise<ConsentEvent | undefined> {
-    const docs = (await this.m.events.collection
-      .find({ accountId, subject, issuer, target, scope } as never)
-      .sort({ _id: -1 })
-      .limit(1)
-      .toArray()) as unknown as EventDoc[];
-    return docs[0] ? fromDoc(docs[0]) : undefined;
-  }
-
-  private async scopesOf(
-    accountId: string,
-    subject: string,
-    issuer: string,
-    targets: string[],
-    limit = 10_000,
-  ): Promise<Array<{ target: string; scope: string }>> {
+  private async currentDocs(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<CurrentDoc[]> {
     const filter: Record<string, unknown> = { accountId, subject, issuer };
     if (targets.length) filter.target = targets.length === 1 ? targets[0] : { $in: targets };
     return (await this.m.current.collection
-      .find(filter as never, { projection: { _id: 0, target: 1, scope: 1 } })
+      .find(filter as never)
       .limit(limit)
-      .toArray()) as unknown as Array<{ target: string; scope: string }>;
+      .toArray()) as unknown as CurrentDoc[];
   }
 
   /** The current event of each (target, scope) of one subject and issuer, newest first. */
   async currentStates(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<ConsentEvent[]> {
-    const states = await this.scopesOf(accountId, subject, issuer, targets, limit);
-    const newest = await mapLimit(states, 8, (s) => this.newestOf(accountId, subject, issuer, s.target, s.scope));
-    return newest.filter((e): e is ConsentEvent => !!e).sort((x, y) => (x.id < y.id ? 1 : -1));
+    const docs = await this.currentDocs(accountId, subject, issuer, targets, limit);
+    return (await this.eventsOfCurrent(docs)).sort((x, y) => (x.id < y.id ? 1 : -1));
   }
 
   async statistics(accountId: string, appId: string): Promise<Statistics> {
