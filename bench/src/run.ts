@@ -25,6 +25,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'accord-bench-'));
   const stack = await launchStack({
     dataDir,
+    ephemeral: true,
     gatewayPort: 0,
     env: { LOG_LEVEL: 'warn' },
     output: (n, l) => process.env.BENCH_LOG && console.log(`${n} | ${l}`),

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { startPostgres } from './postgres';
 import { findBinary, freePort, spawnLogged, stopChild, waitForPort } from './processes';
 
 /** A MongoDB-compatible server and a NATS JetStream server, however they were obtained. */
@@ -31,10 +32,15 @@ export function dockerAvailable(): Promise<boolean> {
 /**
  * Provides MongoDB and NATS, in this order of preference for each: the URL from the
  * environment (MONGO_URL / NATS_URL), containers when Docker answers (mongo:7, nats:2 -js),
- * else local binaries (`mongod` or `ferretdb` on SQLite, and `nats-server -js`) on free ports
- * with their data under `dataDir`.
+ * else local binaries (`mongod`, or `ferretdb` on PostgreSQL or SQLite, and `nats-server -js`) on
+ * free ports with their data under `dataDir`.
+ *
+ * FerretDB's backend: ACCORD_FERRETDB_BACKEND=postgresql|sqlite; by default PostgreSQL when its
+ * server binaries are installed (a local server is started for it), else SQLite. FerretDB 1.24
+ * filters in SQL on PostgreSQL, but on SQLite only `{_id: …}` lookups; every other query there
+ * reads the whole collection into FerretDB, which is far too slow beyond a few thousand documents.
  */
-export async function startInfra(opts: { dataDir: string; log?: (line: string) => void; env?: NodeJS.ProcessEnv }): Promise<Infra> {
+export async function startInfra(opts: { dataDir: string; ephemeral?: boolean; log?: (line: string) => void; env?: NodeJS.ProcessEnv }): Promise<Infra> {
   const env = opts.env ?? process.env;
   const log = opts.log ?? (() => undefined);
   const stops: Array<() => Promise<void>> = [];
@@ -65,31 +71,10 @@ export async function startInfra(opts: { dataDir: string; log?: (line: string) =
       }
     }
     if (!mongoUrl) {
-      const mongod = findBinary('mongod');
-      const ferretdb = findBinary('ferretdb');
-      if (!mongod && !ferretdb) throw new MissingBinaryError(INSTALL_HINTS.ferretdb);
-      const port = await freePort();
-      const dir = join(opts.dataDir, mongod ? 'mongod' : 'ferretdb');
-      mkdirSync(dir, { recursive: true });
-      const child = mongod
-        ? spawnLogged(mongod, ['--bind_ip', '127.0.0.1', '--port', String(port), '--dbpath', dir, '--quiet'], { onOutput: (l) => log(`[mongod] ${l}`) })
-        : spawnLogged(
-            ferretdb!,
-            [
-              '--handler=sqlite',
-              `--sqlite-url=file:${dir}/`,
-              `--state-dir=${dir}`,
-              `--listen-addr=127.0.0.1:${port}`,
-              '--debug-addr=-',
-              '--telemetry=disable',
-              '--log-level=warn',
-            ],
-            { onOutput: (l) => log(`[ferretdb] ${l}`) },
-          );
-      stops.push(() => stopChild(child));
-      await waitForPort(port, '127.0.0.1', 30_000, child);
-      mongoUrl = `mongodb://127.0.0.1:${port}/accord`;
-      parts.push(mongod ? `mongod on :${port}` : `FerretDB (SQLite) on :${port}`);
+      const local = await startLocalMongo(opts.dataDir, opts.ephemeral ?? false, env, log);
+      stops.push(local.stop);
+      mongoUrl = local.url;
+      parts.push(local.description);
     }
     if (!natsUrl) {
       const nats = findBinary('nats-server');
@@ -106,6 +91,67 @@ export async function startInfra(opts: { dataDir: string; log?: (line: string) =
     return { mongoUrl, natsUrl, description: parts.join(', '), stop: stopAll };
   } catch (err) {
     await stopAll();
+    throw err;
+  }
+}
+
+/** `mongod` when installed, else FerretDB (on PostgreSQL or SQLite, see startInfra). */
+async function startLocalMongo(
+  dataDir: string,
+  ephemeral: boolean,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): Promise<{ url: string; description: string; stop: () => Promise<void> }> {
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => undefined);
+  };
+  try {
+    const port = await freePort();
+    const mongod = findBinary('mongod');
+    if (mongod) {
+      const dir = join(dataDir, 'mongod');
+      mkdirSync(dir, { recursive: true });
+      const child = spawnLogged(mongod, ['--bind_ip', '127.0.0.1', '--port', String(port), '--dbpath', dir, '--quiet'], {
+        onOutput: (l) => log(`[mongod] ${l}`),
+      });
+      stops.push(() => stopChild(child));
+      await waitForPort(port, '127.0.0.1', 30_000, child);
+      return { url: `mongodb://127.0.0.1:${port}/accord`, description: `mongod on :${port}`, stop };
+    }
+    const ferretdb = findBinary('ferretdb');
+    if (!ferretdb) throw new MissingBinaryError(INSTALL_HINTS.ferretdb);
+    const wanted = env.ACCORD_FERRETDB_BACKEND;
+    if (wanted !== undefined && wanted !== 'postgresql' && wanted !== 'sqlite') {
+      throw new Error(`ACCORD_FERRETDB_BACKEND must be postgresql or sqlite, not "${wanted}"`);
+    }
+    let backendArgs: string[];
+    let backend: string;
+    const pg = wanted === 'sqlite' ? undefined : await startPostgres({ dir: join(dataDir, 'postgres'), ephemeral, log });
+    if (pg && !('unavailable' in pg)) {
+      stops.push(pg.stop);
+      backendArgs = ['--handler=postgresql', `--postgresql-url=${pg.url}`];
+      backend = `PostgreSQL ${pg.version} on :${pg.port}`;
+    } else {
+      if (wanted === 'postgresql') throw new MissingBinaryError(`ACCORD_FERRETDB_BACKEND=postgresql: ${pg?.unavailable}`);
+      if (pg) log(`FerretDB falls back to SQLite: ${pg.unavailable}`);
+      const dir = join(dataDir, 'ferretdb');
+      mkdirSync(dir, { recursive: true });
+      backendArgs = ['--handler=sqlite', `--sqlite-url=file:${dir}/`];
+      backend = 'SQLite';
+    }
+    const stateDir = join(dataDir, 'ferretdb-state');
+    mkdirSync(stateDir, { recursive: true });
+    const child = spawnLogged(
+      ferretdb,
+      [...backendArgs, `--state-dir=${stateDir}`, `--listen-addr=127.0.0.1:${port}`, '--debug-addr=-', '--telemetry=disable', '--log-level=warn'],
+      { onOutput: (l) => log(`[ferretdb] ${l}`) },
+    );
+    stops.push(() => stopChild(child));
+    await waitForPort(port, '127.0.0.1', 30_000, child);
+    return { url: `mongodb://127.0.0.1:${port}/accord`, description: `FerretDB on :${port} (${backend})`, stop };
+  } catch (err) {
+    await stop();
     throw err;
   }
 }

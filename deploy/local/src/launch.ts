@@ -39,13 +39,20 @@ async function waitReady(url: string, timeoutMs: number, children: Map<string, C
  */
 export async function launchStack(opts: {
   dataDir: string;
+  /** Data that need not survive a crash (tests, benchmarks): written without fsync. */
+  ephemeral?: boolean;
   gatewayPort: number;
   env?: Record<string, string>;
   output?: (name: string, line: string) => void;
   onInfra?: (infra: Infra) => void;
   onExit?: (name: string, code: number | null, signal: NodeJS.Signals | null) => void;
 }): Promise<LaunchedStack> {
-  const infra = await startInfra({ dataDir: opts.dataDir, env: { ...process.env, ...opts.env } });
+  const infra = await startInfra({
+    dataDir: opts.dataDir,
+    ephemeral: opts.ephemeral,
+    log: (l) => opts.output?.('infra', l),
+    env: { ...process.env, ...opts.env },
+  });
   opts.onInfra?.(infra);
   const children = new Map<string, ChildProcess>();
   let stopping = false;

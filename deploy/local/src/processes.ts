@@ -45,8 +45,8 @@ export function findBinary(name: string): string | undefined {
   return undefined;
 }
 
-/** Stops a child: SIGTERM, then SIGKILL after a grace period. */
-export function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+/** Stops a child: `signal` (SIGTERM by default), then SIGKILL after a grace period. */
+export function stopChild(child: ChildProcess, graceMs = 5_000, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
@@ -54,12 +54,16 @@ export function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
       clearTimeout(timer);
       resolve();
     });
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }
 
-export function spawnLogged(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; onOutput?: (line: string) => void }): ChildProcess {
-  const child = spawn(cmd, args, { env: opts.env ?? process.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnLogged(
+  cmd: string,
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; onOutput?: (line: string) => void; uid?: number; gid?: number },
+): ChildProcess {
+  const child = spawn(cmd, args, { env: opts.env ?? process.env, cwd: opts.cwd, uid: opts.uid, gid: opts.gid, stdio: ['ignore', 'pipe', 'pipe'] });
   const forward = (buf: Buffer) => {
     for (const line of buf.toString().split('\n')) if (line.trim()) opts.onOutput?.(line);
   };

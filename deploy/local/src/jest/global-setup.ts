@@ -15,7 +15,7 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   if (globalThis.__accordInfra) return;
   const dataDir = mkdtempSync(join(tmpdir(), 'accord-test-'));
-  const infra = await startInfra({ dataDir });
+  const infra = await startInfra({ dataDir, ephemeral: true });
   process.env.MONGO_URL = infra.mongoUrl;
   process.env.NATS_URL = infra.natsUrl;
   globalThis.__accordInfra = { infra, dataDir };
