@@ -96,7 +96,7 @@ export async function startInfra(opts: { dataDir: string; ephemeral?: boolean; l
 }
 
 /** `mongod` when installed, else FerretDB (on PostgreSQL or SQLite, see startInfra). */
-async function startLocalMongo(
+export async function startLocalMongo(
   dataDir: string,
   ephemeral: boolean,
   env: NodeJS.ProcessEnv,
@@ -106,6 +106,10 @@ async function startLocalMongo(
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => undefined);
   };
+  const wanted = env.ACCORD_FERRETDB_BACKEND;
+  if (wanted !== undefined && wanted !== 'postgresql' && wanted !== 'sqlite') {
+    throw new Error(`ACCORD_FERRETDB_BACKEND must be postgresql or sqlite, not "${wanted}"`);
+  }
   try {
     const port = await freePort();
     const mongod = findBinary('mongod');
@@ -121,10 +125,6 @@ async function startLocalMongo(
     }
     const ferretdb = findBinary('ferretdb');
     if (!ferretdb) throw new MissingBinaryError(INSTALL_HINTS.ferretdb);
-    const wanted = env.ACCORD_FERRETDB_BACKEND;
-    if (wanted !== undefined && wanted !== 'postgresql' && wanted !== 'sqlite') {
-      throw new Error(`ACCORD_FERRETDB_BACKEND must be postgresql or sqlite, not "${wanted}"`);
-    }
     let backendArgs: string[];
     let backend: string;
     const pg = wanted === 'sqlite' ? undefined : await startPostgres({ dir: join(dataDir, 'postgres'), ephemeral, log });
