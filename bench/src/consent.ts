@@ -55,10 +55,18 @@ async function seed(opts: BenchOpts, headers: Record<string, string>, count: num
 
 async function run(
   name: string,
-  o: { url: string; method?: 'GET' | 'POST'; headers: Record<string, string>; body?: (n: number) => string; durationSec: number },
+  o: {
+    url: string;
+    method?: 'GET' | 'POST';
+    headers: Record<string, string>;
+    body?: (n: number) => string;
+    /** A fresh path (with query) per request. */
+    path?: (n: number) => string;
+    durationSec: number;
+  },
 ): Promise<BenchResult> {
   let n = 0;
-  const makeBody = o.body;
+  const { body: makeBody, path: makePath } = o;
   const result = await autocannon({
     url: o.url,
     method: o.method ?? 'GET',
@@ -66,8 +74,19 @@ async function run(
     duration: o.durationSec,
     connections: 10,
     timeout: 60,
-    // A fresh body per request (autocannon 8's idReplacement sends nothing at all).
-    ...(makeBody ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: makeBody(n++) }) }] } : {}),
+    // A fresh body or path per request (autocannon 8's idReplacement sends nothing at all).
+    ...(makeBody || makePath
+      ? {
+          requests: [
+            {
+              setupRequest: (req: autocannon.Request) => {
+                const i = n++;
+                return { ...req, ...(makeBody ? { body: makeBody(i) } : {}), ...(makePath ? { path: makePath(i) } : {}) };
+              },
+            },
+          ],
+        }
+      : {}),
   });
   return {
     name,
@@ -101,13 +120,36 @@ export async function benchConsent(opts: BenchOpts): Promise<BenchResult[]> {
         action: k % 2 === 0,
       })),
     );
-  const s = 4242;
-  const q = new URLSearchParams({ subject: `bench-subject-${s}`, issuer: ISSUER, target: targetOf(s) }).toString();
+  // each search asks for another seeded subject (on its target): 4 events, 4 current states
+  const searchPath = (extra: string) => (n: number) => {
+    const s = (n * 7919) % SUBJECTS;
+    return `/consent/v0/consents/search?${new URLSearchParams({ subject: `bench-subject-${s}`, issuer: ISSUER, target: targetOf(s) }).toString()}${extra}`;
+  };
   const base = `${opts.baseUrl}/consent/v0/consents`;
+  // what is measured must be right: a seeded subject has 4 events, 4 current states, 1 per scope
+  for (const [extra, want] of [
+    ['', 4],
+    ['&current=true', 4],
+    ['&current=true&scope=email', 1],
+  ] as const) {
+    const res = await fetch(`${opts.baseUrl}${searchPath(extra)(1)}`, { headers });
+    const got = (await res.json()) as unknown[];
+    if (res.status !== 200 || got.length !== want) throw new Error(`search${extra}: HTTP ${res.status} with ${got.length} events, expected ${want}`);
+  }
   const results: BenchResult[] = [];
   results.push(await run('POST /consent/v0/consents (1 event)', { url: base, method: 'POST', headers, body: one, durationSec: opts.durationSec }));
   results.push(await run('POST /consent/v0/consents (array of 100)', { url: base, method: 'POST', headers, body: hundred, durationSec: opts.durationSec }));
-  results.push(await run('GET /consent/v0/consents/search', { url: `${base}/search?${q}`, headers, durationSec: opts.durationSec }));
-  results.push(await run('GET /consent/v0/consents/search?current=true', { url: `${base}/search?${q}&current=true`, headers, durationSec: opts.durationSec }));
+  results.push(await run('GET /consent/v0/consents/search', { url: base, path: searchPath(''), headers, durationSec: opts.durationSec }));
+  results.push(
+    await run('GET /consent/v0/consents/search?current=true', { url: base, path: searchPath('&current=true'), headers, durationSec: opts.durationSec }),
+  );
+  results.push(
+    await run('GET /consent/v0/consents/search?current=true&scope=email', {
+      url: base,
+      path: searchPath('&current=true&scope=email'),
+      headers,
+      durationSec: opts.durationSec,
+    }),
+  );
   return results;
 }
