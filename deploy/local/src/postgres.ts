@@ -96,13 +96,14 @@ export async function startPostgres(opts: { dir: string; ephemeral: boolean; log
     'unix_socket_directories=',
     'max_connections=200',
     'synchronous_commit=off',
-    'log_min_messages=warning',
     ...(opts.ephemeral ? ['fsync=off', 'full_page_writes=off'] : []),
   ];
   let lastProblem = '';
   const child = spawnLogged(join(bin, 'postgres'), ['-D', data, '-p', String(port), ...settings.flatMap((s) => ['-c', s])], {
     onOutput: (l) => {
-      if (/(FATAL|PANIC|ERROR|HINT):/.test(l)) lastProblem += `\n  ${l}`;
+      // only problems: PostgreSQL writes routine LOG lines (start, checkpoints, stop) whatever log_min_messages says
+      if (!/(WARNING|ERROR|FATAL|PANIC|HINT|DETAIL):/.test(l)) return;
+      if (!l.includes('WARNING:')) lastProblem += `\n  ${l}`;
       opts.log(`[postgres] ${l}`);
     },
     ...as,
