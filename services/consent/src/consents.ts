@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import { InvalidArgumentError, NotFoundError, type SigningKey } from '@accord/common';
+import { InvalidArgumentError, NotFoundError, type Logger, type SigningKey } from '@accord/common';
 import type { SpecLookup } from './clients/dataprocessing';
 import { buildEvents, EVENT_ID_PATTERN, TOKEN_PATTERN, validateInputs, type ConsentEvent, type ConsentInput } from './domain/consent';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings } from './domain/receipt';
@@ -29,12 +29,14 @@ export class Consents {
     private readonly repo: ConsentRepository,
     private readonly relay: OutboxRelay,
     private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; lookupSpec: SpecLookup; leaseMs: number },
+    private readonly logger: Pick<Logger, 'warn'>,
   ) {}
 
   /**
    * Validates all inputs, then: outbox records (leased to this process) → events → current
-   * states and counters → immediate publish (background). A crash anywhere leaves either nothing
-   * visible or stored events whose outbox records are published later by any replica.
+   * states and counters → immediate publish (background). A crash or failure anywhere leaves
+   * either nothing visible (an error) or stored events (answered) whose outbox records are
+   * projected and published later by any replica.
    */
   async create(accountId: string, appId: string, inputs: ConsentInput[]): Promise<ConsentEvent[]> {
     requireOwner(accountId, appId);
@@ -42,7 +44,16 @@ export class Consents {
     const events = buildEvents(accountId, appId, valid);
     await this.repo.insertOutbox(events, this.relay.owner, this.receipt.leaseMs);
     await this.repo.insertEvents(events);
-    await this.repo.project(events);
+    // Stored is stored: from here on the answer is 201 whatever happens, or a client would
+    // retry and record the consent twice. If the current states cannot be applied now, the
+    // outbox records stay (unprojected) and the relay re-applies them before it publishes
+    // once their lease has passed; only the counters of these events are then missed.
+    try {
+      await this.repo.project(events);
+    } catch (err) {
+      this.logger.warn({ err, events: events.length }, 'consent: current states not applied; the outbox relay applies them after the lease');
+      return events;
+    }
     this.relay.publishOwned(events);
     return events;
   }

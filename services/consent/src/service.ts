@@ -29,18 +29,23 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   relay.start();
 
   const specs = dataprocessingSpecLookup(config.ACCORD_DATAPROCESSING_ADDR, logger);
-  const consents = new Consents(repo, relay, {
-    keys,
-    leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
-    lookupSpec: specs.lookup,
-    settings: {
-      baseUrl: config.ACCORD_BASE_URL.replace(/\/+$/, ''),
-      jurisdiction: config.ACCORD_RECEIPT_JURISDICTION,
-      controllerName: config.ACCORD_RECEIPT_CONTROLLER_NAME,
-      controllerContact: config.ACCORD_RECEIPT_CONTROLLER_CONTACT,
-      language: config.ACCORD_RECEIPT_LANGUAGE,
+  const consents = new Consents(
+    repo,
+    relay,
+    {
+      keys,
+      leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
+      lookupSpec: specs.lookup,
+      settings: {
+        baseUrl: config.ACCORD_BASE_URL.replace(/\/+$/, ''),
+        jurisdiction: config.ACCORD_RECEIPT_JURISDICTION,
+        controllerName: config.ACCORD_RECEIPT_CONTROLLER_NAME,
+        controllerContact: config.ACCORD_RECEIPT_CONTROLLER_CONTACT,
+        language: config.ACCORD_RECEIPT_LANGUAGE,
+      },
     },
-  });
+    logger,
+  );
 
   const server = await startGrpcServer({
     port: config.GRPC_PORT,

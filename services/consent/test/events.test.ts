@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { connect, type NatsConnection } from 'nats';
 import { connectMongo, createLogger, eventSubject, streamName, type EventEnvelope } from '@accord/common';
 import { findBinary, freePort, spawnLogged, stopChild, testEnv, waitForPort } from '@accord/local-stack';
+import { Consents } from '../src/consents';
 import { buildEvents, validateInputs } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
 import { ConsentRepository } from '../src/store/repository';
@@ -95,6 +96,38 @@ describe('events on NATS', () => {
       expect(ids).not.toContain(orphan[0]!.id);
       const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'crashed', issuer: 'i', target: 't', current: true });
       expect(cur.events.map((e) => e.id)).toEqual([dead[0]!.id]);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  it('answers the stored events when their current states cannot be applied, and the relay applies and publishes them later', async () => {
+    const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
+    try {
+      const repo = new ConsentRepository(defineModels(conn));
+      const failing = Object.assign(Object.create(repo) as ConsentRepository, {
+        project: () => Promise.reject(new Error('database hiccup')),
+      });
+      const warnings: unknown[] = [];
+      const published: string[] = [];
+      const relay = { owner: 'writer-p', publishOwned: (evs: { id: string }[]) => published.push(...evs.map((e) => e.id)) };
+      const consents = new Consents(
+        failing,
+        relay as never,
+        { keys: [], settings: {} as never, lookupSpec: async () => undefined, leaseMs: 300 },
+        {
+          warn: (...args: unknown[]) => void warnings.push(args),
+        },
+      );
+      const [ev] = await consents.create(A.accountId, A.appId, [{ subject: 'hiccup', issuer: 'i', target: 't', action: true }]);
+      expect(ev!.id).toMatch(/^[0-9a-f]{32}$/);
+      expect(await repo.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'hiccup' });
+      expect(warnings).toHaveLength(1);
+      expect(published).toEqual([]); // left to the relay, which re-applies the current state first
+
+      await waitFor(async () => (await streamMessages(nc, svc.env.natsPrefix)).some((m) => m.msgId === ev!.id), 20_000, 'relay to publish');
+      const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'hiccup', issuer: 'i', target: 't', current: true });
+      expect(cur.events.map((e) => e.id)).toEqual([ev!.id]);
     } finally {
       await conn.close();
     }
