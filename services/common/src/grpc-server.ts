@@ -15,6 +15,13 @@ import type { Logger } from './logger';
 export interface CallContext {
   requestId: string;
   metadata: Metadata;
+  /** When the caller stops waiting (epoch ms; Infinity without a deadline). */
+  deadlineMs: number;
+}
+
+function deadlineMs(call: ServerUnaryCall<unknown, unknown>): number {
+  const d = call.getDeadline();
+  return d instanceof Date ? d.getTime() : d;
 }
 
 /** Turns `handleUnaryCall<Req, Res>` members of a generated server interface into async functions. */
@@ -36,7 +43,7 @@ export function implement<S extends UntypedServiceImplementation>(impl: AsyncSer
     out[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const requestId = normalizeRequestId(call.metadata.get(REQUEST_ID_HEADER)[0]);
       requestContext.run({ requestId }, () => {
-        fn.call(impl, call.request, { requestId, metadata: call.metadata }).then(
+        fn.call(impl, call.request, { requestId, metadata: call.metadata, deadlineMs: deadlineMs(call) }).then(
           (res) => callback(null, res),
           (err: unknown) => callback(toServiceError(err, (e) => logger.error({ err: e, method: name }, 'unhandled error in gRPC handler')) as never, null),
         );

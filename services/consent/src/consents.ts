@@ -10,6 +10,10 @@ export const SEARCH_DEFAULT_LIMIT = 100;
 export const SEARCH_MAX_LIMIT = 1000;
 export const TOKEN_MAX_EVENTS = 100;
 export const CURRENT_STATES_MAX = 1000;
+/** Time kept for an answer to reach the caller before its deadline. */
+const ANSWER_MARGIN_MS = 1000;
+/** setTimeout's limit (a call without deadline waits for its projection). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface SearchParams {
   accountId: string;
@@ -32,30 +36,55 @@ export class Consents {
     private readonly logger: Pick<Logger, 'warn'>,
   ) {}
 
+  /** Projections still running after their request was answered. */
+  private readonly background = new Set<Promise<boolean>>();
+
   /**
    * Validates all inputs, then: outbox records (leased to this process) → events → current
    * states and counters → immediate publish (background). A crash or failure anywhere leaves
    * either nothing visible (an error) or stored events (answered) whose outbox records are
    * projected and published later by any replica.
+   *
+   * Stored is stored: once the events are in, the answer is the events, whatever happens next,
+   * or a client would retry and record the consent twice. So when the current states and
+   * counters cannot be applied (an error), or not before the caller's deadline (`deadlineMs`,
+   * less a margin for the answer's way back), the events are answered anyway: a failed
+   * projection is left to the outbox relay (which re-applies the current states before it
+   * publishes, after the lease), a late one finishes in the background and then publishes.
    */
-  async create(accountId: string, appId: string, inputs: ConsentInput[]): Promise<ConsentEvent[]> {
+  async create(accountId: string, appId: string, inputs: ConsentInput[], deadlineMs = Infinity): Promise<ConsentEvent[]> {
     requireOwner(accountId, appId);
     const valid = validateInputs(inputs);
     const events = buildEvents(accountId, appId, valid);
     await this.repo.insertOutbox(events, this.relay.owner, this.receipt.leaseMs);
     await this.repo.insertEvents(events);
-    // Stored is stored: from here on the answer is 201 whatever happens, or a client would
-    // retry and record the consent twice. If the current states cannot be applied now, the
-    // outbox records stay (unprojected) and the relay re-applies them before it publishes
-    // once their lease has passed; only the counters of these events are then missed.
-    try {
-      await this.repo.project(events);
-    } catch (err) {
-      this.logger.warn({ err, events: events.length }, 'consent: current states not applied; the outbox relay applies them after the lease');
-      return events;
-    }
-    this.relay.publishOwned(events);
+
+    const projection = this.repo.project(events).then(
+      () => {
+        this.relay.publishOwned(events);
+        return true;
+      },
+      (err: unknown) => {
+        this.logger.warn({ err, events: events.length }, 'consent: current states not applied; the outbox relay applies them after the lease');
+        return false;
+      },
+    );
+    this.background.add(projection);
+    void projection.finally(() => this.background.delete(projection));
+    const budget = deadlineMs - Date.now() - ANSWER_MARGIN_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      projection.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, Math.min(budget, MAX_TIMER_MS))))),
+    ]);
+    clearTimeout(timer);
+    if (late) this.logger.warn({ events: events.length }, 'consent: answering before the current states are applied (deadline near); they follow shortly');
     return events;
+  }
+
+  /** Waits for projections still running after their answer (on shutdown). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.background]);
   }
 
   async get(accountId: string, id: string): Promise<ConsentEvent> {

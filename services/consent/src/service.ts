@@ -57,6 +57,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     port: server.port,
     async stop() {
       await server.shutdown(config.SHUTDOWN_GRACE_MS);
+      await consents.drain();
       await relay.stop();
       specs.close();
       await nc.drain().catch(() => nc.close());

@@ -133,6 +133,36 @@ describe('events on NATS', () => {
     }
   });
 
+  it("answers the stored events before the caller's deadline while their current states are still being applied, and publishes after", async () => {
+    const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
+    try {
+      const repo = new ConsentRepository(defineModels(conn));
+      let finish!: () => void;
+      const slow = Object.assign(Object.create(repo) as ConsentRepository, {
+        project: (evs: Parameters<ConsentRepository['project']>[0]) => new Promise<void>((res) => (finish = () => void repo.project(evs).then(res))),
+      });
+      const published: string[] = [];
+      const relay = { owner: 'writer-s', publishOwned: (evs: { id: string }[]) => published.push(...evs.map((e) => e.id)) };
+      const consents = new Consents(
+        slow,
+        relay as never,
+        { keys: [], settings: {} as never, lookupSpec: async () => undefined, leaseMs: 30_000 },
+        { warn: () => undefined },
+      );
+      // a caller that stops waiting in 1.2 s: the answer must leave before (1 s margin)
+      const [ev] = await consents.create(A.accountId, A.appId, [{ subject: 'late', issuer: 'i', target: 't', action: false }], Date.now() + 1200);
+      expect(await repo.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'late', action: false });
+      expect(published).toEqual([]);
+      finish();
+      await consents.drain();
+      expect(published).toEqual([ev!.id]);
+      const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'late', issuer: 'i', target: 't', current: true });
+      expect(cur.events.map((e) => e.id)).toEqual([ev!.id]);
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('lets only one replica claim an outbox record at a time', async () => {
     const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
     try {

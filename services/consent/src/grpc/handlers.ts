@@ -35,8 +35,8 @@ type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 /** gRPC handlers: proto ⇄ domain translation only. */
 export function consentHandlers(consents: Consents, logger: Logger): consentv1.ConsentServiceServer {
   const impl: AsyncService<KnownKeys<consentv1.ConsentServiceServer>> = {
-    async createConsents(req) {
-      const events = await consents.create(req.accountId, req.appId, req.events.map(fromProtoInput));
+    async createConsents(req, ctx) {
+      const events = await consents.create(req.accountId, req.appId, req.events.map(fromProtoInput), ctx.deadlineMs);
       return { events: events.map(toProto) };
     },
     async getConsent(req) {
