@@ -15,21 +15,24 @@ export const SEED_EVENTS = 100_000;
 const BATCH = 1000;
 /** Seed requests in flight (a single-writer store such as FerretDB/SQLite gains nothing from more). */
 const SEED_CONCURRENCY = Number(process.env.BENCH_CONSENT_SEED_CONCURRENCY ?? 2);
-const SUBJECTS = 25_000;
 const ISSUER = 'https://bench.example';
 const SCOPES = ['default', 'email', 'sms', 'post'];
 const targetOf = (i: number) => `https://bench.example/policy/${i % 10}`;
 
+/** Subjects of a seed of `count` events: 4 events each (count / 4, at least 1). */
+const subjectsFor = (count: number) => Math.max(1, Math.floor(count / SCOPES.length));
+
 /**
- * Event i of the seed: subject i % 25,000, so every subject has 4 events on one target
- * (i % 10), one in each of 4 scopes: a search answers 4 events and a current search 4.
+ * Event i of a seed of `count`: subject s = i % S (S = count / 4), so every subject has 4 events
+ * on its target (s % 10), one in each of the 4 scopes: a search answers 4 events, a current
+ * search 4 states, and every seeded event starts a new state.
  */
-function seedEvent(i: number) {
+function seedEvent(i: number, subjects: number) {
   return {
-    subject: `bench-subject-${i % SUBJECTS}`,
+    subject: `bench-subject-${i % subjects}`,
     issuer: ISSUER,
-    target: targetOf(i),
-    scope: SCOPES[Math.floor(i / SUBJECTS) % SCOPES.length],
+    target: targetOf(i % subjects),
+    scope: SCOPES[Math.floor(i / subjects) % SCOPES.length],
     action: i % 7 === 0 ? false : i % 11 === 0 ? null : true,
   };
 }
@@ -41,7 +44,7 @@ async function seed(opts: BenchOpts, headers: Record<string, string>, count: num
   const worker = async () => {
     while (next < batches) {
       const b = next++;
-      const body = JSON.stringify(Array.from({ length: Math.min(BATCH, count - b * BATCH) }, (_, k) => seedEvent(b * BATCH + k)));
+      const body = JSON.stringify(Array.from({ length: Math.min(BATCH, count - b * BATCH) }, (_, k) => seedEvent(b * BATCH + k, subjectsFor(count))));
       // No retry: a timed-out request may still have stored its events.
       const res = await fetch(`${opts.baseUrl}/consent/v0/consents`, { method: 'POST', headers, body });
       await res.arrayBuffer();
@@ -99,8 +102,9 @@ async function run(
 
 /**
  * Consent API through the gateway: seeds 100,000 events (POST arrays of 1000, 2 in flight), then
- * measures POST of one event, POST of an array of 100, search, and search with current=true.
- * Written events use a fresh subject per request, as real traffic does.
+ * measures POST of one event, POST of an array of 100 (fresh subjects: new states), search,
+ * search with current=true (with and without scope), and POST of one event that changes a
+ * seeded state.
  */
 export async function benchConsent(opts: BenchOpts): Promise<BenchResult[]> {
   const headers = { authorization: `Bearer ${opts.token}`, 'x-api-key': opts.apiKey, 'content-type': 'application/json' };
@@ -121,8 +125,10 @@ export async function benchConsent(opts: BenchOpts): Promise<BenchResult[]> {
       })),
     );
   // each search asks for another seeded subject (on its target): 4 events, 4 current states
+  const subjects = subjectsFor(seedCount);
+  const seeded = (n: number) => (n * 7919) % subjects;
   const searchPath = (extra: string) => (n: number) => {
-    const s = (n * 7919) % SUBJECTS;
+    const s = seeded(n);
     return `/consent/v0/consents/search?${new URLSearchParams({ subject: `bench-subject-${s}`, issuer: ISSUER, target: targetOf(s) }).toString()}${extra}`;
   };
   const base = `${opts.baseUrl}/consent/v0/consents`;
@@ -148,6 +154,20 @@ export async function benchConsent(opts: BenchOpts): Promise<BenchResult[]> {
       url: base,
       path: searchPath('&current=true&scope=email'),
       headers,
+      durationSec: opts.durationSec,
+    }),
+  );
+  // last, as it adds events to seeded subjects: a change of an existing state (claimed move)
+  const change = (n: number) => {
+    const s = seeded(n + 1);
+    return JSON.stringify({ subject: `bench-subject-${s}`, issuer: ISSUER, target: targetOf(s), scope: 'email', action: n % 2 === 0 });
+  };
+  results.push(
+    await run('POST /consent/v0/consents (1 event changing a seeded state)', {
+      url: base,
+      method: 'POST',
+      headers,
+      body: change,
       durationSec: opts.durationSec,
     }),
   );
