@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
+import { rootCertificates } from 'node:tls';
 import { literalIp, type AddressPolicy } from '../domain/address-policy';
 import { parseRetryAfter } from '../domain/retry';
 
@@ -33,9 +34,20 @@ export const USER_AGENT = 'Accord-Webhooks/0.1 (+https://www.standardwebhooks.co
  */
 export class SafeSender {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 60_000 });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 64, timeout: 60_000 });
+  private readonly httpsAgent: https.Agent;
 
-  constructor(private readonly opts: { policy: AddressPolicy; timeoutMs: number; resolve?: Resolver }) {}
+  /**
+   * HTTPS certificates are verified against Node's CA store (extend it for a private CA with
+   * NODE_EXTRA_CA_CERTS) plus `extraCa`; never switched off.
+   */
+  constructor(private readonly opts: { policy: AddressPolicy; timeoutMs: number; resolve?: Resolver; extraCa?: string[] }) {
+    this.httpsAgent = new https.Agent({
+      keepAlive: true,
+      maxSockets: 64,
+      timeout: 60_000,
+      ...(opts.extraCa?.length ? { ca: [...rootCertificates, ...opts.extraCa] } : {}),
+    });
+  }
 
   /** The vetted address to connect to, or a refusal. */
   async vet(hostname: string): Promise<{ address: string } | { refused: string }> {
