@@ -5,8 +5,10 @@ import { Coalescer, moveDocument } from './versioned';
 /** A counter document (AppStatsDoc or TargetStatsDoc), handled by field name. */
 type CounterDoc = { _id: string; v?: number } & Record<string, unknown>;
 
-/** A change to a counter document: fields of a new document, and amounts to add. */
+/** A change to a counter document of one application (`app`) or one application and target: fields of a new document, and amounts to add. */
 interface CounterChange {
+  of: 'app' | 'target';
+  id: string;
   init: Record<string, string>;
   inc: Record<string, number>;
 }
@@ -14,7 +16,7 @@ interface CounterChange {
 const mergeCounterChanges = (a: CounterChange, b: CounterChange): CounterChange => {
   const inc = { ...a.inc };
   for (const [f, n] of Object.entries(b.inc)) inc[f] = (inc[f] ?? 0) + n;
-  return { init: a.init, inc };
+  return { ...a, inc };
 };
 
 /** Runs fn over items with at most `limit` in flight. */
@@ -110,7 +112,7 @@ const counterOf = (action: boolean | null): ActionCounter => (action === true ? 
  */
 export class ConsentRepository {
   /** Counter changes of concurrent writes in this process, applied together (one writer per document). */
-  private readonly counters = new Coalescer<CounterChange>(mergeCounterChanges, (key, change) => this.applyCounters(key, change));
+  private readonly counters = new Coalescer<CounterChange>(mergeCounterChanges, (_key, change) => this.applyCounters(change));
 
   constructor(private readonly m: Models) {}
 
@@ -222,20 +224,22 @@ export class ConsentRepository {
     await Promise.all([
       ...[...apps.entries()].map(([id, a]) =>
         this.counters.add(`app:${id}`, {
+          of: 'app',
+          id,
           init: { accountId: a.accountId, appId: a.appId },
           inc: { total: a.total, accepted: a.accepted, declined: a.declined, noAction: a.noAction, distinctSubjects: newSubjects.get(id) ?? 0 },
         }),
       ),
       ...[...targets.entries()].map(([id, t]) =>
-        this.counters.add(`target:${id}`, { init: { accountId: t.accountId, appId: t.appId, target: t.target }, inc: t.inc }),
+        this.counters.add(`target:${id}`, { of: 'target', id, init: { accountId: t.accountId, appId: t.appId, target: t.target }, inc: t.inc }),
       ),
     ]);
   }
 
   /** Adds a change to a counter document (one per application, one per application and target). */
-  private async applyCounters(key: string, change: CounterChange): Promise<void> {
-    const [kind, id] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
-    const coll = kind === 'app' ? this.m.appStats.collection : this.m.targetStats.collection;
+  private async applyCounters(change: CounterChange): Promise<void> {
+    const { id } = change;
+    const coll = change.of === 'app' ? this.m.appStats.collection : this.m.targetStats.collection;
     await moveDocument<CounterDoc>(
       coll as never,
       this.m.moves.collection as never,
