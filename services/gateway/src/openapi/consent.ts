@@ -75,8 +75,8 @@ export const consentOpenApi: OpenApiFragment = {
           'Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. ' +
           'An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). ' +
           `More than ${CONSENT_MAX_BATCH} events: 413. One object answers the stored event with a Location header. ` +
-          'A 201 means stored (never answered twice for one write); the current state, statistics and the `consent` event on NATS normally follow before the answer, ' +
-          'and only right after it when applying them would outlast the request deadline.',
+          'A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; ' +
+          'then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer.',
         security,
         requestBody: {
           required: true,
