@@ -6,7 +6,7 @@ import { Coalescer, moveDocument } from '../src/store/versioned';
 interface Counter {
   _id: string;
   n: number;
-  v: number;
+  v?: number;
 }
 
 let conn: Connection;
@@ -18,13 +18,7 @@ afterAll(async () => conn?.close());
 const coll = () => conn.db!.collection<Counter>('counters');
 const moves = () => conn.db!.collection<{ _id: string; at: Date }>('moves');
 const increment = (id: string) =>
-  moveDocument<Counter>(
-    coll() as never,
-    moves() as never,
-    id,
-    (d) => String(d.v),
-    (cur) => (cur ? { ...cur, n: cur.n + 1, v: cur.v + 1 } : { _id: id, n: 1, v: 1 }),
-  );
+  moveDocument<Counter>(coll() as never, moves() as never, id, 'v', (cur) => (cur ? { ...cur, n: cur.n + 1, v: (cur.v ?? 0) + 1 } : { _id: id, n: 1, v: 1 }));
 
 describe('moveDocument (claimed read-modify-write)', () => {
   it('loses no update when 40 independent writers (as on several replicas) change one document at once', async () => {
@@ -36,15 +30,15 @@ describe('moveDocument (claimed read-modify-write)', () => {
     expect(results.map((r) => r?.replaced?.v ?? 0).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
   });
 
+  it('moves a document that has no version field yet (written before versions were kept)', async () => {
+    await coll().insertOne({ _id: 'c5', n: 7 } as never);
+    await increment('c5');
+    expect(await coll().findOne({ _id: 'c5' })).toEqual({ _id: 'c5', n: 8, v: 1 });
+  });
+
   it('leaves the document alone when the change declines, and reports it', async () => {
     await increment('c2');
-    const r = await moveDocument<Counter>(
-      coll() as never,
-      moves() as never,
-      'c2',
-      (d) => String(d.v),
-      () => undefined,
-    );
+    const r = await moveDocument<Counter>(coll() as never, moves() as never, 'c2', 'v', () => undefined);
     expect(r).toBeUndefined();
     expect(await coll().findOne({ _id: 'c2' })).toMatchObject({ n: 1, v: 1 });
   });
@@ -59,17 +53,10 @@ describe('moveDocument (claimed read-modify-write)', () => {
   it('gives up with an error, not a wrong write, while a live writer holds the move', async () => {
     await increment('c4');
     await moves().insertOne({ _id: 'counters:c4@1', at: new Date() });
-    const r = moveDocument<Counter>(
-      coll() as never,
-      moves() as never,
-      'c4',
-      (d) => String(d.v),
-      (cur) => ({ ...cur!, n: 99, v: 2 }),
-      {
-        staleMs: 60_000,
-        attempts: 3,
-      },
-    );
+    const r = moveDocument<Counter>(coll() as never, moves() as never, 'c4', 'v', (cur) => ({ ...cur!, n: 99, v: 2 }), {
+      staleMs: 60_000,
+      attempts: 3,
+    });
     await expect(r).rejects.toThrow(/kept changing/);
     expect(await coll().findOne({ _id: 'c4' })).toMatchObject({ n: 1, v: 1 });
   });

@@ -17,7 +17,7 @@ const policy = new AddressPolicy(['127.0.0.0/8']);
 let ca: { private: string; cert: string };
 let server: Server;
 let port: number;
-const seen: Array<{ sni: string | false; body: string; host?: string }> = [];
+const seen: Array<{ sni: string | false | null; body: string; host?: string }> = [];
 
 async function leafFor(name: string) {
   return generate([{ name: 'commonName', value: name }], {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startInfra, type Infra } from '../infra';
@@ -15,7 +15,9 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   if (globalThis.__accordInfra) return;
   const dataDir = mkdtempSync(join(tmpdir(), 'accord-test-'));
-  const infra = await startInfra({ dataDir, ephemeral: true });
+  // ACCORD_INFRA_LOG=<file>: the servers' own output, for debugging the test infrastructure
+  const logFile = process.env.ACCORD_INFRA_LOG;
+  const infra = await startInfra({ dataDir, ephemeral: true, log: logFile ? (line) => appendFileSync(logFile, `${line}\n`) : undefined });
   process.env.MONGO_URL = infra.mongoUrl;
   process.env.NATS_URL = infra.natsUrl;
   globalThis.__accordInfra = { infra, dataDir };

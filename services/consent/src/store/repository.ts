@@ -160,12 +160,8 @@ export class ConsentRepository {
   async applyCurrent(ev: ConsentEvent): Promise<{ appId: string; action: boolean | null } | null | undefined> {
     const key = stateKey(ev.accountId, ev.subject, ev.issuer, ev.target, ev.scope);
     const doc = this.currentDoc(key, ev);
-    const moved = await moveDocument<CurrentDoc>(
-      this.m.current.collection as never,
-      this.m.moves.collection as never,
-      key,
-      (d) => d.eventId,
-      (cur) => (cur && cur.eventId >= ev.id ? undefined : doc),
+    const moved = await moveDocument<CurrentDoc>(this.m.current.collection as never, this.m.moves.collection as never, key, 'eventId', (cur) =>
+      cur && cur.eventId >= ev.id ? undefined : doc,
     );
     if (!moved) return undefined;
     return moved.replaced && { appId: moved.replaced.appId, action: moved.replaced.action ?? null };
@@ -240,17 +236,11 @@ export class ConsentRepository {
   private async applyCounters(change: CounterChange): Promise<void> {
     const { id } = change;
     const coll = change.of === 'app' ? this.m.appStats.collection : this.m.targetStats.collection;
-    await moveDocument<CounterDoc>(
-      coll as never,
-      this.m.moves.collection as never,
-      id,
-      (d) => String(d.v ?? 0),
-      (cur) => {
-        const next: CounterDoc = { ...(cur ?? { _id: id, ...change.init }), v: ((cur?.v as number | undefined) ?? 0) + 1 };
-        for (const [f, n] of Object.entries(change.inc)) next[f] = ((next[f] as number | undefined) ?? 0) + n;
-        return next;
-      },
-    );
+    await moveDocument<CounterDoc>(coll as never, this.m.moves.collection as never, id, 'v', (cur) => {
+      const next: CounterDoc = { ...(cur ?? { _id: id, ...change.init }), v: ((cur?.v as number | undefined) ?? 0) + 1 };
+      for (const [f, n] of Object.entries(change.inc)) next[f] = ((next[f] as number | undefined) ?? 0) + n;
+      return next;
+    });
   }
 
   /**

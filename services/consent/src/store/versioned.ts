@@ -5,10 +5,11 @@
  * in FerretDB and write it back, so concurrent writers lose updates). The one write that is
  * atomic on both is an insert against a unique _id, so every change is claimed with one:
  *
- * 1. read the document; its `version` names the state the change starts from;
+ * 1. read the document; its version field names the state the change starts from;
  * 2. insert the move `<collection>:<id>@<version>` into the moves collection: exactly one writer
  *    wins the move away from that version, the others read again (with a short back-off);
- * 3. the winner checks the version is unchanged and replaces the document.
+ * 3. the winner replaces the document on condition that it is still at that version (atomic on
+ *    MongoDB; on FerretDB the condition narrows what step 2 already excludes, see below).
  *
  * A document therefore only changes from the version its writer read, and every change knows
  * the one it replaced. A move claimed but never finished (its writer died in between) is
@@ -20,7 +21,7 @@ interface Coll {
   collectionName: string;
   findOne(filter: object): Promise<unknown>;
   insertOne(doc: never): Promise<unknown>;
-  replaceOne(filter: object, doc: never): Promise<unknown>;
+  replaceOne(filter: never, doc: never): Promise<{ matchedCount: number }>;
 }
 interface MovesColl {
   insertOne(doc: never): Promise<unknown>;
@@ -44,14 +45,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Moves document `id` on to `next(current)` (current is null when there is no document yet;
- * `next` answers undefined to leave it as it is). Returns the document it replaced (null when it
- * created it), or undefined when `next` declined.
+ * `next` answers undefined to leave it as it is). `versionField` holds the document's version
+ * (a missing field counts as null). Returns the document it replaced (null when it created it),
+ * or undefined when `next` declined.
  */
 export async function moveDocument<D extends { _id: string }>(
   coll: Coll,
   moves: MovesColl,
   id: string,
-  version: (doc: D) => string,
+  versionField: keyof D & string,
   next: (current: D | null) => D | undefined,
   opts: MoveOptions = DEFAULT_MOVE_OPTIONS,
 ): Promise<{ replaced: D | null } | undefined> {
@@ -68,8 +70,8 @@ export async function moveDocument<D extends { _id: string }>(
         continue; // created meanwhile by another writer
       }
     }
-    const from = version(cur);
-    const move = `${coll.collectionName}:${id}@${from}`;
+    const from = (cur[versionField] as unknown) ?? null;
+    const move = `${coll.collectionName}:${id}@${String(from)}`;
     try {
       await moves.insertOne({ _id: move, at: new Date() } as never);
     } catch (err) {
@@ -79,10 +81,10 @@ export async function moveDocument<D extends { _id: string }>(
       continue;
     }
     // Only the winner of the move away from `from` writes, so the document is still at `from`
-    // unless a stale move was withdrawn meanwhile; the re-read narrows that to nothing.
-    const now = (await coll.findOne({ _id: id })) as D | null;
-    if (!now || version(now) !== from) continue;
-    await coll.replaceOne({ _id: id }, doc as never);
+    // unless a stale move was withdrawn meanwhile; the condition excludes that too (exactly on
+    // MongoDB, up to FerretDB's read-then-write of one update).
+    const res = await coll.replaceOne({ _id: id, [versionField]: from } as never, doc as never);
+    if (res.matchedCount === 0) continue;
     return { replaced: cur };
   }
   throw new Error(`document ${coll.collectionName}/${id} kept changing under ${opts.attempts} attempts`);
