@@ -185,7 +185,9 @@ describe('reading events', () => {
     const apps = ['app-r1', 'app-r2'];
     const target = 'https://shop.example/race-stats';
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => create({ ...acc, appId: apps[i % 2]! }, [{ subject: 'racer', target, action: i % 3 === 0 ? undefined : i % 2 === 0 }])),
+      Array.from({ length: 30 }, (_, i) =>
+        create({ ...acc, appId: apps[i % 2]! }, [{ subject: 'racer', target, action: i % 3 === 0 ? undefined : i % 2 === 0 }]),
+      ),
     );
     const events = results.map((r) => r.events[0]!).sort((x, y) => (x.id < y.id ? -1 : 1));
     const newest = events.at(-1)!;
