@@ -30,6 +30,24 @@ async function streamMessages(nc: NatsConnection, prefix: string): Promise<Strea
   return out;
 }
 
+/**
+ * A Consents use case over `repo` whose projection is `project`, with a relay stand-in that
+ * records what the writer hands over for publishing, and the warnings it logs.
+ */
+function writerWith(repo: ConsentRepository, project: ConsentRepository['project'], leaseMs: number) {
+  const published: string[] = [];
+  const warnings: unknown[] = [];
+  const relay = { owner: 'writer', publishOwned: (evs: { id: string }[]) => published.push(...evs.map((e) => e.id)) };
+  const repoWith = Object.assign(Object.create(repo) as ConsentRepository, { project });
+  const consents = new Consents(
+    repoWith,
+    relay as never,
+    { keys: [], settings: {} as never, lookupSpec: async () => undefined, leaseMs },
+    { warn: (...args: unknown[]) => void warnings.push(args) },
+  );
+  return { consents, published, warnings };
+}
+
 describe('events on NATS', () => {
   let svc: RunningConsent;
   let nc: NatsConnection;
@@ -105,20 +123,7 @@ describe('events on NATS', () => {
     const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
     try {
       const repo = new ConsentRepository(defineModels(conn));
-      const failing = Object.assign(Object.create(repo) as ConsentRepository, {
-        project: () => Promise.reject(new Error('database hiccup')),
-      });
-      const warnings: unknown[] = [];
-      const published: string[] = [];
-      const relay = { owner: 'writer-p', publishOwned: (evs: { id: string }[]) => published.push(...evs.map((e) => e.id)) };
-      const consents = new Consents(
-        failing,
-        relay as never,
-        { keys: [], settings: {} as never, lookupSpec: async () => undefined, leaseMs: 300 },
-        {
-          warn: (...args: unknown[]) => void warnings.push(args),
-        },
-      );
+      const { consents, published, warnings } = writerWith(repo, () => Promise.reject(new Error('database hiccup')), 300);
       const [ev] = await consents.create(A.accountId, A.appId, [{ subject: 'hiccup', issuer: 'i', target: 't', action: true }]);
       expect(ev!.id).toMatch(/^[0-9a-f]{32}$/);
       expect(await repo.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'hiccup' });
@@ -138,17 +143,7 @@ describe('events on NATS', () => {
     try {
       const repo = new ConsentRepository(defineModels(conn));
       let finish!: () => void;
-      const slow = Object.assign(Object.create(repo) as ConsentRepository, {
-        project: (evs: Parameters<ConsentRepository['project']>[0]) => new Promise<void>((res) => (finish = () => void repo.project(evs).then(res))),
-      });
-      const published: string[] = [];
-      const relay = { owner: 'writer-s', publishOwned: (evs: { id: string }[]) => published.push(...evs.map((e) => e.id)) };
-      const consents = new Consents(
-        slow,
-        relay as never,
-        { keys: [], settings: {} as never, lookupSpec: async () => undefined, leaseMs: 30_000 },
-        { warn: () => undefined },
-      );
+      const { consents, published } = writerWith(repo, (evs) => new Promise<void>((res) => (finish = () => void repo.project(evs).then(res))), 30_000);
       // a caller that stops waiting in 1.2 s: the answer must leave before (1 s margin)
       const [ev] = await consents.create(A.accountId, A.appId, [{ subject: 'late', issuer: 'i', target: 't', action: false }], Date.now() + 1200);
       expect(await repo.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'late', action: false });
