@@ -13,7 +13,7 @@ interface BenchOpts {
 /** Events seeded before measuring (the issue asks for at least 100,000). */
 export const SEED_EVENTS = 100_000;
 const BATCH = 1000;
-/** Seed requests in flight (a single-writer store such as FerretDB/SQLite gains nothing from more). */
+/** Seed requests in flight. */
 const SEED_CONCURRENCY = Number(process.env.BENCH_CONSENT_SEED_CONCURRENCY ?? 2);
 const ISSUER = 'https://bench.example';
 const SCOPES = ['default', 'email', 'sms', 'post'];

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { startPostgres } from './postgres';
-import { findBinary, freePort, spawnLogged, stopChild, waitForPort } from './processes';
+import { join, resolve } from 'node:path';
+import { findBinary, freePort, REPO_ROOT, spawnLogged, stopChild, waitForPort } from './processes';
 
 /** A MongoDB-compatible server and a NATS JetStream server, however they were obtained. */
 export interface Infra {
@@ -15,8 +14,8 @@ export interface Infra {
 
 export const INSTALL_HINTS = {
   'nats-server': 'nats-server not found: install it with `apt-get install -y nats-server` (or set NATS_URL to a running NATS with JetStream).',
-  ferretdb:
-    'no MongoDB-compatible server found: install FerretDB with `deploy/local/scripts/install-ferretdb.sh` (needs Go), put `mongod` on PATH, or set MONGO_URL.',
+  mongo:
+    'no MongoDB-compatible server found: install a JDK and Maven for the local mongo-java-server (`apt-get install -y openjdk-17-jdk-headless maven`), put `mongod` on PATH, or set MONGO_URL.',
 } as const;
 
 export class MissingBinaryError extends Error {}
@@ -32,13 +31,8 @@ export function dockerAvailable(): Promise<boolean> {
 /**
  * Provides MongoDB and NATS, in this order of preference for each: the URL from the
  * environment (MONGO_URL / NATS_URL), containers when Docker answers (mongo:7, nats:2 -js),
- * else local binaries (`mongod`, or `ferretdb` on PostgreSQL or SQLite, and `nats-server -js`) on
- * free ports with their data under `dataDir`.
- *
- * FerretDB's backend: ACCORD_FERRETDB_BACKEND=postgresql|sqlite; by default PostgreSQL when its
- * server binaries are installed (a local server is started for it), else SQLite. FerretDB 1.24
- * filters in SQL on PostgreSQL, but on SQLite only `{_id: …}` lookups; every other query there
- * reads the whole collection into FerretDB, which is far too slow beyond a few thousand documents.
+ * else local servers (`mongod`, or mongo-java-server, and `nats-server -js`) on free loopback
+ * ports with their data under `dataDir`.
  */
 export async function startInfra(opts: { dataDir: string; ephemeral?: boolean; log?: (line: string) => void; env?: NodeJS.ProcessEnv }): Promise<Infra> {
   const env = opts.env ?? process.env;
@@ -95,65 +89,81 @@ export async function startInfra(opts: { dataDir: string; ephemeral?: boolean; l
   }
 }
 
-/** `mongod` when installed, else FerretDB (on PostgreSQL or SQLite, see startInfra). */
+/**
+ * `mongod` when installed, else mongo-java-server (built on first use into the project-local
+ * tools folder by deploy/local/scripts/install-mongo-java-server.sh, from Maven Central): its
+ * memory backend when `ephemeral` (tests, bench), its H2 file backend under `dataDir` otherwise
+ * (npm start keeps its data across restarts).
+ */
 export async function startLocalMongo(
   dataDir: string,
   ephemeral: boolean,
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
 ): Promise<{ url: string; description: string; stop: () => Promise<void> }> {
-  const stops: Array<() => Promise<void>> = [];
-  const stop = async () => {
-    for (const s of stops.reverse()) await s().catch(() => undefined);
-  };
-  const wanted = env.ACCORD_FERRETDB_BACKEND;
-  if (wanted !== undefined && wanted !== 'postgresql' && wanted !== 'sqlite') {
-    throw new Error(`ACCORD_FERRETDB_BACKEND must be postgresql or sqlite, not "${wanted}"`);
-  }
-  try {
+  const mongod = findBinary('mongod');
+  if (mongod) {
     const port = await freePort();
-    const mongod = findBinary('mongod');
-    if (mongod) {
-      const dir = join(dataDir, 'mongod');
-      mkdirSync(dir, { recursive: true });
-      const child = spawnLogged(mongod, ['--bind_ip', '127.0.0.1', '--port', String(port), '--dbpath', dir, '--quiet'], {
-        onOutput: (l) => log(`[mongod] ${l}`),
-      });
-      stops.push(() => stopChild(child));
+    const dir = join(dataDir, 'mongod');
+    mkdirSync(dir, { recursive: true });
+    const child = spawnLogged(mongod, ['--bind_ip', '127.0.0.1', '--port', String(port), '--dbpath', dir, '--quiet'], {
+      onOutput: (l) => log(`[mongod] ${l}`),
+    });
+    try {
       await waitForPort(port, '127.0.0.1', 30_000, child);
-      return { url: `mongodb://127.0.0.1:${port}/accord`, description: `mongod on :${port}`, stop };
+    } catch (err) {
+      await stopChild(child);
+      throw err;
     }
-    const ferretdb = findBinary('ferretdb');
-    if (!ferretdb) throw new MissingBinaryError(INSTALL_HINTS.ferretdb);
-    let backendArgs: string[];
-    let backend: string;
-    const pg = wanted === 'sqlite' ? undefined : await startPostgres({ dir: join(dataDir, 'postgres'), ephemeral, log });
-    if (pg && !('unavailable' in pg)) {
-      stops.push(pg.stop);
-      backendArgs = ['--handler=postgresql', `--postgresql-url=${pg.url}`];
-      backend = `PostgreSQL ${pg.version} on :${pg.port}`;
-    } else {
-      if (wanted === 'postgresql') throw new MissingBinaryError(`ACCORD_FERRETDB_BACKEND=postgresql: ${pg?.unavailable}`);
-      if (pg) log(`FerretDB falls back to SQLite: ${pg.unavailable}`);
-      const dir = join(dataDir, 'ferretdb');
-      mkdirSync(dir, { recursive: true });
-      backendArgs = ['--handler=sqlite', `--sqlite-url=file:${dir}/`];
-      backend = 'SQLite';
-    }
-    const stateDir = join(dataDir, 'ferretdb-state');
-    mkdirSync(stateDir, { recursive: true });
-    const child = spawnLogged(
-      ferretdb,
-      [...backendArgs, `--state-dir=${stateDir}`, `--listen-addr=127.0.0.1:${port}`, '--debug-addr=-', '--telemetry=disable', '--log-level=warn'],
-      { onOutput: (l) => log(`[ferretdb] ${l}`) },
-    );
-    stops.push(() => stopChild(child));
-    await waitForPort(port, '127.0.0.1', 30_000, child);
-    return { url: `mongodb://127.0.0.1:${port}/accord`, description: `FerretDB on :${port} (${backend})`, stop };
+    return { url: `mongodb://127.0.0.1:${port}/accord`, description: `mongod on :${port}`, stop: () => stopChild(child) };
+  }
+  return startMongoJavaServer(dataDir, ephemeral, env, log);
+}
+
+/** mongo-java-server on a free loopback port: memory backend when `ephemeral`, else an H2 file under `dataDir`. */
+export async function startMongoJavaServer(
+  dataDir: string,
+  ephemeral: boolean,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): Promise<{ url: string; description: string; stop: () => Promise<void> }> {
+  const classpath = await mongoJavaServerClasspath(env, log);
+  const port = await freePort();
+  const args = ['-XX:+UseSerialGC', '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
+  if (!ephemeral) {
+    mkdirSync(join(dataDir, 'mongo-java-server'), { recursive: true });
+    args.push('--file', join(dataDir, 'mongo-java-server', 'accord.mv'));
+  }
+  const child = spawnLogged('java', args, { onOutput: (l) => log(`[mongo-java-server] ${l}`) });
+  try {
+    await waitForPort(port, '127.0.0.1', 60_000, child);
   } catch (err) {
-    await stop();
+    await stopChild(child);
     throw err;
   }
+  const backend = ephemeral ? 'memory' : 'H2 file';
+  return { url: `mongodb://127.0.0.1:${port}/accord`, description: `mongo-java-server on :${port} (${backend})`, stop: () => stopChild(child) };
+}
+
+/** The project-local tools folder (`ACCORD_TOOLS_DIR`, default `<repo>/.accord/tools`). */
+export function toolsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.ACCORD_TOOLS_DIR ?? join(REPO_ROOT, '.accord', 'tools'));
+}
+
+/** Builds mongo-java-server when its build is missing or stale (a no-op otherwise) and returns its Java classpath. */
+export async function mongoJavaServerClasspath(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<string> {
+  if (!findBinary('java') || !findBinary('mvn')) throw new MissingBinaryError(INSTALL_HINTS.mongo);
+  const tools = toolsDir(env);
+  const script = join(REPO_ROOT, 'deploy', 'local', 'scripts', 'install-mongo-java-server.sh');
+  await new Promise<void>((resolvePromise, reject) => {
+    execFile(script, [tools], { timeout: 600_000 }, (err, stdout, stderr) => {
+      for (const line of `${stdout}${stderr}`.split('\n').filter(Boolean)) log(`[install-mongo-java-server] ${line}`);
+      if (err) reject(new Error(`deploy/local/scripts/install-mongo-java-server.sh failed: ${stderr.trim() || err.message}`));
+      else resolvePromise();
+    });
+  });
+  const dir = join(tools, 'mongo-java-server');
+  return [join(dir, 'accord-local-mongo-1.jar'), join(dir, 'lib', '*')].join(':');
 }
 
 /** Replaces the database name of a MongoDB URL (each test file gets its own database). */

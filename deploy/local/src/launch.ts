@@ -1,11 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startInfra, type Infra } from './infra';
-import { freePort, spawnLogged, stopChild } from './processes';
+import { freePort, REPO_ROOT, spawnLogged, stopChild } from './processes';
 import { loadOrCreateSecrets } from './secrets';
 import { pickServicePorts, serviceEnv, SERVICES, stackEnv, type LocalSecrets, type ServiceName, type StackPorts } from './stack-env';
-
-export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
 export interface LaunchedStack {
   url: string;

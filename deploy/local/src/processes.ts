@@ -2,7 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
+
+/** The repository's root folder. */
+export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
 /** A free TCP port on loopback, picked by the kernel. */
 export function freePort(): Promise<number> {

@@ -7,7 +7,8 @@ import { createServer } from 'node:net';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { MissingBinaryError, type Infra } from './infra';
-import { launchStack, REPO_ROOT, type LaunchedStack } from './launch';
+import { launchStack, type LaunchedStack } from './launch';
+import { REPO_ROOT } from './processes';
 
 const dataDir = resolve(process.env.ACCORD_DATA_DIR ?? join(REPO_ROOT, '.accord', 'local'));
 const stateFile = resolve(process.env.ACCORD_STATE_FILE ?? join(REPO_ROOT, '.accord', 'local', 'state.json'));

@@ -1,0 +1,62 @@
+package accord.local;
+
+import de.bwaldvogel.mongo.MongoBackend;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Serves the MongoDB wire protocol on a loopback port with mongo-java-server.
+ *
+ * <p>Arguments: {@code --port N} (required), {@code --host H} (default 127.0.0.1), {@code --file
+ * PATH} (persist in an H2 MVStore file; without it, data lives in memory and is gone at exit).
+ * Prints one line {@code listening on H:N} once it accepts connections, and shuts down cleanly
+ * (H2 committed and closed) on SIGTERM/SIGINT.
+ */
+public final class LocalMongo {
+  private LocalMongo() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    String host = "127.0.0.1";
+    Integer port = null;
+    String file = null;
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      String value = i + 1 < args.length ? args[i + 1] : null;
+      switch (arg) {
+        case "--host" -> host = require(arg, value);
+        case "--port" -> port = Integer.valueOf(require(arg, value));
+        case "--file" -> file = require(arg, value);
+        default -> fail("unknown argument " + arg);
+      }
+      i++;
+    }
+    if (port == null) fail("--port is required");
+
+    MongoBackend backend = file == null ? new MemoryBackend() : new H2Backend(file);
+    MongoServer server = new MongoServer(backend);
+    server.bind(host, port);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.shutdown();
+                  stopped.countDown();
+                }));
+    System.out.println("listening on " + host + ":" + port);
+    System.out.flush();
+    stopped.await();
+  }
+
+  private static String require(String arg, String value) {
+    if (value == null) fail(arg + " needs a value");
+    return value;
+  }
+
+  private static void fail(String message) {
+    System.err.println("accord-local-mongo: " + message);
+    System.exit(2);
+  }
+}
