@@ -14,6 +14,10 @@ export const CURRENT_STATES_MAX = 1000;
 const ANSWER_MARGIN_MS = 1000;
 /** setTimeout's limit (a call without deadline waits for its projection). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Batches of one process written at once (each is three round trips, see ConsentRepository). */
+const MAX_BATCHES_IN_FLIGHT = 4;
+/** Events one batch takes from the queue (several requests' worth). */
+const MAX_BATCH_EVENTS = 2000;
 
 export interface SearchParams {
   accountId: string;
@@ -27,64 +31,109 @@ export interface SearchParams {
   cursor?: string;
 }
 
+/** A create call waiting in the group-commit queue. */
+interface Pending {
+  events: ConsentEvent[];
+  deadlineMs: number;
+  resolve(events: ConsentEvent[]): void;
+  reject(err: unknown): void;
+}
+
 /** The consent use cases: what the gRPC handlers call. */
 export class Consents {
   constructor(
     private readonly repo: ConsentRepository,
-    private readonly relay: OutboxRelay,
+    private readonly relay: Pick<OutboxRelay, 'publishStored'>,
     private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; lookupSpec: SpecLookup; leaseMs: number },
     private readonly logger: Pick<Logger, 'warn'>,
   ) {}
 
-  /** Projections still running after their request was answered. */
-  private readonly background = new Set<Promise<boolean>>();
+  private queue: Pending[] = [];
+  private batchesInFlight = 0;
+  /** Batches being written, and projections still running after their requests were answered. */
+  private readonly background = new Set<Promise<unknown>>();
 
   /**
-   * Validates all inputs, then: outbox records (leased to this process) → events → current
-   * states and counters → immediate publish (background). A crash or failure anywhere leaves
-   * either nothing visible (an error) or stored events (answered) whose outbox records are
-   * projected and published later by any replica.
+   * Validates all inputs, then queues the events for the next batch (group commit: the create
+   * calls that arrive while earlier batches are being written go together, one insertMany, one
+   * set of state moves, one bulkWrite of counters, so a busy process sends far fewer commands
+   * than it gets calls). A call is answered when its batch is stored and projected.
    *
    * Stored is stored: once the events are in, the answer is the events, whatever happens next,
    * or a client would retry and record the consent twice. So when the current states and
    * counters cannot be applied (an error), or not before the caller's deadline (`deadlineMs`,
-   * less a margin for the answer's way back), the events are answered anyway: a failed
-   * projection is left to the outbox relay (which re-applies the current states before it
-   * publishes, after the lease), a late one finishes in the background and then publishes.
+   * less a margin for the answer's way back), the events are answered anyway: the relay moves
+   * their current states when it publishes them after the lease, and a late projection finishes
+   * in the background.
    */
-  async create(accountId: string, appId: string, inputs: ConsentInput[], deadlineMs = Infinity): Promise<ConsentEvent[]> {
+  create(accountId: string, appId: string, inputs: ConsentInput[], deadlineMs = Infinity): Promise<ConsentEvent[]> {
     requireOwner(accountId, appId);
-    const valid = validateInputs(inputs);
-    const events = buildEvents(accountId, appId, valid);
-    await this.repo.insertOutbox(events, this.relay.owner, this.receipt.leaseMs);
-    await this.repo.insertEvents(events);
-
-    const projection = this.repo.project(events).then(
-      () => {
-        this.relay.publishOwned(events);
-        return true;
-      },
-      (err: unknown) => {
-        this.logger.warn({ err, events: events.length }, 'consent: current states not applied; the outbox relay applies them after the lease');
-        return false;
-      },
-    );
-    this.background.add(projection);
-    void projection.finally(() => this.background.delete(projection));
-    const budget = deadlineMs - Date.now() - ANSWER_MARGIN_MS;
-    let timer: NodeJS.Timeout | undefined;
-    const late = await Promise.race([
-      projection.then(() => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, Math.min(budget, MAX_TIMER_MS))))),
-    ]);
-    clearTimeout(timer);
-    if (late) this.logger.warn({ events: events.length }, 'consent: answering before the current states are applied (deadline near); they follow shortly');
-    return events;
+    const events = buildEvents(accountId, appId, validateInputs(inputs));
+    return new Promise<ConsentEvent[]>((resolve, reject) => {
+      this.queue.push({ events, deadlineMs, resolve, reject });
+      if (this.batchesInFlight < MAX_BATCHES_IN_FLIGHT) {
+        this.batchesInFlight++;
+        // calls of the same tick join this batch
+        setImmediate(() => this.track(this.writeBatches()));
+      }
+    });
   }
 
-  /** Waits for projections still running after their answer (on shutdown). */
+  /** Writes queued calls in batches until the queue is empty. */
+  private async writeBatches(): Promise<void> {
+    try {
+      for (let batch = this.takeBatch(); batch.length; batch = this.takeBatch()) await this.writeBatch(batch);
+    } finally {
+      this.batchesInFlight--;
+    }
+  }
+
+  private takeBatch(): Pending[] {
+    let n = 0;
+    let events = 0;
+    while (n < this.queue.length && (n === 0 || events + this.queue[n]!.events.length <= MAX_BATCH_EVENTS)) events += this.queue[n++]!.events.length;
+    return this.queue.splice(0, n);
+  }
+
+  private async writeBatch(batch: Pending[]): Promise<void> {
+    const events = batch.flatMap((p) => p.events);
+    try {
+      await this.repo.insertEvents(events, new Date(Date.now() + this.receipt.leaseMs));
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    const projection = (async () => {
+      await this.repo.count(events, await this.repo.applyCurrent(events));
+      return true;
+    })().catch((err: unknown) => {
+      this.logger.warn({ err, events: events.length }, 'consent: current states not applied; the outbox relay applies them after the lease');
+      return false;
+    });
+    this.track(projection.then((ok) => ok && this.relay.publishStored(events)));
+    const answered = batch.map(async (p) => {
+      const budget = p.deadlineMs - Date.now() - ANSWER_MARGIN_MS;
+      let timer: NodeJS.Timeout | undefined;
+      const late = await Promise.race([
+        projection.then(() => false),
+        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, Math.min(budget, MAX_TIMER_MS))))),
+      ]);
+      clearTimeout(timer);
+      if (late) this.logger.warn({ events: p.events.length }, 'consent: answering before the current states are applied (deadline near); they follow shortly');
+      p.resolve(p.events);
+    });
+    // the next batch may start once every call of this one is answered (a late one no longer waits)
+    await Promise.all(answered);
+  }
+
+  private track(p: Promise<unknown>): void {
+    this.background.add(p);
+    void p.finally(() => this.background.delete(p));
+  }
+
+  /** Waits for batches and projections still running (on shutdown). */
   async drain(): Promise<void> {
-    await Promise.allSettled([...this.background]);
+    while (this.background.size) await Promise.allSettled([...this.background]);
   }
 
   async get(accountId: string, id: string): Promise<ConsentEvent> {

@@ -8,7 +8,7 @@ import { findBinary, freePort, spawnLogged, stopChild, testEnv, waitForPort } fr
 import { Consents } from '../src/consents';
 import { buildEvents, validateInputs } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
-import { ConsentRepository } from '../src/store/repository';
+import { ConsentRepository, type Transition } from '../src/store/repository';
 import { input, startTestConsent, waitFor, type RunningConsent } from './helpers';
 
 const A = { accountId: 'acc-ev', appId: 'app-ev' };
@@ -31,14 +31,14 @@ async function streamMessages(nc: NatsConnection, prefix: string): Promise<Strea
 }
 
 /**
- * A Consents use case over `repo` whose projection is `project`, with a relay stand-in that
- * records what the writer hands over for publishing, and the warnings it logs.
+ * A Consents use case over `repo` whose current-state step is `applyCurrent`, with a relay
+ * stand-in that records what the writer hands over for publishing, and the warnings it logs.
  */
-function writerWith(repo: ConsentRepository, project: ConsentRepository['project'], leaseMs: number) {
+function writerWith(repo: ConsentRepository, applyCurrent: ConsentRepository['applyCurrent'], leaseMs: number) {
   const published: string[] = [];
   const warnings: unknown[] = [];
-  const relay = { owner: 'writer', publishOwned: (evs: { id: string }[]) => published.push(...evs.map((e) => e.id)) };
-  const repoWith = Object.assign(Object.create(repo) as ConsentRepository, { project });
+  const relay = { publishStored: (evs: { id: string }[]) => void published.push(...evs.map((e) => e.id)) };
+  const repoWith = Object.assign(Object.create(repo) as ConsentRepository, { applyCurrent });
   const consents = new Consents(
     repoWith,
     relay as never,
@@ -96,22 +96,17 @@ describe('events on NATS', () => {
     expect(second.envelope.data).not.toHaveProperty('source');
   });
 
-  it('publishes and projects events whose writer died after storing them (outbox left behind), and drops outbox records without an event', async () => {
+  it('publishes events whose writer died after storing them, and moves their current states first', async () => {
     const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
     try {
       const repo = new ConsentRepository(defineModels(conn));
       const dead = buildEvents(A.accountId, A.appId, validateInputs([{ subject: 'crashed', issuer: 'i', target: 't', action: true }]));
-      const orphan = buildEvents(A.accountId, A.appId, validateInputs([{ subject: 'never-stored', issuer: 'i', target: 't', action: true }]));
-      // A writer that died: outbox record and event written, nothing projected or published.
-      await repo.insertOutbox(dead, 'dead-writer', 200);
-      await repo.insertEvents(dead);
-      // A writer that died before storing its event.
-      await repo.insertOutbox(orphan, 'dead-writer', 200);
+      // A writer that died right after storing: nothing projected or published, due in 200 ms.
+      await repo.insertEvents(dead, new Date(Date.now() + 200));
 
-      await waitFor(async () => (await repo.countOutbox()) === 0, 20_000, 'outbox to drain');
+      await waitFor(async () => (await repo.countUnpublished()) === 0, 20_000, 'relay to publish');
       const ids = (await streamMessages(nc, svc.env.natsPrefix)).map((m) => m.msgId);
-      expect(ids).toContain(dead[0]!.id);
-      expect(ids).not.toContain(orphan[0]!.id);
+      expect(ids.filter((id) => id === dead[0]!.id)).toHaveLength(1);
       const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'crashed', issuer: 'i', target: 't', current: true });
       expect(cur.events.map((e) => e.id)).toEqual([dead[0]!.id]);
     } finally {
@@ -143,7 +138,11 @@ describe('events on NATS', () => {
     try {
       const repo = new ConsentRepository(defineModels(conn));
       let finish!: () => void;
-      const { consents, published } = writerWith(repo, (evs) => new Promise<void>((res) => (finish = () => void repo.project(evs).then(res))), 30_000);
+      const { consents, published } = writerWith(
+        repo,
+        (evs) => new Promise<Transition[]>((res) => (finish = () => void repo.applyCurrent(evs).then(res))),
+        30_000,
+      );
       // a caller that stops waiting in 1.2 s: the answer must leave before (1 s margin)
       const [ev] = await consents.create(A.accountId, A.appId, [{ subject: 'late', issuer: 'i', target: 't', action: false }], Date.now() + 1200);
       expect(await repo.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'late', action: false });
@@ -158,18 +157,17 @@ describe('events on NATS', () => {
     }
   });
 
-  it('lets only one replica claim an outbox record at a time', async () => {
-    const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
+  it('hands every due event to exactly one of three racing relays', async () => {
+    // a database of its own: the running service's relay must not take part
+    const conn = await connectMongo(testEnv('consentclaims').mongoUrl, createLogger('t', 'silent'));
     try {
       const repo = new ConsentRepository(defineModels(conn));
       const evs = buildEvents('acc-claim', 'app', validateInputs(Array.from({ length: 50 }, () => ({ subject: 's', issuer: 'i', target: 't', action: true }))));
-      await repo.insertOutbox(evs, 'writer', -1000); // lease already expired: up for grabs
-      const claims = await Promise.all(['r1', 'r2', 'r3'].map((o) => repo.claimDue(o, 60_000, 100)));
-      const claimedIds = claims.flat().map((c) => c._id);
-      const ours = new Set(evs.map((e) => e.id));
-      const relevant = claimedIds.filter((id) => ours.has(id));
-      expect(new Set(relevant).size).toBe(relevant.length); // never twice
-      await repo.completeOutbox(evs.map((e) => e.id));
+      await repo.insertEvents(evs, new Date(Date.now() - 1000)); // already due: up for grabs
+      const claims = await Promise.all(['r1', 'r2', 'r3'].map((claim) => repo.claimDue(claim, 60_000, 100)));
+      const claimed = claims.flat().map((e) => e.id);
+      expect(claimed.sort()).toEqual(evs.map((e) => e.id).sort()); // each once, none left out
+      expect(await repo.claimDue('r4', 60_000, 100)).toEqual([]); // leased now
     } finally {
       await conn.close();
     }

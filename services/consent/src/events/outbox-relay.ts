@@ -6,38 +6,49 @@ import { mapLimit, type ConsentRepository } from '../store/repository';
 
 export interface RelayOptions {
   prefix: string;
+  /** How long a claimed event (or one the writer is publishing) belongs to one relay. */
   leaseMs: number;
+  /** Longest pause between two looks for due events when there is nothing to do. */
   pollMs: number;
   publishTimeoutMs: number;
   logger: Logger;
-  /** Records claimed per round. */
+  /** Events read per chunk of a claim. */
   batch?: number;
 }
 
-/** How often a relay forgets old current-state moves (ConsentRepository.sweepMoves). */
-const SWEEP_EVERY_MS = 10 * 60_000;
+/** Published ids are marked in one update at most this often (or sooner when this many wait). */
+const MARK_EVERY_MS = 50;
+const MARK_MAX = 1000;
+/** First pause after a round that found work; it doubles up to pollMs while rounds find nothing. */
+const MIN_POLL_MS = 100;
 
 export function envelopeOf(ev: ConsentEvent): EventEnvelope<ConsentEventJson> {
   return { id: ev.id, type: 'consent', accountId: ev.accountId, appId: ev.appId, occurredAt: ev.createdAt.toISOString(), data: toJson(ev) };
 }
 
 /**
- * Publishes stored consent events to JetStream from the durable outbox.
+ * Publishes stored consent events to JetStream. The event document is its own outbox record:
+ * the writer stores it with `pub` = now + lease, hands it to `publishStored` right after, and a
+ * JetStream acknowledgement removes `pub` (marked in batches, one update for many events).
  *
- * The writer inserts outbox records already leased to this relay's `owner`, stores the events,
- * then hands them to `publishOwned` for an immediate publish. Whatever is not acknowledged by
- * JetStream (NATS down, process crash) stays in the outbox; after its lease any replica's
- * background loop claims it (conditional update on `leaseUntil`), publishes it and deletes the
- * record. Re-publishing is harmless: `Nats-Msg-Id` is the event id and the stream de-duplicates.
+ * Whatever is not acknowledged (NATS down, process crash) keeps its `pub`; once that time has
+ * passed, any replica's background round claims it (ConsentRepository.claimDue, atomic per
+ * event), re-applies its current state (idempotent), publishes it and marks it. Publishing twice
+ * is harmless: `Nats-Msg-Id` is the event id and the stream de-duplicates.
+ *
+ * Rounds run when a publish fails (at the retry time) and otherwise with a pause that doubles
+ * from 100 ms up to `pollMs` while they find nothing, so an idle replica sends one small update
+ * per `pollMs`.
  */
 export class OutboxRelay {
-  readonly owner = randomUUID();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
-  private again = false;
   private stopped = false;
-  private inFlight = new Set<Promise<unknown>>();
-  private lastSweep = 0;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private idlePollMs = MIN_POLL_MS;
+  private toMark: string[] = [];
+  private markTimer: NodeJS.Timeout | undefined;
+  private marking: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly repo: ConsentRepository,
@@ -53,61 +64,83 @@ export class OutboxRelay {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await Promise.allSettled([...this.inFlight, this.running]);
+    await this.flushMarks();
   }
 
-  /** Publish events this process has just stored (their outbox records are leased to us). */
-  publishOwned(events: ConsentEvent[]): void {
-    const p = this.publishAndSettle(events, true).catch((err: unknown) =>
-      this.opts.logger.warn({ err }, 'outbox: immediate publish failed; the relay will retry'),
-    );
-    this.inFlight.add(p);
-    void p.finally(() => this.inFlight.delete(p));
+  /** Publishes events this process has just stored (in the background). */
+  publishStored(events: ConsentEvent[]): void {
+    this.track(this.publishAll(events).catch((err: unknown) => this.opts.logger.warn({ err }, 'outbox: publish failed; the relay will retry')));
   }
 
-  /** One claim-and-publish round; resolves with the number of records claimed. */
+  /** One round: claims due events and publishes them. Resolves with the number claimed. */
   async runOnce(): Promise<number> {
-    const claimed = await this.repo.claimDue(this.owner, this.opts.leaseMs, this.opts.batch ?? 500);
-    if (!claimed.length) return 0;
-    const events = await this.repo.eventsByIds(claimed.map((c) => c._id));
-    const found = new Set(events.map((e) => e.id));
-    // A record without its event after its lease is a write that failed or died before storing.
-    const orphans = claimed.filter((c) => !found.has(c._id)).map((c) => c._id);
-    if (orphans.length) {
-      this.opts.logger.info({ count: orphans.length }, 'outbox: dropping records of writes that never stored their event');
-      await this.repo.completeOutbox(orphans);
+    const claim = randomUUID();
+    const batch = this.opts.batch ?? 500;
+    let total = 0;
+    for (let events = await this.repo.claimDue(claim, this.opts.leaseMs, batch); events.length; events = await this.repo.claimed(claim, batch)) {
+      total += events.length;
+      // the writer may have died before its current states: moving them again is a no-op otherwise
+      await this.repo.applyCurrent(events);
+      const failed = await this.publishAll(events);
+      await this.flushMarks();
+      if (failed) break;
     }
-    const unprojected = new Set(claimed.filter((c) => !c.projected).map((c) => c._id));
-    for (const ev of events) if (unprojected.has(ev.id)) await this.repo.applyCurrent(ev);
-    const attempts = new Map(claimed.map((c) => [c._id, c.attempts]));
-    await this.publishAndSettle(events, false, attempts);
-    return claimed.length;
+    return total;
   }
 
-  private async publishAndSettle(events: ConsentEvent[], owned: boolean, attempts?: Map<string, number>): Promise<void> {
-    const ok: string[] = [];
+  /** Publishes; queues the acknowledged for marking; defers the rest. Resolves with the number that failed. */
+  private async publishAll(events: ConsentEvent[]): Promise<number> {
     const failed: string[] = [];
     let firstError: unknown;
     await mapLimit(events, 64, async (ev) => {
       try {
         await this.publish(ev);
-        ok.push(ev.id);
+        this.mark(ev.id);
       } catch (err) {
         firstError ??= err;
         failed.push(ev.id);
       }
     });
-    await this.repo.completeOutbox(ok);
     if (failed.length) {
-      const maxAttempts = Math.max(0, ...failed.map((id) => attempts?.get(id) ?? 0));
-      const backoff = Math.min(30_000, 500 * 2 ** Math.min(maxAttempts, 6));
-      await this.repo.releaseOutbox(failed, this.owner, new Date(Date.now() + backoff));
-      this.opts.logger.warn({ count: failed.length, owned, err: (firstError as Error)?.message, retryInMs: backoff }, 'outbox: publish failed; will retry');
+      const retryInMs = Math.min(this.opts.leaseMs, 2_000);
+      await this.repo.deferPublication(failed, new Date(Date.now() + retryInMs));
+      this.opts.logger.warn({ count: failed.length, err: (firstError as Error)?.message, retryInMs }, 'outbox: publish failed; will retry');
+      this.schedule(retryInMs);
     }
+    return failed.length;
   }
 
   private async publish(ev: ConsentEvent): Promise<void> {
     const subject = eventSubject(this.opts.prefix, 'consent', ev.accountId, ev.appId);
     await this.js.publish(subject, Buffer.from(JSON.stringify(envelopeOf(ev))), { msgID: ev.id, timeout: this.opts.publishTimeoutMs });
+  }
+
+  /** Queues a published id; ids are marked together (one update per MARK_EVERY_MS or MARK_MAX ids). */
+  private mark(id: string): void {
+    this.toMark.push(id);
+    if (this.toMark.length >= MARK_MAX) void this.flushMarks();
+    else if (!this.markTimer) {
+      this.markTimer = setTimeout(() => void this.flushMarks(), MARK_EVERY_MS);
+      this.markTimer.unref?.();
+    }
+  }
+
+  private flushMarks(): Promise<void> {
+    if (this.markTimer) clearTimeout(this.markTimer);
+    this.markTimer = undefined;
+    const ids = this.toMark;
+    this.toMark = [];
+    // an unmarked event is only published again (and de-duplicated by the stream) after its lease
+    this.marking = this.marking
+      .then(() => this.repo.markPublished(ids))
+      .catch((err: unknown) => this.opts.logger.warn({ err, count: ids.length }, 'outbox: could not mark events as published'));
+    this.track(this.marking);
+    return this.marking;
+  }
+
+  private track(p: Promise<unknown>): void {
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
   }
 
   private schedule(delayMs: number): void {
@@ -118,27 +151,18 @@ export class OutboxRelay {
   }
 
   private async tick(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
+    if (this.running) return;
     let claimed = 0;
     this.running = (async () => {
       try {
         claimed = await this.runOnce();
-        if (Date.now() - this.lastSweep > SWEEP_EVERY_MS) {
-          this.lastSweep = Date.now();
-          const swept = await this.repo.sweepMoves();
-          if (swept) this.opts.logger.debug({ swept }, 'current states: forgot finished moves');
-        }
       } catch (err) {
         this.opts.logger.warn({ err }, 'outbox: relay round failed');
       }
     })();
     await this.running;
     this.running = undefined;
-    const more = claimed >= (this.opts.batch ?? 500) || this.again;
-    this.again = false;
-    this.schedule(more ? 0 : this.opts.pollMs);
+    this.idlePollMs = claimed ? MIN_POLL_MS : Math.min(this.idlePollMs * 2, this.opts.pollMs);
+    this.schedule(this.idlePollMs);
   }
 }

@@ -1,6 +1,11 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
-/** consent_events: the immutable events. _id is the event id (time-ordered hex). */
+/**
+ * consent_events: the immutable events. _id is the event id (time-ordered hex). The event's
+ * fields never change once inserted. The document is also its own outbox record: `pub` (the
+ * time from which the relay may publish it) is set at insert and removed once JetStream has
+ * acknowledged the event; `claim` names the relay round that took it after a failure.
+ */
 export interface EventDoc {
   _id: string;
   accountId: string;
@@ -14,15 +19,16 @@ export interface EventDoc {
   action: boolean | null;
   token: string;
   createdAt: Date;
+  pub?: Date;
+  claim?: string;
 }
 
 /**
  * consent_current: one document per consent state (account, subject, issuer, target, scope),
  * _id = stateKey(...), created by the first event of the state and never removed. It holds a
- * copy of the state's newest event as last applied: only a newer event replaces it, through a
- * claimed move (ConsentRepository.applyCurrent), so it is exact under concurrent writers. Search
- * with current=true and GetCurrentStates read these documents only (one lookup with a scope, one
- * query without); the statistics counters follow its changes.
+ * copy of the state's newest event: a write replaces it only with a newer event, by one atomic
+ * guarded upsert (ConsentRepository.moveState). Search with current=true and GetCurrentStates read
+ * these documents only (one lookup with a scope, one query without).
  *
  * Documents written before the copy was kept lack `token`/`createdAt`; their event is then read
  * from consent_events by `eventId`.
@@ -44,77 +50,31 @@ export interface CurrentDoc {
 }
 
 /**
- * consent_outbox: one record per stored event until it is on NATS. Written BEFORE the event
- * (a record whose event does not exist after its lease is an abandoned write and is dropped).
- * `leaseUntil` is the claim: a relay owns a record until then.
+ * consent_stats: the statistics, kept by `$inc` on write (one bulkWrite per batch). Three kinds
+ * of document, by `_id` prefix: `app:` (events per application by action), `target:` (events per
+ * application and target, and how many current states of that target the application holds, by
+ * action) and `subject:` (one marker per application and subject, counted for distinct subjects).
  */
-export interface OutboxDoc {
+export interface StatsDoc {
   _id: string;
+  kind: 'app' | 'target' | 'subject';
   accountId: string;
   appId: string;
-  createdAt: Date;
-  leaseUntil: Date;
-  owner: string;
-  attempts: number;
-  /** Current state and counters were applied by the writer (a claimer re-applies the state otherwise). */
-  projected: boolean;
-}
-
-/** A won claim on an outbox record (see ConsentRepository.claimDue). */
-export interface ClaimDoc {
-  _id: string;
-  recordId: string;
-  owner: string;
-  at: Date;
-}
-
-/**
- * consent_moves: `<collection>:<id>@<version>`, inserted by the one writer that moves a current
- * state or a counter document on from that version (see store/versioned.ts). Swept after an hour.
- */
-export interface MoveDoc {
-  _id: string;
-  at: Date;
-}
-
-/** Statistics counters maintained on write. */
-export interface AppStatsDoc {
-  _id: string;
-  accountId: string;
-  appId: string;
-  total: number;
-  accepted: number;
-  declined: number;
-  noAction: number;
-  distinctSubjects: number;
-  /** Changes applied so far (the version a change starts from, see store/versioned.ts). */
-  v?: number;
-}
-export interface TargetStatsDoc {
-  _id: string;
-  accountId: string;
-  appId: string;
-  target: string;
-  events: number;
-  currentAccepted: number;
-  currentDeclined: number;
-  currentNoAction: number;
-  v?: number;
-}
-/** One marker per (account, app, subject), to count distinct subjects. */
-export interface SubjectDoc {
-  _id: string;
+  target?: string;
+  total?: number;
+  accepted?: number;
+  declined?: number;
+  noAction?: number;
+  events?: number;
+  currentAccepted?: number;
+  currentDeclined?: number;
+  currentNoAction?: number;
 }
 
 export interface Models {
   events: Model<EventDoc>;
   current: Model<CurrentDoc>;
-  outbox: Model<OutboxDoc>;
-  claims: Model<ClaimDoc>;
-  moves: Model<MoveDoc>;
-  appStats: Model<AppStatsDoc>;
-  targetStats: Model<TargetStatsDoc>;
-  subjects: Model<SubjectDoc>;
+  stats: Model<StatsDoc>;
 }
 
 const opts = { versionKey: false, _id: false } as const;
@@ -134,6 +94,8 @@ export function defineModels(conn: Connection): Models {
       action: { type: Boolean, default: null },
       token: { type: String, required: true },
       createdAt: { type: Date, required: true },
+      pub: Date,
+      claim: String,
     },
     { ...opts, collection: 'consent_events' },
   );
@@ -145,6 +107,9 @@ export function defineModels(conn: Connection): Models {
   events.index({ accountId: 1, token: 1, _id: -1 }, { name: 'token' });
   // statistics: latest event of an application
   events.index({ accountId: 1, appId: 1, _id: -1 }, { name: 'app_latest' });
+  // the relay: events not yet on NATS (sparse: published events leave the index)
+  events.index({ pub: 1 }, { name: 'unpublished', sparse: true });
+  events.index({ claim: 1 }, { name: 'claimed', sparse: true });
 
   const current = new Schema<CurrentDoc>(
     {
@@ -166,56 +131,30 @@ export function defineModels(conn: Connection): Models {
   );
   current.index({ accountId: 1, subject: 1, issuer: 1, target: 1 }, { name: 'states' });
 
-  const outbox = new Schema<OutboxDoc>(
-    {
-      _id: { type: String, required: true },
-      accountId: String,
-      appId: String,
-      createdAt: Date,
-      leaseUntil: Date,
-      owner: String,
-      attempts: { type: Number, default: 0 },
-      projected: { type: Boolean, default: false },
-    },
-    { ...opts, collection: 'consent_outbox' },
-  );
-  outbox.index({ leaseUntil: 1, _id: 1 }, { name: 'due' });
-
-  const claims = new Schema<ClaimDoc>({ _id: String, recordId: String, owner: String, at: Date }, { ...opts, collection: 'consent_outbox_claims' });
-  claims.index({ recordId: 1 }, { name: 'record' });
-
-  const moves = new Schema<MoveDoc>({ _id: String, at: Date }, { ...opts, collection: 'consent_moves' });
-  moves.index({ at: 1 }, { name: 'sweep' });
-
-  const appStats = new Schema<AppStatsDoc>(
-    { _id: String, accountId: String, appId: String, total: Number, accepted: Number, declined: Number, noAction: Number, distinctSubjects: Number, v: Number },
-    { ...opts, collection: 'consent_app_stats' },
-  );
-  const targetStats = new Schema<TargetStatsDoc>(
+  const stats = new Schema<StatsDoc>(
     {
       _id: String,
+      kind: String,
       accountId: String,
       appId: String,
       target: String,
+      total: Number,
+      accepted: Number,
+      declined: Number,
+      noAction: Number,
       events: Number,
       currentAccepted: Number,
       currentDeclined: Number,
       currentNoAction: Number,
-      v: Number,
     },
-    { ...opts, collection: 'consent_target_stats' },
+    { ...opts, collection: 'consent_stats' },
   );
-  targetStats.index({ accountId: 1, appId: 1, events: -1 }, { name: 'by_app' });
-  const subjects = new Schema<SubjectDoc>({ _id: String }, { ...opts, collection: 'consent_subjects' });
+  // statistics: the targets of an application with the most events; the count of its subject markers
+  stats.index({ kind: 1, accountId: 1, appId: 1, events: -1 }, { name: 'by_app' });
 
   return {
     events: conn.model('ConsentEvent', events),
     current: conn.model('ConsentCurrent', current),
-    outbox: conn.model('ConsentOutbox', outbox),
-    claims: conn.model('ConsentOutboxClaim', claims),
-    moves: conn.model('ConsentMove', moves),
-    appStats: conn.model('ConsentAppStats', appStats),
-    targetStats: conn.model('ConsentTargetStats', targetStats),
-    subjects: conn.model('ConsentSubject', subjects),
+    stats: conn.model('ConsentStats', stats),
   };
 }

@@ -1,23 +1,5 @@
 import { hashKey, stateKey, type ConsentEvent } from '../domain/consent';
-import type { CurrentDoc, EventDoc, Models, OutboxDoc, TargetStatsDoc } from './models';
-import { Coalescer, moveDocument } from './versioned';
-
-/** A counter document (AppStatsDoc or TargetStatsDoc), handled by field name. */
-type CounterDoc = { _id: string; v?: number } & Record<string, unknown>;
-
-/** A change to a counter document of one application (`app`) or one application and target: fields of a new document, and amounts to add. */
-interface CounterChange {
-  of: 'app' | 'target';
-  id: string;
-  init: Record<string, string>;
-  inc: Record<string, number>;
-}
-
-const mergeCounterChanges = (a: CounterChange, b: CounterChange): CounterChange => {
-  const inc = { ...a.inc };
-  for (const [f, n] of Object.entries(b.inc)) inc[f] = (inc[f] ?? 0) + n;
-  return { ...a, inc };
-};
+import type { CurrentDoc, EventDoc, Models, StatsDoc } from './models';
 
 /** Runs fn over items with at most `limit` in flight. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -32,9 +14,6 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) =>
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
 }
-
-/** Moves are kept this long, far beyond any writer's read-to-write time. */
-export const MOVE_RETENTION_MS = 60 * 60_000;
 
 export function toDoc(ev: ConsentEvent): EventDoc {
   const doc: EventDoc = {
@@ -92,7 +71,7 @@ export interface Statistics {
   declined: number;
   noAction: number;
   distinctSubjects: number;
-  targets: Array<Pick<TargetStatsDoc, 'target' | 'events' | 'currentAccepted' | 'currentDeclined' | 'currentNoAction'>>;
+  targets: Array<{ target: string; events: number; currentAccepted: number; currentDeclined: number; currentNoAction: number }>;
   latestEventAt?: Date;
 }
 
@@ -105,168 +84,154 @@ export const STATISTICS_MAX_TARGETS = 1000;
 type ActionCounter = 'currentAccepted' | 'currentDeclined' | 'currentNoAction';
 const counterOf = (action: boolean | null): ActionCounter => (action === true ? 'currentAccepted' : action === false ? 'currentDeclined' : 'currentNoAction');
 
+/** What a current state held before an event replaced it: `null` for a new state. */
+export type Replaced = { appId: string; action: boolean | null } | null;
+
+/** The newest event of a state in a batch, and what it replaced (`undefined`: a newer event was already current). */
+export interface Transition {
+  ev: ConsentEvent;
+  replaced: Replaced | undefined;
+}
+
+/** Attempts of one state move that keep meeting a concurrent first insert (each attempt is one round trip). */
+const MOVE_ATTEMPTS = 8;
+/** State moves of one batch in flight at once. */
+const MOVE_CONCURRENCY = 32;
+
+const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
+
 /**
- * The consent store. Deliberately no update or delete of events: events are inserted once and
- * only read afterwards. Derived collections (current states, counters, outbox) are maintained
- * here.
+ * The consent store, MongoDB-first: every write is one round trip that MongoDB applies
+ * atomically to one document, so it is exact with any number of writers and replicas, with no
+ * transaction. Events are inserted once and never changed (their `pub`/`claim` bookkeeping
+ * aside); current states and statistics are derived on write:
+ *
+ * 1. `insertEvents`: one insertMany per batch (the events are their own outbox records);
+ * 2. `applyCurrent`: one guarded upsert per state that returns what it replaced;
+ * 3. `count`: one bulkWrite of `$inc`s for the batch's statistics.
  */
 export class ConsentRepository {
-  /** Counter changes of concurrent writes in this process, applied together (one writer per document). */
-  private readonly counters = new Coalescer<CounterChange>(mergeCounterChanges, (_key, change) => this.applyCounters(change));
-
   constructor(private readonly m: Models) {}
 
   // --- writing ------------------------------------------------------------------------------
 
-  /** Step 1 of a write: outbox records, already leased by the writer (owner). */
-  async insertOutbox(events: ConsentEvent[], owner: string, leaseMs: number): Promise<void> {
-    const now = new Date();
-    const docs: OutboxDoc[] = events.map((e) => ({
-      _id: e.id,
-      accountId: e.accountId,
-      appId: e.appId,
-      createdAt: now,
-      leaseUntil: new Date(now.getTime() + leaseMs),
-      owner,
-      attempts: 0,
-      projected: false,
-    }));
-    await this.m.outbox.collection.insertMany(docs as never[], { ordered: true });
-  }
-
   /**
-   * Step 2: the events. If the insert fails part-way, the events of this failed call that did
-   * get in are withdrawn again so that the call is all or nothing (they were never answered to
-   * anybody; this is the only removal in the store, and only of a failed call's own inserts).
+   * Step 1: the events, each due for publishing by the relay from `pubAt` unless the writer's
+   * own publish acknowledges it first. All or nothing: if the insert fails part-way, the events
+   * of this call that did get in are withdrawn again (they were never answered to anybody; this
+   * is the only removal in the store).
    */
-  async insertEvents(events: ConsentEvent[]): Promise<void> {
-    const ids = events.map((e) => e.id);
+  async insertEvents(events: ConsentEvent[], pubAt: Date): Promise<void> {
     try {
-      await this.m.events.collection.insertMany(events.map(toDoc) as never[], { ordered: true });
+      await this.m.events.collection.insertMany(events.map((e) => ({ ...toDoc(e), pub: pubAt })) as never[], { ordered: true });
     } catch (err) {
-      await this.m.events.collection.deleteMany({ _id: { $in: ids } } as never).catch(() => undefined);
-      await this.m.outbox.collection.deleteMany({ _id: { $in: ids } } as never).catch(() => undefined);
+      await this.m.events.collection.deleteMany({ _id: { $in: events.map((e) => e.id) } } as never).catch(() => undefined);
       throw err;
     }
   }
 
   /**
-   * Moves the current state of (subject, issuer, target, scope) to this event unless a newer
-   * event is already current. Idempotent. Returns the replaced current (appId, action), `null`
-   * when the state was new, or `undefined` when nothing changed (a newer event is current).
-   * Exact under concurrent writers and replicas on MongoDB and FerretDB (store/versioned.ts):
-   * the state only moves forward, and every move knows the one it replaced (for the statistics).
+   * Step 2: moves each state the batch touches to its newest event in the batch, unless a newer
+   * event is already current. Idempotent. Returns, per state, what the move replaced.
    */
-  async applyCurrent(ev: ConsentEvent): Promise<{ appId: string; action: boolean | null } | null | undefined> {
-    const key = stateKey(ev.accountId, ev.subject, ev.issuer, ev.target, ev.scope);
-    const doc = this.currentDoc(key, ev);
-    const moved = await moveDocument<CurrentDoc>(this.m.current.collection as never, this.m.moves.collection as never, key, 'eventId', (cur) =>
-      cur && cur.eventId >= ev.id ? undefined : doc,
-    );
-    if (!moved) return undefined;
-    return moved.replaced && { appId: moved.replaced.appId, action: moved.replaced.action ?? null };
-  }
-
-  /** Forgets finished moves: a move id is needed only while some writer may still hold its `from` state. */
-  async sweepMoves(olderThanMs = MOVE_RETENTION_MS): Promise<number> {
-    const res = await this.m.moves.collection.deleteMany({ at: { $lt: new Date(Date.now() - olderThanMs) } } as never);
-    return res.deletedCount;
-  }
-
-  /**
-   * Step 3: current states and statistics counters, both exact under concurrent writers and
-   * replicas on MongoDB and FerretDB (claimed moves, store/versioned.ts). Counters are not
-   * re-applied when a process dies between step 2 and the end of this step (docs/consent.md).
-   */
-  async project(events: ConsentEvent[]): Promise<void> {
-    const transitions = await this.applyCurrentMany(events);
-
-    const apps = new Map<string, { accountId: string; appId: string; total: number; accepted: number; declined: number; noAction: number }>();
-    const targets = new Map<string, { accountId: string; appId: string; target: string; inc: Record<string, number> }>();
-    const target = (accountId: string, appId: string, t: string) => {
-      const id = hashKey([accountId, appId, t]);
-      let e = targets.get(id);
-      if (!e) targets.set(id, (e = { accountId, appId, target: t, inc: { events: 0, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0 } }));
-      return e;
-    };
-    for (const ev of events) {
-      const appKey = hashKey([ev.accountId, ev.appId]);
-      let a = apps.get(appKey);
-      if (!a) apps.set(appKey, (a = { accountId: ev.accountId, appId: ev.appId, total: 0, accepted: 0, declined: 0, noAction: 0 }));
-      a.total++;
-      if (ev.action === true) a.accepted++;
-      else if (ev.action === false) a.declined++;
-      else a.noAction++;
-      target(ev.accountId, ev.appId, ev.target).inc.events!++;
-    }
-    for (const { ev, prev } of transitions) {
-      if (prev === undefined) continue;
-      target(ev.accountId, ev.appId, ev.target).inc[counterOf(ev.action)]!++;
-      if (prev) target(ev.accountId, prev.appId, ev.target).inc[counterOf(prev.action)]!--;
-    }
-
-    // distinct subjects: a marker per (account, app, subject), inserted once (unique _id); the
-    // markers this call inserted are the new subjects
-    const markers = [...new Map(events.map((e) => [hashKey([e.accountId, e.appId, e.subject]), hashKey([e.accountId, e.appId])])).entries()];
-    const failed = await this.insertIgnoringDuplicates(
-      this.m.subjects.collection,
-      markers.map(([id]) => ({ _id: id })),
-    );
-    const newSubjects = new Map<string, number>();
-    markers.forEach(([, appKey], i) => {
-      if (!failed.has(i)) newSubjects.set(appKey, (newSubjects.get(appKey) ?? 0) + 1);
-    });
-
-    await Promise.all([
-      ...[...apps.entries()].map(([id, a]) =>
-        this.counters.add(`app:${id}`, {
-          of: 'app',
-          id,
-          init: { accountId: a.accountId, appId: a.appId },
-          inc: { total: a.total, accepted: a.accepted, declined: a.declined, noAction: a.noAction, distinctSubjects: newSubjects.get(id) ?? 0 },
-        }),
-      ),
-      ...[...targets.entries()].map(([id, t]) =>
-        this.counters.add(`target:${id}`, { of: 'target', id, init: { accountId: t.accountId, appId: t.appId, target: t.target }, inc: t.inc }),
-      ),
-    ]);
-  }
-
-  /** Adds a change to a counter document (one per application, one per application and target). */
-  private async applyCounters(change: CounterChange): Promise<void> {
-    const { id } = change;
-    const coll = change.of === 'app' ? this.m.appStats.collection : this.m.targetStats.collection;
-    await moveDocument<CounterDoc>(coll as never, this.m.moves.collection as never, id, 'v', (cur) => {
-      const next: CounterDoc = { ...(cur ?? { _id: id, ...change.init }), v: ((cur?.v as number | undefined) ?? 0) + 1 };
-      for (const [f, n] of Object.entries(change.inc)) next[f] = ((next[f] as number | undefined) ?? 0) + n;
-      return next;
-    });
-  }
-
-  /**
-   * Current states of a batch. Only the newest event of each state in the batch matters (the
-   * net transition). States seen for the first time are created with one insertMany (unique
-   * _id: atomic everywhere, and cheap); existing states go through applyCurrent.
-   */
-  private async applyCurrentMany(
-    events: ConsentEvent[],
-  ): Promise<Array<{ ev: ConsentEvent; prev: { appId: string; action: boolean | null } | null | undefined }>> {
+  async applyCurrent(events: ConsentEvent[]): Promise<Transition[]> {
     const newest = new Map<string, ConsentEvent>();
     for (const ev of events) {
       const key = stateKey(ev.accountId, ev.subject, ev.issuer, ev.target, ev.scope);
       const cur = newest.get(key);
       if (!cur || cur.id < ev.id) newest.set(key, ev);
     }
-    const entries = [...newest.entries()];
-    const failed = await this.insertIgnoringDuplicates(
-      this.m.current.collection,
-      entries.map(([key, ev]) => this.currentDoc(key, ev)),
-    );
-    const out: Array<{ ev: ConsentEvent; prev: { appId: string; action: boolean | null } | null | undefined }> = [];
-    const existing: ConsentEvent[] = [];
-    entries.forEach(([, ev], i) => (failed.has(i) ? existing.push(ev) : out.push({ ev, prev: null })));
-    out.push(...(await mapLimit(existing, 16, async (ev) => ({ ev, prev: await this.applyCurrent(ev) }))));
-    return out;
+    return mapLimit([...newest.entries()], MOVE_CONCURRENCY, async ([key, ev]) => ({ ev, replaced: await this.moveState(key, ev) }));
+  }
+
+  /**
+   * One state move: an upsert guarded by `eventId < ev.id`, returning the document it replaced.
+   * MongoDB applies it atomically, so of racing writers only newer events win, and each winner
+   * knows exactly what it replaced (the statistics follow these transitions). A guarded upsert
+   * that finds a newer event current fails with E11000 (it tries to insert a second document
+   * with the same _id); so does one that loses the race to create the state. A read tells which.
+   */
+  async moveState(key: string, ev: ConsentEvent): Promise<Replaced | undefined> {
+    const { _id, ...fields } = this.currentDoc(key, ev);
+    for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
+      try {
+        const before = (await this.m.current.collection.findOneAndUpdate({ _id, eventId: { $lt: ev.id } } as never, { $set: fields } as never, {
+          upsert: true,
+          returnDocument: 'before',
+          projection: { appId: 1, action: 1 },
+        })) as unknown as Pick<CurrentDoc, 'appId' | 'action'> | null;
+        return before ? { appId: before.appId, action: before.action ?? null } : null;
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+        const cur = (await this.m.current.collection.findOne({ _id } as never, { projection: { eventId: 1 } })) as unknown as CurrentDoc | null;
+        if (cur && cur.eventId >= ev.id) return undefined;
+      }
+    }
+    throw new Error(`current state ${key}: still contended after ${MOVE_ATTEMPTS} attempts`);
+  }
+
+  /**
+   * Step 3: the statistics of a batch, one bulkWrite of `$inc` upserts: events per application
+   * by action, events per application and target, current states per target by action (from
+   * the transitions), and a marker per new (application, subject). Applied once per batch by
+   * its writer; a process that dies between step 1 and this step leaves the counters short by
+   * that batch (docs/consent.md), while current states and publication recover.
+   */
+  async count(events: ConsentEvent[], transitions: Transition[]): Promise<void> {
+    const incs = new Map<string, { set: Partial<StatsDoc>; inc: Record<string, number> }>();
+    const bump = (id: string, set: Partial<StatsDoc>, field: string, n: number) => {
+      let e = incs.get(id);
+      if (!e) incs.set(id, (e = { set, inc: {} }));
+      e.inc[field] = (e.inc[field] ?? 0) + n;
+    };
+    const app = (accountId: string, appId: string) => [`app:${hashKey([accountId, appId])}`, { kind: 'app' as const, accountId, appId }] as const;
+    const target = (accountId: string, appId: string, t: string) =>
+      [`target:${hashKey([accountId, appId, t])}`, { kind: 'target' as const, accountId, appId, target: t }] as const;
+    const subjects = new Map<string, Partial<StatsDoc>>();
+    for (const ev of events) {
+      const [aid, aset] = app(ev.accountId, ev.appId);
+      bump(aid, aset, 'total', 1);
+      bump(aid, aset, ev.action === true ? 'accepted' : ev.action === false ? 'declined' : 'noAction', 1);
+      const [tid, tset] = target(ev.accountId, ev.appId, ev.target);
+      bump(tid, tset, 'events', 1);
+      subjects.set(`subject:${hashKey([ev.accountId, ev.appId, ev.subject])}`, { kind: 'subject', accountId: ev.accountId, appId: ev.appId });
+    }
+    for (const { ev, replaced } of transitions) {
+      if (replaced === undefined) continue;
+      const [tid, tset] = target(ev.accountId, ev.appId, ev.target);
+      bump(tid, tset, counterOf(ev.action), 1);
+      if (replaced) {
+        const [pid, pset] = target(ev.accountId, replaced.appId, ev.target);
+        bump(pid, pset, counterOf(replaced.action), -1);
+      }
+    }
+    const ops = [
+      ...[...incs.entries()].map(([_id, { set, inc }]) => ({
+        updateOne: { filter: { _id }, update: { $inc: inc, $setOnInsert: set }, upsert: true },
+      })),
+      ...[...subjects.entries()].map(([_id, set]) => ({ updateOne: { filter: { _id }, update: { $setOnInsert: set }, upsert: true } })),
+    ];
+    await this.bulkUpserts(ops);
+  }
+
+  /**
+   * bulkWrite of upserts by _id (unordered). Two replicas creating the same document at once
+   * may see E11000 on the upsert that lost (MongoDB retries most such upserts itself); an op
+   * that failed so was not applied, so it is sent again.
+   */
+  private async bulkUpserts(ops: object[]): Promise<void> {
+    let pending = ops;
+    for (let attempt = 0; pending.length; attempt++) {
+      try {
+        await this.m.stats.collection.bulkWrite(pending as never[], { ordered: false });
+        return;
+      } catch (err) {
+        const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
+        const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{ index: number; code: number }>;
+        if (attempt >= 3 || !list.length || list.some((w) => w.code !== 11000)) throw err;
+        pending = list.map((w) => pending[w.index]!);
+      }
+    }
   }
 
   private currentDoc(key: string, ev: ConsentEvent): CurrentDoc {
@@ -303,88 +268,54 @@ export class ConsentRepository {
     return out;
   }
 
-  /** insertMany (unordered) that tolerates duplicate keys; returns the indexes that were duplicates. */
-  private async insertIgnoringDuplicates(coll: { insertMany(docs: never[], o: object): Promise<unknown> }, docs: object[]): Promise<Set<number>> {
-    if (!docs.length) return new Set();
-    try {
-      await coll.insertMany(docs as never[], { ordered: false });
-      return new Set();
-    } catch (err) {
-      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-      const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{ index: number; code: number }>;
-      if (!list.length || list.some((w) => w.code !== 11000)) throw err;
-      return new Set(list.map((w) => w.index));
-    }
+  // --- publication (the relay) --------------------------------------------------------------
+
+  /** Published: the events leave the relay's view. One update for any number of events. */
+  async markPublished(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.m.events.collection.updateMany({ _id: { $in: ids } } as never, { $unset: { pub: '', claim: '' } } as never);
   }
 
-  // --- outbox -------------------------------------------------------------------------------
+  /** Not published: any replica's relay may retry from `retryAt`. */
+  async deferPublication(ids: string[], retryAt: Date): Promise<void> {
+    if (!ids.length) return;
+    await this.m.events.collection.updateMany({ _id: { $in: ids }, pub: { $exists: true } } as never, { $set: { pub: retryAt } } as never);
+  }
 
   /**
-   * Claims due outbox records (lease expired) for `owner`; safe with several replicas.
-   *
-   * The claim is the insert of `<record id>#<attempts>` into consent_outbox_claims (unique _id):
-   * exactly one replica wins it, on MongoDB and on FerretDB alike (FerretDB 1.x on SQLite does
-   * not apply a conditional update or findOneAndUpdate atomically, so a conditional update
-   * alone could hand one record to two replicas). The winner then takes the lease and bumps
-   * `attempts`, so the next claim after this lease expires has a new claim id.
+   * Claims every event due for publishing (its writer did not publish it in time): one update
+   * that moves their due time by the lease and tags them with this round's `claim`, then one
+   * read of the tagged events. Each event's update is atomic, so of several replicas exactly one
+   * claims it per lease. An idle round is the one update, matching nothing.
    */
-  async claimDue(owner: string, leaseMs: number, limit: number): Promise<OutboxDoc[]> {
+  async claimDue(claim: string, leaseMs: number, limit: number): Promise<ConsentEvent[]> {
     const now = new Date();
-    const due = (await this.m.outbox.collection
-      .find({ leaseUntil: { $lte: now } } as never)
-      .sort({ leaseUntil: 1, _id: 1 })
-      .limit(limit)
-      .toArray()) as unknown as OutboxDoc[];
-    if (!due.length) return [];
-    const claims = due.map((d) => ({ _id: `${d._id}#${d.attempts ?? 0}`, recordId: d._id, owner, at: now }));
-    let won = new Set(claims.map((c) => c.recordId));
-    try {
-      await this.m.claims.collection.insertMany(claims as never[], { ordered: false });
-    } catch (err) {
-      const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
-      const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{ index: number; code: number }>;
-      if (!list.length || list.some((w) => w.code !== 11000)) throw err;
-      const lost = new Set(list.map((w) => claims[w.index]!.recordId));
-      won = new Set([...won].filter((id) => !lost.has(id)));
-    }
-    const mine = due.filter((d) => won.has(d._id));
-    if (!mine.length) return [];
-    const lease = new Date(now.getTime() + leaseMs);
-    await this.m.outbox.collection.updateMany(
-      { _id: { $in: mine.map((d) => d._id) } } as never,
-      { $set: { leaseUntil: lease, owner }, $inc: { attempts: 1 } } as never,
+    const res = await this.m.events.collection.updateMany(
+      { pub: { $lte: now } } as never,
+      { $set: { pub: new Date(now.getTime() + leaseMs), claim } } as never,
     );
-    return mine.map((d) => ({ ...d, leaseUntil: lease, owner, attempts: (d.attempts ?? 0) + 1 }));
+    return res.modifiedCount ? this.claimed(claim, limit) : [];
   }
 
-  /** Published: the record is done. */
-  async completeOutbox(ids: string[]): Promise<void> {
-    if (!ids.length) return;
-    await this.m.outbox.collection.deleteMany({ _id: { $in: ids } } as never);
-    await this.m.claims.collection.deleteMany({ recordId: { $in: ids } } as never);
+  /** Events of a claim not yet published, oldest first (a relay round reads its claim in chunks). */
+  async claimed(claim: string, limit: number): Promise<ConsentEvent[]> {
+    const docs = (await this.m.events.collection
+      .find({ claim } as never)
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray()) as unknown as EventDoc[];
+    return docs.map((d) => fromDoc(d));
   }
 
-  /** Not published: let any replica retry after `retryAt`. */
-  async releaseOutbox(ids: string[], owner: string, retryAt: Date): Promise<void> {
-    if (!ids.length) return;
-    await this.m.outbox.collection.updateMany({ _id: { $in: ids }, owner } as never, { $set: { leaseUntil: retryAt, owner: '', projected: true } } as never);
-  }
-
-  async countOutbox(): Promise<number> {
-    return this.m.outbox.collection.countDocuments({});
-  }
-
-  async eventsByIds(ids: string[]): Promise<ConsentEvent[]> {
-    if (!ids.length) return [];
-    const docs = (await this.m.events.collection.find({ _id: { $in: ids } } as never).toArray()) as unknown as EventDoc[];
-    return docs.map((d) => fromDoc(d)).sort((a, b) => (a.id < b.id ? -1 : 1));
+  /** Events not yet on NATS (for tests and metrics). */
+  async countUnpublished(): Promise<number> {
+    return this.m.events.collection.countDocuments({ pub: { $exists: true } } as never);
   }
 
   // --- reading ------------------------------------------------------------------------------
 
   async findById(accountId: string, id: string): Promise<ConsentEvent | undefined> {
-    // By _id alone, the account checked here: FerretDB on SQLite serves only a filter of exactly
-    // {_id} from its index (and scans for {_id, accountId}); on MongoDB both are one lookup.
+    // By _id alone (the account checked here): one primary-key lookup on every server.
     const doc = (await this.m.events.collection.findOne({ _id: id } as never)) as unknown as EventDoc | null;
     return doc && doc.accountId === accountId ? fromDoc(doc) : undefined;
   }
@@ -419,9 +350,7 @@ export class ConsentRepository {
         .sort((x, y) => (x.id < y.id ? 1 : -1))
         .slice(0, q.limit + 1);
     } else {
-      // Most selective field first: FerretDB on PostgreSQL tests the fields in this order on
-      // every row (measured: 35 ms instead of 49 ms per query over 100,000 events); MongoDB's
-      // index choice does not depend on it.
+      // Served by the `search` / `search_scope` indexes on MongoDB.
       const filter: Record<string, unknown> = { subject: q.subject, target: q.target, issuer: q.issuer, accountId: q.accountId };
       if (q.scope !== undefined) filter.scope = q.scope;
       if (q.source !== undefined) filter.source = q.source;
@@ -459,30 +388,33 @@ export class ConsentRepository {
   }
 
   async statistics(accountId: string, appId: string): Promise<Statistics> {
-    const [app, targets, latest] = await Promise.all([
-      this.m.appStats.collection.findOne({ _id: hashKey([accountId, appId]) } as never),
-      this.m.targetStats.collection
-        .find({ accountId, appId } as never, { projection: { _id: 0, target: 1, events: 1, currentAccepted: 1, currentDeclined: 1, currentNoAction: 1 } })
+    const [app, targets, distinctSubjects, latest] = await Promise.all([
+      this.m.stats.collection.findOne({ _id: `app:${hashKey([accountId, appId])}` } as never),
+      this.m.stats.collection
+        .find({ kind: 'target', accountId, appId } as never, {
+          projection: { _id: 0, target: 1, events: 1, currentAccepted: 1, currentDeclined: 1, currentNoAction: 1 },
+        })
         .sort({ events: -1 })
         .limit(STATISTICS_MAX_TARGETS)
         .toArray(),
+      this.m.stats.collection.countDocuments({ kind: 'subject', accountId, appId } as never),
       this.m.events.collection
         .find({ accountId, appId } as never, { projection: { createdAt: 1 } })
         .sort({ _id: -1 })
         .limit(1)
         .toArray(),
     ]);
-    const a = app as unknown as Partial<Statistics> | null;
+    const a = app as unknown as StatsDoc | null;
     const out: Statistics = {
       appId,
       total: a?.total ?? 0,
       accepted: a?.accepted ?? 0,
       declined: a?.declined ?? 0,
       noAction: a?.noAction ?? 0,
-      distinctSubjects: a?.distinctSubjects ?? 0,
-      targets: (targets as unknown as Statistics['targets'])
+      distinctSubjects,
+      targets: (targets as unknown as StatsDoc[])
         .map((t) => ({
-          target: t.target,
+          target: t.target ?? '',
           events: t.events ?? 0,
           currentAccepted: t.currentAccepted ?? 0,
           currentDeclined: t.currentDeclined ?? 0,

@@ -1,0 +1,120 @@
+import { connectMongo, createLogger } from '@accord/common';
+import { testEnv } from '@accord/local-stack';
+import type { Connection } from 'mongoose';
+import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
+import { defineModels } from '../src/store/models';
+import { ConsentRepository } from '../src/store/repository';
+import { input, startTestConsent, type RunningConsent } from './helpers';
+
+const ISSUER = input().issuer;
+
+/** Expected [accepted, declined, noAction] current counters of a target for one newest event. */
+const currentOf = (action: boolean | null | undefined): number[] => {
+  const out = [0, 0, 0];
+  out[action === true ? 0 : action === false ? 1 : 2] = 1;
+  return out;
+};
+
+describe('40 racing writers against the store itself (one round trip each, no batching)', () => {
+  let conns: Connection[] = [];
+  let repos: ConsentRepository[] = [];
+  beforeAll(async () => {
+    const { mongoUrl } = testEnv('consentraces');
+    // four connections, like four replicas
+    conns = await Promise.all([0, 1, 2, 3].map(() => connectMongo(mongoUrl, createLogger('t', 'silent'))));
+    repos = conns.map((c) => new ConsentRepository(defineModels(c)));
+  });
+  afterAll(async () => Promise.all(conns.map((c) => c.close())));
+
+  it('moves one state to the newest of 40 events and counts every event and transition exactly once', async () => {
+    const events = buildEvents(
+      'acc-race',
+      'app-race',
+      validateInputs(Array.from({ length: 40 }, (_, i) => ({ subject: 'racer', issuer: ISSUER, target: 't-one', action: i % 3 === 0 ? null : i % 2 === 0 }))),
+    );
+    await repos[0]!.insertEvents(events, new Date(Date.now() + 60_000));
+    // in shuffled order, each writer on its own connection, all at once
+    const shuffled = [...events].sort(() => Math.random() - 0.5);
+    await Promise.all(
+      shuffled.map(async (ev, i) => {
+        const repo = repos[i % repos.length]!;
+        await repo.count([ev], await repo.applyCurrent([ev]));
+      }),
+    );
+    const newest = events.at(-1)!;
+    const cur = await repos[1]!.search({ accountId: 'acc-race', subject: 'racer', issuer: ISSUER, target: 't-one', current: true, limit: 10 });
+    expect(cur.events.map((e) => e.id)).toEqual([newest.id]);
+    const stats = await repos[2]!.statistics('acc-race', 'app-race');
+    expect(stats).toMatchObject({
+      total: 40,
+      accepted: events.filter((e) => e.action === true).length,
+      declined: events.filter((e) => e.action === false).length,
+      noAction: events.filter((e) => e.action === null).length,
+      distinctSubjects: 1,
+    });
+    const row = stats.targets.find((t) => t.target === 't-one')!;
+    expect(row.events).toBe(40);
+    expect([row.currentAccepted, row.currentDeclined, row.currentNoAction]).toEqual(currentOf(newest.action));
+  });
+
+  it('counts 40 racing first events of 40 states on one target counter exactly', async () => {
+    const events: ConsentEvent[] = buildEvents(
+      'acc-race',
+      'app-count',
+      validateInputs(Array.from({ length: 40 }, (_, i) => ({ subject: `s-${i}`, issuer: ISSUER, target: 't-many', action: i % 4 !== 0 }))),
+    );
+    await repos[0]!.insertEvents(events, new Date(Date.now() + 60_000));
+    await Promise.all(
+      events.map(async (ev, i) => {
+        const repo = repos[i % repos.length]!;
+        await repo.count([ev], await repo.applyCurrent([ev]));
+      }),
+    );
+    const stats = await repos[3]!.statistics('acc-race', 'app-count');
+    expect(stats).toMatchObject({ total: 40, accepted: 30, declined: 10, noAction: 0, distinctSubjects: 40 });
+    expect(stats.targets).toEqual([{ target: 't-many', events: 40, currentAccepted: 30, currentDeclined: 10, currentNoAction: 0 }]);
+  });
+});
+
+describe('40 racing writers through three consent replicas', () => {
+  const replicas: RunningConsent[] = [];
+  beforeAll(async () => {
+    const env = testEnv('consentreplicas');
+    for (let i = 0; i < 3; i++) replicas.push(await startTestConsent('consentreplicas', {}, env));
+  });
+  afterAll(async () => Promise.all(replicas.map((r) => r.stop())));
+
+  it('keeps one current state (the newest event) and exact counters per application', async () => {
+    const acc = 'acc-replicas';
+    const apps = ['app-x', 'app-y'];
+    const target = 'https://shop.example/replicas';
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        replicas[i % 3]!.client.createConsents({
+          accountId: acc,
+          appId: apps[i % 2]!,
+          events: [input({ subject: 'shared', target, action: i % 5 === 0 ? undefined : i % 3 !== 0 })],
+        }),
+      ),
+    );
+    const events = results.map((r) => r.events[0]!).sort((x, y) => (x.id < y.id ? -1 : 1));
+    const newest = events.at(-1)!;
+    const cur = await replicas[0]!.client.searchConsents({ accountId: acc, subject: 'shared', issuer: ISSUER, target, current: true, scope: 'default' });
+    expect(cur.events.map((e) => e.id)).toEqual([newest.id]);
+
+    const stats = await Promise.all(apps.map((appId) => replicas[1]!.client.getStatistics({ accountId: acc, appId })));
+    stats.forEach((s, i) => {
+      const mine = events.filter((e) => e.appId === apps[i]);
+      expect(s).toMatchObject({
+        total: 20,
+        accepted: mine.filter((e) => e.action === true).length,
+        declined: mine.filter((e) => e.action === false).length,
+        noAction: mine.filter((e) => e.action === undefined).length,
+        distinctSubjects: 1,
+      });
+      const row = s.targets.find((t) => t.target === target)!;
+      expect(row.events).toBe(20);
+      expect([row.currentAccepted, row.currentDeclined, row.currentNoAction]).toEqual(newest.appId === apps[i] ? currentOf(newest.action) : [0, 0, 0]);
+    });
+  });
+});
