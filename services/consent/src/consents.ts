@@ -104,7 +104,7 @@ export class Consents {
       return;
     }
     const projection = (async () => {
-      await this.repo.count(events, await this.repo.applyCurrent(events));
+      await Promise.all([this.repo.applyCurrent(events), this.repo.count(events)]);
       return true;
     })().catch((err: unknown) => {
       this.logger.warn({ err, events: events.length }, 'consent: current states not applied; the outbox relay applies them after the lease');

@@ -8,7 +8,7 @@ import { findBinary, freePort, spawnLogged, stopChild, testEnv, waitForPort } fr
 import { Consents } from '../src/consents';
 import { buildEvents, validateInputs } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
-import { ConsentRepository, type Transition } from '../src/store/repository';
+import { ConsentRepository } from '../src/store/repository';
 import { input, startTestConsent, waitFor, type RunningConsent } from './helpers';
 
 const A = { accountId: 'acc-ev', appId: 'app-ev' };
@@ -138,11 +138,7 @@ describe('events on NATS', () => {
     try {
       const repo = new ConsentRepository(defineModels(conn));
       let finish!: () => void;
-      const { consents, published } = writerWith(
-        repo,
-        (evs) => new Promise<Transition[]>((res) => (finish = () => void repo.applyCurrent(evs).then(res))),
-        30_000,
-      );
+      const { consents, published } = writerWith(repo, (evs) => new Promise<void>((res) => (finish = () => void repo.applyCurrent(evs).then(res))), 30_000);
       // a caller that stops waiting in 1.2 s: the answer must leave before (1 s margin)
       const [ev] = await consents.create(A.accountId, A.appId, [{ subject: 'late', issuer: 'i', target: 't', action: false }], Date.now() + 1200);
       expect(await repo.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'late', action: false });

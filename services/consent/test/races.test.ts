@@ -1,7 +1,7 @@
 import { connectMongo, createLogger } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import type { Connection } from 'mongoose';
-import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
+import { buildEvents, stateKey, validateInputs, type ConsentEvent } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
 import { ConsentRepository } from '../src/store/repository';
 import { input, startTestConsent, type RunningConsent } from './helpers';
@@ -15,7 +15,7 @@ const currentOf = (action: boolean | null | undefined): number[] => {
   return out;
 };
 
-describe('40 racing writers against the store itself (one round trip each, no batching)', () => {
+describe('40 racing writers against the store itself (no batching: each event its own round trips)', () => {
   let conns: Connection[] = [];
   let repos: ConsentRepository[] = [];
   beforeAll(async () => {
@@ -26,7 +26,7 @@ describe('40 racing writers against the store itself (one round trip each, no ba
   });
   afterAll(async () => Promise.all(conns.map((c) => c.close())));
 
-  it('moves one state to the newest of 40 events and counts every event and transition exactly once', async () => {
+  it('moves one state to the newest of 40 events and counts every event exactly once', async () => {
     const events = buildEvents(
       'acc-race',
       'app-race',
@@ -38,7 +38,7 @@ describe('40 racing writers against the store itself (one round trip each, no ba
     await Promise.all(
       shuffled.map(async (ev, i) => {
         const repo = repos[i % repos.length]!;
-        await repo.count([ev], await repo.applyCurrent([ev]));
+        await Promise.all([repo.applyCurrent([ev]), repo.count([ev])]);
       }),
     );
     const newest = events.at(-1)!;
@@ -67,12 +67,58 @@ describe('40 racing writers against the store itself (one round trip each, no ba
     await Promise.all(
       events.map(async (ev, i) => {
         const repo = repos[i % repos.length]!;
-        await repo.count([ev], await repo.applyCurrent([ev]));
+        await Promise.all([repo.applyCurrent([ev]), repo.count([ev])]);
       }),
     );
     const stats = await repos[3]!.statistics('acc-race', 'app-count');
     expect(stats).toMatchObject({ total: 40, accepted: 30, declined: 10, noAction: 0, distinctSubjects: 40 });
     expect(stats.targets).toEqual([{ target: 't-many', events: 40, currentAccepted: 30, currentDeclined: 10, currentNoAction: 0 }]);
+  });
+});
+
+describe('current states written by Accord 0.1 (flat fields, no `cur`)', () => {
+  it('are read and counted as they are, and a newer event replaces them', async () => {
+    const { mongoUrl } = testEnv('consentlegacy');
+    const conn = await connectMongo(mongoUrl, createLogger('t', 'silent'));
+    try {
+      const models = defineModels(conn);
+      const repo = new ConsentRepository(models);
+      const [old, next] = buildEvents(
+        'acc-legacy',
+        'app-legacy',
+        validateInputs([0, 1].map((i) => ({ subject: 'l', issuer: ISSUER, target: 't', action: i === 0 }))),
+      );
+      const key = stateKey('acc-legacy', 'l', ISSUER, 't', 'default');
+      await models.current.collection.insertOne({
+        _id: key,
+        accountId: 'acc-legacy',
+        subject: 'l',
+        issuer: ISSUER,
+        target: 't',
+        scope: 'default',
+        eventId: old!.id,
+        appId: 'app-legacy',
+        action: true,
+        token: old!.token,
+        createdAt: old!.createdAt,
+      } as never);
+      const q = { accountId: 'acc-legacy', subject: 'l', issuer: ISSUER, target: 't', current: true, limit: 10 };
+      expect((await repo.search(q)).events).toEqual([old]);
+      expect((await repo.statistics('acc-legacy', 'app-legacy')).targets).toEqual([]); // no counters of 0.1 here
+      await repo.count([next!]);
+      expect((await repo.statistics('acc-legacy', 'app-legacy')).targets).toEqual([
+        { target: 't', events: 1, currentAccepted: 1, currentDeclined: 0, currentNoAction: 0 }, // the 0.1 state, accepted
+      ]);
+      await repo.applyCurrent([next!]);
+      expect((await repo.search(q)).events).toEqual([next]);
+      await repo.applyCurrent([old!]); // older: no change
+      expect((await repo.search(q)).events).toEqual([next]);
+      expect((await repo.statistics('acc-legacy', 'app-legacy')).targets).toEqual([
+        { target: 't', events: 1, currentAccepted: 0, currentDeclined: 1, currentNoAction: 0 },
+      ]);
+    } finally {
+      await conn.close();
+    }
   });
 });
 

@@ -25,13 +25,15 @@ export interface EventDoc {
 
 /**
  * consent_current: one document per consent state (account, subject, issuer, target, scope),
- * _id = stateKey(...), created by the first event of the state and never removed. It holds a
- * copy of the state's newest event: a write replaces it only with a newer event, by one atomic
- * guarded upsert (ConsentRepository.moveState). Search with current=true and GetCurrentStates read
- * these documents only (one lookup with a scope, one query without).
+ * _id = stateKey(...), created by the first event of the state and never removed. `cur` holds a
+ * copy of the state's newest event, `id` first: a write moves it with `$max: {cur}` by _id, which
+ * MongoDB applies atomically and which keeps the larger document, i.e. the one with the larger
+ * (time-ordered, fixed-width) event id. So only newer events replace it, whatever the order in
+ * which racing writers arrive (ConsentRepository.applyCurrent). Search with current=true and GetCurrentStates
+ * read these documents only (one lookup with a scope, one query without).
  *
- * Documents written before the copy was kept lack `token`/`createdAt`; their event is then read
- * from consent_events by `eventId`.
+ * Documents of Accord 0.1 hold the event's fields flat (`eventId`, `appId`, ...; some lack
+ * `token`/`createdAt`, then read from consent_events); readers take the newer of both forms.
  */
 export interface CurrentDoc {
   _id: string;
@@ -40,13 +42,26 @@ export interface CurrentDoc {
   issuer: string;
   target: string;
   scope: string;
+  cur?: CurrentEvent;
+  // Accord 0.1's flat form
   source?: string;
   delegate?: string;
-  eventId: string;
-  appId: string;
-  action: boolean | null;
+  eventId?: string;
+  appId?: string;
+  action?: boolean | null;
   token?: string;
   createdAt?: Date;
+}
+
+/** The newest event of a state, as kept in its current document (`id` must stay the first field). */
+export interface CurrentEvent {
+  id: string;
+  appId: string;
+  action: boolean | null;
+  token: string;
+  createdAt: Date;
+  source?: string;
+  delegate?: string;
 }
 
 /**
@@ -121,6 +136,7 @@ export function defineModels(conn: Connection): Models {
       scope: String,
       source: String,
       delegate: String,
+      cur: Schema.Types.Mixed,
       eventId: String,
       appId: String,
       action: { type: Boolean, default: null },
@@ -130,6 +146,8 @@ export function defineModels(conn: Connection): Models {
     { ...opts, collection: 'consent_current' },
   );
   current.index({ accountId: 1, subject: 1, issuer: 1, target: 1 }, { name: 'states' });
+  // statistics: the current states an application holds, per target
+  current.index({ accountId: 1, 'cur.appId': 1, target: 1 }, { name: 'app_states' });
 
   const stats = new Schema<StatsDoc>(
     {

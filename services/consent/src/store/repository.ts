@@ -1,5 +1,5 @@
 import { hashKey, stateKey, type ConsentEvent } from '../domain/consent';
-import type { CurrentDoc, EventDoc, Models, StatsDoc } from './models';
+import type { CurrentDoc, CurrentEvent, EventDoc, Models, StatsDoc } from './models';
 
 /** Runs fn over items with at most `limit` in flight. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -84,31 +84,36 @@ export const STATISTICS_MAX_TARGETS = 1000;
 type ActionCounter = 'currentAccepted' | 'currentDeclined' | 'currentNoAction';
 const counterOf = (action: boolean | null): ActionCounter => (action === true ? 'currentAccepted' : action === false ? 'currentDeclined' : 'currentNoAction');
 
-/** What a current state held before an event replaced it: `null` for a new state. */
-export type Replaced = { appId: string; action: boolean | null } | null;
-
-/** The newest event of a state in a batch, and what it replaced (`undefined`: a newer event was already current). */
-export interface Transition {
-  ev: ConsentEvent;
-  replaced: Replaced | undefined;
-}
-
-/** Attempts of one state move that keep meeting a concurrent first insert (each attempt is one round trip). */
-const MOVE_ATTEMPTS = 8;
-/** State moves of one batch in flight at once. */
-const MOVE_CONCURRENCY = 32;
-
 const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
+/** The newest event a current document holds: `cur`, or Accord 0.1's flat fields, whichever is newer. */
+function newestOf(d: CurrentDoc): (Partial<CurrentEvent> & { id: string; appId: string }) | undefined {
+  const flat = d.eventId
+    ? { id: d.eventId, appId: d.appId ?? '', action: d.action ?? null, token: d.token, createdAt: d.createdAt, source: d.source, delegate: d.delegate }
+    : undefined;
+  if (d.cur && (!flat || d.cur.id > flat.id)) return d.cur;
+  return flat;
+}
+
+/** The newest event of a state, as its current document keeps it (`id` first: see CurrentDoc). */
+function currentEvent(ev: ConsentEvent): CurrentEvent {
+  const cur: CurrentEvent = { id: ev.id, appId: ev.appId, action: ev.action, token: ev.token, createdAt: ev.createdAt };
+  if (ev.source !== undefined) cur.source = ev.source;
+  if (ev.delegate !== undefined) cur.delegate = ev.delegate;
+  return cur;
+}
+
 /**
- * The consent store, MongoDB-first: every write is one round trip that MongoDB applies
- * atomically to one document, so it is exact with any number of writers and replicas, with no
- * transaction. Events are inserted once and never changed (their `pub`/`claim` bookkeeping
- * aside); current states and statistics are derived on write:
+ * The consent store, MongoDB-first: a batch of events (one call, or several coalesced by group
+ * commit) costs three round trips whatever its size, each of which MongoDB applies atomically
+ * per document, so the store is exact with any number of writers and replicas, with no
+ * transaction:
  *
- * 1. `insertEvents`: one insertMany per batch (the events are their own outbox records);
- * 2. `applyCurrent`: one guarded upsert per state that returns what it replaced;
- * 3. `count`: one bulkWrite of `$inc`s for the batch's statistics.
+ * 1. `insertEvents`: one insertMany (the events are their own outbox records);
+ * 2. `applyCurrent`: one bulkWrite of `$max` upserts, one per state;
+ * 3. `count`: one bulkWrite of `$inc` upserts for the statistics.
+ *
+ * Events are inserted once and never changed (their `pub`/`claim` bookkeeping aside).
  */
 export class ConsentRepository {
   constructor(private readonly m: Models) {}
@@ -131,87 +136,65 @@ export class ConsentRepository {
   }
 
   /**
-   * Step 2: moves each state the batch touches to its newest event in the batch, unless a newer
-   * event is already current. Idempotent. Returns, per state, what the move replaced.
+   * Step 2: moves each state the batch touches to its newest event, unless a newer one is
+   * current: `$max: {cur: <event>}` by _id, upserting. MongoDB applies each atomically and keeps
+   * the larger `cur`, which is the newer event (its fixed-width, time-ordered id is the first
+   * field), so racing writers of any replica leave the newest event current, in any order of
+   * arrival. Idempotent. An upsert by _id that races another's first insert is retried by
+   * MongoDB itself (>= 4.2); a duplicate-key error reaching us anyway is retried here.
    */
-  async applyCurrent(events: ConsentEvent[]): Promise<Transition[]> {
+  async applyCurrent(events: ConsentEvent[]): Promise<void> {
     const newest = new Map<string, ConsentEvent>();
     for (const ev of events) {
       const key = stateKey(ev.accountId, ev.subject, ev.issuer, ev.target, ev.scope);
       const cur = newest.get(key);
       if (!cur || cur.id < ev.id) newest.set(key, ev);
     }
-    return mapLimit([...newest.entries()], MOVE_CONCURRENCY, async ([key, ev]) => ({ ev, replaced: await this.moveState(key, ev) }));
-  }
-
-  /**
-   * One state move: an upsert guarded by `eventId < ev.id`, returning the document it replaced.
-   * MongoDB applies it atomically, so of racing writers only newer events win, and each winner
-   * knows exactly what it replaced (the statistics follow these transitions). A guarded upsert
-   * that finds a newer event current fails with E11000 (it tries to insert a second document
-   * with the same _id); so does one that loses the race to create the state. A read tells which.
-   */
-  async moveState(key: string, ev: ConsentEvent): Promise<Replaced | undefined> {
-    const { _id, ...fields } = this.currentDoc(key, ev);
-    for (let attempt = 0; attempt < MOVE_ATTEMPTS; attempt++) {
-      try {
-        const before = (await this.m.current.collection.findOneAndUpdate({ _id, eventId: { $lt: ev.id } } as never, { $set: fields } as never, {
+    await this.bulkUpserts(
+      this.m.current.collection,
+      [...newest.entries()].map(([_id, ev]) => ({
+        updateOne: {
+          filter: { _id },
+          update: {
+            $max: { cur: currentEvent(ev) },
+            $setOnInsert: { accountId: ev.accountId, subject: ev.subject, issuer: ev.issuer, target: ev.target, scope: ev.scope },
+          },
           upsert: true,
-          returnDocument: 'before',
-          projection: { appId: 1, action: 1 },
-        })) as unknown as Pick<CurrentDoc, 'appId' | 'action'> | null;
-        return before ? { appId: before.appId, action: before.action ?? null } : null;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-        const cur = (await this.m.current.collection.findOne({ _id } as never, { projection: { eventId: 1 } })) as unknown as CurrentDoc | null;
-        if (cur && cur.eventId >= ev.id) return undefined;
-      }
-    }
-    throw new Error(`current state ${key}: still contended after ${MOVE_ATTEMPTS} attempts`);
+        },
+      })),
+    );
   }
 
   /**
-   * Step 3: the statistics of a batch, one bulkWrite of `$inc` upserts: events per application
-   * by action, events per application and target, current states per target by action (from
-   * the transitions), and a marker per new (application, subject). Applied once per batch by
-   * its writer; a process that dies between step 1 and this step leaves the counters short by
-   * that batch (docs/consent.md), while current states and publication recover.
+   * Step 3: the event counters of a batch, one bulkWrite of `$inc` upserts: events per
+   * application by action, events per application and target, and a marker per (application,
+   * subject) for distinct subjects. (Current states per target are counted from the current
+   * documents when statistics are read, so they are exact by construction.) Applied once per
+   * batch by its writer; a process that dies between step 1 and this step leaves these
+   * counters short by that batch (docs/consent.md), while current states and publication
+   * recover.
    */
-  async count(events: ConsentEvent[], transitions: Transition[]): Promise<void> {
-    const incs = new Map<string, { set: Partial<StatsDoc>; inc: Record<string, number> }>();
-    const bump = (id: string, set: Partial<StatsDoc>, field: string, n: number) => {
-      let e = incs.get(id);
-      if (!e) incs.set(id, (e = { set, inc: {} }));
-      e.inc[field] = (e.inc[field] ?? 0) + n;
+  async count(events: ConsentEvent[]): Promise<void> {
+    const ops = new Map<string, { inc: Record<string, number>; set: Partial<StatsDoc> }>();
+    const bump = (id: string, set: Partial<StatsDoc>, field?: string) => {
+      let e = ops.get(id);
+      if (!e) ops.set(id, (e = { inc: {}, set }));
+      if (field) e.inc[field] = (e.inc[field] ?? 0) + 1;
     };
-    const app = (accountId: string, appId: string) => [`app:${hashKey([accountId, appId])}`, { kind: 'app' as const, accountId, appId }] as const;
-    const target = (accountId: string, appId: string, t: string) =>
-      [`target:${hashKey([accountId, appId, t])}`, { kind: 'target' as const, accountId, appId, target: t }] as const;
-    const subjects = new Map<string, Partial<StatsDoc>>();
     for (const ev of events) {
-      const [aid, aset] = app(ev.accountId, ev.appId);
-      bump(aid, aset, 'total', 1);
-      bump(aid, aset, ev.action === true ? 'accepted' : ev.action === false ? 'declined' : 'noAction', 1);
-      const [tid, tset] = target(ev.accountId, ev.appId, ev.target);
-      bump(tid, tset, 'events', 1);
-      subjects.set(`subject:${hashKey([ev.accountId, ev.appId, ev.subject])}`, { kind: 'subject', accountId: ev.accountId, appId: ev.appId });
+      const app = `app:${hashKey([ev.accountId, ev.appId])}`;
+      const appSet = { kind: 'app' as const, accountId: ev.accountId, appId: ev.appId };
+      bump(app, appSet, 'total');
+      bump(app, appSet, ev.action === true ? 'accepted' : ev.action === false ? 'declined' : 'noAction');
+      bump(`target:${hashKey([ev.accountId, ev.appId, ev.target])}`, { kind: 'target', accountId: ev.accountId, appId: ev.appId, target: ev.target }, 'events');
+      bump(`subject:${hashKey([ev.accountId, ev.appId, ev.subject])}`, { kind: 'subject', accountId: ev.accountId, appId: ev.appId });
     }
-    for (const { ev, replaced } of transitions) {
-      if (replaced === undefined) continue;
-      const [tid, tset] = target(ev.accountId, ev.appId, ev.target);
-      bump(tid, tset, counterOf(ev.action), 1);
-      if (replaced) {
-        const [pid, pset] = target(ev.accountId, replaced.appId, ev.target);
-        bump(pid, pset, counterOf(replaced.action), -1);
-      }
-    }
-    const ops = [
-      ...[...incs.entries()].map(([_id, { set, inc }]) => ({
-        updateOne: { filter: { _id }, update: { $inc: inc, $setOnInsert: set }, upsert: true },
+    await this.bulkUpserts(
+      this.m.stats.collection,
+      [...ops.entries()].map(([_id, { inc, set }]) => ({
+        updateOne: { filter: { _id }, update: Object.keys(inc).length ? { $inc: inc, $setOnInsert: set } : { $setOnInsert: set }, upsert: true },
       })),
-      ...[...subjects.entries()].map(([_id, set]) => ({ updateOne: { filter: { _id }, update: { $setOnInsert: set }, upsert: true } })),
-    ];
-    await this.bulkUpserts(ops);
+    );
   }
 
   /**
@@ -219,50 +202,45 @@ export class ConsentRepository {
    * may see E11000 on the upsert that lost (MongoDB retries most such upserts itself); an op
    * that failed so was not applied, so it is sent again.
    */
-  private async bulkUpserts(ops: object[]): Promise<void> {
+  private async bulkUpserts(coll: { bulkWrite(ops: never[], o: object): Promise<unknown> }, ops: object[]): Promise<void> {
     let pending = ops;
     for (let attempt = 0; pending.length; attempt++) {
       try {
-        await this.m.stats.collection.bulkWrite(pending as never[], { ordered: false });
+        await coll.bulkWrite(pending as never[], { ordered: false });
         return;
       } catch (err) {
         const writeErrors = (err as { writeErrors?: unknown }).writeErrors;
         const list = (Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : []) as Array<{ index: number; code: number }>;
-        if (attempt >= 3 || !list.length || list.some((w) => w.code !== 11000)) throw err;
+        if (attempt >= 3 || !list.length || list.some((w) => !isDuplicateKey(w))) throw err;
         pending = list.map((w) => pending[w.index]!);
       }
     }
   }
 
-  private currentDoc(key: string, ev: ConsentEvent): CurrentDoc {
-    const doc: CurrentDoc = {
-      _id: key,
-      accountId: ev.accountId,
-      subject: ev.subject,
-      issuer: ev.issuer,
-      target: ev.target,
-      scope: ev.scope,
-      eventId: ev.id,
-      appId: ev.appId,
-      action: ev.action,
-      token: ev.token,
-      createdAt: ev.createdAt,
-    };
-    if (ev.source !== undefined) doc.source = ev.source;
-    if (ev.delegate !== undefined) doc.delegate = ev.delegate;
-    return doc;
-  }
-
-  /** The events that current documents hold (older documents without the copy: read from consent_events). */
+  /** The events that current documents hold (Accord 0.1's documents without the copy: read from consent_events). */
   private async eventsOfCurrent(docs: CurrentDoc[]): Promise<ConsentEvent[]> {
     const out: ConsentEvent[] = [];
     const missing: string[] = [];
     for (const d of docs) {
-      if (d.token !== undefined && d.createdAt !== undefined) {
-        const { _id, eventId, ...rest } = d;
-        void _id;
-        out.push(fromDoc({ ...rest, _id: eventId, token: d.token, createdAt: d.createdAt }));
-      } else missing.push(d.eventId);
+      const e = newestOf(d);
+      if (!e) continue;
+      if (e.token !== undefined && e.createdAt !== undefined) {
+        const ev: ConsentEvent = {
+          id: e.id,
+          accountId: d.accountId,
+          appId: e.appId,
+          subject: d.subject,
+          issuer: d.issuer,
+          target: d.target,
+          scope: d.scope,
+          action: e.action ?? null,
+          token: e.token,
+          createdAt: new Date(e.createdAt),
+        };
+        if (e.source != null) ev.source = e.source;
+        if (e.delegate != null) ev.delegate = e.delegate;
+        out.push(ev);
+      } else missing.push(e.id);
     }
     if (missing.length) out.push(...(await mapLimit(missing, 8, (id) => this.findById(docs[0]!.accountId, id))).filter((e): e is ConsentEvent => !!e));
     return out;
@@ -270,16 +248,20 @@ export class ConsentRepository {
 
   // --- publication (the relay) --------------------------------------------------------------
 
-  /** Published: the events leave the relay's view. One update for any number of events. */
+  /** Published: the events leave the relay's view. One bulkWrite of updates by _id for any number of events. */
   async markPublished(ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await this.m.events.collection.updateMany({ _id: { $in: ids } } as never, { $unset: { pub: '', claim: '' } } as never);
+    await this.m.events.collection.bulkWrite(ids.map((_id) => ({ updateOne: { filter: { _id }, update: { $unset: { pub: '', claim: '' } } } })) as never[], {
+      ordered: false,
+    });
   }
 
   /** Not published: any replica's relay may retry from `retryAt`. */
   async deferPublication(ids: string[], retryAt: Date): Promise<void> {
     if (!ids.length) return;
-    await this.m.events.collection.updateMany({ _id: { $in: ids }, pub: { $exists: true } } as never, { $set: { pub: retryAt } } as never);
+    await this.m.events.collection.bulkWrite(ids.map((_id) => ({ updateOne: { filter: { _id }, update: { $set: { pub: retryAt } } } })) as never[], {
+      ordered: false,
+    });
   }
 
   /**
@@ -388,22 +370,33 @@ export class ConsentRepository {
   }
 
   async statistics(accountId: string, appId: string): Promise<Statistics> {
-    const [app, targets, distinctSubjects, latest] = await Promise.all([
+    const [app, targets, distinctSubjects, current, latest] = await Promise.all([
       this.m.stats.collection.findOne({ _id: `app:${hashKey([accountId, appId])}` } as never),
       this.m.stats.collection
-        .find({ kind: 'target', accountId, appId } as never, {
-          projection: { _id: 0, target: 1, events: 1, currentAccepted: 1, currentDeclined: 1, currentNoAction: 1 },
-        })
+        .find({ kind: 'target', accountId, appId } as never, { projection: { _id: 0, target: 1, events: 1 } })
         .sort({ events: -1 })
         .limit(STATISTICS_MAX_TARGETS)
         .toArray(),
       this.m.stats.collection.countDocuments({ kind: 'subject', accountId, appId } as never),
+      // current states this application holds (it wrote their newest event), per target and action
+      this.m.current.collection
+        .aggregate([
+          { $match: { accountId, $or: [{ 'cur.appId': appId }, { cur: { $exists: false }, appId }] } },
+          { $group: { _id: { target: '$target', action: { $ifNull: ['$cur.action', '$action'] } }, n: { $sum: 1 } } },
+        ])
+        .toArray(),
       this.m.events.collection
         .find({ accountId, appId } as never, { projection: { createdAt: 1 } })
         .sort({ _id: -1 })
         .limit(1)
         .toArray(),
     ]);
+    const byTarget = new Map<string, { currentAccepted: number; currentDeclined: number; currentNoAction: number }>();
+    for (const g of current as unknown as Array<{ _id: { target: string; action?: boolean | null }; n: number }>) {
+      let row = byTarget.get(g._id.target);
+      if (!row) byTarget.set(g._id.target, (row = { currentAccepted: 0, currentDeclined: 0, currentNoAction: 0 }));
+      row[counterOf(g._id.action ?? null)] += g.n;
+    }
     const a = app as unknown as StatsDoc | null;
     const out: Statistics = {
       appId,
@@ -416,9 +409,7 @@ export class ConsentRepository {
         .map((t) => ({
           target: t.target ?? '',
           events: t.events ?? 0,
-          currentAccepted: t.currentAccepted ?? 0,
-          currentDeclined: t.currentDeclined ?? 0,
-          currentNoAction: t.currentNoAction ?? 0,
+          ...(byTarget.get(t.target ?? '') ?? { currentAccepted: 0, currentDeclined: 0, currentNoAction: 0 }),
         }))
         .sort((x, y) => y.events - x.events || (x.target < y.target ? -1 : 1)),
     };
