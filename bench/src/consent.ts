@@ -106,14 +106,17 @@ async function run(
  * search with current=true (with and without scope), and POST of one event that changes a
  * seeded state.
  */
-export async function benchConsent(opts: BenchOpts): Promise<BenchResult[]> {
+/** The body of a POST of one event (a new state per `n`). */
+export const oneEvent = (run: string, n: number) => JSON.stringify({ subject: `bench-post-${run}-${n}`, issuer: ISSUER, target: targetOf(n), action: true });
+
+export async function benchConsent(opts: BenchOpts, insertCeilingPerSec?: number): Promise<BenchResult[]> {
   const headers = { authorization: `Bearer ${opts.token}`, 'x-api-key': opts.apiKey, 'content-type': 'application/json' };
   const seedCount = Number(process.env.BENCH_CONSENT_SEED ?? SEED_EVENTS);
   const seedSec = await seed(opts, headers, seedCount);
   console.log(`consent: seeded ${seedCount} events in ${seedSec.toFixed(1)} s (${Math.round(seedCount / seedSec)} events/s)`);
 
   const run1 = Date.now().toString(36);
-  const one = (n: number) => JSON.stringify({ subject: `bench-post-${run1}-${n}`, issuer: ISSUER, target: targetOf(n), action: true });
+  const one = (n: number) => oneEvent(run1, n);
   const hundred = (n: number) =>
     JSON.stringify(
       Array.from({ length: 100 }, (_, k) => ({
@@ -143,8 +146,10 @@ export async function benchConsent(opts: BenchOpts): Promise<BenchResult[]> {
     if (res.status !== 200 || got.length !== want) throw new Error(`search${extra}: HTTP ${res.status} with ${got.length} events, expected ${want}`);
   }
   const results: BenchResult[] = [];
-  results.push(await run('POST /consent/v0/consents (1 event)', { url: base, method: 'POST', headers, body: one, durationSec: opts.durationSec }));
-  results.push(await run('POST /consent/v0/consents (array of 100)', { url: base, method: 'POST', headers, body: hundred, durationSec: opts.durationSec }));
+  const single = await run('POST /consent/v0/consents (1 event)', { url: base, method: 'POST', headers, body: one, durationSec: opts.durationSec });
+  results.push({ ...single, ...(insertCeilingPerSec ? { ceilingPerSec: insertCeilingPerSec } : {}) });
+  const array = await run('POST /consent/v0/consents (array of 100)', { url: base, method: 'POST', headers, body: hundred, durationSec: opts.durationSec });
+  results.push({ ...array, eventsPerRequest: 100 });
   results.push(await run('GET /consent/v0/consents/search', { url: base, path: searchPath(''), headers, durationSec: opts.durationSec }));
   results.push(
     await run('GET /consent/v0/consents/search?current=true', { url: base, path: searchPath('&current=true'), headers, durationSec: opts.durationSec }),
@@ -157,7 +162,7 @@ export async function benchConsent(opts: BenchOpts): Promise<BenchResult[]> {
       durationSec: opts.durationSec,
     }),
   );
-  // last, as it adds events to seeded subjects: a change of an existing state (claimed move)
+  // last, as it adds events to seeded subjects: a change of an existing state
   const change = (n: number) => {
     const s = seeded(n + 1);
     return JSON.stringify({ subject: `bench-subject-${s}`, issuer: ISSUER, target: targetOf(s), scope: 'email', action: n % 2 === 0 });

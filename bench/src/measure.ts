@@ -6,6 +6,10 @@ export interface BenchResult {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** Requests/s of the same operation's ceiling (bench/src/ceiling.ts) measured in the same run. */
+  ceilingPerSec?: number;
+  /** Events per request (array POSTs): the table shows events/s too. */
+  eventsPerRequest?: number;
 }
 
 /**
@@ -36,8 +40,17 @@ export async function measure(
 }
 
 export function printResults(results: BenchResult[]): void {
-  const rows = results.map((r) => [r.name, String(r.requestsPerSec), r.p50Ms.toFixed(1), r.p99Ms.toFixed(1), String(r.errors)]);
-  const head = ['benchmark', 'req/s', 'p50 ms', 'p99 ms', 'errors'];
+  const rows = results.map((r) => [
+    r.name,
+    String(r.requestsPerSec),
+    r.eventsPerRequest ? String(r.requestsPerSec * r.eventsPerRequest) : '',
+    r.p50Ms.toFixed(1),
+    r.p99Ms.toFixed(1),
+    String(r.errors),
+    r.ceilingPerSec ? String(r.ceilingPerSec) : '',
+    r.ceilingPerSec ? (r.requestsPerSec / r.ceilingPerSec).toFixed(2) : '',
+  ]);
+  const head = ['benchmark', 'req/s', 'events/s', 'p50 ms', 'p99 ms', 'errors', 'ceiling req/s', 'ratio'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(head));

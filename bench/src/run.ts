@@ -9,56 +9,136 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Metadata } from '@grpc/grpc-js';
 import { createClient } from '@accord/common';
-import { launchStack } from '@accord/local-stack';
+import { launchStack, REPO_ROOT, spawnLogged, startInfra, stopChild, withDatabase } from '@accord/local-stack';
 import { oauthv1 } from '@accord/proto';
 import type { BenchResult } from './measure';
-import { printResults } from './measure';
-import { benchConsent } from './consent';
+import { measure, printResults } from './measure';
+import { benchConsent, oneEvent } from './consent';
+import { countCommands, idleRate, printCounts, type CommandCountRow } from './counts';
 import { benchDataprocessing } from './dataprocessing';
+import { MongoCommandCounter } from './mongo-proxy';
 import { benchOAuth } from './oauth';
 import { benchWebhooks } from './webhooks';
+
+/** The ceiling app (bench/src/ceiling.ts) as a process of its own, like each service. */
+async function startCeiling(mongoUrl: string): Promise<{ url: string; stop(): Promise<void> }> {
+  let onPort!: (port: number) => void;
+  const port = new Promise<number>((resolve) => (onPort = resolve));
+  const child = spawnLogged(process.execPath, [join(REPO_ROOT, 'bench', 'dist', 'ceiling.js')], {
+    env: { ...process.env, MONGO_URL: mongoUrl },
+    onOutput: (l) => {
+      const m = /ceiling listening on (\d+)/.exec(l);
+      if (m) onPort(Number(m[1]));
+      else if (process.env.BENCH_LOG) console.log(`ceiling | ${l}`);
+    },
+  });
+  const timeout = setTimeout(() => child.kill(), 30_000);
+  const p = await port;
+  clearTimeout(timeout);
+  return { url: `http://127.0.0.1:${p}`, stop: () => stopChild(child) };
+}
 
 async function main(): Promise<void> {
   const durationSec = Number(process.env.BENCH_DURATION ?? 10);
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const wants = (area: string) => !only || only.includes(area);
   const dataDir = mkdtempSync(join(tmpdir(), 'accord-bench-'));
+  // the whole stack and the ceiling reach the database through a proxy that counts commands
+  const infra = await startInfra({ dataDir, ephemeral: true });
+  const upstream = new URL(infra.mongoUrl);
+  const counter = new MongoCommandCounter({ host: upstream.hostname, port: Number(upstream.port) });
+  const proxied = await counter.start(infra.mongoUrl);
   const stack = await launchStack({
     dataDir,
     ephemeral: true,
     gatewayPort: 0,
-    env: { LOG_LEVEL: 'warn' },
+    env: { LOG_LEVEL: 'warn', MONGO_URL: proxied, NATS_URL: infra.natsUrl },
     output: (n, l) => process.env.BENCH_LOG && console.log(`${n} | ${l}`),
   });
-  console.log(`stack ready at ${stack.url} (${stack.infra.description}); ${durationSec}s per endpoint`);
+  const ceiling = await startCeiling(withDatabase(proxied, 'accord_ceiling'));
+  console.log(`stack ready at ${stack.url} (${infra.description}); ceiling at ${ceiling.url}; ${durationSec}s per endpoint`);
   try {
     const admin = createClient(oauthv1.OAuthServiceService, `127.0.0.1:${stack.ports.oauth}`);
     const md = new Metadata();
     md.set('authorization', `Bearer ${stack.secrets.adminToken}`);
     const creds = await admin.bootstrap({ accountName: 'bench', appName: 'bench', scopes: ['consent', 'dataprocessing', 'webhooks'] }, { metadata: md });
     admin.close();
-    const tokenRes = await fetch(`${stack.url}/oauth/v0/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret }),
-    });
+    const tokenBody = JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret, scope: 'consent' });
+    const tokenRes = await fetch(`${stack.url}/oauth/v0/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody });
     const token = ((await tokenRes.json()) as { access_token: string }).access_token;
     const common = { baseUrl: stack.url, token, apiKey: creds.apiKey, durationSec };
+    const headers = { authorization: `Bearer ${token}`, 'x-api-key': creds.apiKey, 'content-type': 'application/json' };
 
     const results: BenchResult[] = [];
-    if (wants('oauth')) results.push(...(await benchOAuth({ baseUrl: stack.url, clientId: creds.clientId, clientSecret: creds.clientSecret, durationSec })));
+    if (wants('oauth')) {
+      const ceil = await measure('ceiling: findOne + ES256 signature', { url: `${ceiling.url}/token`, method: 'POST', durationSec });
+      const [tok] = await benchOAuth({ baseUrl: stack.url, clientId: creds.clientId, clientSecret: creds.clientSecret, durationSec });
+      results.push(ceil, { ...tok!, ceilingPerSec: ceil.requestsPerSec });
+    }
+    if (wants('consent')) {
+      const ceil = await measure('ceiling: one insertOne', {
+        url: `${ceiling.url}/insert`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: oneEvent('ceiling', 0),
+        durationSec,
+      });
+      results.push(ceil, ...(await benchConsent(common, ceil.requestsPerSec)));
+    }
     for (const [area, run] of Object.entries(areaBenches)) if (wants(area)) results.push(...(await run(common)));
     console.log('');
     printResults(results);
+
+    // what each kind of request costs in database commands, counted at the wire
+    const rows: CommandCountRow[] = [];
+    const run = Date.now().toString(36);
+    const post = (body: unknown) => fetch(`${stack.url}/consent/v0/consents`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const ev = (i: number, over: object = {}) => ({
+      subject: `count-${run}-${i}`,
+      issuer: 'https://bench.example',
+      target: 'https://bench.example/count',
+      ...over,
+    });
+    rows.push(await countCommands(counter, 'POST one event, new state', (i) => post(ev(i, { action: true }))));
+    rows.push(await countCommands(counter, 'POST one event, changing a state', (i) => post(ev(0, { action: i % 2 === 0 }))));
+    rows.push(
+      await countCommands(counter, 'POST array of 100, new states', (i) =>
+        post(Array.from({ length: 100 }, (_, k) => ev(1000 + i * 100 + k, { action: true }))),
+      ),
+    );
+    const stored = (await (await post(ev(99_999, { action: true }))).json()) as { id: string };
+    rows.push(await countCommands(counter, 'GET one event by id', () => fetch(`${stack.url}/consent/v0/consents/${stored.id}`, { headers })));
+    const q = new URLSearchParams({ subject: `count-${run}-0`, issuer: 'https://bench.example', target: 'https://bench.example/count' });
+    rows.push(await countCommands(counter, 'search', () => fetch(`${stack.url}/consent/v0/consents/search?${q}`, { headers })));
+    rows.push(await countCommands(counter, 'search current=true', () => fetch(`${stack.url}/consent/v0/consents/search?${q}&current=true`, { headers })));
+    rows.push(
+      await countCommands(counter, 'search current=true&scope', () =>
+        fetch(`${stack.url}/consent/v0/consents/search?${q}&current=true&scope=default`, { headers }),
+      ),
+    );
+    rows.push(await countCommands(counter, 'statistics', () => fetch(`${stack.url}/consent/v0/statistics`, { headers })));
+    rows.push(
+      await countCommands(counter, 'token (client_credentials)', () =>
+        fetch(`${stack.url}/oauth/v0/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody }),
+      ),
+    );
+    console.log('');
+    printCounts(rows);
+    const idle = await idleRate(counter, 10);
+    console.log(
+      `\nidle stack, 10 s after 5 s of quiet: ${idle.work.toFixed(1)} work commands/s (${idle.detail || 'none'}), ${idle.monitoring.toFixed(1)} driver heartbeats/s`,
+    );
   } finally {
     await stack.stop();
+    await ceiling.stop();
+    await counter.stop();
+    await infra.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 /** Benchmarks of the other APIs, each in its own module. */
 const areaBenches: Record<string, (opts: { baseUrl: string; token: string; apiKey: string; durationSec: number }) => Promise<BenchResult[]>> = {
-  consent: benchConsent,
   dataprocessing: benchDataprocessing,
   webhooks: benchWebhooks,
 };

@@ -1,0 +1,49 @@
+/**
+ * The ceiling of `npm run bench`: the least a server can do for each measured operation, on the
+ * same database server as Accord (another database), in its own process like each service.
+ *   POST /insert  one insertOne of the JSON body           (the ceiling of POST /consents)
+ *   POST /token   one findOne of a client + one ES256 JWT   (the ceiling of the token endpoint)
+ * Prints `ceiling listening on <port>` when ready. Env: MONGO_URL (database in the path).
+ */
+import express from 'express';
+import { generateKeyPair, SignJWT } from 'jose';
+import { MongoClient } from 'mongodb';
+
+async function main(): Promise<void> {
+  const url = process.env.MONGO_URL;
+  if (!url) throw new Error('MONGO_URL is required');
+  const client = await new MongoClient(url).connect();
+  const db = client.db();
+  const events = db.collection('events');
+  const clients = db.collection<{ _id: string; secretHash: string; accountId: string; scopes: string[] }>('clients');
+  await clients.updateOne({ _id: 'cl_ceiling' }, { $set: { secretHash: 'x', accountId: 'acc', scopes: ['consent'] } }, { upsert: true });
+  const { privateKey } = await generateKeyPair('ES256');
+
+  const app = express();
+  app.use(express.json({ limit: '1mb' }));
+  app.post('/insert', async (req, res) => {
+    const r = await events.insertOne({ ...(req.body as object), createdAt: new Date() });
+    res.status(201).json({ id: r.insertedId });
+  });
+  app.post('/token', async (_req, res) => {
+    const c = await clients.findOne({ _id: 'cl_ceiling' });
+    if (!c) return void res.status(401).json({ error: 'invalid_client' });
+    const jwt = await new SignJWT({ scope: c.scopes.join(' '), acc: c.accountId })
+      .setProtectedHeader({ alg: 'ES256', kid: 'ceiling' })
+      .setIssuedAt()
+      .setExpirationTime('15m')
+      .setSubject(c._id)
+      .sign(privateKey);
+    res.json({ access_token: jwt, token_type: 'Bearer', expires_in: 900 });
+  });
+  const server = app.listen(0, '127.0.0.1', () => {
+    console.log(`ceiling listening on ${(server.address() as { port: number }).port}`);
+  });
+  const stop = () => server.close(() => void client.close().then(() => process.exit(0)));
+  process.on('SIGTERM', stop).on('SIGINT', stop);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

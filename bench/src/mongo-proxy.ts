@@ -1,0 +1,106 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+
+/** Commands of the driver's own connection and server monitoring: not work a request causes. */
+const MONITORING = new Set(['hello', 'ismaster', 'isMaster', 'ping', 'buildInfo', 'buildinfo', 'endSessions', 'saslStart', 'saslContinue', 'getLastError']);
+
+export interface CommandCount {
+  /** Commands that do work (reads and writes), by `<command> <collection>`. */
+  work: Map<string, number>;
+  workTotal: number;
+  monitoring: number;
+}
+
+/**
+ * A TCP proxy in front of the MongoDB-wire server that counts the commands crossing it (OP_MSG
+ * and legacy OP_QUERY), as the driver's command monitoring would in every process at once: the
+ * whole stack talks to the database through it, so a window of time gives the exact commands
+ * that window caused, across all services. Bytes pass through unchanged.
+ */
+export class MongoCommandCounter {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private work = new Map<string, number>();
+  private workTotal = 0;
+  private monitoring = 0;
+
+  constructor(private readonly upstream: { host: string; port: number }) {}
+
+  /** Listens on a free loopback port; resolves with a MongoDB URL through the proxy (same database path). */
+  async start(mongoUrl: string): Promise<string> {
+    this.server = createServer((client) => this.accept(client));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as { port: number };
+    const u = new URL(mongoUrl);
+    u.host = `127.0.0.1:${port}`;
+    return u.toString();
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** The counts since the last reset, and resets them. */
+  take(): CommandCount {
+    const out = { work: this.work, workTotal: this.workTotal, monitoring: this.monitoring };
+    this.work = new Map();
+    this.workTotal = 0;
+    this.monitoring = 0;
+    return out;
+  }
+
+  private accept(client: Socket): void {
+    const server = createConnection(this.upstream);
+    this.sockets.add(client).add(server);
+    const close = () => {
+      client.destroy();
+      server.destroy();
+      this.sockets.delete(client);
+      this.sockets.delete(server);
+    };
+    client.on('error', close).on('close', close);
+    server.on('error', close).on('close', close);
+    server.pipe(client);
+    let pending: Buffer = Buffer.alloc(0);
+    client.on('data', (chunk: Buffer) => {
+      server.write(chunk);
+      pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      while (pending.length >= 16) {
+        const len = pending.readInt32LE(0);
+        if (pending.length < len) break;
+        this.count(pending.subarray(0, len));
+        pending = pending.subarray(len);
+      }
+    });
+  }
+
+  /** Reads the command name (first key of the command document) and its collection (a string value). */
+  private count(msg: Buffer): void {
+    const opCode = msg.readInt32LE(12);
+    let doc: Buffer | undefined;
+    if (opCode === 2013) {
+      // OP_MSG: flagBits, then sections; kind 0 is the command document
+      if (msg[20] === 0) doc = msg.subarray(21);
+    } else if (opCode === 2004) {
+      // OP_QUERY: flags, fullCollectionName (cstring), numberToSkip, numberToReturn, query
+      const end = msg.indexOf(0, 20);
+      doc = msg.subarray(end + 9);
+    }
+    if (!doc || doc.length < 6) return;
+    const type = doc[4];
+    const keyEnd = doc.indexOf(0, 5);
+    const name = doc.subarray(5, keyEnd).toString('latin1');
+    if (MONITORING.has(name)) {
+      this.monitoring++;
+      return;
+    }
+    let coll = '';
+    if (type === 0x02) {
+      const strLen = doc.readInt32LE(keyEnd + 1);
+      coll = doc.subarray(keyEnd + 5, keyEnd + 4 + strLen).toString('utf8');
+    }
+    const key = coll ? `${name} ${coll}` : name;
+    this.work.set(key, (this.work.get(key) ?? 0) + 1);
+    this.workTotal++;
+  }
+}
