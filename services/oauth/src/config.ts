@@ -19,6 +19,12 @@ export const configShape = {
   ACCORD_ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
   /** Lifetime of a refresh token family in seconds, from its client_credentials grant (refreshes do not extend it). */
   ACCORD_REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
+  /**
+   * How long a replica may answer the token endpoint from its cached copy of an application, in
+   * milliseconds (0 = no cache). A secret rotated on another replica stops working there after
+   * at most this long; on the replica that rotated it, at once.
+   */
+  ACCORD_CLIENT_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
 };
 
 export type Config = ReturnType<typeof loadConfig<typeof configShape>>;

@@ -1,8 +1,10 @@
+import { LRUCache } from 'lru-cache';
 import { InvalidArgumentError, NotFoundError, type Logger, type SigningKey } from '@accord/common';
 import { issuerFor, signAccessToken } from './domain/access-token';
 import { OAuthProtocolError } from './domain/oauth-error';
 import { applicationScopes, canonicalScopes, grantScopes } from './domain/scopes';
-import { CredentialCrypto, newApiKey, newClientId, newClientSecret, newId, newRefreshToken } from './domain/secrets';
+import { formatRefreshToken, parseRefreshToken, type RefreshTokenClaim } from './domain/refresh-token';
+import { CredentialCrypto, newApiKey, newClientId, newClientSecret, newId } from './domain/secrets';
 import { parseTokenRequest, type RawTokenRequest } from './domain/token-request';
 import type { AccountDoc, ApplicationDoc } from './store/models';
 import { isDuplicateKey, type OAuthRepository } from './store/repository';
@@ -30,6 +32,8 @@ export interface OAuthCoreOptions {
   baseUrl: string;
   accessTokenTtl: number;
   refreshTokenTtl: number;
+  /** Lifetime of a cached application on the token endpoint, ms (0 = none; default 5000). */
+  clientCacheMs?: number;
   logger: Logger;
   now?: () => Date;
 }
@@ -40,11 +44,13 @@ const MAX_NAME = 200;
 export class OAuthCore {
   private readonly now: () => Date;
   private readonly issuer: string;
+  private readonly clients: { get(clientId: string): Promise<ApplicationDoc | null>; forget(clientId: string): void };
 
   constructor(private readonly o: OAuthCoreOptions) {
     if (!o.signingKeys.length) throw new Error('at least one signing key is required');
     this.now = o.now ?? (() => new Date());
     this.issuer = issuerFor(o.baseUrl);
+    this.clients = applicationCache(o.repo, o.clientCacheMs ?? 5000);
   }
 
   get jwks() {
@@ -63,33 +69,37 @@ export class OAuthCore {
       return this.issue(app, granted.scopes, granted.scopes);
     }
 
-    // refresh_token
+    // refresh_token: one conditional update spends the live token of the family.
     const now = this.now();
-    const hash = this.o.crypto.hash(req.refreshToken);
-    const stored = req.refreshToken.length <= 256 ? await this.o.repo.findRefreshToken(hash) : null;
-    if (!stored || stored.clientId !== app.clientId) {
-      // A token of another client is treated as unknown: it tells the caller nothing.
-      throw new OAuthProtocolError('invalid_grant', 'the refresh token is invalid');
-    }
-    if (stored.expiresAt.getTime() <= now.getTime()) throw new OAuthProtocolError('invalid_grant', 'the refresh token has expired');
-
+    const claim = parseRefreshToken(this.o.crypto, req.refreshToken);
+    if (!claim) throw new OAuthProtocolError('invalid_grant', 'the refresh token is invalid');
+    const requested = req.scopes;
+    const notAllowed = requested.filter((s) => !app.scopes.includes(s));
+    if (notAllowed.length) throw new OAuthProtocolError('invalid_scope', `scope not allowed for this client: ${notAllowed.join(' ')}`);
+    const family = await this.o.repo.spendRefreshToken({ ...claim, clientId: app.clientId, scopes: requested, now });
+    if (!family) throw await this.refusal(claim, app, requested, now);
     // The access token may narrow the scope; the successor keeps the original grant (RFC 6749 §6).
-    const allowed = stored.scopes.filter((s) => app.scopes.includes(s));
+    const allowed = family.scopes.filter((s) => app.scopes.includes(s));
     const granted = grantScopes(req.scopes, allowed);
     if (!granted.ok) throw new OAuthProtocolError('invalid_scope', `scope exceeds the scope originally granted: ${granted.notAllowed.join(' ')}`);
+    return this.issue(app, granted.scopes, family.scopes, { id: family._id, expiresAt: family.expiresAt, gen: claim.gen + 1 });
+  }
 
-    if (!(await this.o.repo.spendRefreshToken(stored, now))) {
+  /** Why a refresh was refused (read only on this failure path); a reuse revokes the family. */
+  private async refusal(claim: RefreshTokenClaim, app: ApplicationDoc, requested: string[], now: Date): Promise<OAuthProtocolError> {
+    const family = await this.o.repo.findFamily(claim.familyId);
+    // A token of another client is treated as unknown: it tells the caller nothing.
+    if (!family || family.clientId !== app.clientId) return new OAuthProtocolError('invalid_grant', 'the refresh token is invalid');
+    if (family.expiresAt.getTime() <= now.getTime()) return new OAuthProtocolError('invalid_grant', 'the refresh token has expired');
+    if (family.gen > claim.gen) {
       // Already spent, earlier or by a concurrent request: a reuse.
-      await this.revokeFamilyOnReuse(stored.familyId, app.clientId);
-      throw new OAuthProtocolError('invalid_grant', 'the refresh token was already used; its token family has been revoked');
+      await this.revokeFamilyOnReuse(family._id, app.clientId);
+      return new OAuthProtocolError('invalid_grant', 'the refresh token was already used; its token family has been revoked');
     }
-    const issued = await this.issue(app, granted.scopes, stored.scopes, { id: stored.familyId, expiresAt: stored.expiresAt });
-    // The family is read after the successor is written, so that a revocation (reuse elsewhere,
-    // secret rotation) that raced with this refresh is seen: then the successor is worthless too.
-    // Spending a token of an already revoked family above is harmless.
-    const family = await this.o.repo.findFamily(stored.familyId);
-    if (!family || family.revokedAt) throw new OAuthProtocolError('invalid_grant', 'the refresh token has been revoked');
-    return issued;
+    if (family.revokedAt) return new OAuthProtocolError('invalid_grant', 'the refresh token has been revoked');
+    const notGranted = requested.filter((s) => !family.scopes.includes(s));
+    if (notGranted.length) return new OAuthProtocolError('invalid_scope', `scope exceeds the scope originally granted: ${notGranted.join(' ')}`);
+    return new OAuthProtocolError('invalid_grant', 'the refresh token is invalid');
   }
 
   private async revokeFamilyOnReuse(familyId: string, clientId: string): Promise<void> {
@@ -98,7 +108,7 @@ export class OAuthCore {
   }
 
   private async authenticateClient(clientId: string, clientSecret: string): Promise<ApplicationDoc> {
-    const app = clientId.length <= 128 ? await this.o.repo.findApplicationByClientId(clientId) : null;
+    const app = clientId.length <= 128 ? await this.clients.get(clientId) : null;
     // Hash even for an unknown client so both failures take the same path.
     const ok = this.o.crypto.verify(clientSecret, app?.secretHash ?? '');
     if (!app || !ok) throw new OAuthProtocolError('invalid_client', 'client authentication failed');
@@ -106,40 +116,38 @@ export class OAuthCore {
   }
 
   /**
-   * Signs an access token and stores a refresh token: in a new family (client_credentials) or
-   * as the successor in an existing one, inheriting its absolute expiry (refresh_token).
+   * Signs an access token and, for a new grant, starts a token family (one insert); a refresh
+   * passes the family whose generation it has just advanced, and nothing more is written.
    */
-  private async issue(app: ApplicationDoc, accessScopes: string[], refreshScopes: string[], family?: { id: string; expiresAt: Date }): Promise<IssuedToken> {
+  private async issue(
+    app: ApplicationDoc,
+    accessScopes: string[],
+    refreshScopes: string[],
+    family?: { id: string; expiresAt: Date; gen: number },
+  ): Promise<IssuedToken> {
     const now = this.now();
-    const accessToken = await signAccessToken(
+    const signing = signAccessToken(
       this.o.signingKeys[0]!,
       { issuer: this.issuer, ttlSeconds: this.o.accessTokenTtl, now },
       { clientId: app.clientId, accountId: app.accountId, applicationId: app._id, scopes: accessScopes },
     );
     if (!family) {
-      family = { id: newId(), expiresAt: new Date(now.getTime() + this.o.refreshTokenTtl * 1000) };
+      family = { id: newId(), expiresAt: new Date(now.getTime() + this.o.refreshTokenTtl * 1000), gen: 0 };
       await this.o.repo.insertFamily({
         _id: family.id,
         clientId: app.clientId,
+        applicationId: app._id,
         accountId: app.accountId,
+        scopes: refreshScopes,
+        gen: 0,
         createdAt: now,
         expiresAt: family.expiresAt,
         revokedAt: null,
         revokedReason: null,
       });
     }
-    const refreshToken = newRefreshToken();
-    await this.o.repo.insertRefreshToken({
-      _id: this.o.crypto.hash(refreshToken),
-      familyId: family.id,
-      clientId: app.clientId,
-      applicationId: app._id,
-      accountId: app.accountId,
-      scopes: refreshScopes,
-      createdAt: now,
-      expiresAt: family.expiresAt,
-    });
-    return { accessToken, expiresIn: this.o.accessTokenTtl, scope: accessScopes.join(' '), refreshToken, tokenType: 'Bearer' };
+    const refreshToken = formatRefreshToken(this.o.crypto, { familyId: family.id, gen: family.gen });
+    return { accessToken: await signing, expiresIn: this.o.accessTokenTtl, scope: accessScopes.join(' '), refreshToken, tokenType: 'Bearer' };
   }
 
   // API keys
@@ -216,7 +224,9 @@ export class OAuthCore {
   async rotateClientSecret(clientId: string): Promise<string> {
     if (!clientId) throw InvalidArgumentError.field('/client_id', 'is required');
     const secret = newClientSecret();
-    if (!(await this.o.repo.setClientSecret(clientId, this.o.crypto.hash(secret)))) throw new NotFoundError(`client ${clientId} not found`);
+    const found = await this.o.repo.setClientSecret(clientId, this.o.crypto.hash(secret));
+    this.clients.forget(clientId);
+    if (!found) throw new NotFoundError(`client ${clientId} not found`);
     await this.o.repo.revokeFamiliesOfClient(clientId, this.now(), 'client secret rotated');
     return secret;
   }
@@ -230,4 +240,22 @@ export class OAuthCore {
     }
     return apiKey;
   }
+}
+
+/**
+ * Applications by client id for the token endpoint: a bounded LRU whose entries live `ttlMs`,
+ * so a busy client costs no lookup; concurrent misses share one find. Unknown clients are not
+ * cached (an application created on another replica works at once).
+ */
+function applicationCache(repo: OAuthRepository, ttlMs: number) {
+  if (ttlMs <= 0) return { get: (clientId: string) => repo.findApplicationByClientId(clientId), forget: () => undefined };
+  const cache = new LRUCache<string, ApplicationDoc>({
+    max: 10_000,
+    ttl: ttlMs,
+    fetchMethod: async (clientId) => (await repo.findApplicationByClientId(clientId)) ?? undefined,
+  });
+  return {
+    get: async (clientId: string) => (await cache.fetch(clientId)) ?? null,
+    forget: (clientId: string) => void cache.delete(clientId),
+  };
 }

@@ -27,7 +27,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
   try {
     const models = defineModels(conn);
     await syncIndexes(conn);
-    const expiry = await ensureExpiry([models.refreshTokens, models.refreshTokenUses, models.tokenFamilies] as never[], logger);
+    const expiry = await ensureExpiry([models.tokenFamilies] as never[], logger);
     const core = new OAuthCore({
       repo: new OAuthRepository(models),
       crypto: new CredentialCrypto(hashKey.key),
@@ -35,6 +35,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       baseUrl: config.ACCORD_BASE_URL,
       accessTokenTtl: config.ACCORD_ACCESS_TOKEN_TTL,
       refreshTokenTtl: config.ACCORD_REFRESH_TOKEN_TTL,
+      clientCacheMs: config.ACCORD_CLIENT_CACHE_MS,
       logger,
     });
     const grpc = await startGrpcServer({

@@ -48,15 +48,18 @@ it('refresh tokens expire at the end of their family, which refreshes do not ext
   await expect(core.issueToken({ ...creds, grantType: 'refresh_token', refreshToken: fresh.refreshToken })).resolves.toMatchObject({ scope: 'consent' });
 });
 
-it('expired tokens, spend records and families are deleted by the expiry sweep (or TTL index)', async () => {
-  const expiry = await ensureExpiry([models.refreshTokens, models.refreshTokenUses, models.tokenFamilies] as never[], createLogger('t', 'silent'), 60_000);
+it('expired token families are deleted by the expiry sweep (or TTL index)', async () => {
+  const expiry = await ensureExpiry([models.tokenFamilies] as never[], createLogger('t', 'silent'), 60_000);
   expiry.stop();
   const past = new Date(Date.now() - 1000);
   const future = new Date(Date.now() + 60_000);
   await models.tokenFamilies.create({
     _id: 'old-family',
     clientId: 'c',
+    applicationId: 'p',
     accountId: 'a',
+    scopes: ['consent'],
+    gen: 0,
     createdAt: past,
     expiresAt: past,
     revokedAt: null,
@@ -65,7 +68,10 @@ it('expired tokens, spend records and families are deleted by the expiry sweep (
   await models.tokenFamilies.create({
     _id: 'live-family',
     clientId: 'c',
+    applicationId: 'p',
     accountId: 'a',
+    scopes: ['consent'],
+    gen: 0,
     createdAt: past,
     expiresAt: future,
     revokedAt: null,

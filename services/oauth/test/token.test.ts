@@ -28,7 +28,7 @@ describe('client_credentials grant', () => {
       accessToken: expect.any(String),
       expiresIn: 3600,
       scope: 'consent',
-      refreshToken: expect.stringMatching(/^rt_[\w-]{43}$/),
+      refreshToken: expect.stringMatching(/^rt_[0-9a-f-]{36}\.0\.[\w-]{43}$/),
       tokenType: 'Bearer',
     });
   });

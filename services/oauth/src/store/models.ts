@@ -22,44 +22,22 @@ export interface ApplicationDoc {
 }
 
 /**
- * An opaque refresh token, stored under its keyed hash (_id, so lookups go by primary key on
- * MongoDB and FerretDB alike). Every refresh spends the token (a RefreshTokenUseDoc) and issues
- * a successor in the same family.
- */
-export interface RefreshTokenDoc {
-  /** HMAC-SHA256 of the refresh token. */
-  _id: string;
-  familyId: string;
-  clientId: string;
-  applicationId: string;
-  accountId: string;
-  scopes: string[];
-  createdAt: Date;
-  expiresAt: Date;
-}
-
-/**
- * The record that a refresh token was spent. Inserting it is the atomic spend: _id is the token
- * hash, so of two concurrent refreshes exactly one insert succeeds and the other gets a
- * duplicate key. (A conditional findOneAndUpdate would be as atomic, but FerretDB 1.x does not
- * use the primary key for findAndModify/update filters with extra conditions: measured 75 ms per
- * call at 5,000 tokens. An insert is O(log n) on both servers.)
- */
-export interface RefreshTokenUseDoc {
-  _id: string;
-  familyId: string;
-  usedAt: Date;
-  expiresAt: Date;
-}
-
-/**
- * The chain of refresh tokens descended from one client_credentials grant. Revoking the family
- * (one document) invalidates every token in it, including ones written concurrently.
+ * The chain of refresh tokens descended from one client_credentials grant, in one document.
+ * A refresh token is `rt_<family id>.<generation>.<MAC>` (see domain/refresh-token.ts): nothing
+ * per token is stored. The family keeps the generation of its one live token; a refresh moves
+ * it on with one conditional update (`{_id, gen}` → `$inc gen`), atomic on MongoDB, so of two
+ * concurrent refreshes exactly one wins, and a token of an older generation is a reuse.
+ * Revoking the family (one document) invalidates its live token.
  */
 export interface TokenFamilyDoc {
   _id: string;
   clientId: string;
+  applicationId: string;
   accountId: string;
+  /** The original grant: a refresh may narrow the access token's scope, never the family's. */
+  scopes: string[];
+  /** Generation of the live refresh token (0 for the one issued with client_credentials). */
+  gen: number;
   createdAt: Date;
   /** The family's absolute end: refreshes do not extend it. */
   expiresAt: Date;
@@ -96,37 +74,15 @@ applicationSchema.index({ clientId: 1 }, { unique: true });
 applicationSchema.index({ secretHash: 1 }, { unique: true });
 applicationSchema.index({ accountId: 1, createdAt: 1 });
 
-const refreshTokenSchema = new Schema<RefreshTokenDoc>(
-  {
-    _id: { type: String, required: true },
-    familyId: { type: String, required: true },
-    clientId: { type: String, required: true },
-    applicationId: { type: String, required: true },
-    accountId: { type: String, required: true },
-    scopes: { type: [String], required: true },
-    createdAt: { type: Date, required: true },
-    expiresAt: { type: Date, required: true },
-  },
-  { collection: 'refresh_tokens', versionKey: false },
-);
-
-const refreshTokenUseSchema = new Schema<RefreshTokenUseDoc>(
-  {
-    _id: { type: String, required: true },
-    familyId: { type: String, required: true },
-    usedAt: { type: Date, required: true },
-    expiresAt: { type: Date, required: true },
-  },
-  { collection: 'refresh_token_uses', versionKey: false },
-);
-// _id is the token hash: unique by construction. The index on expiresAt is created by
-// ensureExpiry (TTL where the server has it).
-
+// The index on expiresAt is created by ensureExpiry (TTL where the server has it).
 const tokenFamilySchema = new Schema<TokenFamilyDoc>(
   {
     _id: { type: String, required: true },
     clientId: { type: String, required: true },
+    applicationId: { type: String, required: true },
     accountId: { type: String, required: true },
+    scopes: { type: [String], required: true },
+    gen: { type: Number, required: true },
     createdAt: { type: Date, required: true },
     expiresAt: { type: Date, required: true },
     revokedAt: { type: Date, default: null },
@@ -139,8 +95,6 @@ tokenFamilySchema.index({ clientId: 1 });
 export interface OAuthModels {
   accounts: Model<AccountDoc>;
   applications: Model<ApplicationDoc>;
-  refreshTokens: Model<RefreshTokenDoc>;
-  refreshTokenUses: Model<RefreshTokenUseDoc>;
   tokenFamilies: Model<TokenFamilyDoc>;
 }
 
@@ -149,8 +103,6 @@ export function defineModels(conn: Connection): OAuthModels {
   return {
     accounts: conn.model<AccountDoc>('Account', accountSchema),
     applications: conn.model<ApplicationDoc>('Application', applicationSchema),
-    refreshTokens: conn.model<RefreshTokenDoc>('RefreshToken', refreshTokenSchema),
-    refreshTokenUses: conn.model<RefreshTokenUseDoc>('RefreshTokenUse', refreshTokenUseSchema),
     tokenFamilies: conn.model<TokenFamilyDoc>('TokenFamily', tokenFamilySchema),
   };
 }

@@ -1,4 +1,4 @@
-import type { AccountDoc, ApplicationDoc, OAuthModels, RefreshTokenDoc, TokenFamilyDoc } from './models';
+import type { AccountDoc, ApplicationDoc, OAuthModels, TokenFamilyDoc } from './models';
 
 /** MongoDB error code for a unique index violation. */
 export function isDuplicateKey(err: unknown): boolean {
@@ -52,8 +52,9 @@ export class OAuthRepository {
 
   // Refresh tokens and their families
 
+  /** A plain insertOne: the document is built by the core, so mongoose's casting adds nothing. */
   async insertFamily(doc: TokenFamilyDoc): Promise<void> {
-    await this.m.tokenFamilies.create(doc);
+    await this.m.tokenFamilies.collection.insertOne(doc as never);
   }
   findFamily(id: string): Promise<TokenFamilyDoc | null> {
     return this.m.tokenFamilies.findById(id).lean<TokenFamilyDoc>().exec();
@@ -65,23 +66,26 @@ export class OAuthRepository {
     const res = await this.m.tokenFamilies.updateMany({ clientId, revokedAt: null }, { $set: { revokedAt: now, revokedReason: reason } }).exec();
     return res.modifiedCount;
   }
-  async insertRefreshToken(doc: RefreshTokenDoc): Promise<void> {
-    await this.m.refreshTokens.create(doc);
-  }
-  findRefreshToken(hash: string): Promise<RefreshTokenDoc | null> {
-    return this.m.refreshTokens.findById(hash).lean<RefreshTokenDoc>().exec();
-  }
   /**
-   * Spends a refresh token atomically: the first caller inserts the use record, every later or
-   * concurrent caller gets false (duplicate key), so no refresh token can be used twice.
+   * Spends the live refresh token of a family: one conditional update, atomic on MongoDB, so of
+   * concurrent refreshes with one token exactly one gets the family back (as it was before the
+   * spend). Null when the family is unknown, belongs to another client, is revoked or expired,
+   * lacks a requested scope, or has moved past `gen` (then the caller looks at why).
    */
-  async spendRefreshToken(token: RefreshTokenDoc, now: Date): Promise<boolean> {
-    try {
-      await this.m.refreshTokenUses.create({ _id: token._id, familyId: token.familyId, usedAt: now, expiresAt: token.expiresAt });
-      return true;
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
+  spendRefreshToken(q: { familyId: string; gen: number; clientId: string; scopes: string[]; now: Date }): Promise<TokenFamilyDoc | null> {
+    return this.m.tokenFamilies
+      .findOneAndUpdate(
+        {
+          _id: q.familyId,
+          gen: q.gen,
+          clientId: q.clientId,
+          revokedAt: null,
+          expiresAt: { $gt: q.now },
+          ...(q.scopes.length ? { scopes: { $all: q.scopes } } : {}),
+        },
+        { $inc: { gen: 1 } },
+      )
+      .lean<TokenFamilyDoc>()
+      .exec();
   }
 }
