@@ -43,8 +43,11 @@ export const configShape = {
   ACCORD_WEBHOOK_JITTER: z.coerce.number().min(0).max(0.5).default(0.2),
   /** How long a rotated-out secret keeps signing alongside the new one. */
   ACCORD_WEBHOOK_SECRET_GRACE: duration('24h'),
-  /** How often idle delivery workers look for due attempts (new events wake them at once). */
-  ACCORD_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(500),
+  /**
+   * Longest pause of the one idle worker that watches the queue for due retries (it backs off
+   * from 50 ms and wakes earlier when the next retry falls due; new events wake workers at once).
+   */
+  ACCORD_WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(2_000),
   /** Lease on a claimed attempt; must exceed the timeout. A crashed replica's leases expire after it. */
   ACCORD_WEBHOOK_LEASE_MS: z.coerce.number().int().min(1_000).optional(),
   /** Attempts in flight at once per replica. */

@@ -28,9 +28,23 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
   const conn = await connectMongo(config.MONGO_URL, logger);
   const models = defineModels(conn);
   await syncIndexes(conn);
-  const webhooks = new WebhookStore(models);
-  const deliveries = new DeliveryStore(models);
   const nc = await connectNats(config.NATS_URL, logger, 'accord-webhook');
+  // Every replica caches subscriber lists; a change made through one replica reaches the others
+  // on this subject (core NATS: a replica that misses it keeps a list SUBSCRIBER_CACHE_MS at most).
+  const changes = `${config.ACCORD_NATS_PREFIX}.internal.webhooks.changed`;
+  const webhooks = new WebhookStore(models, (accountId, appId) => nc.publish(changes, JSON.stringify({ accountId, appId })));
+  const changeSub = nc.subscribe(changes, {
+    callback: (err, msg) => {
+      if (err) return;
+      try {
+        const { accountId, appId } = JSON.parse(msg.string()) as { accountId?: unknown; appId?: unknown };
+        if (typeof accountId === 'string' && typeof appId === 'string') webhooks.forget(accountId, appId);
+      } catch {
+        logger.warn({ subject: msg.subject }, 'unreadable webhook change notice ignored');
+      }
+    },
+  });
+  const deliveries = new DeliveryStore(models);
 
   const sender = new SafeSender({ policy, timeoutMs: config.ACCORD_WEBHOOK_TIMEOUT_MS, resolve: hooks.resolve });
   const worker = new DeliveryWorker({
@@ -93,6 +107,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     async stop() {
       await grpc.shutdown(config.SHUTDOWN_GRACE_MS);
       await consumer.stop();
+      changeSub.unsubscribe();
       await worker.stop();
       sender.close();
       await nc.drain().catch(() => nc.close());

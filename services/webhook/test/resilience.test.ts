@@ -65,6 +65,33 @@ describe('delivery survives restarts and runs on several replicas', () => {
     }
   });
 
+  it('sends the next event to a webhook registered through another replica after this one cached the subscribers', async () => {
+    const t = testEnv('webhookcache');
+    const first = await startReceiver();
+    const second = await startReceiver();
+    const a = await startInstance(t);
+    try {
+      await a.client.createWebhook({ ...app, url: first.url, events: ['consent'], headers: {} });
+      await publishEvent(nc, t.natsPrefix, consent());
+      await first.waitFor(1); // replica a has now cached the application's subscribers
+      const b = await startInstance(t);
+      try {
+        await b.client.createWebhook({ ...app, url: second.url, events: ['consent'], headers: {} });
+      } finally {
+        await b.stop(); // only replica a consumes from here on
+      }
+      const next = consent();
+      await publishEvent(nc, t.natsPrefix, next);
+      await second.waitFor(1);
+      expect(idsOf(second)).toEqual([next.id]);
+      await first.waitFor(2);
+    } finally {
+      await a.stop();
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('takes over an attempt whose lease a crashed replica left behind, once the lease expires', async () => {
     const t = testEnv('webhooklease');
     const rx = await startReceiver();

@@ -1,7 +1,7 @@
 import type { Logger } from '@accord/common';
 import { nextRetryDelay, type RetryPolicy } from '../domain/retry';
 import { activeSecrets, signatureHeaders } from '../domain/signing';
-import type { DeliveryStore, Claimed } from '../store/delivery-store';
+import type { DeliveryStore, Claimed, ClaimResult } from '../store/delivery-store';
 import type { WebhookStore } from '../store/webhook-store';
 import type { SafeSender } from './http-sender';
 
@@ -11,16 +11,24 @@ export interface WorkerOptions {
   sender: SafeSender;
   retry: RetryPolicy;
   leaseMs: number;
+  /** Longest pause of the idle watcher between looks at the queue (it starts at 50 ms and doubles). */
   pollMs: number;
   concurrency: number;
   logger: Logger;
 }
 
+/** First pause of the idle watcher; it doubles up to `pollMs` while the queue stays empty. */
+const FIRST_IDLE_PAUSE_MS = 50;
+
 /**
  * Delivery workers of one replica: `concurrency` loops that each claim the most overdue
  * pending attempt with a lease (so replicas never send the same attempt at once), send it,
- * and record the outcome only while still holding the lease. Idle loops poll every `pollMs`
- * and are woken at once when this replica enqueues new deliveries.
+ * and record the outcome only while still holding the lease.
+ *
+ * An idle replica sends almost nothing to the database: of the loops that found no work, one
+ * is the watcher, which looks at the queue again when its next entry falls due or after a
+ * pause that backs off from 50 ms to `pollMs`; the others sleep until woken, by the watcher
+ * (when it sees more than one entry due) or at once when this replica queues new deliveries.
  */
 export class DeliveryWorker {
   private stopping = false;
@@ -28,6 +36,9 @@ export class DeliveryWorker {
   private sleepers = new Set<() => void>();
   /** Deliveries this replica just queued: claimed directly, without searching the queue. */
   private hints: string[] = [];
+  /** Whether one idle loop is already watching the queue. */
+  private watching = false;
+  private idlePauseMs = FIRST_IDLE_PAUSE_MS;
 
   constructor(private readonly o: WorkerOptions) {}
 
@@ -61,35 +72,56 @@ export class DeliveryWorker {
   private async loop(): Promise<void> {
     while (!this.stopping) {
       const hint = this.hints.shift();
-      let claimed: Claimed | null = null;
+      let result: ClaimResult | null = null;
       try {
-        claimed = await this.o.deliveries.claim(this.o.leaseMs, this.o.concurrency, hint ? [hint] : []);
+        result = await this.o.deliveries.claim(this.o.leaseMs, this.o.concurrency, hint ? [hint] : []);
       } catch (err) {
         this.o.logger.warn({ err: (err as Error).message }, 'cannot claim deliveries; retrying');
       }
-      if (!claimed && hint) continue; // someone else took it; look for other work at once
-      if (!claimed) {
-        // Jittered so that idle loops (of all replicas) do not poll in step.
-        await this.sleep(this.o.pollMs * (0.5 + Math.random()));
+      if (!result?.claimed && hint) continue; // someone else took it; look for other work at once
+      if (!result?.claimed) {
+        await this.idle(result && 'nextDueAt' in result ? result.nextDueAt : null);
         continue;
       }
+      this.idlePauseMs = FIRST_IDLE_PAUSE_MS;
+      // More was due than this loop took: let sleeping loops share it. Otherwise make sure one
+      // loop keeps watching while this one is busy sending.
+      if (result.due > 1) this.wake(result.due - 1);
+      else if (!this.watching) this.wake(1);
       try {
-        await this.attempt(claimed);
+        await this.attempt(result.claimed);
       } catch (err) {
         // The lease expires and another loop (or replica) tries again.
-        this.o.logger.error({ err, deliveryId: claimed.delivery._id }, 'delivery attempt could not be recorded');
+        this.o.logger.error({ err, deliveryId: result.claimed.delivery._id }, 'delivery attempt could not be recorded');
       }
     }
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** No work: watch the queue if nobody does, otherwise sleep until woken. */
+  private async idle(nextDueAt: Date | null): Promise<void> {
+    if (this.stopping) return;
+    if (this.watching) return this.sleep(null);
+    this.watching = true;
+    try {
+      const untilDue = nextDueAt ? Math.max(0, nextDueAt.getTime() - Date.now()) : Infinity;
+      const pause = Math.min(untilDue, this.idlePauseMs);
+      this.idlePauseMs = Math.min(this.idlePauseMs * 2, this.o.pollMs);
+      // Jittered so that the watchers of several replicas do not look in step.
+      await this.sleep(pause * (0.75 + Math.random() / 2));
+    } finally {
+      this.watching = false;
+    }
+  }
+
+  /** Sleeps `ms`, or until woken when null. */
+  private sleep(ms: number | null): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
-        clearTimeout(timer);
+        if (timer) clearTimeout(timer);
         this.sleepers.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      const timer = ms === null ? undefined : setTimeout(done, ms);
       this.sleepers.add(done);
     });
   }
@@ -125,7 +157,7 @@ export class DeliveryWorker {
     else if (result.statusCode === 410) {
       failedAttempts++;
       status = 'failed';
-      await this.o.webhooks.disable(webhook._id, 'the receiver answered 410 Gone');
+      await this.o.webhooks.disable(webhook, 'the receiver answered 410 Gone');
       log.warn('receiver answered 410 Gone: webhook disabled');
     } else {
       failedAttempts++;

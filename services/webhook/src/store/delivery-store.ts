@@ -24,6 +24,9 @@ export interface Claimed {
   leaseToken: string;
 }
 
+/** A claim, or why there was none: how many entries were due, and when the next one is. */
+export type ClaimResult = { claimed: Claimed; due: number } | { claimed: null; due: number; nextDueAt: Date | null };
+
 export interface AttemptOutcome {
   attempt: AttemptDoc;
   /** Next attempt time when retrying; null when done (status tells how). */
@@ -90,29 +93,29 @@ export class DeliveryStore {
   }
 
   /**
-   * Claims one due attempt with a lease, or null when none is due. With `ids` (deliveries this
-   * replica just queued) those are tried first without searching; otherwise one of the `spread`
-   * most overdue entries is tried at random, so a replica's loops rarely collide. The claim
+   * Claims one due attempt with a lease. With `ids` (deliveries this replica just queued) those
+   * are tried first without searching; otherwise the `spread` entries due soonest are read and
+   * one of the due ones is tried at random, so a replica's loops rarely collide; when none is
+   * due the answer says when the next one is (an idle worker sleeps until then). The claim
    * itself is the insert of lease `<id>#<leaseGen + 1>`, which exactly one worker wins; the
    * entry is then not due for anyone else until the lease expires (`leaseMs`).
    */
-  async claim(leaseMs: number, spread = 1, ids: string[] = [], now = new Date()): Promise<Claimed | null> {
+  async claim(leaseMs: number, spread = 1, ids: string[] = [], now = new Date()): Promise<ClaimResult> {
     let candidates: Array<Pick<QueueDoc, '_id' | 'dueAt' | 'leaseGen'>>;
+    let nextDueAt: Date | null = null;
     if (ids.length) {
       // Just queued by this replica: due now and never claimed (if it was, lease #1 exists and
       // the insert below loses, which is the right answer).
       candidates = ids.map((id) => ({ _id: id, dueAt: now, leaseGen: 0 }));
     } else {
-      candidates = await this.m.Queue.find({ dueAt: { $lte: now } })
-        .sort({ dueAt: 1 })
-        .limit(Math.max(1, spread))
-        .lean<QueueDoc[]>()
-        .exec();
+      const soonest = await this.m.Queue.find({}, { _id: 1, dueAt: 1, leaseGen: 1 }).sort({ dueAt: 1 }).limit(Math.max(1, spread)).lean<QueueDoc[]>().exec();
+      candidates = soonest.filter((c) => c.dueAt.getTime() <= now.getTime());
+      nextDueAt = soonest.find((c) => c.dueAt.getTime() > now.getTime())?.dueAt ?? null;
       const start = Math.floor(Math.random() * candidates.length);
       candidates = [...candidates.slice(start), ...candidates.slice(0, start)];
     }
+    const due = candidates.length;
     for (const c of candidates) {
-      if (c.dueAt.getTime() > now.getTime()) continue;
       const gen = (c.leaseGen ?? 0) + 1;
       const leaseToken = `${c._id}#${gen}`;
       try {
@@ -130,10 +133,10 @@ export class DeliveryStore {
       }
       const delivery = await this.m.Delivery.findById(c._id).lean<DeliveryDoc>().exec();
       // The queue entry decides that an attempt is due (a redelivery may follow a finished one).
-      if (delivery) return { delivery, leaseToken };
+      if (delivery) return { claimed: { delivery, leaseToken }, due };
       await this.finishQueue(c._id, gen); // its webhook was deleted
     }
-    return null;
+    return { claimed: null, due, nextDueAt };
   }
 
   /** Records an attempt; the queue entry moves on only while this worker holds the lease. */

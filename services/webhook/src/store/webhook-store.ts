@@ -1,9 +1,43 @@
+import { LRUCache } from 'lru-cache';
 import type { Models, SecretDoc, WebhookDoc } from './models';
 
 const DUPLICATE_KEY = 11000;
 
+/** What fan-out needs of a webhook. */
+export type Subscriber = Pick<WebhookDoc, '_id' | 'accountId' | 'appId' | 'events'>;
+
+/**
+ * A cached subscriber list lives this long at most; changes made through any replica drop it
+ * sooner (locally at once, elsewhere through `onChange` → NATS → `forget`). The bound only
+ * matters if an invalidation message is lost.
+ */
+export const SUBSCRIBER_CACHE_MS = 30_000;
+
 export class WebhookStore {
-  constructor(private readonly m: Models) {}
+  /** Enabled webhooks per application, for fan-out: one find per application, not per event. */
+  private readonly subscriberCache = new LRUCache<string, Subscriber[]>({ max: 10_000, ttl: SUBSCRIBER_CACHE_MS });
+  private readonly loading = new Map<string, Promise<Subscriber[]>>();
+  /** Bumped by every invalidation: a list read before it is not cached after it. */
+  private epoch = 0;
+
+  /** `onChange` is told of every change to an application's webhooks (to tell other replicas). */
+  constructor(
+    private readonly m: Models,
+    private readonly onChange: (accountId: string, appId: string) => void = () => undefined,
+  ) {}
+
+  /** Drops the cached subscribers of one application (a change here or on another replica). */
+  forget(accountId: string, appId: string): void {
+    const key = cacheKey(accountId, appId);
+    this.epoch++;
+    this.subscriberCache.delete(key);
+    this.loading.delete(key);
+  }
+
+  private changed(accountId: string, appId: string): void {
+    this.forget(accountId, appId);
+    this.onChange(accountId, appId);
+  }
 
   /**
    * Stores a new webhook under the next integer id (max + 1). The unique _id makes concurrent
@@ -16,6 +50,7 @@ export class WebhookStore {
       const full: WebhookDoc = { ...doc, _id: (last?._id ?? 0) + 1 };
       try {
         await this.m.Webhook.create(full);
+        this.changed(full.accountId, full.appId);
         return full;
       } catch (err) {
         if ((err as { code?: number }).code !== DUPLICATE_KEY || attempt >= 50) throw err;
@@ -36,10 +71,12 @@ export class WebhookStore {
     return this.m.Webhook.findById(id).lean<WebhookDoc>().exec();
   }
 
-  update(accountId: string, appId: string, id: number, set: Partial<WebhookDoc>): Promise<WebhookDoc | null> {
-    return this.m.Webhook.findOneAndUpdate({ _id: id, accountId, appId }, { $set: { ...set, updatedAt: new Date() } }, { new: true })
+  async update(accountId: string, appId: string, id: number, set: Partial<WebhookDoc>): Promise<WebhookDoc | null> {
+    const doc = await this.m.Webhook.findOneAndUpdate({ _id: id, accountId, appId }, { $set: { ...set, updatedAt: new Date() } }, { new: true })
       .lean<WebhookDoc>()
       .exec();
+    if (doc) this.changed(accountId, appId);
+    return doc;
   }
 
   /** Replaces the secrets only when they are still `expected` (optimistic concurrency). */
@@ -51,15 +88,42 @@ export class WebhookStore {
 
   async delete(accountId: string, appId: string, id: number): Promise<boolean> {
     const res = await this.m.Webhook.deleteOne({ _id: id, accountId, appId });
+    if (res.deletedCount === 1) this.changed(accountId, appId);
     return res.deletedCount === 1;
   }
 
-  /** Enabled webhooks of one application that subscribe to `type`. */
-  subscribers(accountId: string, appId: string, type: string): Promise<WebhookDoc[]> {
-    return this.m.Webhook.find({ accountId, appId, events: type, disabled: false }).lean<WebhookDoc[]>().exec();
+  /**
+   * Enabled webhooks of one application that subscribe to `type`, from the cache when it has
+   * the application (concurrent misses share one find).
+   */
+  async subscribers(accountId: string, appId: string, type: string): Promise<Subscriber[]> {
+    const key = cacheKey(accountId, appId);
+    let list = this.subscriberCache.get(key);
+    if (!list) {
+      let pending = this.loading.get(key);
+      if (!pending) {
+        const epoch = this.epoch;
+        pending = this.m.Webhook.find({ accountId, appId, disabled: false }, { _id: 1, accountId: 1, appId: 1, events: 1 })
+          .lean<Subscriber[]>()
+          .exec()
+          .then((found) => {
+            if (this.epoch === epoch) this.subscriberCache.set(key, found);
+            return found;
+          })
+          .finally(() => {
+            if (this.loading.get(key) === pending) this.loading.delete(key);
+          });
+        this.loading.set(key, pending);
+      }
+      list = await pending;
+    }
+    return list.filter((w) => w.events.includes(type));
   }
 
-  async disable(id: number, reason: string): Promise<void> {
-    await this.m.Webhook.updateOne({ _id: id }, { $set: { disabled: true, disabledReason: reason, updatedAt: new Date() } });
+  async disable(webhook: Pick<WebhookDoc, '_id' | 'accountId' | 'appId'>, reason: string): Promise<void> {
+    await this.m.Webhook.updateOne({ _id: webhook._id }, { $set: { disabled: true, disabledReason: reason, updatedAt: new Date() } });
+    this.changed(webhook.accountId, webhook.appId);
   }
 }
+
+const cacheKey = (accountId: string, appId: string) => `${accountId}\u0000${appId}`;
