@@ -116,7 +116,7 @@ async function main(): Promise<void> {
         fetch(`${stack.url}/consent/v0/consents/search?${q}&current=true&scope=default`, { headers }),
       ),
     );
-    rows.push(await countCommands(counter, 'statistics', () => fetch(`${stack.url}/consent/v0/statistics`, { headers })));
+    rows.push(await countCommands(counter, 'statistics', () => fetch(`${stack.url}/consent/v0/consents/statistics`, { headers })));
     rows.push(
       await countCommands(counter, 'token (client_credentials)', () =>
         fetch(`${stack.url}/oauth/v0/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody }),
