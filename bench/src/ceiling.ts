@@ -2,6 +2,7 @@
  * The ceiling of `npm run bench`: the least a server can do for each measured operation, on the
  * same database server as Accord (another database), in its own process like each service.
  *   POST /insert  one insertOne of the JSON body           (the ceiling of POST /consents)
+ *   POST /insertMany  one insertMany of the JSON array      (the ceiling of POST /consents with an array)
  *   POST /token   one findOne of a client + one ES256 JWT   (the ceiling of the token endpoint)
  * Prints `ceiling listening on <port>` when ready. Env: MONGO_URL (database in the path).
  */
@@ -24,6 +25,11 @@ async function main(): Promise<void> {
   app.post('/insert', async (req, res) => {
     const r = await events.insertOne({ ...(req.body as object), createdAt: new Date() });
     res.status(201).json({ id: r.insertedId });
+  });
+  app.post('/insertMany', async (req, res) => {
+    const now = new Date();
+    const r = await events.insertMany((req.body as object[]).map((e) => ({ ...e, createdAt: now })));
+    res.status(201).json({ ids: Object.values(r.insertedIds) });
   });
   app.post('/token', async (_req, res) => {
     const c = await clients.findOne({ _id: 'cl_ceiling' });

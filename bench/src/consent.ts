@@ -109,7 +109,25 @@ async function run(
 /** The body of a POST of one event (a new state per `n`). */
 export const oneEvent = (run: string, n: number) => JSON.stringify({ subject: `bench-post-${run}-${n}`, issuer: ISSUER, target: targetOf(n), action: true });
 
-export async function benchConsent(opts: BenchOpts, insertCeilingPerSec?: number): Promise<BenchResult[]> {
+/** The array-of-100 body for request `n` (fresh subjects per request: new states). */
+export const hundredEvents = (run: string, n: number) =>
+  JSON.stringify(
+    Array.from({ length: 100 }, (_, k) => ({
+      subject: `bench-post100-${run}-${n}-${k % 20}`,
+      issuer: ISSUER,
+      target: targetOf(n),
+      scope: `s${k % 5}`,
+      action: k % 2 === 0,
+    })),
+  );
+
+/** Same-run ceilings (requests/s of the bare app): one insertOne, one insertMany of 100. */
+export interface ConsentCeilings {
+  insert?: number;
+  insertMany?: number;
+}
+
+export async function benchConsent(opts: BenchOpts, ceilings: ConsentCeilings = {}): Promise<BenchResult[]> {
   const headers = { authorization: `Bearer ${opts.token}`, 'x-api-key': opts.apiKey, 'content-type': 'application/json' };
   const seedCount = Number(process.env.BENCH_CONSENT_SEED ?? SEED_EVENTS);
   const seedSec = await seed(opts, headers, seedCount);
@@ -117,16 +135,7 @@ export async function benchConsent(opts: BenchOpts, insertCeilingPerSec?: number
 
   const run1 = Date.now().toString(36);
   const one = (n: number) => oneEvent(run1, n);
-  const hundred = (n: number) =>
-    JSON.stringify(
-      Array.from({ length: 100 }, (_, k) => ({
-        subject: `bench-post100-${run1}-${n}-${k % 20}`,
-        issuer: ISSUER,
-        target: targetOf(n),
-        scope: `s${k % 5}`,
-        action: k % 2 === 0,
-      })),
-    );
+  const hundred = (n: number) => hundredEvents(run1, n);
   // each search asks for another seeded subject (on its target): 4 events, 4 current states
   const subjects = subjectsFor(seedCount);
   const seeded = (n: number) => (n * 7919) % subjects;
@@ -147,9 +156,9 @@ export async function benchConsent(opts: BenchOpts, insertCeilingPerSec?: number
   }
   const results: BenchResult[] = [];
   const single = await run('POST /consent/v0/consents (1 event)', { url: base, method: 'POST', headers, body: one, durationSec: opts.durationSec });
-  results.push({ ...single, ...(insertCeilingPerSec ? { ceilingPerSec: insertCeilingPerSec } : {}) });
+  results.push({ ...single, ...(ceilings.insert ? { ceilingPerSec: ceilings.insert } : {}) });
   const array = await run('POST /consent/v0/consents (array of 100)', { url: base, method: 'POST', headers, body: hundred, durationSec: opts.durationSec });
-  results.push({ ...array, eventsPerRequest: 100 });
+  results.push({ ...array, eventsPerRequest: 100, ...(ceilings.insertMany ? { ceilingPerSec: ceilings.insertMany } : {}) });
   results.push(await run('GET /consent/v0/consents/search', { url: base, path: searchPath(''), headers, durationSec: opts.durationSec }));
   results.push(
     await run('GET /consent/v0/consents/search?current=true', { url: base, path: searchPath('&current=true'), headers, durationSec: opts.durationSec }),

@@ -13,7 +13,7 @@ import { launchStack, REPO_ROOT, spawnLogged, startInfra, stopChild, withDatabas
 import { oauthv1 } from '@accord/proto';
 import type { BenchResult } from './measure';
 import { measure, printResults } from './measure';
-import { benchConsent, oneEvent } from './consent';
+import { benchConsent, hundredEvents, oneEvent } from './consent';
 import { countCommands, idleRate, printCounts, type CommandCountRow } from './counts';
 import { benchDataprocessing } from './dataprocessing';
 import { MongoCommandCounter } from './mongo-proxy';
@@ -83,7 +83,15 @@ async function main(): Promise<void> {
         body: oneEvent('ceiling', 0),
         durationSec,
       });
-      results.push(ceil, ...(await benchConsent(common, ceil.requestsPerSec)));
+      const ceilMany = await measure('ceiling: one insertMany of 100', {
+        url: `${ceiling.url}/insertMany`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: hundredEvents('ceiling', 0),
+        durationSec,
+      });
+      results.push(ceil, { ...ceilMany, eventsPerRequest: 100 });
+      results.push(...(await benchConsent(common, { insert: ceil.requestsPerSec, insertMany: ceilMany.requestsPerSec })));
     }
     for (const [area, run] of Object.entries(areaBenches)) if (wants(area)) results.push(...(await run(common)));
     console.log('');
