@@ -7,6 +7,8 @@ export * from './health';
 export * from './keys';
 export * from './lifecycle';
 export * from './logger';
+export * from './metrics';
 export * from './mongo';
 export * from './nats';
+export * from './reflection';
 export * from './event-bus';

@@ -5,8 +5,10 @@ import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/c
 import type { GatewayContext } from './context';
 import { ApiKeyCache, authenticate } from './middleware/auth';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
+import { httpMetrics } from './middleware/metrics';
 import { consentRoutes } from './routes/consent';
 import { dataprocessingRoutes } from './routes/dataprocessing';
+import { docsRoutes } from './routes/docs';
 import { oauthRoutes } from './routes/oauth';
 import { systemRoutes } from './routes/system';
 import { webhooksRoutes } from './routes/webhooks';
@@ -25,6 +27,7 @@ export function createApp(ctx: GatewayContext): Express {
   app.set('trust proxy', ctx.config.ACCORD_TRUST_PROXY);
   app.set('query parser', 'simple');
   app.use(requestId);
+  app.use(httpMetrics);
   app.use(
     pinoHttp({
       logger: ctx.logger,
@@ -38,6 +41,7 @@ export function createApp(ctx: GatewayContext): Express {
   app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000 }));
 
   app.use(systemRoutes(ctx));
+  app.use(docsRoutes());
   app.use('/oauth/v0', oauthRoutes(ctx));
 
   const apiKeys = new ApiKeyCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);

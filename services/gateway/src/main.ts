@@ -1,10 +1,17 @@
-import { createLogger, loadConfig, runMain } from '@accord/common';
+import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, maybeStartMetrics, metricsEnv, runMain } from '@accord/common';
 import { configShape } from './config';
 import { startGateway } from './service';
 
 runMain('gateway', async () => {
-  const config = loadConfig(configShape);
+  const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.gateway) });
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  const metrics = await maybeStartMetrics(config, logger);
   const gateway = await startGateway(config, logger);
-  return { stop: gateway.stop, logger };
+  return {
+    logger,
+    async stop() {
+      await gateway.stop();
+      await metrics?.close();
+    },
+  };
 });

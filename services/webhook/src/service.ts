@@ -9,6 +9,7 @@ import { deliveryBody } from './domain/signing';
 import { startEventConsumer } from './events/consumer';
 import { webhookHandlers } from './grpc/handlers';
 import { DeliveryStore } from './store/delivery-store';
+import { setQueueDepth } from './metrics';
 import { defineModels } from './store/models';
 import { WebhookStore } from './store/webhook-store';
 
@@ -45,6 +46,8 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     },
   });
   const deliveries = new DeliveryStore(models);
+  // Queue entries are the deliveries waiting (due now or for a retry); removed when finished.
+  setQueueDepth(() => models.Queue.estimatedDocumentCount());
 
   const sender = new SafeSender({ policy, timeoutMs: config.ACCORD_WEBHOOK_TIMEOUT_MS, resolve: hooks.resolve });
   const worker = new DeliveryWorker({
@@ -106,6 +109,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     port: grpc.port,
     async stop() {
       await grpc.shutdown(config.SHUTDOWN_GRACE_MS);
+      setQueueDepth(undefined);
       await consumer.stop();
       changeSub.unsubscribe();
       await worker.stop();

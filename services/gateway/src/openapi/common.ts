@@ -77,5 +77,13 @@ export const systemOpenApi: OpenApiFragment = {
       },
     },
     '/openapi.json': { get: { tags: ['system'], summary: 'This OpenAPI 3.1 document.', security: [], responses: { '200': { description: 'The document.' } } } },
+    '/docs': {
+      get: {
+        tags: ['system'],
+        summary: 'The API reference UI (Swagger UI) over this document; "Authorize" takes a bearer token, an x-api-key and Basic client credentials.',
+        security: [],
+        responses: { '200': { description: 'An HTML page.', content: { 'text/html': {} } } },
+      },
+    },
   },
 };
