@@ -5,7 +5,9 @@ import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/c
 import type { GatewayContext } from './context';
 import { ApiKeyCache, authenticate } from './middleware/auth';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
+import { eventLimits, requestLimits, tokenLimits } from './middleware/limits';
 import { httpMetrics } from './middleware/metrics';
+import { Limiter } from './limits/limiter';
 import { consentRoutes } from './routes/consent';
 import { dataprocessingRoutes } from './routes/dataprocessing';
 import { docsRoutes } from './routes/docs';
@@ -42,15 +44,17 @@ export function createApp(ctx: GatewayContext): Express {
 
   app.use(systemRoutes(ctx));
   app.use(docsRoutes());
-  app.use('/oauth/v0', oauthRoutes(ctx));
+  const limiter = new Limiter(ctx.config, ctx.clients.limits, ctx.logger);
+  app.use('/oauth/v0', tokenLimits(limiter), oauthRoutes(ctx));
 
   const apiKeys = new ApiKeyCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
   const issuer = `${ctx.baseUrl}/oauth/v0`;
   const auth = (scope: 'consent' | 'dataprocessing' | 'webhooks', apiKey: 'required' | 'optional') =>
     authenticate({ keys: ctx.tokenKeys, issuer, scope, apiKey, apiKeys });
-  app.use('/consent/v0', auth('consent', 'required'), consentRoutes(ctx));
-  app.use('/dataprocessing/v0', auth('dataprocessing', 'optional'), dataprocessingRoutes(ctx));
-  app.use('/webhooks/v0', auth('webhooks', 'optional'), webhooksRoutes(ctx));
+  const limited = requestLimits(limiter);
+  app.use('/consent/v0', auth('consent', 'required'), limited, eventLimits(limiter), consentRoutes(ctx));
+  app.use('/dataprocessing/v0', auth('dataprocessing', 'optional'), limited, dataprocessingRoutes(ctx));
+  app.use('/webhooks/v0', auth('webhooks', 'optional'), limited, webhooksRoutes(ctx));
 
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));
