@@ -11,4 +11,5 @@ export * from './metrics';
 export * from './mongo';
 export * from './nats';
 export * from './reflection';
+export * from './tracing';
 export * from './event-bus';

@@ -1,3 +1,7 @@
+// Tracing first: its instrumentations patch http, express and gRPC as they are loaded.
+import { startTracing } from '@accord/common/dist/tracing';
+const tracing = startTracing('consent');
+
 import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, maybeStartMetrics, metricsEnv, runMain } from '@accord/common';
 import { configShape } from './config';
 import { startConsent } from './service';
@@ -12,6 +16,7 @@ runMain('consent', async () => {
     async stop() {
       await s.stop();
       await metrics?.close();
+      await tracing.stop();
     },
   };
 });

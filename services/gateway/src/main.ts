@@ -1,3 +1,7 @@
+// Tracing first: its instrumentations patch http, express and gRPC as they are loaded.
+import { startTracing } from '@accord/common/dist/tracing';
+const tracing = startTracing('gateway');
+
 import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, maybeStartMetrics, metricsEnv, runMain } from '@accord/common';
 import { configShape } from './config';
 import { startGateway } from './service';
@@ -12,6 +16,7 @@ runMain('gateway', async () => {
     async stop() {
       await gateway.stop();
       await metrics?.close();
+      await tracing.stop();
     },
   };
 });

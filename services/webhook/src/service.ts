@@ -1,4 +1,4 @@
-import { connectMongo, connectNats, implement, startGrpcServer, syncIndexes, type EventEnvelope, type Logger } from '@accord/common';
+import { connectMongo, connectNats, implement, startGrpcServer, syncIndexes, traceHeaders, type EventEnvelope, type Logger } from '@accord/common';
 import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './delivery/http-sender';
@@ -66,8 +66,9 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     const targets = await webhooks.subscribers(event.accountId, event.appId, event.type);
     if (!targets.length) return;
     const body = deliveryBody(event.type, event.data, eventText(event.type));
+    const { traceparent } = traceHeaders();
     const ids = await deliveries.enqueue(
-      targets.map((w) => ({ webhookId: w._id, accountId: w.accountId, appId: w.appId, eventId: event.id, eventType: event.type, body })),
+      targets.map((w) => ({ webhookId: w._id, accountId: w.accountId, appId: w.appId, eventId: event.id, eventType: event.type, body, traceparent })),
     );
     worker.offer(ids);
   };

@@ -1,4 +1,4 @@
-import type { Logger } from '@accord/common';
+import { inSpan, SpanKind, type Logger } from '@accord/common';
 import { countAttempt } from '../metrics';
 import { nextRetryDelay, type RetryPolicy } from '../domain/retry';
 import { activeSecrets, signatureHeaders } from '../domain/signing';
@@ -90,7 +90,17 @@ export class DeliveryWorker {
       if (result.due > 1) this.wake(result.due - 1);
       else if (!this.watching) this.wake(1);
       try {
-        await this.attempt(result.claimed);
+        const claimed = result.claimed;
+        const { delivery } = claimed;
+        await inSpan(
+          'webhook delivery attempt',
+          {
+            kind: SpanKind.PRODUCER,
+            parent: delivery.traceparent ? { traceparent: delivery.traceparent } : undefined,
+            attributes: { 'accord.webhook.attempt': delivery.failedAttempts + 1, 'accord.event.type': delivery.eventType },
+          },
+          () => this.attempt(claimed),
+        );
       } catch (err) {
         // The lease expires and another loop (or replica) tries again.
         this.o.logger.error({ err, deliveryId: result.claimed.delivery._id }, 'delivery attempt could not be recorded');
