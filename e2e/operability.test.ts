@@ -2,15 +2,16 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createLogger, metricsRegistry, startMetricsServer, type MetricsServer } from '@accord/common';
+import { toolsDir } from '@accord/local-stack';
 import { startStack, type Credentials, type Stack } from './harness';
 
 jest.setTimeout(90_000);
 
 const run = promisify(execFile);
-const GRPCURL = resolve(__dirname, '..', '.accord', 'tools', 'bin', 'grpcurl');
+const GRPCURL = join(toolsDir(), 'bin', 'grpcurl');
 
 let stack: Stack;
 let acme: Credentials;

@@ -6,10 +6,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
-import { NAMESPACE, RELEASE, render, renderError, validateK8s, type K8sObject } from './helm';
+import { NAMESPACE, RELEASE, render, renderError, toolsBin, validateK8s, type K8sObject } from './helm';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
-const PROMTOOL = path.join(REPO, '.accord', 'tools', 'bin', 'promtool');
+const PROMTOOL = path.join(toolsBin(), 'promtool');
 const enabled = { 'metrics.serviceMonitor.enabled': true, 'metrics.prometheusRule.enabled': true, 'metrics.dashboard.enabled': true };
 
 function promtool(args: string[], cwd: string): { status: number; out: string } {

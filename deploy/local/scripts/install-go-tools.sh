@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Go tools the tests use into the project-local tools folder .accord/tools/bin
-# (git-ignored), from the Go module proxy, pinned:
+# Builds the Go tools the tests use into the project-local tools folder's bin/
+# ($ACCORD_TOOLS_DIR, default .accord/tools, git-ignored), from the Go module proxy, pinned:
 #   grpcurl   e2e check of gRPC server reflection (e2e/operability.test.ts)
 #   promtool  offline check of the chart's PrometheusRule alerts (charts/accord/test)
 # Idempotent: a tool already built at its pinned version is not built again (nothing downloaded).
@@ -11,7 +11,7 @@
 # need a nomad/api version the module proxy no longer serves.)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
-bin="$root/.accord/tools/bin"
+bin="${ACCORD_TOOLS_DIR:-$root/.accord/tools}/bin"
 declare -A module=(
   [grpcurl]="github.com/fullstorydev/grpcurl/cmd/grpcurl@v1.9.3"
   [promtool]="github.com/prometheus/prometheus/cmd/promtool@v0.54.1"
