@@ -52,7 +52,15 @@ async function main(): Promise<void> {
     dataDir,
     ephemeral: true,
     gatewayPort: 0,
-    env: { LOG_LEVEL: 'warn', MONGO_URL: proxied, NATS_URL: infra.natsUrl },
+    // Request limits off: the bench measures throughput, not the limiter (one client, one account).
+    env: {
+      LOG_LEVEL: 'warn',
+      MONGO_URL: proxied,
+      NATS_URL: infra.natsUrl,
+      ACCORD_LIMIT_ACCOUNT_RPS: '0',
+      ACCORD_LIMIT_APP_RPS: '0',
+      ACCORD_LIMIT_TOKEN_RPS: '0',
+    },
     output: (n, l) => process.env.BENCH_LOG && console.log(`${n} | ${l}`),
   });
   const ceiling = await startCeiling(withDatabase(proxied, 'accord_ceiling'));

@@ -99,7 +99,7 @@ function steps(mode, env, sys) {
         return log('npm packages: present');
       }
       log(`npm packages: ${sys.exists(path.join(ROOT, 'node_modules')) ? 'stale' : 'absent'}, installing with npm ci`);
-      sys.run('npm', ['ci', '--no-audit', '--no-fund']);
+      sys.run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
       sys.write(stamp, want);
     },
   ]);

@@ -97,13 +97,13 @@ describe('provisioning', () => {
     delete fresh.files[path.join(ROOT, 'node_modules')];
     expect(fresh.go('start')).toBe(0);
     expect(fresh.lines[0]).toBe('npm packages: absent, installing with npm ci');
-    expect(fresh.runs[0]).toBe('npm ci --no-audit --no-fund');
+    expect(fresh.runs[0]).toBe('npm ci --no-audit --no-fund --loglevel=error');
     expect(fresh.files[stampPath]).toBe(sha);
 
     const stale = machine({ ...everything, files: { ...everything.files, [stampPath]: 'older' } });
     expect(stale.go('start')).toBe(0);
     expect(stale.lines[0]).toBe('npm packages: stale, installing with npm ci');
-    expect(stale.runs[0]).toBe('npm ci --no-audit --no-fund');
+    expect(stale.runs[0]).toBe('npm ci --no-audit --no-fund --loglevel=error');
   });
 
   test('node_modules that npm installed after the last lock change are kept without a stamp', () => {
@@ -111,7 +111,7 @@ describe('provisioning', () => {
     const m = machine({ ...everything, files: { ...everything.files, [hidden]: '' }, mtimes: { [hidden]: 2, [path.join(ROOT, 'package-lock.json')]: 1 } });
     expect(m.go('start')).toBe(0);
     expect(m.lines[0]).toBe('npm packages: present');
-    expect(m.runs).not.toContain('npm ci --no-audit --no-fund');
+    expect(m.runs).not.toContain('npm ci --no-audit --no-fund --loglevel=error');
   });
 
   test('a missing nats-server is installed with apt-get as root', () => {
