@@ -82,7 +82,10 @@ describe('Prometheus metrics', () => {
       expect(received).toHaveLength(2);
 
       let text = await scrape();
-      for (let i = 0; i < 40 && !sample(text, 'accord_webhook_delivery_attempts_total', { outcome: 'succeeded', attempt: '1' }); i++) {
+      // An attempt is recorded just after the receiver answered: wait (bounded) for both records.
+      const settled = (t: string) =>
+        sample(t, 'accord_webhook_delivery_attempts_total', { outcome: 'succeeded', attempt: '1' }) === 2 && sample(t, 'accord_webhook_queue_depth') === 0;
+      for (let i = 0; i < 100 && !settled(text); i++) {
         await new Promise((r) => setTimeout(r, 50));
         text = await scrape();
       }

@@ -167,7 +167,8 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
             req.clear || Object.keys(req.limits ?? {}).length
               ? await limitsClient.setAccountLimits(req, opts)
               : await limitsClient.getAccountLimits({ accountId: req.accountId }, opts);
-          const limits = r.limits ?? {};
+          // Only the fields the account overrides (the others follow the gateway's defaults).
+          const limits = Object.fromEntries(Object.entries(r.limits ?? {}).filter(([, v]) => v !== undefined));
           if (json) out(JSON.stringify({ accountId: r.accountId, limits }));
           else if (!Object.keys(limits).length) out(`account ${r.accountId}: no overrides (the gateway's defaults apply)`);
           else out([`account ${r.accountId}:`, ...Object.entries(limits).map(([k, v]) => `  ${k}: ${v}${v === 0 ? ' (no limit)' : ''}`)].join('\n'));
