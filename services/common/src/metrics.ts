@@ -93,3 +93,25 @@ export async function startMetricsServer(opts: { port: number; host?: string; lo
 export async function maybeStartMetrics(config: { METRICS_PORT: number | null; METRICS_HOST: string }, logger: Logger): Promise<MetricsServer | null> {
   return config.METRICS_PORT === null ? null : startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, logger });
 }
+
+/**
+ * What each main.ts runs: the metrics server (when configured), then the service; stopping
+ * stops the service, then the metrics server, then tracing (flushing its last spans).
+ */
+export async function runObserved(
+  config: { METRICS_PORT: number | null; METRICS_HOST: string },
+  logger: Logger,
+  tracing: { stop(): Promise<void> },
+  start: () => Promise<{ stop(): Promise<void> }>,
+): Promise<{ logger: Logger; stop(): Promise<void> }> {
+  const metrics = await maybeStartMetrics(config, logger);
+  const service = await start();
+  return {
+    logger,
+    async stop() {
+      await service.stop();
+      await metrics?.close();
+      await tracing.stop();
+    },
+  };
+}

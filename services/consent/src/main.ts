@@ -2,21 +2,12 @@
 import { startTracing } from '@accord/common/dist/tracing';
 const tracing = startTracing('consent');
 
-import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, maybeStartMetrics, metricsEnv, runMain } from '@accord/common';
+import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved } from '@accord/common';
 import { configShape } from './config';
 import { startConsent } from './service';
 
 runMain('consent', async () => {
   const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.consent) });
   const logger = createLogger('consent', config.LOG_LEVEL);
-  const metrics = await maybeStartMetrics(config, logger);
-  const s = await startConsent(config, logger);
-  return {
-    logger,
-    async stop() {
-      await s.stop();
-      await metrics?.close();
-      await tracing.stop();
-    },
-  };
+  return runObserved(config, logger, tracing, () => startConsent(config, logger));
 });

@@ -2,21 +2,12 @@
 import { startTracing } from '@accord/common/dist/tracing';
 const tracing = startTracing('dataprocessing');
 
-import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, maybeStartMetrics, metricsEnv, runMain } from '@accord/common';
+import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved } from '@accord/common';
 import { configShape } from './config';
 import { startDataProcessing } from './service';
 
 runMain('dataprocessing', async () => {
   const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.dataprocessing) });
   const logger = createLogger('dataprocessing', config.LOG_LEVEL);
-  const metrics = await maybeStartMetrics(config, logger);
-  const s = await startDataProcessing(config, logger);
-  return {
-    logger,
-    async stop() {
-      await s.stop();
-      await metrics?.close();
-      await tracing.stop();
-    },
-  };
+  return runObserved(config, logger, tracing, () => startDataProcessing(config, logger));
 });
