@@ -5,7 +5,8 @@ import { buildEvents, validateInputs } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
 import { mongoOutboxStats } from '../src/store/outbox-stats';
 import { ConsentRepository } from '../src/store/repository';
-import { input } from './helpers';
+
+const ev = (subject: string) => ({ subject, issuer: 'https://shop.example', target: 'https://shop.example/privacy', action: true });
 
 describe('outbox metrics source', () => {
   let conn: Connection;
@@ -20,10 +21,10 @@ describe('outbox metrics source', () => {
     const stats = mongoOutboxStats(models);
     expect(await stats.pending()).toEqual({ count: 0, oldestStoredAt: null });
 
-    const first = buildEvents('acc', 'app', validateInputs([input({ subject: 'a' }), input({ subject: 'b' })]));
+    const first = buildEvents('acc', 'app', validateInputs([ev('a'), ev('b')]));
     await repo.insertEvents(first, new Date(Date.now() + 60_000));
     await new Promise((r) => setTimeout(r, 5));
-    const later = buildEvents('acc', 'app', validateInputs([input({ subject: 'c' })]));
+    const later = buildEvents('acc', 'app', validateInputs([ev('c')]));
     await repo.insertEvents(later, new Date(Date.now() + 60_000));
 
     const pending = await stats.pending();
