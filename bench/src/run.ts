@@ -16,6 +16,7 @@ import { measure, printResults } from './measure';
 import { benchConsent, hundredEvents, oneEvent } from './consent';
 import { countCommands, idleRate, printCounts, type CommandCountRow } from './counts';
 import { benchDataprocessing } from './dataprocessing';
+import { metricRows, printMetricRows, scrapeAll } from './metrics';
 import { MongoCommandCounter } from './mongo-proxy';
 import { benchOAuth } from './oauth';
 import { benchWebhooks } from './webhooks';
@@ -71,12 +72,18 @@ async function main(): Promise<void> {
     md.set('authorization', `Bearer ${stack.secrets.adminToken}`);
     const creds = await admin.bootstrap({ accountName: 'bench', appName: 'bench', scopes: ['consent', 'dataprocessing', 'webhooks'] }, { metadata: md });
     admin.close();
-    const tokenBody = JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret, scope: 'consent dataprocessing webhooks' });
+    const tokenBody = JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: creds.clientId,
+      client_secret: creds.clientSecret,
+      scope: 'consent dataprocessing webhooks',
+    });
     const tokenRes = await fetch(`${stack.url}/oauth/v0/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody });
     const token = ((await tokenRes.json()) as { access_token: string }).access_token;
     const common = { baseUrl: stack.url, token, apiKey: creds.apiKey, durationSec };
     const headers = { authorization: `Bearer ${token}`, 'x-api-key': creds.apiKey, 'content-type': 'application/json' };
 
+    const metricsBefore = await scrapeAll(stack.metricsPorts);
     const results: BenchResult[] = [];
     if (wants('oauth')) {
       const ceil = await measure('ceiling: findOne + ES256 signature', { url: `${ceiling.url}/token`, method: 'POST', durationSec });
@@ -104,6 +111,8 @@ async function main(): Promise<void> {
     for (const [area, run] of Object.entries(areaBenches)) if (wants(area)) results.push(...(await run(common)));
     console.log('');
     printResults(results);
+    console.log('');
+    printMetricRows(metricRows(metricsBefore, await scrapeAll(stack.metricsPorts)));
 
     // what each kind of request costs in database commands, counted at the wire
     const rows: CommandCountRow[] = [];
