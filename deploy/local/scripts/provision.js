@@ -3,7 +3,7 @@
 // already there. Plain Node (no dependencies): it runs before `npm ci` on a fresh clone.
 //
 //   node deploy/local/scripts/provision.js start   npm packages, NATS, the database server, build
-//   node deploy/local/scripts/provision.js test    the same, plus the test tools (helm, grpcurl, promtool)
+//   node deploy/local/scripts/provision.js test    the same, plus the test tools (helm, grpcurl, promtool, Chromium)
 //   node deploy/local/scripts/provision.js ci      like test, for .ci/run
 //
 // One progress line per step ("[accord] <step>: present" or "…: installing with <command>").
@@ -20,6 +20,7 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const HELM = 'helm.sh/helm/v3/cmd/helm@v3.16.4';
+const CHROMIUM = '/usr/bin/chromium';
 
 class ProvisionError extends Error {}
 
@@ -168,6 +169,14 @@ function steps(mode, env, sys) {
         },
       ]);
     }
+    list.push([
+      'chromium',
+      (log) => {
+        // The browser tests (e2e/docs-browser.test.ts) drive the system Chromium through playwright-core.
+        if (sys.exists(CHROMIUM)) return log('chromium: present');
+        apt(sys, 'chromium (for the browser tests)', ['chromium'], log);
+      },
+    ]);
   }
 
   list.push([

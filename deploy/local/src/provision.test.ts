@@ -60,6 +60,7 @@ const everything = {
     [path.join(TOOLS, 'bin', '.grpcurl.version')]: 'g@v1\n',
     [path.join(TOOLS, 'bin', 'promtool')]: '',
     [path.join(TOOLS, 'bin', '.promtool.version')]: 'p@v2\n',
+    '/usr/bin/chromium': '',
   },
 };
 
@@ -80,6 +81,7 @@ describe('provisioning', () => {
       'helm: present',
       'grpcurl: present',
       'promtool: present',
+      'chromium: present',
       'build: tsc -b (incremental)',
     ]);
     // Only the build and the stamp-checking mongo-java-server script (a no-op when built) run.
@@ -164,5 +166,18 @@ describe('provisioning', () => {
     expect(m.go('test')).toBe(0);
     expect(m.lines).toContain('promtool: building p@v2 into .accord/tools/bin');
     expect(m.runs).toContain('install-go-tools.sh promtool');
+  });
+
+  test('a missing Chromium is installed with apt-get as root for npm test, and named when not root', () => {
+    const files = { ...everything.files, [stampPath]: sha };
+    delete (files as Record<string, string>)['/usr/bin/chromium'];
+    const root = machine({ ...everything, root: true, path: [...everything.path, 'apt-get'], files });
+    expect(root.go('test')).toBe(0);
+    expect(root.lines).toContain('chromium (for the browser tests): installing with apt-get install -y chromium');
+    expect(root.runs).toContain('apt-get install -y -qq chromium');
+    const user = machine({ ...everything, path: [...everything.path, 'apt-get'], files });
+    expect(user.go('test')).toBe(1);
+    expect(user.errors).toEqual(["chromium (for the browser tests) is missing: run `sudo apt-get install -y chromium` (or see the README's quick start)"]);
+    expect(machine({ ...everything, path: [...everything.path, 'apt-get'], files }).go('start')).toBe(0);
   });
 });
