@@ -3,6 +3,7 @@ import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/common';
 import type { GatewayContext } from './context';
+import { accessLogLevel } from './middleware/access-log';
 import { ApiKeyCache, authenticate } from './middleware/auth';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
 import { eventLimits, requestLimits, tokenLimits } from './middleware/limits';
@@ -34,7 +35,7 @@ export function createApp(ctx: GatewayContext): Express {
     pinoHttp({
       logger: ctx.logger,
       genReqId: (req) => (req as { id?: string }).id ?? '',
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      customLogLevel: accessLogLevel,
       serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }) },
     }),
   );
