@@ -19,8 +19,11 @@ const withServers = {
 /** @type {import('jest').Config} */
 module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // jest-circus reads the timeout from the global config only: the projects' testTimeout below is
+  // ignored, and tests against the servers fell back to 5 s (they failed on a loaded machine).
+  testTimeout: 60000,
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{proto,services,deploy}/**/src/**/*.test.ts'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{proto,services,deploy,bench}/**/src/**/*.test.ts'] },
     { ...withServers, displayName: 'component', testMatch: ['<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/deploy/local/test/**/*.test.ts'] },
     { ...withServers, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.test.ts'] },
     { ...base, displayName: 'chart', testMatch: ['<rootDir>/charts/accord/test/**/*.test.ts'], testTimeout: 120000 },

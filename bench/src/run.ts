@@ -16,6 +16,7 @@ import { measure, printResults } from './measure';
 import { benchConsent, hundredEvents, oneEvent } from './consent';
 import { countCommands, idleRate, printCounts, type CommandCountRow } from './counts';
 import { benchDataprocessing } from './dataprocessing';
+import { metricRows, printMetricRows, scrapeAll } from './metrics';
 import { MongoCommandCounter } from './mongo-proxy';
 import { benchOAuth } from './oauth';
 import { benchWebhooks } from './webhooks';
@@ -52,7 +53,15 @@ async function main(): Promise<void> {
     dataDir,
     ephemeral: true,
     gatewayPort: 0,
-    env: { LOG_LEVEL: 'warn', MONGO_URL: proxied, NATS_URL: infra.natsUrl },
+    // Request limits off: the bench measures throughput, not the limiter (one client, one account).
+    env: {
+      LOG_LEVEL: 'warn',
+      MONGO_URL: proxied,
+      NATS_URL: infra.natsUrl,
+      ACCORD_LIMIT_ACCOUNT_RPS: '0',
+      ACCORD_LIMIT_APP_RPS: '0',
+      ACCORD_LIMIT_TOKEN_RPS: '0',
+    },
     output: (n, l) => process.env.BENCH_LOG && console.log(`${n} | ${l}`),
   });
   const ceiling = await startCeiling(withDatabase(proxied, 'accord_ceiling'));
@@ -74,6 +83,7 @@ async function main(): Promise<void> {
     const common = { baseUrl: stack.url, token, apiKey: creds.apiKey, durationSec };
     const headers = { authorization: `Bearer ${token}`, 'x-api-key': creds.apiKey, 'content-type': 'application/json' };
 
+    const metricsBefore = await scrapeAll(stack.metricsPorts);
     const results: BenchResult[] = [];
     if (wants('oauth')) {
       const ceil = await measure('ceiling: findOne + ES256 signature', { url: `${ceiling.url}/token`, method: 'POST', durationSec });
@@ -101,6 +111,8 @@ async function main(): Promise<void> {
     for (const [area, run] of Object.entries(areaBenches)) if (wants(area)) results.push(...(await run(common)));
     console.log('');
     printResults(results);
+    console.log('');
+    printMetricRows(metricRows(metricsBefore, await scrapeAll(stack.metricsPorts)));
 
     // what each kind of request costs in database commands, counted at the wire
     const rows: CommandCountRow[] = [];

@@ -2,6 +2,7 @@
 // different packages never collide.
 export * as commonv1 from './gen/accord/common/v1/common';
 export * as oauthv1 from './gen/accord/oauth/v1/oauth';
+export * as limitsv1 from './gen/accord/oauth/v1/limits';
 export * as consentv1 from './gen/accord/consent/v1/consent';
 export * as dataprocessingv1 from './gen/accord/dataprocessing/v1/dataprocessing';
 export * as webhookv1 from './gen/accord/webhook/v1/webhook';

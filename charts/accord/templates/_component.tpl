@@ -66,6 +66,11 @@ spec:
             - name: {{ $w.protocol }}
               containerPort: {{ int64 $c.port }}
               protocol: TCP
+            {{- if $root.Values.metrics.enabled }}
+            - name: metrics
+              containerPort: {{ int64 $root.Values.metrics.port }}
+              protocol: TCP
+            {{- end }}
           env:
             {{- include "accord.env" (list $root $name $c) | trim | nindent 12 }}
           {{- with $c.extraEnvFrom }}
@@ -165,6 +170,13 @@ spec:
       {{- else }}
       appProtocol: http
       {{- end }}
+    {{- if $root.Values.metrics.enabled }}
+    - name: metrics
+      port: {{ int64 $root.Values.metrics.port }}
+      targetPort: metrics
+      protocol: TCP
+      appProtocol: http
+    {{- end }}
 {{- end }}
 
 {{- define "accord.component.hpa" -}}
@@ -282,6 +294,15 @@ spec:
             matchLabels:
               {{- include "accord.componentSelectorLabels" (list $root .) | nindent 14 }}
         {{- end }}
+    {{- end }}
+    {{- if $root.Values.metrics.enabled }}
+    - ports:
+        - port: metrics
+          protocol: TCP
+      {{- with $np.metricsFrom }}
+      from:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
     {{- end }}
   egress:
     - ports:

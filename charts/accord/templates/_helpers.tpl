@@ -90,6 +90,19 @@ components:
     config:
       bodyLimit: ACCORD_BODY_LIMIT
       trustProxy: ACCORD_TRUST_PROXY
+      limitAccountRps: ACCORD_LIMIT_ACCOUNT_RPS
+      limitAccountBurst: ACCORD_LIMIT_ACCOUNT_BURST
+      limitAppRps: ACCORD_LIMIT_APP_RPS
+      limitAppBurst: ACCORD_LIMIT_APP_BURST
+      limitTokenRps: ACCORD_LIMIT_TOKEN_RPS
+      limitTokenBurst: ACCORD_LIMIT_TOKEN_BURST
+      limitAuthFailuresClientRps: ACCORD_LIMIT_AUTH_FAILURES_CLIENT_RPS
+      limitAuthFailuresClientBurst: ACCORD_LIMIT_AUTH_FAILURES_CLIENT_BURST
+      limitAuthFailuresAddressRps: ACCORD_LIMIT_AUTH_FAILURES_ADDRESS_RPS
+      limitAuthFailuresAddressBurst: ACCORD_LIMIT_AUTH_FAILURES_ADDRESS_BURST
+      limitEventsPerRequest: ACCORD_LIMIT_EVENTS_PER_REQUEST
+      limitEventsPerDay: ACCORD_LIMIT_EVENTS_PER_DAY
+      gatewayReplicas: ACCORD_GATEWAY_REPLICAS
   oauth:
     protocol: grpc
     portEnv: GRPC_PORT
@@ -290,6 +303,23 @@ the free-form env (which overrides any of the above by name).
 {{- $_ := set $env $var (include "accord.envString" $value) }}
 {{- $order = append $order $var }}
 {{- end }}
+{{- end }}
+{{- if and (eq $name "gateway") (not (hasKey $env "ACCORD_GATEWAY_REPLICAS")) }}
+{{- /* each gateway replica enforces its share of the account limits */}}
+{{- $_ := set $env "ACCORD_GATEWAY_REPLICAS" (include "accord.envString" (ternary $c.autoscaling.minReplicas $c.replicas $c.autoscaling.enabled | int64 | max 1)) }}
+{{- $order = append $order "ACCORD_GATEWAY_REPLICAS" }}
+{{- end }}
+{{- if $root.Values.metrics.enabled }}
+{{- $_ := set $env "METRICS_PORT" (include "accord.envString" $root.Values.metrics.port) }}
+{{- else }}
+{{- $_ := set $env "METRICS_PORT" "off" }}
+{{- end }}
+{{- $order = append $order "METRICS_PORT" }}
+{{- with $root.Values.tracing.otlpEndpoint }}
+{{- $_ := set $env "OTEL_EXPORTER_OTLP_ENDPOINT" . }}
+{{- $_ := set $env "OTEL_TRACES_SAMPLER" "parentbased_traceidratio" }}
+{{- $_ := set $env "OTEL_TRACES_SAMPLER_ARG" (include "accord.envString" $root.Values.tracing.sampleRatio) }}
+{{- $order = concat $order (list "OTEL_EXPORTER_OTLP_ENDPOINT" "OTEL_TRACES_SAMPLER" "OTEL_TRACES_SAMPLER_ARG") }}
 {{- end }}
 {{- if and (eq $name "gateway") $root.Values.ingress.enabled (not (hasKey $env "ACCORD_TRUST_PROXY")) }}
 {{- /* behind the Ingress controller: trust one proxy hop for X-Forwarded-* */}}

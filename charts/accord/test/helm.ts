@@ -15,14 +15,20 @@ export type Component = (typeof COMPONENTS)[number];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; [k: string]: any }; [k: string]: any };
 
+/** The project-local tools folder's bin/ (ACCORD_TOOLS_DIR, default .accord/tools), where provisioning builds Go tools. */
+export function toolsBin(): string {
+  return path.join(path.resolve(process.env.ACCORD_TOOLS_DIR ?? path.join(CHART_DIR, '..', '..', '.accord', 'tools')), 'bin');
+}
+
 let cachedHelm: string | undefined;
 
-/** HELM_BIN, else `helm` on PATH, else $HOME/go/bin/helm; throws a clear error when none. */
+/** HELM_BIN, else `helm` on PATH, else the tools folder, else $HOME/go/bin/helm; throws a clear error when none. */
 export function helmBin(): string {
   if (cachedHelm) return cachedHelm;
   const candidates: string[] = [];
   if (process.env.HELM_BIN) candidates.push(process.env.HELM_BIN);
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) if (dir) candidates.push(path.join(dir, 'helm'));
+  candidates.push(path.join(toolsBin(), 'helm'));
   candidates.push(path.join(os.homedir(), 'go', 'bin', 'helm'));
   for (const c of candidates) {
     try {

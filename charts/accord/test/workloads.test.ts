@@ -72,10 +72,11 @@ describe.each(Object.entries(configs))('%s values', (_name, objs) => {
   it('listens on the contract ports and exposes them by name', () => {
     const gw = container(deployment(objs, 'gateway'));
     expect(envOf(deployment(objs, 'gateway')).ACCORD_GATEWAY_PORT).toBe('8080');
-    expect(gw.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }]);
+    const metrics = { name: 'metrics', containerPort: 9464, protocol: 'TCP' };
+    expect(gw.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }, metrics]);
     for (const [c, port] of Object.entries(GRPC_PORTS)) {
       expect(envOf(deployment(objs, c)).GRPC_PORT).toBe(String(port));
-      expect(container(deployment(objs, c)).ports).toEqual([{ name: 'grpc', containerPort: port, protocol: 'TCP' }]);
+      expect(container(deployment(objs, c)).ports).toEqual([{ name: 'grpc', containerPort: port, protocol: 'TCP' }, metrics]);
     }
   });
 

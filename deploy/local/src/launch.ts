@@ -1,13 +1,16 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { DEFAULT_METRICS_PORTS } from '@accord/common';
 import { startInfra, type Infra } from './infra';
-import { freePort, REPO_ROOT, spawnLogged, stopChild } from './processes';
+import { freePort, portFree, REPO_ROOT, spawnLogged, stopChild } from './processes';
 import { loadOrCreateSecrets } from './secrets';
 import { pickServicePorts, serviceEnv, SERVICES, stackEnv, type LocalSecrets, type ServiceName, type StackPorts } from './stack-env';
 
 export interface LaunchedStack {
   url: string;
   ports: StackPorts;
+  /** Where each process serves Prometheus /metrics (its default port when free). */
+  metricsPorts: Record<ServiceName | 'gateway', number>;
   secrets: LocalSecrets;
   infra: Infra;
   stop(): Promise<void>;
@@ -68,9 +71,13 @@ export async function launchStack(opts: {
       ...process.env,
       ...stackEnv({ mongoUrl: infra.mongoUrl, natsUrl: infra.natsUrl, ports, secrets, baseUrl: process.env.ACCORD_BASE_URL, extra: opts.env }),
     };
+    const metricsPorts = {} as LaunchedStack['metricsPorts'];
+    for (const name of [...SERVICES, 'gateway'] as const) {
+      metricsPorts[name] = (await portFree(DEFAULT_METRICS_PORTS[name])) ? DEFAULT_METRICS_PORTS[name] : await freePort();
+    }
     const launch = (name: ServiceName | 'gateway') => {
       const child = spawnLogged(process.execPath, [join(REPO_ROOT, 'services', name, 'dist', 'main.js')], {
-        env: { ...env, ...serviceEnv(name, ports) },
+        env: { ...env, ...serviceEnv(name, ports), METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPorts[name]) },
         cwd: REPO_ROOT,
         onOutput: (line) => opts.output?.(name, line),
       });
@@ -83,7 +90,7 @@ export async function launchStack(opts: {
     launch('gateway');
     const url = `http://127.0.0.1:${ports.gateway}`;
     await waitReady(url, 90_000, children);
-    return { url, ports, secrets, infra, stop };
+    return { url, ports, metricsPorts, secrets, infra, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -20,6 +20,15 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** True when nothing listens on 127.0.0.1:port. */
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((ok) => {
+    const s = createServer()
+      .once('error', () => ok(false))
+      .listen(port, '127.0.0.1', () => s.close(() => ok(true)));
+  });
+}
+
 /** Resolves when something accepts TCP connections on host:port. */
 export async function waitForPort(port: number, host = '127.0.0.1', timeoutMs = 30_000, child?: ChildProcess): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -3,24 +3,15 @@
  * MONGO_URL/NATS_URL, Docker, or local binaries), the four services and the gateway as child
  * processes. Prints the gateway URL when ready; Ctrl-C (SIGINT) or SIGTERM stops everything.
  */
-import { createServer } from 'node:net';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { MissingBinaryError, type Infra } from './infra';
 import { launchStack, type LaunchedStack } from './launch';
-import { REPO_ROOT } from './processes';
+import { portFree, REPO_ROOT } from './processes';
 
 const dataDir = resolve(process.env.ACCORD_DATA_DIR ?? join(REPO_ROOT, '.accord', 'local'));
 const stateFile = resolve(process.env.ACCORD_STATE_FILE ?? join(REPO_ROOT, '.accord', 'local', 'state.json'));
 const say = (line: string) => process.stdout.write(`[accord] ${line}\n`);
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((ok) => {
-    const s = createServer()
-      .once('error', () => ok(false))
-      .listen(port, '127.0.0.1', () => s.close(() => ok(true)));
-  });
-}
 
 async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
@@ -63,6 +54,11 @@ async function main(): Promise<void> {
     {
       mode: 0o600,
     },
+  );
+  say(
+    `metrics: ${Object.entries(stack.metricsPorts)
+      .map(([n, p]) => `${n} http://127.0.0.1:${p}/metrics`)
+      .join(', ')}`,
   );
   say(`ready: ${stack.url}`);
   say('next: npm run -s admin -- bootstrap --account demo --app web --scopes consent,dataprocessing,webhooks --json');

@@ -1,6 +1,7 @@
 import {
   Server,
   ServerCredentials,
+  status as Code,
   type Metadata,
   type ServerUnaryCall,
   type sendUnaryData,
@@ -8,6 +9,8 @@ import {
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { addReflection } from './reflection';
+import { grpcServerHandled, grpcServerHandling } from './metrics';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from './context';
 import { toServiceError } from './errors';
 import type { Logger } from './logger';
@@ -68,14 +71,39 @@ export interface RunningGrpcServer {
   shutdown(graceMs: number): Promise<void>;
 }
 
-/** Starts a gRPC server with the standard health protocol; every service is SERVING once bound. */
+/** Wraps every unary method to count it and time it (RED per method; labels are proto names). */
+function instrument(s: GrpcServiceRegistration): UntypedServiceImplementation {
+  const out: UntypedServiceImplementation = {};
+  for (const [key, fn] of Object.entries(s.implementation)) {
+    const method = (s.definition[key]?.path ?? key).split('/').pop()!;
+    out[key] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+      const end = grpcServerHandling.startTimer({ grpc_service: s.name, grpc_method: method });
+      (fn as (c: typeof call, cb: typeof callback) => void)(call, (err, ...rest) => {
+        end();
+        const code = err ? ((err as { code?: number }).code ?? Code.UNKNOWN) : Code.OK;
+        grpcServerHandled.inc({ grpc_service: s.name, grpc_method: method, grpc_code: Code[code] ?? 'UNKNOWN' });
+        callback(err, ...rest);
+      });
+    };
+  }
+  return out;
+}
+
+/**
+ * Starts a gRPC server with the standard health protocol and server reflection (v1 and v1alpha,
+ * for grpcurl and friends); every service is SERVING once bound.
+ */
 export async function startGrpcServer(opts: { host?: string; port: number; services: GrpcServiceRegistration[]; logger: Logger }): Promise<RunningGrpcServer> {
   const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
   const statuses: Record<string, 'SERVING' | 'NOT_SERVING'> = { '': 'NOT_SERVING' };
   for (const s of opts.services) statuses[s.name] = 'NOT_SERVING';
   const health = new HealthImplementation(statuses);
   health.addToServer(server);
-  for (const s of opts.services) server.addService(s.definition, s.implementation);
+  for (const s of opts.services) server.addService(s.definition, instrument(s));
+  addReflection(
+    server,
+    opts.services.map((s) => s.name),
+  );
 
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${opts.host ?? '0.0.0.0'}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),

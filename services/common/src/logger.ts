@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { currentRequestId } from './context';
+import { traceIds } from './tracing';
 
 export type { Logger };
 
@@ -20,7 +21,7 @@ export const REDACT_PATHS = [
   '*.password',
 ];
 
-/** pino JSON logs with `service`, the current `requestId`, and secrets redacted. */
+/** pino JSON logs with `service`, the current `requestId`, `trace_id`/`span_id` when traced, and secrets redacted. */
 export function createLogger(service: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
   return pino({
     level,
@@ -29,7 +30,8 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
     timestamp: pino.stdTimeFunctions.isoTime,
     mixin() {
       const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
+      const ids = traceIds();
+      return { ...(requestId ? { requestId } : {}), ...(ids ? { trace_id: ids.traceId, span_id: ids.spanId } : {}) };
     },
   });
 }

@@ -5,6 +5,8 @@ import type { Config } from './config';
 import { Consents } from './consents';
 import { OutboxRelay } from './events/outbox-relay';
 import { consentHandlers } from './grpc/handlers';
+import { setOutboxStats } from './metrics';
+import { mongoOutboxStats } from './store/outbox-stats';
 import { defineModels } from './store/models';
 import { ConsentRepository } from './store/repository';
 
@@ -27,6 +29,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     logger,
   });
   relay.start();
+  setOutboxStats(mongoOutboxStats(models));
 
   const specs = dataprocessingSpecLookup(config.ACCORD_DATAPROCESSING_ADDR, logger);
   const consents = new Consents(
@@ -57,6 +60,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     port: server.port,
     async stop() {
       await server.shutdown(config.SHUTDOWN_GRACE_MS);
+      setOutboxStats(undefined);
       await consents.drain();
       await relay.stop();
       specs.close();

@@ -1,10 +1,13 @@
-import { createLogger, loadConfig, runMain } from '@accord/common';
+// Tracing first: its instrumentations patch http, express and gRPC as they are loaded.
+import { startTracing } from '@accord/common/dist/tracing';
+const tracing = startTracing('dataprocessing');
+
+import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved } from '@accord/common';
 import { configShape } from './config';
 import { startDataProcessing } from './service';
 
 runMain('dataprocessing', async () => {
-  const config = loadConfig(configShape);
+  const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.dataprocessing) });
   const logger = createLogger('dataprocessing', config.LOG_LEVEL);
-  const s = await startDataProcessing(config, logger);
-  return { stop: s.stop, logger };
+  return runObserved(config, logger, tracing, () => startDataProcessing(config, logger));
 });

@@ -3,10 +3,15 @@ import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/common';
 import type { GatewayContext } from './context';
+import { accessLogLevel } from './middleware/access-log';
 import { ApiKeyCache, authenticate } from './middleware/auth';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
+import { eventLimits, requestLimits, tokenLimits } from './middleware/limits';
+import { httpMetrics } from './middleware/metrics';
+import { Limiter } from './limits/limiter';
 import { consentRoutes } from './routes/consent';
 import { dataprocessingRoutes } from './routes/dataprocessing';
+import { docsRoutes } from './routes/docs';
 import { oauthRoutes } from './routes/oauth';
 import { systemRoutes } from './routes/system';
 import { webhooksRoutes } from './routes/webhooks';
@@ -25,11 +30,12 @@ export function createApp(ctx: GatewayContext): Express {
   app.set('trust proxy', ctx.config.ACCORD_TRUST_PROXY);
   app.set('query parser', 'simple');
   app.use(requestId);
+  app.use(httpMetrics);
   app.use(
     pinoHttp({
       logger: ctx.logger,
       genReqId: (req) => (req as { id?: string }).id ?? '',
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+      customLogLevel: accessLogLevel,
       serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }) },
     }),
   );
@@ -38,15 +44,18 @@ export function createApp(ctx: GatewayContext): Express {
   app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000 }));
 
   app.use(systemRoutes(ctx));
-  app.use('/oauth/v0', oauthRoutes(ctx));
+  app.use(docsRoutes());
+  const limiter = new Limiter(ctx.config, ctx.clients.limits, ctx.logger);
+  app.use('/oauth/v0', tokenLimits(limiter), oauthRoutes(ctx));
 
   const apiKeys = new ApiKeyCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
   const issuer = `${ctx.baseUrl}/oauth/v0`;
   const auth = (scope: 'consent' | 'dataprocessing' | 'webhooks', apiKey: 'required' | 'optional') =>
     authenticate({ keys: ctx.tokenKeys, issuer, scope, apiKey, apiKeys });
-  app.use('/consent/v0', auth('consent', 'required'), consentRoutes(ctx));
-  app.use('/dataprocessing/v0', auth('dataprocessing', 'optional'), dataprocessingRoutes(ctx));
-  app.use('/webhooks/v0', auth('webhooks', 'optional'), webhooksRoutes(ctx));
+  const limited = requestLimits(limiter);
+  app.use('/consent/v0', auth('consent', 'required'), limited, eventLimits(limiter), consentRoutes(ctx));
+  app.use('/dataprocessing/v0', auth('dataprocessing', 'optional'), limited, dataprocessingRoutes(ctx));
+  app.use('/webhooks/v0', auth('webhooks', 'optional'), limited, webhooksRoutes(ctx));
 
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));

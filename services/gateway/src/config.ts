@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addressEnv, baseEnv, DEFAULT_PORTS, loadConfig } from '@accord/common';
+import { limitsEnv } from './limits/config';
 
 export const configShape = {
   ...baseEnv,
@@ -22,6 +23,7 @@ export const configShape = {
   ACCORD_CONSENT_ADDR: addressEnv(DEFAULT_PORTS.consent),
   ACCORD_DATAPROCESSING_ADDR: addressEnv(DEFAULT_PORTS.dataprocessing),
   ACCORD_WEBHOOK_ADDR: addressEnv(DEFAULT_PORTS.webhook),
+  ...limitsEnv,
 };
 
 export type Config = ReturnType<typeof loadConfig<typeof configShape>>;

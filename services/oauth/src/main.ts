@@ -1,10 +1,13 @@
-import { createLogger, loadConfig, runMain } from '@accord/common';
+// Tracing first: its instrumentations patch http, express and gRPC as they are loaded.
+import { startTracing } from '@accord/common/dist/tracing';
+const tracing = startTracing('oauth');
+
+import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved } from '@accord/common';
 import { configShape } from './config';
 import { startOAuth } from './service';
 
 runMain('oauth', async () => {
-  const config = loadConfig(configShape);
+  const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.oauth) });
   const logger = createLogger('oauth', config.LOG_LEVEL);
-  const s = await startOAuth(config, logger);
-  return { stop: s.stop, logger };
+  return runObserved(config, logger, tracing, () => startOAuth(config, logger));
 });

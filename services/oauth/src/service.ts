@@ -1,8 +1,10 @@
 import { connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
-import { oauthv1 } from '@accord/proto';
+import { limitsv1, oauthv1 } from '@accord/proto';
 import { resolveHashKey, type Config } from './config';
 import { CredentialCrypto } from './domain/secrets';
 import { oauthHandlers } from './grpc/handlers';
+import { limitsHandlers } from './limits/handlers';
+import { LimitsStore } from './limits/store';
 import { OAuthCore } from './oauth-core';
 import { ensureExpiry } from './store/expiry';
 import { defineModels } from './store/models';
@@ -26,10 +28,12 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
   const conn = await connectMongo(config.MONGO_URL, logger);
   try {
     const models = defineModels(conn);
+    const limits = new LimitsStore(conn);
     await syncIndexes(conn);
-    const expiry = await ensureExpiry([models.tokenFamilies] as never[], logger);
+    const expiry = await ensureExpiry([models.tokenFamilies, limits.usageModel] as never[], logger);
+    const repo = new OAuthRepository(models);
     const core = new OAuthCore({
-      repo: new OAuthRepository(models),
+      repo,
       crypto: new CredentialCrypto(hashKey.key),
       signingKeys: keys,
       baseUrl: config.ACCORD_BASE_URL,
@@ -46,6 +50,11 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
           definition: oauthv1.OAuthServiceService,
           implementation: implement<oauthv1.OAuthServiceServer>(oauthHandlers(core, config.ACCORD_ADMIN_TOKEN), logger),
           name: 'accord.oauth.v1.OAuthService',
+        },
+        {
+          definition: limitsv1.LimitsServiceService,
+          implementation: implement<limitsv1.LimitsServiceServer>(limitsHandlers(limits, repo, config.ACCORD_ADMIN_TOKEN), logger),
+          name: 'accord.oauth.v1.LimitsService',
         },
       ],
       logger,

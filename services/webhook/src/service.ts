@@ -1,4 +1,4 @@
-import { connectMongo, connectNats, implement, startGrpcServer, syncIndexes, type EventEnvelope, type Logger } from '@accord/common';
+import { connectMongo, connectNats, implement, startGrpcServer, syncIndexes, traceHeaders, type EventEnvelope, type Logger } from '@accord/common';
 import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './delivery/http-sender';
@@ -9,6 +9,7 @@ import { deliveryBody } from './domain/signing';
 import { startEventConsumer } from './events/consumer';
 import { webhookHandlers } from './grpc/handlers';
 import { DeliveryStore } from './store/delivery-store';
+import { setQueueDepth } from './metrics';
 import { defineModels } from './store/models';
 import { WebhookStore } from './store/webhook-store';
 
@@ -45,6 +46,8 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     },
   });
   const deliveries = new DeliveryStore(models);
+  // Queue entries are the deliveries waiting (due now or for a retry); removed when finished.
+  setQueueDepth(() => models.Queue.estimatedDocumentCount());
 
   const sender = new SafeSender({ policy, timeoutMs: config.ACCORD_WEBHOOK_TIMEOUT_MS, resolve: hooks.resolve });
   const worker = new DeliveryWorker({
@@ -63,8 +66,9 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     const targets = await webhooks.subscribers(event.accountId, event.appId, event.type);
     if (!targets.length) return;
     const body = deliveryBody(event.type, event.data, eventText(event.type));
+    const { traceparent } = traceHeaders();
     const ids = await deliveries.enqueue(
-      targets.map((w) => ({ webhookId: w._id, accountId: w.accountId, appId: w.appId, eventId: event.id, eventType: event.type, body })),
+      targets.map((w) => ({ webhookId: w._id, accountId: w.accountId, appId: w.appId, eventId: event.id, eventType: event.type, body, traceparent })),
     );
     worker.offer(ids);
   };
@@ -106,6 +110,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     port: grpc.port,
     async stop() {
       await grpc.shutdown(config.SHUTDOWN_GRACE_MS);
+      setQueueDepth(undefined);
       await consumer.stop();
       changeSub.unsubscribe();
       await worker.stop();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { JetStreamClient } from 'nats';
-import { eventSubject, type EventEnvelope, type Logger } from '@accord/common';
+import { headers as natsHeaders, type JetStreamClient } from 'nats';
+import { eventSubject, inSpan, SpanKind, traceHeaders, type EventEnvelope, type Logger } from '@accord/common';
 import { toJson, type ConsentEvent, type ConsentEventJson } from '../domain/consent';
 import { mapLimit, type ConsentRepository } from '../store/repository';
 
@@ -112,7 +112,17 @@ export class OutboxRelay {
 
   private async publish(ev: ConsentEvent): Promise<void> {
     const subject = eventSubject(this.opts.prefix, 'consent', ev.accountId, ev.appId);
-    await this.js.publish(subject, Buffer.from(JSON.stringify(envelopeOf(ev))), { msgID: ev.id, timeout: this.opts.publishTimeoutMs });
+    await inSpan(
+      'consent publish',
+      { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } },
+      async () => {
+        // The trace context travels in the message headers (none when tracing is off).
+        const trace = Object.entries(traceHeaders());
+        const headers = trace.length ? natsHeaders() : undefined;
+        for (const [k, v] of trace) headers!.set(k, v);
+        await this.js.publish(subject, Buffer.from(JSON.stringify(envelopeOf(ev))), { msgID: ev.id, timeout: this.opts.publishTimeoutMs, headers });
+      },
+    );
   }
 
   /** Queues a published id; ids are marked together (one update per MARK_EVERY_MS or MARK_MAX ids). */

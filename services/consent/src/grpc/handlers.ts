@@ -2,6 +2,7 @@ import { implement, type AsyncService, type Logger } from '@accord/common';
 import { consentv1 } from '@accord/proto';
 import type { Consents } from '../consents';
 import type { ConsentEvent, ConsentInput } from '../domain/consent';
+import { countRecorded } from '../metrics';
 
 export function toProto(ev: ConsentEvent): consentv1.ConsentEvent {
   const out: consentv1.ConsentEvent = {
@@ -37,6 +38,7 @@ export function consentHandlers(consents: Consents, logger: Logger): consentv1.C
   const impl: AsyncService<KnownKeys<consentv1.ConsentServiceServer>> = {
     async createConsents(req, ctx) {
       const events = await consents.create(req.accountId, req.appId, req.events.map(fromProtoInput), ctx.deadlineMs);
+      countRecorded(events);
       return { events: events.map(toProto) };
     },
     async getConsent(req) {

@@ -36,7 +36,7 @@ export const errorResponses = {
   '401': problem('Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required).'),
   '403': problem('The token lacks the scope of this API, or the x-api-key belongs to another account.'),
   '404': problem("No such resource in the caller's account."),
-  '413': problem('The body is larger than the limit.'),
+  '413': problem("The body is larger than the limit, or holds more events than the account's maximum per request."),
   '503': problem('A backing service is unavailable.'),
 } as const;
 
@@ -77,5 +77,35 @@ export const systemOpenApi: OpenApiFragment = {
       },
     },
     '/openapi.json': { get: { tags: ['system'], summary: 'This OpenAPI 3.1 document.', security: [], responses: { '200': { description: 'The document.' } } } },
+    '/docs': {
+      get: {
+        tags: ['system'],
+        summary: 'The API reference UI (Swagger UI) over this document; "Authorize" takes a bearer token, an x-api-key and Basic client credentials.',
+        security: [],
+        responses: { '200': { description: 'An HTML page.', content: { 'text/html': {} } } },
+      },
+    },
   },
+};
+
+/** Headers of the account limits (IETF RateLimit fields and Retry-After). */
+export const rateLimitHeaders = {
+  'RateLimit-Policy': {
+    description: 'The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty).',
+    schema: { type: 'string' },
+  },
+  RateLimit: { description: 'What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full).', schema: { type: 'string' } },
+} as const;
+
+/** The 429 answer of every limited operation (added to each by buildDocument). */
+export const rateLimitedResponse = {
+  ...problem('A request limit of the account or application, or its daily event limit, is exhausted.'),
+  headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } }, ...rateLimitHeaders },
+};
+
+/** The token endpoint's 429 (RFC 6749 error form, `temporarily_unavailable`). */
+export const tokenRateLimitedResponse = {
+  description: 'Too many token requests for this client id, or too many failed client authentications for this client id or source address.',
+  headers: rateLimitedResponse.headers,
+  content: { 'application/json': { schema: ref('OAuthError') } },
 };

@@ -1,4 +1,4 @@
-import { commonSchemas, securitySchemes, systemOpenApi } from './common';
+import { commonSchemas, rateLimitedResponse, securitySchemes, systemOpenApi, tokenRateLimitedResponse } from './common';
 import { consentOpenApi } from './consent';
 import { dataprocessingOpenApi } from './dataprocessing';
 import { oauthOpenApi } from './oauth';
@@ -23,6 +23,7 @@ export function buildDocument(baseUrl: string): Record<string, unknown> {
     }
     tags.push(...(f.tags ?? []));
   }
+  addRateLimitResponses(paths);
   return {
     openapi: '3.1.0',
     info: {
@@ -38,4 +39,17 @@ export function buildDocument(baseUrl: string): Record<string, unknown> {
     paths,
     components: { schemas, securitySchemes },
   };
+}
+
+const LIMITED = /^\/(consent|dataprocessing|webhooks)\/v0\//;
+
+/** Every operation behind the account limits (and the token endpoint) documents its 429. */
+function addRateLimitResponses(paths: Record<string, unknown>): void {
+  for (const [p, ops] of Object.entries(paths)) {
+    const response = p === '/oauth/v0/token' ? tokenRateLimitedResponse : LIMITED.test(p) ? rateLimitedResponse : null;
+    if (!response) continue;
+    for (const op of Object.values(ops as Record<string, { responses?: Record<string, unknown> }>)) {
+      if (op && typeof op === 'object' && op.responses) op.responses['429'] ??= response;
+    }
+  }
 }

@@ -46,6 +46,19 @@ describe('the OpenAPI document', () => {
     for (const name of Object.keys(doc.components.schemas)) expect(() => validatorFor(name, 'body')).not.toThrow();
   });
 
+  test('every operation behind the account limits and the token endpoint documents its 429 with Retry-After and RateLimit headers', () => {
+    const ops = Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>>).flatMap(
+      ([p, o]) =>
+        Object.values(o)
+          .filter((op) => op && typeof op === 'object' && 'responses' in op)
+          .map((op) => [p, op] as const),
+    );
+    const limited = ops.filter(([p]) => /^\/(consent|dataprocessing|webhooks)\/v0\/|^\/oauth\/v0\/token$/.test(p));
+    expect(limited.length).toBeGreaterThan(10);
+    for (const [, op] of limited) expect(Object.keys(op.responses['429']?.headers ?? {}).sort()).toEqual(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
+    expect(doc.paths['/healthz']!.get!.responses!['429']).toBeUndefined();
+  });
+
   test('the system endpoints and the token endpoint are documented', () => {
     for (const p of ['/healthz', '/readyz', '/.well-known/jwks.json', '/openapi.json', '/oauth/v0/token']) expect(doc.paths[p]).toBeDefined();
   });

@@ -11,7 +11,7 @@ function oauthError(res: Response, status: number, error: string, description: s
 }
 
 /** Decodes `Authorization: Basic`; RFC 6749 §2.3.1 form-encodes id and secret before base64. */
-function basicCredentials(req: Request): { clientId: string; clientSecret: string } | 'malformed' | undefined {
+export function basicCredentials(req: Request): { clientId: string; clientSecret: string } | 'malformed' | undefined {
   const header = req.get('authorization');
   if (!header) return undefined;
   const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header.trim());

@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Metadata, status } from '@grpc/grpc-js';
 import { createClient, isServiceError } from '@accord/common';
-import { oauthv1 } from '@accord/proto';
+import { limitsv1, oauthv1 } from '@accord/proto';
 
 export interface AdminIO {
   stdout: { write(s: string): unknown };
@@ -30,6 +30,11 @@ Commands:
       Issues a new client secret; the old one and the client's refresh tokens stop working.
   rotate-api-key --account <account id> [--json]
       Issues a new API key for the account; the old one stops working.
+  limits --account <account id> [--rate <req/s>] [--burst <n>] [--app-rate <req/s>] [--app-burst <n>]
+         [--events-per-request <n>] [--events-per-day <n>] [--clear] [--json]
+      Shows the account's limit overrides, or sets the given ones (0 = no limit for that
+      account; unset fields follow the gateway's defaults); --clear removes every override.
+      Gateways apply a change within ACCORD_LIMIT_CACHE_MS (30 s by default).
 
 Connection: ACCORD_OAUTH_ADDR (host:port) and ACCORD_ADMIN_TOKEN, else the state file of
 \`npm start\` (ACCORD_STATE_FILE, default .accord/local/state.json).
@@ -94,6 +99,13 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
         app: { type: 'string' },
         scopes: { type: 'string' },
         client: { type: 'string' },
+        rate: { type: 'string' },
+        burst: { type: 'string' },
+        'app-rate': { type: 'string' },
+        'app-burst': { type: 'string' },
+        'events-per-request': { type: 'string' },
+        'events-per-day': { type: 'string' },
+        clear: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -120,7 +132,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
   let target: Target | undefined;
   let client: ReturnType<typeof createClient<typeof oauthv1.OAuthServiceService>> | undefined;
   try {
-    const known = ['bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key'];
+    const known = ['bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key', 'limits'];
     if (!known.includes(command)) throw new CliError(`unknown command ${JSON.stringify(command)}; one of ${known.join(', ')} (see --help)`);
     // Check the arguments before connecting.
     const args = {
@@ -136,6 +148,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
       apps: () => ({ accountId: required(values, 'account', command) }),
       'rotate-secret': () => ({ clientId: required(values, 'client', command) }),
       'rotate-api-key': () => ({ accountId: required(values, 'account', command) }),
+      limits: () => limitArgs(values, command),
     }[command as 'accounts']() as Record<string, unknown>;
 
     target = resolveTarget(io.env, io.cwd ?? process.cwd());
@@ -146,6 +159,24 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
     const json = values.json;
 
     switch (command) {
+      case 'limits': {
+        const limitsClient = createClient(limitsv1.LimitsServiceService, target.addr, { timeoutMs: 10_000, retries: 2 });
+        try {
+          const req = args as unknown as limitsv1.SetAccountLimitsRequest;
+          const r =
+            req.clear || Object.keys(req.limits ?? {}).length
+              ? await limitsClient.setAccountLimits(req, opts)
+              : await limitsClient.getAccountLimits({ accountId: req.accountId }, opts);
+          // Only the fields the account overrides (the others follow the gateway's defaults).
+          const limits = Object.fromEntries(Object.entries(r.limits ?? {}).filter(([, v]) => v !== undefined));
+          if (json) out(JSON.stringify({ accountId: r.accountId, limits }));
+          else if (!Object.keys(limits).length) out(`account ${r.accountId}: no overrides (the gateway's defaults apply)`);
+          else out([`account ${r.accountId}:`, ...Object.entries(limits).map(([k, v]) => `  ${k}: ${v}${v === 0 ? ' (no limit)' : ''}`)].join('\n'));
+        } finally {
+          limitsClient.close();
+        }
+        break;
+      }
       case 'bootstrap': {
         const r = await client.bootstrap(args as unknown as oauthv1.BootstrapRequest, opts);
         const result = { accountId: r.accountId, apiKey: r.apiKey, appId: r.appId, clientId: r.clientId, clientSecret: r.clientSecret, scopes: r.scopes };
@@ -215,6 +246,31 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
   } finally {
     client?.close();
   }
+}
+
+const LIMIT_OPTIONS = {
+  rate: 'requestsPerSecond',
+  burst: 'burst',
+  'app-rate': 'appRequestsPerSecond',
+  'app-burst': 'appBurst',
+  'events-per-request': 'maxEventsPerRequest',
+  'events-per-day': 'maxEventsPerDay',
+} as const;
+
+function limitArgs(values: Record<string, unknown>, command: string): limitsv1.SetAccountLimitsRequest {
+  const limits: limitsv1.AccountLimits = {};
+  for (const [option, field] of Object.entries(LIMIT_OPTIONS)) {
+    const v = values[option];
+    if (typeof v !== 'string') continue;
+    const n = Number(v);
+    const whole = option !== 'rate' && option !== 'app-rate';
+    if (!v.trim() || !Number.isFinite(n) || n < 0 || (whole && !Number.isInteger(n))) {
+      throw new CliError(`${command}: --${option} must be ${whole ? 'a whole number' : 'a number'} >= 0 (0 = no limit)`);
+    }
+    limits[field] = n;
+  }
+  if (values.clear && Object.keys(limits).length) throw new CliError(`${command}: --clear cannot be combined with limit options`);
+  return { accountId: required(values, 'account', command), limits, clear: values.clear === true };
 }
 
 function describe(err: unknown, target: Target | undefined): string {

@@ -3,6 +3,7 @@ import { oauthv1 } from '@accord/proto';
 import { OAuthProtocolError } from '../domain/oauth-error';
 import type { OAuthCore } from '../oauth-core';
 import type { AccountDoc, ApplicationDoc } from '../store/models';
+import { countGrant } from '../metrics';
 import { requireAdmin } from './admin-auth';
 
 const toAccount = (a: AccountDoc): oauthv1.Account => ({ id: a._id, name: a.name, createdAt: a.createdAt });
@@ -27,9 +28,13 @@ export function oauthHandlers(core: OAuthCore, adminToken: string | undefined): 
     async issueToken(req) {
       try {
         const t = await core.issueToken(req);
+        countGrant(req.grantType, 'issued');
         return { token: { accessToken: t.accessToken, expiresIn: t.expiresIn, scope: t.scope, refreshToken: t.refreshToken, tokenType: t.tokenType } };
       } catch (err) {
-        if (err instanceof OAuthProtocolError) return { error: { error: err.error, errorDescription: err.description } };
+        if (err instanceof OAuthProtocolError) {
+          countGrant(req.grantType, err.error);
+          return { error: { error: err.error, errorDescription: err.description } };
+        }
         throw err;
       }
     },

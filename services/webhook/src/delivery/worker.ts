@@ -1,4 +1,5 @@
-import type { Logger } from '@accord/common';
+import { inSpan, SpanKind, type Logger } from '@accord/common';
+import { countAttempt } from '../metrics';
 import { nextRetryDelay, type RetryPolicy } from '../domain/retry';
 import { activeSecrets, signatureHeaders } from '../domain/signing';
 import type { DeliveryStore, Claimed, ClaimResult } from '../store/delivery-store';
@@ -89,7 +90,17 @@ export class DeliveryWorker {
       if (result.due > 1) this.wake(result.due - 1);
       else if (!this.watching) this.wake(1);
       try {
-        await this.attempt(result.claimed);
+        const claimed = result.claimed;
+        const { delivery } = claimed;
+        await inSpan(
+          'webhook delivery attempt',
+          {
+            kind: SpanKind.PRODUCER,
+            parent: delivery.traceparent ? { traceparent: delivery.traceparent } : undefined,
+            attributes: { 'accord.webhook.attempt': delivery.failedAttempts + 1, 'accord.event.type': delivery.eventType },
+          },
+          () => this.attempt(claimed),
+        );
       } catch (err) {
         // The lease expires and another loop (or replica) tries again.
         this.o.logger.error({ err, deliveryId: result.claimed.delivery._id }, 'delivery attempt could not be recorded');
@@ -131,10 +142,12 @@ export class DeliveryWorker {
     const webhook = await this.o.webhooks.byId(delivery.webhookId);
     if (!webhook) {
       await this.o.deliveries.abandon(delivery._id, leaseToken, 'webhook deleted');
+      countAttempt('abandoned', delivery.failedAttempts + 1);
       return;
     }
     if (webhook.disabled) {
       await this.o.deliveries.abandon(delivery._id, leaseToken, `webhook disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}`);
+      countAttempt('abandoned', delivery.failedAttempts + 1);
       return;
     }
     const now = new Date();
@@ -166,6 +179,7 @@ export class DeliveryWorker {
       nextAttemptAt = delay === null ? null : new Date(Date.now() + delay);
     }
     const recorded = await this.o.deliveries.complete(delivery._id, leaseToken, { attempt, status, nextAttemptAt }, failedAttempts);
+    if (recorded) countAttempt(status === 'pending' ? 'retrying' : status, delivery.failedAttempts + 1);
     if (!recorded) log.warn('lease lost before the attempt was recorded (another worker took over)');
     else if (status === 'failed') log.warn({ statusCode: result.statusCode, error: attempt.error }, 'delivery failed for good');
     else log.debug({ statusCode: result.statusCode, status, latencyMs: result.latencyMs }, 'delivery attempt');

@@ -1,4 +1,4 @@
-import { ensureEventStream, streamName, type EventEnvelope, type Logger } from '@accord/common';
+import { ensureEventStream, inSpan, SpanKind, streamName, type EventEnvelope, type Logger } from '@accord/common';
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
 
 export function consumerName(prefix: string): string {
@@ -63,7 +63,17 @@ export async function startEventConsumer(opts: {
       return;
     }
     try {
-      await opts.handle(event);
+      // The trace context the consent service put in the message headers, when traced.
+      const traceparent = m.headers?.get('traceparent');
+      await inSpan(
+        `${event.type} process`,
+        {
+          kind: SpanKind.CONSUMER,
+          parent: traceparent ? { traceparent, tracestate: m.headers?.get('tracestate') } : undefined,
+          attributes: { 'messaging.system': 'nats', 'messaging.destination.name': m.subject },
+        },
+        () => opts.handle(event),
+      );
       m.ack();
     } catch (err) {
       logger.warn({ err: (err as Error).message, eventId: event.id }, 'event not handled; JetStream will redeliver it');

@@ -17,6 +17,7 @@ export interface NewDelivery {
   eventId: string;
   eventType: string;
   body: string;
+  traceparent?: string;
 }
 
 export interface Claimed {

@@ -52,6 +52,8 @@ export interface DeliveryDoc {
   nextAttemptAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** W3C trace context of the event that caused it, so each attempt joins the consent's trace. */
+  traceparent?: string;
 }
 
 /**
@@ -128,6 +130,7 @@ export function defineModels(conn: Connection): Models {
       nextAttemptAt: { type: Date, default: null },
       createdAt: { type: Date, required: true },
       updatedAt: { type: Date, required: true },
+      traceparent: { type: String },
     },
     { collection: 'webhook_deliveries', versionKey: false },
   );

@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// Provisions what `npm start`, `npm test` and CI need on this machine, and nothing that is
+// already there. Plain Node (no dependencies): it runs before `npm ci` on a fresh clone.
+//
+//   node deploy/local/scripts/provision.js start   npm packages, NATS, the database server, build
+//   node deploy/local/scripts/provision.js test    the same, plus the test tools (helm, grpcurl, promtool, Chromium)
+//   node deploy/local/scripts/provision.js ci      like test, for .ci/run
+//
+// One progress line per step ("[accord] <step>: present" or "…: installing with <command>").
+// When something cannot be installed (not root for apt, no Go), one line names the command to
+// run and the exit code is 1. Debian packages come from apt-get (as root), Go tools are built
+// from the Go module proxy into the project-local tools folder (ACCORD_TOOLS_DIR, default
+// .accord/tools), mongo-java-server from Maven Central by its own script. MONGO_URL / NATS_URL
+// and Docker (when it answers, unless ACCORD_NO_DOCKER=1) make the servers unnecessary.
+'use strict';
+const { spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const HELM = 'helm.sh/helm/v3/cmd/helm@v3.16.4';
+const CHROMIUM = '/usr/bin/chromium';
+
+class ProvisionError extends Error {}
+
+/** Real effects, replaceable in tests. */
+function system(env) {
+  return {
+    isRoot: typeof process.getuid === 'function' && process.getuid() === 0,
+    which(name) {
+      for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+        const file = dir && path.join(dir, name);
+        try {
+          if (file && fs.statSync(file).isFile()) {
+            fs.accessSync(file, fs.constants.X_OK);
+            return file;
+          }
+        } catch {
+          /* next */
+        }
+      }
+      return null;
+    },
+    dockerAnswers() {
+      if (env.ACCORD_NO_DOCKER === '1' || !this.which('docker')) return false;
+      const r = spawnSync('docker', ['info', '--format', '{{.ServerVersion}}'], { encoding: 'utf8', timeout: 3000 });
+      return r.status === 0 && r.stdout.trim().length > 0;
+    },
+    run(cmd, args, opts = {}) {
+      const r = spawnSync(cmd, args, {
+        cwd: ROOT,
+        stdio: opts.quiet ? ['ignore', 'ignore', 'pipe'] : 'inherit',
+        env: { ...env, ...opts.env },
+        encoding: 'utf8',
+      });
+      if (r.status !== 0) throw new ProvisionError(`\`${[cmd, ...args].join(' ')}\` failed${r.stderr ? `: ${r.stderr.trim().split('\n').pop()}` : ''}`);
+    },
+    exists: (f) => fs.existsSync(f),
+    read: (f) => fs.readFileSync(f, 'utf8'),
+    write: (f, s) => fs.writeFileSync(f, s),
+    mtime: (f) => fs.statSync(f).mtimeMs,
+  };
+}
+
+function toolsDir(env) {
+  return path.resolve(env.ACCORD_TOOLS_DIR || path.join(ROOT, '.accord', 'tools'));
+}
+
+const lockHash = (sys) =>
+  crypto
+    .createHash('sha256')
+    .update(sys.read(path.join(ROOT, 'package-lock.json')))
+    .digest('hex');
+
+/** Installs Debian packages as root; otherwise fails with the command to run. */
+function apt(sys, step, packages, log) {
+  const command = `apt-get install -y ${packages.join(' ')}`;
+  if (!sys.isRoot || !sys.which('apt-get')) throw new ProvisionError(`${step} is missing: run \`sudo ${command}\` (or see the README's quick start)`);
+  log(`${step}: installing with ${command}`);
+  sys.run('apt-get', ['update', '-qq'], { quiet: true });
+  sys.run('apt-get', ['install', '-y', '-qq', ...packages], { quiet: true, env: { DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
+/** The steps, in order; each returns nothing and logs one line. */
+function steps(mode, env, sys) {
+  const tools = toolsDir(env);
+  const list = [];
+
+  list.push([
+    'npm packages',
+    (log) => {
+      const stamp = path.join(ROOT, 'node_modules', '.accord-lock.sha256');
+      const hidden = path.join(ROOT, 'node_modules', '.package-lock.json');
+      const want = lockHash(sys);
+      if (sys.exists(stamp) && sys.read(stamp).trim() === want) return log('npm packages: present');
+      // node_modules installed by hand from this lock file (npm's own record is newer): keep it.
+      if (sys.exists(hidden) && sys.mtime(hidden) >= sys.mtime(path.join(ROOT, 'package-lock.json'))) {
+        sys.write(stamp, want);
+        return log('npm packages: present');
+      }
+      log(`npm packages: ${sys.exists(path.join(ROOT, 'node_modules')) ? 'stale' : 'absent'}, installing with npm ci`);
+      sys.run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
+      sys.write(stamp, want);
+    },
+  ]);
+
+  let docker;
+  const dockerAnswers = () => (docker ??= sys.dockerAnswers());
+
+  list.push([
+    'nats-server',
+    (log) => {
+      if (env.NATS_URL) return log('nats-server: not needed (NATS_URL is set)');
+      if (sys.which('nats-server')) return log('nats-server: present');
+      if (dockerAnswers()) return log('nats-server: not needed (Docker answers; the nats:2 image is used)');
+      apt(sys, 'nats-server', ['nats-server'], log);
+    },
+  ]);
+
+  list.push([
+    'database server',
+    (log) => {
+      if (env.MONGO_URL) return log('database server: not needed (MONGO_URL is set)');
+      if (sys.which('mongod')) return log('database server: present (mongod)');
+      if (dockerAnswers()) return log('database server: not needed (Docker answers; the mongo:7 image is used)');
+      const missing = [];
+      if (!sys.which('java')) missing.push('openjdk-17-jdk-headless');
+      if (!sys.which('mvn')) missing.push('maven');
+      if (missing.length) apt(sys, 'database server (a JDK and Maven for mongo-java-server)', missing, log);
+      const jar = path.join(tools, 'mongo-java-server', 'accord-local-mongo-1.jar');
+      // The script rebuilds only when its sources changed (stamp), silently otherwise.
+      log(
+        sys.exists(jar)
+          ? 'database server: present (mongo-java-server)'
+          : `database server: building mongo-java-server (Maven Central) into ${path.relative(ROOT, tools) || tools}`,
+      );
+      sys.run(path.join(ROOT, 'deploy', 'local', 'scripts', 'install-mongo-java-server.sh'), [tools], { quiet: true });
+    },
+  ]);
+
+  if (mode === 'test' || mode === 'ci') {
+    const needGo = (name) => {
+      if (!sys.which('go'))
+        throw new ProvisionError(`${name} is missing and Go is needed to build it: run \`sudo apt-get install -y golang-go\`, then npm test again`);
+    };
+    list.push([
+      'helm',
+      (log) => {
+        const bin = path.join(tools, 'bin', 'helm');
+        if (env.HELM_BIN || sys.which('helm') || sys.exists(bin)) return log('helm: present');
+        needGo('helm');
+        log(`helm: building ${HELM} into ${path.relative(ROOT, path.dirname(bin))}`);
+        sys.run('go', ['install', HELM], { quiet: true, env: { GOBIN: path.dirname(bin), GOFLAGS: '-buildvcs=false' } });
+      },
+    ]);
+    for (const name of ['grpcurl', 'promtool']) {
+      list.push([
+        name,
+        (log) => {
+          const bin = path.join(tools, 'bin', name);
+          const script = path.join(ROOT, 'deploy', 'local', 'scripts', 'install-go-tools.sh');
+          const pinned = new RegExp(`\\[${name}\\]="([^"]+)"`).exec(sys.read(script))?.[1];
+          const stampFile = path.join(tools, 'bin', `.${name}.version`);
+          if (sys.exists(bin) && sys.exists(stampFile) && sys.read(stampFile).trim() === pinned) return log(`${name}: present`);
+          needGo(name);
+          log(`${name}: building ${pinned} into ${path.relative(ROOT, path.dirname(bin))}`);
+          sys.run(script, [name], { quiet: true });
+        },
+      ]);
+    }
+    list.push([
+      'chromium',
+      (log) => {
+        // The browser tests (e2e/docs-browser.test.ts) drive the system Chromium through playwright-core.
+        if (sys.exists(CHROMIUM)) return log('chromium: present');
+        apt(sys, 'chromium (for the browser tests)', ['chromium'], log);
+      },
+    ]);
+  }
+
+  list.push([
+    'build',
+    (log) => {
+      log('build: tsc -b (incremental)');
+      sys.run('npm', ['run', '-s', 'build']);
+    },
+  ]);
+  return list;
+}
+
+/** Runs every step; resolves to the exit code. */
+function provision(mode, opts = {}) {
+  const env = opts.env ?? process.env;
+  const sys = opts.sys ?? system(env);
+  const log = opts.log ?? ((line) => process.stdout.write(`[accord] ${line}\n`));
+  const fail = opts.fail ?? ((line) => process.stderr.write(`[accord] ${line}\n`));
+  try {
+    for (const [, step] of steps(mode, env, sys)) step(log);
+    return 0;
+  } catch (err) {
+    if (err instanceof ProvisionError) {
+      fail(err.message);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+module.exports = { provision, steps, toolsDir, ProvisionError };
+
+if (require.main === module) {
+  const mode = process.argv[2] ?? 'start';
+  if (!['start', 'test', 'ci'].includes(mode)) {
+    process.stderr.write(`[accord] usage: provision.js start|test|ci\n`);
+    process.exit(2);
+  }
+  process.exitCode = provision(mode);
+}

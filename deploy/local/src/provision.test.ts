@@ -1,0 +1,183 @@
+import * as path from 'node:path';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { provision } = require('../scripts/provision.js') as {
+  provision(mode: string, opts: { env: Record<string, string>; sys: FakeSystem; log(l: string): void; fail(l: string): void }): number;
+};
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const TOOLS = path.join(ROOT, '.accord', 'tools');
+const LOCK = '{"lockfileVersion":3}';
+
+interface FakeSystem {
+  isRoot: boolean;
+  which(name: string): string | null;
+  dockerAnswers(): boolean;
+  run(cmd: string, args: string[]): void;
+  exists(f: string): boolean;
+  read(f: string): string;
+  write(f: string, s: string): void;
+  mtime(f: string): number;
+}
+
+/** A machine described by what is on PATH and which files exist; records every command run. */
+function machine(o: { root?: boolean; path?: string[]; files?: Record<string, string>; docker?: boolean; mtimes?: Record<string, number> } = {}) {
+  const files: Record<string, string> = { [path.join(ROOT, 'package-lock.json')]: LOCK, ...o.files };
+  const runs: string[] = [];
+  const sys: FakeSystem = {
+    isRoot: o.root ?? false,
+    which: (name) => ((o.path ?? []).includes(name) ? `/usr/bin/${name}` : null),
+    dockerAnswers: () => o.docker ?? false,
+    run: (cmd, args) => void runs.push([path.basename(cmd), ...args].join(' ')),
+    exists: (f) => f in files,
+    read: (f) => {
+      if (f.endsWith('install-go-tools.sh')) return '[grpcurl]="g@v1"\n[promtool]="p@v2"\n';
+      if (!(f in files)) throw new Error(`ENOENT ${f}`);
+      return files[f]!;
+    },
+    write: (f, s) => void (files[f] = s),
+    mtime: (f) => o.mtimes?.[f] ?? 0,
+  };
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return {
+    sys,
+    runs,
+    lines,
+    errors,
+    files,
+    go: (mode: string, env: Record<string, string> = {}) => provision(mode, { env, sys, log: (l) => lines.push(l), fail: (l) => errors.push(l) }),
+  };
+}
+
+const stampPath = path.join(ROOT, 'node_modules', '.accord-lock.sha256');
+const everything = {
+  path: ['nats-server', 'java', 'mvn', 'go', 'helm'],
+  files: {
+    [path.join(ROOT, 'node_modules')]: '',
+    [path.join(TOOLS, 'mongo-java-server', 'accord-local-mongo-1.jar')]: '',
+    [path.join(TOOLS, 'bin', 'grpcurl')]: '',
+    [path.join(TOOLS, 'bin', '.grpcurl.version')]: 'g@v1\n',
+    [path.join(TOOLS, 'bin', 'promtool')]: '',
+    [path.join(TOOLS, 'bin', '.promtool.version')]: 'p@v2\n',
+    '/usr/bin/chromium': '',
+  },
+};
+
+describe('provisioning', () => {
+  let sha: string;
+  beforeAll(async () => {
+    const { createHash } = await import('node:crypto');
+    sha = createHash('sha256').update(LOCK).digest('hex');
+  });
+
+  test('with everything present it installs nothing and prints one line per step', () => {
+    const m = machine({ ...everything, files: { ...everything.files, [stampPath]: sha } });
+    expect(m.go('test')).toBe(0);
+    expect(m.lines).toEqual([
+      'npm packages: present',
+      'nats-server: present',
+      'database server: present (mongo-java-server)',
+      'helm: present',
+      'grpcurl: present',
+      'promtool: present',
+      'chromium: present',
+      'build: tsc -b (incremental)',
+    ]);
+    // Only the build and the stamp-checking mongo-java-server script (a no-op when built) run.
+    expect(m.runs).toEqual([`install-mongo-java-server.sh ${TOOLS}`, 'npm run -s build']);
+  });
+
+  test('npm start needs no test tools', () => {
+    const m = machine({ ...everything, path: ['nats-server', 'java', 'mvn'], files: { ...everything.files, [stampPath]: sha } });
+    expect(m.go('start')).toBe(0);
+    expect(m.lines.map((l) => l.split(':')[0])).toEqual(['npm packages', 'nats-server', 'database server', 'build']);
+  });
+
+  test('absent node_modules are installed with npm ci, and a changed lock file makes them stale', () => {
+    const fresh = machine({ ...everything, files: { ...everything.files, [path.join(ROOT, 'node_modules')]: undefined as never } });
+    delete fresh.files[path.join(ROOT, 'node_modules')];
+    expect(fresh.go('start')).toBe(0);
+    expect(fresh.lines[0]).toBe('npm packages: absent, installing with npm ci');
+    expect(fresh.runs[0]).toBe('npm ci --no-audit --no-fund --loglevel=error');
+    expect(fresh.files[stampPath]).toBe(sha);
+
+    const stale = machine({ ...everything, files: { ...everything.files, [stampPath]: 'older' } });
+    expect(stale.go('start')).toBe(0);
+    expect(stale.lines[0]).toBe('npm packages: stale, installing with npm ci');
+    expect(stale.runs[0]).toBe('npm ci --no-audit --no-fund --loglevel=error');
+  });
+
+  test('node_modules that npm installed after the last lock change are kept without a stamp', () => {
+    const hidden = path.join(ROOT, 'node_modules', '.package-lock.json');
+    const m = machine({ ...everything, files: { ...everything.files, [hidden]: '' }, mtimes: { [hidden]: 2, [path.join(ROOT, 'package-lock.json')]: 1 } });
+    expect(m.go('start')).toBe(0);
+    expect(m.lines[0]).toBe('npm packages: present');
+    expect(m.runs).not.toContain('npm ci --no-audit --no-fund --loglevel=error');
+  });
+
+  test('a missing nats-server is installed with apt-get as root', () => {
+    const m = machine({ ...everything, root: true, path: ['java', 'mvn', 'apt-get'], files: { ...everything.files, [stampPath]: sha } });
+    expect(m.go('start')).toBe(0);
+    expect(m.lines[1]).toBe('nats-server: installing with apt-get install -y nats-server');
+    expect(m.runs.slice(0, 2)).toEqual(['apt-get update -qq', 'apt-get install -y -qq nats-server']);
+  });
+
+  test('not root: one error line names the command to run, and nothing is installed', () => {
+    const m = machine({ ...everything, path: ['java', 'mvn', 'apt-get'], files: { ...everything.files, [stampPath]: sha } });
+    expect(m.go('start')).toBe(1);
+    expect(m.errors).toEqual(["nats-server is missing: run `sudo apt-get install -y nats-server` (or see the README's quick start)"]);
+    expect(m.runs).toEqual([]);
+  });
+
+  test('without a JDK and Maven, as root they are installed before mongo-java-server is built', () => {
+    const m = machine({ root: true, path: ['nats-server', 'apt-get'], files: { [path.join(ROOT, 'node_modules')]: '', [stampPath]: sha } });
+    expect(m.go('start')).toBe(0);
+    expect(m.runs).toEqual([
+      'apt-get update -qq',
+      'apt-get install -y -qq openjdk-17-jdk-headless maven',
+      `install-mongo-java-server.sh ${TOOLS}`,
+      'npm run -s build',
+    ]);
+    expect(m.lines[3]).toBe('database server: building mongo-java-server (Maven Central) into .accord/tools');
+  });
+
+  test('MONGO_URL, NATS_URL or Docker make the local servers unnecessary', () => {
+    const urls = machine({ files: { [path.join(ROOT, 'node_modules')]: '', [stampPath]: sha } });
+    expect(urls.go('start', { MONGO_URL: 'mongodb://db:27017/accord', NATS_URL: 'nats://nats:4222' })).toBe(0);
+    expect(urls.lines.slice(1, 3)).toEqual(['nats-server: not needed (NATS_URL is set)', 'database server: not needed (MONGO_URL is set)']);
+    const docker = machine({ docker: true, files: { [path.join(ROOT, 'node_modules')]: '', [stampPath]: sha } });
+    expect(docker.go('start')).toBe(0);
+    expect(docker.runs).toEqual(['npm run -s build']);
+  });
+
+  test('test tools without Go: one error line naming how to get Go', () => {
+    const m = machine({
+      ...everything,
+      path: ['nats-server', 'java', 'mvn'],
+      files: { [path.join(ROOT, 'node_modules')]: '', [stampPath]: sha, [path.join(TOOLS, 'mongo-java-server', 'accord-local-mongo-1.jar')]: '' },
+    });
+    expect(m.go('test')).toBe(1);
+    expect(m.errors).toEqual(['helm is missing and Go is needed to build it: run `sudo apt-get install -y golang-go`, then npm test again']);
+  });
+
+  test('missing Go tools are built with the pinned versions', () => {
+    const m = machine({ ...everything, files: { ...everything.files, [stampPath]: sha, [path.join(TOOLS, 'bin', '.promtool.version')]: 'p@v1\n' } });
+    expect(m.go('test')).toBe(0);
+    expect(m.lines).toContain('promtool: building p@v2 into .accord/tools/bin');
+    expect(m.runs).toContain('install-go-tools.sh promtool');
+  });
+
+  test('a missing Chromium is installed with apt-get as root for npm test, and named when not root', () => {
+    const files = { ...everything.files, [stampPath]: sha };
+    delete (files as Record<string, string>)['/usr/bin/chromium'];
+    const root = machine({ ...everything, root: true, path: [...everything.path, 'apt-get'], files });
+    expect(root.go('test')).toBe(0);
+    expect(root.lines).toContain('chromium (for the browser tests): installing with apt-get install -y chromium');
+    expect(root.runs).toContain('apt-get install -y -qq chromium');
+    const user = machine({ ...everything, path: [...everything.path, 'apt-get'], files });
+    expect(user.go('test')).toBe(1);
+    expect(user.errors).toEqual(["chromium (for the browser tests) is missing: run `sudo apt-get install -y chromium` (or see the README's quick start)"]);
+    expect(machine({ ...everything, path: [...everything.path, 'apt-get'], files }).go('start')).toBe(0);
+  });
+});

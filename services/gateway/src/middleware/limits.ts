@@ -1,0 +1,144 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { rateLimited, setRateLimitHeaders, type Applied, type Limiter, type LimitName } from '../limits/limiter';
+import { unlimited } from '../limits/token-bucket';
+import { HttpProblem } from '../problem';
+import { basicCredentials } from '../routes/oauth';
+
+const DESCRIPTIONS: Record<LimitName, string> = {
+  account: "The account's request limit",
+  app: "The application's request limit",
+  client: 'The token request limit of this client',
+  'auth-failures-client': 'Too many failed client authentications for this client; the limit',
+  'auth-failures-address': 'Too many failed client authentications from this address; the limit',
+  'events-per-day': "The account's daily event limit",
+};
+
+function tooMany(name: LimitName, retryAfter: number, detail?: string): HttpProblem {
+  rateLimited.inc({ limit: name });
+  return new HttpProblem(
+    429,
+    'Too many requests',
+    detail ?? `${DESCRIPTIONS[name]} is exhausted; retry after ${retryAfter} s.`,
+    [],
+    { 'Retry-After': String(retryAfter) },
+    'rate-limited',
+  );
+}
+
+/**
+ * Token buckets of the account and of the application (after authentication): a request is
+ * admitted only when both have a token, and only then are both taken. Every answer carries
+ * RateLimit-Policy and RateLimit; a refusal is a 429 problem with Retry-After.
+ */
+export function requestLimits(limiter: Limiter): RequestHandler {
+  return async (req, res, next) => {
+    const auth = req.auth!;
+    const limits = await limiter.limitsOf(auth.accountId);
+    const now = Date.now();
+    const checks = [
+      { name: 'account' as const, map: limiter.accounts, key: auth.accountId, policy: limits.account },
+      { name: 'app' as const, map: limiter.apps, key: auth.appId, policy: limits.app },
+    ].filter((c) => !unlimited(c.policy));
+    const refused = checks.find((c) => !c.map.admits(c.key, c.policy, now));
+    const applied: Applied[] = checks.map((c) => ({ name: c.name, policy: c.policy, take: c.map.take(c.key, c.policy, now, refused ? 0 : 1) }));
+    setRateLimitHeaders(res, applied);
+    if (refused) {
+      const take = applied.find((a) => a.name === refused.name)!.take;
+      throw tooMany(refused.name, Math.max(1, Math.ceil((1 - take.remaining) / refused.policy.rate)));
+    }
+    next();
+  };
+}
+
+/**
+ * POST /consent/v0/consents: at most `maxEventsPerRequest` events in one array (413) and
+ * `maxEventsPerDay` per account and UTC day (429), counted in the oauth service so that every
+ * gateway replica shares the count. Events of a request that then fails are given back.
+ */
+export function eventLimits(limiter: Limiter): RequestHandler {
+  return async (req, res, next) => {
+    if (req.method !== 'POST' || req.path !== '/consents') return next();
+    const auth = req.auth!;
+    const limits = await limiter.limitsOf(auth.accountId);
+    const body: unknown = req.body;
+    const count = Array.isArray(body) ? body.length : 1;
+    if (limits.maxEventsPerRequest > 0 && count > limits.maxEventsPerRequest) {
+      throw new HttpProblem(
+        413,
+        'Payload too large',
+        `At most ${limits.maxEventsPerRequest} events per request; this one has ${count}.`,
+        [{ field: '', message: `must have at most ${limits.maxEventsPerRequest} items` }],
+        {},
+        'too-many-events',
+      );
+    }
+    if (limits.maxEventsPerDay <= 0 || count === 0) return next();
+    const r = await limiter.consumeDailyEvents(auth.accountId, count, limits.maxEventsPerDay);
+    const policy = `"events-per-day";q=${limits.maxEventsPerDay};w=86400`;
+    const prior = res.getHeader('RateLimit-Policy');
+    res.setHeader('RateLimit-Policy', prior ? `${String(prior)}, ${policy}` : policy);
+    const state = `"events-per-day";r=${Math.max(0, limits.maxEventsPerDay - r.used)};t=${r.resetSeconds}`;
+    const priorState = res.getHeader('RateLimit');
+    res.setHeader('RateLimit', priorState ? `${String(priorState)}, ${state}` : state);
+    if (!r.allowed) {
+      throw tooMany(
+        'events-per-day',
+        r.resetSeconds,
+        `The account's daily event limit (${limits.maxEventsPerDay}) would be exceeded: ${r.used} used today, ${count} in this request; the count starts again in ${r.resetSeconds} s.`,
+      );
+    }
+    res.once('finish', () => {
+      if (res.statusCode >= 400) void limiter.consumeDailyEvents(auth.accountId, -count, limits.maxEventsPerDay).catch(() => undefined);
+    });
+    next();
+  };
+}
+
+function oauthTooMany(res: Response, name: LimitName, retryAfter: number): void {
+  rateLimited.inc({ limit: name });
+  res.setHeader('Retry-After', String(retryAfter));
+  // The token endpoint keeps RFC 6749's error form; temporarily_unavailable is its "try later".
+  res.status(429).json({ error: 'temporarily_unavailable', error_description: `${DESCRIPTIONS[name]} is exhausted; retry after ${retryAfter} s.` });
+}
+
+function clientIdOf(req: Request): string {
+  const basic = basicCredentials(req);
+  if (basic && basic !== 'malformed') return basic.clientId;
+  const id = (req.body as Record<string, unknown> | undefined)?.client_id;
+  return typeof id === 'string' ? id : '';
+}
+
+/**
+ * POST /oauth/v0/token: a token bucket per client id, and buckets of failed client
+ * authentications (401) per client id and per source address; an empty failure bucket refuses
+ * further attempts of that client or address until it refills.
+ */
+export function tokenLimits(limiter: Limiter): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'POST' || req.path !== '/token') return next();
+    const now = Date.now();
+    const clientId = clientIdOf(req).slice(0, 256);
+    const address = req.ip ?? req.socket.remoteAddress ?? '';
+    const byClient = limiter.failuresClientPolicy;
+    const byAddress = limiter.failuresAddressPolicy;
+    if (clientId && !unlimited(byClient) && !limiter.failuresByClient.admits(clientId, byClient, now)) {
+      return oauthTooMany(res, 'auth-failures-client', limiter.failuresByClient.take(clientId, byClient, now, 0).retryAfter || Math.ceil(1 / byClient.rate));
+    }
+    if (!unlimited(byAddress) && !limiter.failuresByAddress.admits(address, byAddress, now)) {
+      return oauthTooMany(res, 'auth-failures-address', limiter.failuresByAddress.take(address, byAddress, now, 0).retryAfter || Math.ceil(1 / byAddress.rate));
+    }
+    const policy = limiter.tokenPolicy;
+    if (clientId && !unlimited(policy)) {
+      const take = limiter.clients.take(clientId, policy, now);
+      setRateLimitHeaders(res, [{ name: 'client', policy, take }]);
+      if (!take.allowed) return oauthTooMany(res, 'client', take.retryAfter);
+    }
+    res.once('finish', () => {
+      if (res.statusCode !== 401) return;
+      const t = Date.now();
+      if (clientId && !unlimited(byClient)) limiter.failuresByClient.take(clientId, byClient, t);
+      if (!unlimited(byAddress)) limiter.failuresByAddress.take(address, byAddress, t);
+    });
+    next();
+  };
+}
