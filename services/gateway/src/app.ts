@@ -4,10 +4,13 @@ import { pinoHttp } from 'pino-http';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/common';
 import type { GatewayContext } from './context';
 import { ApiKeyCache, authenticate } from './middleware/auth';
+import { corsForSessions } from './middleware/cors';
+import { OriginCache, sessionOr } from './middleware/session-auth';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
 import { consentRoutes } from './routes/consent';
 import { dataprocessingRoutes } from './routes/dataprocessing';
 import { oauthRoutes } from './routes/oauth';
+import { sessionRoutes } from './routes/sessions';
 import { systemRoutes } from './routes/system';
 import { webhooksRoutes } from './routes/webhooks';
 
@@ -44,8 +47,12 @@ export function createApp(ctx: GatewayContext): Express {
   const issuer = `${ctx.baseUrl}/oauth/v0`;
   const auth = (scope: 'consent' | 'dataprocessing' | 'webhooks', apiKey: 'required' | 'optional') =>
     authenticate({ keys: ctx.tokenKeys, issuer, scope, apiKey, apiKeys });
-  app.use('/consent/v0', auth('consent', 'required'), consentRoutes(ctx));
-  app.use('/dataprocessing/v0', auth('dataprocessing', 'optional'), dataprocessingRoutes(ctx));
+  // Consent sessions (browsers): CORS for allowed origins, then the session token or an access token.
+  const origins = new OriginCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
+  const session = { keys: ctx.tokenKeys, issuer, baseUrl: ctx.baseUrl, origins, dataprocessing: ctx.clients.dataprocessing };
+  const cors = corsForSessions(origins);
+  app.use('/consent/v0', cors, sessionOr(auth('consent', 'required'), session), sessionRoutes(ctx), consentRoutes(ctx));
+  app.use('/dataprocessing/v0', cors, sessionOr(auth('dataprocessing', 'optional'), session), dataprocessingRoutes(ctx));
   app.use('/webhooks/v0', auth('webhooks', 'optional'), webhooksRoutes(ctx));
 
   app.use(notFoundHandler);
