@@ -20,7 +20,7 @@ const withServers = {
 module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{proto,services,deploy}/**/src/**/*.test.ts'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{proto,services,deploy,clients}/**/src/**/*.test.ts'] },
     { ...withServers, displayName: 'component', testMatch: ['<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/deploy/local/test/**/*.test.ts'] },
     { ...withServers, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.test.ts'] },
     { ...base, displayName: 'chart', testMatch: ['<rootDir>/charts/accord/test/**/*.test.ts'], testTimeout: 120000 },
