@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Accord, AccordError } from '../clients/sdk/src';
 import { startStack, type Credentials, type Stack } from './harness';
 
+jest.setTimeout(30_000);
 let stack: Stack;
 let shop: Credentials;
 
