@@ -1,6 +1,7 @@
 // The web components in a real browser (Debian's Chromium through playwright-core) against the
 // real stack: a shop page on its own origin holds only a consent session token.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -24,8 +25,15 @@ let groupId: string;
 let targets: string[];
 let backend: Accord;
 
+// The gateway serves the bundle (as built by `npm run build`) from a temporary package directory.
+const pkgDir = mkdtempSync(path.join(tmpdir(), 'accord-sdk-'));
+const bundlePath = path.join(pkgDir, 'dist', 'accord-elements.js');
+
 beforeAll(async () => {
-  stack = await startStack('elements');
+  mkdirSync(path.dirname(bundlePath), { recursive: true });
+  writeFileSync(bundlePath, bundle().outputFiles[0]!.text);
+  writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify({ version: '0.1.0' }));
+  stack = await startStack('elements', { env: { ACCORD_SDK_BUNDLE: bundlePath } });
   shop = await stack.bootstrap({ account: 'elements-shop', app: 'web', scopes: ['consent', 'dataprocessing'] });
   backend = new Accord({ baseUrl: stack.baseUrl, clientId: shop.clientId, clientSecret: shop.clientSecret, apiKey: shop.apiKey });
   const dp = await stack.token(shop, 'dataprocessing');
@@ -56,12 +64,10 @@ beforeAll(async () => {
   targets = request.body.items.map((i: { target: string }) => i.target);
   expect(targets).toEqual([news.id, stats.id].map((id) => expect.stringContaining(id)));
 
-  const js = bundle().outputFiles[0]!.text;
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname === '/accord-elements.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="${url.searchParams.get('page-lang') ?? 'de'}">
-<head><meta charset="utf-8"><title>Shop</title><script type="module" src="/accord-elements.js"></script></head>
+<head><meta charset="utf-8"><title>Shop</title><script type="module" src="${url.searchParams.get('sdk')}"></script></head>
 <body><main><h1>Shop</h1>${url.searchParams.get('spacer') ? '<div style="height:3000px"></div>' : ''}${url.searchParams.get('html') ?? ''}</main></body></html>`);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -79,9 +85,14 @@ afterAll(async () => {
   await browser?.close();
   server?.close();
   await stack?.stop();
+  rmSync(pkgDir, { recursive: true, force: true });
 });
 
 const session = async (subject: string) => (await backend.createSession({ subject, issuer: ISSUER, groupId })).sessionToken;
+
+/** The shop's page (on its own origin) with the gateway's bundle and some HTML. */
+const shopPage = (html: string, spacer = false) =>
+  `${origin}/?${new URLSearchParams({ html, sdk: `${stack.baseUrl}/sdk/accord-elements.js`, ...(spacer ? { spacer: '1' } : {}) })}`;
 
 /** Opens the shop page with one element; its DOM events are collected in window.__accord. */
 async function open(tag: string, token: string, attrs = '', spacer = false): Promise<Page> {
@@ -92,7 +103,7 @@ async function open(tag: string, token: string, attrs = '', spacer = false): Pro
     window.addEventListener('accord-consent', (e) => w.__accord.push((e as CustomEvent).detail));
   });
   const html = `<${tag} group="${groupId}" session-token="${token}" base-url="${stack.baseUrl}" ${attrs}></${tag}>`;
-  await page.goto(`${origin}/?${new URLSearchParams({ html, ...(spacer ? { spacer: '1' } : {}) })}`);
+  await page.goto(shopPage(html, spacer));
   return page;
 }
 const inShadow = (page: Page, tag: string, selector: string) => page.locator(`${tag} >> ${selector}`);
@@ -113,6 +124,22 @@ async function axeViolations(page: Page) {
     return r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   });
 }
+
+describe('GET /sdk/accord-elements.js', () => {
+  test('serves the bundle to any origin with an ETag (304 when unchanged) and immutably under its version', async () => {
+    const res = await fetch(`${stack.baseUrl}/sdk/accord-elements.js`, { headers: { origin: 'https://anyone.example' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/javascript');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await res.text()).toContain('accord-consent-request');
+    const etag = res.headers.get('etag')!;
+    expect((await fetch(`${stack.baseUrl}/sdk/accord-elements.js`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const pinned = await fetch(`${stack.baseUrl}/sdk/0.1.0/accord-elements.js`);
+    expect([pinned.status, pinned.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+    const other = await fetch(`${stack.baseUrl}/sdk/9.9.9/accord-elements.js`);
+    expect([other.status, other.headers.get('content-type')]).toEqual([404, expect.stringContaining('application/problem+json')]);
+  });
+});
 
 describe('<accord-consent-request> in Chromium', () => {
   test('renders the group (title, caption, one choice per consent target in German, legal basis) and keyboard-only saving records one event per specification', async () => {
@@ -155,9 +182,9 @@ describe('<accord-consent-request> in Chromium', () => {
   test('makes no network call before it is visible', async () => {
     const page = await browser.newPage();
     const calls: string[] = [];
-    page.on('request', (r) => void (r.url().startsWith(stack.baseUrl) && calls.push(r.url())));
+    page.on('request', (r) => void (/\/(consent|dataprocessing)\/v0\//.test(r.url()) && calls.push(r.url())));
     const html = `<accord-consent-request group="${groupId}" session-token="${await session('late')}" base-url="${stack.baseUrl}"></accord-consent-request>`;
-    await page.goto(`${origin}/?${new URLSearchParams({ html, spacer: '1' })}`);
+    await page.goto(shopPage(html, true));
     await page.waitForFunction(() => customElements.get('accord-consent-request') !== undefined);
     await page.waitForTimeout(300);
     expect(calls).toEqual([]);

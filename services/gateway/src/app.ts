@@ -11,6 +11,7 @@ import { consentRoutes } from './routes/consent';
 import { dataprocessingRoutes } from './routes/dataprocessing';
 import { oauthRoutes } from './routes/oauth';
 import { sessionRoutes } from './routes/sessions';
+import { sdkRoutes } from './routes/sdk';
 import { systemRoutes } from './routes/system';
 import { webhooksRoutes } from './routes/webhooks';
 
@@ -41,6 +42,7 @@ export function createApp(ctx: GatewayContext): Express {
   app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000 }));
 
   app.use(systemRoutes(ctx));
+  app.use(sdkRoutes(ctx));
   app.use('/oauth/v0', oauthRoutes(ctx));
 
   const apiKeys = new ApiKeyCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
