@@ -8,6 +8,7 @@ import path from 'node:path';
 import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Accord } from '../clients/sdk/src';
+import { startDemo } from '@accord/local-stack';
 import { startStack, type Credentials, type Stack } from './harness';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { bundle } = require('../clients/sdk/scripts/bundle.js') as { bundle: () => { outputFiles: { text: string }[] } };
@@ -245,5 +246,37 @@ describe('<accord-consent-dashboard> in Chromium', () => {
     expect(status).toBe(403);
     expect(await current('dana', targets[0]!)).toBe(false);
     await page.close();
+  });
+});
+
+describe('the demo shop of npm start', () => {
+  test('a newcomer gives consent on /demo/, withdraws it on the dashboard and the events are in the API', async () => {
+    const demo = await startDemo({ gatewayUrl: stack.baseUrl, oauthAddr: stack.env.ACCORD_OAUTH_ADDR!, adminToken: stack.env.ACCORD_ADMIN_TOKEN!, port: 0 });
+    const page = await browser.newPage();
+    try {
+      const asDemo = new Accord({ baseUrl: stack.baseUrl, ...demo.credentials });
+      const consentRequest = await asDemo.api.GET('/dataprocessing/v0/dpgroups/{group_id}/consent-request', { params: { path: { group_id: demo.groupId } } });
+      const [news, stats] = consentRequest.data!.items.map((i) => i.target);
+      const now = async (target: string) =>
+        (
+          await asDemo.api.GET('/consent/v0/consents/search', {
+            params: { query: { subject: 'alice', issuer: 'https://demo-shop.example', target, current: true } },
+          })
+        ).data?.[0]?.action;
+
+      await page.goto(demo.url);
+      await page.getByRole('button', { name: 'Accept all' }).click();
+      await page.locator('#events').filter({ hasText: '"action": true' }).waitFor();
+      expect([await now(news!), await now(stats!)]).toEqual([true, true]);
+      const newsletter = page.getByRole('switch', { name: 'Send me the weekly newsletter' });
+      await newsletter.waitFor();
+      await page.waitForFunction(() => document.querySelector('accord-consent-dashboard')!.shadowRoot!.querySelector('input[role=switch]:checked'));
+      await newsletter.click();
+      await page.locator('#events').filter({ hasText: '"action": false' }).waitFor();
+      expect([await now(news!), await now(stats!)]).toEqual([false, true]);
+    } finally {
+      await page.close();
+      await demo.stop();
+    }
   });
 });

@@ -125,6 +125,11 @@ abstract class AccordElement extends Base {
     if (old !== value && this.visible) void this.load();
   }
 
+  /** Fetches and renders again (e.g. a dashboard after the request on the same page saved). */
+  reload(): Promise<void> {
+    return this.visible ? this.load() : Promise.resolve();
+  }
+
   protected get lang2(): string {
     return (this.getAttribute('lang') || document.documentElement.lang || 'en').slice(0, 2).toLowerCase();
   }
