@@ -180,6 +180,14 @@ abstract class AccordElement extends Base {
     if (s) s.textContent = text;
   }
 
+  /** The shared top of both elements: style, titled section, caption and the item list. */
+  protected frame(title: string, caption: string, items: string): string {
+    return `<style>${STYLE}</style>
+<section part="container" aria-labelledby="${this.eid('title')}">
+  <h2 part="title" id="${this.eid('title')}">${esc(title)}</h2>
+  ${caption ? `<p part="caption">${esc(caption)}</p>` : ''}
+  <ul part="items">${items}</ul>`;
+  }
   protected itemLabel(item: Item): string {
     return item.text?.value || item.purpose;
   }
@@ -212,11 +220,7 @@ export class AccordConsentRequest extends AccordElement {
   <span id="${this.eid(`b${n}`)}">${this.basis(item)}</span></li>`,
       )
       .join('');
-    this.root.innerHTML = `<style>${STYLE}</style>
-<section part="container" aria-labelledby="${this.eid('title')}">
-  <h2 part="title" id="${this.eid('title')}">${esc(req.title)}</h2>
-  ${req.caption ? `<p part="caption">${esc(req.caption)}</p>` : ''}
-  <ul part="items">${items}</ul>
+    this.root.innerHTML = `${this.frame(req.title, req.caption, items)}
   <div class="buttons" part="buttons">
     <button type="button" part="button accept-all" data-all="true">${esc(t.acceptAll)}</button>
     <button type="button" part="button reject-all" data-all="false">${esc(t.rejectAll)}</button>
@@ -262,11 +266,7 @@ export class AccordConsentDashboard extends AccordElement {
   <details part="history" data-target="${esc(item.target)}"><summary>${esc(t.history)}</summary><ol class="muted"></ol></details></li>`,
       )
       .join('');
-    this.root.innerHTML = `<style>${STYLE}</style>
-<section part="container" aria-labelledby="${this.eid('title')}">
-  <h2 part="title" id="${this.eid('title')}">${esc(dash.title)}</h2>
-  ${dash.caption ? `<p part="caption">${esc(dash.caption)}</p>` : ''}
-  <ul part="items">${items}</ul>
+    this.root.innerHTML = `${this.frame(dash.title, dash.caption, items)}
   <p role="status" part="status" aria-live="polite"></p>
 </section>`;
     for (const box of this.root.querySelectorAll<HTMLInputElement>('input[role=switch]')) {
