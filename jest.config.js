@@ -23,7 +23,7 @@ module.exports = {
   // ignored, and tests against the servers fell back to 5 s (they failed on a loaded machine).
   testTimeout: 60000,
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{proto,services,deploy,bench}/**/src/**/*.test.ts'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{proto,services,deploy,bench,clients}/**/src/**/*.test.ts'] },
     { ...withServers, displayName: 'component', testMatch: ['<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/deploy/local/test/**/*.test.ts'] },
     { ...withServers, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.test.ts'] },
     { ...base, displayName: 'chart', testMatch: ['<rootDir>/charts/accord/test/**/*.test.ts'], testTimeout: 120000 },

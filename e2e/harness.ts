@@ -56,6 +56,8 @@ export interface Stack {
   ports: StackPorts;
   bootstrap(opts: { account: string; app: string; scopes: string[] }): Promise<Credentials>;
   token(creds: Pick<Credentials, 'clientId' | 'clientSecret'>, scope: string): Promise<string>;
+  /** The admin command behind `npm run -s admin -- set-origins`. */
+  setAllowedOrigins(appId: string, origins: string[]): Promise<string[]>;
   request(method: string, path: string, opts?: RequestOptions): Promise<HttpResult>;
   stopService(name: ServiceName | 'gateway'): Promise<void>;
   startService(name: ServiceName | 'gateway'): Promise<void>;
@@ -135,6 +137,9 @@ export async function startStack(name: string, opts: { env?: Record<string, stri
       });
       if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.access_token as string;
+    },
+    async setAllowedOrigins(appId, origins) {
+      return (await admin.setAllowedOrigins({ appId, origins }, { metadata: adminMd })).allowedOrigins;
     },
     request,
     stopService,

@@ -1,3 +1,4 @@
+export * from './demo';
 export * from './infra';
 export * from './launch';
 export * from './processes';

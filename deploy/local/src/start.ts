@@ -5,6 +5,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { startDemo, type Demo } from './demo';
 import { MissingBinaryError, type Infra } from './infra';
 import { launchStack, type LaunchedStack } from './launch';
 import { portFree, REPO_ROOT } from './processes';
@@ -19,12 +20,13 @@ async function main(): Promise<void> {
   if (gatewayPort !== 0 && !(await portFree(gatewayPort))) throw new Error(`port ${gatewayPort} is in use; set ACCORD_GATEWAY_PORT to another port`);
 
   // Filled in as parts start, so that a signal at any moment stops what is running.
-  const started: { infra?: Infra; stack?: LaunchedStack } = {};
+  const started: { infra?: Infra; stack?: LaunchedStack; demo?: Demo } = {};
   let stopping = false;
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
     say('stopping…');
+    await started.demo?.stop();
     await (started.stack ? started.stack.stop() : started.infra?.stop());
     rmSync(stateFile, { force: true });
     say('stopped');
@@ -60,7 +62,17 @@ async function main(): Promise<void> {
       .map(([n, p]) => `${n} http://127.0.0.1:${p}/metrics`)
       .join(', ')}`,
   );
-  say(`ready: ${stack.url}`);
+  // The demo shop (ACCORD_DEMO_PORT, default 8090; "off" disables it).
+  const demoPort = process.env.ACCORD_DEMO_PORT ?? '8090';
+  if (demoPort !== 'off') {
+    started.demo = await startDemo({
+      gatewayUrl: stack.url,
+      oauthAddr: `127.0.0.1:${stack.ports.oauth}`,
+      adminToken: stack.secrets.adminToken,
+      port: Number(demoPort),
+    }).catch((err: Error) => (say(`demo shop not started: ${err.message}`), undefined));
+  }
+  say(`ready: ${stack.url}${started.demo ? `  demo: ${started.demo.url}` : ''}`);
   say('next: npm run -s admin -- bootstrap --account demo --app web --scopes consent,dataprocessing,webhooks --json');
 }
 

@@ -5,6 +5,8 @@ import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/c
 import type { GatewayContext } from './context';
 import { accessLogLevel } from './middleware/access-log';
 import { ApiKeyCache, authenticate } from './middleware/auth';
+import { corsForSessions } from './middleware/cors';
+import { OriginCache, sessionOr } from './middleware/session-auth';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
 import { eventLimits, requestLimits, tokenLimits } from './middleware/limits';
 import { httpMetrics } from './middleware/metrics';
@@ -13,6 +15,8 @@ import { consentRoutes } from './routes/consent';
 import { dataprocessingRoutes } from './routes/dataprocessing';
 import { docsRoutes } from './routes/docs';
 import { oauthRoutes } from './routes/oauth';
+import { sessionRoutes } from './routes/sessions';
+import { sdkRoutes } from './routes/sdk';
 import { systemRoutes } from './routes/system';
 import { webhooksRoutes } from './routes/webhooks';
 
@@ -45,6 +49,7 @@ export function createApp(ctx: GatewayContext): Express {
 
   app.use(systemRoutes(ctx));
   app.use(docsRoutes());
+  app.use(sdkRoutes(ctx));
   const limiter = new Limiter(ctx.config, ctx.clients.limits, ctx.logger);
   app.use('/oauth/v0', tokenLimits(limiter), oauthRoutes(ctx));
 
@@ -53,8 +58,12 @@ export function createApp(ctx: GatewayContext): Express {
   const auth = (scope: 'consent' | 'dataprocessing' | 'webhooks', apiKey: 'required' | 'optional') =>
     authenticate({ keys: ctx.tokenKeys, issuer, scope, apiKey, apiKeys });
   const limited = requestLimits(limiter);
-  app.use('/consent/v0', auth('consent', 'required'), limited, eventLimits(limiter), consentRoutes(ctx));
-  app.use('/dataprocessing/v0', auth('dataprocessing', 'optional'), limited, dataprocessingRoutes(ctx));
+  // Consent sessions (browsers): CORS for allowed origins, then the session token or an access token.
+  const origins = new OriginCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
+  const session = { keys: ctx.tokenKeys, issuer, baseUrl: ctx.baseUrl, origins, dataprocessing: ctx.clients.dataprocessing };
+  const cors = corsForSessions(origins);
+  app.use('/consent/v0', cors, sessionOr(auth('consent', 'required'), session), limited, eventLimits(limiter), sessionRoutes(ctx), consentRoutes(ctx));
+  app.use('/dataprocessing/v0', cors, sessionOr(auth('dataprocessing', 'optional'), session), limited, dataprocessingRoutes(ctx));
   app.use('/webhooks/v0', auth('webhooks', 'optional'), limited, webhooksRoutes(ctx));
 
   app.use(notFoundHandler);

@@ -19,6 +19,8 @@ export const configShape = {
   ACCORD_GRPC_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** Trust X-Forwarded-* from this many proxy hops (behind an ingress: 1). */
   ACCORD_TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  /** The web components bundle served at /sdk/accord-elements.js (default: the built @accord/sdk package). */
+  ACCORD_SDK_BUNDLE: z.string().default(''),
   ACCORD_OAUTH_ADDR: addressEnv(DEFAULT_PORTS.oauth),
   ACCORD_CONSENT_ADDR: addressEnv(DEFAULT_PORTS.consent),
   ACCORD_DATAPROCESSING_ADDR: addressEnv(DEFAULT_PORTS.dataprocessing),

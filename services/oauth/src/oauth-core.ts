@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { InvalidArgumentError, NotFoundError, type Logger, type SigningKey } from '@accord/common';
 import { issuerFor, signAccessToken } from './domain/access-token';
+import { canonicalOrigin, checkSessionInput, parseOrigins, signSessionToken, type ConsentSessionInput } from './domain/consent-session';
 import { OAuthProtocolError } from './domain/oauth-error';
 import { applicationScopes, canonicalScopes, grantScopes } from './domain/scopes';
 import { formatRefreshToken, parseRefreshToken, type RefreshTokenClaim } from './domain/refresh-token';
@@ -239,6 +240,36 @@ export class OAuthCore {
       throw new NotFoundError(`account ${accountId} not found`);
     }
     return apiKey;
+  }
+
+  // Browser origins and consent sessions
+
+  /** Replaces an application's allowed origins (canonicalised, de-duplicated). */
+  async setAllowedOrigins(appId: string, raw: string[]): Promise<ApplicationDoc> {
+    if (!appId) throw InvalidArgumentError.field('/app_id', 'is required');
+    const { origins, errors } = parseOrigins(raw);
+    if (errors.length) throw new InvalidArgumentError(errors.map((f) => `${f.field}: ${f.message}`).join('; '), errors);
+    const app = await this.o.repo.setAllowedOrigins(appId, origins);
+    if (!app) throw new NotFoundError(`application ${appId} not found`);
+    return app;
+  }
+
+  /** Whether the origin is allowed for the application, or (no appId) for any application. */
+  async checkOrigin(raw: string, appId: string): Promise<boolean> {
+    const origin = canonicalOrigin(raw);
+    if (!origin) return false;
+    if (!appId) return this.o.repo.anyApplicationAllowsOrigin(origin);
+    const app = await this.o.repo.findApplicationById(appId);
+    return !!app?.allowedOrigins?.includes(origin);
+  }
+
+  /** Signs a consent session for an existing application of the account. */
+  async createConsentSession(input: ConsentSessionInput): Promise<{ token: string; expiresAt: Date }> {
+    const errors = checkSessionInput(input);
+    if (errors.length) throw new InvalidArgumentError(errors.map((f) => `${f.field}: ${f.message}`).join('; '), errors);
+    const app = await this.o.repo.findApplicationById(input.appId);
+    if (!app || app.accountId !== input.accountId) throw new NotFoundError(`application ${input.appId} not found`);
+    return signSessionToken(this.o.signingKeys[0]!, { issuer: this.issuer, now: this.now() }, input);
   }
 }
 

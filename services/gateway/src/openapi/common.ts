@@ -85,6 +85,31 @@ export const systemOpenApi: OpenApiFragment = {
         responses: { '200': { description: 'An HTML page.', content: { 'text/html': {} } } },
       },
     },
+    '/sdk/accord-elements.js': {
+      get: {
+        tags: ['system'],
+        summary: 'The web components <accord-consent-request> and <accord-consent-dashboard> with the SDK, as one ES module (ETag; any origin may load it).',
+        security: [],
+        responses: {
+          '200': { description: 'JavaScript.' },
+          '304': { description: 'Unchanged (If-None-Match).' },
+          '404': problem('The bundle is not built here, or another version.'),
+        },
+      },
+    },
+    '/sdk/{version}/accord-elements.js': {
+      get: {
+        tags: ['system'],
+        summary: 'The same module under its version, cached as immutable for a year; another version is 404.',
+        security: [],
+        parameters: [{ name: 'version', in: 'path', required: true, schema: { type: 'string' }, description: 'The SDK version, e.g. 0.1.0.' }],
+        responses: {
+          '200': { description: 'JavaScript.' },
+          '304': { description: 'Unchanged (If-None-Match).' },
+          '404': problem('The bundle is not built here, or another version.'),
+        },
+      },
+    },
   },
 };
 

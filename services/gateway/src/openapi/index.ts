@@ -2,10 +2,11 @@ import { commonSchemas, rateLimitedResponse, securitySchemes, systemOpenApi, tok
 import { consentOpenApi } from './consent';
 import { dataprocessingOpenApi } from './dataprocessing';
 import { oauthOpenApi } from './oauth';
+import { sessionsOpenApi } from './sessions';
 import type { JsonSchema, OpenApiFragment } from './types';
 import { webhooksOpenApi } from './webhooks';
 
-export const fragments: OpenApiFragment[] = [systemOpenApi, oauthOpenApi, consentOpenApi, dataprocessingOpenApi, webhooksOpenApi];
+export const fragments: OpenApiFragment[] = [systemOpenApi, oauthOpenApi, consentOpenApi, dataprocessingOpenApi, webhooksOpenApi, sessionsOpenApi];
 
 /** The OpenAPI 3.1 document of the whole REST surface, served at GET /openapi.json. */
 export function buildDocument(baseUrl: string): Record<string, unknown> {

@@ -35,6 +35,9 @@ Commands:
       Shows the account's limit overrides, or sets the given ones (0 = no limit for that
       account; unset fields follow the gateway's defaults); --clear removes every override.
       Gateways apply a change within ACCORD_LIMIT_CACHE_MS (30 s by default).
+  set-origins --app <app id> --origins <origin,origin,...> [--json]
+      Replaces the browser origins (https://shop.example) allowed to call the API with the
+      application's consent sessions (CORS). --origins '' allows none.
 
 Connection: ACCORD_OAUTH_ADDR (host:port) and ACCORD_ADMIN_TOKEN, else the state file of
 \`npm start\` (ACCORD_STATE_FILE, default .accord/local/state.json).
@@ -106,6 +109,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
         'events-per-request': { type: 'string' },
         'events-per-day': { type: 'string' },
         clear: { type: 'boolean', default: false },
+        origins: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -132,7 +136,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
   let target: Target | undefined;
   let client: ReturnType<typeof createClient<typeof oauthv1.OAuthServiceService>> | undefined;
   try {
-    const known = ['bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key', 'limits'];
+    const known = ['bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key', 'limits', 'set-origins'];
     if (!known.includes(command)) throw new CliError(`unknown command ${JSON.stringify(command)}; one of ${known.join(', ')} (see --help)`);
     // Check the arguments before connecting.
     const args = {
@@ -149,6 +153,16 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
       'rotate-secret': () => ({ clientId: required(values, 'client', command) }),
       'rotate-api-key': () => ({ accountId: required(values, 'account', command) }),
       limits: () => limitArgs(values, command),
+      'set-origins': () => {
+        if (typeof values.origins !== 'string') throw new CliError(`${command}: --origins is required ('' allows none; see --help)`);
+        return {
+          appId: required(values, 'app', command),
+          origins: values.origins
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        };
+      },
     }[command as 'accounts']() as Record<string, unknown>;
 
     target = resolveTarget(io.env, io.cwd ?? process.cwd());
@@ -213,6 +227,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
           name: a.name,
           clientId: a.clientId,
           scopes: a.scopes,
+          allowedOrigins: a.allowedOrigins,
           createdAt: a.createdAt?.toISOString() ?? null,
         }));
         if (json) out(JSON.stringify(rows));
@@ -226,6 +241,15 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
           json
             ? JSON.stringify({ clientId: r.clientId, clientSecret: r.clientSecret })
             : `clientId:     ${r.clientId}\nclientSecret: ${r.clientSecret}\n(shown only now; the old secret no longer works)`,
+        );
+        break;
+      }
+      case 'set-origins': {
+        const a = await client.setAllowedOrigins(args as unknown as oauthv1.SetAllowedOriginsRequest, opts);
+        out(
+          json
+            ? JSON.stringify({ appId: a.id, allowedOrigins: a.allowedOrigins })
+            : `appId:          ${a.id}\nallowedOrigins: ${a.allowedOrigins.join(' ') || '(none)'}`,
         );
         break;
       }

@@ -14,6 +14,7 @@ const toApplication = (a: ApplicationDoc): oauthv1.Application => ({
   clientId: a.clientId,
   scopes: a.scopes,
   createdAt: a.createdAt,
+  allowedOrigins: a.allowedOrigins ?? [],
 });
 
 // The generated server interface extends grpc-js's UntypedServiceImplementation, whose string
@@ -72,6 +73,17 @@ export function oauthHandlers(core: OAuthCore, adminToken: string | undefined): 
     async rotateApiKey(req, ctx) {
       admin(ctx);
       return { accountId: req.accountId, apiKey: await core.rotateApiKey(req.accountId) };
+    },
+    async setAllowedOrigins(req, ctx) {
+      admin(ctx);
+      return toApplication(await core.setAllowedOrigins(req.appId, req.origins));
+    },
+    async checkOrigin(req) {
+      return { allowed: await core.checkOrigin(req.origin, req.appId) };
+    },
+    async createConsentSession(req) {
+      const s = await core.createConsentSession(req);
+      return { sessionToken: s.token, expiresAt: s.expiresAt };
     },
   };
 }

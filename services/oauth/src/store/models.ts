@@ -19,6 +19,8 @@ export interface ApplicationDoc {
   secretHash: string;
   scopes: string[];
   createdAt: Date;
+  /** Canonical browser origins allowed to use this application's consent sessions (CORS). */
+  allowedOrigins?: string[];
 }
 
 /**
@@ -67,12 +69,14 @@ const applicationSchema = new Schema<ApplicationDoc>(
     secretHash: { type: String, required: true },
     scopes: { type: [String], required: true },
     createdAt: { type: Date, required: true },
+    allowedOrigins: { type: [String], default: undefined },
   },
   { collection: 'applications', versionKey: false },
 );
 applicationSchema.index({ clientId: 1 }, { unique: true });
 applicationSchema.index({ secretHash: 1 }, { unique: true });
 applicationSchema.index({ accountId: 1, createdAt: 1 });
+applicationSchema.index({ allowedOrigins: 1 });
 
 // The index on expiresAt is created by ensureExpiry (TTL where the server has it).
 const tokenFamilySchema = new Schema<TokenFamilyDoc>(

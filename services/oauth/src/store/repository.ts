@@ -45,6 +45,16 @@ export class OAuthRepository {
   listApplications(accountId: string): Promise<ApplicationDoc[]> {
     return this.m.applications.find({ accountId }).sort({ createdAt: 1, _id: 1 }).lean<ApplicationDoc[]>().exec();
   }
+  findApplicationById(id: string): Promise<ApplicationDoc | null> {
+    return this.m.applications.findById(id).lean<ApplicationDoc>().exec();
+  }
+  /** The application after the update, or null when there is none with this id. */
+  setAllowedOrigins(id: string, allowedOrigins: string[]): Promise<ApplicationDoc | null> {
+    return this.m.applications.findOneAndUpdate({ _id: id }, { $set: { allowedOrigins } }, { new: true }).lean<ApplicationDoc>().exec();
+  }
+  async anyApplicationAllowsOrigin(origin: string): Promise<boolean> {
+    return (await this.m.applications.exists({ allowedOrigins: origin }).exec()) !== null;
+  }
   async setClientSecret(clientId: string, secretHash: string): Promise<boolean> {
     const res = await this.m.applications.updateOne({ clientId }, { $set: { secretHash } }).exec();
     return res.matchedCount === 1;

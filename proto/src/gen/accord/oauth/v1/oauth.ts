@@ -103,6 +103,8 @@ export interface Application {
   clientId: string;
   scopes: string[];
   createdAt?: Date | undefined;
+  /** Browser origins allowed to call the API with this application's consent sessions. */
+  allowedOrigins: string[];
 }
 
 export interface ListAccountsRequest {}
@@ -135,6 +137,36 @@ export interface RotateApiKeyRequest {
 export interface RotateApiKeyResponse {
   accountId: string;
   apiKey: string;
+}
+
+export interface SetAllowedOriginsRequest {
+  appId: string;
+  origins: string[];
+}
+
+export interface CheckOriginRequest {
+  origin: string;
+  appId: string;
+}
+
+export interface CheckOriginResponse {
+  allowed: boolean;
+}
+
+export interface CreateConsentSessionRequest {
+  accountId: string;
+  appId: string;
+  subject: string;
+  issuer: string;
+  groupId: string;
+  targets: string[];
+  /** 0 means the default (900 seconds); at most 3600. */
+  ttlSeconds: number;
+}
+
+export interface CreateConsentSessionResponse {
+  sessionToken: string;
+  expiresAt?: Date | undefined;
 }
 
 function createBaseIssueTokenRequest(): IssueTokenRequest {
@@ -1238,7 +1270,7 @@ export const Account: MessageFns<Account> = {
 };
 
 function createBaseApplication(): Application {
-  return { id: '', accountId: '', name: '', clientId: '', scopes: [], createdAt: undefined };
+  return { id: '', accountId: '', name: '', clientId: '', scopes: [], createdAt: undefined, allowedOrigins: [] };
 }
 
 export const Application: MessageFns<Application> = {
@@ -1260,6 +1292,9 @@ export const Application: MessageFns<Application> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(50).fork()).join();
+    }
+    for (const v of message.allowedOrigins) {
+      writer.uint32(58).string(v!);
     }
     return writer;
   },
@@ -1325,6 +1360,14 @@ export const Application: MessageFns<Application> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.allowedOrigins.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1345,6 +1388,11 @@ export const Application: MessageFns<Application> = {
       clientId: isSet(object.clientId) ? globalThis.String(object.clientId) : isSet(object.client_id) ? globalThis.String(object.client_id) : '',
       scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
       createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
+      allowedOrigins: globalThis.Array.isArray(object?.allowedOrigins)
+        ? object.allowedOrigins.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_origins)
+          ? object.allowed_origins.map((e: any) => globalThis.String(e))
+          : [],
     };
   },
 
@@ -1368,6 +1416,9 @@ export const Application: MessageFns<Application> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.allowedOrigins?.length) {
+      obj.allowedOrigins = message.allowedOrigins;
+    }
     return obj;
   },
 
@@ -1382,6 +1433,7 @@ export const Application: MessageFns<Application> = {
     message.clientId = object.clientId ?? '';
     message.scopes = object.scopes?.map((e) => e) || [];
     message.createdAt = object.createdAt ?? undefined;
+    message.allowedOrigins = object.allowedOrigins?.map((e) => e) || [];
     return message;
   },
 };
@@ -1957,6 +2009,497 @@ export const RotateApiKeyResponse: MessageFns<RotateApiKeyResponse> = {
   },
 };
 
+function createBaseSetAllowedOriginsRequest(): SetAllowedOriginsRequest {
+  return { appId: '', origins: [] };
+}
+
+export const SetAllowedOriginsRequest: MessageFns<SetAllowedOriginsRequest> = {
+  encode(message: SetAllowedOriginsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.appId !== '') {
+      writer.uint32(10).string(message.appId);
+    }
+    for (const v of message.origins) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetAllowedOriginsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetAllowedOriginsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.origins.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetAllowedOriginsRequest {
+    return {
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      origins: globalThis.Array.isArray(object?.origins) ? object.origins.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: SetAllowedOriginsRequest): unknown {
+    const obj: any = {};
+    if (message.appId !== '') {
+      obj.appId = message.appId;
+    }
+    if (message.origins?.length) {
+      obj.origins = message.origins;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetAllowedOriginsRequest>, I>>(base?: I): SetAllowedOriginsRequest {
+    return SetAllowedOriginsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetAllowedOriginsRequest>, I>>(object: I): SetAllowedOriginsRequest {
+    const message = createBaseSetAllowedOriginsRequest();
+    message.appId = object.appId ?? '';
+    message.origins = object.origins?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseCheckOriginRequest(): CheckOriginRequest {
+  return { origin: '', appId: '' };
+}
+
+export const CheckOriginRequest: MessageFns<CheckOriginRequest> = {
+  encode(message: CheckOriginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.origin !== '') {
+      writer.uint32(10).string(message.origin);
+    }
+    if (message.appId !== '') {
+      writer.uint32(18).string(message.appId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckOriginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckOriginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckOriginRequest {
+    return {
+      origin: isSet(object.origin) ? globalThis.String(object.origin) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+    };
+  },
+
+  toJSON(message: CheckOriginRequest): unknown {
+    const obj: any = {};
+    if (message.origin !== '') {
+      obj.origin = message.origin;
+    }
+    if (message.appId !== '') {
+      obj.appId = message.appId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckOriginRequest>, I>>(base?: I): CheckOriginRequest {
+    return CheckOriginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckOriginRequest>, I>>(object: I): CheckOriginRequest {
+    const message = createBaseCheckOriginRequest();
+    message.origin = object.origin ?? '';
+    message.appId = object.appId ?? '';
+    return message;
+  },
+};
+
+function createBaseCheckOriginResponse(): CheckOriginResponse {
+  return { allowed: false };
+}
+
+export const CheckOriginResponse: MessageFns<CheckOriginResponse> = {
+  encode(message: CheckOriginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.allowed !== false) {
+      writer.uint32(8).bool(message.allowed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckOriginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckOriginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.allowed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckOriginResponse {
+    return { allowed: isSet(object.allowed) ? globalThis.Boolean(object.allowed) : false };
+  },
+
+  toJSON(message: CheckOriginResponse): unknown {
+    const obj: any = {};
+    if (message.allowed !== false) {
+      obj.allowed = message.allowed;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckOriginResponse>, I>>(base?: I): CheckOriginResponse {
+    return CheckOriginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckOriginResponse>, I>>(object: I): CheckOriginResponse {
+    const message = createBaseCheckOriginResponse();
+    message.allowed = object.allowed ?? false;
+    return message;
+  },
+};
+
+function createBaseCreateConsentSessionRequest(): CreateConsentSessionRequest {
+  return { accountId: '', appId: '', subject: '', issuer: '', groupId: '', targets: [], ttlSeconds: 0 };
+}
+
+export const CreateConsentSessionRequest: MessageFns<CreateConsentSessionRequest> = {
+  encode(message: CreateConsentSessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== '') {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.subject !== '') {
+      writer.uint32(26).string(message.subject);
+    }
+    if (message.issuer !== '') {
+      writer.uint32(34).string(message.issuer);
+    }
+    if (message.groupId !== '') {
+      writer.uint32(42).string(message.groupId);
+    }
+    for (const v of message.targets) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.ttlSeconds !== 0) {
+      writer.uint32(56).int32(message.ttlSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateConsentSessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateConsentSessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.issuer = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.groupId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.targets.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.ttlSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateConsentSessionRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
+      groupId: isSet(object.groupId) ? globalThis.String(object.groupId) : isSet(object.group_id) ? globalThis.String(object.group_id) : '',
+      targets: globalThis.Array.isArray(object?.targets) ? object.targets.map((e: any) => globalThis.String(e)) : [],
+      ttlSeconds: isSet(object.ttlSeconds) ? globalThis.Number(object.ttlSeconds) : isSet(object.ttl_seconds) ? globalThis.Number(object.ttl_seconds) : 0,
+    };
+  },
+
+  toJSON(message: CreateConsentSessionRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== '') {
+      obj.appId = message.appId;
+    }
+    if (message.subject !== '') {
+      obj.subject = message.subject;
+    }
+    if (message.issuer !== '') {
+      obj.issuer = message.issuer;
+    }
+    if (message.groupId !== '') {
+      obj.groupId = message.groupId;
+    }
+    if (message.targets?.length) {
+      obj.targets = message.targets;
+    }
+    if (message.ttlSeconds !== 0) {
+      obj.ttlSeconds = Math.round(message.ttlSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateConsentSessionRequest>, I>>(base?: I): CreateConsentSessionRequest {
+    return CreateConsentSessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateConsentSessionRequest>, I>>(object: I): CreateConsentSessionRequest {
+    const message = createBaseCreateConsentSessionRequest();
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.subject = object.subject ?? '';
+    message.issuer = object.issuer ?? '';
+    message.groupId = object.groupId ?? '';
+    message.targets = object.targets?.map((e) => e) || [];
+    message.ttlSeconds = object.ttlSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseCreateConsentSessionResponse(): CreateConsentSessionResponse {
+  return { sessionToken: '', expiresAt: undefined };
+}
+
+export const CreateConsentSessionResponse: MessageFns<CreateConsentSessionResponse> = {
+  encode(message: CreateConsentSessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionToken !== '') {
+      writer.uint32(10).string(message.sessionToken);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateConsentSessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateConsentSessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sessionToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateConsentSessionResponse {
+    return {
+      sessionToken: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+          ? globalThis.String(object.session_token)
+          : '',
+      expiresAt: isSet(object.expiresAt) ? fromJsonTimestamp(object.expiresAt) : isSet(object.expires_at) ? fromJsonTimestamp(object.expires_at) : undefined,
+    };
+  },
+
+  toJSON(message: CreateConsentSessionResponse): unknown {
+    const obj: any = {};
+    if (message.sessionToken !== '') {
+      obj.sessionToken = message.sessionToken;
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateConsentSessionResponse>, I>>(base?: I): CreateConsentSessionResponse {
+    return CreateConsentSessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateConsentSessionResponse>, I>>(object: I): CreateConsentSessionResponse {
+    const message = createBaseCreateConsentSessionResponse();
+    message.sessionToken = object.sessionToken ?? '';
+    message.expiresAt = object.expiresAt ?? undefined;
+    return message;
+  },
+};
+
 /**
  * The oauth service owns accounts, applications (OAuth clients), tokens and token signing keys.
  * Admin RPCs require the metadata `authorization: Bearer <ACCORD_ADMIN_TOKEN>`.
@@ -2047,6 +2590,45 @@ export const OAuthServiceService = {
     responseSerialize: (value: RotateApiKeyResponse): Buffer => Buffer.from(RotateApiKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RotateApiKeyResponse => RotateApiKeyResponse.decode(value),
   },
+  /**
+   * Admin: replaces the application's allowed browser origins (CORS for consent sessions).
+   * Each origin is `scheme://host[:port]` (http or https), at most 50; an empty list allows none.
+   */
+  setAllowedOrigins: {
+    path: '/accord.oauth.v1.OAuthService/SetAllowedOrigins' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetAllowedOriginsRequest): Buffer => Buffer.from(SetAllowedOriginsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetAllowedOriginsRequest => SetAllowedOriginsRequest.decode(value),
+    responseSerialize: (value: Application): Buffer => Buffer.from(Application.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Application => Application.decode(value),
+  },
+  /**
+   * Whether a browser origin is allowed: for one application (app_id set) or for any
+   * application (app_id empty; used to answer CORS preflights, which carry no token).
+   */
+  checkOrigin: {
+    path: '/accord.oauth.v1.OAuthService/CheckOrigin' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckOriginRequest): Buffer => Buffer.from(CheckOriginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckOriginRequest => CheckOriginRequest.decode(value),
+    responseSerialize: (value: CheckOriginResponse): Buffer => Buffer.from(CheckOriginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckOriginResponse => CheckOriginResponse.decode(value),
+  },
+  /**
+   * Signs a consent session token (typ accord-session+jwt, same keys as access tokens) bound to
+   * the account, application, subject and issuer, and optionally to a group or targets.
+   */
+  createConsentSession: {
+    path: '/accord.oauth.v1.OAuthService/CreateConsentSession' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateConsentSessionRequest): Buffer => Buffer.from(CreateConsentSessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateConsentSessionRequest => CreateConsentSessionRequest.decode(value),
+    responseSerialize: (value: CreateConsentSessionResponse): Buffer => Buffer.from(CreateConsentSessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateConsentSessionResponse => CreateConsentSessionResponse.decode(value),
+  },
 } as const;
 
 export interface OAuthServiceServer extends UntypedServiceImplementation {
@@ -2070,6 +2652,21 @@ export interface OAuthServiceServer extends UntypedServiceImplementation {
   rotateClientSecret: handleUnaryCall<RotateClientSecretRequest, RotateClientSecretResponse>;
   /** Admin: a new API key for the account (the old one stops working). */
   rotateApiKey: handleUnaryCall<RotateApiKeyRequest, RotateApiKeyResponse>;
+  /**
+   * Admin: replaces the application's allowed browser origins (CORS for consent sessions).
+   * Each origin is `scheme://host[:port]` (http or https), at most 50; an empty list allows none.
+   */
+  setAllowedOrigins: handleUnaryCall<SetAllowedOriginsRequest, Application>;
+  /**
+   * Whether a browser origin is allowed: for one application (app_id set) or for any
+   * application (app_id empty; used to answer CORS preflights, which carry no token).
+   */
+  checkOrigin: handleUnaryCall<CheckOriginRequest, CheckOriginResponse>;
+  /**
+   * Signs a consent session token (typ accord-session+jwt, same keys as access tokens) bound to
+   * the account, application, subject and issuer, and optionally to a group or targets.
+   */
+  createConsentSession: handleUnaryCall<CreateConsentSessionRequest, CreateConsentSessionResponse>;
 }
 
 export interface OAuthServiceClient extends Client {
@@ -2168,6 +2765,53 @@ export interface OAuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RotateApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Admin: replaces the application's allowed browser origins (CORS for consent sessions).
+   * Each origin is `scheme://host[:port]` (http or https), at most 50; an empty list allows none.
+   */
+  setAllowedOrigins(request: SetAllowedOriginsRequest, callback: (error: ServiceError | null, response: Application) => void): ClientUnaryCall;
+  setAllowedOrigins(
+    request: SetAllowedOriginsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Application) => void,
+  ): ClientUnaryCall;
+  setAllowedOrigins(
+    request: SetAllowedOriginsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Application) => void,
+  ): ClientUnaryCall;
+  /**
+   * Whether a browser origin is allowed: for one application (app_id set) or for any
+   * application (app_id empty; used to answer CORS preflights, which carry no token).
+   */
+  checkOrigin(request: CheckOriginRequest, callback: (error: ServiceError | null, response: CheckOriginResponse) => void): ClientUnaryCall;
+  checkOrigin(request: CheckOriginRequest, metadata: Metadata, callback: (error: ServiceError | null, response: CheckOriginResponse) => void): ClientUnaryCall;
+  checkOrigin(
+    request: CheckOriginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckOriginResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Signs a consent session token (typ accord-session+jwt, same keys as access tokens) bound to
+   * the account, application, subject and issuer, and optionally to a group or targets.
+   */
+  createConsentSession(
+    request: CreateConsentSessionRequest,
+    callback: (error: ServiceError | null, response: CreateConsentSessionResponse) => void,
+  ): ClientUnaryCall;
+  createConsentSession(
+    request: CreateConsentSessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateConsentSessionResponse) => void,
+  ): ClientUnaryCall;
+  createConsentSession(
+    request: CreateConsentSessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateConsentSessionResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,43 @@
+import { checkSessionRight, type ConsentSession } from './session-auth';
+
+const BASE = 'http://accord.test';
+const group: ConsentSession = { accountId: 'a', appId: 'p', subject: 'u1', issuer: 'shop', groupId: 'g1', expiresAt: new Date() };
+const check =
+  (s: ConsentSession, method: string, path: string, query: Record<string, unknown> = {}, body?: unknown) =>
+  () =>
+    checkSessionRight(s, { method, path, query, body }, BASE);
+
+describe('consent session rights', () => {
+  it('allow the group consent request and its own dashboard', () => {
+    expect(check(group, 'GET', '/dataprocessing/v0/dpgroups/g1/consent-request')).not.toThrow();
+    expect(check(group, 'GET', '/dataprocessing/v0/dpgroups/g1/dashboard', { subject: 'u1', issuer: 'shop' })).not.toThrow();
+  });
+  it("refuse another group and another subject's dashboard with 403", () => {
+    expect(check(group, 'GET', '/dataprocessing/v0/dpgroups/g2/consent-request')).toThrow(expect.objectContaining({ status: 403 }));
+    expect(check(group, 'GET', '/dataprocessing/v0/dpgroups/g1/dashboard', { subject: 'u2', issuer: 'shop' })).toThrow(
+      expect.objectContaining({ status: 403 }),
+    );
+  });
+  it('refuse a batch in which one event names another subject', () => {
+    const body = [
+      { subject: 'u1', issuer: 'shop', target: 't' },
+      { subject: 'u2', issuer: 'shop', target: 't' },
+    ];
+    expect(check(group, 'POST', '/consent/v0/consents', {}, body)).toThrow(expect.objectContaining({ status: 403 }));
+  });
+  it('refuse every endpoint not listed, including writes to groups', () => {
+    for (const [m, p] of [
+      ['GET', '/consent/v0/consents/statistics'],
+      ['POST', '/dataprocessing/v0/dpgroups'],
+      ['PATCH', '/dataprocessing/v0/dpgroups/g1'],
+      ['POST', '/consent/v0/sessions'],
+    ]) {
+      expect(check(group, m!, p!)).toThrow(expect.objectContaining({ status: 403 }));
+    }
+  });
+  it('allow a targets session to read only its specification URLs', () => {
+    const s: ConsentSession = { ...group, groupId: undefined, targets: [`${BASE}/dataprocessing/v0/dpspecs/s1`] };
+    expect(check(s, 'GET', '/dataprocessing/v0/dpspecs/s1')).not.toThrow();
+    expect(check(s, 'GET', '/dataprocessing/v0/dpspecs/s2')).toThrow(expect.objectContaining({ status: 403 }));
+  });
+});

@@ -1,0 +1,180 @@
+import { status as Code } from '@grpc/grpc-js';
+import type { Request, RequestHandler } from 'express';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import { isServiceError } from '@accord/common';
+import type { Clients } from '../clients';
+import type { KeyStore } from '../keystore';
+import { HttpProblem } from '../problem';
+
+/** The JWT `typ` of consent session tokens (minted by the oauth service). */
+export const SESSION_TOKEN_TYPE = 'accord-session+jwt';
+
+/** What a consent session token allows: one subject and issuer, one group or a set of targets. */
+export interface ConsentSession {
+  accountId: string;
+  appId: string;
+  subject: string;
+  issuer: string;
+  groupId?: string;
+  targets?: string[];
+  expiresAt: Date;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    consentSession?: ConsentSession;
+  }
+}
+
+const forbidden = (detail: string, slug = 'session-forbidden') => new HttpProblem(403, 'Forbidden', detail, [], {}, slug);
+
+/**
+ * What a session may do on this request, decided from the method, the path below the REST base
+ * (`/consent/v0/...`), the query and the parsed body. Everything not listed is forbidden.
+ * Returns the targets a POST must stay within (null: any target of the session's group, checked
+ * by the caller), or throws a 403 problem.
+ */
+export function checkSessionRight(
+  s: ConsentSession,
+  req: { method: string; path: string; query: Record<string, unknown>; body?: unknown },
+  baseUrl: string,
+): void {
+  const { method, path, query } = req;
+  const sameSubject = () => {
+    if (query.subject !== s.subject || query.issuer !== s.issuer)
+      throw forbidden('A consent session reads only its own subject and issuer.', 'session-subject');
+  };
+  const group = /^\/dataprocessing\/v0\/dpgroups\/([^/]+)\/(consent-request|dashboard)$/.exec(path);
+  if (method === 'GET' && group) {
+    if (!s.groupId || decodeURIComponent(group[1]!) !== s.groupId) throw forbidden('This consent session is not for this group.', 'session-group');
+    if (group[2] === 'dashboard') sameSubject();
+    return;
+  }
+  const spec = /^\/dataprocessing\/v0\/dpspecs\/([^/]+)$/.exec(path);
+  if (method === 'GET' && spec) {
+    if (!s.targets?.includes(`${baseUrl}/dataprocessing/v0/dpspecs/${decodeURIComponent(spec[1]!)}`))
+      throw forbidden('This specification is not a target of the consent session.', 'session-target');
+    return;
+  }
+  if (method === 'GET' && path === '/consent/v0/consents/search') {
+    sameSubject();
+    if (s.targets && typeof query.target === 'string' && !s.targets.includes(query.target))
+      throw forbidden('This target is not part of the consent session.', 'session-target');
+    return;
+  }
+  if (method === 'POST' && path === '/consent/v0/consents') {
+    const items = Array.isArray(req.body) ? req.body : [req.body];
+    for (const item of items as Array<Record<string, unknown> | null>) {
+      if (!item || typeof item !== 'object') continue; // left to the route's validation
+      if (item.subject !== s.subject || item.issuer !== s.issuer)
+        throw forbidden('A consent session records consent only for its own subject and issuer.', 'session-subject');
+      if (s.targets && !s.targets.includes(String(item.target))) throw forbidden('This target is not part of the consent session.', 'session-target');
+    }
+    return;
+  }
+  throw forbidden('A consent session token may only read its consent request, dashboard and states and record consent for its subject.');
+}
+
+/** Remembers allowed origins per application (and for any application) for a short time, bounded. */
+export class OriginCache {
+  private cache = new Map<string, { allowed: boolean; until: number }>();
+  constructor(
+    private readonly oauth: Clients['oauth'],
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** Whether the origin is allowed for the application, or (appId '') for any application. */
+  async allowed(origin: string, appId = ''): Promise<boolean> {
+    if (origin.length > 300) return false;
+    const key = `${appId}\n${origin}`;
+    const hit = this.cache.get(key);
+    if (hit && hit.until > Date.now()) return hit.allowed;
+    const { allowed } = await this.oauth.checkOrigin({ origin, appId });
+    if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(key, { allowed, until: Date.now() + this.ttlMs });
+    return allowed;
+  }
+}
+
+const BEARER = /^Bearer\s+([A-Za-z0-9\-_.~+/]+=*)$/i;
+
+/**
+ * Accepts a consent session token where it is allowed and hands every other bearer token to
+ * `regular` (the access-token check). A session token is verified like an access token (same
+ * keys, issuer, audience) but with its own `typ`, so neither can stand in for the other.
+ */
+export function sessionOr(
+  regular: RequestHandler,
+  opts: { keys: KeyStore; issuer: string; baseUrl: string; origins: OriginCache; dataprocessing: Clients['dataprocessing'] },
+): RequestHandler {
+  return async (req, res, next) => {
+    const match = BEARER.exec((req.get('authorization') ?? '').trim());
+    let typ: unknown;
+    try {
+      typ = match ? decodeProtectedHeader(match[1]!).typ : undefined;
+    } catch {
+      typ = undefined; // not a JWT: the regular check answers
+    }
+    if (typ !== SESSION_TOKEN_TYPE) return regular(req, res, next);
+
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(
+        match![1]!,
+        async (h) => {
+          const key = await opts.keys.key(h.kid);
+          if (!key) throw new joseErrors.JWKSNoMatchingKey();
+          return key;
+        },
+        { issuer: opts.issuer, audience: 'accord', typ: SESSION_TOKEN_TYPE, algorithms: ['ES256', 'RS256'] },
+      ));
+    } catch (err) {
+      const detail = err instanceof joseErrors.JWTExpired ? 'The consent session has expired.' : 'The consent session token is not valid.';
+      if (err instanceof joseErrors.JOSEError)
+        throw new HttpProblem(401, 'Unauthorized', detail, [], {
+          'WWW-Authenticate': `Bearer realm="accord", error="invalid_token", error_description="${detail}"`,
+        });
+      throw err;
+    }
+    const s: ConsentSession = {
+      accountId: String(payload.acc ?? ''),
+      appId: String(payload.app ?? ''),
+      subject: String(payload.sub ?? ''),
+      issuer: String(payload.cis ?? ''),
+      ...(typeof payload.grp === 'string' ? { groupId: payload.grp } : {}),
+      ...(Array.isArray(payload.tgt) ? { targets: payload.tgt.map(String) } : {}),
+      expiresAt: new Date((payload.exp ?? 0) * 1000),
+    };
+    if (!s.accountId || !s.appId || !s.subject || !s.issuer) throw new HttpProblem(401, 'Unauthorized', 'The consent session token lacks its claims.');
+    if (req.get('x-api-key')) throw HttpProblem.field('x-api-key', 'must not be sent with a consent session token: API keys never belong in a browser');
+    const origin = req.get('origin');
+    if (origin && !(await opts.origins.allowed(origin, s.appId)))
+      throw forbidden(`The origin ${origin} is not allowed for this application (npm run -s admin -- set-origins).`, 'origin-not-allowed');
+
+    const path = req.baseUrl + req.path;
+    checkSessionRight(s, { method: req.method, path, query: req.query as Record<string, unknown>, body: req.body }, opts.baseUrl);
+    if (req.method === 'POST' && s.groupId && !s.targets) await checkGroupTargets(s, req, opts.dataprocessing);
+
+    req.consentSession = s;
+    req.auth = { accountId: s.accountId, appId: s.appId, clientId: `session:${String(payload.jti ?? '')}`, scopes: [] };
+    next();
+  };
+}
+
+/** A group session posts only to the targets of its group's consent request. */
+async function checkGroupTargets(s: ConsentSession, req: Request, dp: Clients['dataprocessing']): Promise<void> {
+  let targets: Set<string>;
+  try {
+    const cr = await dp.getConsentRequest({ accountId: s.accountId, groupId: s.groupId!, language: '', textType: '' });
+    targets = new Set(cr.items.map((i) => i.target));
+  } catch (err) {
+    if (isServiceError(err) && err.code === Code.NOT_FOUND) throw forbidden('The group of this consent session no longer exists.', 'session-group');
+    throw err;
+  }
+  const items = (Array.isArray(req.body) ? req.body : [req.body]) as Array<Record<string, unknown> | null>;
+  for (const item of items) {
+    if (item && typeof item === 'object' && !targets.has(String(item.target)))
+      throw forbidden('This target is not a consent target of the session group.', 'session-target');
+  }
+}

@@ -1,0 +1,28 @@
+import { Router } from 'express';
+import type { GatewayContext } from '../context';
+import { methodNotAllowed } from '../middleware/errors';
+import { validateBody } from '../openapi/validate';
+import { HttpProblem } from '../problem';
+
+/** POST /consent/v0/sessions: a backend mints a browser-safe consent session (oauth service signs). */
+export function sessionRoutes(ctx: GatewayContext): Router {
+  const r = Router();
+  r.post('/sessions', validateBody('ConsentSessionRequest'), async (req, res) => {
+    const auth = req.auth!;
+    if (req.consentSession) throw new HttpProblem(403, 'Forbidden', 'A consent session cannot mint sessions.', [], {}, 'session-forbidden');
+    const b = req.body as { subject: string; issuer: string; groupId?: string; targets?: string[]; ttlSeconds?: number };
+    const out = await ctx.clients.oauth.createConsentSession({
+      accountId: auth.accountId,
+      appId: auth.appId,
+      subject: b.subject,
+      issuer: b.issuer,
+      groupId: b.groupId ?? '',
+      targets: b.targets ?? [],
+      ttlSeconds: b.ttlSeconds ?? 0,
+    });
+    res.status(201).setHeader('Cache-Control', 'no-store');
+    res.json({ sessionToken: out.sessionToken, expiresAt: out.expiresAt!.toISOString() });
+  });
+  r.all('/sessions', methodNotAllowed(['POST']));
+  return r;
+}
