@@ -5,3 +5,4 @@ export * as oauthv1 from './gen/accord/oauth/v1/oauth';
 export * as consentv1 from './gen/accord/consent/v1/consent';
 export * as dataprocessingv1 from './gen/accord/dataprocessing/v1/dataprocessing';
 export * as webhookv1 from './gen/accord/webhook/v1/webhook';
+export * as oauthconsolev1 from './gen/accord/oauth/v1/console';

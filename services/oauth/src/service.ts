@@ -1,10 +1,14 @@
 import { connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
-import { oauthv1 } from '@accord/proto';
+import { oauthconsolev1, oauthv1 } from '@accord/proto';
 import { resolveHashKey, type Config } from './config';
+import { ConsoleCore } from './console-core';
 import { CredentialCrypto } from './domain/secrets';
+import { consoleHandlers } from './grpc/console-handlers';
 import { oauthHandlers } from './grpc/handlers';
 import { OAuthCore } from './oauth-core';
 import { ensureExpiry } from './store/expiry';
+import { defineConsoleModels } from './store/console-models';
+import { ConsoleRepository } from './store/console-repository';
 import { defineModels } from './store/models';
 import { OAuthRepository } from './store/repository';
 
@@ -26,11 +30,14 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
   const conn = await connectMongo(config.MONGO_URL, logger);
   try {
     const models = defineModels(conn);
+    const consoleModels = defineConsoleModels(conn);
     await syncIndexes(conn);
-    const expiry = await ensureExpiry([models.tokenFamilies] as never[], logger);
+    const expiry = await ensureExpiry([models.tokenFamilies, consoleModels.links, consoleModels.sessions] as never[], logger);
+    const repo = new OAuthRepository(models);
+    const crypto = new CredentialCrypto(hashKey.key);
     const core = new OAuthCore({
-      repo: new OAuthRepository(models),
-      crypto: new CredentialCrypto(hashKey.key),
+      repo,
+      crypto,
       signingKeys: keys,
       baseUrl: config.ACCORD_BASE_URL,
       accessTokenTtl: config.ACCORD_ACCESS_TOKEN_TTL,
@@ -38,6 +45,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       clientCacheMs: config.ACCORD_CLIENT_CACHE_MS,
       logger,
     });
+    const consoleCore = new ConsoleCore({ repo: new ConsoleRepository(models, consoleModels), oauthRepo: repo, oauth: core, crypto });
     const grpc = await startGrpcServer({
       port: config.GRPC_PORT,
       host: config.GRPC_HOST,
@@ -46,6 +54,11 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
           definition: oauthv1.OAuthServiceService,
           implementation: implement<oauthv1.OAuthServiceServer>(oauthHandlers(core, config.ACCORD_ADMIN_TOKEN), logger),
           name: 'accord.oauth.v1.OAuthService',
+        },
+        {
+          definition: oauthconsolev1.OAuthConsoleServiceService,
+          implementation: implement<oauthconsolev1.OAuthConsoleServiceServer>(consoleHandlers(consoleCore, config.ACCORD_ADMIN_TOKEN), logger),
+          name: 'accord.oauth.v1.OAuthConsoleService',
         },
       ],
       logger,
