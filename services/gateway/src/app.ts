@@ -6,6 +6,7 @@ import type { GatewayContext } from './context';
 import { ApiKeyCache, authenticate } from './middleware/auth';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
 import { consentRoutes } from './routes/consent';
+import { consoleApiRoutes, consolePages } from './routes/console';
 import { dataprocessingRoutes } from './routes/dataprocessing';
 import { oauthRoutes } from './routes/oauth';
 import { systemRoutes } from './routes/system';
@@ -47,6 +48,10 @@ export function createApp(ctx: GatewayContext): Express {
   app.use('/consent/v0', auth('consent', 'required'), consentRoutes(ctx));
   app.use('/dataprocessing/v0', auth('dataprocessing', 'optional'), dataprocessingRoutes(ctx));
   app.use('/webhooks/v0', auth('webhooks', 'optional'), webhooksRoutes(ctx));
+
+  // The account web application: its API (session cookie + CSRF, roles) and its pages.
+  app.use('/console/api', consoleApiRoutes(ctx));
+  app.use('/console', consolePages(ctx));
 
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));

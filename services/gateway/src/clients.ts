@@ -1,5 +1,5 @@
 import { createClient, type PromiseClient } from '@accord/common';
-import { consentv1, dataprocessingv1, oauthv1, webhookv1 } from '@accord/proto';
+import { consentv1, dataprocessingv1, oauthconsolev1, oauthv1, webhookv1 } from '@accord/proto';
 import type { Config } from './config';
 
 /**
@@ -11,10 +11,12 @@ export interface Clients {
   consent: PromiseClient<typeof consentv1.ConsentServiceService>;
   dataprocessing: PromiseClient<typeof dataprocessingv1.DataProcessingServiceService>;
   webhook: PromiseClient<typeof webhookv1.WebhookServiceService>;
+  /** The console's RPCs of the oauth service (members, sessions, account-scoped credentials). */
+  oauthConsole: PromiseClient<typeof oauthconsolev1.OAuthConsoleServiceService>;
 }
 
 /** Downstream addresses, by service, for readiness checks. */
-export function downstreamAddresses(config: Config): Record<keyof Clients, string> {
+export function downstreamAddresses(config: Config): Record<Exclude<keyof Clients, 'oauthConsole'>, string> {
   return {
     oauth: config.ACCORD_OAUTH_ADDR,
     consent: config.ACCORD_CONSENT_ADDR,
@@ -30,6 +32,7 @@ export function createClients(config: Config): Clients {
     consent: createClient(consentv1.ConsentServiceService, config.ACCORD_CONSENT_ADDR, opts),
     dataprocessing: createClient(dataprocessingv1.DataProcessingServiceService, config.ACCORD_DATAPROCESSING_ADDR, opts),
     webhook: createClient(webhookv1.WebhookServiceService, config.ACCORD_WEBHOOK_ADDR, opts),
+    oauthConsole: createClient(oauthconsolev1.OAuthConsoleServiceService, config.ACCORD_OAUTH_ADDR, opts),
   };
 }
 

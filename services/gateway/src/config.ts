@@ -18,6 +18,12 @@ export const configShape = {
   ACCORD_GRPC_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   /** Trust X-Forwarded-* from this many proxy hops (behind an ingress: 1). */
   ACCORD_TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  /** Console sessions end after this many seconds without a request (idle timeout). */
+  ACCORD_CONSOLE_IDLE_TIMEOUT: z.coerce.number().int().min(60).max(86_400).default(1800),
+  /** Console sessions end this many seconds after sign-in, whatever the activity (absolute timeout). */
+  ACCORD_CONSOLE_ABSOLUTE_TIMEOUT: z.coerce.number().int().min(60).max(2_592_000).default(43_200),
+  /** The built console (index.html and its assets); default: the @accord/console workspace. Empty string = no console pages. */
+  ACCORD_CONSOLE_DIR: z.string().optional(),
   ACCORD_OAUTH_ADDR: addressEnv(DEFAULT_PORTS.oauth),
   ACCORD_CONSENT_ADDR: addressEnv(DEFAULT_PORTS.consent),
   ACCORD_DATAPROCESSING_ADDR: addressEnv(DEFAULT_PORTS.dataprocessing),

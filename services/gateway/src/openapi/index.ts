@@ -1,11 +1,12 @@
 import { commonSchemas, securitySchemes, systemOpenApi } from './common';
 import { consentOpenApi } from './consent';
+import { consoleOpenApi } from './console';
 import { dataprocessingOpenApi } from './dataprocessing';
 import { oauthOpenApi } from './oauth';
 import type { JsonSchema, OpenApiFragment } from './types';
 import { webhooksOpenApi } from './webhooks';
 
-export const fragments: OpenApiFragment[] = [systemOpenApi, oauthOpenApi, consentOpenApi, dataprocessingOpenApi, webhooksOpenApi];
+export const fragments: OpenApiFragment[] = [systemOpenApi, oauthOpenApi, consentOpenApi, dataprocessingOpenApi, webhooksOpenApi, consoleOpenApi];
 
 /** The OpenAPI 3.1 document of the whole REST surface, served at GET /openapi.json. */
 export function buildDocument(baseUrl: string): Record<string, unknown> {
