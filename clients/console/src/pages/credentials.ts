@@ -15,10 +15,10 @@ export interface Application {
 
 const SCOPES = ['consent', 'dataprocessing', 'webhooks'];
 const GRACE = [
-  ['0', 'none: the old one stops now'],
-  ['3600', '1 hour'],
-  ['86400', '24 hours'],
-  ['604800', '7 days'],
+  ['0', 'old one stops now'],
+  ['3600', 'old one valid 1 hour'],
+  ['86400', 'old one valid 24 hours'],
+  ['604800', 'old one valid 7 days'],
 ] as const;
 
 const graceSelect = () =>

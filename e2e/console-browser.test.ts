@@ -1,0 +1,156 @@
+/**
+ * The console in a real browser (Debian's Chromium through playwright-core), driven as a person
+ * would: sign in with a console link, create an application and see its secret once, create a
+ * token and use it, register a webhook and see a delivery, and a viewer who can change nothing.
+ * Screenshots of each page go to .ci/artifacts/ (git-ignored).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { consoleLink } from '../services/gateway/test/console-helpers';
+import { startStack, type Stack } from './harness';
+
+const CHROMIUM = process.env.ACCORD_CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = join(__dirname, '..', '.ci', 'artifacts');
+
+let stack: Stack;
+let browser: Browser;
+let receiver: Server;
+const received: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: run deploy/local/scripts/install-chromium.sh or set ACCORD_CHROMIUM`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  stack = await startStack('consolebrowser');
+  await stack.bootstrap({ account: 'acme', app: 'website', scopes: ['consent', 'dataprocessing', 'webhooks'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
+  await stack?.stop();
+});
+
+async function signedIn(member: string, role: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  page.on('dialog', (d) => void d.accept());
+  const link = await consoleLink(stack, 'acme', member, role);
+  await page.goto(`${stack.baseUrl}/console/#link=${link}`);
+  await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
+  return page;
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `console-${name}.png`), fullPage: true });
+
+test('an owner signs in with a console link, creates an application and sees its secret once', async () => {
+  const page = await signedIn('olivia', 'owner');
+  expect(page.url()).not.toContain('link='); // the token leaves the address bar at once
+  await expect(page.getByTestId('account').textContent()).resolves.toBe('acme');
+  await shot(page, 'applications');
+
+  // Keyboard only: focus the name field, type, tick nothing more, submit with Enter.
+  await page.getByLabel('Name').focus();
+  await page.keyboard.type('checkout');
+  await page.keyboard.press('Enter');
+  const secret = page.locator('[data-secret="Client secret"]');
+  await secret.waitFor();
+  const value = await secret.inputValue();
+  expect(value).toMatch(/^cs_/);
+  await page.getByRole('row', { name: /checkout/ }).waitFor();
+  await shot(page, 'application-created');
+
+  await page.reload();
+  await page.getByRole('row', { name: /checkout/ }).waitFor();
+  expect(await page.content()).not.toContain(value);
+  await page.close();
+}, 60_000);
+
+test('a token created in the console works against the API, and its refresh family can be revoked', async () => {
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Tokens' }).click();
+  await page.getByRole('heading', { name: 'Create a token' }).waitFor();
+  await page.getByRole('checkbox', { name: 'consent' }).uncheck();
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const token = await page.locator('[data-secret="Access token"]').inputValue();
+  const res = await stack.request('GET', '/dataprocessing/v0/dpgroups', { token });
+  expect(res.status).toBe(200);
+  await page.getByRole('button', { name: 'Revoke' }).first().waitFor();
+  await shot(page, 'tokens');
+  await page.getByRole('button', { name: 'Revoke' }).first().click();
+  await page.getByText('Token family revoked.').waitFor();
+  await page.close();
+}, 60_000);
+
+test('a webhook registered in the console receives a test event, shown in its delivery log', async () => {
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByText('No webhooks for this application yet.').waitFor();
+  await page.getByLabel('Receiver URL').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
+  await page.getByRole('button', { name: 'Register webhook' }).click();
+  await page.locator('[data-secret="Signing secret"]').waitFor();
+  await page.getByRole('button', { name: 'Send test event' }).click();
+  // The log shows the delivery once the webhook service has made it (poll with the Refresh button, bounded).
+  const delivered = page.locator('tr[data-delivery="succeeded"]');
+  for (let i = 0; i < 30 && !(await delivered.count()); i++) {
+    await page.waitForTimeout(200);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+  }
+  await delivered.first().waitFor();
+  await expect(delivered.first().textContent()).resolves.toContain('204');
+  expect(received.length).toBeGreaterThanOrEqual(1);
+  await shot(page, 'webhooks');
+  await page.close();
+}, 60_000);
+
+test('the API key page shows the key masked and rotates it with a grace period', async () => {
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'API key' }).click();
+  const masked = await page.getByTestId('masked-key').textContent();
+  expect(masked).toMatch(/^ak_….{4}$/);
+  await shot(page, 'api-key');
+  await page.getByRole('button', { name: 'Rotate API key' }).click();
+  const key = await page.locator('[data-secret="API key"]').inputValue();
+  expect(key.slice(-4)).toBe((await page.getByTestId('masked-key').textContent())!.slice(-4));
+  await page.close();
+}, 60_000);
+
+test('a viewer sees no way to change anything, and the console API refuses a change made anyway', async () => {
+  const page = await signedIn('val', 'viewer', { width: 390, height: 844 });
+  await page.getByRole('note').filter({ hasText: 'viewer role' }).waitFor();
+  expect(await page.getByRole('button', { name: 'Create application' }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Rotate secret' }).count()).toBe(0);
+  await shot(page, 'viewer-mobile');
+  const status = await page.evaluate(async () => {
+    const s = await (await fetch('/console/api/session')).json();
+    const r = await fetch('/console/api/applications', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken }, body: '{"name":"x"}' });
+    return r.status;
+  });
+  expect(status).toBe(403);
+  await page.close();
+}, 60_000);
+
+test('signing out returns to the sign-in page, and the old session no longer reads anything', async () => {
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await page.getByText('Signed out.').waitFor();
+  await shot(page, 'signed-out');
+  const status = await page.evaluate(async () => (await fetch('/console/api/applications')).status);
+  expect(status).toBe(401);
+  await page.close();
+}, 60_000);
