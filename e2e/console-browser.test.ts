@@ -137,8 +137,12 @@ test('a viewer sees no way to change anything, and the console API refuses a cha
   expect(await page.getByRole('button', { name: 'Rotate secret' }).count()).toBe(0);
   await shot(page, 'viewer-mobile');
   const status = await page.evaluate(async () => {
-    const s = await (await fetch('/console/api/session')).json();
-    const r = await fetch('/console/api/applications', { method: 'POST', headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken }, body: '{"name":"x"}' });
+    const s = (await (await fetch('/console/api/session')).json()) as { csrfToken: string };
+    const r = await fetch('/console/api/applications', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
+      body: '{"name":"x"}',
+    });
     return r.status;
   });
   expect(status).toBe(403);
@@ -152,5 +156,24 @@ test('signing out returns to the sign-in page, and the old session no longer rea
   await shot(page, 'signed-out');
   const status = await page.evaluate(async () => (await fetch('/console/api/applications')).status);
   expect(status).toBe(401);
+  await page.close();
+}, 60_000);
+
+test('the statistics page draws the events of the day as a chart, with the top targets and a CSV download', async () => {
+  const creds = await stack.bootstrap({ account: 'acme', app: 'charts', scopes: ['consent'] });
+  const token = await stack.token(creds, 'consent');
+  const json = ['news', 'news', 'ads', 'ads', 'ads', 'cookies'].map((target, i) => ({ subject: `s${i}`, issuer: 'web', target, action: i % 3 !== 0 }));
+  expect((await stack.request('POST', '/consent/v0/consents', { token, apiKey: creds.apiKey, json })).status).toBe(201);
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Statistics' }).click();
+  await page.getByLabel('Application').selectOption({ label: 'charts' });
+  const bars = page.locator('[data-chart="daily"] rect');
+  await bars.first().waitFor();
+  expect(await bars.count()).toBeGreaterThanOrEqual(2); // accepted and declined segments of today
+  await page.locator('[data-chart="targets"] li').filter({ hasText: 'ads' }).waitFor();
+  const href = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+  const csv = await page.evaluate(async (u) => (await fetch(u!)).text(), href);
+  expect(csv).toMatch(/day,accepted,declined,no_action/);
+  await shot(page, 'statistics');
   await page.close();
 }, 60_000);

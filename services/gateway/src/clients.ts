@@ -1,5 +1,5 @@
 import { createClient, type PromiseClient } from '@accord/common';
-import { consentv1, dataprocessingv1, oauthconsolev1, oauthv1, webhookv1 } from '@accord/proto';
+import { consentactivityv1, consentv1, dataprocessingv1, oauthconsolev1, oauthv1, webhookv1 } from '@accord/proto';
 import type { Config } from './config';
 
 /**
@@ -13,10 +13,12 @@ export interface Clients {
   webhook: PromiseClient<typeof webhookv1.WebhookServiceService>;
   /** The console's RPCs of the oauth service (members, sessions, account-scoped credentials). */
   oauthConsole: PromiseClient<typeof oauthconsolev1.OAuthConsoleServiceService>;
+  /** Daily activity of the consent service (the console's charts). */
+  consentActivity: PromiseClient<typeof consentactivityv1.ConsentActivityServiceService>;
 }
 
 /** Downstream addresses, by service, for readiness checks. */
-export function downstreamAddresses(config: Config): Record<Exclude<keyof Clients, 'oauthConsole'>, string> {
+export function downstreamAddresses(config: Config): Record<Exclude<keyof Clients, 'oauthConsole' | 'consentActivity'>, string> {
   return {
     oauth: config.ACCORD_OAUTH_ADDR,
     consent: config.ACCORD_CONSENT_ADDR,
@@ -33,6 +35,7 @@ export function createClients(config: Config): Clients {
     dataprocessing: createClient(dataprocessingv1.DataProcessingServiceService, config.ACCORD_DATAPROCESSING_ADDR, opts),
     webhook: createClient(webhookv1.WebhookServiceService, config.ACCORD_WEBHOOK_ADDR, opts),
     oauthConsole: createClient(oauthconsolev1.OAuthConsoleServiceService, config.ACCORD_OAUTH_ADDR, opts),
+    consentActivity: createClient(consentactivityv1.ConsentActivityServiceService, config.ACCORD_CONSENT_ADDR, opts),
   };
 }
 

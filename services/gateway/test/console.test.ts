@@ -244,3 +244,50 @@ describe('webhooks', () => {
     expect((await call('DELETE', `/applications/${app.id}/webhooks/${w.body.id}`)).status).toBe(204);
   });
 });
+
+describe('statistics', () => {
+  it('counts the events per day by action in the range, lists current states per target, and exports CSV', async () => {
+    const creds = await stack.bootstrap({ account: 'acme', app: 'stats', scopes: ['consent'] });
+    const token = await stack.token(creds, 'consent');
+    const events = [
+      { subject: 's1', issuer: 'i', target: 'newsletter', action: true },
+      { subject: 's2', issuer: 'i', target: 'newsletter', action: false },
+      { subject: 's3', issuer: 'i', target: '=cmd', action: true },
+    ];
+    expect((await stack.request('POST', '/consent/v0/consents', { token, apiKey: creds.apiKey, json: events })).status).toBe(201);
+    const call = asUser(stack, owner);
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    let s = (await call('GET', `/applications/${creds.appId}/statistics?from=${yesterday}&to=${today}`)).body;
+    for (let i = 0; i < 20 && s.targets.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100)); // current states follow the answer
+      s = (await call('GET', `/applications/${creds.appId}/statistics?from=${yesterday}&to=${today}`)).body;
+    }
+    expect(s.days).toEqual([
+      { day: yesterday, accepted: 0, declined: 0, noAction: 0 },
+      { day: today, accepted: 2, declined: 1, noAction: 0 },
+    ]);
+    expect(s.topTargets[0]).toMatchObject({ target: 'newsletter', events: 2, currentAccepted: 1, currentDeclined: 1 });
+
+    const csv = await call('GET', `/applications/${creds.appId}/statistics.csv?from=${today}&to=${today}`);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.headers.get('content-disposition')).toContain(`accord-statistics-${today}-${today}.csv`);
+    expect(csv.body).toContain(`day,accepted,declined,no_action\r\n${today},2,1,0\r\n`);
+    expect(csv.body).toContain("'=cmd,1,1,0,0"); // a formula-like target is defused
+
+    // Another account's session sees nothing of this application.
+    const globex = asUser(stack, await signIn(stack, 'globex', 'g2'));
+    expect((await globex('GET', `/applications/${creds.appId}/statistics`)).status).toBe(404);
+  });
+
+  it('refuses a bad date or a range over 366 days, naming the field', async () => {
+    const call = asUser(stack, owner);
+    const appId = (await call('GET', '/applications')).body[0].id;
+    const bad = await call('GET', `/applications/${appId}/statistics?from=2026-13-01`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe('from');
+    const long = await call('GET', `/applications/${appId}/statistics?from=2020-01-01&to=2026-01-01`);
+    expect(long.status).toBe(400);
+    expect(long.body.errors[0].field).toBe('/to_day');
+  });
+});

@@ -1,5 +1,6 @@
 import { errorResponses } from './common';
 import { ref, type OpenApiFragment } from './types';
+import { queryParameters } from './validate';
 
 // The console API: what the account web application at /console/ calls. Authenticated by the
 // session cookie (set by POST /console/api/session); every change also needs the x-csrf-token
@@ -35,6 +36,12 @@ const read = (summary: string, responses: Record<string, unknown>, parameters: u
 });
 const scopes = { type: 'array', maxItems: 3, uniqueItems: true, items: { enum: ['consent', 'dataprocessing', 'webhooks'] } };
 const when = { type: ['string', 'null'], format: 'date-time' };
+const statisticsQuery = {
+  properties: {
+    from: { type: 'string', format: 'date', description: 'First UTC day (default: 29 days before `to`).' },
+    to: { type: 'string', format: 'date', description: 'Last UTC day (default: today). At most 366 days in all.' },
+  },
+};
 
 export const consoleOpenApi: OpenApiFragment = {
   tags: [{ name: 'console', description: 'The API of the account web application (/console/): session cookie + CSRF header, roles owner/developer/viewer.' }],
@@ -111,6 +118,20 @@ export const consoleOpenApi: OpenApiFragment = {
         },
       ),
     },
+    '/console/api/applications/{appId}/statistics': {
+      get: read(
+        'Events per day by action over a date range, current accepted/declined per target, and the top targets.',
+        { '200': json({ type: 'object' }, 'Statistics.'), '400': e400, '404': e404 },
+        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(statisticsQuery)],
+      ),
+    },
+    '/console/api/applications/{appId}/statistics.csv': {
+      get: read(
+        'The same as CSV (daily counts, then per-target states), as a download.',
+        { '200': { description: 'CSV.', content: { 'text/csv': { schema: { type: 'string' } } } }, '400': e400, '404': e404 },
+        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(statisticsQuery)],
+      ),
+    },
     '/console/api/applications/{appId}/webhooks': {
       get: read(
         "The application's webhooks: the same answers as GET /webhooks/v0 for that application.",
@@ -128,6 +149,7 @@ export const consoleOpenApi: OpenApiFragment = {
     },
   },
   schemas: {
+    ConsoleStatisticsQuery: { type: 'object', additionalProperties: false, ...statisticsQuery },
     ConsoleSignInRequest: {
       type: 'object',
       additionalProperties: false,

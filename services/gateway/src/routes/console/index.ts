@@ -5,7 +5,8 @@ import type { GatewayContext } from '../../context';
 import { methodNotAllowed } from '../../middleware/errors';
 import { validateBody } from '../../openapi/validate';
 import { limits, requireCsrf, requireRole, requireSession, sessionCookie, sessionJson, startSession } from './session';
-import { consoleWebhookRoutes } from './webhooks';
+import { consoleStatisticsRoutes } from './statistics';
+import { asApplication, consoleWebhookRoutes } from './webhooks';
 
 const iso = (d: Date | undefined) => d?.toISOString() ?? null;
 
@@ -120,6 +121,7 @@ export function consoleApiRoutes(ctx: GatewayContext): Router {
   });
 
   r.use(consoleWebhookRoutes(ctx, developer));
+  r.use(consoleStatisticsRoutes(ctx, asApplication(ctx)));
   return r;
 }
 
