@@ -90,6 +90,8 @@ components:
     config:
       bodyLimit: ACCORD_BODY_LIMIT
       trustProxy: ACCORD_TRUST_PROXY
+      consoleIdleTimeout: ACCORD_CONSOLE_IDLE_TIMEOUT
+      consoleAbsoluteTimeout: ACCORD_CONSOLE_ABSOLUTE_TIMEOUT
   oauth:
     protocol: grpc
     portEnv: GRPC_PORT

@@ -34,7 +34,13 @@ const commonConfig = {
 };
 const configs = {
   default: commonConfig,
-  gateway: { ...commonConfig, bodyLimit: { type: 'string', pattern: '^[0-9]+(b|kb|mb|gb)?$' }, trustProxy: nullable(int(0)) },
+  gateway: {
+    ...commonConfig,
+    bodyLimit: { type: 'string', pattern: '^[0-9]+(b|kb|mb|gb)?$' },
+    trustProxy: nullable(int(0)),
+    consoleIdleTimeout: int(60),
+    consoleAbsoluteTimeout: int(60),
+  },
   oauth: { ...commonConfig, accessTokenTtl: int(1), refreshTokenTtl: int(1) },
   consent: {
     ...commonConfig,

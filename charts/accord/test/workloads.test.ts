@@ -289,6 +289,8 @@ describe('configuration', () => {
     ['baseUrl', 'https://consent.example.org', COMPONENTS, 'ACCORD_BASE_URL', 'https://consent.example.org'],
     ['components.gateway.port', '9090', ['gateway'], 'ACCORD_GATEWAY_PORT', '9090'],
     ['components.gateway.config.bodyLimit', '5mb', ['gateway'], 'ACCORD_BODY_LIMIT', '5mb'],
+    ['components.gateway.config.consoleIdleTimeout', '600', ['gateway'], 'ACCORD_CONSOLE_IDLE_TIMEOUT', '600'],
+    ['components.gateway.config.consoleAbsoluteTimeout', '3600', ['gateway'], 'ACCORD_CONSOLE_ABSOLUTE_TIMEOUT', '3600'],
     ['components.oauth.port', '6000', ['oauth'], 'GRPC_PORT', '6000'],
     ['components.oauth.config.accessTokenTtl', '600', ['oauth'], 'ACCORD_ACCESS_TOKEN_TTL', '600'],
     ['components.oauth.config.refreshTokenTtl', '7776000', ['oauth'], 'ACCORD_REFRESH_TOKEN_TTL', '7776000'],

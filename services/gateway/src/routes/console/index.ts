@@ -1,4 +1,5 @@
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import express, { Router } from 'express';
 import type { oauthconsolev1 } from '@accord/proto';
 import type { GatewayContext } from '../../context';
@@ -125,14 +126,12 @@ export function consoleApiRoutes(ctx: GatewayContext): Router {
   return r;
 }
 
-/** Where the built console is: ACCORD_CONSOLE_DIR, else the @accord/console workspace (null when absent). */
+/** Where the built console is: ACCORD_CONSOLE_DIR, else clients/console of this checkout or image (null when absent). */
 export function consoleDir(ctx: GatewayContext): string | null {
   if (ctx.config.ACCORD_CONSOLE_DIR !== undefined) return ctx.config.ACCORD_CONSOLE_DIR || null;
-  try {
-    return dirname(require.resolve('@accord/console/package.json'));
-  } catch {
-    return null;
-  }
+  // services/gateway/{src,dist}/routes/console -> the repository (or /app in the image)
+  const dir = resolve(__dirname, '..', '..', '..', '..', '..', 'clients', 'console');
+  return existsSync(join(dir, 'public', 'index.html')) ? dir : null;
 }
 
 /** The console's pages: its static files (index.html, styles, compiled modules); every page is the one index.html. */
