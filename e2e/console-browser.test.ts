@@ -177,3 +177,34 @@ test('the statistics page draws the events of the day as a chart, with the top t
   await shot(page, 'statistics');
   await page.close();
 }, 60_000);
+
+test('editing a specification in the console shows the change side by side in its history, and the previews render', async () => {
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Data processing' }).click();
+  await page.getByText('No groups yet.').waitFor();
+  await page.getByLabel('Name').fill('Newsletter');
+  await page.getByLabel('Purpose').fill('Marketing e-mail');
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await page.getByRole('heading', { name: 'Newsletter', level: 2 }).waitFor();
+  const form = page.locator('form').filter({ hasText: 'New specification' });
+  await form.getByLabel('Data').fill('e-mail address');
+  await form.getByLabel('Purpose').fill('send the newsletter');
+  await form.getByRole('button', { name: 'Create specification' }).click();
+  await page.getByRole('button', { name: 'Edit and history' }).click();
+  await page.getByText('Only one version so far').waitFor();
+  const edit = page.locator('form').filter({ hasText: 'Save specification' });
+  await edit.getByLabel('Purpose').fill('send the weekly newsletter');
+  await edit.getByRole('button', { name: 'Save specification' }).click();
+  const changed = page.locator('table.diff tr.changed');
+  await changed.first().waitFor();
+  expect(await changed.getAttribute('data-field')).toBe('purpose');
+  await expect(changed.locator('td').nth(0).textContent()).resolves.toBe('send the newsletter');
+  await expect(changed.locator('td').nth(1).textContent()).resolves.toBe('send the weekly newsletter');
+  await page.getByRole('button', { name: 'Preview consent request' }).click();
+  await page.locator('.consent-preview li').filter({ hasText: 'send the weekly newsletter' }).waitFor();
+  await page.getByRole('button', { name: 'Preview policy section' }).click();
+  const frame = page.frameLocator('iframe.preview');
+  await frame.getByText('send the weekly newsletter').first().waitFor();
+  await shot(page, 'dataprocessing');
+  await page.close();
+}, 60_000);

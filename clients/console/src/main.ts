@@ -1,6 +1,7 @@
 import { api, setSession, whenSignedOut, type Session } from './api.js';
 import { describe, h, mount } from './dom.js';
 import { apiKeyPage, applicationsPage, tokensPage } from './pages/credentials.js';
+import { dataProcessingPage } from './pages/dataprocessing.js';
 import { statisticsPage } from './pages/statistics.js';
 import { webhooksPage } from './pages/webhooks.js';
 
@@ -20,6 +21,7 @@ const PAGES: Array<{ path: string; title: string; page: Page }> = [
   { path: 'api-key', title: 'API key', page: apiKeyPage },
   { path: 'webhooks', title: 'Webhooks', page: webhooksPage },
   { path: 'statistics', title: 'Statistics', page: statisticsPage },
+  { path: 'dataprocessing', title: 'Data processing', page: dataProcessingPage },
 ];
 
 const app = document.getElementById('app')!;

@@ -291,3 +291,32 @@ describe('statistics', () => {
     expect(long.body.errors[0].field).toBe('/to_day');
   });
 });
+
+describe('data processing', () => {
+  it('is the /dataprocessing/v0 API acting as the chosen application: developers edit, viewers read, other accounts see nothing', async () => {
+    const call = asUser(stack, owner);
+    const app = (await call('GET', '/applications')).body.find((a: { name: string }) => a.name === 'web');
+    const base = `/applications/${app.id}/dataprocessing`;
+    const g = await call('POST', `${base}/dpgroups`, { name: 'Newsletter', purpose: 'Marketing e-mail' });
+    expect(g.status).toBe(201);
+    expect(g.body.appId).toBe(app.id);
+    const s = await call('POST', `${base}/dpgroups/${g.body.id}/specs`, { data: 'e-mail', purpose: 'send the newsletter', action: 'use' });
+    expect(s.status).toBe(201);
+    const edited = await call('PATCH', `${base}/dpspecs/${s.body.id}`, { purpose: 'send the weekly newsletter' });
+    expect(edited.body.version).toBe(2);
+    const versions = (await call('GET', `${base}/dpspecs/${s.body.id}/versions`)).body;
+    expect(versions.map((v: { version: number; spec: { purpose: string } }) => [v.version, v.spec.purpose])).toEqual([[1, 'send the newsletter']]);
+    const policy = await call('GET', `${base}/dpgroups/${g.body.id}/policy`);
+    expect(policy.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(policy.body).toContain('send the weekly newsletter');
+
+    const viewer = asUser(stack, await signIn(stack, 'acme', 'vic2', 'viewer'));
+    expect((await viewer('GET', `${base}/dpspecs/${s.body.id}`)).status).toBe(200);
+    expect((await viewer('PATCH', `${base}/dpspecs/${s.body.id}`, { purpose: 'x' })).status).toBe(403);
+
+    const globex = asUser(stack, await signIn(stack, 'globex', 'g3'));
+    const theirApp = (await globex('GET', '/applications')).body[0].id;
+    expect((await globex('GET', `/applications/${theirApp}/dataprocessing/dpspecs/${s.body.id}`)).status).toBe(404);
+    expect((await globex('GET', `/applications/${theirApp}/dataprocessing/dpgroups`)).body).toEqual([]);
+  });
+});

@@ -132,6 +132,13 @@ export const consoleOpenApi: OpenApiFragment = {
         [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(statisticsQuery)],
       ),
     },
+    '/console/api/applications/{appId}/dataprocessing/dpgroups': {
+      get: read(
+        'The /dataprocessing/v0 API under the console, acting as the application (every /dataprocessing/v0 path works below …/dataprocessing; changes need developer).',
+        { '200': json({ type: 'array', items: ref('DpGroup') }, 'Groups.'), '404': e404 },
+        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
+      ),
+    },
     '/console/api/applications/{appId}/webhooks': {
       get: read(
         "The application's webhooks: the same answers as GET /webhooks/v0 for that application.",

@@ -7,7 +7,7 @@ import { methodNotAllowed } from '../../middleware/errors';
 import { validateBody } from '../../openapi/validate';
 import { limits, requireCsrf, requireRole, requireSession, sessionCookie, sessionJson, startSession } from './session';
 import { consoleStatisticsRoutes } from './statistics';
-import { asApplication, consoleWebhookRoutes } from './webhooks';
+import { asApplication, consoleApplicationApis } from './application-apis';
 
 const iso = (d: Date | undefined) => d?.toISOString() ?? null;
 
@@ -121,7 +121,7 @@ export function consoleApiRoutes(ctx: GatewayContext): Router {
     res.json({ apiKey: out.apiKey, ...keyJson(out.info) });
   });
 
-  r.use(consoleWebhookRoutes(ctx, developer));
+  r.use(consoleApplicationApis(ctx, developer));
   r.use(consoleStatisticsRoutes(ctx, asApplication(ctx)));
   return r;
 }

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { GatewayContext } from '../../context';
 import { HttpProblem } from '../../problem';
+import { dataprocessingRoutes } from '../dataprocessing';
 import { webhooksRoutes } from '../webhooks';
 
 /**
@@ -24,9 +25,15 @@ export function readsOr(change: RequestHandler): RequestHandler {
   return (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : change(req, res, next));
 }
 
-/** /console/api/applications/:appId/webhooks: the /webhooks/v0 API for one application of the account. */
-export function consoleWebhookRoutes(ctx: GatewayContext, developer: RequestHandler): Router {
+/**
+ * The public API's routers under the console, acting as one application of the account:
+ * /console/api/applications/:appId/webhooks (= /webhooks/v0) and
+ * /console/api/applications/:appId/dataprocessing (= /dataprocessing/v0; the data is the
+ * account's, changes are recorded as made by that application).
+ */
+export function consoleApplicationApis(ctx: GatewayContext, developer: RequestHandler): Router {
   const r = Router();
   r.use('/applications/:appId/webhooks', asApplication(ctx), readsOr(developer), webhooksRoutes(ctx));
+  r.use('/applications/:appId/dataprocessing', asApplication(ctx), readsOr(developer), dataprocessingRoutes(ctx));
   return r;
 }
