@@ -40,6 +40,11 @@ const configs = {
     trustProxy: nullable(int(0)),
     consoleIdleTimeout: int(60),
     consoleAbsoluteTimeout: int(60),
+    consoleOidcIssuer: nullable(str),
+    consoleOidcClientId: nullable(str),
+    consoleOidcScopes: nullable(str),
+    consoleOidcAccountClaim: nullable(str),
+    consoleOidcRole: nullable({ enum: ['owner', 'developer', 'viewer'] }),
   },
   oauth: { ...commonConfig, accessTokenTtl: int(1), refreshTokenTtl: int(1) },
   consent: {

@@ -291,6 +291,8 @@ describe('configuration', () => {
     ['components.gateway.config.bodyLimit', '5mb', ['gateway'], 'ACCORD_BODY_LIMIT', '5mb'],
     ['components.gateway.config.consoleIdleTimeout', '600', ['gateway'], 'ACCORD_CONSOLE_IDLE_TIMEOUT', '600'],
     ['components.gateway.config.consoleAbsoluteTimeout', '3600', ['gateway'], 'ACCORD_CONSOLE_ABSOLUTE_TIMEOUT', '3600'],
+    ['components.gateway.config.consoleOidcIssuer', 'https://idp.example', ['gateway'], 'ACCORD_CONSOLE_OIDC_ISSUER', 'https://idp.example'],
+    ['components.gateway.config.consoleOidcAccountClaim', 'accord_accounts', ['gateway'], 'ACCORD_CONSOLE_OIDC_ACCOUNT_CLAIM', 'accord_accounts'],
     ['components.oauth.port', '6000', ['oauth'], 'GRPC_PORT', '6000'],
     ['components.oauth.config.accessTokenTtl', '600', ['oauth'], 'ACCORD_ACCESS_TOKEN_TTL', '600'],
     ['components.oauth.config.refreshTokenTtl', '7776000', ['oauth'], 'ACCORD_REFRESH_TOKEN_TTL', '7776000'],

@@ -29,6 +29,7 @@ let ctx: PageContext | null = null;
 
 function signInPage(message?: string): void {
   document.title = 'Sign in · Accord console';
+  const sso = h('div', {});
   mount(
     app,
     h(
@@ -39,9 +40,21 @@ function signInPage(message?: string): void {
       h('p', {}, 'Sign in with a one-time console link. An administrator prints one with:'),
       h('pre', {}, 'npm run -s admin -- console-link --account <name>'),
       h('p', { class: 'hint' }, 'Links are valid for 15 minutes and work once. Open the printed URL in this browser.'),
+      sso,
     ),
   );
+  // Single sign-on, when the installation has an identity provider configured.
+  void api<{ enabled: boolean }>('GET', '/oidc').then(
+    (o) => o.enabled && mount(sso, h('p', {}, h('a', { class: 'button', href: '/console/api/oidc/login' }, 'Sign in with single sign-on'))),
+    () => undefined,
+  );
 }
+
+const SIGNIN_ERRORS: Record<string, string> = {
+  expired: 'The single sign-on attempt expired; try again.',
+  refused: 'The identity provider did not confirm the sign-in; try again.',
+  'not-a-member': 'You are not a member of any account here. Ask an owner for access.',
+};
 
 async function redeem(link: string): Promise<void> {
   // Forget the token at once: it must not stay in the address bar or the history.
@@ -118,6 +131,11 @@ window.addEventListener('hashchange', () => {
 async function boot(): Promise<void> {
   const link = /^#link=(.+)$/.exec(location.hash);
   if (link) return redeem(decodeURIComponent(link[1]!));
+  const failed = /^#signin-error=([\w-]+)$/.exec(location.hash);
+  if (failed) {
+    history.replaceState(null, '', '/console/');
+    return signInPage(SIGNIN_ERRORS[failed[1]!] ?? 'Sign-in failed.');
+  }
   try {
     start(await api<Session>('GET', '/session'));
   } catch {

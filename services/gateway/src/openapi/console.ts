@@ -57,6 +57,30 @@ export const consoleOpenApi: OpenApiFragment = {
       get: read('The signed-in member, account, CSRF token and timeouts.', { '200': json(ref('ConsoleSession'), 'The session.') }),
       delete: change('Signs out (this session).', { '204': { description: 'Signed out; the cookie is cleared.' } }),
     },
+    '/console/api/oidc': {
+      get: {
+        tags,
+        summary: 'Whether single sign-on (OpenID Connect) is configured.',
+        security: [],
+        responses: { '200': json({ type: 'object', properties: { enabled: { type: 'boolean' } } }, 'The setting.') },
+      },
+    },
+    '/console/api/oidc/login': {
+      get: {
+        tags,
+        summary: 'Starts single sign-on: a redirect to the identity provider (code + PKCE).',
+        security: [],
+        responses: { '302': { description: 'To the identity provider.' }, '404': e404, '503': e503 },
+      },
+    },
+    '/console/api/oidc/callback': {
+      get: {
+        tags,
+        summary: "The identity provider's redirect back: opens a session (cookie) and redirects to /console/, or to /console/#signin-error=<reason>.",
+        security: [],
+        responses: { '302': { description: 'To the console.' }, '404': e404 },
+      },
+    },
     '/console/api/session/revoke-all': {
       post: change('Signs out everywhere: ends every session of this member.', {
         '200': json({ type: 'object', properties: { revoked: { type: 'integer' } } }, 'Sessions ended.'),

@@ -6,6 +6,7 @@ import type { GatewayContext } from '../../context';
 import { methodNotAllowed } from '../../middleware/errors';
 import { validateBody } from '../../openapi/validate';
 import { limits, requireCsrf, requireRole, requireSession, sessionCookie, sessionJson, startSession } from './session';
+import { consoleOidcRoutes } from './oidc';
 import { consoleStatisticsRoutes } from './statistics';
 import { asApplication, consoleApplicationApis } from './application-apis';
 
@@ -52,6 +53,9 @@ export function consoleApiRoutes(ctx: GatewayContext): Router {
     startSession(ctx, res, grant);
     res.status(201).json(sessionJson(grant.session!));
   });
+
+  // Sign-in with OpenID Connect (redirects; no session yet).
+  r.use(consoleOidcRoutes(ctx));
 
   r.use(requireSession(ctx), requireCsrf(ctx));
   const developer = requireRole('developer');
