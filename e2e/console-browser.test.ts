@@ -12,6 +12,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { consoleLink } from '../services/gateway/test/console-helpers';
 import { startStack, type Stack } from './harness';
 
+// Each test makes several round trips through the stack; a loaded shared machine needs more than jest's 5 s.
+jest.setTimeout(60_000);
+
 const CHROMIUM = process.env.ACCORD_CHROMIUM ?? '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, '..', '.ci', 'artifacts');
 

@@ -8,6 +8,9 @@ import { chromium, type Browser } from 'playwright-core';
 import { freePort } from '@accord/local-stack';
 import { startStack, type Stack } from './harness';
 
+// Each test makes several round trips through the stack; a loaded shared machine needs more than jest's 5 s.
+jest.setTimeout(60_000);
+
 // oidc-provider 7 is the last CommonJS major; its types are not shipped.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Provider } = require('oidc-provider') as { Provider: new (issuer: string, config: unknown) => { listen(port: number): Server } };

@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { startStack, type Stack } from '../../../e2e/harness';
 import { asUser, consoleLink, signIn, type ConsoleUser } from './console-helpers';
 
+// Each test makes several round trips through the stack; a loaded shared machine needs more than jest's 5 s.
+jest.setTimeout(60_000);
+
 let stack: Stack;
 let owner: ConsoleUser;
 beforeAll(async () => {
