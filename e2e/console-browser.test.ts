@@ -211,3 +211,59 @@ test('editing a specification in the console shows the change side by side in it
   await shot(page, 'dataprocessing');
   await page.close();
 }, 60_000);
+
+test('a group is renamed, a text is added, edited (a new version in the history) and deleted, then the specification and the group are deleted', async () => {
+  const creds = await stack.bootstrap({ account: 'acme', app: 'editing', scopes: ['dataprocessing'] });
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Data processing' }).click();
+  await page.getByLabel('Application').selectOption({ label: 'editing' });
+  await page.getByLabel('Name', { exact: true }).fill('Loyalty');
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await page.getByRole('heading', { name: 'Loyalty', level: 2 }).waitFor();
+  await page.getByText('Edit group').click();
+  await page.getByLabel('Group name').fill('Loyalty card');
+  await page.getByRole('button', { name: 'Save group' }).click();
+  await page.getByRole('heading', { name: 'Loyalty card', level: 2 }).waitFor();
+
+  const form = page.locator('form').filter({ hasText: 'New specification' });
+  await form.getByLabel('Data').fill('purchases');
+  await form.getByLabel('Purpose').fill('points');
+  await form.getByRole('button', { name: 'Create specification' }).click();
+  await page.getByRole('button', { name: 'Edit and history' }).click();
+  await page.getByLabel('Text', { exact: true }).fill('We count points on Mondays');
+  await page.getByRole('button', { name: 'Add text' }).click();
+  await page.getByRole('button', { name: 'Edit text en/default: We count points on Mondays' }).click();
+  await page.locator('form[aria-label="Edit text en/default"]').getByLabel('Text').fill('We count points on Fridays');
+  await page.getByRole('button', { name: 'Save text' }).click();
+  await page.getByText('Text saved.').waitFor();
+  const changed = page.locator('table.diff tr.changed[data-field="texts"]');
+  await changed.waitFor();
+  await expect(changed.locator('td').nth(0).textContent()).resolves.toBe('[en/default] We count points on Mondays');
+  await expect(changed.locator('td').nth(1).textContent()).resolves.toBe('[en/default] We count points on Fridays');
+  await shot(page, 'dataprocessing-texts');
+
+  await page.getByRole('button', { name: 'Delete text en/default: We count points on Fridays' }).click();
+  await page.getByText('Text deleted.').waitFor();
+  await page.getByText('No texts yet.').waitFor();
+  await page.locator('[data-spec="purchases"] .badge').filter({ hasText: 'version 4' }).waitFor();
+
+  // What the pages showed is what the API holds.
+  const token = await stack.token(creds, 'dataprocessing');
+  const groups = await stack.request('GET', '/dataprocessing/v0/dpgroups', { token, apiKey: creds.apiKey });
+  const group = (groups.body as Array<{ id: string; name: string }>).find((g) => g.name === 'Loyalty card')!;
+  expect(group).toBeDefined();
+  const specs = (await stack.request('GET', `/dataprocessing/v0/dpgroups/${group.id}/specs`, { token, apiKey: creds.apiKey })).body as Array<{
+    texts: unknown[];
+    version: number;
+  }>;
+  expect(specs).toHaveLength(1);
+  expect(specs[0]).toMatchObject({ texts: [], version: 4 });
+
+  await page.getByRole('button', { name: 'Delete specification' }).click();
+  await page.getByText('Specification “purchases” deleted.').waitFor();
+  await page.getByText('Edit group').click();
+  await page.getByRole('button', { name: 'Delete group' }).click();
+  await page.getByText('Group “Loyalty card” deleted.').waitFor();
+  expect((await stack.request('GET', `/dataprocessing/v0/dpgroups/${group.id}`, { token, apiKey: creds.apiKey })).status).toBe(404);
+  await page.close();
+}, 120_000);

@@ -232,6 +232,7 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
         detail,
         h('h2', {}, g.name),
         g.purpose ? h('p', { class: 'lead' }, g.purpose) : null,
+        ctx.canChange ? groupForm(g) : null,
         h(
           'div',
           { class: 'row wrap' },
@@ -258,8 +259,48 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
       await listSpecs();
     }
 
+    /** Rename a group or change its purpose; delete it with its specifications. */
+    function groupForm(g: Group): HTMLElement {
+      const name = h('input', { value: g.name, required: true, maxlength: 200 });
+      const purpose = h('input', { value: g.purpose, maxlength: 1000 });
+      const remove = () =>
+        void attempt(async () => {
+          if (!confirm(`Delete the group “${g.name}” and its specifications? Their history stays, the group is gone.`)) return mount(out);
+          await api('DELETE', `${base}/dpgroups/${g.id}`);
+          mount(out, h('p', { class: 'state', role: 'status' }, `Group “${g.name}” deleted.`));
+          await refresh();
+        });
+      return h(
+        'details',
+        { class: 'card' },
+        h('summary', {}, 'Edit group'),
+        h(
+          'form',
+          {
+            'aria-label': `Edit group ${g.name}`,
+            onsubmit: (e: Event) => {
+              e.preventDefault();
+              void attempt(async () => {
+                const u = await api<Group>('PATCH', `${base}/dpgroups/${g.id}`, { name: name.value, purpose: purpose.value });
+                mount(out, h('p', { class: 'state', role: 'status' }, `Group “${u.name}” saved.`));
+                await refresh(u.id);
+              });
+            },
+          },
+          h('div', { class: 'row wrap' }, field('Group name', name), field('Group purpose', purpose)),
+          h(
+            'div',
+            { class: 'row wrap' },
+            h('button', { type: 'submit' }, 'Save group'),
+            h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete group'),
+          ),
+        ),
+      );
+    }
+
     function specCard(s: Spec): HTMLElement {
       const panel = h('div', {});
+      const badge = h('span', { class: 'badge' }, `version ${s.version}`);
       const card = h(
         'section',
         { class: 'card', 'aria-label': `Specification ${s.data}`, 'data-spec': s.data },
@@ -268,7 +309,7 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
           { class: 'row wrap' },
           h('strong', {}, s.data),
           h('span', {}, `· ${s.action} · ${s.purpose}`),
-          h('span', { class: 'badge' }, `version ${s.version}`),
+          badge,
           h('button', { type: 'button', class: 'link', onclick: () => void open() }, 'Edit and history'),
         ),
         panel,
@@ -277,6 +318,7 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
         mount(panel, loading('the specification'));
         try {
           const [spec, versions] = await Promise.all([api<Spec>('GET', `${base}/dpspecs/${s.id}`), api<Version[]>('GET', `${base}/dpspecs/${s.id}/versions`)]);
+          badge.textContent = `version ${spec.version}`;
           // The list holds the previous versions (newest first); the current one is the spec itself.
           const history = [
             ...versions.filter((v) => v.version !== spec.version),
@@ -312,7 +354,26 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
           },
           h('h4', {}, 'Edit'),
           h('div', { class: 'row wrap' }, field('Data', data), field('Purpose', purpose), field('Action', action), field('Location', location)),
-          h('button', { type: 'submit' }, 'Save specification'),
+          h(
+            'div',
+            { class: 'row wrap' },
+            h('button', { type: 'submit' }, 'Save specification'),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'danger',
+                onclick: () =>
+                  void attempt(async () => {
+                    if (!confirm(`Delete the specification “${spec.data}”? Consent requests no longer ask for it.`)) return mount(out);
+                    await api('DELETE', `${base}/dpspecs/${spec.id}`);
+                    mount(out, h('p', { class: 'state', role: 'status' }, `Specification “${spec.data}” deleted.`));
+                    card.remove();
+                  }),
+              },
+              'Delete specification',
+            ),
+          ),
         );
       }
       function textsPart(spec: Spec): HTMLElement {
@@ -326,7 +387,7 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
             ? h(
                 'ul',
                 {},
-                spec.texts.map((t) => h('li', {}, h('span', { class: 'badge' }, t.language + (t.type ? `/${t.type}` : '')), ' ', t.value)),
+                spec.texts.map((t) => textItem(spec, t)),
               )
             : empty('No texts yet.'),
           ctx.canChange
@@ -349,6 +410,62 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
               )
             : null,
         );
+      }
+      /** One text: its language and value; for those who may change, Edit (in place) and Delete. */
+      function textItem(spec: Spec, t: Text): HTMLElement {
+        const li = h('li', { 'data-text': t.id });
+        const label = t.language + (t.type ? `/${t.type}` : '');
+        const show = () =>
+          mount(
+            li,
+            h('span', { class: 'badge' }, label),
+            ' ',
+            t.value,
+            ctx.canChange
+              ? h(
+                  'span',
+                  { class: 'row-actions' },
+                  h('button', { type: 'button', class: 'link', 'aria-label': `Edit text ${label}: ${t.value}`, onclick: edit }, 'Edit'),
+                  h('button', { type: 'button', class: 'link danger', 'aria-label': `Delete text ${label}: ${t.value}`, onclick: remove }, 'Delete'),
+                )
+              : null,
+          );
+        const remove = () =>
+          void attempt(async () => {
+            if (!confirm(`Delete the text “${t.value}”?`)) return mount(out);
+            await api('DELETE', `${base}/dpspecs/${spec.id}/texts/${t.id}`);
+            mount(out, h('p', { class: 'state', role: 'status' }, 'Text deleted.'));
+            await open();
+          });
+        function edit(): void {
+          const value = h('input', { value: t.value, required: true, maxlength: 10000 });
+          const language = h('input', { value: t.language, required: true, size: 3, pattern: '[A-Za-z]{2}' });
+          mount(
+            li,
+            h(
+              'form',
+              {
+                class: 'row wrap',
+                'aria-label': `Edit text ${label}`,
+                onsubmit: (e: Event) => {
+                  e.preventDefault();
+                  void attempt(async () => {
+                    await api('PATCH', `${base}/dpspecs/${spec.id}/texts/${t.id}`, { value: value.value, language: language.value });
+                    mount(out, h('p', { class: 'state', role: 'status' }, 'Text saved.'));
+                    await open();
+                  });
+                },
+              },
+              field('Text', value),
+              field('Language', language),
+              h('button', { type: 'submit' }, 'Save text'),
+              h('button', { type: 'button', class: 'secondary', onclick: show }, 'Cancel'),
+            ),
+          );
+          value.focus();
+        }
+        show();
+        return li;
       }
       function historyPart(versions: Version[]): HTMLElement {
         const diff = h('div', {});
