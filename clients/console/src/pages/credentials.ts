@@ -192,6 +192,36 @@ export async function applicationsPage(root: HTMLElement, ctx: PageContext): Pro
 }
 
 /** A select of the account's applications (remembers the choice in ctx.appId). */
+/** The parts of a page about one application: a live status line, the body, and attempt (errors shown in the status line). */
+export function pageFrame() {
+  const out = h('div', { 'aria-live': 'polite' });
+  return { out, body: h('div', {}), attempt: (fn: () => Promise<void>) => attempt(out, fn) };
+}
+
+/**
+ * Mounts a page about one application: its title and lead, the application picker (which calls
+ * onApp with the chosen application), then the frame's status line and body. False when the
+ * applications could not be read (the error is shown instead).
+ */
+export async function mountApplicationPage(
+  root: HTMLElement,
+  ctx: PageContext,
+  title: string,
+  lead: string,
+  frame: { out: HTMLElement; body: HTMLElement },
+  onApp: (app: Application) => void,
+): Promise<boolean> {
+  mount(root, h('h1', {}, title), loading('applications'));
+  try {
+    const picker = await applicationPicker(ctx, onApp);
+    mount(root, h('h1', {}, title), h('p', { class: 'lead' }, lead), picker, frame.out, frame.body);
+    return true;
+  } catch (err) {
+    mount(root, h('h1', {}, title), errorBox(err));
+    return false;
+  }
+}
+
 export async function applicationPicker(ctx: PageContext, onChange: (app: Application) => void): Promise<HTMLElement> {
   const apps = (await api<Application[]>('GET', '/applications')).filter((a) => !a.disabledAt);
   if (!apps.length) return empty('No active application in this account.', h('a', { href: '#/applications' }, 'Create one first.'));
@@ -220,23 +250,9 @@ interface Family {
 }
 
 export async function tokensPage(root: HTMLElement, ctx: PageContext): Promise<void> {
-  mount(root, h('h1', {}, 'Tokens'), loading('applications'));
-  const out = h('div', { 'aria-live': 'polite' });
-  const body = h('div', {});
-  let picker: HTMLElement;
-  try {
-    picker = await applicationPicker(ctx, (app) => void show(app));
-  } catch (err) {
-    return mount(root, h('h1', {}, 'Tokens'), errorBox(err));
-  }
-  mount(
-    root,
-    h('h1', {}, 'Tokens'),
-    h('p', { class: 'lead' }, 'Access tokens for the REST APIs, with a refresh token; and the refresh token families in use.'),
-    picker,
-    out,
-    body,
-  );
+  const { out, body } = pageFrame();
+  const lead = 'Access tokens for the REST APIs, with a refresh token; and the refresh token families in use.';
+  if (!(await mountApplicationPage(root, ctx, 'Tokens', lead, { out, body }, (app) => void show(app)))) return;
 
   async function show(app: Application): Promise<void> {
     const families = h('div', {}, loading('token families'));

@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { date, empty, errorBox, field, h, loading, mount } from '../dom.js';
 import type { PageContext } from '../main.js';
-import { applicationPicker, type Application } from './credentials.js';
+import { mountApplicationPage, pageFrame, type Application } from './credentials.js';
 
 interface Group {
   id: string;
@@ -89,31 +89,9 @@ export function diffTable(a: Version, b: Version): HTMLElement {
 }
 
 export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): Promise<void> {
-  mount(root, h('h1', {}, 'Data processing'), loading('applications'));
-  const out = h('div', { 'aria-live': 'polite' });
-  const body = h('div', {});
-  let picker: HTMLElement;
-  try {
-    picker = await applicationPicker(ctx, (app) => void groups(app));
-  } catch (err) {
-    return mount(root, h('h1', {}, 'Data processing'), errorBox(err));
-  }
-  mount(
-    root,
-    h('h1', {}, 'Data processing'),
-    h('p', { class: 'lead' }, 'Groups of data-processing specifications, their texts and versions. Changes are recorded as made by the chosen application.'),
-    picker,
-    out,
-    body,
-  );
-  const attempt = async (fn: () => Promise<void>) => {
-    mount(out, h('p', { class: 'state loading', role: 'status' }, 'Working…'));
-    try {
-      await fn();
-    } catch (err) {
-      mount(out, errorBox(err));
-    }
-  };
+  const { out, body, attempt } = pageFrame();
+  const lead = 'Groups of data-processing specifications, their texts and versions. Changes are recorded as made by the chosen application.';
+  if (!(await mountApplicationPage(root, ctx, 'Data processing', lead, { out, body }, (app) => void groups(app)))) return;
 
   async function groups(app: Application): Promise<void> {
     const base = `/applications/${app.id}/dataprocessing`;

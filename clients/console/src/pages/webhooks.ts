@@ -1,7 +1,7 @@
 import { api } from '../api.js';
 import { date, empty, errorBox, field, h, loading, mount, secretBox } from '../dom.js';
 import type { PageContext } from '../main.js';
-import { applicationPicker, type Application } from './credentials.js';
+import { mountApplicationPage, pageFrame, type Application } from './credentials.js';
 
 interface Webhook {
   id: number;
@@ -23,32 +23,9 @@ interface Delivery {
 }
 
 export async function webhooksPage(root: HTMLElement, ctx: PageContext): Promise<void> {
-  mount(root, h('h1', {}, 'Webhooks'), loading('applications'));
-  const out = h('div', { 'aria-live': 'polite' });
-  const body = h('div', {});
-  let picker: HTMLElement;
-  try {
-    picker = await applicationPicker(ctx, (app) => void show(app));
-  } catch (err) {
-    return mount(root, h('h1', {}, 'Webhooks'), errorBox(err));
-  }
-  mount(
-    root,
-    h('h1', {}, 'Webhooks'),
-    h('p', { class: 'lead' }, 'Each application’s webhooks receive the consent events that application records.'),
-    picker,
-    out,
-    body,
-  );
-
-  const attempt = async (fn: () => Promise<void>) => {
-    mount(out, h('p', { class: 'state loading', role: 'status' }, 'Working…'));
-    try {
-      await fn();
-    } catch (err) {
-      mount(out, errorBox(err));
-    }
-  };
+  const { out, body, attempt } = pageFrame();
+  const lead = 'Each application’s webhooks receive the consent events that application records.';
+  if (!(await mountApplicationPage(root, ctx, 'Webhooks', lead, { out, body }, (app) => void show(app)))) return;
 
   async function show(app: Application): Promise<void> {
     const base = `/applications/${app.id}/webhooks`;
