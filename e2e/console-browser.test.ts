@@ -82,7 +82,7 @@ test('an owner signs in with a console link, creates an application and sees its
   await page.getByRole('row', { name: /checkout/ }).waitFor();
   expect(await page.content()).not.toContain(value);
   await page.close();
-}, 60_000);
+}, 120_000);
 
 test('a token created in the console works against the API, and its refresh family can be revoked', async () => {
   const page = await signedIn('olivia', 'owner');
@@ -98,7 +98,7 @@ test('a token created in the console works against the API, and its refresh fami
   await page.getByRole('button', { name: 'Revoke' }).first().click();
   await page.getByText('Token family revoked.').waitFor();
   await page.close();
-}, 60_000);
+}, 120_000);
 
 test('a webhook registered in the console receives a test event, shown in its delivery log', async () => {
   const page = await signedIn('olivia', 'owner');
@@ -119,7 +119,7 @@ test('a webhook registered in the console receives a test event, shown in its de
   expect(received.length).toBeGreaterThanOrEqual(1);
   await shot(page, 'webhooks');
   await page.close();
-}, 60_000);
+}, 120_000);
 
 test('the API key page shows the key masked and rotates it with a grace period', async () => {
   const page = await signedIn('olivia', 'owner');
@@ -131,7 +131,7 @@ test('the API key page shows the key masked and rotates it with a grace period',
   const key = await page.locator('[data-secret="API key"]').inputValue();
   expect(key.slice(-4)).toBe((await page.getByTestId('masked-key').textContent())!.slice(-4));
   await page.close();
-}, 60_000);
+}, 120_000);
 
 test('a viewer sees no way to change anything, and the console API refuses a change made anyway', async () => {
   const page = await signedIn('val', 'viewer', { width: 390, height: 844 });
@@ -150,7 +150,7 @@ test('a viewer sees no way to change anything, and the console API refuses a cha
   });
   expect(status).toBe(403);
   await page.close();
-}, 60_000);
+}, 120_000);
 
 test('signing out returns to the sign-in page, and the old session no longer reads anything', async () => {
   const page = await signedIn('olivia', 'owner');
@@ -160,7 +160,7 @@ test('signing out returns to the sign-in page, and the old session no longer rea
   const status = await page.evaluate(async () => (await fetch('/console/api/applications')).status);
   expect(status).toBe(401);
   await page.close();
-}, 60_000);
+}, 120_000);
 
 test('the statistics page draws the events of the day as a chart, with the top targets and a CSV download', async () => {
   const creds = await stack.bootstrap({ account: 'acme', app: 'charts', scopes: ['consent'] });
@@ -179,7 +179,7 @@ test('the statistics page draws the events of the day as a chart, with the top t
   expect(csv).toMatch(/day,accepted,declined,no_action/);
   await shot(page, 'statistics');
   await page.close();
-}, 60_000);
+}, 120_000);
 
 test('editing a specification in the console shows the change side by side in its history, and the previews render', async () => {
   const page = await signedIn('olivia', 'owner');
@@ -210,7 +210,7 @@ test('editing a specification in the console shows the change side by side in it
   await frame.getByText('send the weekly newsletter').first().waitFor();
   await shot(page, 'dataprocessing');
   await page.close();
-}, 60_000);
+}, 120_000);
 
 test('a group is renamed, a text is added, edited (a new version in the history) and deleted, then the specification and the group are deleted', async () => {
   const creds = await stack.bootstrap({ account: 'acme', app: 'editing', scopes: ['dataprocessing'] });
@@ -265,5 +265,29 @@ test('a group is renamed, a text is added, edited (a new version in the history)
   await page.getByRole('button', { name: 'Delete group' }).click();
   await page.getByText('Group “Loyalty card” deleted.').waitFor();
   expect((await stack.request('GET', `/dataprocessing/v0/dpgroups/${group.id}`, { token, apiKey: creds.apiKey })).status).toBe(404);
+  await page.close();
+}, 120_000);
+
+test('the keyboard alone skips to the content, reaches another page from the menu and lands on it, and keeps the page', async () => {
+  const page = await signedIn('kim', 'developer');
+  // Evaluated in the page (the tests' TypeScript has no DOM types).
+  const active = () =>
+    page.evaluate<{ id: string; text: string }>(`({ id: document.activeElement?.id ?? '', text: document.activeElement?.textContent?.trim() ?? '' })`);
+  await page.keyboard.press('Tab');
+  expect((await active()).text).toBe('Skip to content');
+  await page.keyboard.press('Enter');
+  expect((await active()).id).toBe('main');
+  expect(new URL(page.url()).hash).toBe('#/applications'); // skipping is not navigating
+  await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
+
+  // Tab forward (a bounded number of presses) to the menu's Webhooks link, follow it with Enter.
+  for (let i = 0; i < 60 && (await active()).text !== 'Webhooks'; i++) await page.keyboard.press('Tab');
+  expect((await active()).text).toBe('Webhooks');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+  expect((await active()).id).toBe('main');
+  await page.keyboard.press('Tab');
+  const next = await page.evaluate<boolean>(`Boolean(document.activeElement?.closest('main'))`);
+  expect(next).toBe(true); // the next Tab stays in the page's content, not the header
   await page.close();
 }, 120_000);

@@ -124,8 +124,15 @@ whenSignedOut(() => {
 });
 window.addEventListener('hashchange', () => {
   const link = /^#link=(.+)$/.exec(location.hash);
-  if (link) void redeem(decodeURIComponent(link[1]!));
-  else render();
+  if (link) return void redeem(decodeURIComponent(link[1]!));
+  render();
+  // A keyboard or screen-reader user lands on the new page, not back at the top of the header.
+  document.getElementById('main')?.focus();
+});
+// The skip link moves focus to the page; followed as a link, its #main would be a route.
+document.querySelector('a.skip')?.addEventListener('click', (e) => {
+  e.preventDefault();
+  document.getElementById('main')?.focus();
 });
 
 async function boot(): Promise<void> {
