@@ -247,6 +247,7 @@ export class ConsoleCore {
       previousSecretExpiresAt: grace ? new Date(now.getTime() + grace * 1000) : null,
       secretRotatedAt: now,
     });
+    this.o.oauth.forgetClient(app.clientId);
     if (!updated) throw new NotFoundError(`application ${id} not found`);
     if (!grace) await this.o.oauthRepo.revokeFamiliesOfClient(app.clientId, now, 'client secret rotated');
     return { application: updated, clientSecret };
@@ -257,6 +258,7 @@ export class ConsoleCore {
     if (app.disabledAt) return app;
     const now = this.now();
     const updated = await this.o.repo.updateApplication(accountId, id, { disabledAt: now });
+    this.o.oauth.forgetClient(app.clientId);
     if (!updated) throw new NotFoundError(`application ${id} not found`);
     await this.o.oauthRepo.revokeFamiliesOfClient(app.clientId, now, 'application disabled');
     return updated;

@@ -238,6 +238,11 @@ export class OAuthCore {
     return this.o.repo.listApplications(accountId);
   }
 
+  /** Drops this replica's cached copy of an application that has just changed (secret, disabling). */
+  forgetClient(clientId: string): void {
+    this.clients.forget(clientId);
+  }
+
   /** A new client secret (the old one stops working at once); outstanding refresh tokens are revoked. */
   async rotateClientSecret(clientId: string): Promise<string> {
     if (!clientId) throw InvalidArgumentError.field('/client_id', 'is required');
