@@ -63,7 +63,12 @@ async function main(): Promise<void> {
     md.set('authorization', `Bearer ${stack.secrets.adminToken}`);
     const creds = await admin.bootstrap({ accountName: 'bench', appName: 'bench', scopes: ['consent', 'dataprocessing', 'webhooks'] }, { metadata: md });
     admin.close();
-    const tokenBody = JSON.stringify({ grant_type: 'client_credentials', client_id: creds.clientId, client_secret: creds.clientSecret, scope: 'consent dataprocessing webhooks' });
+    const tokenBody = JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: creds.clientId,
+      client_secret: creds.clientSecret,
+      scope: 'consent dataprocessing webhooks',
+    });
     const tokenRes = await fetch(`${stack.url}/oauth/v0/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody });
     const token = ((await tokenRes.json()) as { access_token: string }).access_token;
     const common = { baseUrl: stack.url, token, apiKey: creds.apiKey, durationSec };
