@@ -6,3 +6,5 @@ export * as limitsv1 from './gen/accord/oauth/v1/limits';
 export * as consentv1 from './gen/accord/consent/v1/consent';
 export * as dataprocessingv1 from './gen/accord/dataprocessing/v1/dataprocessing';
 export * as webhookv1 from './gen/accord/webhook/v1/webhook';
+export * as oauthconsolev1 from './gen/accord/oauth/v1/console';
+export * as consentactivityv1 from './gen/accord/consent/v1/activity';

@@ -103,6 +103,13 @@ components:
       limitEventsPerRequest: ACCORD_LIMIT_EVENTS_PER_REQUEST
       limitEventsPerDay: ACCORD_LIMIT_EVENTS_PER_DAY
       gatewayReplicas: ACCORD_GATEWAY_REPLICAS
+      consoleIdleTimeout: ACCORD_CONSOLE_IDLE_TIMEOUT
+      consoleAbsoluteTimeout: ACCORD_CONSOLE_ABSOLUTE_TIMEOUT
+      consoleOidcIssuer: ACCORD_CONSOLE_OIDC_ISSUER
+      consoleOidcClientId: ACCORD_CONSOLE_OIDC_CLIENT_ID
+      consoleOidcScopes: ACCORD_CONSOLE_OIDC_SCOPES
+      consoleOidcAccountClaim: ACCORD_CONSOLE_OIDC_ACCOUNT_CLAIM
+      consoleOidcRole: ACCORD_CONSOLE_OIDC_ROLE
   oauth:
     protocol: grpc
     portEnv: GRPC_PORT

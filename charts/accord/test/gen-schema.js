@@ -51,6 +51,13 @@ const configs = {
     limitEventsPerRequest: nullable(int(0)),
     limitEventsPerDay: nullable(int(0)),
     gatewayReplicas: nullable(int(1)),
+    consoleIdleTimeout: int(60),
+    consoleAbsoluteTimeout: int(60),
+    consoleOidcIssuer: nullable(str),
+    consoleOidcClientId: nullable(str),
+    consoleOidcScopes: nullable(str),
+    consoleOidcAccountClaim: nullable(str),
+    consoleOidcRole: nullable({ enum: ['owner', 'developer', 'viewer'] }),
   },
   oauth: { ...commonConfig, accessTokenTtl: int(1), refreshTokenTtl: int(1) },
   consent: {

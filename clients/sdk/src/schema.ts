@@ -182,6 +182,1429 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/console/api/api-key': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's API key, masked. */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Masked key. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleApiKey'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/api-key/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new API key (owner); the previous one keeps working for graceSeconds. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ConsoleRotateRequest'];
+        };
+      };
+      responses: {
+        /** @description The new key (in `apiKey`, shown once). */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleApiKey'];
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/applications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's applications. */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Applications, oldest first. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleApplication'][];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Creates an application (developer). The client secret is in this answer only. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ConsoleApplicationCreateRequest'];
+        };
+      };
+      responses: {
+        /** @description Created. */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleApplicationWithSecret'];
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/applications/{appId}/dataprocessing/dpgroups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The /dataprocessing/v0 API under the console, acting as the application (every /dataprocessing/v0 path works below …/dataprocessing; changes need developer). */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          appId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Groups. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['DpGroup'][];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/applications/{appId}/statistics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Events per day by action over a date range, current accepted/declined per target, and the top targets. */
+    get: {
+      parameters: {
+        query?: {
+          /** @description First UTC day (default: 29 days before `to`). */
+          from?: string;
+          /** @description Last UTC day (default: today). At most 366 days in all. */
+          to?: string;
+        };
+        header?: never;
+        path: {
+          appId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Statistics. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': Record<string, never>;
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/applications/{appId}/statistics.csv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The same as CSV (daily counts, then per-target states), as a download. */
+    get: {
+      parameters: {
+        query?: {
+          /** @description First UTC day (default: 29 days before `to`). */
+          from?: string;
+          /** @description Last UTC day (default: today). At most 366 days in all. */
+          to?: string;
+        };
+        header?: never;
+        path: {
+          appId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description CSV. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/csv': string;
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/applications/{appId}/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The application's webhooks: the same answers as GET /webhooks/v0 for that application. */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          appId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Webhooks. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Webhook'][];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Registers a webhook for the application (developer); as POST /webhooks/v0. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path: {
+          appId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['WebhookCreateRequest'];
+        };
+      };
+      responses: {
+        /** @description Created. */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Webhook'];
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/applications/{id}/disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Disables an application (developer): no more tokens; its refresh token families are revoked. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path: {
+          /** @description Application id. */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Disabled. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleApplication'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/applications/{id}/rotate-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new client secret (developer); the previous one keeps working for graceSeconds (0: stops at once and refresh tokens are revoked). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path: {
+          /** @description Application id. */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ConsoleRotateRequest'];
+        };
+      };
+      responses: {
+        /** @description The new secret, shown once. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleApplicationWithSecret'];
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/applications/{id}/token-families': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Refresh token families of the application, newest first. */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          /** @description Application id. */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Families. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleTokenFamily'][];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/applications/{id}/tokens': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Issues an access token and a refresh token for the application (developer), as POST /oauth/v0/token would; shown once. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path: {
+          /** @description Application id. */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ConsoleTokenRequest'];
+        };
+      };
+      responses: {
+        /** @description RFC 6749 token response. */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': Record<string, never>;
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's console members and their roles. */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Members. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': unknown[];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/oidc': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether single sign-on (OpenID Connect) is configured. */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The setting. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              enabled?: boolean;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/oidc/callback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The identity provider's redirect back: opens a session (cookie) and redirects to /console/, or to /console/#signin-error=<reason>. */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description To the console. */
+        302: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/oidc/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Starts single sign-on: a redirect to the identity provider (code + PKCE). */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description To the identity provider. */
+        302: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed-in member, account, CSRF token and timeouts. */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The session. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleSession'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Signs in with a one-time console link (from `npm run -s admin -- console-link`); sets the HttpOnly session cookie. */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ConsoleSignInRequest'];
+        };
+      };
+      responses: {
+        /** @description Signed in; Set-Cookie carries the session. */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleSession'];
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    /** Signs out (this session). */
+    delete: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Signed out; the cookie is cleared. */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/session/revoke-all': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Signs out everywhere: ends every session of this member. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Sessions ended. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              revoked?: number;
+            };
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/console/api/token-families/{id}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revokes a refresh token family (developer). */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Revoked. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleTokenFamily'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/dataprocessing/v0/dpgroups': {
     parameters: {
       query?: never;
@@ -965,6 +2388,88 @@ export interface components {
       /** @description Events written by the application. */
       total: number;
     };
+    ConsoleApiKey: {
+      apiKey?: string;
+      /** @example ak_…x9Qz */
+      masked?: string;
+      /** Format: date-time */
+      previousExpiresAt?: string | null;
+      /** Format: date-time */
+      rotatedAt?: string | null;
+    };
+    ConsoleApplication: {
+      clientId?: string;
+      /** Format: date-time */
+      createdAt?: string | null;
+      /** Format: date-time */
+      disabledAt?: string | null;
+      id?: string;
+      name?: string;
+      /** Format: date-time */
+      previousSecretExpiresAt?: string | null;
+      scopes?: ('consent' | 'dataprocessing' | 'webhooks')[];
+      /** Format: date-time */
+      secretRotatedAt?: string | null;
+    };
+    ConsoleApplicationCreateRequest: {
+      name: string;
+      scopes?: ('consent' | 'dataprocessing' | 'webhooks')[];
+    };
+    ConsoleApplicationWithSecret: {
+      application?: components['schemas']['ConsoleApplication'];
+      clientSecret?: string;
+    };
+    ConsoleRotateRequest: {
+      /** @description How long the previous secret or key keeps working (max 7 days). */
+      graceSeconds?: number;
+    };
+    ConsoleSession: {
+      account?: {
+        id?: string;
+        name?: string;
+      };
+      csrfToken?: string;
+      /** Format: date-time */
+      expiresAt?: string;
+      /** Format: date-time */
+      idleExpiresAt?: string;
+      member?: {
+        id?: string;
+        name?: string;
+        /** @enum {unknown} */
+        role?: 'owner' | 'developer' | 'viewer';
+      };
+    };
+    ConsoleSignInRequest: {
+      /** @description The token after `#link=` in the console link. */
+      link: string;
+    };
+    ConsoleStatisticsQuery: {
+      /**
+       * Format: date
+       * @description First UTC day (default: 29 days before `to`).
+       */
+      from?: string;
+      /**
+       * Format: date
+       * @description Last UTC day (default: today). At most 366 days in all.
+       */
+      to?: string;
+    };
+    ConsoleTokenFamily: {
+      /** Format: date-time */
+      createdAt?: string | null;
+      /** Format: date-time */
+      expiresAt?: string | null;
+      id?: string;
+      /** Format: date-time */
+      revokedAt?: string | null;
+      revokedReason?: string | null;
+    };
+    ConsoleTokenRequest: {
+      /** @description Empty or absent: every scope of the application. */
+      scopes?: ('consent' | 'dataprocessing' | 'webhooks')[];
+    };
     DpConsentRequest: {
       caption: string;
       groupId: string;
@@ -1525,6 +3030,16 @@ export type SchemaConsentSearchQuery = components['schemas']['ConsentSearchQuery
 export type SchemaConsentSession = components['schemas']['ConsentSession'];
 export type SchemaConsentSessionRequest = components['schemas']['ConsentSessionRequest'];
 export type SchemaConsentStatistics = components['schemas']['ConsentStatistics'];
+export type SchemaConsoleApiKey = components['schemas']['ConsoleApiKey'];
+export type SchemaConsoleApplication = components['schemas']['ConsoleApplication'];
+export type SchemaConsoleApplicationCreateRequest = components['schemas']['ConsoleApplicationCreateRequest'];
+export type SchemaConsoleApplicationWithSecret = components['schemas']['ConsoleApplicationWithSecret'];
+export type SchemaConsoleRotateRequest = components['schemas']['ConsoleRotateRequest'];
+export type SchemaConsoleSession = components['schemas']['ConsoleSession'];
+export type SchemaConsoleSignInRequest = components['schemas']['ConsoleSignInRequest'];
+export type SchemaConsoleStatisticsQuery = components['schemas']['ConsoleStatisticsQuery'];
+export type SchemaConsoleTokenFamily = components['schemas']['ConsoleTokenFamily'];
+export type SchemaConsoleTokenRequest = components['schemas']['ConsoleTokenRequest'];
 export type SchemaDpConsentRequest = components['schemas']['DpConsentRequest'];
 export type SchemaDpConsentRequestItem = components['schemas']['DpConsentRequestItem'];
 export type SchemaDpDashboard = components['schemas']['DpDashboard'];

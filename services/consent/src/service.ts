@@ -1,9 +1,10 @@
 import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
-import { consentv1 } from '@accord/proto';
+import { consentactivityv1, consentv1 } from '@accord/proto';
 import { dataprocessingSpecLookup } from './clients/dataprocessing';
 import type { Config } from './config';
 import { Consents } from './consents';
 import { OutboxRelay } from './events/outbox-relay';
+import { activityHandlers } from './grpc/activity-handlers';
 import { consentHandlers } from './grpc/handlers';
 import { setOutboxStats } from './metrics';
 import { mongoOutboxStats } from './store/outbox-stats';
@@ -52,7 +53,14 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
 
   const server = await startGrpcServer({
     port: config.GRPC_PORT,
-    services: [{ definition: consentv1.ConsentServiceService, implementation: consentHandlers(consents, logger), name: 'accord.consent.v1.ConsentService' }],
+    services: [
+      { definition: consentv1.ConsentServiceService, implementation: consentHandlers(consents, logger), name: 'accord.consent.v1.ConsentService' },
+      {
+        definition: consentactivityv1.ConsentActivityServiceService,
+        implementation: activityHandlers(models.events, logger),
+        name: 'accord.consent.v1.ConsentActivityService',
+      },
+    ],
     logger,
   });
 

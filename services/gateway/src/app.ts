@@ -12,6 +12,7 @@ import { eventLimits, requestLimits, tokenLimits } from './middleware/limits';
 import { httpMetrics } from './middleware/metrics';
 import { Limiter } from './limits/limiter';
 import { consentRoutes } from './routes/consent';
+import { consoleApiRoutes, consolePages } from './routes/console';
 import { dataprocessingRoutes } from './routes/dataprocessing';
 import { docsRoutes } from './routes/docs';
 import { oauthRoutes } from './routes/oauth';
@@ -65,6 +66,10 @@ export function createApp(ctx: GatewayContext): Express {
   app.use('/consent/v0', cors, sessionOr(auth('consent', 'required'), session), limited, eventLimits(limiter), sessionRoutes(ctx), consentRoutes(ctx));
   app.use('/dataprocessing/v0', cors, sessionOr(auth('dataprocessing', 'optional'), session), limited, dataprocessingRoutes(ctx));
   app.use('/webhooks/v0', auth('webhooks', 'optional'), limited, webhooksRoutes(ctx));
+
+  // The account web application: its API (session cookie + CSRF, roles) and its pages.
+  app.use('/console/api', consoleApiRoutes(ctx));
+  app.use('/console', consolePages(ctx));
 
   app.use(notFoundHandler);
   app.use(errorMiddleware(ctx.logger));

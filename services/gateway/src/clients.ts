@@ -1,5 +1,5 @@
 import { createClient, type PromiseClient } from '@accord/common';
-import { consentv1, dataprocessingv1, limitsv1, oauthv1, webhookv1 } from '@accord/proto';
+import { consentactivityv1, consentv1, dataprocessingv1, limitsv1, oauthconsolev1, oauthv1, webhookv1 } from '@accord/proto';
 import type { Config } from './config';
 
 /**
@@ -13,6 +13,10 @@ export interface Clients {
   webhook: PromiseClient<typeof webhookv1.WebhookServiceService>;
   /** Account limits and daily event counts (served by the oauth process). */
   limits: PromiseClient<typeof limitsv1.LimitsServiceService>;
+  /** The console's RPCs of the oauth service (members, sessions, account-scoped credentials). */
+  oauthConsole: PromiseClient<typeof oauthconsolev1.OAuthConsoleServiceService>;
+  /** Daily activity of the consent service (the console's charts). */
+  consentActivity: PromiseClient<typeof consentactivityv1.ConsentActivityServiceService>;
 }
 
 /** Downstream addresses, by service, for readiness checks. */
@@ -33,6 +37,8 @@ export function createClients(config: Config): Clients {
     dataprocessing: createClient(dataprocessingv1.DataProcessingServiceService, config.ACCORD_DATAPROCESSING_ADDR, opts),
     webhook: createClient(webhookv1.WebhookServiceService, config.ACCORD_WEBHOOK_ADDR, opts),
     limits: createClient(limitsv1.LimitsServiceService, config.ACCORD_OAUTH_ADDR, opts),
+    oauthConsole: createClient(oauthconsolev1.OAuthConsoleServiceService, config.ACCORD_OAUTH_ADDR, opts),
+    consentActivity: createClient(consentactivityv1.ConsentActivityServiceService, config.ACCORD_CONSENT_ADDR, opts),
   };
 }
 

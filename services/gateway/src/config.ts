@@ -21,6 +21,22 @@ export const configShape = {
   ACCORD_TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   /** The web components bundle served at /sdk/accord-elements.js (default: the built @accord/sdk package). */
   ACCORD_SDK_BUNDLE: z.string().default(''),
+  /** Console sessions end after this many seconds without a request (idle timeout). */
+  ACCORD_CONSOLE_IDLE_TIMEOUT: z.coerce.number().int().min(60).max(86_400).default(1800),
+  /** Console sessions end this many seconds after sign-in, whatever the activity (absolute timeout). */
+  ACCORD_CONSOLE_ABSOLUTE_TIMEOUT: z.coerce.number().int().min(60).max(2_592_000).default(43_200),
+  /** The built console (index.html and its assets); default: the @accord/console workspace. Empty string = no console pages. */
+  ACCORD_CONSOLE_DIR: z.string().optional(),
+  /** OpenID Connect sign-in to the console: the identity provider's issuer URL (unset: only console links). */
+  ACCORD_CONSOLE_OIDC_ISSUER: z.string().url().optional(),
+  ACCORD_CONSOLE_OIDC_CLIENT_ID: z.string().optional(),
+  /** Empty: a public client (PKCE only). */
+  ACCORD_CONSOLE_OIDC_CLIENT_SECRET: z.string().optional(),
+  ACCORD_CONSOLE_OIDC_SCOPES: z.string().default('openid email profile'),
+  /** A claim naming the account(s) a new user joins (string or array of account names); unset: only members bound to their subject. */
+  ACCORD_CONSOLE_OIDC_ACCOUNT_CLAIM: z.string().optional(),
+  /** Role of a member created from the account claim. */
+  ACCORD_CONSOLE_OIDC_ROLE: z.enum(['owner', 'developer', 'viewer']).default('viewer'),
   ACCORD_OAUTH_ADDR: addressEnv(DEFAULT_PORTS.oauth),
   ACCORD_CONSENT_ADDR: addressEnv(DEFAULT_PORTS.consent),
   ACCORD_DATAPROCESSING_ADDR: addressEnv(DEFAULT_PORTS.dataprocessing),

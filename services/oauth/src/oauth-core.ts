@@ -111,16 +111,27 @@ export class OAuthCore {
   private async authenticateClient(clientId: string, clientSecret: string): Promise<ApplicationDoc> {
     const app = clientId.length <= 128 ? await this.clients.get(clientId) : null;
     // Hash even for an unknown client so both failures take the same path.
-    const ok = this.o.crypto.verify(clientSecret, app?.secretHash ?? '');
-    if (!app || !ok) throw new OAuthProtocolError('invalid_client', 'client authentication failed');
+    const ok = this.o.crypto.verify(clientSecret, app?.secretHash ?? '') || (app !== null && this.previousSecretAccepted(app, clientSecret));
+    if (!app || !ok || app.disabledAt) throw new OAuthProtocolError('invalid_client', 'client authentication failed');
     return app;
+  }
+
+  /** The secret replaced by a rotation with a grace period still works until the grace ends. */
+  private previousSecretAccepted(app: ApplicationDoc, clientSecret: string): boolean {
+    return (
+      !!app.previousSecretHash &&
+      !!app.previousSecretExpiresAt &&
+      app.previousSecretExpiresAt > this.now() &&
+      this.o.crypto.verify(clientSecret, app.previousSecretHash)
+    );
   }
 
   /**
    * Signs an access token and, for a new grant, starts a token family (one insert); a refresh
-   * passes the family whose generation it has just advanced, and nothing more is written.
+   * passes the family whose generation it has just advanced, and nothing more is written. Also
+   * used by the console's token page.
    */
-  private async issue(
+  async issue(
     app: ApplicationDoc,
     accessScopes: string[],
     refreshScopes: string[],
@@ -155,7 +166,14 @@ export class OAuthCore {
 
   /** The account an API key belongs to (NOT_FOUND when unknown). */
   async validateApiKey(apiKey: string): Promise<string> {
-    const account = apiKey && apiKey.length <= 256 ? await this.o.repo.findAccountByApiKeyHash(this.o.crypto.hash(apiKey)) : null;
+    if (!apiKey || apiKey.length > 256) throw new NotFoundError('unknown API key');
+    const hash = this.o.crypto.hash(apiKey);
+    let account = await this.o.repo.findAccountByApiKeyHash(hash);
+    if (!account) {
+      // A key replaced by a rotation with a grace period works until the grace ends.
+      const previous = await this.o.repo.findAccountByPreviousApiKeyHash(hash);
+      if (previous?.previousApiKeyExpiresAt && previous.previousApiKeyExpiresAt > this.now()) account = previous;
+    }
     if (!account) throw new NotFoundError('unknown API key');
     return account._id;
   }
@@ -219,6 +237,11 @@ export class OAuthCore {
     if (!accountId) throw InvalidArgumentError.field('/account_id', 'is required');
     if (!(await this.o.repo.findAccountById(accountId))) throw new NotFoundError(`account ${accountId} not found`);
     return this.o.repo.listApplications(accountId);
+  }
+
+  /** Drops this replica's cached copy of an application that has just changed (secret, disabling). */
+  forgetClient(clientId: string): void {
+    this.clients.forget(clientId);
   }
 
   /** A new client secret (the old one stops working at once); outstanding refresh tokens are revoked. */

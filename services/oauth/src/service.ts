@@ -1,12 +1,16 @@
 import { connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
-import { limitsv1, oauthv1 } from '@accord/proto';
+import { limitsv1, oauthconsolev1, oauthv1 } from '@accord/proto';
 import { resolveHashKey, type Config } from './config';
+import { ConsoleCore } from './console-core';
 import { CredentialCrypto } from './domain/secrets';
+import { consoleHandlers } from './grpc/console-handlers';
 import { oauthHandlers } from './grpc/handlers';
 import { limitsHandlers } from './limits/handlers';
 import { LimitsStore } from './limits/store';
 import { OAuthCore } from './oauth-core';
 import { ensureExpiry } from './store/expiry';
+import { defineConsoleModels } from './store/console-models';
+import { ConsoleRepository } from './store/console-repository';
 import { defineModels } from './store/models';
 import { OAuthRepository } from './store/repository';
 
@@ -29,12 +33,14 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
   try {
     const models = defineModels(conn);
     const limits = new LimitsStore(conn);
+    const consoleModels = defineConsoleModels(conn);
     await syncIndexes(conn);
-    const expiry = await ensureExpiry([models.tokenFamilies, limits.usageModel] as never[], logger);
+    const expiry = await ensureExpiry([models.tokenFamilies, limits.usageModel, consoleModels.links, consoleModels.sessions] as never[], logger);
     const repo = new OAuthRepository(models);
+    const crypto = new CredentialCrypto(hashKey.key);
     const core = new OAuthCore({
       repo,
-      crypto: new CredentialCrypto(hashKey.key),
+      crypto,
       signingKeys: keys,
       baseUrl: config.ACCORD_BASE_URL,
       accessTokenTtl: config.ACCORD_ACCESS_TOKEN_TTL,
@@ -42,6 +48,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       clientCacheMs: config.ACCORD_CLIENT_CACHE_MS,
       logger,
     });
+    const consoleCore = new ConsoleCore({ repo: new ConsoleRepository(models, consoleModels), oauthRepo: repo, oauth: core, crypto });
     const grpc = await startGrpcServer({
       port: config.GRPC_PORT,
       host: config.GRPC_HOST,
@@ -55,6 +62,11 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
           definition: limitsv1.LimitsServiceService,
           implementation: implement<limitsv1.LimitsServiceServer>(limitsHandlers(limits, repo, config.ACCORD_ADMIN_TOKEN), logger),
           name: 'accord.oauth.v1.LimitsService',
+        },
+        {
+          definition: oauthconsolev1.OAuthConsoleServiceService,
+          implementation: implement<oauthconsolev1.OAuthConsoleServiceServer>(consoleHandlers(consoleCore, config.ACCORD_ADMIN_TOKEN), logger),
+          name: 'accord.oauth.v1.OAuthConsoleService',
         },
       ],
       logger,

@@ -189,4 +189,18 @@ describe('admin CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('bootstrap --account <name> --app <name>');
   });
+
+  it('console-link prints a one-time sign-in URL on the gateway of ACCORD_BASE_URL, and refuses unknown accounts and roles', async () => {
+    await cli(['bootstrap', '--account', 'linked', '--app', 'a']);
+    const env = { ACCORD_OAUTH_ADDR: svc.addr, ACCORD_ADMIN_TOKEN: ADMIN_TOKEN, ACCORD_BASE_URL: 'https://accord.example/' };
+    const plain = await cli(['console-link', '--account', 'linked'], env);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^https:\/\/accord\.example\/console\/#link=cln_[\w-]{43}\n\(one use, valid until .+; signs in as owner \(owner\)\)/);
+    const json = await cli(['console-link', '--account', 'linked', '--member', 'vera', '--role', 'viewer', '--json'], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({ url: expect.stringMatching(/#link=cln_/), member: 'vera', role: 'viewer' });
+    const unknown = await cli(['console-link', '--account', 'nope'], env);
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: account "nope" not found/) });
+    const role = await cli(['console-link', '--account', 'linked', '--member', 'x', '--role', 'admin'], env);
+    expect(role).toMatchObject({ code: 1, stderr: expect.stringContaining('/role: must be one of owner, developer, viewer') });
+  });
 });

@@ -49,6 +49,7 @@ export const securitySchemes = {
     description: "The account's API key. Required on /consent/v0; optional elsewhere, where it must match the token's account when sent.",
   },
   basic: { type: 'http', scheme: 'basic', description: 'client_id:client_secret, for the token endpoint.' },
+  consoleSession: { type: 'apiKey', in: 'cookie', name: 'accord_console', description: 'The console session cookie (HttpOnly, SameSite=Strict).' },
 } as const;
 
 export const systemOpenApi: OpenApiFragment = {

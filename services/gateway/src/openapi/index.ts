@@ -1,12 +1,21 @@
 import { commonSchemas, rateLimitedResponse, securitySchemes, systemOpenApi, tokenRateLimitedResponse } from './common';
 import { consentOpenApi } from './consent';
+import { consoleOpenApi } from './console';
 import { dataprocessingOpenApi } from './dataprocessing';
 import { oauthOpenApi } from './oauth';
 import { sessionsOpenApi } from './sessions';
 import type { JsonSchema, OpenApiFragment } from './types';
 import { webhooksOpenApi } from './webhooks';
 
-export const fragments: OpenApiFragment[] = [systemOpenApi, oauthOpenApi, consentOpenApi, dataprocessingOpenApi, webhooksOpenApi, sessionsOpenApi];
+export const fragments: OpenApiFragment[] = [
+  systemOpenApi,
+  oauthOpenApi,
+  consentOpenApi,
+  dataprocessingOpenApi,
+  webhooksOpenApi,
+  sessionsOpenApi,
+  consoleOpenApi,
+];
 
 /** The OpenAPI 3.1 document of the whole REST surface, served at GET /openapi.json. */
 export function buildDocument(baseUrl: string): Record<string, unknown> {

@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Metadata, status } from '@grpc/grpc-js';
 import { createClient, isServiceError } from '@accord/common';
-import { limitsv1, oauthv1 } from '@accord/proto';
+import { limitsv1, oauthconsolev1, oauthv1 } from '@accord/proto';
 
 export interface AdminIO {
   stdout: { write(s: string): unknown };
@@ -38,6 +38,10 @@ Commands:
   set-origins --app <app id> --origins <origin,origin,...> [--json]
       Replaces the browser origins (https://shop.example) allowed to call the API with the
       application's consent sessions (CORS). --origins '' allows none.
+  console-link --account <name> [--member <name>] [--role owner|developer|viewer] [--json]
+      Prints a one-time sign-in URL for the account's web application (the console), valid
+      for 15 minutes and for one use. The member (default "owner") is created with the role
+      (default owner) when new. The URL's base is ACCORD_BASE_URL, else the gateway of \`npm start\`.
 
 Connection: ACCORD_OAUTH_ADDR (host:port) and ACCORD_ADMIN_TOKEN, else the state file of
 \`npm start\` (ACCORD_STATE_FILE, default .accord/local/state.json).
@@ -48,12 +52,15 @@ class CliError extends Error {}
 interface Target {
   addr: string;
   adminToken: string;
+  /** The gateway's public URL, when known (for console links). */
+  baseUrl?: string;
 }
 
 /** Where the oauth service is and the admin token: the environment first, then the state file. */
 export function resolveTarget(env: NodeJS.ProcessEnv, cwd: string): Target {
   let addr = env.ACCORD_OAUTH_ADDR || undefined;
   let adminToken = env.ACCORD_ADMIN_TOKEN || undefined;
+  let baseUrl = env.ACCORD_BASE_URL || undefined;
   if (!addr || !adminToken) {
     const candidates = env.ACCORD_STATE_FILE
       ? [isAbsolute(env.ACCORD_STATE_FILE) ? env.ACCORD_STATE_FILE : resolve(cwd, env.ACCORD_STATE_FILE)]
@@ -65,7 +72,7 @@ export function resolveTarget(env: NodeJS.ProcessEnv, cwd: string): Target {
         `cannot find the oauth service: no state file at ${candidates[0]} (is \`npm start\` running?); or set ACCORD_OAUTH_ADDR and ACCORD_ADMIN_TOKEN`,
       );
     }
-    let state: { oauthAddr?: unknown; adminToken?: unknown };
+    let state: { oauthAddr?: unknown; adminToken?: unknown; gatewayUrl?: unknown };
     try {
       state = JSON.parse(readFileSync(file, 'utf8')) as typeof state;
     } catch (err) {
@@ -73,10 +80,11 @@ export function resolveTarget(env: NodeJS.ProcessEnv, cwd: string): Target {
     }
     addr ??= typeof state.oauthAddr === 'string' ? state.oauthAddr : undefined;
     adminToken ??= typeof state.adminToken === 'string' ? state.adminToken : undefined;
+    baseUrl ??= typeof state.gatewayUrl === 'string' ? state.gatewayUrl : undefined;
     if (!addr) throw new CliError(`the state file ${file} has no oauthAddr; set ACCORD_OAUTH_ADDR`);
     if (!adminToken) throw new CliError(`the state file ${file} has no adminToken; set ACCORD_ADMIN_TOKEN`);
   }
-  return { addr, adminToken };
+  return { addr, adminToken, baseUrl };
 }
 
 function required(values: Record<string, unknown>, name: string, command: string): string {
@@ -110,6 +118,8 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
         'events-per-day': { type: 'string' },
         clear: { type: 'boolean', default: false },
         origins: { type: 'string' },
+        member: { type: 'string' },
+        role: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -135,8 +145,9 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
 
   let target: Target | undefined;
   let client: ReturnType<typeof createClient<typeof oauthv1.OAuthServiceService>> | undefined;
+  let consoleClient: ReturnType<typeof createClient<typeof oauthconsolev1.OAuthConsoleServiceService>> | undefined;
   try {
-    const known = ['bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key', 'limits', 'set-origins'];
+    const known = ['bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key', 'limits', 'set-origins', 'console-link'];
     if (!known.includes(command)) throw new CliError(`unknown command ${JSON.stringify(command)}; one of ${known.join(', ')} (see --help)`);
     // Check the arguments before connecting.
     const args = {
@@ -163,6 +174,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
             .filter(Boolean),
         };
       },
+      'console-link': () => ({ accountName: required(values, 'account', command), memberName: values.member ?? '', role: values.role ?? '', ttlSeconds: 0 }),
     }[command as 'accounts']() as Record<string, unknown>;
 
     target = resolveTarget(io.env, io.cwd ?? process.cwd());
@@ -189,6 +201,17 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
         } finally {
           limitsClient.close();
         }
+        break;
+      }
+      case 'console-link': {
+        consoleClient = createClient(oauthconsolev1.OAuthConsoleServiceService, target.addr, { timeoutMs: 10_000, retries: 2 });
+        const r = await consoleClient.createConsoleLink(args as unknown as oauthconsolev1.CreateConsoleLinkRequest, opts);
+        const base = (target.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+        // The token travels in the fragment: browsers never send it to a server or a log.
+        const url = `${base}/console/#link=${r.token}`;
+        const expiresAt = r.expiresAt?.toISOString() ?? '';
+        if (json) out(JSON.stringify({ url, expiresAt, accountId: r.accountId, member: r.member?.name, role: r.member?.role }));
+        else out(`${url}\n(one use, valid until ${expiresAt}; signs in as ${r.member?.name} (${r.member?.role}))`);
         break;
       }
       case 'bootstrap': {
@@ -269,6 +292,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
     return 1;
   } finally {
     client?.close();
+    consoleClient?.close();
   }
 }
 

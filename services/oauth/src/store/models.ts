@@ -8,6 +8,10 @@ export interface AccountDoc {
   /** The API key, AES-256-GCM encrypted (bound to the account id) so the admin can read it back. */
   apiKeyEnc: string;
   createdAt: Date;
+  /** Rotation with a grace period: the previous key's hash, accepted until previousApiKeyExpiresAt. */
+  previousApiKeyHash?: string | null;
+  previousApiKeyExpiresAt?: Date | null;
+  apiKeyRotatedAt?: Date | null;
 }
 
 export interface ApplicationDoc {
@@ -21,6 +25,12 @@ export interface ApplicationDoc {
   createdAt: Date;
   /** Canonical browser origins allowed to use this application's consent sessions (CORS). */
   allowedOrigins?: string[];
+  /** A disabled application gets no tokens. */
+  disabledAt?: Date | null;
+  /** Rotation with a grace period: the previous secret's hash, accepted until previousSecretExpiresAt. */
+  previousSecretHash?: string | null;
+  previousSecretExpiresAt?: Date | null;
+  secretRotatedAt?: Date | null;
 }
 
 /**
@@ -54,11 +64,15 @@ const accountSchema = new Schema<AccountDoc>(
     apiKeyHash: { type: String, required: true },
     apiKeyEnc: { type: String, required: true },
     createdAt: { type: Date, required: true },
+    previousApiKeyHash: { type: String, default: null },
+    previousApiKeyExpiresAt: { type: Date, default: null },
+    apiKeyRotatedAt: { type: Date, default: null },
   },
   { collection: 'accounts', versionKey: false },
 );
 accountSchema.index({ name: 1 }, { unique: true });
 accountSchema.index({ apiKeyHash: 1 }, { unique: true });
+accountSchema.index({ previousApiKeyHash: 1 }, { sparse: true });
 
 const applicationSchema = new Schema<ApplicationDoc>(
   {
@@ -70,6 +84,10 @@ const applicationSchema = new Schema<ApplicationDoc>(
     scopes: { type: [String], required: true },
     createdAt: { type: Date, required: true },
     allowedOrigins: { type: [String], default: undefined },
+    disabledAt: { type: Date, default: null },
+    previousSecretHash: { type: String, default: null },
+    previousSecretExpiresAt: { type: Date, default: null },
+    secretRotatedAt: { type: Date, default: null },
   },
   { collection: 'applications', versionKey: false },
 );
@@ -95,6 +113,7 @@ const tokenFamilySchema = new Schema<TokenFamilyDoc>(
   { collection: 'token_families', versionKey: false },
 );
 tokenFamilySchema.index({ clientId: 1 });
+tokenFamilySchema.index({ accountId: 1, clientId: 1, createdAt: -1 });
 
 export interface OAuthModels {
   accounts: Model<AccountDoc>;

@@ -26,6 +26,9 @@ export class OAuthRepository {
   findAccountByApiKeyHash(apiKeyHash: string): Promise<AccountDoc | null> {
     return this.m.accounts.findOne({ apiKeyHash }).lean<AccountDoc>().exec();
   }
+  findAccountByPreviousApiKeyHash(previousApiKeyHash: string): Promise<AccountDoc | null> {
+    return this.m.accounts.findOne({ previousApiKeyHash }).lean<AccountDoc>().exec();
+  }
   listAccounts(): Promise<AccountDoc[]> {
     return this.m.accounts.find().sort({ createdAt: 1, _id: 1 }).lean<AccountDoc[]>().exec();
   }

@@ -1,0 +1,294 @@
+/**
+ * The console in a real browser (Debian's Chromium through playwright-core), driven as a person
+ * would: sign in with a console link, create an application and see its secret once, create a
+ * token and use it, register a webhook and see a delivery, and a viewer who can change nothing.
+ * Screenshots of each page go to .ci/artifacts/ (git-ignored).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { consoleLink } from '../services/gateway/test/console-helpers';
+import { startStack, type Stack } from './harness';
+
+// Each test makes several round trips through the stack; a loaded shared machine needs more than jest's 5 s.
+jest.setTimeout(60_000);
+
+const CHROMIUM = process.env.ACCORD_CHROMIUM ?? '/usr/bin/chromium';
+const ARTIFACTS = join(__dirname, '..', '.ci', 'artifacts');
+
+let stack: Stack;
+let browser: Browser;
+let receiver: Server;
+const received: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: run deploy/local/scripts/install-chromium.sh or set ACCORD_CHROMIUM`);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  stack = await startStack('consolebrowser');
+  await stack.bootstrap({ account: 'acme', app: 'website', scopes: ['consent', 'dataprocessing', 'webhooks'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
+  await stack?.stop();
+});
+
+async function signedIn(member: string, role: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  page.on('dialog', (d) => void d.accept());
+  const link = await consoleLink(stack, 'acme', member, role);
+  await page.goto(`${stack.baseUrl}/console/#link=${link}`);
+  await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
+  return page;
+}
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `console-${name}.png`), fullPage: true });
+
+test('an owner signs in with a console link, creates an application and sees its secret once', async () => {
+  const page = await signedIn('olivia', 'owner');
+  expect(page.url()).not.toContain('link='); // the token leaves the address bar at once
+  await expect(page.getByTestId('account').textContent()).resolves.toBe('acme');
+  await shot(page, 'applications');
+
+  // Keyboard only: focus the name field, type, tick nothing more, submit with Enter.
+  await page.getByLabel('Name').focus();
+  await page.keyboard.type('checkout');
+  await page.keyboard.press('Enter');
+  const secret = page.locator('[data-secret="Client secret"]');
+  await secret.waitFor();
+  const value = await secret.inputValue();
+  expect(value).toMatch(/^cs_/);
+  await page.getByRole('row', { name: /checkout/ }).waitFor();
+  await shot(page, 'application-created');
+
+  await page.reload();
+  await page.getByRole('row', { name: /checkout/ }).waitFor();
+  expect(await page.content()).not.toContain(value);
+  await page.close();
+}, 120_000);
+
+test('a token created in the console works against the API, and its refresh family can be revoked', async () => {
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Tokens' }).click();
+  await page.getByRole('heading', { name: 'Create a token' }).waitFor();
+  await page.getByRole('checkbox', { name: 'consent' }).uncheck();
+  await page.getByRole('button', { name: 'Create token' }).click();
+  const token = await page.locator('[data-secret="Access token"]').inputValue();
+  const res = await stack.request('GET', '/dataprocessing/v0/dpgroups', { token });
+  expect(res.status).toBe(200);
+  await page.getByRole('button', { name: 'Revoke' }).first().waitFor();
+  await shot(page, 'tokens');
+  await page.getByRole('button', { name: 'Revoke' }).first().click();
+  await page.getByText('Token family revoked.').waitFor();
+  await page.close();
+}, 120_000);
+
+test('a webhook registered in the console receives a test event, shown in its delivery log', async () => {
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Webhooks' }).click();
+  await page.getByText('No webhooks for this application yet.').waitFor();
+  await page.getByLabel('Receiver URL').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
+  await page.getByRole('button', { name: 'Register webhook' }).click();
+  await page.locator('[data-secret="Signing secret"]').waitFor();
+  await page.getByRole('button', { name: 'Send test event' }).click();
+  // The log shows the delivery once the webhook service has made it (poll with the Refresh button, bounded).
+  const delivered = page.locator('tr[data-delivery="succeeded"]');
+  for (let i = 0; i < 30 && !(await delivered.count()); i++) {
+    await page.waitForTimeout(200);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+  }
+  await delivered.first().waitFor();
+  await expect(delivered.first().textContent()).resolves.toContain('204');
+  expect(received.length).toBeGreaterThanOrEqual(1);
+  await shot(page, 'webhooks');
+  await page.close();
+}, 120_000);
+
+test('the API key page shows the key masked and rotates it with a grace period', async () => {
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'API key' }).click();
+  const masked = await page.getByTestId('masked-key').textContent();
+  expect(masked).toMatch(/^ak_….{4}$/);
+  await shot(page, 'api-key');
+  await page.getByRole('button', { name: 'Rotate API key' }).click();
+  const key = await page.locator('[data-secret="API key"]').inputValue();
+  expect(key.slice(-4)).toBe((await page.getByTestId('masked-key').textContent())!.slice(-4));
+  await page.close();
+}, 120_000);
+
+test('a viewer sees no way to change anything, and the console API refuses a change made anyway', async () => {
+  const page = await signedIn('val', 'viewer', { width: 390, height: 844 });
+  await page.getByRole('note').filter({ hasText: 'viewer role' }).waitFor();
+  expect(await page.getByRole('button', { name: 'Create application' }).count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Rotate secret' }).count()).toBe(0);
+  await shot(page, 'viewer-mobile');
+  const status = await page.evaluate(async () => {
+    const s = (await (await fetch('/console/api/session')).json()) as { csrfToken: string };
+    const r = await fetch('/console/api/applications', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
+      body: '{"name":"x"}',
+    });
+    return r.status;
+  });
+  expect(status).toBe(403);
+  await page.close();
+}, 120_000);
+
+test('signing out returns to the sign-in page, and the old session no longer reads anything', async () => {
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await page.getByText('Signed out.').waitFor();
+  await shot(page, 'signed-out');
+  const status = await page.evaluate(async () => (await fetch('/console/api/applications')).status);
+  expect(status).toBe(401);
+  await page.close();
+}, 120_000);
+
+test('the statistics page draws the events of the day as a chart, with the top targets and a CSV download', async () => {
+  const creds = await stack.bootstrap({ account: 'acme', app: 'charts', scopes: ['consent'] });
+  const token = await stack.token(creds, 'consent');
+  const json = ['news', 'news', 'ads', 'ads', 'ads', 'cookies'].map((target, i) => ({ subject: `s${i}`, issuer: 'web', target, action: i % 3 !== 0 }));
+  expect((await stack.request('POST', '/consent/v0/consents', { token, apiKey: creds.apiKey, json })).status).toBe(201);
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Statistics' }).click();
+  await page.getByLabel('Application').selectOption({ label: 'charts' });
+  const bars = page.locator('[data-chart="daily"] rect');
+  await bars.first().waitFor();
+  expect(await bars.count()).toBeGreaterThanOrEqual(2); // accepted and declined segments of today
+  await page.locator('[data-chart="targets"] li').filter({ hasText: 'ads' }).waitFor();
+  const href = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+  const csv = await page.evaluate(async (u) => (await fetch(u!)).text(), href);
+  expect(csv).toMatch(/day,accepted,declined,no_action/);
+  await shot(page, 'statistics');
+  await page.close();
+}, 120_000);
+
+test('editing a specification in the console shows the change side by side in its history, and the previews render', async () => {
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Data processing' }).click();
+  await page.getByText('No groups yet.').waitFor();
+  await page.getByLabel('Name').fill('Newsletter');
+  await page.getByLabel('Purpose').fill('Marketing e-mail');
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await page.getByRole('heading', { name: 'Newsletter', level: 2 }).waitFor();
+  const form = page.locator('form').filter({ hasText: 'New specification' });
+  await form.getByLabel('Data').fill('e-mail address');
+  await form.getByLabel('Purpose').fill('send the newsletter');
+  await form.getByRole('button', { name: 'Create specification' }).click();
+  await page.getByRole('button', { name: 'Edit and history' }).click();
+  await page.getByText('Only one version so far').waitFor();
+  const edit = page.locator('form').filter({ hasText: 'Save specification' });
+  await edit.getByLabel('Purpose').fill('send the weekly newsletter');
+  await edit.getByRole('button', { name: 'Save specification' }).click();
+  const changed = page.locator('table.diff tr.changed');
+  await changed.first().waitFor();
+  expect(await changed.getAttribute('data-field')).toBe('purpose');
+  await expect(changed.locator('td').nth(0).textContent()).resolves.toBe('send the newsletter');
+  await expect(changed.locator('td').nth(1).textContent()).resolves.toBe('send the weekly newsletter');
+  await page.getByRole('button', { name: 'Preview consent request' }).click();
+  await page.locator('.consent-preview li').filter({ hasText: 'send the weekly newsletter' }).waitFor();
+  await page.getByRole('button', { name: 'Preview policy section' }).click();
+  const frame = page.frameLocator('iframe.preview');
+  await frame.getByText('send the weekly newsletter').first().waitFor();
+  await shot(page, 'dataprocessing');
+  await page.close();
+}, 120_000);
+
+test('a group is renamed, a text is added, edited (a new version in the history) and deleted, then the specification and the group are deleted', async () => {
+  const creds = await stack.bootstrap({ account: 'acme', app: 'editing', scopes: ['dataprocessing'] });
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Data processing' }).click();
+  await page.getByLabel('Application').selectOption({ label: 'editing' });
+  await page.getByLabel('Name', { exact: true }).fill('Loyalty');
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await page.getByRole('heading', { name: 'Loyalty', level: 2 }).waitFor();
+  await page.getByText('Edit group').click();
+  await page.getByLabel('Group name').fill('Loyalty card');
+  await page.getByRole('button', { name: 'Save group' }).click();
+  await page.getByRole('heading', { name: 'Loyalty card', level: 2 }).waitFor();
+
+  const form = page.locator('form').filter({ hasText: 'New specification' });
+  await form.getByLabel('Data').fill('purchases');
+  await form.getByLabel('Purpose').fill('points');
+  await form.getByRole('button', { name: 'Create specification' }).click();
+  await page.getByRole('button', { name: 'Edit and history' }).click();
+  await page.getByLabel('Text', { exact: true }).fill('We count points on Mondays');
+  await page.getByRole('button', { name: 'Add text' }).click();
+  await page.getByRole('button', { name: 'Edit text en/default: We count points on Mondays' }).click();
+  await page.locator('form[aria-label="Edit text en/default"]').getByLabel('Text').fill('We count points on Fridays');
+  await page.getByRole('button', { name: 'Save text' }).click();
+  await page.getByText('Text saved.').waitFor();
+  const changed = page.locator('table.diff tr.changed[data-field="texts"]');
+  await changed.waitFor();
+  await expect(changed.locator('td').nth(0).textContent()).resolves.toBe('[en/default] We count points on Mondays');
+  await expect(changed.locator('td').nth(1).textContent()).resolves.toBe('[en/default] We count points on Fridays');
+  await shot(page, 'dataprocessing-texts');
+
+  await page.getByRole('button', { name: 'Delete text en/default: We count points on Fridays' }).click();
+  await page.getByText('Text deleted.').waitFor();
+  await page.getByText('No texts yet.').waitFor();
+  await page.locator('[data-spec="purchases"] .badge').filter({ hasText: 'version 4' }).waitFor();
+
+  // What the pages showed is what the API holds.
+  const token = await stack.token(creds, 'dataprocessing');
+  const groups = await stack.request('GET', '/dataprocessing/v0/dpgroups', { token, apiKey: creds.apiKey });
+  const group = (groups.body as Array<{ id: string; name: string }>).find((g) => g.name === 'Loyalty card')!;
+  expect(group).toBeDefined();
+  const specs = (await stack.request('GET', `/dataprocessing/v0/dpgroups/${group.id}/specs`, { token, apiKey: creds.apiKey })).body as Array<{
+    texts: unknown[];
+    version: number;
+  }>;
+  expect(specs).toHaveLength(1);
+  expect(specs[0]).toMatchObject({ texts: [], version: 4 });
+
+  await page.getByRole('button', { name: 'Delete specification' }).click();
+  await page.getByText('Specification “purchases” deleted.').waitFor();
+  await page.getByText('Edit group').click();
+  await page.getByRole('button', { name: 'Delete group' }).click();
+  await page.getByText('Group “Loyalty card” deleted.').waitFor();
+  expect((await stack.request('GET', `/dataprocessing/v0/dpgroups/${group.id}`, { token, apiKey: creds.apiKey })).status).toBe(404);
+  await page.close();
+}, 120_000);
+
+test('the keyboard alone skips to the content, reaches another page from the menu and lands on it, and keeps the page', async () => {
+  const page = await signedIn('kim', 'developer');
+  // Evaluated in the page (the tests' TypeScript has no DOM types).
+  const active = () =>
+    page.evaluate<{ id: string; text: string }>(`({ id: document.activeElement?.id ?? '', text: document.activeElement?.textContent?.trim() ?? '' })`);
+  await page.keyboard.press('Tab');
+  expect((await active()).text).toBe('Skip to content');
+  await page.keyboard.press('Enter');
+  expect((await active()).id).toBe('main');
+  expect(new URL(page.url()).hash).toBe('#/applications'); // skipping is not navigating
+  await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
+
+  // Tab forward (a bounded number of presses) to the menu's Webhooks link, follow it with Enter.
+  for (let i = 0; i < 60 && (await active()).text !== 'Webhooks'; i++) await page.keyboard.press('Tab');
+  expect((await active()).text).toBe('Webhooks');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+  expect((await active()).id).toBe('main');
+  await page.getByLabel('Application').waitFor(); // the page has loaded its first field
+  await page.keyboard.press('Tab');
+  const next = await page.evaluate<boolean>(`Boolean(document.activeElement?.closest('main'))`);
+  expect(next).toBe(true); // the next Tab goes into the page's content, not back to the header
+  await page.close();
+}, 120_000);

@@ -1,0 +1,17 @@
+import { dayRange, eventIdAt } from './days';
+
+describe('day ranges of the activity chart', () => {
+  it('list every UTC day of an inclusive range, across a month end', () => {
+    const r = dayRange('2026-01-30', '2026-02-02');
+    expect(r.days).toEqual(['2026-01-30', '2026-01-31', '2026-02-01', '2026-02-02']);
+    expect(r.endMs - r.startMs).toBe(4 * 86_400_000);
+  });
+  it('refuse impossible days, reversed ranges and ranges over 366 days, naming the field', () => {
+    expect(() => dayRange('2026-02-30', '2026-03-01')).toThrow(/from_day: must be a day/);
+    expect(() => dayRange('2026-03-02', '2026-03-01')).toThrow(/to_day: must not be before/);
+    expect(() => dayRange('2024-01-01', '2025-01-02')).toThrow(/at most 366 days/);
+  });
+  it('map a time to the smallest event id at that millisecond', () => {
+    expect(eventIdAt(0x0123456789ab)).toBe('0123456789ab' + '0'.repeat(20));
+  });
+});

@@ -1,0 +1,241 @@
+import { errorResponses } from './common';
+import { ref, type OpenApiFragment } from './types';
+import { queryParameters } from './validate';
+
+// The console API: what the account web application at /console/ calls. Authenticated by the
+// session cookie (set by POST /console/api/session); every change also needs the x-csrf-token
+// header with the session's CSRF token. Roles: viewer (reads), developer (applications, tokens,
+// webhooks), owner (also the API key).
+const security = [{ consoleSession: [] }];
+const { '400': e400, '401': e401, '403': e403, '404': e404, '503': e503 } = errorResponses;
+const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
+const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
+const appParam = { name: 'id', in: 'path', required: true, description: 'Application id.', schema: { type: 'string', maxLength: 64 } };
+const csrf = {
+  name: 'x-csrf-token',
+  in: 'header',
+  required: true,
+  description: 'The CSRF token of the session (from GET /console/api/session).',
+  schema: { type: 'string' },
+};
+const tags = ['console'];
+const change = (summary: string, responses: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  tags,
+  summary,
+  security,
+  parameters: [csrf, ...((extra.parameters as unknown[]) ?? [])],
+  ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'parameters')),
+  responses: { ...responses, '401': e401, '403': e403, '503': e503 },
+});
+const read = (summary: string, responses: Record<string, unknown>, parameters: unknown[] = []) => ({
+  tags,
+  summary,
+  security,
+  parameters,
+  responses: { ...responses, '401': e401, '503': e503 },
+});
+const scopes = { type: 'array', maxItems: 3, uniqueItems: true, items: { enum: ['consent', 'dataprocessing', 'webhooks'] } };
+const when = { type: ['string', 'null'], format: 'date-time' };
+const statisticsQuery = {
+  properties: {
+    from: { type: 'string', format: 'date', description: 'First UTC day (default: 29 days before `to`).' },
+    to: { type: 'string', format: 'date', description: 'Last UTC day (default: today). At most 366 days in all.' },
+  },
+};
+
+export const consoleOpenApi: OpenApiFragment = {
+  tags: [{ name: 'console', description: 'The API of the account web application (/console/): session cookie + CSRF header, roles owner/developer/viewer.' }],
+  paths: {
+    '/console/api/session': {
+      post: {
+        tags,
+        summary: 'Signs in with a one-time console link (from `npm run -s admin -- console-link`); sets the HttpOnly session cookie.',
+        security: [],
+        requestBody: body('ConsoleSignInRequest'),
+        responses: { '201': json(ref('ConsoleSession'), 'Signed in; Set-Cookie carries the session.'), '400': e400, '401': e401, '503': e503 },
+      },
+      get: read('The signed-in member, account, CSRF token and timeouts.', { '200': json(ref('ConsoleSession'), 'The session.') }),
+      delete: change('Signs out (this session).', { '204': { description: 'Signed out; the cookie is cleared.' } }),
+    },
+    '/console/api/oidc': {
+      get: {
+        tags,
+        summary: 'Whether single sign-on (OpenID Connect) is configured.',
+        security: [],
+        responses: { '200': json({ type: 'object', properties: { enabled: { type: 'boolean' } } }, 'The setting.') },
+      },
+    },
+    '/console/api/oidc/login': {
+      get: {
+        tags,
+        summary: 'Starts single sign-on: a redirect to the identity provider (code + PKCE).',
+        security: [],
+        responses: { '302': { description: 'To the identity provider.' }, '404': e404, '503': e503 },
+      },
+    },
+    '/console/api/oidc/callback': {
+      get: {
+        tags,
+        summary: "The identity provider's redirect back: opens a session (cookie) and redirects to /console/, or to /console/#signin-error=<reason>.",
+        security: [],
+        responses: { '302': { description: 'To the console.' }, '404': e404 },
+      },
+    },
+    '/console/api/session/revoke-all': {
+      post: change('Signs out everywhere: ends every session of this member.', {
+        '200': json({ type: 'object', properties: { revoked: { type: 'integer' } } }, 'Sessions ended.'),
+      }),
+    },
+    '/console/api/members': { get: read("The account's console members and their roles.", { '200': json({ type: 'array' }, 'Members.') }) },
+    '/console/api/applications': {
+      get: read("The account's applications.", { '200': json({ type: 'array', items: ref('ConsoleApplication') }, 'Applications, oldest first.') }),
+      post: change(
+        'Creates an application (developer). The client secret is in this answer only.',
+        { '201': json(ref('ConsoleApplicationWithSecret'), 'Created.'), '400': e400 },
+        { requestBody: body('ConsoleApplicationCreateRequest') },
+      ),
+    },
+    '/console/api/applications/{id}/rotate-secret': {
+      post: change(
+        'A new client secret (developer); the previous one keeps working for graceSeconds (0: stops at once and refresh tokens are revoked).',
+        { '200': json(ref('ConsoleApplicationWithSecret'), 'The new secret, shown once.'), '400': e400, '404': e404 },
+        { parameters: [appParam], requestBody: body('ConsoleRotateRequest') },
+      ),
+    },
+    '/console/api/applications/{id}/disable': {
+      post: change(
+        'Disables an application (developer): no more tokens; its refresh token families are revoked.',
+        { '200': json(ref('ConsoleApplication'), 'Disabled.'), '404': e404 },
+        { parameters: [appParam] },
+      ),
+    },
+    '/console/api/applications/{id}/tokens': {
+      post: change(
+        'Issues an access token and a refresh token for the application (developer), as POST /oauth/v0/token would; shown once.',
+        { '201': json({ type: 'object' }, 'RFC 6749 token response.'), '400': e400, '404': e404 },
+        { parameters: [appParam], requestBody: body('ConsoleTokenRequest') },
+      ),
+    },
+    '/console/api/applications/{id}/token-families': {
+      get: read(
+        'Refresh token families of the application, newest first.',
+        { '200': json({ type: 'array', items: ref('ConsoleTokenFamily') }, 'Families.'), '404': e404 },
+        [appParam],
+      ),
+    },
+    '/console/api/token-families/{id}/revoke': {
+      post: change(
+        'Revokes a refresh token family (developer).',
+        { '200': json(ref('ConsoleTokenFamily'), 'Revoked.'), '404': e404 },
+        {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } }],
+        },
+      ),
+    },
+    '/console/api/api-key': { get: read("The account's API key, masked.", { '200': json(ref('ConsoleApiKey'), 'Masked key.') }) },
+    '/console/api/api-key/rotate': {
+      post: change(
+        'A new API key (owner); the previous one keeps working for graceSeconds.',
+        { '200': json(ref('ConsoleApiKey'), 'The new key (in `apiKey`, shown once).'), '400': e400 },
+        {
+          requestBody: body('ConsoleRotateRequest'),
+        },
+      ),
+    },
+    '/console/api/applications/{appId}/statistics': {
+      get: read(
+        'Events per day by action over a date range, current accepted/declined per target, and the top targets.',
+        { '200': json({ type: 'object' }, 'Statistics.'), '400': e400, '404': e404 },
+        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(statisticsQuery)],
+      ),
+    },
+    '/console/api/applications/{appId}/statistics.csv': {
+      get: read(
+        'The same as CSV (daily counts, then per-target states), as a download.',
+        { '200': { description: 'CSV.', content: { 'text/csv': { schema: { type: 'string' } } } }, '400': e400, '404': e404 },
+        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(statisticsQuery)],
+      ),
+    },
+    '/console/api/applications/{appId}/dataprocessing/dpgroups': {
+      get: read(
+        'The /dataprocessing/v0 API under the console, acting as the application (every /dataprocessing/v0 path works below …/dataprocessing; changes need developer).',
+        { '200': json({ type: 'array', items: ref('DpGroup') }, 'Groups.'), '404': e404 },
+        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
+      ),
+    },
+    '/console/api/applications/{appId}/webhooks': {
+      get: read(
+        "The application's webhooks: the same answers as GET /webhooks/v0 for that application.",
+        { '200': json({ type: 'array', items: ref('Webhook') }, 'Webhooks.'), '404': e404 },
+        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
+      ),
+      post: change(
+        'Registers a webhook for the application (developer); as POST /webhooks/v0.',
+        { '201': json(ref('Webhook'), 'Created.'), '400': e400, '404': e404 },
+        {
+          parameters: [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: body('WebhookCreateRequest'),
+        },
+      ),
+    },
+  },
+  schemas: {
+    ConsoleStatisticsQuery: { type: 'object', additionalProperties: false, ...statisticsQuery },
+    ConsoleSignInRequest: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['link'],
+      properties: { link: { type: 'string', minLength: 1, maxLength: 256, description: 'The token after `#link=` in the console link.' } },
+    },
+    ConsoleSession: {
+      type: 'object',
+      properties: {
+        account: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
+        member: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, role: { enum: ['owner', 'developer', 'viewer'] } } },
+        csrfToken: { type: 'string' },
+        expiresAt: { type: 'string', format: 'date-time' },
+        idleExpiresAt: { type: 'string', format: 'date-time' },
+      },
+    },
+    ConsoleApplicationCreateRequest: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, scopes },
+    },
+    ConsoleRotateRequest: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        graceSeconds: { type: 'integer', minimum: 0, maximum: 604800, description: 'How long the previous secret or key keeps working (max 7 days).' },
+      },
+    },
+    ConsoleTokenRequest: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { scopes: { ...scopes, description: 'Empty or absent: every scope of the application.' } },
+    },
+    ConsoleApplication: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        name: { type: 'string' },
+        clientId: { type: 'string' },
+        scopes,
+        createdAt: when,
+        disabledAt: when,
+        secretRotatedAt: when,
+        previousSecretExpiresAt: when,
+      },
+    },
+    ConsoleApplicationWithSecret: { type: 'object', properties: { application: ref('ConsoleApplication'), clientSecret: { type: 'string' } } },
+    ConsoleTokenFamily: {
+      type: 'object',
+      properties: { id: { type: 'string' }, createdAt: when, expiresAt: when, revokedAt: when, revokedReason: { type: ['string', 'null'] } },
+    },
+    ConsoleApiKey: {
+      type: 'object',
+      properties: { masked: { type: 'string', examples: ['ak_…x9Qz'] }, apiKey: { type: 'string' }, rotatedAt: when, previousExpiresAt: when },
+    },
+  },
+};

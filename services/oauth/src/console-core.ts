@@ -1,0 +1,318 @@
+import { randomBytes } from 'node:crypto';
+import { InvalidArgumentError, NotFoundError, UnauthenticatedError, type FieldError } from '@accord/common';
+import { isRole, ROLES } from './domain/roles';
+import { applicationScopes, canonicalScopes, grantScopes } from './domain/scopes';
+import { newApiKey, newClientId, newClientSecret, newId, newSecret, type CredentialCrypto } from './domain/secrets';
+import type { IssuedToken, OAuthCore } from './oauth-core';
+import type { ConsoleSessionDoc, MemberDoc } from './store/console-models';
+import type { ConsoleRepository } from './store/console-repository';
+import type { AccountDoc, ApplicationDoc, TokenFamilyDoc } from './store/models';
+import { isDuplicateKey, type OAuthRepository } from './store/repository';
+
+export const LINK_PREFIX = 'cln_';
+export const SESSION_PREFIX = 'cs_';
+export const MAX_LINK_TTL_SECONDS = 900;
+/** The longest grace period a rotation may give the previous secret or key (7 days). */
+export const MAX_GRACE_SECONDS = 7 * 86_400;
+const MAX_NAME = 200;
+/** A session's lastSeenAt is written at most this often (idle timeouts are minutes long). */
+const TOUCH_EVERY_MS = 30_000;
+
+export interface SessionLimits {
+  idleTimeoutSeconds: number;
+  absoluteTimeoutSeconds: number;
+}
+
+export interface SessionView {
+  session: ConsoleSessionDoc;
+  account: AccountDoc;
+  member: MemberDoc;
+}
+
+export interface ApiKeyView {
+  accountId: string;
+  masked: string;
+  rotatedAt: Date | null;
+  previousExpiresAt: Date | null;
+}
+
+function nameField(path: string, value: string): FieldError[] {
+  if (!value) return [{ field: path, message: 'is required' }];
+  if (value.length > MAX_NAME) return [{ field: path, message: `must be at most ${MAX_NAME} characters` }];
+  return [];
+}
+
+function invalid(fields: FieldError[]): never {
+  throw new InvalidArgumentError(fields.map((f) => `${f.field}: ${f.message}`).join('; '), fields);
+}
+
+function graceOf(seconds: number): number {
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_GRACE_SECONDS)
+    invalid([{ field: '/grace_seconds', message: `must be an integer from 0 to ${MAX_GRACE_SECONDS}` }]);
+  return seconds;
+}
+
+/** The console's use cases in the oauth service: members, sign-in links, sessions, and account-scoped credentials. */
+export class ConsoleCore {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly o: {
+      repo: ConsoleRepository;
+      oauthRepo: OAuthRepository;
+      oauth: OAuthCore;
+      crypto: CredentialCrypto;
+      now?: () => Date;
+    },
+  ) {
+    this.now = o.now ?? (() => new Date());
+  }
+
+  // Sign-in
+
+  /** A one-time link for a member (created with the role when new) of an existing account. */
+  async createLink(input: { accountName: string; memberName: string; role: string; ttlSeconds: number }) {
+    const accountName = input.accountName.trim();
+    const memberName = input.memberName.trim() || 'owner';
+    const role = input.role.trim() || 'owner';
+    const ttl = input.ttlSeconds || MAX_LINK_TTL_SECONDS;
+    const fields = [...nameField('/account_name', accountName), ...nameField('/member_name', memberName)];
+    if (!isRole(role)) fields.push({ field: '/role', message: `must be one of ${ROLES.join(', ')}` });
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_LINK_TTL_SECONDS)
+      fields.push({ field: '/ttl_seconds', message: `must be from 1 to ${MAX_LINK_TTL_SECONDS}` });
+    if (fields.length) invalid(fields);
+    const account = await this.o.oauthRepo.findAccountByName(accountName);
+    if (!account) throw new NotFoundError(`account ${JSON.stringify(accountName)} not found (create it with the bootstrap command)`);
+    const member = await this.findOrCreateMember(account._id, memberName, role, null);
+    const token = newSecret(LINK_PREFIX);
+    const now = this.now();
+    const expiresAt = new Date(now.getTime() + ttl * 1000);
+    await this.o.repo.insertLink({ _id: this.o.crypto.hash(token), accountId: account._id, memberId: member._id, createdAt: now, expiresAt, usedAt: null });
+    return { token, expiresAt, account, member };
+  }
+
+  private async findOrCreateMember(accountId: string, name: string, role: string, subject: string | null): Promise<MemberDoc> {
+    const existing = await this.o.repo.findMemberByName(accountId, name);
+    if (existing) return existing;
+    const member: MemberDoc = { _id: newId(), accountId, name, role, subject, createdAt: this.now() };
+    try {
+      await this.o.repo.insertMember(member);
+      return member;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+      const winner = await this.o.repo.findMemberByName(accountId, name);
+      if (!winner) throw err;
+      return winner;
+    }
+  }
+
+  /** Spends a link (once, before it expires) and opens a session for its member. */
+  async redeemLink(token: string, limits: SessionLimits, userAgent: string) {
+    const link = token && token.length <= 256 ? await this.o.repo.spendLink(this.o.crypto.hash(token), this.now()) : null;
+    if (!link) throw new UnauthenticatedError('the sign-in link is unknown, expired or already used');
+    const member = await this.o.repo.findMember(link.accountId, link.memberId);
+    if (!member) throw new UnauthenticatedError('the member of this sign-in link no longer exists');
+    return this.openSession(member, limits, userAgent);
+  }
+
+  /**
+   * OIDC sign-in: the member bound to the subject; else, when a trusted claim names accounts,
+   * a new member (claimedRole) of the first existing one of them.
+   */
+  async signInSubject(input: {
+    subject: string;
+    claimedAccounts: string[];
+    claimedRole: string;
+    displayName: string;
+    limits: SessionLimits;
+    userAgent: string;
+  }) {
+    if (!input.subject) invalid([{ field: '/subject', message: 'is required' }]);
+    const bound = await this.o.repo.findMembersBySubject(input.subject);
+    let member = bound[0];
+    if (!member) {
+      const role = input.claimedRole || 'viewer';
+      if (!isRole(role)) invalid([{ field: '/claimed_role', message: `must be one of ${ROLES.join(', ')}` }]);
+      for (const name of input.claimedAccounts) {
+        const account = await this.o.oauthRepo.findAccountByName(name);
+        if (!account) continue;
+        member = await this.findOrCreateMember(account._id, (input.displayName || input.subject).slice(0, MAX_NAME), role, input.subject);
+        break;
+      }
+    }
+    if (!member) throw new UnauthenticatedError('this identity is not a member of any account');
+    return this.openSession(member, input.limits, input.userAgent);
+  }
+
+  private async openSession(member: MemberDoc, limits: SessionLimits, userAgent: string) {
+    const idle = limits.idleTimeoutSeconds;
+    const absolute = limits.absoluteTimeoutSeconds;
+    if (!(idle > 0) || !(absolute >= idle)) invalid([{ field: '/limits', message: 'idle and absolute timeouts must be positive, absolute >= idle' }]);
+    const token = newSecret(SESSION_PREFIX);
+    const now = this.now();
+    const session: ConsoleSessionDoc = {
+      _id: this.o.crypto.hash(token),
+      sessionId: newId(),
+      accountId: member.accountId,
+      memberId: member._id,
+      csrfToken: randomBytes(32).toString('base64url'),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + absolute * 1000),
+      idleTimeoutMs: idle * 1000,
+      lastSeenAt: now,
+      revokedAt: null,
+      userAgent: userAgent.slice(0, 300),
+    };
+    await this.o.repo.insertSession(session);
+    const account = await this.o.repo.findAccount(member.accountId);
+    if (!account) throw new NotFoundError('account not found');
+    return { token, view: { session, account, member } satisfies SessionView };
+  }
+
+  /** The live session of a token, touched; UNAUTHENTICATED when it is not live. */
+  async session(token: string): Promise<SessionView> {
+    const hash = token && token.length <= 256 ? this.o.crypto.hash(token) : '';
+    const session = hash ? await this.o.repo.findSession(hash) : null;
+    const now = this.now();
+    if (!session || session.revokedAt) throw new UnauthenticatedError('no session');
+    if (session.expiresAt <= now) throw new UnauthenticatedError('the session has reached its absolute timeout');
+    if (session.lastSeenAt.getTime() + session.idleTimeoutMs <= now.getTime()) throw new UnauthenticatedError('the session has been idle too long');
+    const [account, member] = await Promise.all([this.o.repo.findAccount(session.accountId), this.o.repo.findMember(session.accountId, session.memberId)]);
+    if (!account || !member) throw new UnauthenticatedError('the account or member of this session no longer exists');
+    if (now.getTime() - session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+      await this.o.repo.touchSession(hash, now);
+      session.lastSeenAt = now;
+    }
+    return { session, account, member };
+  }
+
+  async revokeSession(token: string): Promise<void> {
+    if (token && token.length <= 256) await this.o.repo.revokeSession(this.o.crypto.hash(token), this.now());
+  }
+
+  revokeMemberSessions(accountId: string, memberId: string): Promise<number> {
+    return this.o.repo.revokeMemberSessions(accountId, memberId, this.now());
+  }
+
+  listMembers(accountId: string): Promise<MemberDoc[]> {
+    return this.o.repo.listMembers(accountId);
+  }
+
+  // Applications
+
+  listApplications(accountId: string): Promise<ApplicationDoc[]> {
+    return this.o.oauthRepo.listApplications(accountId);
+  }
+
+  async createApplication(accountId: string, name: string, scopes: string[]): Promise<{ application: ApplicationDoc; clientSecret: string }> {
+    const appName = name.trim();
+    const fields = nameField('/name', appName);
+    const parsed = applicationScopes(scopes);
+    if (!parsed.ok) fields.push({ field: '/scopes', message: `unknown scope(s) ${parsed.unknown.join(', ')}; allowed: consent, dataprocessing, webhooks` });
+    if (fields.length || !parsed.ok) invalid(fields);
+    if (!(await this.o.repo.findAccount(accountId))) throw new NotFoundError('account not found');
+    const clientSecret = newClientSecret();
+    const application: ApplicationDoc = {
+      _id: newId(),
+      accountId,
+      name: appName,
+      clientId: newClientId(),
+      secretHash: this.o.crypto.hash(clientSecret),
+      scopes: canonicalScopes(parsed.scopes),
+      createdAt: this.now(),
+      disabledAt: null,
+      previousSecretHash: null,
+      previousSecretExpiresAt: null,
+      secretRotatedAt: null,
+    };
+    await this.o.oauthRepo.insertApplication(application);
+    return { application, clientSecret };
+  }
+
+  private async application(accountId: string, id: string): Promise<ApplicationDoc> {
+    const app = id && accountId ? await this.o.repo.findApplication(accountId, id) : null;
+    if (!app) throw new NotFoundError(`application ${id} not found`);
+    return app;
+  }
+
+  /** A new secret; the previous one stays valid for the grace period (0: revoked at once, with the refresh tokens). */
+  async rotateSecret(accountId: string, id: string, graceSeconds: number): Promise<{ application: ApplicationDoc; clientSecret: string }> {
+    const grace = graceOf(graceSeconds);
+    const app = await this.application(accountId, id);
+    const clientSecret = newClientSecret();
+    const now = this.now();
+    const updated = await this.o.repo.updateApplication(accountId, id, {
+      secretHash: this.o.crypto.hash(clientSecret),
+      previousSecretHash: grace ? app.secretHash : null,
+      previousSecretExpiresAt: grace ? new Date(now.getTime() + grace * 1000) : null,
+      secretRotatedAt: now,
+    });
+    this.o.oauth.forgetClient(app.clientId);
+    if (!updated) throw new NotFoundError(`application ${id} not found`);
+    if (!grace) await this.o.oauthRepo.revokeFamiliesOfClient(app.clientId, now, 'client secret rotated');
+    return { application: updated, clientSecret };
+  }
+
+  async disableApplication(accountId: string, id: string): Promise<ApplicationDoc> {
+    const app = await this.application(accountId, id);
+    if (app.disabledAt) return app;
+    const now = this.now();
+    const updated = await this.o.repo.updateApplication(accountId, id, { disabledAt: now });
+    this.o.oauth.forgetClient(app.clientId);
+    if (!updated) throw new NotFoundError(`application ${id} not found`);
+    await this.o.oauthRepo.revokeFamiliesOfClient(app.clientId, now, 'application disabled');
+    return updated;
+  }
+
+  // Tokens
+
+  async issueToken(accountId: string, id: string, scopes: string[]): Promise<IssuedToken> {
+    const app = await this.application(accountId, id);
+    if (app.disabledAt) invalid([{ field: '/application_id', message: 'the application is disabled' }]);
+    const granted = grantScopes(scopes, app.scopes);
+    if (!granted.ok) invalid([{ field: '/scopes', message: `not allowed for this application: ${granted.notAllowed.join(' ')}` }]);
+    return this.o.oauth.issue(app, granted.scopes, granted.scopes);
+  }
+
+  async listFamilies(accountId: string, id: string): Promise<Array<TokenFamilyDoc & { applicationId: string }>> {
+    const app = await this.application(accountId, id);
+    const families = await this.o.repo.listFamilies(accountId, app.clientId, 200);
+    return families.map((f) => ({ ...f, applicationId: app._id }));
+  }
+
+  async revokeFamily(accountId: string, familyId: string): Promise<TokenFamilyDoc> {
+    const family = familyId ? await this.o.repo.revokeFamily(accountId, familyId, this.now(), 'revoked in the console') : null;
+    if (!family) throw new NotFoundError(`token family ${familyId} not found`);
+    return family;
+  }
+
+  // API key
+
+  async apiKeyInfo(accountId: string): Promise<ApiKeyView> {
+    const account = accountId ? await this.o.repo.findAccount(accountId) : null;
+    if (!account) throw new NotFoundError('account not found');
+    return this.keyView(account);
+  }
+
+  private keyView(account: AccountDoc): ApiKeyView {
+    const key = this.o.crypto.decrypt(account.apiKeyEnc, account._id);
+    const live = account.previousApiKeyExpiresAt && account.previousApiKeyExpiresAt > this.now() ? account.previousApiKeyExpiresAt : null;
+    return { accountId: account._id, masked: `${key.slice(0, 3)}…${key.slice(-4)}`, rotatedAt: account.apiKeyRotatedAt ?? null, previousExpiresAt: live };
+  }
+
+  async rotateApiKey(accountId: string, graceSeconds: number): Promise<{ apiKey: string; info: ApiKeyView }> {
+    const grace = graceOf(graceSeconds);
+    const account = accountId ? await this.o.repo.findAccount(accountId) : null;
+    if (!account) throw new NotFoundError('account not found');
+    const apiKey = newApiKey();
+    const now = this.now();
+    const updated = await this.o.repo.rotateApiKey(
+      accountId,
+      { hash: this.o.crypto.hash(apiKey), enc: this.o.crypto.encrypt(apiKey, accountId) },
+      grace ? { hash: account.apiKeyHash, expiresAt: new Date(now.getTime() + grace * 1000) } : null,
+      now,
+    );
+    if (!updated) throw new NotFoundError('account not found');
+    return { apiKey, info: this.keyView(updated) };
+  }
+}

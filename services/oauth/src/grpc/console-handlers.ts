@@ -1,0 +1,128 @@
+import { type AsyncService, type CallContext } from '@accord/common';
+import { oauthconsolev1 } from '@accord/proto';
+import type { ApiKeyView, ConsoleCore, SessionLimits, SessionView } from '../console-core';
+import type { MemberDoc } from '../store/console-models';
+import type { ApplicationDoc, TokenFamilyDoc } from '../store/models';
+import { requireAdmin } from './admin-auth';
+
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+export type ConsoleHandlers = AsyncService<KnownKeys<oauthconsolev1.OAuthConsoleServiceServer>>;
+
+const opt = (d: Date | null | undefined) => d ?? undefined;
+
+const toMember = (m: MemberDoc): oauthconsolev1.ConsoleMember => ({
+  id: m._id,
+  accountId: m.accountId,
+  name: m.name,
+  role: m.role,
+  subject: m.subject ?? '',
+  createdAt: m.createdAt,
+});
+
+const toSession = (v: SessionView): oauthconsolev1.ConsoleSession => ({
+  id: v.session.sessionId,
+  accountId: v.account._id,
+  accountName: v.account.name,
+  member: toMember(v.member),
+  csrfToken: v.session.csrfToken,
+  createdAt: v.session.createdAt,
+  expiresAt: v.session.expiresAt,
+  idleExpiresAt: new Date(v.session.lastSeenAt.getTime() + v.session.idleTimeoutMs),
+});
+
+const toApplication = (a: ApplicationDoc): oauthconsolev1.ConsoleApplication => ({
+  id: a._id,
+  accountId: a.accountId,
+  name: a.name,
+  clientId: a.clientId,
+  scopes: a.scopes,
+  createdAt: a.createdAt,
+  disabledAt: opt(a.disabledAt),
+  secretRotatedAt: opt(a.secretRotatedAt),
+  previousSecretExpiresAt: a.previousSecretExpiresAt && a.previousSecretExpiresAt > new Date() ? a.previousSecretExpiresAt : undefined,
+});
+
+const toFamily = (f: TokenFamilyDoc, applicationId: string): oauthconsolev1.TokenFamily => ({
+  id: f._id,
+  applicationId,
+  clientId: f.clientId,
+  createdAt: f.createdAt,
+  expiresAt: f.expiresAt,
+  revokedAt: opt(f.revokedAt),
+  revokedReason: f.revokedReason ?? '',
+});
+
+const toKey = (k: ApiKeyView): oauthconsolev1.ApiKeyInfo => ({
+  accountId: k.accountId,
+  masked: k.masked,
+  rotatedAt: opt(k.rotatedAt),
+  previousExpiresAt: opt(k.previousExpiresAt),
+});
+
+const limitsOf = (l: oauthconsolev1.SessionLimits | undefined): SessionLimits => ({
+  idleTimeoutSeconds: l?.idleTimeoutSeconds ?? 0,
+  absoluteTimeoutSeconds: l?.absoluteTimeoutSeconds ?? 0,
+});
+
+/** gRPC handlers of OAuthConsoleService: proto <-> core translation and the admin guard. */
+export function consoleHandlers(core: ConsoleCore, adminToken: string | undefined): ConsoleHandlers {
+  const admin = (ctx: CallContext) => requireAdmin(ctx, adminToken);
+  const grant = (g: { token: string; view: SessionView }): oauthconsolev1.ConsoleSessionGrant => ({ sessionToken: g.token, session: toSession(g.view) });
+  return {
+    async createConsoleLink(req, ctx) {
+      admin(ctx);
+      const r = await core.createLink(req);
+      return { token: r.token, expiresAt: r.expiresAt, accountId: r.account._id, member: toMember(r.member) };
+    },
+    async redeemConsoleLink(req) {
+      return grant(await core.redeemLink(req.token, limitsOf(req.limits), req.userAgent));
+    },
+    async signInMember(req) {
+      return grant(await core.signInSubject({ ...req, limits: limitsOf(req.limits) }));
+    },
+    async getConsoleSession(req) {
+      return toSession(await core.session(req.sessionToken));
+    },
+    async revokeConsoleSession(req) {
+      await core.revokeSession(req.sessionToken);
+      return {};
+    },
+    async revokeMemberSessions(req) {
+      return { revoked: await core.revokeMemberSessions(req.accountId, req.memberId) };
+    },
+    async listMembers(req) {
+      return { members: (await core.listMembers(req.accountId)).map(toMember) };
+    },
+    async listAccountApplications(req) {
+      return { applications: (await core.listApplications(req.accountId)).map(toApplication) };
+    },
+    async createAccountApplication(req) {
+      const r = await core.createApplication(req.accountId, req.name, req.scopes);
+      return { application: toApplication(r.application), clientSecret: r.clientSecret };
+    },
+    async rotateApplicationSecret(req) {
+      const r = await core.rotateSecret(req.accountId, req.applicationId, req.graceSeconds);
+      return { application: toApplication(r.application), clientSecret: r.clientSecret };
+    },
+    async disableApplication(req) {
+      return toApplication(await core.disableApplication(req.accountId, req.applicationId));
+    },
+    async issueApplicationToken(req) {
+      return core.issueToken(req.accountId, req.applicationId, req.scopes);
+    },
+    async listTokenFamilies(req) {
+      return { families: (await core.listFamilies(req.accountId, req.applicationId)).map((f) => toFamily(f, f.applicationId)) };
+    },
+    async revokeTokenFamily(req) {
+      const f = await core.revokeFamily(req.accountId, req.familyId);
+      return toFamily(f, '');
+    },
+    async getApiKeyInfo(req) {
+      return toKey(await core.apiKeyInfo(req.accountId));
+    },
+    async rotateAccountApiKey(req) {
+      const r = await core.rotateApiKey(req.accountId, req.graceSeconds);
+      return { apiKey: r.apiKey, info: toKey(r.info) };
+    },
+  };
+}
