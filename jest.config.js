@@ -4,6 +4,7 @@
 const transform = { '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] };
 const moduleNameMapper = {
   '^@accord/proto$': '<rootDir>/proto/src/index.ts',
+  '^@accord/verify$': '<rootDir>/clients/verify/src/index.ts',
   '^@accord/common$': '<rootDir>/services/common/src/index.ts',
   '^@accord/local-stack$': '<rootDir>/deploy/local/src/index.ts',
   '^@accord/(oauth|consent|dataprocessing|webhook|gateway)$': '<rootDir>/services/$1/src/index.ts',
@@ -20,7 +21,7 @@ const withServers = {
 module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{proto,services,deploy}/**/src/**/*.test.ts'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{proto,services,deploy,clients}/**/src/**/*.test.ts', '<rootDir>/clients/*/test/**/*.test.ts'] },
     { ...withServers, displayName: 'component', testMatch: ['<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/deploy/local/test/**/*.test.ts'] },
     { ...withServers, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.test.ts'] },
     { ...base, displayName: 'chart', testMatch: ['<rootDir>/charts/accord/test/**/*.test.ts'], testTimeout: 120000 },
