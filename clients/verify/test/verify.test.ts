@@ -147,7 +147,7 @@ describe('the accord-verify command', () => {
     const p = log.proof(6, 11);
     write('p-bad.json', { ...p, auditPath: [...p.auditPath].reverse() });
     write('h-bad.json', await log.head(11, { key: other }));
-    for (const over of [{ event: 'e-bad.json' }, { proof: 'p-bad.json' }, { head: 'h-bad.json' }]) {
+    for (const over of [{ event: 'e-bad.json' }, { proof: 'p-bad.json' }, { head: 'h-bad.json' }] as Array<Record<string, string>>) {
       const o = io();
       expect({ over, code: await main(args(over), o.io) }).toEqual({ over, code: 1 });
       expect(o.out.at(-1)).toBe('NOT verified');
