@@ -1,0 +1,194 @@
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { exportJWK } from 'jose';
+import type { Connection } from 'mongoose';
+import { connectMongo, createLogger, syncIndexes } from '@accord/common';
+import { testEnv } from '@accord/local-stack';
+import { hashFromBase64, rootOf, verifyConsistency, verifyInclusion, verifyTreeHead } from '@accord/verify';
+import type { ConsentEvent } from '../src/domain/consent';
+import { eventLeafHash, signTreeHead } from '../src/domain/log';
+import { LogSequencer, type SequencerOptions } from '../src/events/log-sequencer';
+import { defineLogModels, type LogHeadDoc, type LogModels } from '../src/store/log-models';
+import { LogRepository } from '../src/store/log-repository';
+import { sleep, waitFor } from './helpers';
+
+let conn: Connection;
+let models: LogModels;
+const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const key = { kid: 'seq-test', alg: 'ES256' as const, privateKey };
+const logger = createLogger('t', 'silent');
+
+beforeAll(async () => {
+  conn = await connectMongo(testEnv('logseq').mongoUrl, logger);
+  models = defineLogModels(conn);
+  await syncIndexes(conn);
+});
+afterAll(async () => conn?.close());
+
+/** Stands in for consent_events (the write path's store): events become visible when "stored". */
+const stored = new Map<string, ConsentEvent>();
+let seq = 0;
+const newEvent = (accountId: string): ConsentEvent => {
+  seq++;
+  return {
+    id: `ev${String(seq).padStart(8, '0')}`,
+    accountId,
+    appId: 'app',
+    subject: `user-${seq % 7}`,
+    issuer: 'https://shop.example',
+    target: 'https://shop.example/privacy',
+    scope: 'newsletter',
+    action: seq % 2 === 0,
+    token: `T${seq}`,
+    createdAt: new Date(),
+  };
+};
+
+function sequencer(over: Partial<SequencerOptions> = {}): LogSequencer {
+  return new LogSequencer(new LogRepository(models), {
+    pollMs: 50,
+    leaseMs: 400,
+    batchSize: 25,
+    abandonAfterMs: 60_000,
+    loadEvents: async (ids) => ids.flatMap((id) => (stored.has(id) ? [stored.get(id)!] : [])),
+    sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, key),
+    logger,
+    ...over,
+  });
+}
+
+/** A write as the write path does it: queue entry first, then the event. */
+async function write(repo: LogRepository, accountId: string): Promise<ConsentEvent> {
+  const ev = newEvent(accountId);
+  await repo.enqueue([ev]);
+  stored.set(ev.id, ev);
+  return ev;
+}
+
+async function expectSoundLog(account: string, events: ConsentEvent[]): Promise<LogHeadDoc> {
+  const repo = new LogRepository(models);
+  const head = await waitFor(
+    async () => {
+      const h = await repo.latestHead(account);
+      return h && h.treeSize === events.length ? h : undefined;
+    },
+    30_000,
+    `the head of ${account} to reach ${events.length}`,
+  );
+  const leaves = await models.leaves.collection.find({ accountId: account } as never, { sort: { leafIndex: 1 } }).toArray();
+  // no gap, no duplicate, every written event exactly once
+  expect(leaves.map((l) => l.leafIndex)).toEqual(events.map((_, i) => i));
+  expect(leaves.map((l) => l.eventId as string).sort()).toEqual(events.map((e) => e.id).sort());
+  // the head is the tree of the events' leaves in the log's order, signed
+  const byId = new Map(events.map((e) => [e.id, e]));
+  expect(head.rootHash).toBe(rootOf(leaves.map((l) => eventLeafHash(byId.get(l.eventId as string)!))).toString('base64'));
+  const jwk = { ...(await exportJWK(createPublicKey(privateKey))), kid: 'seq-test' };
+  expect((await verifyTreeHead({ ...head, timestamp: head.timestamp.toISOString() }, { keys: [jwk] })).ok).toBe(true);
+  // every event proves into it, and every earlier head is a prefix of it
+  for (const ev of events) {
+    const out = await repo.inclusionProof(account, ev.id);
+    if (out.kind !== 'proof') throw new Error(`${ev.id}: ${out.kind}`);
+    expect(
+      verifyInclusion(
+        out.proof.leafIndex,
+        out.proof.treeSize,
+        eventLeafHash(ev),
+        out.proof.auditPath.map((h) => hashFromBase64(h)!),
+        hashFromBase64(head.rootHash)!,
+      ),
+    ).toBe(true);
+  }
+  for (const h of await models.heads.collection.find({ accountId: account } as never).toArray()) {
+    const c = await repo.consistencyProof(account, h.treeSize as number, head.treeSize);
+    if (c.kind !== 'proof') throw new Error(c.kind);
+    expect(
+      verifyConsistency(
+        h.treeSize as number,
+        head.treeSize,
+        hashFromBase64(h.rootHash as string)!,
+        hashFromBase64(head.rootHash)!,
+        c.proof.map((p) => hashFromBase64(p)!),
+      ),
+    ).toBe(true);
+  }
+  expect(await repo.queued(account, 10)).toEqual([]);
+  return head;
+}
+
+describe('log sequencing (real database)', () => {
+  it('three replicas sequencing while eight writers write to two accounts: every event once, no gap, signed heads that extend each other', async () => {
+    const replicas = [sequencer(), sequencer(), sequencer()];
+    const published: LogHeadDoc[] = [];
+    replicas.push(sequencer({ onHead: (h) => void published.push(h) }));
+    replicas.forEach((r) => r.start());
+    const repo = new LogRepository(models);
+    const written: Record<string, ConsentEvent[]> = { 'acc-w1': [], 'acc-w2': [] };
+    try {
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, w) => {
+          const account = w % 2 ? 'acc-w1' : 'acc-w2';
+          for (let i = 0; i < 15; i++) {
+            written[account]!.push(await write(repo, account));
+            replicas[w % replicas.length]!.nudge();
+            if (i % 5 === 0) await sleep(20);
+          }
+        }),
+      );
+      await expectSoundLog('acc-w1', written['acc-w1']!);
+      await expectSoundLog('acc-w2', written['acc-w2']!);
+    } finally {
+      await Promise.all(replicas.map((r) => r.stop()));
+    }
+    // heads are published once each, never a smaller one after a larger one of the same account
+    for (const acc of ['acc-w1', 'acc-w2']) {
+      const sizes = published.filter((h) => h.accountId === acc).map((h) => h.treeSize);
+      expect([...sizes].sort((a, b) => a - b)).toEqual(sizes);
+      expect(new Set(sizes).size).toBe(sizes.length);
+    }
+  });
+
+  it('a sequencer killed between writing leaves and signing the head: another replica takes over after its lease and finishes', async () => {
+    const account = 'acc-killed';
+    const repo = new LogRepository(models);
+    const events: ConsentEvent[] = [];
+    for (let i = 0; i < 12; i++) events.push(await write(repo, account));
+    // the doomed replica dies inside its first append, after the leaves and nodes, before the head
+    let killedAt = 0;
+    const doomed = sequencer({
+      leaseMs: 3000,
+      sign: async () => {
+        killedAt = Date.now();
+        throw new Error('killed');
+      },
+    });
+    await expect(doomed.runOnce()).rejects.toThrow('killed');
+    expect(await repo.leafCount(account)).toBe(12);
+    expect(await repo.latestHead(account)).toBeUndefined();
+    // its lease is still held (it never released it): a second replica waits it out, then takes over
+    const successor = sequencer();
+    expect(await successor.runOnce()).toBe(0);
+    for (let i = 0; i < 5; i++) events.push(await write(repo, account));
+    successor.start();
+    try {
+      await expectSoundLog(account, events);
+    } finally {
+      await successor.stop();
+    }
+    expect(killedAt).toBeGreaterThan(0);
+  });
+
+  it('drops the queue entry of a write that never stored its event, after the grace time only', async () => {
+    const account = 'acc-abandoned';
+    const repo = new LogRepository(models);
+    let clock = new Date('2026-11-23T07:00:00Z');
+    const s = sequencer({ abandonAfterMs: 1000, now: () => clock });
+    await repo.enqueue([{ id: 'never-stored', accountId: account }], clock);
+    const ev = await write(repo, account);
+    expect(await s.runOnce()).toBe(1);
+    expect((await repo.queued(account, 10)).map((q) => q._id)).toEqual(['never-stored']);
+    clock = new Date(clock.getTime() + 5000);
+    await s.runOnce();
+    expect(await repo.queued(account, 10)).toEqual([]);
+    await expectSoundLog(account, [ev]);
+    await s.stop();
+  });
+});
