@@ -142,10 +142,29 @@ export class LogRepository {
 
   /** Number of leaves written (the next free position), which may run ahead of the latest head after a crash. */
   async leafCount(accountId: string): Promise<number> {
-    const doc = (await this.m.leaves.collection.findOne({ accountId } as never, { sort: { leafIndex: -1 }, projection: { leafIndex: 1 } })) as {
-      leafIndex: number;
-    } | null;
-    return doc ? doc.leafIndex + 1 : 0;
+    const size = (await this.latestHead(accountId))?.treeSize ?? 0;
+    return size + (await this.leavesFrom(accountId, size)).length;
+  }
+
+  /**
+   * The leaves at positions `from`, `from`+1, … up to the first free one: after a crash, those a
+   * predecessor wrote beyond the latest head (at most a batch). Point reads by `_id` in chunks,
+   * so the cost is the batch, not the log.
+   */
+  private async leavesFrom(accountId: string, from: number): Promise<LogLeafDoc[]> {
+    const out: LogLeafDoc[] = [];
+    const CHUNK = 512;
+    for (;;) {
+      const start = from + out.length;
+      const ids = Array.from({ length: CHUNK }, (_, k) => leafId(accountId, start + k));
+      const docs = (await this.m.leaves.collection.find({ _id: { $in: ids } } as never).toArray()) as unknown as LogLeafDoc[];
+      const byIndex = new Map(docs.map((d) => [d.leafIndex, d]));
+      for (let k = 0; k < CHUNK; k++) {
+        const d = byIndex.get(start + k);
+        if (!d) return out;
+        out.push({ ...d, leafHash: asBuffer(d.leafHash) });
+      }
+    }
   }
 
   /** The hashes of complete subtrees, in the order asked, with one query. Throws when one is missing. */
@@ -223,20 +242,13 @@ export class LogRepository {
   ): Promise<LogHeadDoc | undefined> {
     const latest = await this.latestHead(accountId);
     const headSize = latest?.treeSize ?? 0;
-    const written = await this.leafCount(accountId);
     const range = await this.compactRange(accountId, headSize);
     const nodes: Array<Subtree & { hash: Buffer }> = [];
 
     // 1. a predecessor's leaves that never made it into a head
-    if (written > headSize) {
-      const orphans = (await this.m.leaves.collection
-        .find({ accountId, leafIndex: { $gte: headSize, $lt: written } } as never, { sort: { leafIndex: 1 } })
-        .toArray()) as unknown as LogLeafDoc[];
-      orphans.forEach((o, i) => {
-        if (o.leafIndex !== headSize + i) throw new Error(`consent log of ${accountId}: leaf ${headSize + i} is missing`);
-        nodes.push(...range.append(asBuffer(o.leafHash)));
-      });
-    }
+    const orphans = await this.leavesFrom(accountId, headSize);
+    for (const o of orphans) nodes.push(...range.append(o.leafHash));
+    const written = headSize + orphans.length;
 
     // 2. new leaves, for events not sequenced yet, at the next free positions
     const unique = [...new Map(entries.map((e) => [e.eventId, e])).values()];
