@@ -4,7 +4,11 @@ import { dataprocessingSpecLookup } from './clients/dataprocessing';
 import type { Config } from './config';
 import { Consents } from './consents';
 import { OutboxRelay } from './events/outbox-relay';
+import { signTreeHead } from './domain/log';
+import { LogSequencer } from './events/log-sequencer';
 import { consentHandlers } from './grpc/handlers';
+import { defineLogModels } from './store/log-models';
+import { LogRepository } from './store/log-repository';
 import { defineModels } from './store/models';
 import { ConsentRepository } from './store/repository';
 
@@ -14,8 +18,21 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
 
   const conn = await connectMongo(config.MONGO_URL, logger);
   const models = defineModels(conn);
+  const logModels = defineLogModels(conn);
   await syncIndexes(conn);
   const repo = new ConsentRepository(models);
+  const logRepo = new LogRepository(logModels);
+  // the consent log: sequenced behind the writes, heads signed with the receipt key
+  const sequencer = new LogSequencer(logRepo, {
+    pollMs: config.ACCORD_CONSENT_LOG_POLL_MS,
+    leaseMs: config.ACCORD_CONSENT_LOG_LEASE_MS,
+    batchSize: config.ACCORD_CONSENT_LOG_BATCH,
+    abandonAfterMs: 2 * config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
+    loadEvents: (ids) => repo.findByIds(ids),
+    sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, keys[0]!),
+    logger,
+  });
+  sequencer.start();
 
   const nc = await connectNats(config.NATS_URL, logger, 'accord-consent');
   await ensureEventStream(await nc.jetstreamManager(), config.ACCORD_NATS_PREFIX);
@@ -45,6 +62,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       },
     },
     logger,
+    { enqueue: (events) => logRepo.enqueue(events), nudge: () => sequencer.nudge(), anchor: (accountId, id) => logRepo.anchor(accountId, id) },
   );
 
   const server = await startGrpcServer({
@@ -58,6 +76,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     async stop() {
       await server.shutdown(config.SHUTDOWN_GRACE_MS);
       await consents.drain();
+      await sequencer.stop();
       await relay.stop();
       specs.close();
       await nc.drain().catch(() => nc.close());

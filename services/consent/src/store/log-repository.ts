@@ -140,6 +140,13 @@ export class LogRepository {
     return { ...doc, leafHash: asBuffer(doc.leafHash) };
   }
 
+  /** The event's leaf position and the latest head's size and root, once a head covers it. */
+  async anchor(accountId: string, eventId: string): Promise<{ leafIndex: number; treeSize: number; rootHash: string } | undefined> {
+    const [leaf, head] = await Promise.all([this.leaf(accountId, eventId), this.latestHead(accountId)]);
+    if (!leaf || !head || leaf.leafIndex >= head.treeSize) return undefined;
+    return { leafIndex: leaf.leafIndex, treeSize: head.treeSize, rootHash: head.rootHash };
+  }
+
   /** Number of leaves written (the next free position), which may run ahead of the latest head after a crash. */
   async leafCount(accountId: string): Promise<number> {
     const size = (await this.latestHead(accountId))?.treeSize ?? 0;

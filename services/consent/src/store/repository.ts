@@ -302,6 +302,13 @@ export class ConsentRepository {
     return doc && doc.accountId === accountId ? fromDoc(doc) : undefined;
   }
 
+  /** The stored events among these ids (any account; the consent log's sequencer reads its queue with it). */
+  async findByIds(ids: string[]): Promise<ConsentEvent[]> {
+    if (!ids.length) return [];
+    const docs = (await this.m.events.collection.find({ _id: { $in: ids } } as never).toArray()) as unknown as EventDoc[];
+    return docs.map((d) => fromDoc(d));
+  }
+
   /** Events sharing a token, newest first. */
   async findByToken(accountId: string, token: string, limit: number): Promise<ConsentEvent[]> {
     const docs = (await this.m.events.collection
