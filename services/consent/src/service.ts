@@ -7,6 +7,7 @@ import { OutboxRelay } from './events/outbox-relay';
 import { signTreeHead } from './domain/log';
 import { LogSequencer } from './events/log-sequencer';
 import { consentHandlers } from './grpc/handlers';
+import { ConsentLog } from './log';
 import { defineLogModels } from './store/log-models';
 import { LogRepository } from './store/log-repository';
 import { defineModels } from './store/models';
@@ -67,7 +68,13 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
 
   const server = await startGrpcServer({
     port: config.GRPC_PORT,
-    services: [{ definition: consentv1.ConsentServiceService, implementation: consentHandlers(consents, logger), name: 'accord.consent.v1.ConsentService' }],
+    services: [
+      {
+        definition: consentv1.ConsentServiceService,
+        implementation: consentHandlers(consents, logger, new ConsentLog(logRepo)),
+        name: 'accord.consent.v1.ConsentService',
+      },
+    ],
     logger,
   });
 
