@@ -173,6 +173,19 @@ const isOdd = (n: number): boolean => n % 2 === 1;
 const half = (n: number): number => Math.floor(n / 2);
 
 /**
+ * RFC 9162 §2.1.3.2 / §2.1.4.2: after hashing in a left sibling, "if LSB(fn) is not set,
+ * right-shift both fn and sn equally until either LSB(fn) is set or fn is 0" (the node sits on
+ * the right edge, where levels without a sibling are skipped).
+ */
+function skipRightEdge(fn: number, sn: number): [number, number] {
+  while (!isOdd(fn) && fn !== 0) {
+    fn = half(fn);
+    sn = half(sn);
+  }
+  return [fn, sn];
+}
+
+/**
  * The root an inclusion proof leads to (RFC 9162 §2.1.3.2), or undefined when the proof has the
  * wrong shape for the index and size (too short, too long, bad hash sizes).
  */
@@ -186,12 +199,7 @@ export function rootFromInclusionProof(index: number, size: number, leaf: Uint8A
     if (sn === 0) return undefined;
     if (isOdd(fn) || fn === sn) {
       r = nodeHash(p, r);
-      if (!isOdd(fn)) {
-        while (!isOdd(fn) && fn !== 0) {
-          fn = half(fn);
-          sn = half(sn);
-        }
-      }
+      [fn, sn] = skipRightEdge(fn, sn);
     } else {
       r = nodeHash(r, p);
     }
@@ -233,12 +241,7 @@ export function verifyConsistency(first: number, second: number, firstRoot: Uint
     if (isOdd(fn) || fn === sn) {
       fr = nodeHash(c, fr);
       sr = nodeHash(c, sr);
-      if (!isOdd(fn)) {
-        while (!isOdd(fn) && fn !== 0) {
-          fn = half(fn);
-          sn = half(sn);
-        }
-      }
+      [fn, sn] = skipRightEdge(fn, sn);
     } else {
       sr = nodeHash(sr, c);
     }
