@@ -7,11 +7,13 @@ import type { OutboxRelay } from './events/outbox-relay';
 import type { ConsentRepository, Statistics } from './store/repository';
 import type { LogAnchor } from '@accord/verify';
 
-/** What the write path and receipts need from the consent log (docs/consent-log.md). */
+/**
+ * What the write path and receipts need from the consent log (docs/consent-log.md). The write
+ * itself only marks its event documents as waiting for a leaf (ConsentRepository.insertEvents);
+ * the sequencer runs behind it.
+ */
 export interface ConsentLogPort {
-  /** Records events that must get a leaf; called before they are stored. */
-  enqueue(events: ConsentEvent[]): Promise<void>;
-  /** After a batch is answered: sequence soon. */
+  /** After a batch is answered: sequence soon (never awaited). */
   nudge(): void;
   /** The event's position and the latest head, once sequenced. */
   anchor(accountId: string, eventId: string): Promise<LogAnchor | undefined>;
@@ -110,8 +112,6 @@ export class Consents {
   private async writeBatch(batch: Pending[]): Promise<void> {
     const events = batch.flatMap((p) => p.events);
     try {
-      // the log's queue entries first, so that no stored event can miss the log
-      await this.log?.enqueue(events);
       await this.repo.insertEvents(events, new Date(Date.now() + this.receipt.leaseMs));
     } catch (err) {
       for (const p of batch) p.reject(err);

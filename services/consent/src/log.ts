@@ -27,7 +27,11 @@ function requireAccount(accountId: string): void {
 
 /** The consent log's read use cases (docs/consent-log.md): what the gRPC handlers call. */
 export class ConsentLog {
-  constructor(private readonly repo: LogRepository) {}
+  constructor(
+    private readonly repo: LogRepository,
+    /** The event store: whether an event without a leaf is waiting for one (409) or unknown (404). */
+    private readonly events: { isLogPending(accountId: string, id: string): Promise<boolean> },
+  ) {}
 
   async treeHead(accountId: string): Promise<PublicTreeHead> {
     requireAccount(accountId);
@@ -42,16 +46,11 @@ export class ConsentLog {
     if (!EVENT_ID_PATTERN.test(id)) throw new NotFoundError('Consent event not found');
     if (treeSize !== undefined && (!Number.isSafeInteger(treeSize) || treeSize < 1)) throw InvalidArgumentError.field('treeSize', 'must be a positive integer');
     const out = await this.repo.inclusionProof(accountId, id, treeSize);
-    switch (out.kind) {
-      case 'proof':
-        return out.proof;
-      case 'unsequenced':
-        throw new AppError(status.ABORTED, `The consent event is not in the log yet; it is sequenced within seconds. Retry after ${PROOF_RETRY_AFTER_S} s.`);
-      case 'no-head':
-        throw InvalidArgumentError.field('treeSize', `is not the size of a tree head that contains this event`);
-      default:
-        throw new NotFoundError('Consent event not found');
-    }
+    if (out.kind === 'proof') return out.proof;
+    if (out.kind === 'unsequenced' || (out.kind === 'no-leaf' && (await this.events.isLogPending(accountId, id))))
+      throw new AppError(status.ABORTED, `The consent event is not in the log yet; it is sequenced within seconds. Retry after ${PROOF_RETRY_AFTER_S} s.`);
+    if (out.kind === 'no-head') throw InvalidArgumentError.field('treeSize', `is not the size of a tree head that contains this event`);
+    throw new NotFoundError('Consent event not found');
   }
 
   async consistencyProof(accountId: string, first: number, second: number) {

@@ -5,6 +5,7 @@ import type { Config } from './config';
 import { Consents } from './consents';
 import { OutboxRelay } from './events/outbox-relay';
 import { signTreeHead } from './domain/log';
+import { headPublisher } from './events/head-publisher';
 import { LogSequencer } from './events/log-sequencer';
 import { consentHandlers } from './grpc/handlers';
 import { ConsentLog } from './log';
@@ -23,18 +24,6 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   await syncIndexes(conn);
   const repo = new ConsentRepository(models);
   const logRepo = new LogRepository(logModels);
-  // the consent log: sequenced behind the writes, heads signed with the receipt key
-  const sequencer = new LogSequencer(logRepo, {
-    pollMs: config.ACCORD_CONSENT_LOG_POLL_MS,
-    leaseMs: config.ACCORD_CONSENT_LOG_LEASE_MS,
-    batchSize: config.ACCORD_CONSENT_LOG_BATCH,
-    abandonAfterMs: 2 * config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
-    loadEvents: (ids) => repo.findByIds(ids),
-    sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, keys[0]!),
-    logger,
-  });
-  sequencer.start();
-
   const nc = await connectNats(config.NATS_URL, logger, 'accord-consent');
   await ensureEventStream(await nc.jetstreamManager(), config.ACCORD_NATS_PREFIX);
   const relay = new OutboxRelay(repo, nc.jetstream(), {
@@ -45,6 +34,19 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     logger,
   });
   relay.start();
+
+  // the consent log: sequenced behind the writes, heads signed with the receipt key
+  const sequencer = new LogSequencer(logRepo, {
+    pollMs: config.ACCORD_CONSENT_LOG_POLL_MS,
+    leaseMs: config.ACCORD_CONSENT_LOG_LEASE_MS,
+    batchSize: config.ACCORD_CONSENT_LOG_BATCH,
+    queue: repo,
+    sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, keys[0]!),
+    // new heads on the event stream: witnesses and `log.tree_head` webhooks
+    onHead: headPublisher(nc.jetstream(), config.ACCORD_NATS_PREFIX, config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS),
+    logger,
+  });
+  sequencer.start();
 
   const specs = dataprocessingSpecLookup(config.ACCORD_DATAPROCESSING_ADDR, logger);
   const consents = new Consents(
@@ -63,7 +65,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       },
     },
     logger,
-    { enqueue: (events) => logRepo.enqueue(events), nudge: () => sequencer.nudge(), anchor: (accountId, id) => logRepo.anchor(accountId, id) },
+    { nudge: () => sequencer.nudge(), anchor: (accountId, id) => logRepo.anchor(accountId, id) },
   );
 
   const server = await startGrpcServer({
@@ -71,7 +73,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     services: [
       {
         definition: consentv1.ConsentServiceService,
-        implementation: consentHandlers(consents, logger, new ConsentLog(logRepo)),
+        implementation: consentHandlers(consents, logger, new ConsentLog(logRepo, repo)),
         name: 'accord.consent.v1.ConsentService',
       },
     ],

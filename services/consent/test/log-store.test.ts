@@ -105,16 +105,11 @@ describe('consent log store (real database)', () => {
     }
   });
 
-  it('tells an event waiting for its leaf (unsequenced) from an unknown one, and never shows another account its leaves', async () => {
+  it('tells an event without a leaf from one whose leaf no head covers yet, and never shows another account its leaves', async () => {
     const repo = new LogRepository(models);
-    await repo.enqueue([{ id: 'q-1', accountId: 'acc-q' }]);
-    await repo.enqueue([{ id: 'q-1', accountId: 'acc-q' }]); // idempotent
-    expect((await repo.queued('acc-q', 10)).map((q) => q._id)).toEqual(['q-1']);
-    expect((await repo.inclusionProof('acc-q', 'q-1')).kind).toBe('unsequenced');
-    expect((await repo.inclusionProof('acc-q', 'nope')).kind).toBe('not-found');
-    expect((await repo.inclusionProof('acc-q', entry('acc-batches', 1).eventId)).kind).toBe('not-found');
-    await repo.dequeue(['q-1']);
-    expect(await repo.queued('acc-q', 10)).toEqual([]);
+    expect((await repo.inclusionProof('acc-q', 'nope')).kind).toBe('no-leaf');
+    expect((await repo.inclusionProof('acc-q', entry('acc-batches', 1).eventId)).kind).toBe('no-leaf');
+    expect((await repo.inclusionProof('acc-batches', entry('acc-batches', 1).eventId)).kind).toBe('proof');
   });
 
   it('finishes the work of a sequencer that died after writing leaves: no gap, no duplicate, the same root', async () => {
@@ -137,7 +132,7 @@ describe('consent log store (real database)', () => {
       })) as never[],
     );
     expect((await repo.inclusionProof(acc, entry(acc, 6).eventId)).kind).toBe('unsequenced');
-    // its successor retries the same events (still queued) plus new ones
+    // its successor retries the same events (still marked as waiting) plus new ones
     const head = await repo.append(
       acc,
       Array.from({ length: 6 }, (_, i) => entry(acc, 5 + i)),

@@ -5,19 +5,26 @@ import { eventLeafHash, type SignedTreeHead } from '../domain/log';
 import type { LogHeadDoc } from '../store/log-models';
 import { LogContentionError, type LogRepository } from '../store/log-repository';
 
+/** The events waiting for their leaf: marked on their own documents by the write (ConsentRepository). */
+export interface LogQueue {
+  /** Accounts with events waiting (at most `limit`). */
+  logPendingAccounts(limit: number): Promise<string[]>;
+  /** An account's waiting events, oldest first. */
+  logPending(accountId: string, limit: number): Promise<ConsentEvent[]>;
+  /** These events have their leaves. */
+  markLogged(ids: string[]): Promise<void>;
+}
+
 export interface SequencerOptions {
-  /** How often queued events are looked for (the nudge after a write comes sooner). */
+  /** How often waiting events are looked for (the nudge after a write comes sooner). */
   pollMs: number;
   /** How long one replica sequences an account before another may take over (renewed every pass). */
   leaseMs: number;
   /** Most events per signed head. */
   batchSize: number;
-  /** A queue entry whose event has not appeared after this long is an abandoned write and is dropped. */
-  abandonAfterMs: number;
   /** Accounts sequenced per pass (the rest wait for the next pass). */
   maxAccountsPerPass?: number;
-  /** The stored events of these ids (those that exist). */
-  loadEvents(ids: string[]): Promise<ConsentEvent[]>;
+  queue: LogQueue;
   sign(account: string, treeSize: number, rootHash: Buffer): Promise<SignedTreeHead>;
   /** A new head was published (NATS subject, `log.tree_head` webhooks). Failures are logged, never retried here. */
   onHead?(head: LogHeadDoc): Promise<void> | void;
@@ -26,13 +33,15 @@ export interface SequencerOptions {
 }
 
 /**
- * Gives queued consent events their leaves, behind the write (never in front of a 201).
+ * Gives waiting consent events their leaves, behind the write (never in front of a 201: the
+ * write only marks its event documents, in the insert it does anyway).
  *
  * Every replica runs one; per account, one of them at a time holds the lease and sequences.
  * Correctness does not rest on the lease (a paused holder may still write after it expired):
  * positions are primary keys, so a stale sequencer's write fails and it re-reads. The lease
- * only keeps replicas from wasting work. A crash anywhere leaves queued entries and possibly
- * leaves without a head; the next holder finishes both (LogRepository.append).
+ * only keeps replicas from wasting work. A crash anywhere leaves events still marked and possibly
+ * leaves without a head; the next holder finishes both (LogRepository.append skips events that
+ * already have a leaf).
  */
 export class LogSequencer {
   readonly owner = randomUUID();
@@ -68,10 +77,10 @@ export class LogSequencer {
     this.held.clear();
   }
 
-  /** One pass over the accounts with queued events; resolves with the number of events given a leaf. */
+  /** One pass over the accounts with waiting events; resolves with the number of events given a leaf. */
   async runOnce(): Promise<number> {
     let total = 0;
-    for (const account of await this.repo.queuedAccounts(this.opts.maxAccountsPerPass ?? 100)) {
+    for (const account of await this.opts.queue.logPendingAccounts(this.opts.maxAccountsPerPass ?? 100)) {
       if (this.stopped) break;
       total += await this.sequenceAccount(account);
     }
@@ -88,16 +97,8 @@ export class LogSequencer {
     let done = 0;
     // bounded: a backlog is worked off over several passes, renewing the lease between them
     for (let round = 0; round < 10 && !this.stopped; round++) {
-      const queued = await this.repo.queued(account, this.opts.batchSize);
-      if (!queued.length) break;
-      const events = new Map((await this.opts.loadEvents(queued.map((q) => q._id))).map((e) => [e.id, e]));
-      const abandoned = queued.filter((q) => !events.has(q._id) && now.getTime() - new Date(q.at).getTime() > this.opts.abandonAfterMs).map((q) => q._id);
-      if (abandoned.length) {
-        this.opts.logger.info({ account, count: abandoned.length }, 'consent log: dropping queue entries of writes that never stored their event');
-        await this.repo.dequeue(abandoned);
-      }
-      const ready = queued.filter((q) => events.has(q._id)).map((q) => events.get(q._id)!);
-      if (!ready.length) break; // only writes still in progress
+      const ready = await this.opts.queue.logPending(account, this.opts.batchSize);
+      if (!ready.length) break;
       let head: LogHeadDoc | undefined;
       try {
         head = await this.repo.append(
@@ -112,10 +113,10 @@ export class LogSequencer {
         }
         throw err;
       }
-      await this.repo.dequeue(ready.map((e) => e.id));
+      await this.opts.queue.markLogged(ready.map((e) => e.id));
       done += ready.length;
       if (head) await this.publish(head);
-      if (queued.length < this.opts.batchSize) break;
+      if (ready.length < this.opts.batchSize) break;
     }
     return done;
   }

@@ -49,17 +49,6 @@ export interface LogHeadDoc {
   kid: string;
 }
 
-/**
- * consent_log_queue: events waiting for a leaf, _id = event id. Written by the write path BEFORE
- * the event (like the outbox), so no stored event can miss the log; an entry whose event never
- * appears is an abandoned write and is dropped after a grace time.
- */
-export interface LogQueueDoc {
-  _id: string;
-  accountId: string;
-  at: Date;
-}
-
 /** consent_log_leases: who sequences an account's log until when, _id = accountId. */
 export interface LogLeaseDoc {
   _id: string;
@@ -71,7 +60,6 @@ export interface LogModels {
   leaves: Model<LogLeafDoc>;
   nodes: Model<LogNodeDoc>;
   heads: Model<LogHeadDoc>;
-  queue: Model<LogQueueDoc>;
   leases: Model<LogLeaseDoc>;
 }
 
@@ -95,16 +83,12 @@ export function defineLogModels(conn: Connection): LogModels {
   );
   heads.index({ accountId: 1, treeSize: -1 }, { name: 'latest' });
 
-  const queue = new Schema<LogQueueDoc>({ _id: { type: String, required: true }, accountId: String, at: Date }, { ...opts, collection: 'consent_log_queue' });
-  queue.index({ accountId: 1, at: 1 }, { name: 'due' });
-
   const leases = new Schema<LogLeaseDoc>({ _id: { type: String, required: true }, owner: String, until: Date }, { ...opts, collection: 'consent_log_leases' });
 
   return {
     leaves: conn.model<LogLeafDoc>('LogLeaf', leaves),
     nodes: conn.model<LogNodeDoc>('LogNode', nodes),
     heads: conn.model<LogHeadDoc>('LogHead', heads),
-    queue: conn.model<LogQueueDoc>('LogQueue', queue),
     leases: conn.model<LogLeaseDoc>('LogLease', leases),
   };
 }

@@ -10,7 +10,7 @@ import {
   type Subtree,
 } from '@accord/verify';
 import type { SignedTreeHead } from '../domain/log';
-import type { LogHeadDoc, LogLeafDoc, LogModels, LogQueueDoc } from './log-models';
+import type { LogHeadDoc, LogLeafDoc, LogModels } from './log-models';
 
 /** Another sequencer wrote the same position or event first: stop this round, re-read, go on. */
 export class LogContentionError extends Error {
@@ -29,11 +29,12 @@ export interface InclusionProofResult {
 
 export type ProofOutcome =
   | { kind: 'proof'; proof: InclusionProofResult; head: LogHeadDoc }
-  /** the event is stored (or being stored) but has no leaf in a published head yet */
+  /** the event has a leaf, but no published head covers it yet */
   | { kind: 'unsequenced' }
   /** no published head of the asked size */
   | { kind: 'no-head' }
-  | { kind: 'not-found' };
+  /** no leaf of this account's log holds the event (waiting for one, or unknown: the caller asks the event store) */
+  | { kind: 'no-leaf' };
 
 export type ConsistencyOutcome = { kind: 'proof'; first: number; second: number; proof: string[] } | { kind: 'beyond-head'; latest: number };
 
@@ -54,7 +55,8 @@ const duplicatesOnly = (err: unknown): boolean => {
 };
 
 /**
- * The consent log store: queue, leaves, complete-subtree hashes, signed heads, leases.
+ * The consent log store: leaves, complete-subtree hashes, signed heads, leases. (The events
+ * waiting for a leaf are marked on their own documents: ConsentRepository.logPending.)
  * `append` is the only writer of leaves, nodes and heads; it is idempotent and resumable (see
  * log-models.ts), and safe with several sequencers because positions are unique.
  */
@@ -63,37 +65,6 @@ export class LogRepository {
   readonly reads: ReadCounter = { queries: 0, documents: 0 };
 
   constructor(private readonly m: LogModels) {}
-
-  // --- queue (filled by the write path, drained by the sequencer) ----------------------------
-
-  /** Records events that must get a leaf. Idempotent. Call BEFORE the events are stored. */
-  async enqueue(events: Array<{ id: string; accountId: string }>, at = new Date()): Promise<void> {
-    if (!events.length) return;
-    try {
-      await this.m.queue.collection.insertMany(events.map((e) => ({ _id: e.id, accountId: e.accountId, at })) as never[], { ordered: false });
-    } catch (err) {
-      if (!duplicatesOnly(err)) throw err;
-    }
-  }
-
-  /** Accounts with queued events (at most `limit`). */
-  async queuedAccounts(limit: number): Promise<string[]> {
-    const ids = (await this.m.queue.collection.distinct('accountId')) as string[];
-    return ids.slice(0, limit);
-  }
-
-  /** The oldest queued events of an account. */
-  async queued(accountId: string, limit: number): Promise<LogQueueDoc[]> {
-    return (await this.m.queue.collection.find({ accountId } as never, { sort: { at: 1, _id: 1 }, limit }).toArray()) as unknown as LogQueueDoc[];
-  }
-
-  async isQueued(eventId: string): Promise<boolean> {
-    return (await this.m.queue.collection.countDocuments({ _id: eventId } as never, { limit: 1 })) > 0;
-  }
-
-  async dequeue(eventIds: string[]): Promise<void> {
-    if (eventIds.length) await this.m.queue.collection.deleteMany({ _id: { $in: eventIds } } as never);
-  }
 
   // --- leases ---------------------------------------------------------------------------------
 
@@ -212,7 +183,7 @@ export class LogRepository {
       this.leaf(accountId, eventId),
       treeSize === undefined ? this.latestHead(accountId) : this.head(accountId, treeSize),
     ]);
-    if (!leaf) return (await this.isQueued(eventId)) ? { kind: 'unsequenced' } : { kind: 'not-found' };
+    if (!leaf) return { kind: 'no-leaf' };
     if (!head) return treeSize === undefined ? { kind: 'unsequenced' } : { kind: 'no-head' };
     if (leaf.leafIndex >= head.treeSize) return treeSize === undefined ? { kind: 'unsequenced' } : { kind: 'no-head' };
     const path = await this.rangeHashes(accountId, inclusionRanges(leaf.leafIndex, head.treeSize));
