@@ -5,6 +5,7 @@ import { hashFromBase64, verifyConsistency } from '@accord/verify';
 import { main as accordVerify } from '../clients/verify/src/cli';
 import { startStack, type Credentials, type Stack } from './harness';
 
+jest.setTimeout(60_000);
 let stack: Stack;
 let acme: Credentials;
 let token: string;
