@@ -45,9 +45,15 @@ export class ConsentLog {
     requireAccount(accountId);
     if (!EVENT_ID_PATTERN.test(id)) throw new NotFoundError('Consent event not found');
     if (treeSize !== undefined && (!Number.isSafeInteger(treeSize) || treeSize < 1)) throw InvalidArgumentError.field('treeSize', 'must be a positive integer');
-    const out = await this.repo.inclusionProof(accountId, id, treeSize);
+    let out = await this.repo.inclusionProof(accountId, id, treeSize);
+    if (out.kind === 'no-leaf') {
+      // waiting for its leaf, or sequenced between the two reads: the sequencer unmarks an event
+      // only after its leaf is written, so once unmarked, a second read finds the leaf if there is one
+      if (await this.events.isLogPending(accountId, id)) out = { kind: 'unsequenced' };
+      else out = await this.repo.inclusionProof(accountId, id, treeSize);
+    }
     if (out.kind === 'proof') return out.proof;
-    if (out.kind === 'unsequenced' || (out.kind === 'no-leaf' && (await this.events.isLogPending(accountId, id))))
+    if (out.kind === 'unsequenced')
       throw new AppError(status.ABORTED, `The consent event is not in the log yet; it is sequenced within seconds. Retry after ${PROOF_RETRY_AFTER_S} s.`);
     if (out.kind === 'no-head') throw InvalidArgumentError.field('treeSize', `is not the size of a tree head that contains this event`);
     throw new NotFoundError('Consent event not found');
