@@ -4,6 +4,7 @@
 const transform = { '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] };
 const moduleNameMapper = {
   '^@accord/proto$': '<rootDir>/proto/src/index.ts',
+  '^@accord/verify$': '<rootDir>/clients/verify/src/index.ts',
   '^@accord/common$': '<rootDir>/services/common/src/index.ts',
   '^@accord/local-stack$': '<rootDir>/deploy/local/src/index.ts',
   '^@accord/(oauth|consent|dataprocessing|webhook|gateway)$': '<rootDir>/services/$1/src/index.ts',
@@ -23,7 +24,11 @@ module.exports = {
   // ignored, and tests against the servers fell back to 5 s (they failed on a loaded machine).
   testTimeout: 60000,
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/{proto,services,deploy,bench,clients}/**/src/**/*.test.ts'] },
+    {
+      ...base,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{proto,services,deploy,bench,clients}/**/src/**/*.test.ts', '<rootDir>/clients/*/test/**/*.test.ts'],
+    },
     { ...withServers, displayName: 'component', testMatch: ['<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/deploy/local/test/**/*.test.ts'] },
     { ...withServers, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.test.ts'] },
     { ...base, displayName: 'chart', testMatch: ['<rootDir>/charts/accord/test/**/*.test.ts'], testTimeout: 120000 },

@@ -22,6 +22,12 @@ export const configShape = {
   ACCORD_CONSENT_OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
   /** How long a relay (or the writer) owns an outbox record before another replica may take it. */
   ACCORD_CONSENT_OUTBOX_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  /** How often each replica looks for consent events waiting for their log leaf (a write nudges it sooner). */
+  ACCORD_CONSENT_LOG_POLL_MS: z.coerce.number().int().min(10).default(250),
+  /** How long one replica sequences an account's log before another may take over (renewed every pass). */
+  ACCORD_CONSENT_LOG_LEASE_MS: z.coerce.number().int().min(100).default(1_500),
+  /** Most events per signed tree head. */
+  ACCORD_CONSENT_LOG_BATCH: z.coerce.number().int().min(1).max(10_000).default(1_000),
   /** Deadline of one JetStream publish. */
   ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
 };

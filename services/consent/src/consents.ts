@@ -5,6 +5,19 @@ import { buildEvents, EVENT_ID_PATTERN, TOKEN_PATTERN, validateInputs, type Cons
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings } from './domain/receipt';
 import type { OutboxRelay } from './events/outbox-relay';
 import type { ConsentRepository, Statistics } from './store/repository';
+import type { LogAnchor } from '@accord/verify';
+
+/**
+ * What the write path and receipts need from the consent log (docs/consent-log.md). The write
+ * itself only marks its event documents as waiting for a leaf (ConsentRepository.insertEvents);
+ * the sequencer runs behind it.
+ */
+export interface ConsentLogPort {
+  /** After a batch is answered: sequence soon (never awaited). */
+  nudge(): void;
+  /** The event's position and the latest head, once sequenced. */
+  anchor(accountId: string, eventId: string): Promise<LogAnchor | undefined>;
+}
 
 export const SEARCH_DEFAULT_LIMIT = 100;
 export const SEARCH_MAX_LIMIT = 1000;
@@ -46,6 +59,7 @@ export class Consents {
     private readonly relay: Pick<OutboxRelay, 'publishStored'>,
     private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; lookupSpec: SpecLookup; leaseMs: number },
     private readonly logger: Pick<Logger, 'warn'>,
+    private readonly log?: ConsentLogPort,
   ) {}
 
   private queue: Pending[] = [];
@@ -124,6 +138,7 @@ export class Consents {
     });
     // the next batch may start once every call of this one is answered (a late one no longer waits)
     await Promise.all(answered);
+    this.log?.nudge();
   }
 
   private track(p: Promise<unknown>): void {
@@ -192,7 +207,8 @@ export class Consents {
     const specId = specIdOfTarget(ev.target, this.receipt.settings.baseUrl);
     const spec = specId ? await this.receipt.lookupSpec(accountId, specId) : undefined;
     const key = this.receipt.keys[0]!;
-    const claims = receiptClaims(ev, spec, this.receipt.settings, publicJwkJson(key));
+    const anchor = await this.log?.anchor(accountId, ev.id);
+    const claims = receiptClaims(ev, spec, this.receipt.settings, publicJwkJson(key), anchor);
     return signReceipt(claims, key);
   }
 

@@ -8,6 +8,12 @@ import { activityHandlers } from './grpc/activity-handlers';
 import { consentHandlers } from './grpc/handlers';
 import { setOutboxStats } from './metrics';
 import { mongoOutboxStats } from './store/outbox-stats';
+import { signTreeHead } from './domain/log';
+import { headPublisher } from './events/head-publisher';
+import { LogSequencer } from './events/log-sequencer';
+import { ConsentLog } from './log';
+import { defineLogModels } from './store/log-models';
+import { LogRepository } from './store/log-repository';
 import { defineModels } from './store/models';
 import { ConsentRepository } from './store/repository';
 
@@ -17,9 +23,10 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
 
   const conn = await connectMongo(config.MONGO_URL, logger);
   const models = defineModels(conn);
+  const logModels = defineLogModels(conn);
   await syncIndexes(conn);
   const repo = new ConsentRepository(models);
-
+  const logRepo = new LogRepository(logModels);
   const nc = await connectNats(config.NATS_URL, logger, 'accord-consent');
   await ensureEventStream(await nc.jetstreamManager(), config.ACCORD_NATS_PREFIX);
   const relay = new OutboxRelay(repo, nc.jetstream(), {
@@ -31,6 +38,19 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   });
   relay.start();
   setOutboxStats(mongoOutboxStats(models));
+
+  // the consent log: sequenced behind the writes, heads signed with the receipt key
+  const sequencer = new LogSequencer(logRepo, {
+    pollMs: config.ACCORD_CONSENT_LOG_POLL_MS,
+    leaseMs: config.ACCORD_CONSENT_LOG_LEASE_MS,
+    batchSize: config.ACCORD_CONSENT_LOG_BATCH,
+    queue: repo,
+    sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, keys[0]!),
+    // new heads on the event stream: witnesses and `log.tree_head` webhooks
+    onHead: headPublisher(nc.jetstream(), config.ACCORD_NATS_PREFIX, config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS),
+    logger,
+  });
+  sequencer.start();
 
   const specs = dataprocessingSpecLookup(config.ACCORD_DATAPROCESSING_ADDR, logger);
   const consents = new Consents(
@@ -49,12 +69,17 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       },
     },
     logger,
+    { nudge: () => sequencer.nudge(), anchor: (accountId, id) => logRepo.anchor(accountId, id) },
   );
 
   const server = await startGrpcServer({
     port: config.GRPC_PORT,
     services: [
-      { definition: consentv1.ConsentServiceService, implementation: consentHandlers(consents, logger), name: 'accord.consent.v1.ConsentService' },
+      {
+        definition: consentv1.ConsentServiceService,
+        implementation: consentHandlers(consents, logger, new ConsentLog(logRepo, repo)),
+        name: 'accord.consent.v1.ConsentService',
+      },
       {
         definition: consentactivityv1.ConsentActivityServiceService,
         implementation: activityHandlers(models.events, logger),
@@ -70,6 +95,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       await server.shutdown(config.SHUTDOWN_GRACE_MS);
       setOutboxStats(undefined);
       await consents.drain();
+      await sequencer.stop();
       await relay.stop();
       specs.close();
       await nc.drain().catch(() => nc.close());

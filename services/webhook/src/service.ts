@@ -4,7 +4,7 @@ import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './delivery/http-sender';
 import { DeliveryWorker } from './delivery/worker';
 import { AddressPolicy } from './domain/address-policy';
-import { eventText, isSubscribable } from './domain/event-types';
+import { eventText, isAccountWide, isSubscribable } from './domain/event-types';
 import { deliveryBody } from './domain/signing';
 import { startEventConsumer } from './events/consumer';
 import { webhookHandlers } from './grpc/handlers';
@@ -63,7 +63,9 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
 
   const onEvent = async (event: EventEnvelope) => {
     if (!isSubscribable(event.type)) return;
-    const targets = await webhooks.subscribers(event.accountId, event.appId, event.type);
+    const targets = isAccountWide(event.type)
+      ? await webhooks.accountSubscribers(event.accountId, event.type)
+      : await webhooks.subscribers(event.accountId, event.appId, event.type);
     if (!targets.length) return;
     const body = deliveryBody(event.type, event.data, eventText(event.type));
     const { traceparent } = traceHeaders();

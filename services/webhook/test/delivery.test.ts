@@ -71,6 +71,35 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('delivers an account-wide log.tree_head to the subscribed webhooks of every application of the account, and to nobody else', async () => {
+    const appA = await startReceiver();
+    const appB = await startReceiver();
+    const others = await startReceiver();
+    try {
+      await svc.client.createWebhook({ accountId: 'acc-heads', appId: 'app-a', url: appA.url, events: ['log.tree_head'], headers: {} });
+      const wb = await svc.client.createWebhook({ accountId: 'acc-heads', appId: 'app-b', url: appB.url, events: ['consent', 'log.tree_head'], headers: {} });
+      // opt-in: a consent-only webhook of the account, and another account's head webhook, get nothing
+      await svc.client.createWebhook({ accountId: 'acc-heads', appId: 'app-c', url: others.url, events: ['consent'], headers: {} });
+      await svc.client.createWebhook({ accountId: 'acc-other-heads', appId: 'app-a', url: others.url, events: ['log.tree_head'], headers: {} });
+      const id = eventId();
+      const data = { treeSize: 3, rootHash: Buffer.alloc(32, 7).toString('base64'), timestamp: new Date().toISOString(), signature: 'a.b.c' };
+      // as the consent service publishes it: no application, subject `<prefix>.events.log.tree_head.<account>._`
+      const envelope = { id, type: 'log.tree_head', accountId: 'acc-heads', appId: '', occurredAt: data.timestamp, data };
+      await nc.jetstream().publish(`${t.natsPrefix}.events.log.tree_head.acc-heads._`, new TextEncoder().encode(JSON.stringify(envelope)), { msgID: id });
+      const [a] = await appA.waitFor(1);
+      const [b] = await appB.waitFor(1);
+      expect(JSON.parse(a!.body)).toEqual({ type: 'log.tree_head', text: 'The consent log of the account has a new signed tree head', data });
+      expect(b!.headers['webhook-id']).toBe(id);
+      new Webhook(wb.secret).verify(b!.body, b!.headers as Record<string, string>);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(others.received).toHaveLength(0);
+    } finally {
+      await appA.close();
+      await appB.close();
+      await others.close();
+    }
+  });
+
   it('retries a failing receiver until it succeeds, with the same webhook-id and a fresh timestamp', async () => {
     const rx = await startReceiver((_r, n) => ({ status: n < 3 ? 500 : 200 }));
     try {

@@ -1,5 +1,6 @@
 import { SignJWT, type JWK } from 'jose';
 import type { KeyObject } from 'node:crypto';
+import type { LogAnchor } from '@accord/verify';
 import type { ConsentEvent } from './consent';
 
 /** What a receipt needs from a data processing specification (GetSpecForConsent). */
@@ -49,9 +50,17 @@ export function specIdOfTarget(target: string, baseUrl: string): string | undefi
  * The receipt claims for an event, per the Kantara Initiative Consent Receipt Specification
  * v1.1.0 field names, plus standard JWT claims (iss, sub, iat, jti) and an `accord` claim with
  * what Kantara has no field for (the action, scope, token, issuer, source, delegate of the event).
- * Deterministic: the same event, spec and settings give the same claims.
+ * Deterministic: the same event, spec and settings give the same claims. Once the event is
+ * sequenced in the account's log, `accord.log` anchors it ({leafIndex, treeSize, rootHash} of
+ * the head the receipt was issued against), so receipt + proof + head verify offline.
  */
-export function receiptClaims(ev: ConsentEvent, spec: SpecDetails | undefined, settings: ReceiptSettings, publicJwk: JWK): Record<string, unknown> {
+export function receiptClaims(
+  ev: ConsentEvent,
+  spec: SpecDetails | undefined,
+  settings: ReceiptSettings,
+  publicJwk: JWK,
+  log?: LogAnchor,
+): Record<string, unknown> {
   const consentTimestamp = Math.floor(ev.createdAt.getTime() / 1000);
   const isUrl = /^https?:\/\//i.test(ev.target);
   const purpose: Record<string, unknown> = spec
@@ -114,6 +123,7 @@ export function receiptClaims(ev: ConsentEvent, spec: SpecDetails | undefined, s
       ...(ev.delegate !== undefined ? { delegate: ev.delegate } : {}),
       createdAt: ev.createdAt.toISOString(),
       ...(spec ? { spec: { id: spec.id, version: spec.version, archived: spec.archived } } : {}),
+      ...(log ? { log: { leafIndex: log.leafIndex, treeSize: log.treeSize, rootHash: log.rootHash } } : {}),
     },
   };
 }

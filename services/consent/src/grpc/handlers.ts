@@ -3,6 +3,7 @@ import { consentv1 } from '@accord/proto';
 import type { Consents } from '../consents';
 import type { ConsentEvent, ConsentInput } from '../domain/consent';
 import { countRecorded } from '../metrics';
+import type { ConsentLog } from '../log';
 
 export function toProto(ev: ConsentEvent): consentv1.ConsentEvent {
   const out: consentv1.ConsentEvent = {
@@ -34,7 +35,7 @@ function fromProtoInput(i: consentv1.ConsentInput): ConsentInput {
 type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 
 /** gRPC handlers: proto ⇄ domain translation only. */
-export function consentHandlers(consents: Consents, logger: Logger): consentv1.ConsentServiceServer {
+export function consentHandlers(consents: Consents, logger: Logger, log: ConsentLog): consentv1.ConsentServiceServer {
   const impl: AsyncService<KnownKeys<consentv1.ConsentServiceServer>> = {
     async createConsents(req, ctx) {
       const events = await consents.create(req.accountId, req.appId, req.events.map(fromProtoInput), ctx.deadlineMs);
@@ -84,6 +85,16 @@ export function consentHandlers(consents: Consents, logger: Logger): consentv1.C
     },
     async getReceiptKeys() {
       return { jwks: { keys: consents.receiptKeys() } };
+    },
+    async getTreeHead(req) {
+      return log.treeHead(req.accountId);
+    },
+    async getInclusionProof(req) {
+      return log.inclusionProof(req.accountId, req.id, req.treeSize);
+    },
+    async getConsistencyProof(req) {
+      const out = await log.consistencyProof(req.accountId, req.first, req.second);
+      return { first: out.first, second: out.second, proof: out.proof };
     },
   };
   return implement<consentv1.ConsentServiceServer>(impl, logger);

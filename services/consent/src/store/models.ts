@@ -21,6 +21,8 @@ export interface EventDoc {
   createdAt: Date;
   pub?: Date;
   claim?: string;
+  /** The account id while the event waits for its consent-log leaf (docs/consent-log.md); removed once sequenced. */
+  logq?: string;
 }
 
 /**
@@ -111,6 +113,7 @@ export function defineModels(conn: Connection): Models {
       createdAt: { type: Date, required: true },
       pub: Date,
       claim: String,
+      logq: String,
     },
     { ...opts, collection: 'consent_events' },
   );
@@ -125,6 +128,8 @@ export function defineModels(conn: Connection): Models {
   // the relay: events not yet on NATS (sparse: published events leave the index)
   events.index({ pub: 1 }, { name: 'unpublished', sparse: true });
   events.index({ claim: 1 }, { name: 'claimed', sparse: true });
+  // the consent log's sequencer: events waiting for their leaf, by account (sparse: sequenced events leave the index)
+  events.index({ logq: 1 }, { name: 'log_pending', sparse: true });
 
   const current = new Schema<CurrentDoc>(
     {

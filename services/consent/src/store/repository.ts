@@ -113,7 +113,7 @@ function currentEvent(ev: ConsentEvent): CurrentEvent {
  * 2. `applyCurrent`: one bulkWrite of `$max` upserts, one per state;
  * 3. `count`: one bulkWrite of `$inc` upserts for the statistics.
  *
- * Events are inserted once and never changed (their `pub`/`claim` bookkeeping aside).
+ * Events are inserted once and never changed (their `pub`/`claim`/`logq` bookkeeping aside).
  */
 export class ConsentRepository {
   constructor(private readonly m: Models) {}
@@ -128,7 +128,8 @@ export class ConsentRepository {
    */
   async insertEvents(events: ConsentEvent[], pubAt: Date): Promise<void> {
     try {
-      await this.m.events.collection.insertMany(events.map((e) => ({ ...toDoc(e), pub: pubAt })) as never[], { ordered: true });
+      // `logq`: waiting for the consent log's leaf, in the same document, so no stored event can miss the log
+      await this.m.events.collection.insertMany(events.map((e) => ({ ...toDoc(e), pub: pubAt, logq: e.accountId })) as never[], { ordered: true });
     } catch (err) {
       await this.m.events.collection.deleteMany({ _id: { $in: events.map((e) => e.id) } } as never).catch(() => undefined);
       throw err;
@@ -300,6 +301,35 @@ export class ConsentRepository {
     // By _id alone (the account checked here): one primary-key lookup on every server.
     const doc = (await this.m.events.collection.findOne({ _id: id } as never)) as unknown as EventDoc | null;
     return doc && doc.accountId === accountId ? fromDoc(doc) : undefined;
+  }
+
+  // --- the consent log's queue (the sequencer; docs/consent-log.md) ---------------------------
+
+  /** Accounts with events waiting for their log leaf (at most `limit`). */
+  async logPendingAccounts(limit: number): Promise<string[]> {
+    const ids = (await this.m.events.collection.distinct('logq')) as string[];
+    return ids.slice(0, limit);
+  }
+
+  /** An account's events waiting for their log leaf, oldest first. */
+  async logPending(accountId: string, limit: number): Promise<ConsentEvent[]> {
+    const docs = (await this.m.events.collection
+      .find({ logq: accountId } as never)
+      .sort({ _id: 1 })
+      .limit(limit)
+      .toArray()) as unknown as EventDoc[];
+    return docs.map((d) => fromDoc(d));
+  }
+
+  /** Sequenced: the events leave the log's queue. One command for any number of events. */
+  async markLogged(ids: string[]): Promise<void> {
+    if (ids.length) await this.m.events.collection.updateMany({ _id: { $in: ids } } as never, { $unset: { logq: '' } } as never);
+  }
+
+  /** Whether the account's event is stored and waiting for its log leaf. */
+  async isLogPending(accountId: string, id: string): Promise<boolean> {
+    const doc = (await this.m.events.collection.findOne({ _id: id } as never, { projection: { logq: 1 } })) as { logq?: string } | null;
+    return doc?.logq === accountId;
   }
 
   /** Events sharing a token, newest first. */

@@ -54,6 +54,28 @@ const searchQuery = {
   },
 } as const;
 
+const proofQuery = {
+  type: 'object',
+  properties: {
+    treeSize: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Prove against the signed head of this size (it must exist and contain the event) instead of the latest.',
+    },
+  },
+} as const;
+
+const consistencyQuery = {
+  type: 'object',
+  required: ['first', 'second'],
+  properties: {
+    first: { type: 'integer', minimum: 1, description: 'Size of the older tree (a head you hold).' },
+    second: { type: 'integer', minimum: 1, description: 'Size of the newer tree, at most the latest head.' },
+  },
+} as const;
+
+const base64Hash = { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$', description: 'SHA-256, standard padded base64.' } as const;
+
 export const consentOpenApi: OpenApiFragment = {
   tags: [
     {
@@ -169,6 +191,66 @@ export const consentOpenApi: OpenApiFragment = {
           '401': errorResponses['401'],
           '403': errorResponses['403'],
           '404': errorResponses['404'],
+          '503': errorResponses['503'],
+        },
+      },
+    },
+    '/consent/v0/consents/{id}/proof': {
+      get: {
+        tags: ['consent'],
+        operationId: 'getConsentProof',
+        summary: "Inclusion proof of an event in the account's consent log (RFC 9162 §2.1.3).",
+        description:
+          "The audit path from the event's leaf to the root of the latest signed tree head, or of the head of `treeSize`. The leaf is SHA-256(0x00 ‖ RFC 8785 JSON of the event exactly as POST /consents answered it). " +
+          'Verify offline with `npx @accord/verify` (docs/consent-log.md). Every event is sequenced within about 2 s of its 201; before that the answer is 409 with `Retry-After`.',
+        security,
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }, ...queryParameters(proofQuery)],
+        responses: {
+          '200': { description: 'The proof.', content: { 'application/json': { schema: ref('ConsentInclusionProof') } } },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '404': errorResponses['404'],
+          '409': {
+            description: 'The event is not sequenced yet; retry after `Retry-After` seconds.',
+            headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait.' } },
+            content: { 'application/problem+json': { schema: ref('Problem') } },
+          },
+          '503': errorResponses['503'],
+        },
+      },
+    },
+    '/consent/v0/log/tree-head': {
+      get: {
+        tags: ['consent'],
+        operationId: 'getConsentLogTreeHead',
+        summary: "The latest signed tree head of the account's consent log.",
+        description:
+          '`signature` is a compact JWS (protected header `alg` ES256 or RS256, `kid` of a key in /.well-known/jwks.json, `typ` `accord-tree-head+jws`) whose payload is the RFC 8785 JSON of `{treeSize, rootHash, timestamp, account}` of this head. 404 while no event has been sequenced.',
+        security,
+        responses: {
+          '200': { description: 'The head.', content: { 'application/json': { schema: ref('ConsentTreeHead') } } },
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '404': errorResponses['404'],
+          '503': errorResponses['503'],
+        },
+      },
+    },
+    '/consent/v0/log/consistency': {
+      get: {
+        tags: ['consent'],
+        operationId: 'getConsentLogConsistency',
+        summary: 'Consistency proof between two sizes of the consent log (RFC 9162 §2.1.4).',
+        description:
+          'Shows that the tree of `first` leaves is a prefix of the tree of `second` leaves: two signed heads whose proof fails are evidence of a fork. Empty when first = second.',
+        security,
+        parameters: queryParameters(consistencyQuery),
+        responses: {
+          '200': { description: 'The proof.', content: { 'application/json': { schema: ref('ConsentConsistencyProof') } } },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
           '503': errorResponses['503'],
         },
       },
@@ -321,6 +403,33 @@ export const consentOpenApi: OpenApiFragment = {
       properties: { receipt: { type: 'string', description: 'Compact JWS (JWT) with Kantara Consent Receipt v1.1.0 claims.' } },
     },
     ConsentSearchQuery: searchQuery,
+    ConsentProofQuery: proofQuery,
+    ConsentConsistencyQuery: consistencyQuery,
+    ConsentTreeHead: {
+      type: 'object',
+      required: ['treeSize', 'rootHash', 'timestamp', 'signature'],
+      properties: {
+        treeSize: { type: 'integer', minimum: 1, description: 'Leaves (events) in the tree.' },
+        rootHash: base64Hash,
+        timestamp: { type: 'string', format: 'date-time' },
+        signature: { type: 'string', description: 'Compact JWS over {treeSize, rootHash, timestamp, account} (RFC 8785 JSON).' },
+      },
+    },
+    ConsentInclusionProof: {
+      type: 'object',
+      required: ['leafIndex', 'treeSize', 'leafHash', 'auditPath'],
+      properties: {
+        leafIndex: { type: 'integer', minimum: 0 },
+        treeSize: { type: 'integer', minimum: 1 },
+        leafHash: base64Hash,
+        auditPath: { type: 'array', items: base64Hash, description: 'Sibling hashes from the leaf up (RFC 9162 §2.1.3.1 order).' },
+      },
+    },
+    ConsentConsistencyProof: {
+      type: 'object',
+      required: ['first', 'second', 'proof'],
+      properties: { first: { type: 'integer' }, second: { type: 'integer' }, proof: { type: 'array', items: base64Hash } },
+    },
     ConsentStatistics: {
       type: 'object',
       required: ['appId', 'total', 'accepted', 'declined', 'noAction', 'distinctSubjects', 'latestEventAt', 'targets'],

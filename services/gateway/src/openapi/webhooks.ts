@@ -21,7 +21,8 @@ const events = {
   minItems: 1,
   maxItems: 20,
   items: { type: 'string', maxLength: 64 },
-  description: 'Event types to receive. Known types: `consent` (a consent event was recorded). Unknown types are refused.',
+  description:
+    'Event types to receive. Known types: `consent` (a consent event was recorded) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.',
   examples: [['consent']],
 };
 const headers = {
@@ -210,7 +211,7 @@ export const webhooksOpenApi: OpenApiFragment = {
         id: { type: 'string', examples: ['dlv_Jj-Qn-jpqvqgme54KrEiHgt6'] },
         webhookId: { type: 'integer' },
         eventId: { type: 'string', description: 'Event id; the `webhook-id` header of every attempt.' },
-        eventType: { type: 'string', examples: ['consent', 'ping'] },
+        eventType: { type: 'string', examples: ['consent', 'log.tree_head', 'ping'] },
         status: {
           type: 'string',
           enum: ['pending', 'succeeded', 'failed'],

@@ -176,6 +176,31 @@ export function consentRoutes(ctx: GatewayContext): Router {
     res.json({ receipt: out.receipt });
   });
 
+  r.get('/consents/:id/proof', validateQuery('ConsentProofQuery'), async (req, res) => {
+    const id = String(req.params.id);
+    if (!ID.test(id)) throw HttpProblem.notFound('No such consent event.');
+    const q = res.locals.query as { treeSize?: number };
+    let p: consentv1.InclusionProof;
+    try {
+      p = await consent.getInclusionProof({ accountId: req.auth!.accountId, id, ...(q.treeSize !== undefined ? { treeSize: q.treeSize } : {}) });
+    } catch (err) {
+      if (isServiceError(err) && err.code === Code.ABORTED) throw new HttpProblem(409, 'Not sequenced yet', err.details, [], { 'Retry-After': '2' });
+      throw err;
+    }
+    res.json({ leafIndex: p.leafIndex, treeSize: p.treeSize, leafHash: p.leafHash, auditPath: p.auditPath });
+  });
+
+  r.get('/log/tree-head', async (req, res) => {
+    const h = await consent.getTreeHead({ accountId: req.auth!.accountId });
+    res.json({ treeSize: h.treeSize, rootHash: h.rootHash, timestamp: h.timestamp, signature: h.signature });
+  });
+
+  r.get('/log/consistency', validateQuery('ConsentConsistencyQuery'), async (req, res) => {
+    const q = res.locals.query as { first: number; second: number };
+    const c = await consent.getConsistencyProof({ accountId: req.auth!.accountId, first: q.first, second: q.second });
+    res.json({ first: c.first, second: c.second, proof: c.proof });
+  });
+
   r.get('/consents/:id', async (req, res) => {
     const id = String(req.params.id);
     if (!ID.test(id)) throw HttpProblem.notFound('No such consent event.');
@@ -188,6 +213,9 @@ export function consentRoutes(ctx: GatewayContext): Router {
   r.all('/consents/statistics', methodNotAllowed(['GET']));
   r.all('/consents/token/:token', methodNotAllowed(['GET']));
   r.all('/consents/:id/receipt', methodNotAllowed(['GET']));
+  r.all('/consents/:id/proof', methodNotAllowed(['GET']));
+  r.all('/log/tree-head', methodNotAllowed(['GET']));
+  r.all('/log/consistency', methodNotAllowed(['GET']));
   r.all('/consents/:id', methodNotAllowed(['GET']));
   return r;
 }

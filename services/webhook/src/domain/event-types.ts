@@ -2,12 +2,15 @@
  * The one list of event types webhooks know. A new type is one line here: registration
  * accepts it in `events`, and the consumer delivers events of that type published on the bus.
  * `subscribable: false` types are never subscribed to (the test endpoint sends `ping` to any
- * webhook).
+ * webhook). `accountWide` types are published without an application and go to the subscribed
+ * webhooks of every application of the account.
  */
 export const EVENT_TYPES = {
   consent: { subscribable: true, text: 'A consent event was recorded' },
+  /** Account-wide: every subscribed webhook of the account gets it, whatever its application. */
+  'log.tree_head': { subscribable: true, accountWide: true, text: 'The consent log of the account has a new signed tree head' },
   ping: { subscribable: false, text: 'Test event sent through the webhook test endpoint' },
-} as const satisfies Record<string, { subscribable: boolean; text: string }>;
+} as const satisfies Record<string, { subscribable: boolean; accountWide?: boolean; text: string }>;
 
 export type EventType = keyof typeof EVENT_TYPES;
 
@@ -21,4 +24,8 @@ export function isSubscribable(type: string): boolean {
 
 export function eventText(type: string): string | undefined {
   return (EVENT_TYPES as Record<string, { text: string }>)[type]?.text;
+}
+
+export function isAccountWide(type: string): boolean {
+  return (EVENT_TYPES as Record<string, { accountWide?: boolean }>)[type]?.accountWide === true;
 }

@@ -120,6 +120,14 @@ export class WebhookStore {
     return list.filter((w) => w.events.includes(type));
   }
 
+  /**
+   * Enabled webhooks of every application of the account that subscribe to an account-wide
+   * `type` (log.tree_head). Not cached: such events are rare (one per signed tree head).
+   */
+  accountSubscribers(accountId: string, type: string): Promise<Subscriber[]> {
+    return this.m.Webhook.find({ accountId, events: type, disabled: false }, { _id: 1, accountId: 1, appId: 1, events: 1 }).lean<Subscriber[]>().exec();
+  }
+
   async disable(webhook: Pick<WebhookDoc, '_id' | 'accountId' | 'appId'>, reason: string): Promise<void> {
     await this.m.Webhook.updateOne({ _id: webhook._id }, { $set: { disabled: true, disabledReason: reason, updatedAt: new Date() } });
     this.changed(webhook.accountId, webhook.appId);

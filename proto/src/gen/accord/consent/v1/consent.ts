@@ -21,6 +21,46 @@ import {
 import { Timestamp } from '../../../google/protobuf/timestamp';
 import { JwkSet, PageRequest } from '../../common/v1/common';
 
+export interface GetTreeHeadRequest {
+  accountId: string;
+}
+
+/**
+ * A signed tree head: root_hash standard padded base64, timestamp ISO 8601, signature a compact
+ * JWS over the RFC 8785 JSON of {treeSize, rootHash, timestamp, account}.
+ */
+export interface TreeHead {
+  treeSize: number;
+  rootHash: string;
+  timestamp: string;
+  signature: string;
+}
+
+export interface GetInclusionProofRequest {
+  accountId: string;
+  id: string;
+  treeSize?: number | undefined;
+}
+
+export interface InclusionProof {
+  leafIndex: number;
+  treeSize: number;
+  leafHash: string;
+  auditPath: string[];
+}
+
+export interface GetConsistencyProofRequest {
+  accountId: string;
+  first: number;
+  second: number;
+}
+
+export interface ConsistencyProof {
+  first: number;
+  second: number;
+  proof: string[];
+}
+
 export interface ConsentInput {
   subject: string;
   issuer: string;
@@ -136,6 +176,616 @@ export interface GetReceiptKeysRequest {}
 export interface GetReceiptKeysResponse {
   jwks?: JwkSet | undefined;
 }
+
+function createBaseGetTreeHeadRequest(): GetTreeHeadRequest {
+  return { accountId: '' };
+}
+
+export const GetTreeHeadRequest: MessageFns<GetTreeHeadRequest> = {
+  encode(message: GetTreeHeadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetTreeHeadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetTreeHeadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetTreeHeadRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+    };
+  },
+
+  toJSON(message: GetTreeHeadRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetTreeHeadRequest>, I>>(base?: I): GetTreeHeadRequest {
+    return GetTreeHeadRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetTreeHeadRequest>, I>>(object: I): GetTreeHeadRequest {
+    const message = createBaseGetTreeHeadRequest();
+    message.accountId = object.accountId ?? '';
+    return message;
+  },
+};
+
+function createBaseTreeHead(): TreeHead {
+  return { treeSize: 0, rootHash: '', timestamp: '', signature: '' };
+}
+
+export const TreeHead: MessageFns<TreeHead> = {
+  encode(message: TreeHead, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.treeSize !== 0) {
+      writer.uint32(8).int64(message.treeSize);
+    }
+    if (message.rootHash !== '') {
+      writer.uint32(18).string(message.rootHash);
+    }
+    if (message.timestamp !== '') {
+      writer.uint32(26).string(message.timestamp);
+    }
+    if (message.signature !== '') {
+      writer.uint32(34).string(message.signature);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TreeHead {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTreeHead();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.treeSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rootHash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.timestamp = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.signature = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TreeHead {
+    return {
+      treeSize: isSet(object.treeSize) ? globalThis.Number(object.treeSize) : isSet(object.tree_size) ? globalThis.Number(object.tree_size) : 0,
+      rootHash: isSet(object.rootHash) ? globalThis.String(object.rootHash) : isSet(object.root_hash) ? globalThis.String(object.root_hash) : '',
+      timestamp: isSet(object.timestamp) ? globalThis.String(object.timestamp) : '',
+      signature: isSet(object.signature) ? globalThis.String(object.signature) : '',
+    };
+  },
+
+  toJSON(message: TreeHead): unknown {
+    const obj: any = {};
+    if (message.treeSize !== 0) {
+      obj.treeSize = Math.round(message.treeSize);
+    }
+    if (message.rootHash !== '') {
+      obj.rootHash = message.rootHash;
+    }
+    if (message.timestamp !== '') {
+      obj.timestamp = message.timestamp;
+    }
+    if (message.signature !== '') {
+      obj.signature = message.signature;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TreeHead>, I>>(base?: I): TreeHead {
+    return TreeHead.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TreeHead>, I>>(object: I): TreeHead {
+    const message = createBaseTreeHead();
+    message.treeSize = object.treeSize ?? 0;
+    message.rootHash = object.rootHash ?? '';
+    message.timestamp = object.timestamp ?? '';
+    message.signature = object.signature ?? '';
+    return message;
+  },
+};
+
+function createBaseGetInclusionProofRequest(): GetInclusionProofRequest {
+  return { accountId: '', id: '', treeSize: undefined };
+}
+
+export const GetInclusionProofRequest: MessageFns<GetInclusionProofRequest> = {
+  encode(message: GetInclusionProofRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.id !== '') {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.treeSize !== undefined) {
+      writer.uint32(24).int64(message.treeSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetInclusionProofRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetInclusionProofRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.treeSize = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetInclusionProofRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      treeSize: isSet(object.treeSize) ? globalThis.Number(object.treeSize) : isSet(object.tree_size) ? globalThis.Number(object.tree_size) : undefined,
+    };
+  },
+
+  toJSON(message: GetInclusionProofRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.id !== '') {
+      obj.id = message.id;
+    }
+    if (message.treeSize !== undefined) {
+      obj.treeSize = Math.round(message.treeSize);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetInclusionProofRequest>, I>>(base?: I): GetInclusionProofRequest {
+    return GetInclusionProofRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetInclusionProofRequest>, I>>(object: I): GetInclusionProofRequest {
+    const message = createBaseGetInclusionProofRequest();
+    message.accountId = object.accountId ?? '';
+    message.id = object.id ?? '';
+    message.treeSize = object.treeSize ?? undefined;
+    return message;
+  },
+};
+
+function createBaseInclusionProof(): InclusionProof {
+  return { leafIndex: 0, treeSize: 0, leafHash: '', auditPath: [] };
+}
+
+export const InclusionProof: MessageFns<InclusionProof> = {
+  encode(message: InclusionProof, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.leafIndex !== 0) {
+      writer.uint32(8).int64(message.leafIndex);
+    }
+    if (message.treeSize !== 0) {
+      writer.uint32(16).int64(message.treeSize);
+    }
+    if (message.leafHash !== '') {
+      writer.uint32(26).string(message.leafHash);
+    }
+    for (const v of message.auditPath) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InclusionProof {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInclusionProof();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.leafIndex = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.treeSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.leafHash = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.auditPath.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InclusionProof {
+    return {
+      leafIndex: isSet(object.leafIndex) ? globalThis.Number(object.leafIndex) : isSet(object.leaf_index) ? globalThis.Number(object.leaf_index) : 0,
+      treeSize: isSet(object.treeSize) ? globalThis.Number(object.treeSize) : isSet(object.tree_size) ? globalThis.Number(object.tree_size) : 0,
+      leafHash: isSet(object.leafHash) ? globalThis.String(object.leafHash) : isSet(object.leaf_hash) ? globalThis.String(object.leaf_hash) : '',
+      auditPath: globalThis.Array.isArray(object?.auditPath)
+        ? object.auditPath.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.audit_path)
+          ? object.audit_path.map((e: any) => globalThis.String(e))
+          : [],
+    };
+  },
+
+  toJSON(message: InclusionProof): unknown {
+    const obj: any = {};
+    if (message.leafIndex !== 0) {
+      obj.leafIndex = Math.round(message.leafIndex);
+    }
+    if (message.treeSize !== 0) {
+      obj.treeSize = Math.round(message.treeSize);
+    }
+    if (message.leafHash !== '') {
+      obj.leafHash = message.leafHash;
+    }
+    if (message.auditPath?.length) {
+      obj.auditPath = message.auditPath;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InclusionProof>, I>>(base?: I): InclusionProof {
+    return InclusionProof.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InclusionProof>, I>>(object: I): InclusionProof {
+    const message = createBaseInclusionProof();
+    message.leafIndex = object.leafIndex ?? 0;
+    message.treeSize = object.treeSize ?? 0;
+    message.leafHash = object.leafHash ?? '';
+    message.auditPath = object.auditPath?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGetConsistencyProofRequest(): GetConsistencyProofRequest {
+  return { accountId: '', first: 0, second: 0 };
+}
+
+export const GetConsistencyProofRequest: MessageFns<GetConsistencyProofRequest> = {
+  encode(message: GetConsistencyProofRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.first !== 0) {
+      writer.uint32(16).int64(message.first);
+    }
+    if (message.second !== 0) {
+      writer.uint32(24).int64(message.second);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetConsistencyProofRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetConsistencyProofRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.first = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.second = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetConsistencyProofRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      first: isSet(object.first) ? globalThis.Number(object.first) : 0,
+      second: isSet(object.second) ? globalThis.Number(object.second) : 0,
+    };
+  },
+
+  toJSON(message: GetConsistencyProofRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.first !== 0) {
+      obj.first = Math.round(message.first);
+    }
+    if (message.second !== 0) {
+      obj.second = Math.round(message.second);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetConsistencyProofRequest>, I>>(base?: I): GetConsistencyProofRequest {
+    return GetConsistencyProofRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetConsistencyProofRequest>, I>>(object: I): GetConsistencyProofRequest {
+    const message = createBaseGetConsistencyProofRequest();
+    message.accountId = object.accountId ?? '';
+    message.first = object.first ?? 0;
+    message.second = object.second ?? 0;
+    return message;
+  },
+};
+
+function createBaseConsistencyProof(): ConsistencyProof {
+  return { first: 0, second: 0, proof: [] };
+}
+
+export const ConsistencyProof: MessageFns<ConsistencyProof> = {
+  encode(message: ConsistencyProof, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.first !== 0) {
+      writer.uint32(8).int64(message.first);
+    }
+    if (message.second !== 0) {
+      writer.uint32(16).int64(message.second);
+    }
+    for (const v of message.proof) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConsistencyProof {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConsistencyProof();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.first = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.second = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.proof.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConsistencyProof {
+    return {
+      first: isSet(object.first) ? globalThis.Number(object.first) : 0,
+      second: isSet(object.second) ? globalThis.Number(object.second) : 0,
+      proof: globalThis.Array.isArray(object?.proof) ? object.proof.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: ConsistencyProof): unknown {
+    const obj: any = {};
+    if (message.first !== 0) {
+      obj.first = Math.round(message.first);
+    }
+    if (message.second !== 0) {
+      obj.second = Math.round(message.second);
+    }
+    if (message.proof?.length) {
+      obj.proof = message.proof;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConsistencyProof>, I>>(base?: I): ConsistencyProof {
+    return ConsistencyProof.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConsistencyProof>, I>>(object: I): ConsistencyProof {
+    const message = createBaseConsistencyProof();
+    message.first = object.first ?? 0;
+    message.second = object.second ?? 0;
+    message.proof = object.proof?.map((e) => e) || [];
+    return message;
+  },
+};
 
 function createBaseConsentInput(): ConsentInput {
   return {
@@ -2202,6 +2852,36 @@ export const ConsentServiceService = {
     responseSerialize: (value: GetReceiptKeysResponse): Buffer => Buffer.from(GetReceiptKeysResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetReceiptKeysResponse => GetReceiptKeysResponse.decode(value),
   },
+  /** The latest signed head of the account's consent log (RFC 9162 Merkle tree; NOT_FOUND while empty). */
+  getTreeHead: {
+    path: '/accord.consent.v1.ConsentService/GetTreeHead' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetTreeHeadRequest): Buffer => Buffer.from(GetTreeHeadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetTreeHeadRequest => GetTreeHeadRequest.decode(value),
+    responseSerialize: (value: TreeHead): Buffer => Buffer.from(TreeHead.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TreeHead => TreeHead.decode(value),
+  },
+  /** The audit path of an event against the latest head or the head of tree_size (ABORTED before the event is sequenced). */
+  getInclusionProof: {
+    path: '/accord.consent.v1.ConsentService/GetInclusionProof' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetInclusionProofRequest): Buffer => Buffer.from(GetInclusionProofRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetInclusionProofRequest => GetInclusionProofRequest.decode(value),
+    responseSerialize: (value: InclusionProof): Buffer => Buffer.from(InclusionProof.encode(value).finish()),
+    responseDeserialize: (value: Buffer): InclusionProof => InclusionProof.decode(value),
+  },
+  /** PROOF(first, D[second]) of RFC 9162 §2.1.4. */
+  getConsistencyProof: {
+    path: '/accord.consent.v1.ConsentService/GetConsistencyProof' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetConsistencyProofRequest): Buffer => Buffer.from(GetConsistencyProofRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetConsistencyProofRequest => GetConsistencyProofRequest.decode(value),
+    responseSerialize: (value: ConsistencyProof): Buffer => Buffer.from(ConsistencyProof.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConsistencyProof => ConsistencyProof.decode(value),
+  },
 } as const;
 
 export interface ConsentServiceServer extends UntypedServiceImplementation {
@@ -2216,6 +2896,12 @@ export interface ConsentServiceServer extends UntypedServiceImplementation {
   getCurrentStates: handleUnaryCall<GetCurrentStatesRequest, GetCurrentStatesResponse>;
   /** Public keys that verify consent receipts. */
   getReceiptKeys: handleUnaryCall<GetReceiptKeysRequest, GetReceiptKeysResponse>;
+  /** The latest signed head of the account's consent log (RFC 9162 Merkle tree; NOT_FOUND while empty). */
+  getTreeHead: handleUnaryCall<GetTreeHeadRequest, TreeHead>;
+  /** The audit path of an event against the latest head or the head of tree_size (ABORTED before the event is sequenced). */
+  getInclusionProof: handleUnaryCall<GetInclusionProofRequest, InclusionProof>;
+  /** PROOF(first, D[second]) of RFC 9162 §2.1.4. */
+  getConsistencyProof: handleUnaryCall<GetConsistencyProofRequest, ConsistencyProof>;
 }
 
 export interface ConsentServiceClient extends Client {
@@ -2305,6 +2991,41 @@ export interface ConsentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetReceiptKeysResponse) => void,
+  ): ClientUnaryCall;
+  /** The latest signed head of the account's consent log (RFC 9162 Merkle tree; NOT_FOUND while empty). */
+  getTreeHead(request: GetTreeHeadRequest, callback: (error: ServiceError | null, response: TreeHead) => void): ClientUnaryCall;
+  getTreeHead(request: GetTreeHeadRequest, metadata: Metadata, callback: (error: ServiceError | null, response: TreeHead) => void): ClientUnaryCall;
+  getTreeHead(
+    request: GetTreeHeadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TreeHead) => void,
+  ): ClientUnaryCall;
+  /** The audit path of an event against the latest head or the head of tree_size (ABORTED before the event is sequenced). */
+  getInclusionProof(request: GetInclusionProofRequest, callback: (error: ServiceError | null, response: InclusionProof) => void): ClientUnaryCall;
+  getInclusionProof(
+    request: GetInclusionProofRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: InclusionProof) => void,
+  ): ClientUnaryCall;
+  getInclusionProof(
+    request: GetInclusionProofRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: InclusionProof) => void,
+  ): ClientUnaryCall;
+  /** PROOF(first, D[second]) of RFC 9162 §2.1.4. */
+  getConsistencyProof(request: GetConsistencyProofRequest, callback: (error: ServiceError | null, response: ConsistencyProof) => void): ClientUnaryCall;
+  getConsistencyProof(
+    request: GetConsistencyProofRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConsistencyProof) => void,
+  ): ClientUnaryCall;
+  getConsistencyProof(
+    request: GetConsistencyProofRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConsistencyProof) => void,
   ): ClientUnaryCall;
 }
 

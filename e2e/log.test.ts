@@ -1,0 +1,135 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hashFromBase64, verifyConsistency } from '@accord/verify';
+import { main as accordVerify } from '../clients/verify/src/cli';
+import { startStack, type Credentials, type Stack } from './harness';
+
+jest.setTimeout(60_000);
+let stack: Stack;
+let acme: Credentials;
+let token: string;
+let dir: string;
+
+beforeAll(async () => {
+  stack = await startStack('log');
+  acme = await stack.bootstrap({ account: 'acme-log', app: 'web', scopes: ['consent'] });
+  token = await stack.token(acme, 'consent');
+  dir = mkdtempSync(join(tmpdir(), 'accord-e2e-log-'));
+}, 120_000);
+afterAll(async () => {
+  await stack?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const as = (method: string, path: string, json?: unknown) =>
+  stack.request(method, path, { token, apiKey: acme.apiKey, ...(json !== undefined ? { json } : {}) });
+const ev = (over: Record<string, unknown> = {}) => ({ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', ...over });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** GET the proof until the event is sequenced (409 + Retry-After before), at most 20 s. */
+async function proofOf(id: string): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const res = await as('GET', `/consent/v0/consents/${id}/proof`);
+    if (res.status === 200) return res.body;
+    expect(res.status).toBe(409);
+    expect(res.headers.get('retry-after')).toBe('2');
+    expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    if (Date.now() > deadline) throw new Error('the event was not sequenced within 20 s');
+    await sleep(200);
+  }
+}
+
+const write = (name: string, v: unknown) => {
+  const p = join(dir, name);
+  writeFileSync(p, typeof v === 'string' ? v : JSON.stringify(v));
+  return p;
+};
+const verifyFiles = async (files: Record<string, string>) => {
+  const out: string[] = [];
+  const code = await accordVerify(
+    Object.entries(files).flatMap(([k, v]) => [`--${k}`, v]),
+    { out: (l) => out.push(l), err: (l) => out.push(l), read: (p) => readFileSync(p, 'utf8') },
+  );
+  return { code, out: out.join('\n') };
+};
+
+describe('the verifiable consent log through the gateway', () => {
+  test('a proof and a head fetched through the gateway verify offline with the receipt; a tampered event, path and head are rejected', async () => {
+    const posted = await as('POST', '/consent/v0/consents', [
+      ev({ scope: 'newsletter', action: true }),
+      ev({ scope: 'analytics', action: false }),
+      ev({ scope: 'ads' }),
+    ]);
+    expect(posted.status).toBe(201);
+    const event = posted.body[1] as Record<string, unknown>;
+    const proof = await proofOf(String(event.id));
+    expect(proof).toEqual({ leafIndex: expect.any(Number), treeSize: expect.any(Number), leafHash: expect.stringMatching(/=$/), auditPath: expect.any(Array) });
+
+    const head = await as('GET', `/consent/v0/log/tree-head`);
+    expect(head.status).toBe(200);
+    expect(Object.keys(head.body).sort()).toEqual(['rootHash', 'signature', 'timestamp', 'treeSize']);
+    // the proof of the same size as the head
+    const p = await as('GET', `/consent/v0/consents/${event.id}/proof?treeSize=${head.body.treeSize}`);
+    expect(p.status).toBe(200);
+    const receipt = await as('GET', `/consent/v0/consents/${event.id}/receipt`);
+    const jwks = await stack.request('GET', '/.well-known/jwks.json');
+
+    const files = {
+      receipt: write('r.jwt', receipt.body.receipt),
+      proof: write('p.json', p.body),
+      head: write('h.json', head.body),
+      jwks: write('jwks.json', jwks.body),
+      event: write('e.json', event),
+    };
+    const good = await verifyFiles(files);
+    expect(good).toEqual({ code: 0, out: expect.stringMatching(/verified$/) });
+
+    const tamperedEvent = await verifyFiles({ ...files, event: write('e-bad.json', { ...event, action: true }) });
+    expect(tamperedEvent.code).toBe(1);
+    const path = p.body.auditPath as string[];
+    const badPath = [...path];
+    badPath[0] = Buffer.alloc(32, 1).toString('base64');
+    const tamperedPath = await verifyFiles({ ...files, proof: write('p-bad.json', { ...p.body, auditPath: badPath }) });
+    expect(tamperedPath.code).toBe(1);
+    const forgedHead = await verifyFiles({ ...files, head: write('h-bad.json', { ...head.body, rootHash: Buffer.alloc(32, 2).toString('base64') }) });
+    expect(forgedHead.code).toBe(1);
+  });
+
+  test('a later head extends an earlier one: the consistency proof through the gateway verifies', async () => {
+    const first = (await as('GET', '/consent/v0/log/tree-head')).body as { treeSize: number; rootHash: string };
+    const more = await as('POST', '/consent/v0/consents', [ev({ subject: 'user-2' }), ev({ subject: 'user-3' })]);
+    await proofOf(String(more.body[1].id));
+    const second = (await as('GET', '/consent/v0/log/tree-head')).body as { treeSize: number; rootHash: string };
+    expect(second.treeSize).toBeGreaterThan(first.treeSize);
+    const c = await as('GET', `/consent/v0/log/consistency?first=${first.treeSize}&second=${second.treeSize}`);
+    expect(c.status).toBe(200);
+    expect(c.body.first).toBe(first.treeSize);
+    const ok = verifyConsistency(
+      first.treeSize,
+      second.treeSize,
+      hashFromBase64(first.rootHash)!,
+      hashFromBase64(second.rootHash)!,
+      (c.body.proof as string[]).map((h) => hashFromBase64(h)!),
+    );
+    expect(ok).toBe(true);
+  });
+
+  test('bad sizes are 400 problems naming the field; unknown events 404; the log is read-only', async () => {
+    const bad = await as('GET', '/consent/v0/log/consistency?first=5&second=2');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual([expect.objectContaining({ message: expect.stringContaining('larger than second') })]);
+    const missing = await as('GET', '/consent/v0/log/consistency?first=1');
+    expect(missing.status).toBe(400);
+    const beyond = await as('GET', '/consent/v0/log/consistency?first=1&second=100000');
+    expect(beyond.status).toBe(400);
+    const head = (await as('GET', '/consent/v0/log/tree-head')).body as { treeSize: number };
+    const event = (await as('POST', '/consent/v0/consents', ev({ subject: 'user-9' }))).body as { id: string };
+    await proofOf(event.id);
+    const noHead = await as('GET', `/consent/v0/consents/${event.id}/proof?treeSize=${head.treeSize}`);
+    expect(noHead.status).toBe(400);
+    expect((await as('GET', `/consent/v0/consents/${'0'.repeat(32)}/proof`)).status).toBe(404);
+    expect((await as('POST', '/consent/v0/log/tree-head', {})).status).toBe(405);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * The consent log's rules on the service side: what a leaf is, and how a tree head is signed.
+ * The hashing itself is @accord/verify's (one module for the service and the offline verifier).
+ */
+import { CompactSign } from 'jose';
+import type { KeyObject } from 'node:crypto';
+import { eventLeaf, leafHash, toBase64, TREE_HEAD_TYP, treeHeadPayloadBytes, type LogAnchor, type TreeHead, type TreeHeadPayload } from '@accord/verify';
+import { toJson, type ConsentEvent } from './consent';
+
+/**
+ * The leaf hash of an event: SHA-256(0x00 ‖ JCS(event)), the event being exactly the object
+ * POST /consents answered (toJson; the gateway's consentEventJson gives the same object).
+ */
+export function eventLeafHash(ev: ConsentEvent): Buffer {
+  return leafHash(eventLeaf(toJson(ev) as unknown as Record<string, unknown>));
+}
+
+export interface SignedTreeHead extends TreeHead {
+  account: string;
+  kid: string;
+}
+
+/**
+ * Signs the head of an account's log: a compact JWS (alg of the key, `kid`, typ
+ * accord-tree-head+jws) over the RFC 8785 JSON of {treeSize, rootHash, timestamp, account}.
+ * The key is the receipt key, so heads verify with the keys in /.well-known/jwks.json.
+ */
+export async function signTreeHead(
+  head: { account: string; treeSize: number; rootHash: Uint8Array; timestamp: Date },
+  key: { kid: string; alg: 'ES256' | 'RS256'; privateKey: KeyObject },
+): Promise<SignedTreeHead> {
+  if (!head.account) throw new TypeError('a tree head belongs to an account');
+  if (!Number.isSafeInteger(head.treeSize) || head.treeSize < 0) throw new TypeError('treeSize must be a non-negative integer');
+  if (head.rootHash.length !== 32) throw new TypeError('rootHash must be 32 bytes');
+  const payload: TreeHeadPayload = {
+    treeSize: head.treeSize,
+    rootHash: toBase64(head.rootHash),
+    timestamp: head.timestamp.toISOString(),
+    account: head.account,
+  };
+  const signature = await new CompactSign(treeHeadPayloadBytes(payload))
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: TREE_HEAD_TYP })
+    .sign(key.privateKey);
+  return { treeSize: payload.treeSize, rootHash: payload.rootHash, timestamp: payload.timestamp, signature, account: head.account, kid: key.kid };
+}
+
+/** The public form of a head (GET /consent/v0/log/tree-head). */
+export function publicHead(h: SignedTreeHead): TreeHead {
+  return { treeSize: h.treeSize, rootHash: h.rootHash, timestamp: h.timestamp, signature: h.signature };
+}
+
+/** The receipt's `accord.log` anchor once the event is sequenced. */
+export function logAnchor(leafIndex: number, head: Pick<TreeHead, 'treeSize' | 'rootHash'>): LogAnchor {
+  if (leafIndex >= head.treeSize) throw new RangeError(`leaf ${leafIndex} is not in the tree of ${head.treeSize}`);
+  return { leafIndex, treeSize: head.treeSize, rootHash: head.rootHash };
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '@accord/common';
+import type { ConsentEvent } from '../domain/consent';
+import { eventLeafHash, type SignedTreeHead } from '../domain/log';
+import type { LogHeadDoc } from '../store/log-models';
+import { LogContentionError, type LogRepository } from '../store/log-repository';
+
+/** The events waiting for their leaf: marked on their own documents by the write (ConsentRepository). */
+export interface LogQueue {
+  /** Accounts with events waiting (at most `limit`). */
+  logPendingAccounts(limit: number): Promise<string[]>;
+  /** An account's waiting events, oldest first. */
+  logPending(accountId: string, limit: number): Promise<ConsentEvent[]>;
+  /** These events have their leaves. */
+  markLogged(ids: string[]): Promise<void>;
+}
+
+export interface SequencerOptions {
+  /** How often waiting events are looked for (the nudge after a write comes sooner). */
+  pollMs: number;
+  /** How long one replica sequences an account before another may take over (renewed every pass). */
+  leaseMs: number;
+  /** Most events per signed head. */
+  batchSize: number;
+  /** Accounts sequenced per pass (the rest wait for the next pass). */
+  maxAccountsPerPass?: number;
+  queue: LogQueue;
+  sign(account: string, treeSize: number, rootHash: Buffer): Promise<SignedTreeHead>;
+  /** A new head was published (NATS subject, `log.tree_head` webhooks). Failures are logged, never retried here. */
+  onHead?(head: LogHeadDoc): Promise<void> | void;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/**
+ * Gives waiting consent events their leaves, behind the write (never in front of a 201: the
+ * write only marks its event documents, in the insert it does anyway).
+ *
+ * Every replica runs one; per account, one of them at a time holds the lease and sequences.
+ * Correctness does not rest on the lease (a paused holder may still write after it expired):
+ * positions are primary keys, so a stale sequencer's write fails and it re-reads. The lease
+ * only keeps replicas from wasting work. A crash anywhere leaves events still marked and possibly
+ * leaves without a head; the next holder finishes both (LogRepository.append skips events that
+ * already have a leaf).
+ */
+export class LogSequencer {
+  readonly owner = randomUUID();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private readonly held = new Set<string>();
+  /** The largest head this sequencer published per account (a pass with nothing new publishes nothing). */
+  private readonly published = new Map<string, number>();
+
+  constructor(
+    private readonly repo: LogRepository,
+    private readonly opts: SequencerOptions,
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** After a write: sequence soon (coalesces with a pass under way). */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.running) this.again = true;
+    else this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+    await Promise.allSettled([...this.held].map((a) => this.repo.releaseLease(a, this.owner)));
+    this.held.clear();
+  }
+
+  /** One pass over the accounts with waiting events; resolves with the number of events given a leaf. */
+  async runOnce(): Promise<number> {
+    let total = 0;
+    for (const account of await this.opts.queue.logPendingAccounts(this.opts.maxAccountsPerPass ?? 100)) {
+      if (this.stopped) break;
+      total += await this.sequenceAccount(account);
+    }
+    return total;
+  }
+
+  private async sequenceAccount(account: string): Promise<number> {
+    const now = this.opts.now?.() ?? new Date();
+    if (!(await this.repo.acquireLease(account, this.owner, this.opts.leaseMs, now))) {
+      this.held.delete(account);
+      return 0;
+    }
+    this.held.add(account);
+    let done = 0;
+    // bounded: a backlog is worked off over several passes, renewing the lease between them
+    for (let round = 0; round < 10 && !this.stopped; round++) {
+      const ready = await this.opts.queue.logPending(account, this.opts.batchSize);
+      if (!ready.length) break;
+      let head: LogHeadDoc | undefined;
+      try {
+        head = await this.repo.append(
+          account,
+          ready.map((e) => ({ eventId: e.id, leafHash: eventLeafHash(e) })),
+          (size, root) => this.opts.sign(account, size, root),
+        );
+      } catch (err) {
+        if (err instanceof LogContentionError) {
+          this.opts.logger.info({ account }, 'consent log: another sequencer is writing this log; backing off');
+          break;
+        }
+        throw err;
+      }
+      await this.opts.queue.markLogged(ready.map((e) => e.id));
+      done += ready.length;
+      if (head) await this.publish(head);
+      if (ready.length < this.opts.batchSize) break;
+    }
+    return done;
+  }
+
+  private async publish(head: LogHeadDoc): Promise<void> {
+    if ((this.published.get(head.accountId) ?? -1) >= head.treeSize) return;
+    this.published.set(head.accountId, head.treeSize);
+    try {
+      await this.opts.onHead?.(head);
+    } catch (err) {
+      this.opts.logger.warn({ err, account: head.accountId, treeSize: head.treeSize }, 'consent log: publishing a tree head failed');
+    }
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.running = this.runOnce()
+        .then(() => undefined)
+        .catch((err: unknown) => this.opts.logger.warn({ err }, 'consent log: sequencing pass failed; retrying'))
+        .finally(() => {
+          this.running = undefined;
+          const again = this.again;
+          this.again = false;
+          this.schedule(again ? 0 : this.opts.pollMs);
+        });
+    }, ms);
+    this.timer.unref?.();
+  }
+}
