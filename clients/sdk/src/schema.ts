@@ -82,6 +82,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/consent/v0/consents/{id}/proof': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Inclusion proof of an event in the account's consent log (RFC 9162 §2.1.3).
+     * @description The audit path from the event's leaf to the root of the latest signed tree head, or of the head of `treeSize`. The leaf is SHA-256(0x00 ‖ RFC 8785 JSON of the event exactly as POST /consents answered it). Verify offline with `npx @accord/verify` (docs/consent-log.md). Every event is sequenced within about 2 s of its 201; before that the answer is 409 with `Retry-After`.
+     */
+    get: operations['getConsentProof'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/consent/v0/consents/{id}/receipt': {
     parameters: {
       query?: never;
@@ -154,6 +174,46 @@ export interface paths {
      * @description Tokens are not unique. When several events of the account share the token, the newest is returned. Case-insensitive. A token of another account is a 404.
      */
     get: operations['getConsentByToken'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consent/v0/log/consistency': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Consistency proof between two sizes of the consent log (RFC 9162 §2.1.4).
+     * @description Shows that the tree of `first` leaves is a prefix of the tree of `second` leaves: two signed heads whose proof fails are evidence of a fork. Empty when first = second.
+     */
+    get: operations['getConsentLogConsistency'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consent/v0/log/tree-head': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The latest signed tree head of the account's consent log.
+     * @description `signature` is a compact JWS (protected header `alg` ES256 or RS256, `kid` of a key in /.well-known/jwks.json, `typ` `accord-tree-head+jws`) whose payload is the RFC 8785 JSON of `{treeSize, rootHash, timestamp, account}` of this head. 404 while no event has been sequenced.
+     */
+    get: operations['getConsentLogTreeHead'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2241,6 +2301,17 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    ConsentConsistencyProof: {
+      first: number;
+      proof: string[];
+      second: number;
+    };
+    ConsentConsistencyQuery: {
+      /** @description Size of the older tree (a head you hold). */
+      first: number;
+      /** @description Size of the newer tree, at most the latest head. */
+      second: number;
+    };
     ConsentCreateRequest: components['schemas']['ConsentInput'] | components['schemas']['ConsentInput'][];
     /**
      * @description An immutable consent event.
@@ -2290,6 +2361,14 @@ export interface components {
       subject: string;
       target: string;
     };
+    ConsentInclusionProof: {
+      /** @description Sibling hashes from the leaf up (RFC 9162 §2.1.3.1 order). */
+      auditPath: string[];
+      /** @description SHA-256, standard padded base64. */
+      leafHash: string;
+      leafIndex: number;
+      treeSize: number;
+    };
     /**
      * @description The client fields of a consent event. Unknown fields are refused.
      * @example {
@@ -2314,6 +2393,10 @@ export interface components {
       subject: string;
       /** @description What is consented to, e.g. a policy URL or `{base_url}/dataprocessing/v0/dpspecs/<spec_id>`. */
       target: string;
+    };
+    ConsentProofQuery: {
+      /** @description Prove against the signed head of this size (it must exist and contain the event) instead of the latest. */
+      treeSize?: number;
     };
     ConsentReceipt: {
       /** @description Compact JWS (JWT) with Kantara Consent Receipt v1.1.0 claims. */
@@ -2387,6 +2470,16 @@ export interface components {
       }[];
       /** @description Events written by the application. */
       total: number;
+    };
+    ConsentTreeHead: {
+      /** @description SHA-256, standard padded base64. */
+      rootHash: string;
+      /** @description Compact JWS over {treeSize, rootHash, timestamp, account} (RFC 8785 JSON). */
+      signature: string;
+      /** Format: date-time */
+      timestamp: string;
+      /** @description Leaves (events) in the tree. */
+      treeSize: number;
     };
     ConsoleApiKey: {
       apiKey?: string;
@@ -2900,7 +2993,7 @@ export interface components {
      */
     WebhookCreateRequest: {
       /**
-       * @description Event types to receive. Known types: `consent` (a consent event was recorded). Unknown types are refused.
+       * @description Event types to receive. Known types: `consent` (a consent event was recorded) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
        * @example [
        *       "consent"
        *     ]
@@ -2937,6 +3030,7 @@ export interface components {
       eventId: string;
       /**
        * @example consent
+       * @example log.tree_head
        * @example ping
        */
       eventType: string;
@@ -2992,7 +3086,7 @@ export interface components {
       /** @description true stops deliveries; false re-enables the webhook. */
       disabled?: boolean;
       /**
-       * @description Event types to receive. Known types: `consent` (a consent event was recorded). Unknown types are refused.
+       * @description Event types to receive. Known types: `consent` (a consent event was recorded) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
        * @example [
        *       "consent"
        *     ]
@@ -3021,15 +3115,20 @@ export interface components {
   headers: never;
   pathItems: never;
 }
+export type SchemaConsentConsistencyProof = components['schemas']['ConsentConsistencyProof'];
+export type SchemaConsentConsistencyQuery = components['schemas']['ConsentConsistencyQuery'];
 export type SchemaConsentCreateRequest = components['schemas']['ConsentCreateRequest'];
 export type SchemaConsentEvent = components['schemas']['ConsentEvent'];
 export type SchemaConsentFormRequest = components['schemas']['ConsentFormRequest'];
+export type SchemaConsentInclusionProof = components['schemas']['ConsentInclusionProof'];
 export type SchemaConsentInput = components['schemas']['ConsentInput'];
+export type SchemaConsentProofQuery = components['schemas']['ConsentProofQuery'];
 export type SchemaConsentReceipt = components['schemas']['ConsentReceipt'];
 export type SchemaConsentSearchQuery = components['schemas']['ConsentSearchQuery'];
 export type SchemaConsentSession = components['schemas']['ConsentSession'];
 export type SchemaConsentSessionRequest = components['schemas']['ConsentSessionRequest'];
 export type SchemaConsentStatistics = components['schemas']['ConsentStatistics'];
+export type SchemaConsentTreeHead = components['schemas']['ConsentTreeHead'];
 export type SchemaConsoleApiKey = components['schemas']['ConsoleApiKey'];
 export type SchemaConsoleApplication = components['schemas']['ConsoleApplication'];
 export type SchemaConsoleApplicationCreateRequest = components['schemas']['ConsoleApplicationCreateRequest'];
@@ -3215,6 +3314,102 @@ export interface operations {
       /** @description Events cannot be changed or deleted. */
       405: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getConsentProof: {
+    parameters: {
+      query?: {
+        /** @description Prove against the signed head of this size (it must exist and contain the event) instead of the latest. */
+        treeSize?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The proof. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsentInclusionProof'];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in the caller's account. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The event is not sequenced yet; retry after `Retry-After` seconds. */
+      409: {
+        headers: {
+          /** @description Seconds to wait. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3500,6 +3695,153 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in the caller's account. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getConsentLogConsistency: {
+    parameters: {
+      query: {
+        /** @description Size of the older tree (a head you hold). */
+        first: number;
+        /** @description Size of the newer tree, at most the latest head. */
+        second: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The proof. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsentConsistencyProof'];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getConsentLogTreeHead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The head. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsentTreeHead'];
         };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
