@@ -253,6 +253,71 @@ describe('receipts', () => {
   });
 });
 
+describe('lifecycle: version-bound consent and expiry', () => {
+  test('a consent to a specification records its version; the receipt keeps describing that version after the specification changes', async () => {
+    const dp = createClient(dataprocessingv1.DataProcessingServiceService, stack.env.ACCORD_DATAPROCESSING_ADDR!);
+    try {
+      const group = await dp.createGroup({ accountId: acme.accountId, appId: acme.appId, fields: { name: 'Analytics', purpose: 'statistics' } });
+      const spec = await dp.createSpec({
+        accountId: acme.accountId,
+        appId: acme.appId,
+        groupId: group.id,
+        fields: { data: 'page views', purpose: 'measure reach', action: 'collect' },
+        texts: [],
+      });
+      const target = `urn:accord:dpspec:${spec.id}`;
+      const created = await asAcme('POST', '/consent/v0/consents', { json: ev({ subject: 'versioned', target, action: true }) });
+      expect(created.status).toBe(201);
+      expect(created.body.targetVersion).toBe(1);
+      await dp.updateSpec({ accountId: acme.accountId, appId: acme.appId, id: spec.id, fields: { purpose: 'sell to partners' }, updateMask: ['purpose'] });
+
+      const { receipt } = (await asAcme('GET', `/consent/v0/consents/${created.body.id}/receipt`)).body as { receipt: string };
+      const { payload } = await jwtVerify(receipt, createRemoteJWKSet(new URL(`${stack.baseUrl}/.well-known/jwks.json`)));
+      expect(payload).toMatchObject({
+        services: [{ purposes: [expect.objectContaining({ purpose: 'measure reach' })] }],
+        accord: { targetVersion: 1, spec: { id: spec.id, version: 1 } },
+      });
+      // the client may name the version it showed; a version the specification does not have yet is a 400 naming the field
+      const shown = await asAcme('POST', '/consent/v0/consents', { json: ev({ subject: 'versioned-2', target, action: true, targetVersion: 1 }) });
+      expect(shown.body.targetVersion).toBe(1);
+      const future = await asAcme('POST', '/consent/v0/consents', { json: ev({ subject: 'versioned-3', target, targetVersion: 3 }) });
+      expect(future.status).toBe(400);
+      expect(future.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(future.body.errors).toEqual([{ field: '/targetVersion', message: "is later than the specification's current version 2" }]);
+    } finally {
+      dp.close();
+    }
+  });
+
+  test('a consent past its expiresAt shows expired: true in current=true results and counts apart in statistics', async () => {
+    const app = await stack.bootstrap({ account: 'acme', app: 'expiry-app', scopes: ['consent'] });
+    const token = await stack.token(app, 'consent');
+    const target = 'https://shop.example/expiring';
+    const expiresAt = new Date(Date.now() + 1000).toISOString();
+    const post = await stack.request('POST', '/consent/v0/consents', {
+      token,
+      apiKey: app.apiKey,
+      json: ev({ subject: 'lapse', target, action: true, expiresAt }),
+    });
+    expect(post.status).toBe(201);
+    expect(post.body.expiresAt).toBe(expiresAt);
+    const past = await stack.request('POST', '/consent/v0/consents', { token, apiKey: app.apiKey, json: ev({ target, expiresAt: '2020-01-01T00:00:00Z' }) });
+    expect(past.status).toBe(400);
+    expect(past.body.errors).toEqual([{ field: '/expiresAt', message: 'must be in the future' }]);
+
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(expiresAt) - Date.now() + 50)));
+    const current = await stack.request('GET', search({ subject: 'lapse', issuer: 'https://shop.example', target, current: 'true' }), {
+      token,
+      apiKey: app.apiKey,
+    });
+    expect(current.body).toEqual([expect.objectContaining({ id: post.body.id, expiresAt, expired: true })]);
+    const history = await stack.request('GET', search({ subject: 'lapse', issuer: 'https://shop.example', target }), { token, apiKey: app.apiKey });
+    expect(history.body[0]).not.toHaveProperty('expired');
+    const stats = await stack.request('GET', '/consent/v0/consents/statistics', { token, apiKey: app.apiKey });
+    expect(stats.body.targets).toEqual([{ target, events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 1 }]);
+  });
+});
+
 describe('statistics', () => {
   test('per application: totals by action, distinct subjects, per-target counts and current states, latest event time', async () => {
     const app2 = await stack.bootstrap({ account: 'acme', app: 'stats-app', scopes: ['consent'] });
@@ -271,8 +336,8 @@ describe('statistics', () => {
       distinctSubjects: 3,
       latestEventAt: last.body.createdAt,
       targets: [
-        { target: 'https://shop.example/privacy', events: 3, currentAccepted: 1, currentDeclined: 1, currentNoAction: 0 },
-        { target: 'https://shop.example/other', events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 1 },
+        { target: 'https://shop.example/privacy', events: 3, currentAccepted: 1, currentDeclined: 1, currentNoAction: 0, currentExpired: 0 },
+        { target: 'https://shop.example/other', events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 1, currentExpired: 0 },
       ],
     });
   });

@@ -113,6 +113,8 @@ export function receiptClaims(ev: ConsentEvent, spec: SpecDetails | undefined, s
       ...(ev.source !== undefined ? { source: ev.source } : {}),
       ...(ev.delegate !== undefined ? { delegate: ev.delegate } : {}),
       createdAt: ev.createdAt.toISOString(),
+      ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
+      ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
       ...(spec ? { spec: { id: spec.id, version: spec.version, archived: spec.archived } } : {}),
     },
   };

@@ -18,6 +18,9 @@ export function toProto(ev: ConsentEvent): consentv1.ConsentEvent {
   if (ev.source !== undefined) out.source = ev.source;
   if (ev.delegate !== undefined) out.delegate = ev.delegate;
   if (ev.action !== null) out.action = ev.action;
+  if (ev.targetVersion !== undefined) out.targetVersion = ev.targetVersion;
+  if (ev.expiresAt !== undefined) out.expiresAt = ev.expiresAt;
+  if (ev.expired) out.expired = true;
   return out;
 }
 
@@ -26,6 +29,8 @@ function fromProtoInput(i: consentv1.ConsentInput): ConsentInput {
   if (i.source !== undefined) out.source = i.source;
   if (i.scope !== undefined) out.scope = i.scope;
   if (i.delegate !== undefined) out.delegate = i.delegate;
+  if (i.targetVersion !== undefined) out.targetVersion = i.targetVersion;
+  if (i.expiresAt !== undefined) out.expiresAt = i.expiresAt;
   return out;
 }
 

@@ -19,6 +19,8 @@ export interface EventDoc {
   action: boolean | null;
   token: string;
   createdAt: Date;
+  targetVersion?: number;
+  expiresAt?: Date;
   pub?: Date;
   claim?: string;
 }
@@ -62,6 +64,8 @@ export interface CurrentEvent {
   createdAt: Date;
   source?: string;
   delegate?: string;
+  targetVersion?: number;
+  expiresAt?: Date;
 }
 
 /**
@@ -109,6 +113,8 @@ export function defineModels(conn: Connection): Models {
       action: { type: Boolean, default: null },
       token: { type: String, required: true },
       createdAt: { type: Date, required: true },
+      targetVersion: Number,
+      expiresAt: Date,
       pub: Date,
       claim: String,
     },

@@ -71,7 +71,10 @@ export const consentOpenApi: OpenApiFragment = {
         description:
           `Accepts one event object, a JSON array of 1 to ${CONSENT_MAX_BATCH} event objects, or form fields (application/x-www-form-urlencoded, one event; ` +
           '`action` is `true`, `false`, `null`, or absent = null; any other value is a 400). ' +
-          'Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken). ' +
+          'Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), ' +
+          'targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or ' +
+          '`urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` ' +
+          'when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. ' +
           'Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. ' +
           'An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). ' +
           `More than ${CONSENT_MAX_BATCH} events: 413. One object answers the stored event with a Location header. ` +
@@ -271,6 +274,18 @@ export const consentOpenApi: OpenApiFragment = {
         scope: { type: 'string', maxLength: 256, description: 'Section or clause of the target. Absent or empty: `default`.' },
         delegate: { type: 'string', maxLength: 1024, description: 'Principal acting for the subject. Empty = absent.' },
         action: { type: ['boolean', 'null'], description: 'true: accepted; false: declined or withdrawn; null or absent: no action taken.' },
+        targetVersion: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 2147483647,
+          description:
+            'Targets naming a specification: the version shown to the subject (from 1 to the current version). Absent: the current version. Refused for unknown specifications.',
+        },
+        expiresAt: {
+          type: 'string',
+          format: 'date-time',
+          description: 'When the consent lapses (must be in the future). Current states show `expired: true` afterwards.',
+        },
       },
       examples: [{ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', action: true }],
     },
@@ -290,6 +305,8 @@ export const consentOpenApi: OpenApiFragment = {
         scope: { type: 'string' },
         delegate: { type: 'string' },
         action: { type: 'string', enum: ['true', 'false', 'null'] },
+        targetVersion: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' },
+        expiresAt: { type: 'string', format: 'date-time' },
       },
     },
     ConsentEvent: {
@@ -312,6 +329,12 @@ export const consentOpenApi: OpenApiFragment = {
         token: { type: 'string', pattern: '^[A-Z0-9]{6}$', description: 'Short random token for humans; not unique.' },
         createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' },
         appId: { type: 'string', description: 'The application that wrote the event.' },
+        targetVersion: { type: 'integer', description: 'The specification version consented to; present when the target names a specification.' },
+        expiresAt: { type: 'string', format: 'date-time', description: 'When the consent lapses; present when set.' },
+        expired: {
+          type: 'boolean',
+          description: 'Current states only (search with current=true): present and true when `expiresAt` has passed. The state is then no longer a consent.',
+        },
       },
       examples: [exampleEvent],
     },
@@ -337,7 +360,7 @@ export const consentOpenApi: OpenApiFragment = {
           description: 'Per target (at most the 1000 with the most events, most first).',
           items: {
             type: 'object',
-            required: ['target', 'events', 'currentAccepted', 'currentDeclined', 'currentNoAction'],
+            required: ['target', 'events', 'currentAccepted', 'currentDeclined', 'currentNoAction', 'currentExpired'],
             properties: {
               target: { type: 'string' },
               events: { type: 'integer', description: 'Events of the application for this target.' },
@@ -347,6 +370,11 @@ export const consentOpenApi: OpenApiFragment = {
               },
               currentDeclined: { type: 'integer', description: 'Same, action false.' },
               currentNoAction: { type: 'integer', description: 'Same, action null.' },
+              currentExpired: {
+                type: 'integer',
+                description:
+                  'Current states of this target, written by this application, whose `expiresAt` has passed (counted here and not under their action).',
+              },
             },
           },
         },

@@ -22,6 +22,9 @@ export function consentEventJson(ev: consentv1.ConsentEvent): Record<string, unk
     token: ev.token,
     createdAt: ev.createdAt?.toISOString(),
     appId: ev.appId,
+    ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
+    ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
+    ...(ev.expired ? { expired: true } : {}),
   };
 }
 
@@ -45,7 +48,7 @@ function fromForm(body: Record<string, unknown>): Record<string, unknown> {
       continue;
     }
     if (v === '' && k !== 'subject' && k !== 'issuer' && k !== 'target') continue;
-    out[k] = v;
+    out[k] = k === 'targetVersion' && typeof v === 'string' && /^[0-9]{1,10}$/.test(v) ? Number(v) : v;
   }
   if (errors.length) throw HttpProblem.validation(errors);
   return out;
@@ -55,6 +58,8 @@ function toInput(o: Record<string, unknown>): consentv1.ConsentInput {
   const input: consentv1.ConsentInput = { subject: o.subject as string, issuer: o.issuer as string, target: o.target as string };
   for (const f of ['source', 'scope', 'delegate'] as const) if (typeof o[f] === 'string' && o[f] !== '') input[f] = o[f] as string;
   if (typeof o.action === 'boolean') input.action = o.action;
+  if (typeof o.targetVersion === 'number') input.targetVersion = o.targetVersion;
+  if (typeof o.expiresAt === 'string') input.expiresAt = new Date(o.expiresAt);
   return input;
 }
 
@@ -157,6 +162,7 @@ export function consentRoutes(ctx: GatewayContext): Router {
         currentAccepted: t.currentAccepted,
         currentDeclined: t.currentDeclined,
         currentNoAction: t.currentNoAction,
+        currentExpired: t.currentExpired,
       })),
     });
   });

@@ -30,6 +30,16 @@ export interface ConsentInput {
   delegate?: string | undefined;
   /** Absent means null: no action taken. */
   action?: boolean | undefined;
+  /**
+   * The version of the specification the subject was shown, when the target names one
+   * (default: its version at this moment). Unknown or future versions are INVALID_ARGUMENT.
+   */
+  targetVersion?: number | undefined;
+  /**
+   * When this consent lapses (must be in the future). Default: created_at plus the
+   * specification's consent_validity_days when the target names a specification that has one.
+   */
+  expiresAt?: Date | undefined;
 }
 
 export interface ConsentEvent {
@@ -44,6 +54,11 @@ export interface ConsentEvent {
   token: string;
   createdAt?: Date | undefined;
   appId: string;
+  /** The specification version consented to (targets that name a specification only). */
+  targetVersion?: number | undefined;
+  expiresAt?: Date | undefined;
+  /** Set on current states (search with current=true, GetCurrentStates) whose expires_at has passed. */
+  expired?: boolean | undefined;
 }
 
 export interface CreateConsentsRequest {
@@ -107,6 +122,8 @@ export interface TargetStatistics {
   currentAccepted: number;
   currentDeclined: number;
   currentNoAction: number;
+  /** Current states whose expires_at has passed (counted here, not under their action). */
+  currentExpired: number;
 }
 
 export interface Statistics {
@@ -146,6 +163,8 @@ function createBaseConsentInput(): ConsentInput {
     scope: undefined,
     delegate: undefined,
     action: undefined,
+    targetVersion: undefined,
+    expiresAt: undefined,
   };
 }
 
@@ -171,6 +190,12 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     }
     if (message.action !== undefined) {
       writer.uint32(56).bool(message.action);
+    }
+    if (message.targetVersion !== undefined) {
+      writer.uint32(64).int32(message.targetVersion);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -244,6 +269,22 @@ export const ConsentInput: MessageFns<ConsentInput> = {
             message.action = reader.bool();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.targetVersion = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -265,6 +306,12 @@ export const ConsentInput: MessageFns<ConsentInput> = {
       scope: isSet(object.scope) ? globalThis.String(object.scope) : undefined,
       delegate: isSet(object.delegate) ? globalThis.String(object.delegate) : undefined,
       action: isSet(object.action) ? globalThis.Boolean(object.action) : undefined,
+      targetVersion: isSet(object.targetVersion)
+        ? globalThis.Number(object.targetVersion)
+        : isSet(object.target_version)
+          ? globalThis.Number(object.target_version)
+          : undefined,
+      expiresAt: isSet(object.expiresAt) ? fromJsonTimestamp(object.expiresAt) : isSet(object.expires_at) ? fromJsonTimestamp(object.expires_at) : undefined,
     };
   },
 
@@ -291,6 +338,12 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     if (message.action !== undefined) {
       obj.action = message.action;
     }
+    if (message.targetVersion !== undefined) {
+      obj.targetVersion = Math.round(message.targetVersion);
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
     return obj;
   },
 
@@ -306,6 +359,8 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     message.scope = object.scope ?? undefined;
     message.delegate = object.delegate ?? undefined;
     message.action = object.action ?? undefined;
+    message.targetVersion = object.targetVersion ?? undefined;
+    message.expiresAt = object.expiresAt ?? undefined;
     return message;
   },
 };
@@ -323,6 +378,9 @@ function createBaseConsentEvent(): ConsentEvent {
     token: '',
     createdAt: undefined,
     appId: '',
+    targetVersion: undefined,
+    expiresAt: undefined,
+    expired: undefined,
   };
 }
 
@@ -360,6 +418,15 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     }
     if (message.appId !== '') {
       writer.uint32(90).string(message.appId);
+    }
+    if (message.targetVersion !== undefined) {
+      writer.uint32(96).int32(message.targetVersion);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(106).fork()).join();
+    }
+    if (message.expired !== undefined) {
+      writer.uint32(112).bool(message.expired);
     }
     return writer;
   },
@@ -465,6 +532,30 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
             message.appId = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.targetVersion = reader.int32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.expired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -490,6 +581,13 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
       token: isSet(object.token) ? globalThis.String(object.token) : '',
       createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
       appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      targetVersion: isSet(object.targetVersion)
+        ? globalThis.Number(object.targetVersion)
+        : isSet(object.target_version)
+          ? globalThis.Number(object.target_version)
+          : undefined,
+      expiresAt: isSet(object.expiresAt) ? fromJsonTimestamp(object.expiresAt) : isSet(object.expires_at) ? fromJsonTimestamp(object.expires_at) : undefined,
+      expired: isSet(object.expired) ? globalThis.Boolean(object.expired) : undefined,
     };
   },
 
@@ -528,6 +626,15 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     if (message.appId !== '') {
       obj.appId = message.appId;
     }
+    if (message.targetVersion !== undefined) {
+      obj.targetVersion = Math.round(message.targetVersion);
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    if (message.expired !== undefined) {
+      obj.expired = message.expired;
+    }
     return obj;
   },
 
@@ -547,6 +654,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     message.token = object.token ?? '';
     message.createdAt = object.createdAt ?? undefined;
     message.appId = object.appId ?? '';
+    message.targetVersion = object.targetVersion ?? undefined;
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.expired = object.expired ?? undefined;
     return message;
   },
 };
@@ -1473,7 +1583,7 @@ export const GetStatisticsRequest: MessageFns<GetStatisticsRequest> = {
 };
 
 function createBaseTargetStatistics(): TargetStatistics {
-  return { target: '', events: 0, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0 };
+  return { target: '', events: 0, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0 };
 }
 
 export const TargetStatistics: MessageFns<TargetStatistics> = {
@@ -1492,6 +1602,9 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     }
     if (message.currentNoAction !== 0) {
       writer.uint32(40).int64(message.currentNoAction);
+    }
+    if (message.currentExpired !== 0) {
+      writer.uint32(48).int64(message.currentExpired);
     }
     return writer;
   },
@@ -1549,6 +1662,14 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
             message.currentNoAction = longToNumber(reader.int64());
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.currentExpired = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1580,6 +1701,11 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
         : isSet(object.current_no_action)
           ? globalThis.Number(object.current_no_action)
           : 0,
+      currentExpired: isSet(object.currentExpired)
+        ? globalThis.Number(object.currentExpired)
+        : isSet(object.current_expired)
+          ? globalThis.Number(object.current_expired)
+          : 0,
     };
   },
 
@@ -1600,6 +1726,9 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     if (message.currentNoAction !== 0) {
       obj.currentNoAction = Math.round(message.currentNoAction);
     }
+    if (message.currentExpired !== 0) {
+      obj.currentExpired = Math.round(message.currentExpired);
+    }
     return obj;
   },
 
@@ -1613,6 +1742,7 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     message.currentAccepted = object.currentAccepted ?? 0;
     message.currentDeclined = object.currentDeclined ?? 0;
     message.currentNoAction = object.currentNoAction ?? 0;
+    message.currentExpired = object.currentExpired ?? 0;
     return message;
   },
 };

@@ -249,6 +249,11 @@ export interface DeleteTextResponse {}
 export interface GetSpecForConsentRequest {
   accountId: string;
   specId: string;
+  /**
+   * The specification as of this version (a kept previous one or the current one; NOT_FOUND
+   * otherwise). Absent: the current version.
+   */
+  version?: number | undefined;
 }
 
 export interface SpecForConsent {
@@ -3940,7 +3945,7 @@ export const DeleteTextResponse: MessageFns<DeleteTextResponse> = {
 };
 
 function createBaseGetSpecForConsentRequest(): GetSpecForConsentRequest {
-  return { accountId: '', specId: '' };
+  return { accountId: '', specId: '', version: undefined };
 }
 
 export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
@@ -3950,6 +3955,9 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
     }
     if (message.specId !== '') {
       writer.uint32(18).string(message.specId);
+    }
+    if (message.version !== undefined) {
+      writer.uint32(24).int32(message.version);
     }
     return writer;
   },
@@ -3983,6 +3991,14 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
             message.specId = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3999,6 +4015,7 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
     return {
       accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
       specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
+      version: isSet(object.version) ? globalThis.Number(object.version) : undefined,
     };
   },
 
@@ -4010,6 +4027,9 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
     if (message.specId !== '') {
       obj.specId = message.specId;
     }
+    if (message.version !== undefined) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -4020,6 +4040,7 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
     const message = createBaseGetSpecForConsentRequest();
     message.accountId = object.accountId ?? '';
     message.specId = object.specId ?? '';
+    message.version = object.version ?? undefined;
     return message;
   },
 };
