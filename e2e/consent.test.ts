@@ -3,6 +3,9 @@ import { createClient } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
 import { startStack, type Credentials, type Stack } from './harness';
 
+// jest reads testTimeout globally only; the lifecycle tests wait for a consent to lapse on a shared machine
+jest.setTimeout(60_000);
+
 let stack: Stack;
 let acme: Credentials;
 let acmeToken: string;
@@ -287,6 +290,36 @@ describe('lifecycle: version-bound consent and expiry', () => {
     } finally {
       dp.close();
     }
+  });
+
+  test('a specification with consentValidityDays gives its consents an expiresAt that many days on', async () => {
+    const dpToken = await stack.token(acme, 'dataprocessing');
+    const asDp = (method: string, path: string, json?: unknown) =>
+      stack.request(method, path, { token: dpToken, apiKey: acme.apiKey, ...(json ? { json } : {}) });
+    const group = await asDp('POST', '/dataprocessing/v0/dpgroups', { name: 'Yearly', purpose: 'marketing' });
+    const spec = await asDp('POST', `/dataprocessing/v0/dpgroups/${group.body.id}/specs`, {
+      data: 'e-mail',
+      purpose: 'newsletter',
+      action: 'collect',
+      consentValidityDays: 365,
+    });
+    expect(spec.status).toBe(201);
+    expect(spec.body.consentValidityDays).toBe(365);
+    const bad = await asDp('POST', `/dataprocessing/v0/dpgroups/${group.body.id}/specs`, {
+      data: 'x',
+      purpose: 'y',
+      action: 'collect',
+      consentValidityDays: 0,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe('/consentValidityDays');
+
+    const before = Date.now();
+    const created = await asAcme('POST', '/consent/v0/consents', { json: ev({ subject: 'yearly', target: spec.body.target, action: true }) });
+    expect(created.status).toBe(201);
+    const expires = Date.parse(created.body.expiresAt);
+    expect(expires).toBeGreaterThanOrEqual(before + 365 * 86_400_000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 365 * 86_400_000);
   });
 
   test('a consent past its expiresAt shows expired: true in current=true results and counts apart in statistics', async () => {

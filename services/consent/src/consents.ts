@@ -11,7 +11,7 @@ import {
   type ConsentInput,
   type NormalizedInput,
 } from './domain/consent';
-import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings } from './domain/receipt';
+import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from './domain/receipt';
 import type { OutboxRelay } from './events/outbox-relay';
 import { mapLimit, type ConsentRepository, type Statistics } from './store/repository';
 
@@ -19,6 +19,7 @@ export const SEARCH_DEFAULT_LIMIT = 100;
 export const SEARCH_MAX_LIMIT = 1000;
 export const TOKEN_MAX_EVENTS = 100;
 export const CURRENT_STATES_MAX = 1000;
+const DAY_MS = 86_400_000;
 /** Time kept for an answer to reach the caller before its deadline. */
 const ANSWER_MARGIN_MS = 1000;
 /** setTimeout's limit (a call without deadline waits for its projection). */
@@ -94,7 +95,8 @@ export class Consents {
    * Inputs whose target names a specification get its version (`targetVersion`): the one the
    * client sent, which must exist (1 to the current version), or else the current one. The
    * current versions come from the data processing service (one call per specification,
-   * remembered briefly); when it cannot be reached, the events are stored without a version
+   * remembered briefly). A specification with `consentValidityDays` gives inputs without their own
+   * `expiresAt` one that many days from now. When the service cannot be reached, the events are stored without a version
    * the client did not send (a consent is never refused for that), and a warning is logged.
    */
   private async bindSpecVersions(accountId: string, inputs: NormalizedInput[]): Promise<void> {
@@ -105,7 +107,7 @@ export class Consents {
     });
     const wanted = new Map<string, number>();
     for (const [i, specId] of specIds) wanted.set(specId, Math.max(wanted.get(specId) ?? 0, inputs[i]!.targetVersion ?? 0));
-    const current = new Map<string, { version: number } | undefined>();
+    const current = new Map<string, Pick<SpecDetails, 'version' | 'consentValidityDays'> | undefined>();
     let unavailable = false;
     await mapLimit([...wanted], 8, async ([specId, sent]) => {
       try {
@@ -126,9 +128,12 @@ export class Consents {
       const spec = current.get(specId);
       if (!spec) {
         if (input.targetVersion !== undefined) errors.push({ field: `/${i}/targetVersion`, message: `specification ${specId} is unknown, so is this version` });
-      } else if (input.targetVersion === undefined) input.targetVersion = spec.version;
-      else if (input.targetVersion > spec.version)
-        errors.push({ field: `/${i}/targetVersion`, message: `is later than the specification's current version ${spec.version}` });
+      } else {
+        if (input.targetVersion === undefined) input.targetVersion = spec.version;
+        else if (input.targetVersion > spec.version)
+          errors.push({ field: `/${i}/targetVersion`, message: `is later than the specification's current version ${spec.version}` });
+        if (input.expiresAt === undefined && spec.consentValidityDays) input.expiresAt = new Date(Date.now() + spec.consentValidityDays * DAY_MS);
+      }
     }
     if (errors.length)
       throw new InvalidArgumentError(errors.length === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : `${errors.length} invalid fields`, errors);

@@ -24,7 +24,7 @@ async function fakeDataProcessing(): Promise<{
   const impl = {
     async getSpecForConsent(req: dataprocessingv1.GetSpecForConsentRequest): Promise<dataprocessingv1.SpecForConsent> {
       calls.push(req);
-      if (req.accountId !== A.accountId || !['s1', 'old', 'edited'].includes(req.specId)) throw new NotFoundError('spec not found');
+      if (req.accountId !== A.accountId || !['s1', 'old', 'edited', 'yearly'].includes(req.specId)) throw new NotFoundError('spec not found');
       const latest = versions[req.specId] ?? 3;
       const version = req.version ?? latest;
       if (version < 1 || version > latest) throw new NotFoundError('version not found');
@@ -45,6 +45,7 @@ async function fakeDataProcessing(): Promise<{
         groupPurpose: 'marketing',
         archived: req.specId === 'old',
         version,
+        ...(req.specId === 'yearly' ? { consentValidityDays: 365 } : {}),
         target: `${BASE}/dataprocessing/v0/dpspecs/${req.specId}`,
       };
     },
@@ -261,6 +262,22 @@ describe('receipts', () => {
     const { events } = await cached.client.createConsents({ ...A, events: [input({ subject: 'burst-new', target, targetVersion: 5 })] });
     expect(events[0]!.targetVersion).toBe(5);
     expect(dp.calls).toHaveLength(2);
+  });
+
+  it('gives consents to a specification with a consent validity an expiresAt that many days on, unless they bring their own', async () => {
+    const target = 'urn:accord:dpspec:yearly';
+    const before = Date.now();
+    const { events } = await svc.client.createConsents({
+      ...A,
+      events: [input({ target, action: true }), input({ target, expiresAt: new Date(before + 60_000) })],
+    });
+    const day = 86_400_000;
+    expect(events[0]!.expiresAt!.getTime()).toBeGreaterThanOrEqual(before + 365 * day);
+    expect(events[0]!.expiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + 365 * day);
+    expect(events[1]!.expiresAt).toEqual(new Date(before + 60_000));
+    // a spec without validity gives none
+    const { events: plain } = await svc.client.createConsents({ ...A, events: [input({ target: 'urn:accord:dpspec:s1' })] });
+    expect(plain[0]!.expiresAt).toBeUndefined();
   });
 
   it('answers NOT_FOUND for the receipt of another account’s event', async () => {

@@ -77,5 +77,6 @@ function specDetails(s: dataprocessingv1.SpecForConsent): SpecDetails {
     archived: s.archived,
   };
   if (s.duration !== undefined) out.duration = s.duration;
+  if (s.consentValidityDays !== undefined) out.consentValidityDays = s.consentValidityDays;
   return out;
 }

@@ -17,6 +17,8 @@ export interface SpecDetails {
   groupName: string;
   groupPurpose: string;
   archived: boolean;
+  /** Days a consent to the specification stays valid (new consents get expiresAt from it). */
+  consentValidityDays?: number;
 }
 
 export interface ReceiptSettings {
