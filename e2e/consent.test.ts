@@ -351,6 +351,49 @@ describe('lifecycle: version-bound consent and expiry', () => {
   });
 });
 
+describe('export', () => {
+  test('streams the account’s events as NDJSON oldest first, filtered, and resumes from the id of the last line', async () => {
+    const app = await stack.bootstrap({ account: 'acme', app: 'export-app', scopes: ['consent'] });
+    const token = await stack.token(app, 'consent');
+    const posted = await stack.request('POST', '/consent/v0/consents', {
+      token,
+      apiKey: app.apiKey,
+      json: Array.from({ length: 5 }, (_, i) => ev({ subject: `export-${i % 2}`, target: `https://shop.example/export/${i}`, action: i % 2 === 0 })),
+    });
+    expect(posted.status).toBe(201);
+    const ids = (posted.body as Array<{ id: string }>).map((e) => e.id);
+    const exportOf = async (q: Record<string, string>) => {
+      const res = await fetch(`${stack.baseUrl}/consent/v0/consents/export?${new URLSearchParams(q).toString()}`, {
+        headers: { authorization: `Bearer ${token}`, 'x-api-key': app.apiKey },
+      });
+      return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+    };
+    const lines = (text: string) =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string; appId: string });
+
+    const all = await exportOf({ appId: app.appId });
+    expect(all.status).toBe(200);
+    expect(all.type).toMatch(/^application\/x-ndjson/);
+    expect(all.text.endsWith('\n')).toBe(true);
+    expect(lines(all.text).map((e) => e.id)).toEqual(ids);
+    expect(lines(all.text)[0]).toEqual(posted.body[0]);
+
+    // resume after the second line
+    expect(lines((await exportOf({ appId: app.appId, cursor: ids[1]! })).text).map((e) => e.id)).toEqual(ids.slice(2));
+    // one subject's complete history across targets (access request)
+    expect(lines((await exportOf({ subject: 'export-1' })).text).map((e) => e.id)).toEqual([ids[1], ids[3]]);
+    expect(lines((await exportOf({ appId: app.appId, target: 'https://shop.example/export/4' })).text).map((e) => e.id)).toEqual([ids[4]]);
+
+    const bad = await exportOf({ cursor: 'not-a-cursor', since: 'yesterday' });
+    expect(bad.status).toBe(400);
+    expect(bad.type).toMatch(/^application\/problem\+json/);
+    expect((JSON.parse(bad.text) as { errors: Array<{ field: string }> }).errors.map((e) => e.field).sort()).toEqual(['cursor', 'since']);
+  });
+});
+
 describe('statistics', () => {
   test('per application: totals by action, distinct subjects, per-target counts and current states, latest event time', async () => {
     const app2 = await stack.bootstrap({ account: 'acme', app: 'stats-app', scopes: ['consent'] });

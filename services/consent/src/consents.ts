@@ -19,6 +19,7 @@ export const SEARCH_DEFAULT_LIMIT = 100;
 export const SEARCH_MAX_LIMIT = 1000;
 export const TOKEN_MAX_EVENTS = 100;
 export const CURRENT_STATES_MAX = 1000;
+export const EXPORT_PAGE_MAX = 1000;
 const DAY_MS = 86_400_000;
 /** Time kept for an answer to reach the caller before its deadline. */
 const ANSWER_MARGIN_MS = 1000;
@@ -232,6 +233,39 @@ export class Consents {
     if (p.cursor) q.cursor = p.cursor;
     const page = await this.repo.search(q);
     return q.current ? { ...page, events: markExpired(page.events) } : page;
+  }
+
+  /** One page of the account's events, oldest first, for an export; `next` continues it. */
+  async exportPage(p: {
+    accountId: string;
+    appId?: string;
+    target?: string;
+    subject?: string;
+    since?: Date;
+    until?: Date;
+    cursor?: string;
+    limit?: number;
+  }): Promise<{ events: ConsentEvent[]; next?: string }> {
+    requireAccount(p.accountId);
+    const limit = p.limit || EXPORT_PAGE_MAX;
+    const errors: FieldError[] = [];
+    if (!Number.isInteger(limit) || limit < 1 || limit > EXPORT_PAGE_MAX)
+      errors.push({ field: 'limit', message: `must be an integer from 1 to ${EXPORT_PAGE_MAX}` });
+    if (p.cursor && !EVENT_ID_PATTERN.test(p.cursor))
+      errors.push({ field: 'cursor', message: 'is not a cursor of an export (the id of the last event received)' });
+    if (p.since && p.until && p.since >= p.until) errors.push({ field: 'until', message: 'must be later than since' });
+    if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+    // time bounds as id bounds: ids start with the creation millisecond (12 hex digits)
+    const idAt = (d: Date) => `${Math.max(0, d.getTime()).toString(16).padStart(12, '0')}${'0'.repeat(20)}`;
+    const q: Parameters<ConsentRepository['exportPage']>[0] = { accountId: p.accountId, limit };
+    if (p.cursor) q.after = p.cursor;
+    if (p.since) q.from = idAt(p.since);
+    if (p.until) q.before = idAt(p.until);
+    if (p.appId) q.appId = p.appId;
+    if (p.target) q.target = p.target;
+    if (p.subject) q.subject = p.subject;
+    const events = await this.repo.exportPage(q);
+    return events.length === limit ? { events, next: events[events.length - 1]!.id } : { events };
   }
 
   async currentStates(accountId: string, subject: string, issuer: string, targets: string[]): Promise<ConsentEvent[]> {

@@ -323,3 +323,51 @@ describe('expiry', () => {
     expect((await svc.client.getStatistics(who)).targets[0]).toMatchObject({ currentAccepted: 2, currentExpired: 0 });
   });
 });
+
+describe('export', () => {
+  const who = { accountId: 'acc-export', appId: 'app-x1' };
+  const other = { accountId: 'acc-export', appId: 'app-x2' };
+
+  it('pages the account’s events oldest first with a resumable cursor, filtered by application, target, subject and time', async () => {
+    const first = await create(who, [
+      { subject: 'e1', target: 'https://x.example/a', action: true },
+      { subject: 'e2', target: 'https://x.example/b', action: false },
+      { subject: 'e1', target: 'https://x.example/b' },
+    ]);
+    await new Promise((r) => setTimeout(r, 20));
+    const middle = new Date();
+    await new Promise((r) => setTimeout(r, 20));
+    const second = await create(other, [{ subject: 'e1', target: 'https://x.example/a', action: false }]);
+    await create({ accountId: 'acc-elsewhere', appId: 'app-x1' }, [{ subject: 'e1' }]);
+    const all = [...first.events, ...second.events].map((e) => e.id);
+
+    const pages: string[][] = [];
+    for (let cursor = '', n = 0; n < 10; n++) {
+      const page = await svc.client.exportConsents({ accountId: who.accountId, cursor, limit: 2 });
+      pages.push(page.events.map((e) => e.id));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    expect(pages.flat()).toEqual(all);
+    expect(pages[0]).toHaveLength(2);
+
+    const ids = async (f: Partial<consentv1.ExportConsentsRequest>) =>
+      (await svc.client.exportConsents({ accountId: who.accountId, cursor: '', limit: 0, ...f })).events.map((e) => e.id);
+    expect(await ids({ appId: other.appId })).toEqual([second.events[0]!.id]);
+    expect(await ids({ target: 'https://x.example/b' })).toEqual([first.events[1]!.id, first.events[2]!.id]);
+    expect(await ids({ subject: 'e1' })).toEqual([first.events[0]!.id, first.events[2]!.id, second.events[0]!.id]);
+    expect(await ids({ since: middle })).toEqual([second.events[0]!.id]);
+    expect(await ids({ until: middle })).toEqual(first.events.map((e) => e.id));
+    expect(await ids({ since: first.events[1]!.createdAt, until: middle })).toEqual(
+      first.events.filter((e) => e.createdAt! >= first.events[1]!.createdAt!).map((e) => e.id),
+    );
+  });
+
+  it('refuses a malformed cursor, a page size over 1000 and an until not after since, naming each', async () => {
+    const err = await expectGrpcError(
+      svc.client.exportConsents({ accountId: who.accountId, cursor: 'nope', limit: 1001, since: new Date(2000), until: new Date(1000) }),
+      status.INVALID_ARGUMENT,
+    );
+    expect(fieldErrors(err).map((f) => f.field)).toEqual(['limit', 'cursor', 'until']);
+  });
+});

@@ -87,6 +87,17 @@ export function consentHandlers(consents: Consents, logger: Logger): consentv1.C
     async getCurrentStates(req) {
       return { events: (await consents.currentStates(req.accountId, req.subject, req.issuer, req.targets)).map(toProto) };
     },
+    async exportConsents(req) {
+      const p: Parameters<Consents['exportPage']>[0] = { accountId: req.accountId, limit: req.limit };
+      if (req.appId) p.appId = req.appId;
+      if (req.target) p.target = req.target;
+      if (req.subject) p.subject = req.subject;
+      if (req.since) p.since = req.since;
+      if (req.until) p.until = req.until;
+      if (req.cursor) p.cursor = req.cursor;
+      const page = await consents.exportPage(p);
+      return { events: page.events.map(toProto), nextCursor: page.next ?? '' };
+    },
     async getReceiptKeys() {
       return { jwks: { keys: consents.receiptKeys() } };
     },

@@ -74,6 +74,18 @@ export interface SearchQuery {
   cursor?: string;
 }
 
+export interface ExportQuery {
+  accountId: string;
+  appId?: string;
+  target?: string;
+  subject?: string;
+  /** Event id bounds: `after` exclusive (the cursor), `from` inclusive, `before` exclusive. */
+  after?: string;
+  from?: string;
+  before?: string;
+  limit: number;
+}
+
 export interface Statistics {
   appId: string;
   total: number;
@@ -364,6 +376,29 @@ export class ConsentRepository {
       return { events, next: events[events.length - 1]!.id };
     }
     return { events };
+  }
+
+  /**
+   * One page of an export, oldest first: events with an id above `after` (ids are time-ordered,
+   * so time bounds are id bounds). Served by the `export` index, or `app_latest` with an
+   * application, or `search` with a subject; target is filtered in the scan.
+   */
+  async exportPage(q: ExportQuery): Promise<ConsentEvent[]> {
+    const filter: Record<string, unknown> = { accountId: q.accountId };
+    if (q.subject !== undefined) filter.subject = q.subject;
+    if (q.appId !== undefined) filter.appId = q.appId;
+    if (q.target !== undefined) filter.target = q.target;
+    const id: Record<string, string> = {};
+    if (q.after !== undefined) id.$gt = q.after;
+    if (q.from !== undefined) id.$gte = q.from;
+    if (q.before !== undefined) id.$lt = q.before;
+    if (Object.keys(id).length) filter._id = id;
+    const docs = (await this.m.events.collection
+      .find(filter as never, { projection: { pub: 0, claim: 0 } })
+      .sort({ _id: 1 })
+      .limit(q.limit)
+      .toArray()) as unknown as EventDoc[];
+    return docs.map((d) => fromDoc(d));
   }
 
   private async currentDocs(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<CurrentDoc[]> {

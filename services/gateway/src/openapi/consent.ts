@@ -54,6 +54,27 @@ const searchQuery = {
   },
 } as const;
 
+const exportQuery = {
+  type: 'object',
+  properties: {
+    since: { type: 'string', format: 'date-time', description: 'Only events created at or after this time.' },
+    until: { type: 'string', format: 'date-time', description: 'Only events created before this time (later than `since`).' },
+    appId: { type: 'string', minLength: 1, maxLength: 128, description: 'Only events written by this application of the account.' },
+    target: { type: 'string', minLength: 1, maxLength: 2048, description: 'Only events of this target.' },
+    subject: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+      description: 'Only events of this subject, across targets: the subject’s complete history (an access request, GDPR art. 15).',
+    },
+    cursor: {
+      type: 'string',
+      pattern: '^[0-9a-f]{32}$',
+      description: 'Resume: the `id` of the last line received; the export continues with the events after it.',
+    },
+  },
+} as const;
+
 export const consentOpenApi: OpenApiFragment = {
   tags: [
     {
@@ -221,6 +242,30 @@ export const consentOpenApi: OpenApiFragment = {
         },
       },
     },
+    '/consent/v0/consents/export': {
+      get: {
+        tags: ['consent'],
+        operationId: 'exportConsents',
+        summary: 'Stream the account’s events as NDJSON, oldest first, with filters; resumable.',
+        description:
+          'One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, ' +
+          'so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). ' +
+          'An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. ' +
+          'A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor).',
+        security,
+        parameters: queryParameters(exportQuery),
+        responses: {
+          '200': {
+            description: 'The events, one JSON object per line.',
+            content: { 'application/x-ndjson': { schema: ref('ConsentEvent') } },
+          },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '503': errorResponses['503'],
+        },
+      },
+    },
     '/consent/v0/consents/statistics': {
       get: {
         tags: ['consent'],
@@ -344,6 +389,7 @@ export const consentOpenApi: OpenApiFragment = {
       properties: { receipt: { type: 'string', description: 'Compact JWS (JWT) with Kantara Consent Receipt v1.1.0 claims.' } },
     },
     ConsentSearchQuery: searchQuery,
+    ConsentExportQuery: exportQuery,
     ConsentStatistics: {
       type: 'object',
       required: ['appId', 'total', 'accepted', 'declined', 'noAction', 'distinctSubjects', 'latestEventAt', 'targets'],

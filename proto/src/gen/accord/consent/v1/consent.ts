@@ -148,6 +148,26 @@ export interface GetCurrentStatesResponse {
   events: ConsentEvent[];
 }
 
+export interface ExportConsentsRequest {
+  accountId: string;
+  /** Filters (all optional): the writing application, the target, one subject, createdAt >= since, createdAt < until. */
+  appId?: string | undefined;
+  target?: string | undefined;
+  subject?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+  /** Id of the last event already received: the page continues after it. */
+  cursor: string;
+  /** Events per page, 1 to 1000 (0: 1000). */
+  limit: number;
+}
+
+export interface ExportConsentsResponse {
+  events: ConsentEvent[];
+  /** Empty when there are no further events. */
+  nextCursor: string;
+}
+
 export interface GetReceiptKeysRequest {}
 
 export interface GetReceiptKeysResponse {
@@ -2131,6 +2151,281 @@ export const GetCurrentStatesResponse: MessageFns<GetCurrentStatesResponse> = {
   },
 };
 
+function createBaseExportConsentsRequest(): ExportConsentsRequest {
+  return {
+    accountId: '',
+    appId: undefined,
+    target: undefined,
+    subject: undefined,
+    since: undefined,
+    until: undefined,
+    cursor: '',
+    limit: 0,
+  };
+}
+
+export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
+  encode(message: ExportConsentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== undefined) {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.target !== undefined) {
+      writer.uint32(26).string(message.target);
+    }
+    if (message.subject !== undefined) {
+      writer.uint32(34).string(message.subject);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(42).fork()).join();
+    }
+    if (message.until !== undefined) {
+      Timestamp.encode(toTimestamp(message.until), writer.uint32(50).fork()).join();
+    }
+    if (message.cursor !== '') {
+      writer.uint32(58).string(message.cursor);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(64).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportConsentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportConsentsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.until = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportConsentsRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : undefined,
+      target: isSet(object.target) ? globalThis.String(object.target) : undefined,
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : undefined,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      until: isSet(object.until) ? fromJsonTimestamp(object.until) : undefined,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : '',
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ExportConsentsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== undefined) {
+      obj.appId = message.appId;
+    }
+    if (message.target !== undefined) {
+      obj.target = message.target;
+    }
+    if (message.subject !== undefined) {
+      obj.subject = message.subject;
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.until !== undefined) {
+      obj.until = message.until.toISOString();
+    }
+    if (message.cursor !== '') {
+      obj.cursor = message.cursor;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportConsentsRequest>, I>>(base?: I): ExportConsentsRequest {
+    return ExportConsentsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportConsentsRequest>, I>>(object: I): ExportConsentsRequest {
+    const message = createBaseExportConsentsRequest();
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? undefined;
+    message.target = object.target ?? undefined;
+    message.subject = object.subject ?? undefined;
+    message.since = object.since ?? undefined;
+    message.until = object.until ?? undefined;
+    message.cursor = object.cursor ?? '';
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseExportConsentsResponse(): ExportConsentsResponse {
+  return { events: [], nextCursor: '' };
+}
+
+export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
+  encode(message: ExportConsentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      ConsentEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== '') {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportConsentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportConsentsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(ConsentEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportConsentsResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor) ? globalThis.String(object.nextCursor) : isSet(object.next_cursor) ? globalThis.String(object.next_cursor) : '',
+    };
+  },
+
+  toJSON(message: ExportConsentsResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => ConsentEvent.toJSON(e));
+    }
+    if (message.nextCursor !== '') {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportConsentsResponse>, I>>(base?: I): ExportConsentsResponse {
+    return ExportConsentsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportConsentsResponse>, I>>(object: I): ExportConsentsResponse {
+    const message = createBaseExportConsentsResponse();
+    message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? '';
+    return message;
+  },
+};
+
 function createBaseGetReceiptKeysRequest(): GetReceiptKeysRequest {
   return {};
 }
@@ -2322,6 +2617,16 @@ export const ConsentServiceService = {
     responseSerialize: (value: GetCurrentStatesResponse): Buffer => Buffer.from(GetCurrentStatesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetCurrentStatesResponse => GetCurrentStatesResponse.decode(value),
   },
+  /** The account's events oldest first, one page at a time (export: the caller streams the pages). */
+  exportConsents: {
+    path: '/accord.consent.v1.ConsentService/ExportConsents' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExportConsentsRequest): Buffer => Buffer.from(ExportConsentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExportConsentsRequest => ExportConsentsRequest.decode(value),
+    responseSerialize: (value: ExportConsentsResponse): Buffer => Buffer.from(ExportConsentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExportConsentsResponse => ExportConsentsResponse.decode(value),
+  },
   /** Public keys that verify consent receipts. */
   getReceiptKeys: {
     path: '/accord.consent.v1.ConsentService/GetReceiptKeys' as const,
@@ -2344,6 +2649,8 @@ export interface ConsentServiceServer extends UntypedServiceImplementation {
   getStatistics: handleUnaryCall<GetStatisticsRequest, Statistics>;
   /** Current event of each (target, scope) for one subject and issuer; used by consent dashboards. */
   getCurrentStates: handleUnaryCall<GetCurrentStatesRequest, GetCurrentStatesResponse>;
+  /** The account's events oldest first, one page at a time (export: the caller streams the pages). */
+  exportConsents: handleUnaryCall<ExportConsentsRequest, ExportConsentsResponse>;
   /** Public keys that verify consent receipts. */
   getReceiptKeys: handleUnaryCall<GetReceiptKeysRequest, GetReceiptKeysResponse>;
 }
@@ -2422,6 +2729,19 @@ export interface ConsentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetCurrentStatesResponse) => void,
+  ): ClientUnaryCall;
+  /** The account's events oldest first, one page at a time (export: the caller streams the pages). */
+  exportConsents(request: ExportConsentsRequest, callback: (error: ServiceError | null, response: ExportConsentsResponse) => void): ClientUnaryCall;
+  exportConsents(
+    request: ExportConsentsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExportConsentsResponse) => void,
+  ): ClientUnaryCall;
+  exportConsents(
+    request: ExportConsentsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExportConsentsResponse) => void,
   ): ClientUnaryCall;
   /** Public keys that verify consent receipts. */
   getReceiptKeys(request: GetReceiptKeysRequest, callback: (error: ServiceError | null, response: GetReceiptKeysResponse) => void): ClientUnaryCall;
