@@ -291,7 +291,9 @@ export const consentOpenApi: OpenApiFragment = {
                       noAction: 1,
                       distinctSubjects: 3,
                       latestEventAt: '2026-11-20T10:15:30.123Z',
-                      targets: [{ target: 'https://shop.example/privacy', events: 5, currentAccepted: 2, currentDeclined: 1, currentNoAction: 0 }],
+                      targets: [
+                        { target: 'https://shop.example/privacy', events: 5, currentAccepted: 2, currentDeclined: 1, currentNoAction: 0, currentExpired: 0 },
+                      ],
                     },
                   },
                 },
