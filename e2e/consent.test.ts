@@ -3,9 +3,6 @@ import { createClient } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
 import { startStack, type Credentials, type Stack } from './harness';
 
-// jest reads testTimeout globally only; the lifecycle tests wait for a consent to lapse on a shared machine
-jest.setTimeout(60_000);
-
 let stack: Stack;
 let acme: Credentials;
 let acmeToken: string;
