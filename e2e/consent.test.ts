@@ -253,6 +253,144 @@ describe('receipts', () => {
   });
 });
 
+describe('lifecycle: version-bound consent and expiry', () => {
+  test('a consent to a specification records its version; the receipt keeps describing that version after the specification changes', async () => {
+    const dp = createClient(dataprocessingv1.DataProcessingServiceService, stack.env.ACCORD_DATAPROCESSING_ADDR!);
+    try {
+      const group = await dp.createGroup({ accountId: acme.accountId, appId: acme.appId, fields: { name: 'Analytics', purpose: 'statistics' } });
+      const spec = await dp.createSpec({
+        accountId: acme.accountId,
+        appId: acme.appId,
+        groupId: group.id,
+        fields: { data: 'page views', purpose: 'measure reach', action: 'collect' },
+        texts: [],
+      });
+      const target = `urn:accord:dpspec:${spec.id}`;
+      const created = await asAcme('POST', '/consent/v0/consents', { json: ev({ subject: 'versioned', target, action: true }) });
+      expect(created.status).toBe(201);
+      expect(created.body.targetVersion).toBe(1);
+      await dp.updateSpec({ accountId: acme.accountId, appId: acme.appId, id: spec.id, fields: { purpose: 'sell to partners' }, updateMask: ['purpose'] });
+
+      const { receipt } = (await asAcme('GET', `/consent/v0/consents/${created.body.id}/receipt`)).body as { receipt: string };
+      const { payload } = await jwtVerify(receipt, createRemoteJWKSet(new URL(`${stack.baseUrl}/.well-known/jwks.json`)));
+      expect(payload).toMatchObject({
+        services: [{ purposes: [expect.objectContaining({ purpose: 'measure reach' })] }],
+        accord: { targetVersion: 1, spec: { id: spec.id, version: 1 } },
+      });
+      // the client may name the version it showed; a version the specification does not have yet is a 400 naming the field
+      const shown = await asAcme('POST', '/consent/v0/consents', { json: ev({ subject: 'versioned-2', target, action: true, targetVersion: 1 }) });
+      expect(shown.body.targetVersion).toBe(1);
+      const future = await asAcme('POST', '/consent/v0/consents', { json: ev({ subject: 'versioned-3', target, targetVersion: 3 }) });
+      expect(future.status).toBe(400);
+      expect(future.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(future.body.errors).toEqual([{ field: '/targetVersion', message: "is later than the specification's current version 2" }]);
+    } finally {
+      dp.close();
+    }
+  });
+
+  test('a specification with consentValidityDays gives its consents an expiresAt that many days on', async () => {
+    const dpToken = await stack.token(acme, 'dataprocessing');
+    const asDp = (method: string, path: string, json?: unknown) =>
+      stack.request(method, path, { token: dpToken, apiKey: acme.apiKey, ...(json ? { json } : {}) });
+    const group = await asDp('POST', '/dataprocessing/v0/dpgroups', { name: 'Yearly', purpose: 'marketing' });
+    const spec = await asDp('POST', `/dataprocessing/v0/dpgroups/${group.body.id}/specs`, {
+      data: 'e-mail',
+      purpose: 'newsletter',
+      action: 'collect',
+      consentValidityDays: 365,
+    });
+    expect(spec.status).toBe(201);
+    expect(spec.body.consentValidityDays).toBe(365);
+    const bad = await asDp('POST', `/dataprocessing/v0/dpgroups/${group.body.id}/specs`, {
+      data: 'x',
+      purpose: 'y',
+      action: 'collect',
+      consentValidityDays: 0,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe('/consentValidityDays');
+
+    const before = Date.now();
+    const created = await asAcme('POST', '/consent/v0/consents', { json: ev({ subject: 'yearly', target: spec.body.target, action: true }) });
+    expect(created.status).toBe(201);
+    const expires = Date.parse(created.body.expiresAt);
+    expect(expires).toBeGreaterThanOrEqual(before + 365 * 86_400_000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 365 * 86_400_000);
+  });
+
+  test('a consent past its expiresAt shows expired: true in current=true results and counts apart in statistics', async () => {
+    const app = await stack.bootstrap({ account: 'acme', app: 'expiry-app', scopes: ['consent'] });
+    const token = await stack.token(app, 'consent');
+    const target = 'https://shop.example/expiring';
+    const expiresAt = new Date(Date.now() + 1000).toISOString();
+    const post = await stack.request('POST', '/consent/v0/consents', {
+      token,
+      apiKey: app.apiKey,
+      json: ev({ subject: 'lapse', target, action: true, expiresAt }),
+    });
+    expect(post.status).toBe(201);
+    expect(post.body.expiresAt).toBe(expiresAt);
+    const past = await stack.request('POST', '/consent/v0/consents', { token, apiKey: app.apiKey, json: ev({ target, expiresAt: '2020-01-01T00:00:00Z' }) });
+    expect(past.status).toBe(400);
+    expect(past.body.errors).toEqual([{ field: '/expiresAt', message: 'must be in the future' }]);
+
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(expiresAt) - Date.now() + 50)));
+    const current = await stack.request('GET', search({ subject: 'lapse', issuer: 'https://shop.example', target, current: 'true' }), {
+      token,
+      apiKey: app.apiKey,
+    });
+    expect(current.body).toEqual([expect.objectContaining({ id: post.body.id, expiresAt, expired: true })]);
+    const history = await stack.request('GET', search({ subject: 'lapse', issuer: 'https://shop.example', target }), { token, apiKey: app.apiKey });
+    expect(history.body[0]).not.toHaveProperty('expired');
+    const stats = await stack.request('GET', '/consent/v0/consents/statistics', { token, apiKey: app.apiKey });
+    expect(stats.body.targets).toEqual([{ target, events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 1 }]);
+  });
+});
+
+describe('export', () => {
+  test('streams the account’s events as NDJSON oldest first, filtered, and resumes from the id of the last line', async () => {
+    const app = await stack.bootstrap({ account: 'acme', app: 'export-app', scopes: ['consent'] });
+    const token = await stack.token(app, 'consent');
+    const posted = await stack.request('POST', '/consent/v0/consents', {
+      token,
+      apiKey: app.apiKey,
+      json: Array.from({ length: 5 }, (_, i) => ev({ subject: `export-${i % 2}`, target: `https://shop.example/export/${i}`, action: i % 2 === 0 })),
+    });
+    expect(posted.status).toBe(201);
+    const ids = (posted.body as Array<{ id: string }>).map((e) => e.id);
+    const exportOf = async (q: Record<string, string>) => {
+      const res = await fetch(`${stack.baseUrl}/consent/v0/consents/export?${new URLSearchParams(q).toString()}`, {
+        headers: { authorization: `Bearer ${token}`, 'x-api-key': app.apiKey },
+      });
+      return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+    };
+    const lines = (text: string) =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string; appId: string });
+
+    const all = await exportOf({ appId: app.appId });
+    expect(all.status).toBe(200);
+    expect(all.type).toMatch(/^application\/x-ndjson/);
+    expect(all.text.endsWith('\n')).toBe(true);
+    expect(lines(all.text).map((e) => e.id)).toEqual(ids);
+    expect(lines(all.text)[0]).toEqual(posted.body[0]);
+
+    // resume after the second line
+    expect(lines((await exportOf({ appId: app.appId, cursor: ids[1]! })).text).map((e) => e.id)).toEqual(ids.slice(2));
+    // one subject's complete history across targets (access request)
+    expect(lines((await exportOf({ subject: 'export-1' })).text).map((e) => e.id)).toEqual([ids[1], ids[3]]);
+    expect(lines((await exportOf({ appId: app.appId, target: 'https://shop.example/export/4' })).text).map((e) => e.id)).toEqual([ids[4]]);
+
+    const bad = await exportOf({ cursor: 'not-a-cursor', since: 'yesterday' });
+    expect(bad.status).toBe(400);
+    expect(bad.type).toMatch(/^application\/problem\+json/);
+    expect((JSON.parse(bad.text) as { errors: Array<{ field: string }> }).errors.map((e) => e.field).sort()).toEqual(['cursor', 'since']);
+  });
+});
+
 describe('statistics', () => {
   test('per application: totals by action, distinct subjects, per-target counts and current states, latest event time', async () => {
     const app2 = await stack.bootstrap({ account: 'acme', app: 'stats-app', scopes: ['consent'] });
@@ -271,8 +409,8 @@ describe('statistics', () => {
       distinctSubjects: 3,
       latestEventAt: last.body.createdAt,
       targets: [
-        { target: 'https://shop.example/privacy', events: 3, currentAccepted: 1, currentDeclined: 1, currentNoAction: 0 },
-        { target: 'https://shop.example/other', events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 1 },
+        { target: 'https://shop.example/privacy', events: 3, currentAccepted: 1, currentDeclined: 1, currentNoAction: 0, currentExpired: 0 },
+        { target: 'https://shop.example/other', events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 1, currentExpired: 0 },
       ],
     });
   });

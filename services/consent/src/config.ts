@@ -9,6 +9,11 @@ export const configShape = {
   ...grpcPortEnv(DEFAULT_PORTS.consent),
   /** Where GetSpecForConsent is called to enrich receipts (graceful when unreachable). */
   ACCORD_DATAPROCESSING_ADDR: addressEnv(DEFAULT_PORTS.dataprocessing),
+  /**
+   * How long the current version of a specification is remembered for new consents to it (their
+   * targetVersion); 0 asks the data processing service on every create call.
+   */
+  ACCORD_CONSENT_SPEC_CACHE_MS: z.coerce.number().int().min(0).default(1_000),
   /** PEM private key(s) signing receipts (EC P-256 or RSA); the first signs. Ephemeral P-256 when unset. */
   ACCORD_RECEIPT_SIGNING_KEYS: z.string().optional(),
   ACCORD_RECEIPT_JURISDICTION: z.string().min(1).default('EU'),

@@ -1,10 +1,19 @@
 import type { JWK } from 'jose';
-import { InvalidArgumentError, NotFoundError, type Logger, type SigningKey } from '@accord/common';
-import type { SpecLookup } from './clients/dataprocessing';
-import { buildEvents, EVENT_ID_PATTERN, TOKEN_PATTERN, validateInputs, type ConsentEvent, type ConsentInput } from './domain/consent';
-import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings } from './domain/receipt';
+import { InvalidArgumentError, NotFoundError, UnavailableError, type FieldError, type Logger, type SigningKey } from '@accord/common';
+import type { SpecSource } from './clients/dataprocessing';
+import {
+  buildEvents,
+  EVENT_ID_PATTERN,
+  markExpired,
+  TOKEN_PATTERN,
+  validateInputs,
+  type ConsentEvent,
+  type ConsentInput,
+  type NormalizedInput,
+} from './domain/consent';
+import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from './domain/receipt';
 import type { OutboxRelay } from './events/outbox-relay';
-import type { ConsentRepository, Statistics } from './store/repository';
+import { mapLimit, type ConsentRepository, type Statistics } from './store/repository';
 import type { LogAnchor } from '@accord/verify';
 
 /**
@@ -23,6 +32,8 @@ export const SEARCH_DEFAULT_LIMIT = 100;
 export const SEARCH_MAX_LIMIT = 1000;
 export const TOKEN_MAX_EVENTS = 100;
 export const CURRENT_STATES_MAX = 1000;
+export const EXPORT_PAGE_MAX = 1000;
+const DAY_MS = 86_400_000;
 /** Time kept for an answer to reach the caller before its deadline. */
 const ANSWER_MARGIN_MS = 1000;
 /** setTimeout's limit (a call without deadline waits for its projection). */
@@ -57,7 +68,7 @@ export class Consents {
   constructor(
     private readonly repo: ConsentRepository,
     private readonly relay: Pick<OutboxRelay, 'publishStored'>,
-    private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; lookupSpec: SpecLookup; leaseMs: number },
+    private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; specs: Pick<SpecSource, 'lookup' | 'current'>; leaseMs: number },
     private readonly logger: Pick<Logger, 'warn'>,
     private readonly log?: ConsentLogPort,
   ) {}
@@ -80,9 +91,11 @@ export class Consents {
    * their current states when it publishes them after the lease, and a late projection finishes
    * in the background.
    */
-  create(accountId: string, appId: string, inputs: ConsentInput[], deadlineMs = Infinity): Promise<ConsentEvent[]> {
+  async create(accountId: string, appId: string, inputs: ConsentInput[], deadlineMs = Infinity): Promise<ConsentEvent[]> {
     requireOwner(accountId, appId);
-    const events = buildEvents(accountId, appId, validateInputs(inputs));
+    const normalized = validateInputs(inputs);
+    if (normalized.some((i) => specIdOfTarget(i.target, this.receipt.settings.baseUrl))) await this.bindSpecVersions(accountId, normalized);
+    const events = buildEvents(accountId, appId, normalized);
     return new Promise<ConsentEvent[]>((resolve, reject) => {
       this.queue.push({ events, deadlineMs, resolve, reject });
       if (this.batchesInFlight < MAX_BATCHES_IN_FLIGHT) {
@@ -91,6 +104,54 @@ export class Consents {
         setImmediate(() => this.track(this.writeBatches()));
       }
     });
+  }
+
+  /**
+   * Inputs whose target names a specification get its version (`targetVersion`): the one the
+   * client sent, which must exist (1 to the current version), or else the current one. The
+   * current versions come from the data processing service (one call per specification,
+   * remembered briefly). A specification with `consentValidityDays` gives inputs without their own
+   * `expiresAt` one that many days from now. When the service cannot be reached, the events are stored without a version
+   * the client did not send (a consent is never refused for that), and a warning is logged.
+   */
+  private async bindSpecVersions(accountId: string, inputs: NormalizedInput[]): Promise<void> {
+    const specIds = new Map<number, string>();
+    inputs.forEach((input, i) => {
+      const specId = specIdOfTarget(input.target, this.receipt.settings.baseUrl);
+      if (specId) specIds.set(i, specId);
+    });
+    const wanted = new Map<string, number>();
+    for (const [i, specId] of specIds) wanted.set(specId, Math.max(wanted.get(specId) ?? 0, inputs[i]!.targetVersion ?? 0));
+    const current = new Map<string, Pick<SpecDetails, 'version' | 'consentValidityDays'> | undefined>();
+    let unavailable = false;
+    await mapLimit([...wanted], 8, async ([specId, sent]) => {
+      try {
+        let spec = await this.receipt.specs.current(accountId, specId);
+        // a version later than the remembered one may have just been made
+        if (spec && sent > spec.version) spec = await this.receipt.specs.current(accountId, specId, true);
+        current.set(specId, spec);
+      } catch (err) {
+        if (!(err instanceof UnavailableError)) throw err;
+        unavailable = true;
+      }
+    });
+    if (unavailable) this.logger.warn({ specs: wanted.size }, 'consent: data processing service unavailable; specification versions not checked');
+    const errors: FieldError[] = [];
+    for (const [i, specId] of specIds) {
+      if (!current.has(specId)) continue;
+      const input = inputs[i]!;
+      const spec = current.get(specId);
+      if (!spec) {
+        if (input.targetVersion !== undefined) errors.push({ field: `/${i}/targetVersion`, message: `specification ${specId} is unknown, so is this version` });
+      } else {
+        if (input.targetVersion === undefined) input.targetVersion = spec.version;
+        else if (input.targetVersion > spec.version)
+          errors.push({ field: `/${i}/targetVersion`, message: `is later than the specification's current version ${spec.version}` });
+        if (input.expiresAt === undefined && spec.consentValidityDays) input.expiresAt = new Date(Date.now() + spec.consentValidityDays * DAY_MS);
+      }
+    }
+    if (errors.length)
+      throw new InvalidArgumentError(errors.length === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : `${errors.length} invalid fields`, errors);
   }
 
   /** Writes queued calls in batches until the queue is empty. */
@@ -185,7 +246,41 @@ export class Consents {
     if (p.source) q.source = p.source;
     if (p.scope) q.scope = p.scope;
     if (p.cursor) q.cursor = p.cursor;
-    return this.repo.search(q);
+    const page = await this.repo.search(q);
+    return q.current ? { ...page, events: markExpired(page.events) } : page;
+  }
+
+  /** One page of the account's events, oldest first, for an export; `next` continues it. */
+  async exportPage(p: {
+    accountId: string;
+    appId?: string;
+    target?: string;
+    subject?: string;
+    since?: Date;
+    until?: Date;
+    cursor?: string;
+    limit?: number;
+  }): Promise<{ events: ConsentEvent[]; next?: string }> {
+    requireAccount(p.accountId);
+    const limit = p.limit || EXPORT_PAGE_MAX;
+    const errors: FieldError[] = [];
+    if (!Number.isInteger(limit) || limit < 1 || limit > EXPORT_PAGE_MAX)
+      errors.push({ field: 'limit', message: `must be an integer from 1 to ${EXPORT_PAGE_MAX}` });
+    if (p.cursor && !EVENT_ID_PATTERN.test(p.cursor))
+      errors.push({ field: 'cursor', message: 'is not a cursor of an export (the id of the last event received)' });
+    if (p.since && p.until && p.since >= p.until) errors.push({ field: 'until', message: 'must be later than since' });
+    if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+    // time bounds as id bounds: ids start with the creation millisecond (12 hex digits)
+    const idAt = (d: Date) => `${Math.max(0, d.getTime()).toString(16).padStart(12, '0')}${'0'.repeat(20)}`;
+    const q: Parameters<ConsentRepository['exportPage']>[0] = { accountId: p.accountId, limit };
+    if (p.cursor) q.after = p.cursor;
+    if (p.since) q.from = idAt(p.since);
+    if (p.until) q.before = idAt(p.until);
+    if (p.appId) q.appId = p.appId;
+    if (p.target) q.target = p.target;
+    if (p.subject) q.subject = p.subject;
+    const events = await this.repo.exportPage(q);
+    return events.length === limit ? { events, next: events[events.length - 1]!.id } : { events };
   }
 
   async currentStates(accountId: string, subject: string, issuer: string, targets: string[]): Promise<ConsentEvent[]> {
@@ -193,7 +288,7 @@ export class Consents {
     const errors = (['subject', 'issuer'] as const).filter((f) => !(f === 'subject' ? subject : issuer)).map((f) => ({ field: f, message: 'is required' }));
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     if (targets.length > CURRENT_STATES_MAX) throw InvalidArgumentError.field('targets', `at most ${CURRENT_STATES_MAX}`);
-    return this.repo.currentStates(accountId, subject, issuer, targets, CURRENT_STATES_MAX);
+    return markExpired(await this.repo.currentStates(accountId, subject, issuer, targets, CURRENT_STATES_MAX));
   }
 
   async statistics(accountId: string, appId: string): Promise<Statistics> {
@@ -201,11 +296,16 @@ export class Consents {
     return this.repo.statistics(accountId, appId);
   }
 
-  /** A signed Kantara-style receipt (JWS); the spec is looked up when the target names one. */
+  /**
+   * A signed Kantara-style receipt (JWS). When the target names a specification, the receipt
+   * describes the version the event names (`targetVersion`, read from the kept versions), so
+   * later edits of the specification never change it; events without a version (older ones)
+   * are described by the current specification.
+   */
   async receiptFor(accountId: string, id: string): Promise<string> {
     const ev = await this.get(accountId, id);
     const specId = specIdOfTarget(ev.target, this.receipt.settings.baseUrl);
-    const spec = specId ? await this.receipt.lookupSpec(accountId, specId) : undefined;
+    const spec = specId ? await this.receipt.specs.lookup(accountId, specId, ev.targetVersion) : undefined;
     const key = this.receipt.keys[0]!;
     const anchor = await this.log?.anchor(accountId, ev.id);
     const claims = receiptClaims(ev, spec, this.receipt.settings, publicJwkJson(key), anchor);

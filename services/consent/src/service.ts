@@ -1,6 +1,6 @@
 import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
 import { consentactivityv1, consentv1 } from '@accord/proto';
-import { dataprocessingSpecLookup } from './clients/dataprocessing';
+import { dataprocessingSpecSource } from './clients/dataprocessing';
 import type { Config } from './config';
 import { Consents } from './consents';
 import { OutboxRelay } from './events/outbox-relay';
@@ -52,14 +52,14 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   });
   sequencer.start();
 
-  const specs = dataprocessingSpecLookup(config.ACCORD_DATAPROCESSING_ADDR, logger);
+  const specs = dataprocessingSpecSource(config.ACCORD_DATAPROCESSING_ADDR, logger, config.ACCORD_CONSENT_SPEC_CACHE_MS);
   const consents = new Consents(
     repo,
     relay,
     {
       keys,
       leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
-      lookupSpec: specs.lookup,
+      specs,
       settings: {
         baseUrl: config.ACCORD_BASE_URL.replace(/\/+$/, ''),
         jurisdiction: config.ACCORD_RECEIPT_JURISDICTION,

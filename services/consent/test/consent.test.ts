@@ -274,14 +274,100 @@ describe('statistics', () => {
     expect(s).toMatchObject({ appId: 'app-s1', total: 5, accepted: 3, declined: 1, noAction: 1, distinctSubjects: 3 });
     expect(s.latestEventAt).toEqual(last.events[0]!.createdAt);
     expect(s.targets).toEqual([
-      { target: t1, events: 4, currentAccepted: 1, currentDeclined: 1, currentNoAction: 0 },
-      { target: 'https://s.example/t2', events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 1 },
+      { target: t1, events: 4, currentAccepted: 1, currentDeclined: 1, currentNoAction: 0, currentExpired: 0 },
+      { target: 'https://s.example/t2', events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 1, currentExpired: 0 },
     ]);
     const o = await svc.client.getStatistics(other);
     expect(o).toMatchObject({ total: 1, declined: 1, distinctSubjects: 1 });
-    expect(o.targets).toEqual([{ target: t1, events: 1, currentAccepted: 0, currentDeclined: 1, currentNoAction: 0 }]);
+    expect(o.targets).toEqual([{ target: t1, events: 1, currentAccepted: 0, currentDeclined: 1, currentNoAction: 0, currentExpired: 0 }]);
     const none = await svc.client.getStatistics({ accountId: 'acc-none', appId: 'app-none' });
     expect(none).toMatchObject({ total: 0, distinctSubjects: 0, targets: [] });
     expect(none.latestEventAt).toBeUndefined();
+  });
+});
+
+describe('expiry', () => {
+  const who = { accountId: 'acc-exp', appId: 'app-exp' };
+  const target = 'https://s.example/expiring';
+
+  it('refuses an expiresAt that is not in the future, naming the field', async () => {
+    const err = await expectGrpcError(create(who, [{ target, expiresAt: new Date(Date.now() - 1000) }]), status.INVALID_ARGUMENT);
+    expect(fieldErrors(err)).toEqual([{ field: '/0/expiresAt', message: 'must be in the future' }]);
+  });
+
+  it('a lapsed consent shows expired: true in current states and counts apart in statistics; history and later renewals do not', async () => {
+    const expiresAt = new Date(Date.now() + 400);
+    const { events } = await create(who, [
+      { subject: 'lapsing', target, action: true, expiresAt },
+      { subject: 'lasting', target, action: true, expiresAt: new Date(Date.now() + 3_600_000) },
+    ]);
+    expect(events[0]!.expiresAt).toEqual(expiresAt);
+    const current = (subject: string) => svc.client.searchConsents({ accountId: who.accountId, subject, issuer: input().issuer, target, current: true });
+    expect((await current('lapsing')).events[0]!.expired).toBeUndefined();
+    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt.getTime() - Date.now() + 50)));
+
+    const lapsed = (await current('lapsing')).events[0]!;
+    expect(lapsed).toMatchObject({ id: events[0]!.id, expired: true, expiresAt });
+    expect((await current('lasting')).events[0]!.expired).toBeUndefined();
+    const states = await svc.client.getCurrentStates({ accountId: who.accountId, subject: 'lapsing', issuer: input().issuer, targets: [target] });
+    expect(states.events[0]!.expired).toBe(true);
+    // the event itself is history: no expired flag outside current states
+    expect((await svc.client.getConsent({ accountId: who.accountId, id: events[0]!.id })).expired).toBeUndefined();
+    expect((await svc.client.getStatistics(who)).targets).toEqual([
+      { target, events: 2, currentAccepted: 1, currentDeclined: 0, currentNoAction: 0, currentExpired: 1 },
+    ]);
+
+    // consenting again (without expiry) makes the state current and unexpired
+    await create(who, [{ subject: 'lapsing', target, action: true }]);
+    expect((await current('lapsing')).events[0]!.expired).toBeUndefined();
+    expect((await svc.client.getStatistics(who)).targets[0]).toMatchObject({ currentAccepted: 2, currentExpired: 0 });
+  });
+});
+
+describe('export', () => {
+  const who = { accountId: 'acc-export', appId: 'app-x1' };
+  const other = { accountId: 'acc-export', appId: 'app-x2' };
+
+  it('pages the account’s events oldest first with a resumable cursor, filtered by application, target, subject and time', async () => {
+    const first = await create(who, [
+      { subject: 'e1', target: 'https://x.example/a', action: true },
+      { subject: 'e2', target: 'https://x.example/b', action: false },
+      { subject: 'e1', target: 'https://x.example/b' },
+    ]);
+    await new Promise((r) => setTimeout(r, 20));
+    const middle = new Date();
+    await new Promise((r) => setTimeout(r, 20));
+    const second = await create(other, [{ subject: 'e1', target: 'https://x.example/a', action: false }]);
+    await create({ accountId: 'acc-elsewhere', appId: 'app-x1' }, [{ subject: 'e1' }]);
+    const all = [...first.events, ...second.events].map((e) => e.id);
+
+    const pages: string[][] = [];
+    for (let cursor = '', n = 0; n < 10; n++) {
+      const page = await svc.client.exportConsents({ accountId: who.accountId, cursor, limit: 2 });
+      pages.push(page.events.map((e) => e.id));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    expect(pages.flat()).toEqual(all);
+    expect(pages[0]).toHaveLength(2);
+
+    const ids = async (f: Partial<consentv1.ExportConsentsRequest>) =>
+      (await svc.client.exportConsents({ accountId: who.accountId, cursor: '', limit: 0, ...f })).events.map((e) => e.id);
+    expect(await ids({ appId: other.appId })).toEqual([second.events[0]!.id]);
+    expect(await ids({ target: 'https://x.example/b' })).toEqual([first.events[1]!.id, first.events[2]!.id]);
+    expect(await ids({ subject: 'e1' })).toEqual([first.events[0]!.id, first.events[2]!.id, second.events[0]!.id]);
+    expect(await ids({ since: middle })).toEqual([second.events[0]!.id]);
+    expect(await ids({ until: middle })).toEqual(first.events.map((e) => e.id));
+    expect(await ids({ since: first.events[1]!.createdAt, until: middle })).toEqual(
+      first.events.filter((e) => e.createdAt! >= first.events[1]!.createdAt!).map((e) => e.id),
+    );
+  });
+
+  it('refuses a malformed cursor, a page size over 1000 and an until not after since, naming each', async () => {
+    const err = await expectGrpcError(
+      svc.client.exportConsents({ accountId: who.accountId, cursor: 'nope', limit: 1001, since: new Date(2000), until: new Date(1000) }),
+      status.INVALID_ARGUMENT,
+    );
+    expect(fieldErrors(err).map((f) => f.field)).toEqual(['limit', 'cursor', 'until']);
   });
 });

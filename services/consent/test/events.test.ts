@@ -42,7 +42,7 @@ function writerWith(repo: ConsentRepository, applyCurrent: ConsentRepository['ap
   const consents = new Consents(
     repoWith,
     relay as never,
-    { keys: [], settings: {} as never, lookupSpec: async () => undefined, leaseMs },
+    { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs: { lookup: async () => undefined, current: async () => undefined }, leaseMs },
     { warn: (...args: unknown[]) => void warnings.push(args) },
   );
   return { consents, published, warnings };

@@ -2,25 +2,37 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'j
 import { generateKeyPairSync } from 'node:crypto';
 import { createLogger, jwkToJson, NotFoundError, startGrpcServer, implement, type AsyncService, type RunningGrpcServer } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
-import { input, startTestConsent, type RunningConsent } from './helpers';
+import { expectGrpcError, fieldErrors, input, startTestConsent, type RunningConsent } from './helpers';
 
 const BASE = 'https://accord.example';
 const A = { accountId: 'acc-r', appId: 'app-r' };
 const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
-/** A fake DataProcessingService answering only GetSpecForConsent, for spec "s1" of account acc-r. */
-async function fakeDataProcessing(): Promise<{ server: RunningGrpcServer; calls: dataprocessingv1.GetSpecForConsentRequest[] }> {
+/**
+ * A fake DataProcessingService answering only GetSpecForConsent, for specs "s1", "old" and
+ * "edited" of account acc-r. Versions 1 to `versions[spec]` (default 3) exist; "edited" names
+ * its version in its purpose.
+ */
+async function fakeDataProcessing(): Promise<{
+  server: RunningGrpcServer;
+  calls: dataprocessingv1.GetSpecForConsentRequest[];
+  versions: Record<string, number>;
+}> {
   const calls: dataprocessingv1.GetSpecForConsentRequest[] = [];
+  const versions: Record<string, number> = {};
   const logger = createLogger('fake-dp', 'silent');
   const impl = {
     async getSpecForConsent(req: dataprocessingv1.GetSpecForConsentRequest): Promise<dataprocessingv1.SpecForConsent> {
       calls.push(req);
-      if (req.accountId !== A.accountId || (req.specId !== 's1' && req.specId !== 'old')) throw new NotFoundError('spec not found');
+      if (req.accountId !== A.accountId || !['s1', 'old', 'edited', 'yearly'].includes(req.specId)) throw new NotFoundError('spec not found');
+      const latest = versions[req.specId] ?? 3;
+      const version = req.version ?? latest;
+      if (version < 1 || version > latest) throw new NotFoundError('version not found');
       return {
         id: req.specId,
         groupId: 'g1',
         data: 'e-mail',
-        purpose: 'newsletter',
+        purpose: req.specId === 'edited' ? `newsletter v${version}` : 'newsletter',
         action: 'collect',
         sensitive: req.specId === 's1',
         consentTarget: true,
@@ -32,7 +44,8 @@ async function fakeDataProcessing(): Promise<{ server: RunningGrpcServer; calls:
         groupName: 'Marketing',
         groupPurpose: 'marketing',
         archived: req.specId === 'old',
-        version: 3,
+        version,
+        ...(req.specId === 'yearly' ? { consentValidityDays: 365 } : {}),
         target: `${BASE}/dataprocessing/v0/dpspecs/${req.specId}`,
       };
     },
@@ -48,11 +61,12 @@ async function fakeDataProcessing(): Promise<{ server: RunningGrpcServer; calls:
       },
     ],
   });
-  return { server, calls };
+  return { server, calls, versions };
 }
 
 let svc: RunningConsent;
 let noDp: RunningConsent;
+let cached: RunningConsent;
 let dp: Awaited<ReturnType<typeof fakeDataProcessing>>;
 let jwks: ReturnType<typeof createLocalJWKSet>;
 
@@ -65,7 +79,17 @@ beforeAll(async () => {
     ACCORD_RECEIPT_CONTROLLER_NAME: 'Shop GmbH',
     ACCORD_RECEIPT_CONTROLLER_CONTACT: 'privacy@shop.example',
   };
-  svc = await startTestConsent('consentreceipt', { ...receiptEnv, ACCORD_DATAPROCESSING_ADDR: `127.0.0.1:${dp.server.port}` });
+  svc = await startTestConsent('consentreceipt', {
+    ...receiptEnv,
+    ACCORD_DATAPROCESSING_ADDR: `127.0.0.1:${dp.server.port}`,
+    ACCORD_CONSENT_SPEC_CACHE_MS: '0',
+  });
+  // same database and data processing service, current versions remembered for a minute
+  cached = await startTestConsent(
+    'consentreceipt',
+    { ...receiptEnv, ACCORD_DATAPROCESSING_ADDR: `127.0.0.1:${dp.server.port}`, ACCORD_CONSENT_SPEC_CACHE_MS: '60000' },
+    svc.env,
+  );
   // same database, but the data processing service is unreachable
   noDp = await startTestConsent('consentreceipt', { ...receiptEnv, ACCORD_DATAPROCESSING_ADDR: '127.0.0.1:1' }, svc.env);
   const keys = await svc.client.getReceiptKeys({});
@@ -74,6 +98,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.stop();
   await noDp?.stop();
+  await cached?.stop();
   await dp?.server.shutdown(100);
 });
 
@@ -122,7 +147,12 @@ describe('receipts', () => {
     const target = `${BASE}/dataprocessing/v0/dpspecs/s1`;
     const { events } = await svc.client.createConsents({ ...A, events: [input({ subject: 'bob', target, action: false })] });
     const p = await verify((await svc.client.getReceipt({ accountId: A.accountId, id: events[0]!.id })).receipt);
-    expect(dp.calls).toEqual([{ accountId: A.accountId, specId: 's1' }]);
+    // the create call asks for the current version, the receipt for the version recorded
+    expect(dp.calls).toEqual([
+      { accountId: A.accountId, specId: 's1' },
+      { accountId: A.accountId, specId: 's1', version: 3 },
+    ]);
+    expect(events[0]!.targetVersion).toBe(3);
     expect(p).toMatchObject({
       policyUrl: 'https://shop.example/privacy#newsletter',
       sensitive: true,
@@ -164,9 +194,10 @@ describe('receipts', () => {
     expect(p.accord.spec).toBeUndefined();
   });
 
-  it('issues the receipt from the event alone when the data processing service is unreachable', async () => {
+  it('issues the receipt from the event alone when the data processing service is unreachable (the event then has no version)', async () => {
     const target = `${BASE}/dataprocessing/v0/dpspecs/s1`;
     const { events } = await noDp.client.createConsents({ ...A, events: [input({ target })] });
+    expect(events[0]!.targetVersion).toBeUndefined();
     const p = await verify((await noDp.client.getReceipt({ accountId: A.accountId, id: events[0]!.id })).receipt);
     expect(p.services[0]).toMatchObject({ service: target, purposes: [{ purpose: 'default' }] });
     expect(p.accord.spec).toBeUndefined();
@@ -182,6 +213,76 @@ describe('receipts', () => {
     const r1 = await verify((await svc.client.getReceipt({ accountId: A.accountId, id: events[0]!.id })).receipt);
     const r2 = await verify((await svc.client.getReceipt({ accountId: A.accountId, id: events[0]!.id })).receipt);
     expect(withoutAnchor(r2)).toEqual(withoutAnchor(r1));
+  });
+
+  it('describes the specification version consented to, even after the specification changed', async () => {
+    const target = `${BASE}/dataprocessing/v0/dpspecs/edited`;
+    dp.versions.edited = 3;
+    const { events: before } = await svc.client.createConsents({ ...A, events: [input({ subject: 'carol', target, action: true })] });
+    dp.versions.edited = 4;
+    const { events: after } = await svc.client.createConsents({ ...A, events: [input({ subject: 'carol', target, action: true })] });
+    expect([before[0]!.targetVersion, after[0]!.targetVersion]).toEqual([3, 4]);
+    const old = await verify((await svc.client.getReceipt({ accountId: A.accountId, id: before[0]!.id })).receipt);
+    const now = await verify((await svc.client.getReceipt({ accountId: A.accountId, id: after[0]!.id })).receipt);
+    expect(old.services[0].purposes[0].purpose).toBe('newsletter v3');
+    expect(old.accord).toMatchObject({ targetVersion: 3, spec: { id: 'edited', version: 3 } });
+    expect(now.services[0].purposes[0].purpose).toBe('newsletter v4');
+    // stored: a later read gives the same
+    expect((await svc.client.getConsent({ accountId: A.accountId, id: before[0]!.id })).targetVersion).toBe(3);
+  });
+
+  it('keeps the version a client sent, and refuses a future version or a version of an unknown specification, naming targetVersion', async () => {
+    dp.versions.edited = 4;
+    const target = `${BASE}/dataprocessing/v0/dpspecs/edited`;
+    const { events } = await svc.client.createConsents({ ...A, events: [input({ target, targetVersion: 2 })] });
+    expect(events[0]!.targetVersion).toBe(2);
+    const p = await verify((await svc.client.getReceipt({ accountId: A.accountId, id: events[0]!.id })).receipt);
+    expect(p.services[0].purposes[0].purpose).toBe('newsletter v2');
+
+    const future = await expectGrpcError(
+      svc.client.createConsents({ ...A, events: [input({ target }), input({ target: 'urn:accord:dpspec:edited', targetVersion: 5 })] }),
+      3,
+    );
+    expect(fieldErrors(future)).toEqual([{ field: '/1/targetVersion', message: "is later than the specification's current version 4" }]);
+    const unknown = await expectGrpcError(svc.client.createConsents({ ...A, events: [input({ target: 'urn:accord:dpspec:nope', targetVersion: 1 })] }), 3);
+    expect(fieldErrors(unknown)[0]!.field).toBe('/0/targetVersion');
+    // nothing of a refused batch is stored
+    const { events: found } = await svc.client.searchConsents({
+      ...A,
+      subject: 'user-1',
+      issuer: 'https://shop.example',
+      target: 'urn:accord:dpspec:nope',
+      current: false,
+    });
+    expect(found).toEqual([]);
+  });
+
+  it('remembers a current version briefly: a burst of consents to one specification asks once, a newer sent version asks again', async () => {
+    dp.versions.edited = 4;
+    const target = 'urn:accord:dpspec:edited';
+    dp.calls.length = 0;
+    for (let i = 0; i < 3; i++) await cached.client.createConsents({ ...A, events: [input({ subject: `burst-${i}`, target })] });
+    expect(dp.calls).toHaveLength(1);
+    dp.versions.edited = 5;
+    const { events } = await cached.client.createConsents({ ...A, events: [input({ subject: 'burst-new', target, targetVersion: 5 })] });
+    expect(events[0]!.targetVersion).toBe(5);
+    expect(dp.calls).toHaveLength(2);
+  });
+
+  it('gives consents to a specification with a consent validity an expiresAt that many days on, unless they bring their own', async () => {
+    const target = 'urn:accord:dpspec:yearly';
+    const before = Date.now();
+    const { events } = await svc.client.createConsents({
+      ...A,
+      events: [input({ target, action: true }), input({ target, expiresAt: new Date(before + 60_000) })],
+    });
+    const day = 86_400_000;
+    expect(events[0]!.expiresAt!.getTime()).toBeGreaterThanOrEqual(before + 365 * day);
+    expect(events[0]!.expiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + 365 * day);
+    expect(events[1]!.expiresAt).toEqual(new Date(before + 60_000));
+    // a spec without validity gives none
+    const { events: plain } = await svc.client.createConsents({ ...A, events: [input({ target: 'urn:accord:dpspec:s1' })] });
+    expect(plain[0]!.expiresAt).toBeUndefined();
   });
 
   it('answers NOT_FOUND for the receipt of another account’s event', async () => {

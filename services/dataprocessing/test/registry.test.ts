@@ -413,6 +413,28 @@ describe('consent targets', () => {
     await expectGrpcError(svc.client.getSpecForConsent({ accountId: A.accountId, specId: 'not-an-id' }), status.NOT_FOUND);
   });
 
+  it('GetSpecForConsent with a version gives the specification as of that version; versions that do not exist are NOT_FOUND', async () => {
+    const s = await newSpec(A, { purpose: 'first purpose' });
+    await svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'second purpose' }, updateMask: ['purpose'] });
+    const v1 = await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id, version: 1 });
+    expect(v1).toMatchObject({ id: s.id, version: 1, purpose: 'first purpose', archived: false });
+    expect(await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id, version: 2 })).toMatchObject({ version: 2, purpose: 'second purpose' });
+    expect(await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id })).toMatchObject({ version: 2, purpose: 'second purpose' });
+    await expectGrpcError(svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id, version: 3 }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id, version: 0 }), status.NOT_FOUND);
+    await expectGrpcError(svc.client.getSpecForConsent({ accountId: B.accountId, specId: s.id, version: 1 }), status.NOT_FOUND);
+  });
+
+  it('keep a consent validity in days, given to GetSpecForConsent, and drop it when an update unsets it', async () => {
+    const s = await newSpec(A, { consentValidityDays: 365 });
+    expect(s.consentValidityDays).toBe(365);
+    expect((await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id })).consentValidityDays).toBe(365);
+    const unset = await svc.client.updateSpec({ ...A, id: s.id, fields: {}, updateMask: ['consentValidityDays'] });
+    expect(unset).toMatchObject({ version: 2 });
+    expect(unset.consentValidityDays).toBeUndefined();
+    expect((await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id, version: 1 })).consentValidityDays).toBe(365);
+  });
+
   it('ResolveTarget recognises this deployment’s spec URLs and nothing else', async () => {
     const s = await newSpec();
     const r = await svc.client.resolveTarget({ accountId: A.accountId, target: s.target });

@@ -1,46 +1,82 @@
 import { status } from '@grpc/grpc-js';
-import { createClient, isServiceError, type Logger, type PromiseClient } from '@accord/common';
+import { createClient, isServiceError, UnavailableError, type Logger, type PromiseClient } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
 import type { SpecDetails } from '../domain/receipt';
 
-export type SpecLookup = (accountId: string, specId: string) => Promise<SpecDetails | undefined>;
+/** A specification (current, or as of `version`); undefined when unknown in the account. */
+export type SpecLookup = (accountId: string, specId: string, version?: number) => Promise<SpecDetails | undefined>;
 
-/**
- * Looks up a specification for a receipt. Graceful: NOT_FOUND (unknown or another account's
- * spec), an unreachable service or any other failure gives `undefined`, and the receipt is then
- * built from the event alone.
- */
-export function dataprocessingSpecLookup(address: string, logger: Logger): { lookup: SpecLookup; close(): void } {
+export interface SpecSource {
+  /** For receipts. Graceful: any failure gives `undefined` (the receipt is built from the event alone). */
+  lookup: SpecLookup;
+  /**
+   * For new consents: the current specification, remembered for `cacheMs` (a burst of consents to
+   * one specification costs one call). Throws UnavailableError when the service cannot answer.
+   */
+  current(accountId: string, specId: string, fresh?: boolean): Promise<SpecDetails | undefined>;
+  close(): void;
+}
+
+/** Most specifications remembered at once by `current` (the memory is cleared when full). */
+const CACHE_MAX = 10_000;
+
+export function dataprocessingSpecSource(address: string, logger: Logger, cacheMs: number): SpecSource {
   const client: PromiseClient<typeof dataprocessingv1.DataProcessingServiceService> = createClient(dataprocessingv1.DataProcessingServiceService, address, {
     timeoutMs: 2_000,
     retries: 1,
   });
+  const fetchSpec: SpecLookup = async (accountId, specId, version) => {
+    try {
+      return specDetails(await client.getSpecForConsent({ accountId, specId, ...(version !== undefined ? { version } : {}) }));
+    } catch (err) {
+      if (isServiceError(err) && err.code === status.NOT_FOUND) return undefined;
+      throw err;
+    }
+  };
+  const cache = new Map<string, { at: number; spec: SpecDetails | undefined }>();
   return {
-    async lookup(accountId, specId) {
+    async lookup(accountId, specId, version) {
       try {
-        const s = await client.getSpecForConsent({ accountId, specId });
-        const out: SpecDetails = {
-          id: s.id,
-          version: s.version,
-          data: s.data,
-          purpose: s.purpose,
-          action: s.action,
-          sensitive: s.sensitive,
-          legalBasis: s.legalBasis,
-          externalHref: s.externalHref,
-          location: s.location,
-          groupName: s.groupName,
-          groupPurpose: s.groupPurpose,
-          archived: s.archived,
-        };
-        if (s.duration !== undefined) out.duration = s.duration;
-        return out;
+        return await fetchSpec(accountId, specId, version);
       } catch (err) {
-        if (isServiceError(err) && err.code === status.NOT_FOUND) return undefined;
         logger.warn({ err: (err as Error).message, specId }, 'receipt: data processing service unavailable; receipt built from the event alone');
         return undefined;
       }
     },
+    async current(accountId, specId, fresh = false) {
+      const key = `${accountId}\n${specId}`;
+      const hit = cache.get(key);
+      if (!fresh && hit && Date.now() - hit.at < cacheMs) return hit.spec;
+      let spec: SpecDetails | undefined;
+      try {
+        spec = await fetchSpec(accountId, specId);
+      } catch (err) {
+        throw new UnavailableError(`data processing service unavailable: ${(err as Error).message}`);
+      }
+      if (cache.size >= CACHE_MAX) cache.clear();
+      if (cacheMs > 0) cache.set(key, { at: Date.now(), spec });
+      return spec;
+    },
     close: () => client.close(),
   };
+}
+
+function specDetails(s: dataprocessingv1.SpecForConsent): SpecDetails {
+  const out: SpecDetails = {
+    id: s.id,
+    version: s.version,
+    data: s.data,
+    purpose: s.purpose,
+    action: s.action,
+    sensitive: s.sensitive,
+    legalBasis: s.legalBasis,
+    externalHref: s.externalHref,
+    location: s.location,
+    groupName: s.groupName,
+    groupPurpose: s.groupPurpose,
+    archived: s.archived,
+  };
+  if (s.duration !== undefined) out.duration = s.duration;
+  if (s.consentValidityDays !== undefined) out.consentValidityDays = s.consentValidityDays;
+  return out;
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@accord/common';
-import { buildEvents, LIMITS, newToken, nextEventId, stateKey, toJson, validateInputs, type ConsentInput } from './consent';
+import { buildEvents, LIMITS, markExpired, newToken, nextEventId, stateKey, toJson, validateInputs, type ConsentInput } from './consent';
 
 const ok: ConsentInput = { subject: 's', issuer: 'i', target: 't', action: true };
 
@@ -60,6 +60,46 @@ describe('validateInputs', () => {
     expect(fieldsOf(() => validateInputs([]))[0]!.field).toBe('/');
     expect(fieldsOf(() => validateInputs(Array.from({ length: LIMITS.maxBatch + 1 }, () => ok)))[0]!.message).toContain(String(LIMITS.maxBatch));
     expect(validateInputs(Array.from({ length: LIMITS.maxBatch }, () => ok))).toHaveLength(LIMITS.maxBatch);
+  });
+});
+
+describe('targetVersion and expiresAt', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+
+  it('keeps a positive integer targetVersion and a future expiresAt', () => {
+    const expiresAt = new Date(now + 1000);
+    expect(validateInputs([{ ...ok, targetVersion: 3, expiresAt }], now)[0]).toMatchObject({ targetVersion: 3, expiresAt });
+  });
+
+  it('refuses a targetVersion that is not a positive int32 and an expiresAt that is not in the future, naming each field', () => {
+    expect(
+      fieldsOf(() =>
+        validateInputs(
+          [
+            { ...ok, targetVersion: 0 },
+            { ...ok, targetVersion: 1.5 },
+            { ...ok, targetVersion: 2 ** 31 },
+            { ...ok, expiresAt: new Date(now) },
+            { ...ok, expiresAt: new Date('nonsense') },
+          ],
+          now,
+        ),
+      ).map((f) => f.field),
+    ).toEqual(['/0/targetVersion', '/1/targetVersion', '/2/targetVersion', '/3/expiresAt', '/4/expiresAt']);
+  });
+
+  it('carries both into the stored event and its JSON', () => {
+    const [ev] = buildEvents('acc', 'app', validateInputs([{ ...ok, targetVersion: 2, expiresAt: new Date(now + 60_000) }], now), now);
+    expect(toJson(ev!)).toMatchObject({ targetVersion: 2, expiresAt: '2026-01-01T00:01:00.000Z' });
+    const [plain] = buildEvents('acc', 'app', validateInputs([ok], now), now);
+    expect(toJson(plain!)).not.toHaveProperty('targetVersion');
+    expect(toJson(plain!)).not.toHaveProperty('expiresAt');
+  });
+
+  it('marks current states expired from their expiresAt on, and only those', () => {
+    const evs = buildEvents('acc', 'app', validateInputs([{ ...ok, expiresAt: new Date(now + 10) }, ok], now), now);
+    expect(markExpired(evs, now + 9).map((e) => e.expired)).toEqual([undefined, undefined]);
+    expect(markExpired(evs, now + 10).map((e) => e.expired)).toEqual([true, undefined]);
   });
 });
 

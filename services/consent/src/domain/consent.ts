@@ -11,6 +11,10 @@ export interface ConsentInput {
   delegate?: string;
   /** true: accepted; false: declined or withdrawn; null: no action taken. */
   action: boolean | null;
+  /** The specification version shown to the subject (targets naming a specification). */
+  targetVersion?: number;
+  /** When the consent lapses (must be later than now). */
+  expiresAt?: Date;
 }
 
 /** A stored, immutable consent event. */
@@ -27,6 +31,11 @@ export interface ConsentEvent {
   action: boolean | null;
   token: string;
   createdAt: Date;
+  /** The specification version consented to, when the target names a specification. */
+  targetVersion?: number;
+  expiresAt?: Date;
+  /** Not stored: set on current states read after `expiresAt` (see markExpired). */
+  expired?: boolean;
 }
 
 /** The REST (and NATS event `data`) representation of an event. */
@@ -42,6 +51,8 @@ export interface ConsentEventJson {
   token: string;
   createdAt: string;
   appId: string;
+  targetVersion?: number;
+  expiresAt?: string;
 }
 
 export const DEFAULT_SCOPE = 'default';
@@ -70,7 +81,7 @@ export const TOKEN_PATTERN = /^[A-Z0-9]{6}$/;
  * defaults to `default`). All problems of all inputs are reported at once, with JSON-pointer
  * paths relative to the array (`/3/subject`); nothing is stored unless everything is valid.
  */
-export function validateInputs(inputs: ConsentInput[]): NormalizedInput[] {
+export function validateInputs(inputs: ConsentInput[], now: number = Date.now()): NormalizedInput[] {
   if (inputs.length === 0) throw InvalidArgumentError.field('/', 'at least one event is required');
   if (inputs.length > LIMITS.maxBatch) throw InvalidArgumentError.field('/', `at most ${LIMITS.maxBatch} events per request`);
   const errors: FieldError[] = [];
@@ -96,6 +107,17 @@ export function validateInputs(inputs: ConsentInput[]): NormalizedInput[] {
       else if (v.length > LIMITS[f]) errors.push({ field: `/${i}/${f}`, message: `must be at most ${LIMITS[f]} characters` });
       else normalized[f] = v;
     }
+    const { targetVersion, expiresAt } = input;
+    if (targetVersion !== undefined && targetVersion !== null) {
+      if (!Number.isInteger(targetVersion) || targetVersion < 1 || targetVersion > MAX_VERSION)
+        errors.push({ field: `/${i}/targetVersion`, message: `must be an integer from 1 to ${MAX_VERSION}` });
+      else normalized.targetVersion = targetVersion;
+    }
+    if (expiresAt !== undefined && expiresAt !== null) {
+      if (!(expiresAt instanceof Date) || Number.isNaN(expiresAt.getTime())) errors.push({ field: `/${i}/expiresAt`, message: 'must be a date-time' });
+      else if (expiresAt.getTime() <= now) errors.push({ field: `/${i}/expiresAt`, message: 'must be in the future' });
+      else normalized.expiresAt = expiresAt;
+    }
     out.push(normalized);
   });
   if (errors.length) {
@@ -112,7 +134,12 @@ export interface NormalizedInput {
   scope: string;
   delegate?: string;
   action: boolean | null;
+  targetVersion?: number;
+  expiresAt?: Date;
 }
+
+/** Largest specification version (int32). */
+export const MAX_VERSION = 2 ** 31 - 1;
 
 // --- ids and tokens -------------------------------------------------------------------------
 
@@ -169,8 +196,15 @@ export function buildEvents(accountId: string, appId: string, inputs: Normalized
     };
     if (input.source !== undefined) ev.source = input.source;
     if (input.delegate !== undefined) ev.delegate = input.delegate;
+    if (input.targetVersion !== undefined) ev.targetVersion = input.targetVersion;
+    if (input.expiresAt !== undefined) ev.expiresAt = input.expiresAt;
     return ev;
   });
+}
+
+/** Current states: those whose `expiresAt` is not later than `now` get `expired: true`. */
+export function markExpired(events: ConsentEvent[], now: number = Date.now()): ConsentEvent[] {
+  return events.map((e) => (e.expiresAt && e.expiresAt.getTime() <= now ? { ...e, expired: true } : e));
 }
 
 export function toJson(ev: ConsentEvent): ConsentEventJson {
@@ -186,6 +220,8 @@ export function toJson(ev: ConsentEvent): ConsentEventJson {
     token: ev.token,
     createdAt: ev.createdAt.toISOString(),
     appId: ev.appId,
+    ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
+    ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export interface SpecDetails {
   groupName: string;
   groupPurpose: string;
   archived: boolean;
+  /** Days a consent to the specification stays valid (new consents get expiresAt from it). */
+  consentValidityDays?: number;
 }
 
 export interface ReceiptSettings {
@@ -122,6 +124,8 @@ export function receiptClaims(
       ...(ev.source !== undefined ? { source: ev.source } : {}),
       ...(ev.delegate !== undefined ? { delegate: ev.delegate } : {}),
       createdAt: ev.createdAt.toISOString(),
+      ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
+      ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
       ...(spec ? { spec: { id: spec.id, version: spec.version, archived: spec.archived } } : {}),
       ...(log ? { log: { leafIndex: log.leafIndex, treeSize: log.treeSize, rootHash: log.rootHash } } : {}),
     },

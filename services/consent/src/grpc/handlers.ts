@@ -19,6 +19,9 @@ export function toProto(ev: ConsentEvent): consentv1.ConsentEvent {
   if (ev.source !== undefined) out.source = ev.source;
   if (ev.delegate !== undefined) out.delegate = ev.delegate;
   if (ev.action !== null) out.action = ev.action;
+  if (ev.targetVersion !== undefined) out.targetVersion = ev.targetVersion;
+  if (ev.expiresAt !== undefined) out.expiresAt = ev.expiresAt;
+  if (ev.expired) out.expired = true;
   return out;
 }
 
@@ -27,6 +30,8 @@ function fromProtoInput(i: consentv1.ConsentInput): ConsentInput {
   if (i.source !== undefined) out.source = i.source;
   if (i.scope !== undefined) out.scope = i.scope;
   if (i.delegate !== undefined) out.delegate = i.delegate;
+  if (i.targetVersion !== undefined) out.targetVersion = i.targetVersion;
+  if (i.expiresAt !== undefined) out.expiresAt = i.expiresAt;
   return out;
 }
 
@@ -82,6 +87,17 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
     },
     async getCurrentStates(req) {
       return { events: (await consents.currentStates(req.accountId, req.subject, req.issuer, req.targets)).map(toProto) };
+    },
+    async exportConsents(req) {
+      const p: Parameters<Consents['exportPage']>[0] = { accountId: req.accountId, limit: req.limit };
+      if (req.appId) p.appId = req.appId;
+      if (req.target) p.target = req.target;
+      if (req.subject) p.subject = req.subject;
+      if (req.since) p.since = req.since;
+      if (req.until) p.until = req.until;
+      if (req.cursor) p.cursor = req.cursor;
+      const page = await consents.exportPage(p);
+      return { events: page.events.map(toProto), nextCursor: page.next ?? '' };
     },
     async getReceiptKeys() {
       return { jwks: { keys: consents.receiptKeys() } };

@@ -19,6 +19,8 @@ export interface EventDoc {
   action: boolean | null;
   token: string;
   createdAt: Date;
+  targetVersion?: number;
+  expiresAt?: Date;
   pub?: Date;
   claim?: string;
   /** The account id while the event waits for its consent-log leaf (docs/consent-log.md); removed once sequenced. */
@@ -64,6 +66,8 @@ export interface CurrentEvent {
   createdAt: Date;
   source?: string;
   delegate?: string;
+  targetVersion?: number;
+  expiresAt?: Date;
 }
 
 /**
@@ -111,6 +115,8 @@ export function defineModels(conn: Connection): Models {
       action: { type: Boolean, default: null },
       token: { type: String, required: true },
       createdAt: { type: Date, required: true },
+      targetVersion: Number,
+      expiresAt: Date,
       pub: Date,
       claim: String,
       logq: String,
@@ -123,8 +129,10 @@ export function defineModels(conn: Connection): Models {
   events.index({ accountId: 1, subject: 1, issuer: 1, target: 1, scope: 1, _id: -1 }, { name: 'search_scope' });
   // GET /consents/token/{token}
   events.index({ accountId: 1, token: 1, _id: -1 }, { name: 'token' });
-  // statistics: latest event of an application
+  // statistics: latest event of an application; export filtered by application
   events.index({ accountId: 1, appId: 1, _id: -1 }, { name: 'app_latest' });
+  // export: the account's events in id (= time) order
+  events.index({ accountId: 1, _id: 1 }, { name: 'export' });
   // the relay: events not yet on NATS (sparse: published events leave the index)
   events.index({ pub: 1 }, { name: 'unpublished', sparse: true });
   events.index({ claim: 1 }, { name: 'claimed', sparse: true });

@@ -30,7 +30,17 @@ export function toDoc(ev: ConsentEvent): EventDoc {
   };
   if (ev.source !== undefined) doc.source = ev.source;
   if (ev.delegate !== undefined) doc.delegate = ev.delegate;
+  if (ev.targetVersion !== undefined) doc.targetVersion = ev.targetVersion;
+  if (ev.expiresAt !== undefined) doc.expiresAt = ev.expiresAt;
   return doc;
+}
+
+/** The lifecycle fields an event or its current copy may hold (absent on events that have none). */
+function lifecycleOf(d: { targetVersion?: number | null; expiresAt?: Date | null }): Pick<ConsentEvent, 'targetVersion' | 'expiresAt'> {
+  const out: Pick<ConsentEvent, 'targetVersion' | 'expiresAt'> = {};
+  if (d.targetVersion != null) out.targetVersion = d.targetVersion;
+  if (d.expiresAt != null) out.expiresAt = new Date(d.expiresAt);
+  return out;
 }
 
 export function fromDoc(doc: Omit<EventDoc, 'accountId'> & { accountId?: string }, accountId?: string): ConsentEvent {
@@ -48,7 +58,7 @@ export function fromDoc(doc: Omit<EventDoc, 'accountId'> & { accountId?: string 
   };
   if (doc.source != null) ev.source = doc.source;
   if (doc.delegate != null) ev.delegate = doc.delegate;
-  return ev;
+  return Object.assign(ev, lifecycleOf(doc));
 }
 
 export interface SearchQuery {
@@ -64,6 +74,18 @@ export interface SearchQuery {
   cursor?: string;
 }
 
+export interface ExportQuery {
+  accountId: string;
+  appId?: string;
+  target?: string;
+  subject?: string;
+  /** Event id bounds: `after` exclusive (the cursor), `from` inclusive, `before` exclusive. */
+  after?: string;
+  from?: string;
+  before?: string;
+  limit: number;
+}
+
 export interface Statistics {
   appId: string;
   total: number;
@@ -71,7 +93,7 @@ export interface Statistics {
   declined: number;
   noAction: number;
   distinctSubjects: number;
-  targets: Array<{ target: string; events: number; currentAccepted: number; currentDeclined: number; currentNoAction: number }>;
+  targets: Array<{ target: string; events: number } & CurrentCounts>;
   latestEventAt?: Date;
 }
 
@@ -82,6 +104,11 @@ const MAX_STATES = 10_000;
 export const STATISTICS_MAX_TARGETS = 1000;
 
 type ActionCounter = 'currentAccepted' | 'currentDeclined' | 'currentNoAction';
+/** Current states of one target by action; lapsed ones (expiresAt passed) apart, whatever their action. */
+type CurrentCounts = Record<ActionCounter | 'currentExpired', number>;
+const noCurrent = (): CurrentCounts => ({ currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0 });
+/** Stands in for "never expires" when states are grouped by expiry. */
+const NEVER = new Date(8.64e15);
 const counterOf = (action: boolean | null): ActionCounter => (action === true ? 'currentAccepted' : action === false ? 'currentDeclined' : 'currentNoAction');
 
 const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
@@ -100,7 +127,7 @@ function currentEvent(ev: ConsentEvent): CurrentEvent {
   const cur: CurrentEvent = { id: ev.id, appId: ev.appId, action: ev.action, token: ev.token, createdAt: ev.createdAt };
   if (ev.source !== undefined) cur.source = ev.source;
   if (ev.delegate !== undefined) cur.delegate = ev.delegate;
-  return cur;
+  return Object.assign(cur, lifecycleOf(ev));
 }
 
 /**
@@ -240,7 +267,7 @@ export class ConsentRepository {
         };
         if (e.source != null) ev.source = e.source;
         if (e.delegate != null) ev.delegate = e.delegate;
-        out.push(ev);
+        out.push(Object.assign(ev, lifecycleOf(e)));
       } else missing.push(e.id);
     }
     if (missing.length) out.push(...(await mapLimit(missing, 8, (id) => this.findById(docs[0]!.accountId, id))).filter((e): e is ConsentEvent => !!e));
@@ -381,6 +408,29 @@ export class ConsentRepository {
     return { events };
   }
 
+  /**
+   * One page of an export, oldest first: events with an id above `after` (ids are time-ordered,
+   * so time bounds are id bounds). Served by the `export` index, or `app_latest` with an
+   * application, or `search` with a subject; target is filtered in the scan.
+   */
+  async exportPage(q: ExportQuery): Promise<ConsentEvent[]> {
+    const filter: Record<string, unknown> = { accountId: q.accountId };
+    if (q.subject !== undefined) filter.subject = q.subject;
+    if (q.appId !== undefined) filter.appId = q.appId;
+    if (q.target !== undefined) filter.target = q.target;
+    const id: Record<string, string> = {};
+    if (q.after !== undefined) id.$gt = q.after;
+    if (q.from !== undefined) id.$gte = q.from;
+    if (q.before !== undefined) id.$lt = q.before;
+    if (Object.keys(id).length) filter._id = id;
+    const docs = (await this.m.events.collection
+      .find(filter as never, { projection: { pub: 0, claim: 0 } })
+      .sort({ _id: 1 })
+      .limit(q.limit)
+      .toArray()) as unknown as EventDoc[];
+    return docs.map((d) => fromDoc(d));
+  }
+
   private async currentDocs(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<CurrentDoc[]> {
     // most selective first (see search)
     const filter: Record<string, unknown> = { subject };
@@ -399,7 +449,7 @@ export class ConsentRepository {
     return (await this.eventsOfCurrent(docs)).sort((x, y) => (x.id < y.id ? 1 : -1));
   }
 
-  async statistics(accountId: string, appId: string): Promise<Statistics> {
+  async statistics(accountId: string, appId: string, now: Date = new Date()): Promise<Statistics> {
     const [app, targets, distinctSubjects, current, latest] = await Promise.all([
       this.m.stats.collection.findOne({ _id: `app:${hashKey([accountId, appId])}` } as never),
       this.m.stats.collection
@@ -412,7 +462,16 @@ export class ConsentRepository {
       this.m.current.collection
         .aggregate([
           { $match: { accountId, $or: [{ 'cur.appId': appId }, { cur: { $exists: false }, appId }] } },
-          { $group: { _id: { target: '$target', action: { $ifNull: ['$cur.action', '$action'] } }, n: { $sum: 1 } } },
+          {
+            $group: {
+              _id: {
+                target: '$target',
+                action: { $ifNull: ['$cur.action', '$action'] },
+                expired: { $lte: [{ $ifNull: ['$cur.expiresAt', NEVER] }, now] },
+              },
+              n: { $sum: 1 },
+            },
+          },
         ])
         .toArray(),
       this.m.events.collection
@@ -421,11 +480,11 @@ export class ConsentRepository {
         .limit(1)
         .toArray(),
     ]);
-    const byTarget = new Map<string, { currentAccepted: number; currentDeclined: number; currentNoAction: number }>();
-    for (const g of current as unknown as Array<{ _id: { target: string; action?: boolean | null }; n: number }>) {
+    const byTarget = new Map<string, CurrentCounts>();
+    for (const g of current as unknown as Array<{ _id: { target: string; action?: boolean | null; expired?: boolean }; n: number }>) {
       let row = byTarget.get(g._id.target);
-      if (!row) byTarget.set(g._id.target, (row = { currentAccepted: 0, currentDeclined: 0, currentNoAction: 0 }));
-      row[counterOf(g._id.action ?? null)] += g.n;
+      if (!row) byTarget.set(g._id.target, (row = noCurrent()));
+      row[g._id.expired ? 'currentExpired' : counterOf(g._id.action ?? null)] += g.n;
     }
     const a = app as unknown as StatsDoc | null;
     const out: Statistics = {
@@ -439,7 +498,7 @@ export class ConsentRepository {
         .map((t) => ({
           target: t.target ?? '',
           events: t.events ?? 0,
-          ...(byTarget.get(t.target ?? '') ?? { currentAccepted: 0, currentDeclined: 0, currentNoAction: 0 }),
+          ...(byTarget.get(t.target ?? '') ?? noCurrent()),
         }))
         .sort((x, y) => y.events - x.events || (x.target < y.target ? -1 : 1)),
     };

@@ -82,6 +82,8 @@ export interface SpecState {
   duration: number | null;
   legalBasis: LegalBasis | null;
   externalHref: string | null;
+  /** Days a consent to the specification stays valid; absent (or null): consents do not expire. */
+  consentValidityDays?: number | null;
 }
 
 export interface TextState {

@@ -341,8 +341,9 @@ export class Registry {
   // ---- consent targets ----
 
   /** The specification with its group (deleted groups included), for consent receipts. */
-  async specForConsent(accountId: string, specId: string): Promise<{ spec: SpecRecord; group: GroupRecord | null; target: string }> {
-    const spec = await this.getSpec(accountId, specId);
+  /** A specification for a consent (receipts, the version a consent names): current, or as of `version`. */
+  async specForConsent(accountId: string, specId: string, version?: number): Promise<{ spec: SpecRecord; group: GroupRecord | null; target: string }> {
+    const spec = version === undefined ? await this.getSpec(accountId, specId) : (await this.getVersion(accountId, specId, version)).spec;
     const group = await this.store.findGroup(accountId, spec.groupId, { includeDeleted: true });
     return { spec, group, target: this.targetOf(spec.id) };
   }

@@ -24,6 +24,7 @@ export function stateOf(spec: SpecRecord): SpecState {
     duration: spec.duration,
     legalBasis: spec.legalBasis,
     externalHref: spec.externalHref,
+    ...(spec.consentValidityDays != null ? { consentValidityDays: spec.consentValidityDays } : {}),
   };
 }
 
@@ -37,7 +38,8 @@ export function sameState(a: SpecState, b: SpecState): boolean {
     a.location === b.location &&
     a.duration === b.duration &&
     a.legalBasis === b.legalBasis &&
-    a.externalHref === b.externalHref
+    a.externalHref === b.externalHref &&
+    (a.consentValidityDays ?? null) === (b.consentValidityDays ?? null)
   );
 }
 

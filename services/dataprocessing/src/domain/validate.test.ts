@@ -45,6 +45,18 @@ describe('specification fields', () => {
     for (const duration of [0, -1, 1.5, 36_501]) expect(fieldsOf(() => validateSpec({ ...base, duration }, defaults))).toEqual(['/duration']);
   });
 
+  it('accepts a consent validity of whole positive days only, and leaves it out when not set', () => {
+    const base = { data: 'd', purpose: 'p', action: 'store' };
+    expect(validateSpec({ ...base, consentValidityDays: 365 }, defaults).consentValidityDays).toBe(365);
+    expect(validateSpec(base, defaults)).not.toHaveProperty('consentValidityDays');
+    for (const consentValidityDays of [0, -1, 1.5, 36_501])
+      expect(fieldsOf(() => validateSpec({ ...base, consentValidityDays }, defaults))).toEqual(['/consentValidityDays']);
+    const withValidity = validateSpec({ ...base, consentValidityDays: 30 }, defaults);
+    expect(updateSpec(withValidity, { consentValidityDays: 60 }, ['consentValidityDays'], defaults).consentValidityDays).toBe(60);
+    expect(updateSpec(withValidity, {}, ['consentValidityDays'], defaults)).not.toHaveProperty('consentValidityDays');
+    expect(updateSpec(withValidity, { purpose: 'q' }, ['purpose'], defaults).consentValidityDays).toBe(30);
+  });
+
   it('accepts only the listed legal bases', () => {
     const base = { data: 'd', purpose: 'p', action: 'use' };
     expect(validateSpec({ ...base, legalBasis: 'LEGITIMATE_INTEREST_3RDPARTY' }, defaults).legalBasis).toBe('LEGITIMATE_INTEREST_3RDPARTY');

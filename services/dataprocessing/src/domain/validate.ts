@@ -35,6 +35,7 @@ export interface SpecInput {
   duration?: number | undefined;
   legalBasis?: string | undefined;
   externalHref?: string | undefined;
+  consentValidityDays?: number | undefined;
 }
 
 export interface TextInput {
@@ -44,7 +45,18 @@ export interface TextInput {
 }
 
 export const GROUP_FIELDS = ['name', 'description', 'purpose'] as const;
-export const SPEC_FIELDS = ['data', 'purpose', 'action', 'sensitive', 'consentTarget', 'location', 'duration', 'legalBasis', 'externalHref'] as const;
+export const SPEC_FIELDS = [
+  'data',
+  'purpose',
+  'action',
+  'sensitive',
+  'consentTarget',
+  'location',
+  'duration',
+  'legalBasis',
+  'externalHref',
+  'consentValidityDays',
+] as const;
 export const TEXT_FIELDS = ['value', 'language', 'type'] as const;
 
 class Collector {
@@ -142,8 +154,16 @@ export function validateSpec(input: SpecInput, defaults: { location: string }): 
     else externalHref = input.externalHref;
   }
 
+  let consentValidityDays: number | null = null;
+  if (input.consentValidityDays !== undefined) {
+    if (!Number.isInteger(input.consentValidityDays) || input.consentValidityDays < 1 || input.consentValidityDays > LIMITS.durationDays)
+      c.add('/consentValidityDays', `must be a whole number of days from 1 to ${LIMITS.durationDays}`);
+    else consentValidityDays = input.consentValidityDays;
+  }
+
   c.throwIfAny();
   return {
+    ...(consentValidityDays !== null ? { consentValidityDays } : {}),
     data,
     purpose,
     action,
@@ -169,6 +189,7 @@ export function updateSpec(current: SpecState, input: SpecInput, mask: readonly 
     duration: current.duration ?? undefined,
     legalBasis: current.legalBasis ?? undefined,
     externalHref: current.externalHref ?? undefined,
+    consentValidityDays: current.consentValidityDays ?? undefined,
   };
   for (const f of mask as (keyof SpecInput)[]) (merged as Record<string, unknown>)[f] = input[f];
   return validateSpec(merged, defaults);

@@ -99,7 +99,7 @@ export function dataProcessingHandlers(registry: Registry): DataProcessingHandle
 
     async getSpecForConsent(req) {
       caller(req);
-      const { spec: s, group, target } = await registry.specForConsent(req.accountId, req.specId);
+      const { spec: s, group, target } = await registry.specForConsent(req.accountId, req.specId, req.version);
       return specForConsentToPb(s, group, target);
     },
     async resolveTarget(req) {

@@ -46,6 +46,7 @@ export interface SpecFieldsDoc {
   duration: number | null;
   legalBasis: string | null;
   externalHref: string | null;
+  consentValidityDays?: number | null;
 }
 
 export interface SpecDoc extends SpecFieldsDoc {
@@ -100,6 +101,7 @@ const specFields = {
   duration: { type: Number, default: null },
   legalBasis: { type: String, default: null },
   externalHref: { type: String, default: null },
+  consentValidityDays: { type: Number },
 } as const;
 
 const groupSchema = new Schema<GroupDoc>(

@@ -167,6 +167,7 @@ function toState(d: SpecFieldsDoc): SpecState {
     duration: d.duration ?? null,
     legalBasis: (d.legalBasis ?? null) as LegalBasis | null,
     externalHref: d.externalHref ?? null,
+    ...(d.consentValidityDays != null ? { consentValidityDays: d.consentValidityDays } : {}),
   };
 }
 

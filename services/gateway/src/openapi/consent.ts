@@ -65,6 +65,27 @@ const proofQuery = {
   },
 } as const;
 
+const exportQuery = {
+  type: 'object',
+  properties: {
+    since: { type: 'string', format: 'date-time', description: 'Only events created at or after this time.' },
+    until: { type: 'string', format: 'date-time', description: 'Only events created before this time (later than `since`).' },
+    appId: { type: 'string', minLength: 1, maxLength: 128, description: 'Only events written by this application of the account.' },
+    target: { type: 'string', minLength: 1, maxLength: 2048, description: 'Only events of this target.' },
+    subject: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+      description: 'Only events of this subject, across targets: the subject’s complete history (an access request, GDPR art. 15).',
+    },
+    cursor: {
+      type: 'string',
+      pattern: '^[0-9a-f]{32}$',
+      description: 'Resume: the `id` of the last line received; the export continues with the events after it.',
+    },
+  },
+} as const;
+
 const consistencyQuery = {
   type: 'object',
   required: ['first', 'second'],
@@ -93,7 +114,10 @@ export const consentOpenApi: OpenApiFragment = {
         description:
           `Accepts one event object, a JSON array of 1 to ${CONSENT_MAX_BATCH} event objects, or form fields (application/x-www-form-urlencoded, one event; ` +
           '`action` is `true`, `false`, `null`, or absent = null; any other value is a 400). ' +
-          'Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken). ' +
+          'Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), ' +
+          'targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or ' +
+          '`urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` ' +
+          'when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. ' +
           'Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. ' +
           'An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). ' +
           `More than ${CONSENT_MAX_BATCH} events: 413. One object answers the stored event with a Location header. ` +
@@ -300,6 +324,30 @@ export const consentOpenApi: OpenApiFragment = {
         },
       },
     },
+    '/consent/v0/consents/export': {
+      get: {
+        tags: ['consent'],
+        operationId: 'exportConsents',
+        summary: 'Stream the account’s events as NDJSON, oldest first, with filters; resumable.',
+        description:
+          'One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, ' +
+          'so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). ' +
+          'An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. ' +
+          'A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor).',
+        security,
+        parameters: queryParameters(exportQuery),
+        responses: {
+          '200': {
+            description: 'The events, one JSON object per line.',
+            content: { 'application/x-ndjson': { schema: ref('ConsentEvent') } },
+          },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '503': errorResponses['503'],
+        },
+      },
+    },
     '/consent/v0/consents/statistics': {
       get: {
         tags: ['consent'],
@@ -325,7 +373,9 @@ export const consentOpenApi: OpenApiFragment = {
                       noAction: 1,
                       distinctSubjects: 3,
                       latestEventAt: '2026-11-20T10:15:30.123Z',
-                      targets: [{ target: 'https://shop.example/privacy', events: 5, currentAccepted: 2, currentDeclined: 1, currentNoAction: 0 }],
+                      targets: [
+                        { target: 'https://shop.example/privacy', events: 5, currentAccepted: 2, currentDeclined: 1, currentNoAction: 0, currentExpired: 0 },
+                      ],
                     },
                   },
                 },
@@ -353,6 +403,18 @@ export const consentOpenApi: OpenApiFragment = {
         scope: { type: 'string', maxLength: 256, description: 'Section or clause of the target. Absent or empty: `default`.' },
         delegate: { type: 'string', maxLength: 1024, description: 'Principal acting for the subject. Empty = absent.' },
         action: { type: ['boolean', 'null'], description: 'true: accepted; false: declined or withdrawn; null or absent: no action taken.' },
+        targetVersion: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 2147483647,
+          description:
+            'Targets naming a specification: the version shown to the subject (from 1 to the current version). Absent: the current version. Refused for unknown specifications.',
+        },
+        expiresAt: {
+          type: 'string',
+          format: 'date-time',
+          description: 'When the consent lapses (must be in the future). Current states show `expired: true` afterwards.',
+        },
       },
       examples: [{ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', action: true }],
     },
@@ -372,6 +434,8 @@ export const consentOpenApi: OpenApiFragment = {
         scope: { type: 'string' },
         delegate: { type: 'string' },
         action: { type: 'string', enum: ['true', 'false', 'null'] },
+        targetVersion: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' },
+        expiresAt: { type: 'string', format: 'date-time' },
       },
     },
     ConsentEvent: {
@@ -394,6 +458,12 @@ export const consentOpenApi: OpenApiFragment = {
         token: { type: 'string', pattern: '^[A-Z0-9]{6}$', description: 'Short random token for humans; not unique.' },
         createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' },
         appId: { type: 'string', description: 'The application that wrote the event.' },
+        targetVersion: { type: 'integer', description: 'The specification version consented to; present when the target names a specification.' },
+        expiresAt: { type: 'string', format: 'date-time', description: 'When the consent lapses; present when set.' },
+        expired: {
+          type: 'boolean',
+          description: 'Current states only (search with current=true): present and true when `expiresAt` has passed. The state is then no longer a consent.',
+        },
       },
       examples: [exampleEvent],
     },
@@ -430,6 +500,7 @@ export const consentOpenApi: OpenApiFragment = {
       required: ['first', 'second', 'proof'],
       properties: { first: { type: 'integer' }, second: { type: 'integer' }, proof: { type: 'array', items: base64Hash } },
     },
+    ConsentExportQuery: exportQuery,
     ConsentStatistics: {
       type: 'object',
       required: ['appId', 'total', 'accepted', 'declined', 'noAction', 'distinctSubjects', 'latestEventAt', 'targets'],
@@ -446,7 +517,7 @@ export const consentOpenApi: OpenApiFragment = {
           description: 'Per target (at most the 1000 with the most events, most first).',
           items: {
             type: 'object',
-            required: ['target', 'events', 'currentAccepted', 'currentDeclined', 'currentNoAction'],
+            required: ['target', 'events', 'currentAccepted', 'currentDeclined', 'currentNoAction', 'currentExpired'],
             properties: {
               target: { type: 'string' },
               events: { type: 'integer', description: 'Events of the application for this target.' },
@@ -456,6 +527,11 @@ export const consentOpenApi: OpenApiFragment = {
               },
               currentDeclined: { type: 'integer', description: 'Same, action false.' },
               currentNoAction: { type: 'integer', description: 'Same, action null.' },
+              currentExpired: {
+                type: 'integer',
+                description:
+                  'Current states of this target, written by this application, whose `expiresAt` has passed (counted here and not under their action).',
+              },
             },
           },
         },

@@ -116,6 +116,13 @@ const specFieldProps = {
   duration: { type: ['integer', 'null'], minimum: 1, maximum: 36500, description: 'Duration of the action in days (e.g. retention for `store`).' },
   legalBasis: { enum: [...DP_LEGAL_BASES, null], description: 'Legal basis of the processing; null when not stated.' },
   externalHref: { type: ['string', 'null'], format: 'uri', maxLength: 2000, description: 'Absolute http(s) URL of external content, e.g. a privacy policy.' },
+  consentValidityDays: {
+    type: ['integer', 'null'],
+    minimum: 1,
+    maximum: 36500,
+    description:
+      'Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry.',
+  },
 } as const;
 
 const textProps = {
@@ -184,6 +191,7 @@ const spec = {
       description: 'True once deleted: still readable (with its versions) so consent events stay explainable; read-only and not listed.',
     },
     deletedAt: { type: ['string', 'null'], format: 'date-time' },
+    consentValidityDays: { type: 'integer', description: 'Present when set: days a consent to this specification stays valid.' },
   },
 };
 

@@ -22,6 +22,9 @@ export function consentEventJson(ev: consentv1.ConsentEvent): Record<string, unk
     token: ev.token,
     createdAt: ev.createdAt?.toISOString(),
     appId: ev.appId,
+    ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
+    ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
+    ...(ev.expired ? { expired: true } : {}),
   };
 }
 
@@ -45,7 +48,7 @@ function fromForm(body: Record<string, unknown>): Record<string, unknown> {
       continue;
     }
     if (v === '' && k !== 'subject' && k !== 'issuer' && k !== 'target') continue;
-    out[k] = v;
+    out[k] = k === 'targetVersion' && typeof v === 'string' && /^[0-9]{1,10}$/.test(v) ? Number(v) : v;
   }
   if (errors.length) throw HttpProblem.validation(errors);
   return out;
@@ -55,6 +58,8 @@ function toInput(o: Record<string, unknown>): consentv1.ConsentInput {
   const input: consentv1.ConsentInput = { subject: o.subject as string, issuer: o.issuer as string, target: o.target as string };
   for (const f of ['source', 'scope', 'delegate'] as const) if (typeof o[f] === 'string' && o[f] !== '') input[f] = o[f] as string;
   if (typeof o.action === 'boolean') input.action = o.action;
+  if (typeof o.targetVersion === 'number') input.targetVersion = o.targetVersion;
+  if (typeof o.expiresAt === 'string') input.expiresAt = new Date(o.expiresAt);
   return input;
 }
 
@@ -95,6 +100,8 @@ async function withSinglePaths<T>(single: boolean, p: Promise<T>): Promise<T> {
 }
 
 const ID = /^[0-9a-f]{32}$/;
+/** Events per page an export reads (its memory bound). */
+const EXPORT_PAGE = 1000;
 
 /** /consent/v0: consent events (write-once), receipts, search, statistics. */
 export function consentRoutes(ctx: GatewayContext): Router {
@@ -141,6 +148,35 @@ export function consentRoutes(ctx: GatewayContext): Router {
     res.json(out.events.map(consentEventJson));
   });
 
+  r.get('/consents/export', validateQuery('ConsentExportQuery'), async (req, res) => {
+    const q = res.locals.query as { since?: string; until?: string; appId?: string; target?: string; subject?: string; cursor?: string };
+    const base: consentv1.ExportConsentsRequest = { accountId: req.auth!.accountId, cursor: q.cursor ?? '', limit: EXPORT_PAGE };
+    if (q.since) base.since = new Date(q.since);
+    if (q.until) base.until = new Date(q.until);
+    if (q.appId) base.appId = q.appId;
+    if (q.target) base.target = q.target;
+    if (q.subject) base.subject = q.subject;
+    // the first page before the headers, so that a bad request is still a problem answer
+    let page = await consent.exportConsents(base);
+    res.status(200).setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
+    let closed = false;
+    res.on('close', () => (closed = true));
+    try {
+      for (;;) {
+        const chunk = page.events.map((e) => `${JSON.stringify(consentEventJson(e))}\n`).join('');
+        // one page in memory at a time: wait until the client has taken the previous one
+        if (chunk && !res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
+        if (closed || !page.nextCursor) break;
+        page = await consent.exportConsents({ ...base, cursor: page.nextCursor });
+      }
+      res.end();
+    } catch (err) {
+      // headers are sent: end the stream early; the client resumes with the id of its last line
+      ctx.logger.warn({ err }, 'consent export ended early');
+      res.destroy();
+    }
+  });
+
   r.get('/consents/statistics', async (req, res) => {
     const s = await consent.getStatistics({ accountId: req.auth!.accountId, appId: req.auth!.appId });
     res.json({
@@ -157,6 +193,7 @@ export function consentRoutes(ctx: GatewayContext): Router {
         currentAccepted: t.currentAccepted,
         currentDeclined: t.currentDeclined,
         currentNoAction: t.currentNoAction,
+        currentExpired: t.currentExpired,
       })),
     });
   });
@@ -211,6 +248,7 @@ export function consentRoutes(ctx: GatewayContext): Router {
   r.all('/consents', methodNotAllowed(['POST']));
   r.all('/consents/search', methodNotAllowed(['GET']));
   r.all('/consents/statistics', methodNotAllowed(['GET']));
+  r.all('/consents/export', methodNotAllowed(['GET']));
   r.all('/consents/token/:token', methodNotAllowed(['GET']));
   r.all('/consents/:id/receipt', methodNotAllowed(['GET']));
   r.all('/consents/:id/proof', methodNotAllowed(['GET']));

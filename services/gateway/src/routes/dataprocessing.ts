@@ -14,7 +14,18 @@ import { HttpProblem } from '../problem';
  */
 
 const GROUP_FIELDS = ['name', 'description', 'purpose'] as const;
-const SPEC_FIELDS = ['data', 'purpose', 'action', 'sensitive', 'consentTarget', 'location', 'duration', 'legalBasis', 'externalHref'] as const;
+const SPEC_FIELDS = [
+  'data',
+  'purpose',
+  'action',
+  'sensitive',
+  'consentTarget',
+  'location',
+  'duration',
+  'legalBasis',
+  'externalHref',
+  'consentValidityDays',
+] as const;
 const TEXT_FIELDS = ['value', 'language', 'type'] as const;
 
 type Body = Record<string, unknown>;
@@ -63,6 +74,7 @@ export function specJson(s: pb.Spec) {
     updatedAt: iso(s.updatedAt),
     archived: s.archived,
     deletedAt: iso(s.deletedAt),
+    ...(s.consentValidityDays !== undefined ? { consentValidityDays: s.consentValidityDays } : {}),
   };
 }
 

@@ -70,6 +70,16 @@ export interface ConsentInput {
   delegate?: string | undefined;
   /** Absent means null: no action taken. */
   action?: boolean | undefined;
+  /**
+   * The version of the specification the subject was shown, when the target names one
+   * (default: its version at this moment). Unknown or future versions are INVALID_ARGUMENT.
+   */
+  targetVersion?: number | undefined;
+  /**
+   * When this consent lapses (must be in the future). Default: created_at plus the
+   * specification's consent_validity_days when the target names a specification that has one.
+   */
+  expiresAt?: Date | undefined;
 }
 
 export interface ConsentEvent {
@@ -84,6 +94,11 @@ export interface ConsentEvent {
   token: string;
   createdAt?: Date | undefined;
   appId: string;
+  /** The specification version consented to (targets that name a specification only). */
+  targetVersion?: number | undefined;
+  expiresAt?: Date | undefined;
+  /** Set on current states (search with current=true, GetCurrentStates) whose expires_at has passed. */
+  expired?: boolean | undefined;
 }
 
 export interface CreateConsentsRequest {
@@ -147,6 +162,8 @@ export interface TargetStatistics {
   currentAccepted: number;
   currentDeclined: number;
   currentNoAction: number;
+  /** Current states whose expires_at has passed (counted here, not under their action). */
+  currentExpired: number;
 }
 
 export interface Statistics {
@@ -169,6 +186,26 @@ export interface GetCurrentStatesRequest {
 
 export interface GetCurrentStatesResponse {
   events: ConsentEvent[];
+}
+
+export interface ExportConsentsRequest {
+  accountId: string;
+  /** Filters (all optional): the writing application, the target, one subject, createdAt >= since, createdAt < until. */
+  appId?: string | undefined;
+  target?: string | undefined;
+  subject?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+  /** Id of the last event already received: the page continues after it. */
+  cursor: string;
+  /** Events per page, 1 to 1000 (0: 1000). */
+  limit: number;
+}
+
+export interface ExportConsentsResponse {
+  events: ConsentEvent[];
+  /** Empty when there are no further events. */
+  nextCursor: string;
 }
 
 export interface GetReceiptKeysRequest {}
@@ -796,6 +833,8 @@ function createBaseConsentInput(): ConsentInput {
     scope: undefined,
     delegate: undefined,
     action: undefined,
+    targetVersion: undefined,
+    expiresAt: undefined,
   };
 }
 
@@ -821,6 +860,12 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     }
     if (message.action !== undefined) {
       writer.uint32(56).bool(message.action);
+    }
+    if (message.targetVersion !== undefined) {
+      writer.uint32(64).int32(message.targetVersion);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -894,6 +939,22 @@ export const ConsentInput: MessageFns<ConsentInput> = {
             message.action = reader.bool();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.targetVersion = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -915,6 +976,12 @@ export const ConsentInput: MessageFns<ConsentInput> = {
       scope: isSet(object.scope) ? globalThis.String(object.scope) : undefined,
       delegate: isSet(object.delegate) ? globalThis.String(object.delegate) : undefined,
       action: isSet(object.action) ? globalThis.Boolean(object.action) : undefined,
+      targetVersion: isSet(object.targetVersion)
+        ? globalThis.Number(object.targetVersion)
+        : isSet(object.target_version)
+          ? globalThis.Number(object.target_version)
+          : undefined,
+      expiresAt: isSet(object.expiresAt) ? fromJsonTimestamp(object.expiresAt) : isSet(object.expires_at) ? fromJsonTimestamp(object.expires_at) : undefined,
     };
   },
 
@@ -941,6 +1008,12 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     if (message.action !== undefined) {
       obj.action = message.action;
     }
+    if (message.targetVersion !== undefined) {
+      obj.targetVersion = Math.round(message.targetVersion);
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
     return obj;
   },
 
@@ -956,6 +1029,8 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     message.scope = object.scope ?? undefined;
     message.delegate = object.delegate ?? undefined;
     message.action = object.action ?? undefined;
+    message.targetVersion = object.targetVersion ?? undefined;
+    message.expiresAt = object.expiresAt ?? undefined;
     return message;
   },
 };
@@ -973,6 +1048,9 @@ function createBaseConsentEvent(): ConsentEvent {
     token: '',
     createdAt: undefined,
     appId: '',
+    targetVersion: undefined,
+    expiresAt: undefined,
+    expired: undefined,
   };
 }
 
@@ -1010,6 +1088,15 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     }
     if (message.appId !== '') {
       writer.uint32(90).string(message.appId);
+    }
+    if (message.targetVersion !== undefined) {
+      writer.uint32(96).int32(message.targetVersion);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(106).fork()).join();
+    }
+    if (message.expired !== undefined) {
+      writer.uint32(112).bool(message.expired);
     }
     return writer;
   },
@@ -1115,6 +1202,30 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
             message.appId = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.targetVersion = reader.int32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.expired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1140,6 +1251,13 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
       token: isSet(object.token) ? globalThis.String(object.token) : '',
       createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
       appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      targetVersion: isSet(object.targetVersion)
+        ? globalThis.Number(object.targetVersion)
+        : isSet(object.target_version)
+          ? globalThis.Number(object.target_version)
+          : undefined,
+      expiresAt: isSet(object.expiresAt) ? fromJsonTimestamp(object.expiresAt) : isSet(object.expires_at) ? fromJsonTimestamp(object.expires_at) : undefined,
+      expired: isSet(object.expired) ? globalThis.Boolean(object.expired) : undefined,
     };
   },
 
@@ -1178,6 +1296,15 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     if (message.appId !== '') {
       obj.appId = message.appId;
     }
+    if (message.targetVersion !== undefined) {
+      obj.targetVersion = Math.round(message.targetVersion);
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    if (message.expired !== undefined) {
+      obj.expired = message.expired;
+    }
     return obj;
   },
 
@@ -1197,6 +1324,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     message.token = object.token ?? '';
     message.createdAt = object.createdAt ?? undefined;
     message.appId = object.appId ?? '';
+    message.targetVersion = object.targetVersion ?? undefined;
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.expired = object.expired ?? undefined;
     return message;
   },
 };
@@ -2123,7 +2253,7 @@ export const GetStatisticsRequest: MessageFns<GetStatisticsRequest> = {
 };
 
 function createBaseTargetStatistics(): TargetStatistics {
-  return { target: '', events: 0, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0 };
+  return { target: '', events: 0, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0 };
 }
 
 export const TargetStatistics: MessageFns<TargetStatistics> = {
@@ -2142,6 +2272,9 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     }
     if (message.currentNoAction !== 0) {
       writer.uint32(40).int64(message.currentNoAction);
+    }
+    if (message.currentExpired !== 0) {
+      writer.uint32(48).int64(message.currentExpired);
     }
     return writer;
   },
@@ -2199,6 +2332,14 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
             message.currentNoAction = longToNumber(reader.int64());
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.currentExpired = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2230,6 +2371,11 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
         : isSet(object.current_no_action)
           ? globalThis.Number(object.current_no_action)
           : 0,
+      currentExpired: isSet(object.currentExpired)
+        ? globalThis.Number(object.currentExpired)
+        : isSet(object.current_expired)
+          ? globalThis.Number(object.current_expired)
+          : 0,
     };
   },
 
@@ -2250,6 +2396,9 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     if (message.currentNoAction !== 0) {
       obj.currentNoAction = Math.round(message.currentNoAction);
     }
+    if (message.currentExpired !== 0) {
+      obj.currentExpired = Math.round(message.currentExpired);
+    }
     return obj;
   },
 
@@ -2263,6 +2412,7 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     message.currentAccepted = object.currentAccepted ?? 0;
     message.currentDeclined = object.currentDeclined ?? 0;
     message.currentNoAction = object.currentNoAction ?? 0;
+    message.currentExpired = object.currentExpired ?? 0;
     return message;
   },
 };
@@ -2651,6 +2801,281 @@ export const GetCurrentStatesResponse: MessageFns<GetCurrentStatesResponse> = {
   },
 };
 
+function createBaseExportConsentsRequest(): ExportConsentsRequest {
+  return {
+    accountId: '',
+    appId: undefined,
+    target: undefined,
+    subject: undefined,
+    since: undefined,
+    until: undefined,
+    cursor: '',
+    limit: 0,
+  };
+}
+
+export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
+  encode(message: ExportConsentsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== undefined) {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.target !== undefined) {
+      writer.uint32(26).string(message.target);
+    }
+    if (message.subject !== undefined) {
+      writer.uint32(34).string(message.subject);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(42).fork()).join();
+    }
+    if (message.until !== undefined) {
+      Timestamp.encode(toTimestamp(message.until), writer.uint32(50).fork()).join();
+    }
+    if (message.cursor !== '') {
+      writer.uint32(58).string(message.cursor);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(64).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportConsentsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportConsentsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.until = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportConsentsRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : undefined,
+      target: isSet(object.target) ? globalThis.String(object.target) : undefined,
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : undefined,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      until: isSet(object.until) ? fromJsonTimestamp(object.until) : undefined,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : '',
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ExportConsentsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== undefined) {
+      obj.appId = message.appId;
+    }
+    if (message.target !== undefined) {
+      obj.target = message.target;
+    }
+    if (message.subject !== undefined) {
+      obj.subject = message.subject;
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.until !== undefined) {
+      obj.until = message.until.toISOString();
+    }
+    if (message.cursor !== '') {
+      obj.cursor = message.cursor;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportConsentsRequest>, I>>(base?: I): ExportConsentsRequest {
+    return ExportConsentsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportConsentsRequest>, I>>(object: I): ExportConsentsRequest {
+    const message = createBaseExportConsentsRequest();
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? undefined;
+    message.target = object.target ?? undefined;
+    message.subject = object.subject ?? undefined;
+    message.since = object.since ?? undefined;
+    message.until = object.until ?? undefined;
+    message.cursor = object.cursor ?? '';
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseExportConsentsResponse(): ExportConsentsResponse {
+  return { events: [], nextCursor: '' };
+}
+
+export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
+  encode(message: ExportConsentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      ConsentEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== '') {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportConsentsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportConsentsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(ConsentEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportConsentsResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor) ? globalThis.String(object.nextCursor) : isSet(object.next_cursor) ? globalThis.String(object.next_cursor) : '',
+    };
+  },
+
+  toJSON(message: ExportConsentsResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => ConsentEvent.toJSON(e));
+    }
+    if (message.nextCursor !== '') {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportConsentsResponse>, I>>(base?: I): ExportConsentsResponse {
+    return ExportConsentsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportConsentsResponse>, I>>(object: I): ExportConsentsResponse {
+    const message = createBaseExportConsentsResponse();
+    message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? '';
+    return message;
+  },
+};
+
 function createBaseGetReceiptKeysRequest(): GetReceiptKeysRequest {
   return {};
 }
@@ -2842,6 +3267,16 @@ export const ConsentServiceService = {
     responseSerialize: (value: GetCurrentStatesResponse): Buffer => Buffer.from(GetCurrentStatesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetCurrentStatesResponse => GetCurrentStatesResponse.decode(value),
   },
+  /** The account's events oldest first, one page at a time (export: the caller streams the pages). */
+  exportConsents: {
+    path: '/accord.consent.v1.ConsentService/ExportConsents' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExportConsentsRequest): Buffer => Buffer.from(ExportConsentsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExportConsentsRequest => ExportConsentsRequest.decode(value),
+    responseSerialize: (value: ExportConsentsResponse): Buffer => Buffer.from(ExportConsentsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExportConsentsResponse => ExportConsentsResponse.decode(value),
+  },
   /** Public keys that verify consent receipts. */
   getReceiptKeys: {
     path: '/accord.consent.v1.ConsentService/GetReceiptKeys' as const,
@@ -2894,6 +3329,8 @@ export interface ConsentServiceServer extends UntypedServiceImplementation {
   getStatistics: handleUnaryCall<GetStatisticsRequest, Statistics>;
   /** Current event of each (target, scope) for one subject and issuer; used by consent dashboards. */
   getCurrentStates: handleUnaryCall<GetCurrentStatesRequest, GetCurrentStatesResponse>;
+  /** The account's events oldest first, one page at a time (export: the caller streams the pages). */
+  exportConsents: handleUnaryCall<ExportConsentsRequest, ExportConsentsResponse>;
   /** Public keys that verify consent receipts. */
   getReceiptKeys: handleUnaryCall<GetReceiptKeysRequest, GetReceiptKeysResponse>;
   /** The latest signed head of the account's consent log (RFC 9162 Merkle tree; NOT_FOUND while empty). */
@@ -2978,6 +3415,19 @@ export interface ConsentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetCurrentStatesResponse) => void,
+  ): ClientUnaryCall;
+  /** The account's events oldest first, one page at a time (export: the caller streams the pages). */
+  exportConsents(request: ExportConsentsRequest, callback: (error: ServiceError | null, response: ExportConsentsResponse) => void): ClientUnaryCall;
+  exportConsents(
+    request: ExportConsentsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExportConsentsResponse) => void,
+  ): ClientUnaryCall;
+  exportConsents(
+    request: ExportConsentsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExportConsentsResponse) => void,
   ): ClientUnaryCall;
   /** Public keys that verify consent receipts. */
   getReceiptKeys(request: GetReceiptKeysRequest, callback: (error: ServiceError | null, response: GetReceiptKeysResponse) => void): ClientUnaryCall;

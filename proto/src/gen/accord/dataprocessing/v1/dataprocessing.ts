@@ -106,6 +106,8 @@ export interface SpecFields {
   duration?: number | undefined;
   legalBasis?: string | undefined;
   externalHref?: string | undefined;
+  /** Days a consent to this specification stays valid (its events get expires_at); unset: no expiry. */
+  consentValidityDays?: number | undefined;
 }
 
 export interface Spec {
@@ -133,6 +135,7 @@ export interface Spec {
   updatedAt?: Date | undefined;
   archived: boolean;
   deletedAt?: Date | undefined;
+  consentValidityDays?: number | undefined;
 }
 
 export interface CreateSpecRequest {
@@ -249,6 +252,11 @@ export interface DeleteTextResponse {}
 export interface GetSpecForConsentRequest {
   accountId: string;
   specId: string;
+  /**
+   * The specification as of this version (a kept previous one or the current one; NOT_FOUND
+   * otherwise). Absent: the current version.
+   */
+  version?: number | undefined;
 }
 
 export interface SpecForConsent {
@@ -269,6 +277,7 @@ export interface SpecForConsent {
   archived: boolean;
   version: number;
   target: string;
+  consentValidityDays?: number | undefined;
 }
 
 export interface ResolveTargetRequest {
@@ -1536,6 +1545,7 @@ function createBaseSpecFields(): SpecFields {
     duration: undefined,
     legalBasis: undefined,
     externalHref: undefined,
+    consentValidityDays: undefined,
   };
 }
 
@@ -1567,6 +1577,9 @@ export const SpecFields: MessageFns<SpecFields> = {
     }
     if (message.externalHref !== undefined) {
       writer.uint32(74).string(message.externalHref);
+    }
+    if (message.consentValidityDays !== undefined) {
+      writer.uint32(80).int32(message.consentValidityDays);
     }
     return writer;
   },
@@ -1656,6 +1669,14 @@ export const SpecFields: MessageFns<SpecFields> = {
             message.externalHref = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.consentValidityDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1691,6 +1712,11 @@ export const SpecFields: MessageFns<SpecFields> = {
         : isSet(object.external_href)
           ? globalThis.String(object.external_href)
           : undefined,
+      consentValidityDays: isSet(object.consentValidityDays)
+        ? globalThis.Number(object.consentValidityDays)
+        : isSet(object.consent_validity_days)
+          ? globalThis.Number(object.consent_validity_days)
+          : undefined,
     };
   },
 
@@ -1723,6 +1749,9 @@ export const SpecFields: MessageFns<SpecFields> = {
     if (message.externalHref !== undefined) {
       obj.externalHref = message.externalHref;
     }
+    if (message.consentValidityDays !== undefined) {
+      obj.consentValidityDays = Math.round(message.consentValidityDays);
+    }
     return obj;
   },
 
@@ -1740,6 +1769,7 @@ export const SpecFields: MessageFns<SpecFields> = {
     message.duration = object.duration ?? undefined;
     message.legalBasis = object.legalBasis ?? undefined;
     message.externalHref = object.externalHref ?? undefined;
+    message.consentValidityDays = object.consentValidityDays ?? undefined;
     return message;
   },
 };
@@ -1765,6 +1795,7 @@ function createBaseSpec(): Spec {
     updatedAt: undefined,
     archived: false,
     deletedAt: undefined,
+    consentValidityDays: undefined,
   };
 }
 
@@ -1826,6 +1857,9 @@ export const Spec: MessageFns<Spec> = {
     }
     if (message.deletedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.deletedAt), writer.uint32(154).fork()).join();
+    }
+    if (message.consentValidityDays !== undefined) {
+      writer.uint32(160).int32(message.consentValidityDays);
     }
     return writer;
   },
@@ -1995,6 +2029,14 @@ export const Spec: MessageFns<Spec> = {
             message.deletedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.consentValidityDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2036,6 +2078,11 @@ export const Spec: MessageFns<Spec> = {
       updatedAt: isSet(object.updatedAt) ? fromJsonTimestamp(object.updatedAt) : isSet(object.updated_at) ? fromJsonTimestamp(object.updated_at) : undefined,
       archived: isSet(object.archived) ? globalThis.Boolean(object.archived) : false,
       deletedAt: isSet(object.deletedAt) ? fromJsonTimestamp(object.deletedAt) : isSet(object.deleted_at) ? fromJsonTimestamp(object.deleted_at) : undefined,
+      consentValidityDays: isSet(object.consentValidityDays)
+        ? globalThis.Number(object.consentValidityDays)
+        : isSet(object.consent_validity_days)
+          ? globalThis.Number(object.consent_validity_days)
+          : undefined,
     };
   },
 
@@ -2098,6 +2145,9 @@ export const Spec: MessageFns<Spec> = {
     if (message.deletedAt !== undefined) {
       obj.deletedAt = message.deletedAt.toISOString();
     }
+    if (message.consentValidityDays !== undefined) {
+      obj.consentValidityDays = Math.round(message.consentValidityDays);
+    }
     return obj;
   },
 
@@ -2125,6 +2175,7 @@ export const Spec: MessageFns<Spec> = {
     message.updatedAt = object.updatedAt ?? undefined;
     message.archived = object.archived ?? false;
     message.deletedAt = object.deletedAt ?? undefined;
+    message.consentValidityDays = object.consentValidityDays ?? undefined;
     return message;
   },
 };
@@ -3940,7 +3991,7 @@ export const DeleteTextResponse: MessageFns<DeleteTextResponse> = {
 };
 
 function createBaseGetSpecForConsentRequest(): GetSpecForConsentRequest {
-  return { accountId: '', specId: '' };
+  return { accountId: '', specId: '', version: undefined };
 }
 
 export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
@@ -3950,6 +4001,9 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
     }
     if (message.specId !== '') {
       writer.uint32(18).string(message.specId);
+    }
+    if (message.version !== undefined) {
+      writer.uint32(24).int32(message.version);
     }
     return writer;
   },
@@ -3983,6 +4037,14 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
             message.specId = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3999,6 +4061,7 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
     return {
       accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
       specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
+      version: isSet(object.version) ? globalThis.Number(object.version) : undefined,
     };
   },
 
@@ -4010,6 +4073,9 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
     if (message.specId !== '') {
       obj.specId = message.specId;
     }
+    if (message.version !== undefined) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -4020,6 +4086,7 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
     const message = createBaseGetSpecForConsentRequest();
     message.accountId = object.accountId ?? '';
     message.specId = object.specId ?? '';
+    message.version = object.version ?? undefined;
     return message;
   },
 };
@@ -4043,6 +4110,7 @@ function createBaseSpecForConsent(): SpecForConsent {
     archived: false,
     version: 0,
     target: '',
+    consentValidityDays: undefined,
   };
 }
 
@@ -4098,6 +4166,9 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     }
     if (message.target !== '') {
       writer.uint32(138).string(message.target);
+    }
+    if (message.consentValidityDays !== undefined) {
+      writer.uint32(144).int32(message.consentValidityDays);
     }
     return writer;
   },
@@ -4251,6 +4322,14 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
             message.target = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 144) {
+              break;
+            }
+
+            message.consentValidityDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4294,6 +4373,11 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
       archived: isSet(object.archived) ? globalThis.Boolean(object.archived) : false,
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
       target: isSet(object.target) ? globalThis.String(object.target) : '',
+      consentValidityDays: isSet(object.consentValidityDays)
+        ? globalThis.Number(object.consentValidityDays)
+        : isSet(object.consent_validity_days)
+          ? globalThis.Number(object.consent_validity_days)
+          : undefined,
     };
   },
 
@@ -4350,6 +4434,9 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     if (message.target !== '') {
       obj.target = message.target;
     }
+    if (message.consentValidityDays !== undefined) {
+      obj.consentValidityDays = Math.round(message.consentValidityDays);
+    }
     return obj;
   },
 
@@ -4375,6 +4462,7 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     message.archived = object.archived ?? false;
     message.version = object.version ?? 0;
     message.target = object.target ?? '';
+    message.consentValidityDays = object.consentValidityDays ?? undefined;
     return message;
   },
 };
