@@ -53,7 +53,7 @@ export interface paths {
     put?: never;
     /**
      * Record one consent event, or an array of them (all or nothing).
-     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken). Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer.
+     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer.
      */
     post: operations['createConsents'];
     delete?: never;
@@ -114,6 +114,26 @@ export interface paths {
      * @description `receipt` is a compact JWS (typ JWT, ES256 or RS256) whose key is in /.well-known/jwks.json under its `kid`. Claims follow the Kantara Initiative Consent Receipt Specification v1.1.0 (version, jurisdiction, consentTimestamp, collectionMethod, consentReceiptID, publicKey, language, piiPrincipalId, piiControllers, policyUrl, services[].purposes[], sensitive, spiCat), plus iss, sub, iat, jti and an `accord` claim with the event (action, scope, token, issuer, target, source, delegate, createdAt, spec). When the target is a data processing specification URL (or urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that specification; an unknown, foreign or unreachable specification gives a receipt from the event alone. See docs/consent.md for the full mapping.
      */
     get: operations['getConsentReceipt'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consent/v0/consents/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Stream the account’s events as NDJSON, oldest first, with filters; resumable.
+     * @description One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor).
+     */
+    get: operations['exportConsents'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2339,6 +2359,13 @@ export interface components {
       createdAt: string;
       /** @description Present when sent. */
       delegate?: string;
+      /** @description Current states only (search with current=true): present and true when `expiresAt` has passed. The state is then no longer a consent. */
+      expired?: boolean;
+      /**
+       * Format: date-time
+       * @description When the consent lapses; present when set.
+       */
+      expiresAt?: string;
       /** @description 32 lowercase hex characters, time-ordered: ids sort like createdAt, ties in the same millisecond deterministically. */
       id: string;
       issuer: string;
@@ -2347,19 +2374,44 @@ export interface components {
       source?: string;
       subject: string;
       target: string;
+      /** @description The specification version consented to; present when the target names a specification. */
+      targetVersion?: number;
       /** @description Short random token for humans; not unique. */
       token: string;
+    };
+    ConsentExportQuery: {
+      /** @description Only events written by this application of the account. */
+      appId?: string;
+      /** @description Resume: the `id` of the last line received; the export continues with the events after it. */
+      cursor?: string;
+      /**
+       * Format: date-time
+       * @description Only events created at or after this time.
+       */
+      since?: string;
+      /** @description Only events of this subject, across targets: the subject’s complete history (an access request, GDPR art. 15). */
+      subject?: string;
+      /** @description Only events of this target. */
+      target?: string;
+      /**
+       * Format: date-time
+       * @description Only events created before this time (later than `since`).
+       */
+      until?: string;
     };
     /** @description One event as form fields; every value is a string. */
     ConsentFormRequest: {
       /** @enum {string} */
       action?: 'true' | 'false' | 'null';
       delegate?: string;
+      /** Format: date-time */
+      expiresAt?: string;
       issuer: string;
       scope?: string;
       source?: string;
       subject: string;
       target: string;
+      targetVersion?: string;
     };
     ConsentInclusionProof: {
       /** @description Sibling hashes from the leaf up (RFC 9162 §2.1.3.1 order). */
@@ -2383,6 +2435,11 @@ export interface components {
       action?: boolean | null;
       /** @description Principal acting for the subject. Empty = absent. */
       delegate?: string;
+      /**
+       * Format: date-time
+       * @description When the consent lapses (must be in the future). Current states show `expired: true` afterwards.
+       */
+      expiresAt?: string;
       /** @description Claim for the issuer principal (URI or string). */
       issuer: string;
       /** @description Section or clause of the target. Absent or empty: `default`. */
@@ -2393,6 +2450,8 @@ export interface components {
       subject: string;
       /** @description What is consented to, e.g. a policy URL or `{base_url}/dataprocessing/v0/dpspecs/<spec_id>`. */
       target: string;
+      /** @description Targets naming a specification: the version shown to the subject (from 1 to the current version). Absent: the current version. Refused for unknown specifications. */
+      targetVersion?: number;
     };
     ConsentProofQuery: {
       /** @description Prove against the signed head of this size (it must exist and contain the event) instead of the latest. */
@@ -2462,6 +2521,8 @@ export interface components {
         currentAccepted: number;
         /** @description Same, action false. */
         currentDeclined: number;
+        /** @description Current states of this target, written by this application, whose `expiresAt` has passed (counted here and not under their action). */
+        currentExpired: number;
         /** @description Same, action null. */
         currentNoAction: number;
         /** @description Events of the application for this target. */
@@ -2680,6 +2741,8 @@ export interface components {
       /** @description True once deleted: still readable (with its versions) so consent events stay explainable; read-only and not listed. */
       archived: boolean;
       consentTarget: boolean;
+      /** @description Present when set: days a consent to this specification stays valid. */
+      consentValidityDays?: number;
       /** Format: date-time */
       createdAt: string;
       data: string;
@@ -2724,6 +2787,8 @@ export interface components {
       action: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
       /** @description Whether consent is asked for this specification (consent request, dashboard). Default true. */
       consentTarget?: boolean | null;
+      /** @description Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry. */
+      consentValidityDays?: number | null;
       /** @description The data processed, e.g. `e-mail`. */
       data: string;
       /** @description Duration of the action in days (e.g. retention for `store`). */
@@ -2765,6 +2830,8 @@ export interface components {
       action?: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
       /** @description Whether consent is asked for this specification (consent request, dashboard). Default true. */
       consentTarget?: boolean | null;
+      /** @description Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry. */
+      consentValidityDays?: number | null;
       /** @description The data processed, e.g. `e-mail`. */
       data?: string;
       /** @description Duration of the action in days (e.g. retention for `store`). */
@@ -2804,6 +2871,8 @@ export interface components {
       action: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
       /** @description Whether consent is asked for this specification (consent request, dashboard). Default true. */
       consentTarget?: boolean | null;
+      /** @description Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry. */
+      consentValidityDays?: number | null;
       /** @description The data processed, e.g. `e-mail`. */
       data: string;
       /** @description Duration of the action in days (e.g. retention for `store`). */
@@ -3119,6 +3188,7 @@ export type SchemaConsentConsistencyProof = components['schemas']['ConsentConsis
 export type SchemaConsentConsistencyQuery = components['schemas']['ConsentConsistencyQuery'];
 export type SchemaConsentCreateRequest = components['schemas']['ConsentCreateRequest'];
 export type SchemaConsentEvent = components['schemas']['ConsentEvent'];
+export type SchemaConsentExportQuery = components['schemas']['ConsentExportQuery'];
 export type SchemaConsentFormRequest = components['schemas']['ConsentFormRequest'];
 export type SchemaConsentInclusionProof = components['schemas']['ConsentInclusionProof'];
 export type SchemaConsentInput = components['schemas']['ConsentInput'];
@@ -3482,6 +3552,90 @@ export interface operations {
       };
       /** @description No such resource in the caller's account. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  exportConsents: {
+    parameters: {
+      query?: {
+        /** @description Only events written by this application of the account. */
+        appId?: string;
+        /** @description Resume: the `id` of the last line received; the export continues with the events after it. */
+        cursor?: string;
+        /** @description Only events created at or after this time. */
+        since?: string;
+        /** @description Only events of this subject, across targets: the subject’s complete history (an access request, GDPR art. 15). */
+        subject?: string;
+        /** @description Only events of this target. */
+        target?: string;
+        /** @description Only events created before this time (later than `since`). */
+        until?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events, one JSON object per line. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/x-ndjson': components['schemas']['ConsentEvent'];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
         headers: {
           [name: string]: unknown;
         };
