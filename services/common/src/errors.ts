@@ -70,13 +70,22 @@ export class UnavailableError extends AppError {
 export const FIELD_ERRORS_KEY = 'accord-field-errors';
 
 /**
+ * JSON with every character outside printable ASCII escaped (\uXXXX): gRPC metadata values must
+ * be printable ASCII, and grpc-js throws on anything else, so a field error quoting the caller's
+ * input (`unknown event type "ü"`) would otherwise never reach the gateway.
+ */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
  * Turns anything thrown by a handler into a gRPC ServiceError. Unknown errors become INTERNAL
  * with a generic message; `onInternal` is called once so that the caller logs the stack.
  */
 export function toServiceError(err: unknown, onInternal: (err: unknown) => void): Partial<ServiceError> {
   if (err instanceof AppError) {
     const metadata = new Metadata();
-    if (err.fields.length) metadata.set(FIELD_ERRORS_KEY, JSON.stringify(err.fields));
+    if (err.fields.length) metadata.set(FIELD_ERRORS_KEY, asciiJson(err.fields));
     return { code: err.code, details: err.message, metadata };
   }
   if (isServiceError(err) && err.code !== undefined && err.code !== status.INTERNAL && err.code !== status.UNKNOWN) {
