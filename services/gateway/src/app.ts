@@ -4,10 +4,12 @@ import { pinoHttp } from 'pino-http';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/common';
 import type { GatewayContext } from './context';
 import { ApiKeyCache, authenticate } from './middleware/auth';
+import { documentRouting } from './middleware/document-routing';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
+import { buildDocument } from './openapi';
 import { consentRoutes } from './routes/consent';
 import { dataprocessingRoutes } from './routes/dataprocessing';
-import { oauthRoutes } from './routes/oauth';
+import { oauthErrorMiddleware, oauthRoutes } from './routes/oauth';
 import { systemRoutes } from './routes/system';
 import { webhooksRoutes } from './routes/webhooks';
 
@@ -34,11 +36,13 @@ export function createApp(ctx: GatewayContext): Express {
     }),
   );
   app.use(helmet());
+  app.use(documentRouting(buildDocument(ctx.baseUrl) as { paths: Record<string, Record<string, unknown>> }));
   app.use(express.json({ limit: ctx.config.ACCORD_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000 }));
 
   app.use(systemRoutes(ctx));
   app.use('/oauth/v0', oauthRoutes(ctx));
+  app.use('/oauth/v0/token', oauthErrorMiddleware(ctx.logger));
 
   const apiKeys = new ApiKeyCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
   const issuer = `${ctx.baseUrl}/oauth/v0`;
