@@ -408,7 +408,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         requestBody: body('DpTextCreateRequest', { value: 'We send you our newsletter.', language: 'en' }),
         responses: {
           '201': json(ref('DpText'), 'The text.'),
-          '409': problem('The specification already has a text of this language and type.'),
+          '409': problem('The specification already has a text of this language and type, or already holds 100 texts.'),
           ...errors('400', '401', '403', '404', '413', '503'),
         },
       },
