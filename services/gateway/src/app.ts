@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/common';
 import type { GatewayContext } from './context';
 import { ApiKeyCache, authenticate } from './middleware/auth';
+import { verifyJsonBody, verifyUtf8 } from './middleware/body-checks';
 import { documentRouting } from './middleware/document-routing';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
 import { buildDocument } from './openapi';
@@ -37,8 +38,8 @@ export function createApp(ctx: GatewayContext): Express {
   );
   app.use(helmet());
   app.use(documentRouting(buildDocument(ctx.baseUrl) as { paths: Record<string, Record<string, unknown>> }));
-  app.use(express.json({ limit: ctx.config.ACCORD_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000 }));
+  app.use(express.json({ limit: ctx.config.ACCORD_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: verifyJsonBody }));
+  app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000, verify: verifyUtf8 }));
 
   app.use(systemRoutes(ctx));
   app.use('/oauth/v0', oauthRoutes(ctx));

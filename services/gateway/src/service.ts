@@ -40,7 +40,11 @@ export async function startGateway(config: Config, logger: Logger): Promise<{ po
 
   // 64 KiB of request line and headers: the longest query the document allows (two 2048-character
   // parameters of 4-byte UTF-8, percent-encoded) fits; Node's default of 16 KiB refused it with 431.
-  const server = createServer({ maxHeaderSize: 64 * 1024 }, app).listen(config.ACCORD_GATEWAY_PORT, config.ACCORD_GATEWAY_HOST);
+  const server = createServer(
+    // the request timeout is enforced on this interval, so it must be well below the timeout itself
+    { maxHeaderSize: 64 * 1024, connectionsCheckingInterval: Math.min(1_000, config.ACCORD_REQUEST_TIMEOUT_MS / 2) },
+    app,
+  ).listen(config.ACCORD_GATEWAY_PORT, config.ACCORD_GATEWAY_HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
