@@ -1,0 +1,65 @@
+import mongoose from 'mongoose';
+import { testEnv } from '@accord/local-stack';
+import { DeliveryStore, type AttemptOutcome } from '../src/store/delivery-store';
+import { defineModels } from '../src/store/models';
+
+const LEASE_MS = 60_000;
+const attempt = (statusCode: number): AttemptOutcome['attempt'] => ({ at: new Date(), statusCode, latencyMs: 5, error: '' });
+
+describe('delivery outcomes and leases', () => {
+  let conn: mongoose.Connection;
+  let store: DeliveryStore;
+  let models: ReturnType<typeof defineModels>;
+  beforeAll(async () => {
+    conn = await mongoose.createConnection(testEnv('deliverystore').mongoUrl).asPromise();
+    models = defineModels(conn);
+    store = new DeliveryStore(models);
+  });
+  afterAll(async () => {
+    await conn?.close();
+  });
+
+  const enqueue = async (eventId: string) => {
+    const [id] = await store.enqueue([{ webhookId: 7, accountId: 'a', appId: 'p', eventId, eventType: 'consent', body: '{}' }]);
+    return id!;
+  };
+
+  it('a worker that lost its lease cannot turn a delivery another worker completed back to pending', async () => {
+    const id = await enqueue('ev-lost-lease');
+    const a = await store.claim(LEASE_MS, 1, [id]);
+    expect(a).not.toBeNull();
+    // A's lease expires (its receiver hung); B claims the attempt and delivers it.
+    const later = new Date(Date.now() + LEASE_MS + 1_000);
+    const b = await store.claim(LEASE_MS, 100, [], later);
+    expect(b?.delivery._id).toBe(id);
+    expect(await store.complete(id, b!.leaseToken, { attempt: attempt(204), status: 'succeeded', nextAttemptAt: null }, 0)).toBe(true);
+    // A's attempt finally fails; it would schedule a retry.
+    const retryAt = new Date(Date.now() + 5_000);
+    expect(await store.complete(id, a!.leaseToken, { attempt: attempt(500), status: 'pending', nextAttemptAt: retryAt }, 1)).toBe(false);
+
+    const record = await store.get(7, id);
+    expect(record?.status).toBe('succeeded');
+    expect(record?.nextAttemptAt).toBeNull();
+    expect(record?.attempts.map((x) => x.statusCode)).toEqual([204, 500]); // A's attempt is logged, not counted
+    expect(await models.Queue.countDocuments({ _id: id })).toBe(0);
+  });
+
+  it('a worker that lost its lease to a redelivery leaves the redelivery pending and queued', async () => {
+    const id = await enqueue('ev-redelivered');
+    const a = await store.claim(LEASE_MS, 1, [id]);
+    await store.redeliver(7, id);
+    expect(await store.complete(id, a!.leaseToken, { attempt: attempt(204), status: 'succeeded', nextAttemptAt: null }, 0)).toBe(false);
+    expect((await store.get(7, id))?.status).toBe('pending');
+    expect(await models.Queue.countDocuments({ _id: id })).toBe(1);
+  });
+
+  it('the worker holding the lease records its outcome and moves the queue entry on', async () => {
+    const id = await enqueue('ev-held-lease');
+    const a = await store.claim(LEASE_MS, 1, [id]);
+    const retryAt = new Date(Date.now() + 5_000);
+    expect(await store.complete(id, a!.leaseToken, { attempt: attempt(503), status: 'pending', nextAttemptAt: retryAt }, 1)).toBe(true);
+    const record = await store.get(7, id);
+    expect(record).toMatchObject({ status: 'pending', failedAttempts: 1, leaseToken: null });
+    expect((await models.Queue.findById(id).lean())?.dueAt.getTime()).toBe(retryAt.getTime());
+  });
+});
