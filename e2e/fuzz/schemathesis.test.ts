@@ -11,7 +11,8 @@
  * venv: deploy/local/scripts/install-schemathesis.sh.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { itWithBinary, REPO_ROOT } from '@accord/local-stack';
 import { startStack, type Stack } from '../harness';
@@ -22,7 +23,9 @@ const seconds = Number(process.env.ACCORD_FUZZ_SECONDS ?? 200);
 
 function run(cmd: string, args: string[], env: Record<string, string>, limitMs: number): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, cwd: __dirname, stdio: ['ignore', 'pipe', 'pipe'] });
+    // a fresh working directory: schemathesis and hypothesis keep caches of earlier failures there
+    const cwd = mkdtempSync(join(tmpdir(), 'accord-fuzz-'));
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -73,7 +76,10 @@ describe('schemathesis against the running stack', () => {
       );
       const generated = /(\d+) generated/.exec(out);
       console.log(`[fuzz] schemathesis: ${generated ? generated[1] : '?'} test cases, exit code ${code}`);
-      if (code !== 0) throw new Error(`schemathesis failed (exit ${code}):\n${out.slice(out.indexOf('FAILURES') >= 0 ? out.indexOf('FAILURES') : -8000)}`);
+      if (code !== 0) {
+        const from = ['ERRORS', 'FAILURES', 'SUMMARY'].map((w) => out.indexOf(w)).filter((i) => i >= 0);
+        throw new Error(`schemathesis failed (exit ${code}):\n${out.slice(from.length ? Math.min(...from) - 40 : -8000)}`);
+      }
       expect(Number(generated?.[1] ?? 0)).toBeGreaterThan(examples * 20);
       // the stack is still healthy afterwards
       expect((await stack.request('GET', '/readyz')).status).toBe(200);

@@ -498,7 +498,12 @@ export const dataprocessingOpenApi: OpenApiFragment = {
     DpSpecPatchRequest: { type: 'object', additionalProperties: false, properties: specFieldProps },
     DpSpecPutRequest: { type: 'object', additionalProperties: false, required: ['data', 'purpose', 'action'], properties: specFieldProps },
     DpText: text,
-    LanguageCode: { type: 'string', enum: LANGUAGE_CODES, description: 'An ISO 639-1 two-letter language code, lower or upper case.' },
+    LanguageCode: {
+      type: 'string',
+      enum: LANGUAGE_CODES,
+      description: 'An ISO 639-1 two-letter language code, lower or upper case.',
+      'x-error-message': 'must be an ISO 639-1 two-letter language code',
+    },
     DpTextCreateRequest: { type: 'object', additionalProperties: false, required: ['value', 'language'], properties: textProps },
     DpTextPatchRequest: { type: 'object', additionalProperties: false, properties: textProps },
     DpSpecVersion: {
