@@ -20,10 +20,10 @@ describe('cases found by fuzzing', () => {
     stack = await startStack('fuzzregress');
     creds = await stack.bootstrap({ account: 'regress', app: 'web', scopes: ['consent', 'dataprocessing', 'webhooks'] });
     token = await stack.token(creds, 'consent dataprocessing webhooks');
-  });
+  }, 120_000);
   afterAll(async () => {
     await stack?.stop();
-  });
+  }, 120_000);
 
   it('a webhook with a non-ASCII event type is refused at once with the field, not after 10 s with 504', async () => {
     const started = Date.now();

@@ -43,7 +43,7 @@ describe('the gateway under hostile input', () => {
     stack = await startStack('robust', { env: { ACCORD_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
     creds = await stack.bootstrap({ account: 'robust', app: 'web', scopes: ['consent', 'dataprocessing', 'webhooks'] });
     token = await stack.token(creds, 'consent dataprocessing webhooks');
-  });
+  }, 120_000);
   afterEach(async () => {
     // after every attack the gateway still answers normally
     expect((await stack.request('GET', '/readyz')).status).toBe(200);
@@ -56,7 +56,7 @@ describe('the gateway under hostile input', () => {
   });
   afterAll(async () => {
     await stack?.stop();
-  });
+  }, 120_000);
 
   it('answers a body over the limit (2 MB of JSON) with 413', async () => {
     const r = await stack.request('POST', '/consent/v0/consents', {

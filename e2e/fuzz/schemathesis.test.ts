@@ -41,10 +41,10 @@ describe('schemathesis against the running stack', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack('fuzz');
-  });
+  }, 120_000);
   afterAll(async () => {
     await stack?.stop();
-  });
+  }, 30_000);
 
   itWithBinary(existsSync(st) ? st : undefined, 'schemathesis (deploy/local/scripts/install-schemathesis.sh)')(
     'finds no server error, no answer outside the document and no crash in any operation',
