@@ -37,6 +37,12 @@ export interface ClientOptions {
 export function createClient<D extends object>(definition: D, address: string, options: ClientOptions = {}): PromiseClient<D> {
   const client = new Client(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
+    // A restarted service is reached within a second: grpc-js' default backoff grows to 120 s
+    // between connection attempts, so after a short outage every call failed with UNAVAILABLE
+    // long after the service was back (e2e/faults/consent-kill.test.ts).
+    'grpc.initial_reconnect_backoff_ms': 100,
+    'grpc.min_reconnect_backoff_ms': 100,
+    'grpc.max_reconnect_backoff_ms': 1_000,
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
   });
   const timeoutMs = options.timeoutMs ?? 5_000;

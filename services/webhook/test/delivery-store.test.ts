@@ -62,4 +62,24 @@ describe('delivery outcomes and leases', () => {
     expect(record).toMatchObject({ status: 'pending', failedAttempts: 1, leaseToken: null });
     expect((await models.Queue.findById(id).lean())?.dueAt.getTime()).toBe(retryAt.getTime());
   });
+  it('claims a delivery again whose claimer died between its lease insert and the queue update, once that lease is over', async () => {
+    // a database of its own: claims below take any due entry
+    const own = await mongoose.createConnection(testEnv('deliveryorphan').mongoUrl).asPromise();
+    try {
+      const m = defineModels(own);
+      const s = new DeliveryStore(m);
+      const [id] = await s.enqueue([{ webhookId: 7, accountId: 'a', appId: 'p', eventId: 'ev-orphan', eventType: 'consent', body: '{}' }]);
+      const t0 = new Date();
+      await m.Lease.create({ _id: `${id}#1`, deliveryId: id, createdAt: t0 }); // then SIGKILL
+      expect(await s.claim(LEASE_MS, 10, [], new Date(t0.getTime() + 1_000))).toBeNull(); // its lease still runs
+      const after = new Date(t0.getTime() + LEASE_MS + 1_000);
+      let got = await s.claim(LEASE_MS, 10, [], after);
+      for (let i = 0; i < 3 && !got; i++) got = await s.claim(LEASE_MS, 10, [], after);
+      expect(got?.delivery._id).toBe(id);
+      expect(got?.leaseToken).toBe(`${id}#2`);
+      expect(await s.claim(LEASE_MS, 10, [], after)).toBeNull(); // and it is leased now
+    } finally {
+      await own.close();
+    }
+  });
 });

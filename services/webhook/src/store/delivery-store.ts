@@ -120,13 +120,19 @@ export class DeliveryStore {
       try {
         await this.m.Lease.create({ _id: leaseToken, deliveryId: c._id, createdAt: now });
       } catch (err) {
-        if ((err as { code?: number }).code === DUPLICATE_KEY) continue; // another worker won this one
-        throw err;
+        if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
+        // Another worker won this one, or won it and died before the queue update below.
+        if (!ids.length) await this.skipOrphanedLease(c._id, gen, leaseMs, now);
+        continue;
       }
-      const taken = await this.m.Queue.updateOne({ _id: c._id }, { $set: { leaseGen: gen, leaseToken, dueAt: new Date(now.getTime() + leaseMs) } });
+      // Only forward: a claimer slower than a lease must not take back a skipped generation.
+      const taken = await this.m.Queue.updateOne(
+        { _id: c._id, leaseGen: { $not: { $gte: gen } } },
+        { $set: { leaseGen: gen, leaseToken, dueAt: new Date(now.getTime() + leaseMs) } },
+      );
       if (taken.matchedCount !== 1) {
         // The entry was finished and removed after we read it (its leases go after it, so a
-        // stale generation can win the insert only then): nothing to send.
+        // stale generation can win the insert only then), or its generation was skipped: nothing to send.
         await this.m.Lease.deleteOne({ _id: leaseToken }).catch(() => undefined);
         continue;
       }
@@ -137,6 +143,18 @@ export class DeliveryStore {
       await this.finishQueue(c._id, gen); // its webhook was deleted
     }
     return { claimed: null, due, nextDueAt };
+  }
+
+  /**
+   * A worker killed between its lease insert and the queue update leaves lease `<id>#<gen>`
+   * while the entry still shows generation gen - 1: every later claim would collide with it and
+   * the delivery would never be sent (e2e/faults/webhook-kill.test.ts found it). Once that lease
+   * is older than a lease, its generation is skipped (conditional, so racing workers skip it once).
+   */
+  private async skipOrphanedLease(id: string, gen: number, leaseMs: number, now: Date): Promise<void> {
+    const lease = await this.m.Lease.findById(`${id}#${gen}`).lean<{ createdAt: Date }>().exec();
+    if (!lease || lease.createdAt.getTime() + leaseMs > now.getTime()) return;
+    await this.m.Queue.updateOne({ _id: id, leaseGen: { $not: { $gte: gen } } }, { $set: { leaseGen: gen, leaseToken: null } });
   }
 
   /**
