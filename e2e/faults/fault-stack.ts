@@ -42,6 +42,8 @@ export interface FaultStack {
   mongoUrl: string;
   /** The last lines every process printed (for a failure's message). */
   logs: string[];
+  /** Processes that exited without being asked to (name and exit code or signal). */
+  exits: string[];
   kill(name: ProcessName, signal?: NodeJS.Signals): Promise<void>;
   start(name: ProcessName): Promise<void>;
   stopNats(): Promise<void>;
@@ -103,6 +105,7 @@ export async function startFaultStack(name: string, opts: { ownMongo?: boolean; 
   };
 
   const children = new Map<ProcessName, ChildProcess>();
+  const exits: string[] = [];
   let env: Record<string, string> = {};
   const ports = await pickServicePorts(await freePort());
   const secrets = generateSecrets();
@@ -115,6 +118,9 @@ export async function startFaultStack(name: string, opts: { ownMongo?: boolean; 
       onOutput: (l) => log(svc, l),
     });
     children.set(svc, child);
+    child.on('exit', (code, signal) => {
+      if (children.get(svc) === child) exits.push(`${svc} exited (${code ?? signal})`);
+    });
     await waitForPort(ports[svc], '127.0.0.1', 30_000, child);
   };
   const kill = async (svc: ProcessName, signal: NodeJS.Signals = 'SIGKILL') => {
@@ -192,6 +198,7 @@ export async function startFaultStack(name: string, opts: { ownMongo?: boolean; 
       return mongoUrl;
     },
     logs,
+    exits,
     kill,
     start,
     stopNats,

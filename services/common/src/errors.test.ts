@@ -1,5 +1,6 @@
 import { Metadata, status } from '@grpc/grpc-js';
-import { asciiJson, fieldErrorsOf, InvalidArgumentError, toServiceError } from './errors';
+import { MongoBulkWriteError, MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { asciiJson, fieldErrorsOf, InvalidArgumentError, SERVER_UNAVAILABLE_KEY, toServiceError } from './errors';
 
 describe('field errors in gRPC metadata', () => {
   // Found by schemathesis: a webhook with the event type "ü" made grpc-js throw while building the
@@ -15,5 +16,27 @@ describe('field errors in gRPC metadata', () => {
   it('are encoded as printable ASCII only', () => {
     expect(asciiJson({ m: 'é\n' })).toMatch(/^[\x20-\x7e]*$/);
     expect(JSON.parse(asciiJson({ m: 'é\n' }))).toEqual({ m: 'é\n' });
+  });
+});
+
+describe('an unreachable database', () => {
+  const down = [
+    ['server selection timed out', new MongoServerSelectionError('Server selection timed out after 3000 ms', { type: 'Unknown', servers: new Map() } as never)],
+    ['a refused connection', new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:27017')],
+    // how insertMany/bulkWrite report it: a MongoBulkWriteError keeping the network error in errorResponse
+    ['a bulk write cut off', new MongoBulkWriteError(new MongoNetworkError('connect ECONNREFUSED 127.0.0.1:27017') as never, {} as never)],
+  ] as const;
+  it.each(down)('is UNAVAILABLE marked as sent by the server (not a logged 500, not retried by clients): %s', (_name, err) => {
+    const onInternal = jest.fn();
+    const out = toServiceError(err, onInternal);
+    expect(out.code).toBe(status.UNAVAILABLE);
+    expect(out.details).toBe('Database unavailable');
+    expect(out.metadata?.get(SERVER_UNAVAILABLE_KEY)).toEqual(['database']);
+    expect(onInternal).not.toHaveBeenCalled();
+  });
+  it('leaves other database errors internal (a duplicate key is a bug, not an outage)', () => {
+    const onInternal = jest.fn();
+    expect(toServiceError(new MongoServerError({ message: 'E11000 duplicate key', code: 11000 }), onInternal).code).toBe(status.INTERNAL);
+    expect(onInternal).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,4 +1,4 @@
-import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
 import { consentv1 } from '@accord/proto';
 import { dataprocessingSpecLookup } from './clients/dataprocessing';
 import type { Config } from './config';
@@ -52,6 +52,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     services: [{ definition: consentv1.ConsentServiceService, implementation: consentHandlers(consents, logger), name: 'accord.consent.v1.ConsentService' }],
     logger,
   });
+  followDatabase(conn, (serving) => server.setServing(serving), logger);
 
   return {
     port: server.port,
