@@ -3,7 +3,7 @@
  * every event is either fully visible (stored, its current state, counted in the statistics,
  * published once on the stream) or was never answered 201.
  */
-import { call, consentLoad, duplicates, eventually, more201, sleep, startFaultStack, stored, streamIds, type FaultStack } from './fault-stack';
+import { call, consentLoad, drained, duplicates, more201, sleep, startFaultStack, type FaultStack } from './fault-stack';
 
 describe('the consent service killed in the middle of array POSTs', () => {
   let stack: FaultStack | undefined;
@@ -28,20 +28,10 @@ describe('the consent service killed in the middle of array POSTs', () => {
     load.stop();
     const sent = await load.finished;
 
-    const s = await eventually(async () => {
-      const now = await stored(stack!.mongoUrl, acc.appId);
-      return now.events.every((e) => !e.pending) && now;
-    }, 60_000);
-    expect(s && s.events.filter((e) => e.pending)).toEqual([]); // the outbox drained after the lease
-    const events = s ? s.events : [];
-    const storedIds = events.map((e) => e.id).sort();
-    const streamed =
-      (await eventually(async () => {
-        const ids = await streamIds(stack!.natsUrl, stack!.natsPrefix);
-        return new Set(ids).size >= storedIds.length && ids;
-      }, 30_000)) || [];
+    const { pending, events, currentIds, storedIds, streamed } = await drained(stack, acc.appId);
+    expect(pending).toEqual([]); // the outbox drained after the lease
     const stats = await call(stack, acc, 'GET', '/consent/v0/consents/statistics');
-    const notCurrent = s ? events.filter((e) => s.currentIds.get(e.subject) !== e.id) : [];
+    const notCurrent = events.filter((e) => currentIds.get(e.subject) !== e.id);
     const figures = {
       kills,
       requests: sent.requests,

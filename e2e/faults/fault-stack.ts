@@ -340,6 +340,25 @@ export async function stored(
   }
 }
 
+/**
+ * Waits until no event of the application awaits publication (the outbox drained) and the stream
+ * holds as many distinct messages as there are stored events; returns both sides.
+ */
+export async function drained(stack: FaultStack, appId: string, timeoutMs = 60_000) {
+  const s = await eventually(async () => {
+    const now = await stored(stack.mongoUrl, appId);
+    return now.events.every((e) => !e.pending) && now;
+  }, timeoutMs);
+  const last = s || (await stored(stack.mongoUrl, appId));
+  const storedIds = last.events.map((e) => e.id).sort();
+  const streamed =
+    (await eventually(async () => {
+      const ids = await streamIds(stack.natsUrl, stack.natsPrefix);
+      return new Set(ids).size >= storedIds.length && ids;
+    }, 30_000)) || (await streamIds(stack.natsUrl, stack.natsPrefix));
+  return { ...last, pending: last.events.filter((e) => e.pending).map((e) => e.id), storedIds, streamed };
+}
+
 export interface Received {
   webhookId: string;
   at: number;

@@ -4,7 +4,7 @@
  * stream (none lost, none duplicated), every consent answered 201 is among them, and each reaches
  * the webhook.
  */
-import { call, consentLoad, duplicates, eventually, more201, receiver, sleep, startFaultStack, stored, streamIds, type FaultStack } from './fault-stack';
+import { call, consentLoad, drained, duplicates, eventually, more201, receiver, sleep, startFaultStack, type FaultStack } from './fault-stack';
 
 const OUTAGE_MS = Number(process.env.ACCORD_FAULT_NATS_OUTAGE_S ?? 30) * 1000;
 
@@ -33,17 +33,8 @@ describe('NATS stopped, then started again, under a steady load', () => {
       load.stop();
       const sent = await load.finished;
 
-      const s = await eventually(async () => {
-        const now = await stored(stack!.mongoUrl, acc.appId);
-        return now.events.every((e) => !e.pending) && now;
-      }, 60_000);
-      expect(s && s.events.filter((e) => e.pending)).toEqual([]); // the outbox drained
-      const storedIds = s ? s.events.map((e) => e.id).sort() : [];
-      const onStream = await eventually(async () => {
-        const ids = await streamIds(stack!.natsUrl, stack!.natsPrefix);
-        return new Set(ids).size >= storedIds.length && ids;
-      }, 30_000);
-      const streamed = onStream || [];
+      const { pending, storedIds, streamed } = await drained(stack, acc.appId);
+      expect(pending).toEqual([]); // the outbox drained
       const answered = new Set(sent.answered);
       const delivered = await eventually(async () => {
         const got = new Set(rx!.received.map((r) => r.webhookId));
