@@ -415,21 +415,3 @@ describe('statistics', () => {
     });
   });
 });
-
-describe('OpenAPI', () => {
-  test('documents the whole /consent/v0 surface', async () => {
-    const doc = (await stack.request('GET', '/openapi.json')).body;
-    for (const p of [
-      '/consent/v0/consents',
-      '/consent/v0/consents/{id}',
-      '/consent/v0/consents/{id}/receipt',
-      '/consent/v0/consents/token/{token}',
-      '/consent/v0/consents/search',
-      '/consent/v0/consents/statistics',
-    ]) {
-      expect(doc.paths[p]).toBeDefined();
-    }
-    expect(doc.components.schemas.ConsentEvent).toBeDefined();
-    expect(doc.components.schemas.ConsentStatistics).toBeDefined();
-  });
-});

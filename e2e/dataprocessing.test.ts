@@ -306,22 +306,8 @@ describe('accounts are isolated', () => {
 });
 
 describe('the REST surface', () => {
-  test('every path is in the OpenAPI document, and a wrong method is 405', async () => {
-    const doc = (await stack.request('GET', '/openapi.json')).body;
-    for (const p of [
-      '/dpgroups',
-      '/dpgroups/{group_id}',
-      '/dpgroups/{group_id}/specs',
-      '/dpgroups/{group_id}/policy',
-      '/dpgroups/{group_id}/consent-request',
-      '/dpgroups/{group_id}/dashboard',
-      '/dpspecs/{spec_id}',
-      '/dpspecs/{spec_id}/versions',
-      '/dpspecs/{spec_id}/versions/{n}',
-      '/dpspecs/{spec_id}/texts',
-      '/dpspecs/{spec_id}/texts/{text_id}',
-    ])
-      expect(doc.paths).toHaveProperty([`${BASE}${p}`]);
+  // Every answer of every e2e test is checked against the OpenAPI document by the harness.
+  test('a method a path does not declare is 405', async () => {
     const res = await dp('POST', `/dpspecs/${'f'.repeat(24)}/versions`, {});
     expect(res.status).toBe(405);
   });

@@ -12,6 +12,7 @@ import * as dataprocessing from '@accord/dataprocessing';
 import * as gateway from '@accord/gateway';
 import * as oauth from '@accord/oauth';
 import * as webhook from '@accord/webhook';
+import { responseProblems } from './openapi-check';
 
 type Running = { port: number; stop(): Promise<void> };
 type Starter = (env: Record<string, string>, logger: Logger) => Promise<Running>;
@@ -48,6 +49,8 @@ export interface RequestOptions {
   json?: unknown;
   form?: Record<string, string>;
   headers?: Record<string, string>;
+  /** Skip the check of the answer against the OpenAPI document (for answers a test provokes on purpose outside it). */
+  unchecked?: boolean;
 }
 
 export interface Stack {
@@ -120,7 +123,11 @@ export async function startStack(name: string, opts: { env?: Record<string, stri
     const res = await fetch(baseUrl + path, { method, headers, body });
     const text = await res.text();
     const type = res.headers.get('content-type') ?? '';
-    return { status: res.status, headers: res.headers, body: /json/.test(type) && text ? JSON.parse(text) : text };
+    const parsed: unknown = /json/.test(type) && text ? JSON.parse(text) : text;
+    // Every answer must be one the OpenAPI document declares (status, content type, body schema).
+    const problems = o.unchecked ? null : responseProblems(method, path, res.status, type, parsed);
+    if (problems?.length) throw new Error(`answer outside the OpenAPI document:\n${problems.join('\n')}\nbody: ${text.slice(0, 500)}`);
+    return { status: res.status, headers: res.headers, body: parsed };
   };
 
   return {

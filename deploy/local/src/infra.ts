@@ -120,15 +120,19 @@ export async function startLocalMongo(
   return startMongoJavaServer(dataDir, ephemeral, env, log);
 }
 
-/** mongo-java-server on a free loopback port: memory backend when `ephemeral`, else an H2 file under `dataDir`. */
+/**
+ * mongo-java-server on loopback (`port`, or a free one): memory backend when `ephemeral`, else an
+ * H2 file under `dataDir` (so a server started again on the same port and folder has the data).
+ */
 export async function startMongoJavaServer(
   dataDir: string,
   ephemeral: boolean,
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
+  port?: number,
 ): Promise<{ url: string; description: string; stop: () => Promise<void> }> {
   const classpath = await mongoJavaServerClasspath(env, log);
-  const port = await freePort();
+  port ??= await freePort();
   const args = ['-XX:+UseSerialGC', '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
   if (!ephemeral) {
     mkdirSync(join(dataDir, 'mongo-java-server'), { recursive: true });

@@ -68,6 +68,39 @@ export class UnavailableError extends AppError {
 
 /** Trailing metadata key carrying field errors as JSON from a service to the gateway. */
 export const FIELD_ERRORS_KEY = 'accord-field-errors';
+/**
+ * Trailing metadata key set on UNAVAILABLE answers a service sends itself (its database is
+ * unreachable): the call reached a server, so clients do not retry it (createClient).
+ */
+export const SERVER_UNAVAILABLE_KEY = 'accord-unavailable';
+
+/** Driver errors that mean the database cannot be reached right now (not a bad request or a bug). */
+const DATABASE_DOWN = new Set([
+  'MongoServerSelectionError',
+  'MongooseServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoNotConnectedError',
+  'MongoTopologyClosedError',
+  'MongoPoolClearedError',
+]);
+
+/** True for a driver error meaning the database is unreachable, also when wrapped (a bulk write keeps it in `errorResponse`). */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as { name?: string; cause?: unknown; errorResponse?: unknown };
+  if (e.name && DATABASE_DOWN.has(e.name)) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1) || isDatabaseUnavailable(e.errorResponse, depth + 1);
+}
+
+/**
+ * JSON with every character outside printable ASCII escaped (\uXXXX): gRPC metadata values must
+ * be printable ASCII, and grpc-js throws on anything else, so a field error quoting the caller's
+ * input (`unknown event type "ü"`) would otherwise never reach the gateway.
+ */
+export function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /**
  * Turns anything thrown by a handler into a gRPC ServiceError. Unknown errors become INTERNAL
@@ -76,8 +109,14 @@ export const FIELD_ERRORS_KEY = 'accord-field-errors';
 export function toServiceError(err: unknown, onInternal: (err: unknown) => void): Partial<ServiceError> {
   if (err instanceof AppError) {
     const metadata = new Metadata();
-    if (err.fields.length) metadata.set(FIELD_ERRORS_KEY, JSON.stringify(err.fields));
+    if (err.fields.length) metadata.set(FIELD_ERRORS_KEY, asciiJson(err.fields));
     return { code: err.code, details: err.message, metadata };
+  }
+  if (isDatabaseUnavailable(err)) {
+    // 503 to the caller, not a 500 logged with a stack for every request of an outage
+    const metadata = new Metadata();
+    metadata.set(SERVER_UNAVAILABLE_KEY, 'database');
+    return { code: status.UNAVAILABLE, details: 'Database unavailable', metadata };
   }
   if (isServiceError(err) && err.code !== undefined && err.code !== status.INTERNAL && err.code !== status.UNKNOWN) {
     // An error from a downstream call that is meaningful as it is (e.g. NOT_FOUND, UNAVAILABLE).

@@ -1,6 +1,6 @@
 import { Client, credentials, Metadata, status, type CallOptions, type ServiceError } from '@grpc/grpc-js';
 import { currentRequestId, REQUEST_ID_HEADER } from './context';
-import { isServiceError } from './errors';
+import { isServiceError, SERVER_UNAVAILABLE_KEY } from './errors';
 
 interface UnaryMethodDefinition {
   path: string;
@@ -26,7 +26,7 @@ export type PromiseClient<D> = {
 export interface ClientOptions {
   /** Default deadline for every call (ms). */
   timeoutMs?: number;
-  /** Attempts on UNAVAILABLE (the call never reached a server), with backoff. */
+  /** Attempts on UNAVAILABLE when the call never reached a server, with backoff. */
   retries?: number;
 }
 
@@ -37,6 +37,12 @@ export interface ClientOptions {
 export function createClient<D extends object>(definition: D, address: string, options: ClientOptions = {}): PromiseClient<D> {
   const client = new Client(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
+    // A restarted service is reached within a second: grpc-js' default backoff grows to 120 s
+    // between connection attempts, so after a short outage every call failed with UNAVAILABLE
+    // long after the service was back (e2e/faults/consent-kill.test.ts).
+    'grpc.initial_reconnect_backoff_ms': 100,
+    'grpc.min_reconnect_backoff_ms': 100,
+    'grpc.max_reconnect_backoff_ms': 1_000,
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
   });
   const timeoutMs = options.timeoutMs ?? 5_000;
@@ -67,6 +73,7 @@ export function createClient<D extends object>(definition: D, address: string, o
           return await once(request, opts);
         } catch (err) {
           if (attempt >= retries || !isServiceError(err) || err.code !== status.UNAVAILABLE) throw err;
+          if (err.metadata?.get(SERVER_UNAVAILABLE_KEY).length) throw err; // a server answered: its database is down
           await new Promise((r) => setTimeout(r, 100 * 3 ** attempt));
         }
       }

@@ -67,6 +67,8 @@ export interface RunningGrpcServer {
   server: Server;
   port: number;
   health: HealthImplementation;
+  /** Reports every service of this server SERVING or NOT_SERVING (e.g. while its database is down). */
+  setServing(serving: boolean): void;
   /** Marks NOT_SERVING, drains in-flight calls for up to graceMs, then forces. */
   shutdown(graceMs: number): Promise<void>;
 }
@@ -111,11 +113,17 @@ export async function startGrpcServer(opts: { host?: string; port: number; servi
   for (const name of Object.keys(statuses)) health.setStatus(name, 'SERVING');
   opts.logger.info({ port }, 'gRPC server listening');
 
+  let shuttingDown = false;
   return {
     server,
     port,
     health,
+    setServing(serving: boolean) {
+      if (shuttingDown) return;
+      for (const name of Object.keys(statuses)) health.setStatus(name, serving ? 'SERVING' : 'NOT_SERVING');
+    },
     async shutdown(graceMs: number) {
+      shuttingDown = true;
       for (const name of Object.keys(statuses)) health.setStatus(name, 'NOT_SERVING');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

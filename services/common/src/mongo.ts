@@ -10,7 +10,11 @@ export async function connectMongo(url: string, logger: Logger, opts: { attempts
   const delayMs = opts.delayMs ?? 1_000;
   for (let attempt = 1; ; attempt++) {
     try {
-      const conn = await mongoose.createConnection(url, { serverSelectionTimeoutMS: 5_000, autoIndex: false, autoCreate: true }).asPromise();
+      // No command buffering: while the database is unreachable a command fails after server
+      // selection (3 s, within every caller's deadline) instead of waiting in mongoose's queue.
+      const conn = await mongoose
+        .createConnection(url, { serverSelectionTimeoutMS: 3_000, bufferCommands: false, autoIndex: false, autoCreate: true })
+        .asPromise();
       logger.info({ db: conn.name }, 'connected to MongoDB');
       return conn;
     } catch (err) {
@@ -28,4 +32,19 @@ export async function syncIndexes(conn: Connection): Promise<void> {
 
 export function redactUrl(url: string): string {
   return url.replace(/\/\/([^@/]*)@/, '//***@');
+}
+
+/**
+ * Readiness follows the database: NOT_SERVING while the connection is lost, SERVING again once
+ * the driver reconnects (so /readyz turns red during an outage and green by itself after it).
+ */
+export function followDatabase(conn: Connection, setServing: (serving: boolean) => void, logger: Logger): void {
+  conn.on('disconnected', () => {
+    logger.warn('lost the connection to MongoDB; not ready until it is back');
+    setServing(false);
+  });
+  conn.on('reconnected', () => {
+    logger.info('connected to MongoDB again; ready');
+    setServing(true);
+  });
 }

@@ -1,4 +1,4 @@
-import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
 import { consentactivityv1, consentv1 } from '@accord/proto';
 import { dataprocessingSpecSource } from './clients/dataprocessing';
 import type { Config } from './config';
@@ -88,6 +88,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     ],
     logger,
   });
+  followDatabase(conn, (serving) => server.setServing(serving), logger);
 
   return {
     port: server.port,

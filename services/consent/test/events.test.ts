@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { connect, type NatsConnection } from 'nats';
 import { connectMongo, createLogger, eventSubject, streamName, type EventEnvelope } from '@accord/common';
-import { findBinary, freePort, spawnLogged, stopChild, testEnv, waitForPort } from '@accord/local-stack';
+import { findBinary, freePort, itWithBinary, spawnLogged, stopChild, testEnv, waitForPort } from '@accord/local-stack';
 import { Consents } from '../src/consents';
 import { buildEvents, validateInputs } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
@@ -185,7 +185,7 @@ describe('events while NATS is down', () => {
     if (child) await stopChild(child);
   });
 
-  (bin ? it : it.skip)('stores events while NATS is stopped and has every one of them on the stream after it restarts', async () => {
+  itWithBinary(bin, 'nats-server')('stores events while NATS is stopped and has every one of them on the stream after it restarts', async () => {
     port = await freePort();
     await startNats();
     const env = { ...testEnv('consentoutage'), natsUrl: `nats://127.0.0.1:${port}` };

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { connectMongo, implement, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, implement, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
 import type { Config } from './config';
 import { Registry } from './domain/registry';
@@ -32,6 +32,7 @@ export async function startDataProcessing(config: Config, logger: Logger): Promi
     ],
     logger,
   });
+  followDatabase(conn, (serving) => server.setServing(serving), logger);
 
   return {
     port: server.port,

@@ -7,15 +7,18 @@ import { accessLogLevel } from './middleware/access-log';
 import { ApiKeyCache, authenticate } from './middleware/auth';
 import { corsForSessions } from './middleware/cors';
 import { OriginCache, sessionOr } from './middleware/session-auth';
+import { verifyJsonBody, verifyUtf8 } from './middleware/body-checks';
+import { documentRouting } from './middleware/document-routing';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
 import { eventLimits, requestLimits, tokenLimits } from './middleware/limits';
 import { httpMetrics } from './middleware/metrics';
 import { Limiter } from './limits/limiter';
+import { buildDocument } from './openapi';
 import { consentRoutes } from './routes/consent';
 import { consoleApiRoutes, consolePages } from './routes/console';
 import { dataprocessingRoutes } from './routes/dataprocessing';
 import { docsRoutes } from './routes/docs';
-import { oauthRoutes } from './routes/oauth';
+import { oauthErrorMiddleware, oauthRoutes } from './routes/oauth';
 import { sessionRoutes } from './routes/sessions';
 import { sdkRoutes } from './routes/sdk';
 import { systemRoutes } from './routes/system';
@@ -45,14 +48,16 @@ export function createApp(ctx: GatewayContext): Express {
     }),
   );
   app.use(helmet());
-  app.use(express.json({ limit: ctx.config.ACCORD_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
-  app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000 }));
+  app.use(documentRouting(buildDocument(ctx.baseUrl) as { paths: Record<string, Record<string, unknown>> }));
+  app.use(express.json({ limit: ctx.config.ACCORD_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: verifyJsonBody }));
+  app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000, verify: verifyUtf8 }));
 
   app.use(systemRoutes(ctx));
   app.use(docsRoutes());
   app.use(sdkRoutes(ctx));
   const limiter = new Limiter(ctx.config, ctx.clients.limits, ctx.logger);
   app.use('/oauth/v0', tokenLimits(limiter), oauthRoutes(ctx));
+  app.use('/oauth/v0/token', oauthErrorMiddleware(ctx.logger));
 
   const apiKeys = new ApiKeyCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
   const issuer = `${ctx.baseUrl}/oauth/v0`;

@@ -17,6 +17,11 @@ export const configShape = {
   ACCORD_JWKS_CACHE_MS: z.coerce.number().int().min(0).default(300_000),
   /** Deadline of every downstream gRPC call (ms). */
   ACCORD_GRPC_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  /**
+   * Time a client has to send a whole request, headers and body (ms); a slower one gets 408 and
+   * its connection is closed, so slow senders (slowloris) cannot hold connections open.
+   */
+  ACCORD_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).default(30_000),
   /** Trust X-Forwarded-* from this many proxy hops (behind an ingress: 1). */
   ACCORD_TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   /** The web components bundle served at /sdk/accord-elements.js (default: the built @accord/sdk package). */

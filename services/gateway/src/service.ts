@@ -1,9 +1,34 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '@accord/common';
 import { createApp } from './app';
 import { closeClients, createClients } from './clients';
 import type { Config } from './config';
 import { KeyStore } from './keystore';
+
+const CLIENT_ERRORS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request line and headers are larger than the limit (64 KiB).'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'The request was not received in time.'],
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Express sees them (headers too large, too slow,
+ * malformed) get a problem+json answer like every other error, then the connection closes.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) return;
+  const [status, reason, detail] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad Request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({
+    type: `urn:accord:problem:${status === 400 ? 'bad-request' : status === 408 ? 'request-timeout' : 'headers-too-large'}`,
+    title: reason,
+    status,
+    detail,
+  });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 /** Starts the gateway's HTTP server. With ACCORD_GATEWAY_PORT=0 a free port is used. */
 export async function startGateway(config: Config, logger: Logger): Promise<{ port: number; url: string; stop(): Promise<void> }> {
@@ -13,13 +38,21 @@ export async function startGateway(config: Config, logger: Logger): Promise<{ po
   const baseUrl = config.ACCORD_BASE_URL.replace(/\/+$/, '');
   const app = createApp({ config, logger, clients, tokenKeys, receiptKeys, baseUrl });
 
-  const server = app.listen(config.ACCORD_GATEWAY_PORT, config.ACCORD_GATEWAY_HOST);
+  // 64 KiB of request line and headers: the longest query the document allows (two 2048-character
+  // parameters of 4-byte UTF-8, percent-encoded) fits; Node's default of 16 KiB refused it with 431.
+  const server = createServer(
+    // the request timeout is enforced on this interval, so it must be well below the timeout itself
+    { maxHeaderSize: 64 * 1024, connectionsCheckingInterval: Math.min(1_000, config.ACCORD_REQUEST_TIMEOUT_MS / 2) },
+    app,
+  ).listen(config.ACCORD_GATEWAY_PORT, config.ACCORD_GATEWAY_HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  server.requestTimeout = config.ACCORD_REQUEST_TIMEOUT_MS;
+  server.headersTimeout = config.ACCORD_REQUEST_TIMEOUT_MS;
+  server.on('clientError', answerClientError);
   const port = (server.address() as AddressInfo).port;
   logger.info({ port }, 'gateway listening');
 

@@ -1,4 +1,4 @@
-import { connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
 import { limitsv1, oauthconsolev1, oauthv1 } from '@accord/proto';
 import { resolveHashKey, type Config } from './config';
 import { ConsoleCore } from './console-core';
@@ -71,6 +71,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       ],
       logger,
     });
+    followDatabase(conn, (serving) => grpc.setServing(serving), logger);
     logger.info({ port: grpc.port, kids: keys.map((k) => k.kid) }, 'oauth service started');
     return {
       port: grpc.port,

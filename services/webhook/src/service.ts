@@ -1,4 +1,14 @@
-import { connectMongo, connectNats, implement, startGrpcServer, syncIndexes, traceHeaders, type EventEnvelope, type Logger } from '@accord/common';
+import {
+  connectMongo,
+  connectNats,
+  implement,
+  startGrpcServer,
+  syncIndexes,
+  traceHeaders,
+  type EventEnvelope,
+  type Logger,
+  followDatabase,
+} from '@accord/common';
 import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './delivery/http-sender';
@@ -96,6 +106,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     ],
     logger,
   });
+  followDatabase(conn, (serving) => grpc.setServing(serving), logger);
   worker.start();
   let consumer: { stop(): Promise<void> };
   try {

@@ -44,7 +44,17 @@ describe('SSRF protection under the production setting (no allow-list)', () => {
     'http://169.254.169.254/latest/meta-data/',
     'http://10.0.0.1/',
     'http://[::ffff:192.168.0.1]/',
-    'http://2130706433/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[fe80::1]/',
+    'http://[fd00::1]/',
+    'http://2130706433/', // decimal
+    'http://0177.0.0.1/', // octal
+    'http://0x7f.0.0.1/', // hexadecimal
+    'http://127.1/', // short form
+    'http://0.0.0.0/',
+    'http://100.64.0.1/', // CGNAT
+    'http://[::]/',
   ])('refuses to register %s', async (url) => {
     const err = await svc.client.createWebhook({ ...app, url, events: ['consent'], headers: {} }).then(
       () => null,
@@ -95,6 +105,23 @@ describe('SSRF allow-list (npm start setting)', () => {
       );
     } finally {
       await rx.close();
+    }
+  });
+
+  it('does not follow a redirect (to an allowed address or any other): the 3xx is the failed answer of the attempt', async () => {
+    const target = await startReceiver();
+    const rx = await startReceiver(() => ({ status: 302, headers: { location: `http://127.0.0.1:${target.port}/elsewhere` } }));
+    try {
+      const w = await svc.client.createWebhook({ ...app, url: `http://receiver.test:${rx.port}/hook`, events: ['consent'], headers: {} });
+      await publishEvent(nc, t.natsPrefix, { id: 'evt_redirect_1', type: 'consent', ...app, data: consentData('evt_redirect_1') });
+      await eventually(async () => ((await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.attempts.length ?? 0) > 0);
+      const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+      expect(d!.attempts[0]).toMatchObject({ statusCode: 302 });
+      expect(d!.status).not.toBe(webhookv1.DeliveryStatus.DELIVERY_STATUS_SUCCEEDED);
+      expect(target.received).toHaveLength(0);
+    } finally {
+      await rx.close();
+      await target.close();
     }
   });
 

@@ -81,6 +81,9 @@ export const TOKEN_PATTERN = /^[A-Z0-9]{6}$/;
  * defaults to `default`). All problems of all inputs are reported at once, with JSON-pointer
  * paths relative to the array (`/3/subject`); nothing is stored unless everything is valid.
  */
+/** More than `max` characters, counted as the OpenAPI document's maxLength counts them (code points, not UTF-16 units). */
+export const longerThan = (v: string, max: number): boolean => v.length > max && [...v].length > max;
+
 export function validateInputs(inputs: ConsentInput[], now: number = Date.now()): NormalizedInput[] {
   if (inputs.length === 0) throw InvalidArgumentError.field('/', 'at least one event is required');
   if (inputs.length > LIMITS.maxBatch) throw InvalidArgumentError.field('/', `at most ${LIMITS.maxBatch} events per request`);
@@ -90,7 +93,7 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
     for (const f of REQUIRED_FIELDS) {
       const v = input[f];
       if (typeof v !== 'string' || v.trim() === '') errors.push({ field: `/${i}/${f}`, message: 'is required' });
-      else if (v.length > LIMITS[f]) errors.push({ field: `/${i}/${f}`, message: `must be at most ${LIMITS[f]} characters` });
+      else if (longerThan(v, LIMITS[f])) errors.push({ field: `/${i}/${f}`, message: `must be at most ${LIMITS[f]} characters` });
     }
     const normalized: NormalizedInput = {
       subject: input.subject,
@@ -104,7 +107,7 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
       if (v === undefined || v === null || v === '') continue;
       if (typeof v !== 'string') errors.push({ field: `/${i}/${f}`, message: 'must be a string' });
       else if (v.trim() === '') errors.push({ field: `/${i}/${f}`, message: 'must not be blank' });
-      else if (v.length > LIMITS[f]) errors.push({ field: `/${i}/${f}`, message: `must be at most ${LIMITS[f]} characters` });
+      else if (longerThan(v, LIMITS[f])) errors.push({ field: `/${i}/${f}`, message: `must be at most ${LIMITS[f]} characters` });
       else normalized[f] = v;
     }
     const { targetVersion, expiresAt } = input;

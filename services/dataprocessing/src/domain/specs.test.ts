@@ -1,4 +1,4 @@
-import { ConflictError, FailedPreconditionError, NotFoundError } from '@accord/common';
+import { ConflictError, NotFoundError } from '@accord/common';
 import { addTexts, oldestKeptVersion, parseTextId, removeText, replaceText } from './specs';
 import type { TextRecord } from './model';
 
@@ -27,7 +27,7 @@ describe('texts of a specification', () => {
     expect(addTexts(a.texts, a.nextTextId, [{ value: 'b', language: 'en', type: 'short' }], now).texts).toHaveLength(2);
   });
 
-  it('are limited to 100 per specification', () => {
+  it('are limited to 100 per specification (a conflict with the state: 409)', () => {
     const many = Array.from({ length: 100 }, (_, i): TextRecord => ({
       id: i + 1,
       value: 'v',
@@ -43,7 +43,7 @@ describe('texts of a specification', () => {
         [{ value: 'x', language: 'en', type: 'short' }],
         now,
       ),
-    ).toThrow(FailedPreconditionError);
+    ).toThrow(ConflictError);
   });
 
   it('replace keeps id and creation time, and cannot take another text’s language and type', () => {

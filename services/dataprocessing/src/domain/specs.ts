@@ -1,4 +1,4 @@
-import { ConflictError, FailedPreconditionError, NotFoundError } from '@accord/common';
+import { ConflictError, NotFoundError } from '@accord/common';
 import { LIMITS, type SpecRecord, type SpecState, type TextRecord, type TextState } from './model';
 
 /**
@@ -78,7 +78,8 @@ export function addTexts(
     out.push(record);
     created.push(record);
   }
-  if (out.length > LIMITS.textsPerSpec) throw new FailedPreconditionError(`a specification holds at most ${LIMITS.textsPerSpec} texts`);
+  // A state the request cannot know of (a valid request for a full specification): 409, not 400.
+  if (out.length > LIMITS.textsPerSpec) throw new ConflictError(`a specification holds at most ${LIMITS.textsPerSpec} texts`);
   return { texts: out, nextTextId: next, created };
 }
 

@@ -73,7 +73,7 @@ class Collector {
 
 function optionalText(c: Collector, field: string, value: string | undefined, max: number): string {
   if (value === undefined) return '';
-  if (value.length > max) c.add(`/${field}`, `must be at most ${max} characters`);
+  if (value.length > max && [...value].length > max) c.add(`/${field}`, `must be at most ${max} characters`);
   return value.trim();
 }
 
@@ -131,7 +131,7 @@ export function validateSpec(input: SpecInput, defaults: { location: string }): 
   if (input.location !== undefined) {
     location = input.location.trim();
     if (location === '') c.add('/location', 'must not be empty');
-    else if (location.length > LIMITS.locationLength) c.add('/location', `must be at most ${LIMITS.locationLength} characters`);
+    else if ([...location].length > LIMITS.locationLength) c.add('/location', `must be at most ${LIMITS.locationLength} characters`);
   }
 
   let duration: number | null = null;

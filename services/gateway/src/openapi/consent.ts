@@ -16,6 +16,8 @@ const queryParameters = (schema: { properties: Record<string, Record<string, unk
     schema: s,
   }));
 const uriOrString = (max: number, description: string) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S', description });
+/** An optional text: empty (= absent) or with at least one non-blank character (blank ones are refused). */
+const optional = (max: number, description: string) => ({ type: 'string', maxLength: max, pattern: '^$|\\S', description });
 
 const exampleEvent = {
   id: '0193a5c2f1e8000000a1b2c3d4e5f601',
@@ -399,9 +401,9 @@ export const consentOpenApi: OpenApiFragment = {
         subject: uriOrString(1024, 'Claim for the subject principal (URI or string).'),
         issuer: uriOrString(1024, 'Claim for the issuer principal (URI or string).'),
         target: uriOrString(2048, 'What is consented to, e.g. a policy URL or `{base_url}/dataprocessing/v0/dpspecs/<spec_id>`.'),
-        source: { type: 'string', maxLength: 1024, description: 'Claim for the source of the consent. Empty = absent.' },
-        scope: { type: 'string', maxLength: 256, description: 'Section or clause of the target. Absent or empty: `default`.' },
-        delegate: { type: 'string', maxLength: 1024, description: 'Principal acting for the subject. Empty = absent.' },
+        source: optional(1024, 'Claim for the source of the consent. Empty = absent.'),
+        scope: optional(256, 'Section or clause of the target. Absent or empty: `default`.'),
+        delegate: optional(1024, 'Principal acting for the subject. Empty = absent.'),
         action: { type: ['boolean', 'null'], description: 'true: accepted; false: declined or withdrawn; null or absent: no action taken.' },
         targetVersion: {
           type: 'integer',
@@ -427,13 +429,13 @@ export const consentOpenApi: OpenApiFragment = {
       required: ['subject', 'issuer', 'target'],
       additionalProperties: false,
       properties: {
-        subject: { type: 'string' },
-        issuer: { type: 'string' },
-        target: { type: 'string' },
-        source: { type: 'string' },
-        scope: { type: 'string' },
-        delegate: { type: 'string' },
-        action: { type: 'string', enum: ['true', 'false', 'null'] },
+        subject: uriOrString(1024, 'As in ConsentInput.'),
+        issuer: uriOrString(1024, 'As in ConsentInput.'),
+        target: uriOrString(2048, 'As in ConsentInput.'),
+        source: optional(1024, 'As in ConsentInput.'),
+        scope: optional(256, 'As in ConsentInput.'),
+        delegate: optional(1024, 'As in ConsentInput.'),
+        action: { type: 'string', enum: ['true', 'false', 'null', ''], description: 'Empty or `null`: no action taken.' },
         targetVersion: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' },
         expiresAt: { type: 'string', format: 'date-time' },
       },

@@ -1,3 +1,4 @@
+import ISO6391 from 'iso-639-1';
 import { errorResponses } from './common';
 import { ref, type OpenApiFragment } from './types';
 
@@ -18,6 +19,8 @@ export const DP_LEGAL_BASES = [
   'CUSTOM',
 ] as const;
 export const DP_TEXT_TYPES = ['default', 'short', 'children', 'legal'] as const;
+/** ISO 639-1 codes as the service accepts them: lower or upper case (stored lower-case). */
+const LANGUAGE_CODES = ISO6391.getAllCodes().flatMap((c) => [c, c.toUpperCase()]);
 
 // Like validate.ts's queryParameters (not imported: validate.ts builds the document from this file).
 const queryParameters = (schema: { properties: Record<string, Record<string, unknown>>; required?: readonly string[] }) =>
@@ -58,7 +61,8 @@ const ifMatch = {
   name: 'If-Match',
   in: 'header',
   required: false,
-  description: 'The ETag of the version the change is based on; when the specification has moved on, 412 and nothing changes.',
+  description:
+    'The ETag of the version the change is based on (`*`: any). When it is not the current ETag (the specification has moved on, or the value is no ETag at all), 412 and nothing changes.',
   schema: { type: 'string', examples: ['"3"'] },
 };
 
@@ -71,8 +75,7 @@ const listQuery = {
 } as const;
 const viewProps = {
   lang: {
-    type: 'string',
-    pattern: '^[A-Za-z]{2}$',
+    $ref: '#/components/schemas/LanguageCode',
     description:
       'Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose.',
   },
@@ -96,8 +99,8 @@ const dashboardQuery = {
 const str = (maxLength: number, description: string, nullable = true) => ({ type: nullable ? ['string', 'null'] : 'string', maxLength, description });
 
 const specFieldProps = {
-  data: { type: 'string', minLength: 1, maxLength: 500, description: 'The data processed, e.g. `e-mail`.' },
-  purpose: { type: 'string', minLength: 1, maxLength: 1000, description: 'Purpose of the processing.' },
+  data: { type: 'string', minLength: 1, pattern: '\\S', maxLength: 500, description: 'The data processed, e.g. `e-mail`.' },
+  purpose: { type: 'string', minLength: 1, pattern: '\\S', maxLength: 1000, description: 'Purpose of the processing.' },
   action: {
     type: 'string',
     enum: DP_ACTIONS,
@@ -126,8 +129,8 @@ const specFieldProps = {
 } as const;
 
 const textProps = {
-  value: { type: 'string', minLength: 1, maxLength: 10000, description: 'The text shown to customers, in `language`.' },
-  language: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 639-1 code (checked against the ISO list; stored lower-case).' },
+  value: { type: 'string', minLength: 1, pattern: '\\S', maxLength: 10000, description: 'The text shown to customers, in `language`.' },
+  language: { $ref: '#/components/schemas/LanguageCode', description: 'ISO 639-1 code (stored lower-case).' },
   type: {
     type: ['string', 'null'],
     enum: [...DP_TEXT_TYPES, null],
@@ -413,7 +416,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         requestBody: body('DpTextCreateRequest', { value: 'We send you our newsletter.', language: 'en' }),
         responses: {
           '201': json(ref('DpText'), 'The text.'),
-          '409': problem('The specification already has a text of this language and type.'),
+          '409': problem('The specification already has a text of this language and type, or already holds 100 texts.'),
           ...errors('400', '401', '403', '404', '413', '503'),
         },
       },
@@ -503,6 +506,12 @@ export const dataprocessingOpenApi: OpenApiFragment = {
     DpSpecPatchRequest: { type: 'object', additionalProperties: false, properties: specFieldProps },
     DpSpecPutRequest: { type: 'object', additionalProperties: false, required: ['data', 'purpose', 'action'], properties: specFieldProps },
     DpText: text,
+    LanguageCode: {
+      type: 'string',
+      enum: LANGUAGE_CODES,
+      description: 'An ISO 639-1 two-letter language code, lower or upper case.',
+      'x-error-message': 'must be an ISO 639-1 two-letter language code',
+    },
     DpTextCreateRequest: { type: 'object', additionalProperties: false, required: ['value', 'language'], properties: textProps },
     DpTextPatchRequest: { type: 'object', additionalProperties: false, properties: textProps },
     DpSpecVersion: {

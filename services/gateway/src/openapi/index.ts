@@ -34,6 +34,7 @@ export function buildDocument(baseUrl: string): Record<string, unknown> {
     tags.push(...(f.tags ?? []));
   }
   addRateLimitResponses(paths);
+  addBodyErrors(paths);
   return {
     openapi: '3.1.0',
     info: {
@@ -60,6 +61,32 @@ function addRateLimitResponses(paths: Record<string, unknown>): void {
     if (!response) continue;
     for (const op of Object.values(ops as Record<string, { responses?: Record<string, unknown> }>)) {
       if (op && typeof op === 'object' && op.responses) op.responses['429'] ??= response;
+    }
+  }
+}
+
+const BODY_ERRORS: Record<string, string> = {
+  '413': 'The body is larger than the limit.',
+  '415': 'The body has a media type this operation does not accept (see requestBody).',
+};
+
+/**
+ * Every operation can answer 431 (Node's HTTP parser refuses the request); every operation that
+ * takes a body also 413 and 415 (the gateway checks both before any route runs), in the form of its 400.
+ */
+function addBodyErrors(paths: Record<string, unknown>): void {
+  for (const item of Object.values(paths) as Array<
+    Record<string, { requestBody?: unknown; responses?: Record<string, { description?: string; content?: unknown }> }>
+  >) {
+    for (const op of Object.values(item)) {
+      if (!op?.responses) continue;
+      op.responses['431'] ??= {
+        description: 'The request line and headers are larger than the limit (64 KiB).',
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      };
+      if (!op.requestBody) continue;
+      const content = op.responses['400']?.content;
+      for (const [code, description] of Object.entries(BODY_ERRORS)) op.responses[code] ??= { description, ...(content ? { content } : {}) };
     }
   }
 }

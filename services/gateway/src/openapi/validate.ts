@@ -16,7 +16,8 @@ let ajvQuery: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 function instance(coerce: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: coerce, useDefaults: false });
+  // verbose: errors carry their schema, for its `x-error-message`
+  const ajv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: coerce, useDefaults: false, verbose: true });
   addFormats(ajv);
   ajv.addSchema(buildDocument('http://localhost') as object, DOC_ID);
   return ajv;
@@ -33,7 +34,21 @@ export function validatorFor(schemaName: string, kind: 'body' | 'query'): Valida
   return fn;
 }
 
-/** ajv errors → field errors with JSON pointers (query: parameter names). */
+/**
+ * A validator for any schema inside the document, by JSON pointer (URI-escaped), e.g. a
+ * response body's: the e2e tests check every answer with it.
+ */
+export function validatorAt(pointer: string): ValidateFunction {
+  const key = `at:${pointer}`;
+  let fn = compiled.get(key);
+  if (!fn) {
+    fn = (ajvBody ??= instance(false)).compile({ $ref: `${DOC_ID}#${pointer}` });
+    compiled.set(key, fn);
+  }
+  return fn;
+}
+
+/** ajv errors → field errors with JSON pointers (query: parameter names), the first one per field. */
 export function toFieldErrors(errors: ErrorObject[] | null | undefined, kind: 'body' | 'query'): FieldError[] {
   const out: FieldError[] = [];
   const seen = new Set<string>();
@@ -46,13 +61,15 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, kind: 'b
     } else if (e.keyword === 'additionalProperties') {
       field = `${e.instancePath}/${(e.params as { additionalProperty: string }).additionalProperty}`;
       message = 'is not a known field';
+    } else if (typeof (e.parentSchema as { 'x-error-message'?: unknown } | undefined)?.['x-error-message'] === 'string') {
+      message = (e.parentSchema as { 'x-error-message': string })['x-error-message'];
     } else if (e.keyword === 'enum') {
       message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}`;
     }
     if (kind === 'query') field = field.replace(/^\//, '') || '(query)';
-    const k = `${field}|${message}`;
-    if (!seen.has(k)) {
-      seen.add(k);
+    // one message per field (an empty string breaks both minLength and pattern: name it once)
+    if (!seen.has(field)) {
+      seen.add(field);
       out.push({ field, message });
     }
   }

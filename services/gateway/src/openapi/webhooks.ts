@@ -5,8 +5,16 @@ import { queryParameters } from './validate';
 const security = [{ bearer: [] }];
 const { '400': e400, '401': e401, '403': e403, '404': e404, '413': e413, '503': e503 } = errorResponses;
 const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
-const idParam = { name: 'id', in: 'path', required: true, description: 'Webhook id.', schema: { type: 'integer', minimum: 1 } };
-const deliveryIdParam = { name: 'deliveryId', in: 'path', required: true, description: 'Delivery id (`dlv_…`).', schema: { type: 'string', maxLength: 64 } };
+const idParam = { name: 'id', in: 'path', required: true, description: 'Webhook id.', schema: { type: 'integer', minimum: 1, maximum: 999_999_999_999_999 } };
+const deliveryIdParam = {
+  name: 'deliveryId',
+  in: 'path',
+  required: true,
+  description: 'Delivery id (`dlv_…`).',
+  schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
+};
+/** Event types a webhook can subscribe to; must equal the webhook service's (a unit test there compares them). */
+export const WEBHOOK_EVENT_TYPES = ['consent', 'log.tree_head'] as const;
 
 const url = {
   type: 'string',
@@ -20,7 +28,7 @@ const events = {
   type: 'array',
   minItems: 1,
   maxItems: 20,
-  items: { type: 'string', maxLength: 64 },
+  items: { type: 'string', enum: WEBHOOK_EVENT_TYPES },
   description:
     'Event types to receive. Known types: `consent` (a consent event was recorded) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.',
   examples: [['consent']],
@@ -29,7 +37,7 @@ const headers = {
   type: 'object',
   maxProperties: 20,
   propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$" },
-  additionalProperties: { type: 'string', maxLength: 1024 },
+  additionalProperties: { type: 'string', maxLength: 1024, pattern: '^(?:[\\x21-\\x7e](?:[\\t\\x20-\\x7e]*[\\x21-\\x7e])?)?$' },
   description:
     'Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.',
   examples: [{ Authorization: 'Bearer receiver-secret' }],

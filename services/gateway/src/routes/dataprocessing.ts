@@ -102,13 +102,16 @@ function itemJson(i: pb.ConsentRequestItem) {
 /** The spec's version as a strong entity tag. */
 const etagOf = (s: pb.Spec) => `"${s.version}"`;
 
-/** `If-Match: "<version>"` → the expected version (undefined without the header or with `*`). */
+/**
+ * `If-Match: "<version>"` → the expected version (undefined without the header or with `*`).
+ * Anything else names no version the specification can have (versions start at 1), so it is
+ * answered like a stale ETag: 412 (RFC 9110 §13.1.1), not 400.
+ */
 function expectedVersion(req: Request): number | undefined {
   const h = req.get('if-match');
   if (h === undefined || h.trim() === '*') return undefined;
   const m = /^\s*(?:W\/)?"(\d{1,9})"\s*$/.exec(h);
-  if (!m) throw HttpProblem.field('If-Match', 'must be the ETag of the specification, e.g. "3"');
-  return Number(m[1]);
+  return m ? Number(m[1]) : 0;
 }
 
 /** Pagination: the next page's URL in a Link header. */

@@ -1,7 +1,9 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { status as Code } from '@grpc/grpc-js';
-import { isServiceError } from '@accord/common';
+import { isServiceError, type Logger } from '@accord/common';
 import type { GatewayContext } from '../context';
+import { toProblem } from '../middleware/errors';
+import { titleFor } from '../problem';
 
 const FIELDS = ['grant_type', 'scope', 'client_id', 'client_secret', 'refresh_token'] as const;
 
@@ -93,4 +95,19 @@ export function oauthRoutes(ctx: GatewayContext): Router {
     res.status(200).json({ access_token: t.accessToken, expires_in: t.expiresIn, scope: t.scope, refresh_token: t.refreshToken, token_type: t.tokenType });
   });
   return r;
+}
+
+/**
+ * Errors on the token endpoint in the RFC 6749 §5.2 form that its clients parse (an unreadable
+ * or oversized body, an unsupported media type, a method it lacks), never problem+json.
+ */
+export function oauthErrorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const p = toProblem(err);
+    if (p.status >= 500) logger.error({ err, method: req.method, path: req.path, status: p.status }, 'request failed');
+    const error = p.status === 503 ? 'temporarily_unavailable' : p.status >= 500 ? 'server_error' : 'invalid_request';
+    res.setHeader('Cache-Control', 'no-store');
+    oauthError(res, p.status, error, p.status >= 500 ? titleFor(p.status) : (p.detail ?? p.title), p.headers);
+  };
 }

@@ -36,10 +36,9 @@ export interface AttemptOutcome {
 }
 
 /**
- * Delivery records (with their attempt log) and the work queue. Only two kinds of write are
- * relied on for safety between replicas, because they are atomic on MongoDB and on FerretDB
- * alike: an insert against a unique _id, and an upsert's insert. (FerretDB 1.x does not make
- * findOneAndUpdate or conditional updates atomic.)
+ * Delivery records (with their attempt log) and the work queue. Safety between replicas rests
+ * on single-document atomicity as MongoDB guarantees it: an insert against a unique _id (the
+ * lease claim) and updates conditional on the lease token (outcomes).
  */
 export class DeliveryStore {
   constructor(private readonly m: Models) {}
@@ -122,17 +121,24 @@ export class DeliveryStore {
       try {
         await this.m.Lease.create({ _id: leaseToken, deliveryId: c._id, createdAt: now });
       } catch (err) {
-        if ((err as { code?: number }).code === DUPLICATE_KEY) continue; // another worker won this one
-        throw err;
+        if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
+        // Another worker won this one, or won it and died before the queue update below.
+        if (!ids.length) await this.skipOrphanedLease(c._id, gen, leaseMs, now);
+        continue;
       }
-      const taken = await this.m.Queue.updateOne({ _id: c._id }, { $set: { leaseGen: gen, leaseToken, dueAt: new Date(now.getTime() + leaseMs) } });
+      // Only forward: a claimer slower than a lease must not take back a skipped generation.
+      const taken = await this.m.Queue.updateOne(
+        { _id: c._id, leaseGen: { $not: { $gte: gen } } },
+        { $set: { leaseGen: gen, leaseToken, dueAt: new Date(now.getTime() + leaseMs) } },
+      );
       if (taken.matchedCount !== 1) {
         // The entry was finished and removed after we read it (its leases go after it, so a
-        // stale generation can win the insert only then): nothing to send.
+        // stale generation can win the insert only then), or its generation was skipped: nothing to send.
         await this.m.Lease.deleteOne({ _id: leaseToken }).catch(() => undefined);
         continue;
       }
-      const delivery = await this.m.Delivery.findById(c._id).lean<DeliveryDoc>().exec();
+      // The record carries the lease too, so that only this attempt's outcome can change it.
+      const delivery = await this.m.Delivery.findOneAndUpdate({ _id: c._id }, { $set: { leaseToken } }, { new: true }).lean<DeliveryDoc>().exec();
       // The queue entry decides that an attempt is due (a redelivery may follow a finished one).
       if (delivery) return { claimed: { delivery, leaseToken }, due };
       await this.finishQueue(c._id, gen); // its webhook was deleted
@@ -140,28 +146,49 @@ export class DeliveryStore {
     return { claimed: null, due, nextDueAt };
   }
 
-  /** Records an attempt; the queue entry moves on only while this worker holds the lease. */
+  /**
+   * A worker killed between its lease insert and the queue update leaves lease `<id>#<gen>`
+   * while the entry still shows generation gen - 1: every later claim would collide with it and
+   * the delivery would never be sent (e2e/faults/webhook-kill.test.ts found it). Once that lease
+   * is older than a lease, its generation is skipped (conditional, so racing workers skip it once).
+   */
+  private async skipOrphanedLease(id: string, gen: number, leaseMs: number, now: Date): Promise<void> {
+    const lease = await this.m.Lease.findById(`${id}#${gen}`).lean<{ createdAt: Date }>().exec();
+    if (!lease || lease.createdAt.getTime() + leaseMs > now.getTime()) return;
+    await this.m.Queue.updateOne({ _id: id, leaseGen: { $not: { $gte: gen } } }, { $set: { leaseGen: gen, leaseToken: null } });
+  }
+
+  /**
+   * Records an attempt's outcome only while this worker holds the lease: status, retry count and
+   * next attempt change in one update conditional on the record's lease token, and only then
+   * does the queue entry move on. A worker whose lease expired (another took over, perhaps
+   * already finished the delivery) or was reset by a redelivery only adds its attempt to the
+   * log, so it can never turn a finished delivery back to pending with no queue entry left to
+   * retry it. Returns whether the outcome counted.
+   */
   async complete(id: string, leaseToken: string, outcome: AttemptOutcome, failedAttempts: number): Promise<boolean> {
-    await this.m.Delivery.updateOne(
-      { _id: id },
-      {
-        $set: { status: outcome.status, failedAttempts, nextAttemptAt: outcome.nextAttemptAt, updatedAt: new Date() },
-        $push: { attempts: { $each: [outcome.attempt], $slice: -MAX_ATTEMPT_LOG } },
-      },
+    const log = { $push: { attempts: { $each: [outcome.attempt], $slice: -MAX_ATTEMPT_LOG } } };
+    const res = await this.m.Delivery.updateOne(
+      { _id: id, leaseToken },
+      { $set: { status: outcome.status, failedAttempts, nextAttemptAt: outcome.nextAttemptAt, leaseToken: null, updatedAt: new Date() }, ...log },
     );
+    if (res.matchedCount !== 1) {
+      await this.m.Delivery.updateOne({ _id: id }, log);
+      return false;
+    }
     return this.settle(id, leaseToken, outcome.status === 'pending' ? outcome.nextAttemptAt : null);
   }
 
   /** Ends a delivery without an attempt (its webhook was deleted or disabled meanwhile). */
   async abandon(id: string, leaseToken: string, reason: string): Promise<void> {
-    await this.m.Delivery.updateOne(
-      { _id: id },
+    const res = await this.m.Delivery.updateOne(
+      { _id: id, leaseToken },
       {
-        $set: { status: 'failed', nextAttemptAt: null, updatedAt: new Date() },
+        $set: { status: 'failed', nextAttemptAt: null, leaseToken: null, updatedAt: new Date() },
         $push: { attempts: { $each: [{ at: new Date(), statusCode: 0, latencyMs: 0, error: reason }], $slice: -MAX_ATTEMPT_LOG } },
       },
     );
-    await this.settle(id, leaseToken, null);
+    if (res.matchedCount === 1) await this.settle(id, leaseToken, null);
   }
 
   /** Reschedules (next) or removes (null) the queue entry, if the lease is still ours. */
@@ -199,7 +226,7 @@ export class DeliveryStore {
   async redeliver(webhookId: number, id: string, now = new Date()): Promise<DeliveryDoc | null> {
     const existing = await this.get(webhookId, id);
     if (!existing) return null;
-    await this.m.Delivery.updateOne({ _id: id }, { $set: { status: 'pending', failedAttempts: 0, nextAttemptAt: now, updatedAt: now } });
+    await this.m.Delivery.updateOne({ _id: id }, { $set: { status: 'pending', failedAttempts: 0, nextAttemptAt: now, leaseToken: null, updatedAt: now } });
     await this.m.Queue.updateOne({ _id: id }, { $set: { dueAt: now, leaseToken: null }, $setOnInsert: { webhookId, leaseGen: 0 } }, { upsert: true });
     return this.get(webhookId, id);
   }

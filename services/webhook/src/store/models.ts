@@ -50,6 +50,11 @@ export interface DeliveryDoc {
   attempts: AttemptDoc[];
   /** When the next attempt is due (pending only; for display, the queue entry decides). */
   nextAttemptAt: Date | null;
+  /**
+   * The lease of the attempt in flight (also on the queue entry). Outcomes are recorded with a
+   * condition on it, so a worker that lost its lease cannot change the status any more.
+   */
+  leaseToken?: string | null;
   createdAt: Date;
   updatedAt: Date;
   /** W3C trace context of the event that caused it, so each attempt joins the consent's trace. */
@@ -128,6 +133,7 @@ export function defineModels(conn: Connection): Models {
       failedAttempts: { type: Number, default: 0 },
       attempts: { type: [attempt], default: [] },
       nextAttemptAt: { type: Date, default: null },
+      leaseToken: { type: String, default: null },
       createdAt: { type: Date, required: true },
       updatedAt: { type: Date, required: true },
       traceparent: { type: String },

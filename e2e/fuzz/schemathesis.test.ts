@@ -1,0 +1,89 @@
+/**
+ * schemathesis against the whole stack, with valid credentials: every operation of the OpenAPI
+ * document, schema-valid and schema-violating data, and stateful sequences through the document's
+ * links (create, then read, change, delete). Every check is on (`--checks all`): no 5xx, no
+ * status code, content type, header or body the document does not declare, valid data accepted,
+ * invalid data refused, undeclared methods 405. Found cases are kept as regressions in
+ * regressions.test.ts.
+ *
+ * CI runs a bounded pass (ACCORD_FUZZ_EXAMPLES cases per operation and phase, default 25, within
+ * ACCORD_FUZZ_SECONDS, default 200); `npm run fuzz` a long one. Needs schemathesis in the project's
+ * venv: deploy/local/scripts/install-schemathesis.sh.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { itWithBinary, REPO_ROOT } from '@accord/local-stack';
+import { startStack, type Stack } from '../harness';
+
+const st = join(process.env.ACCORD_TOOLS_DIR ?? join(REPO_ROOT, '.accord', 'tools'), 'venv', 'bin', 'st');
+const examples = Number(process.env.ACCORD_FUZZ_EXAMPLES ?? 25);
+const seconds = Number(process.env.ACCORD_FUZZ_SECONDS ?? 200);
+
+function run(cmd: string, args: string[], env: Record<string, string>, limitMs: number): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    // a fresh working directory: schemathesis and hypothesis keep caches of earlier failures there
+    const cwd = mkdtempSync(join(tmpdir(), 'accord-fuzz-'));
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+describe('schemathesis against the running stack', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack('fuzz');
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+  }, 30_000);
+
+  itWithBinary(existsSync(st) ? st : undefined, 'schemathesis (deploy/local/scripts/install-schemathesis.sh)')(
+    'finds no server error, no answer outside the document and no crash in any operation',
+    async () => {
+      const creds = await stack.bootstrap({ account: 'fuzz', app: 'web', scopes: ['consent', 'dataprocessing', 'webhooks'] });
+      const token = await stack.token(creds, 'consent dataprocessing webhooks');
+      const { code, out } = await run(
+        st,
+        [
+          '--config-file',
+          join(__dirname, 'schemathesis.toml'),
+          'run',
+          `${stack.baseUrl}/openapi.json`,
+          '--url',
+          stack.baseUrl,
+          '--checks',
+          'all',
+          '--workers',
+          '2',
+          '--max-examples',
+          String(examples),
+          '--max-time',
+          String(seconds),
+          '--no-color',
+          ...(process.env.ACCORD_FUZZ_SEED ? ['--seed', process.env.ACCORD_FUZZ_SEED] : []),
+        ],
+        { ACCORD_FUZZ_TOKEN: token, ACCORD_FUZZ_API_KEY: creds.apiKey, NO_COLOR: '1' },
+        (seconds + 60) * 1000,
+      );
+      const generated = /(\d+) generated/.exec(out);
+      console.log(`[fuzz] schemathesis: ${generated ? generated[1] : '?'} test cases, exit code ${code}`);
+      if (code !== 0) {
+        const from = ['ERRORS', 'FAILURES', 'SUMMARY'].map((w) => out.indexOf(w)).filter((i) => i >= 0);
+        throw new Error(`schemathesis failed (exit ${code}):\n${out.slice(from.length ? Math.min(...from) - 40 : -8000)}`);
+      }
+      expect(Number(generated?.[1] ?? 0)).toBeGreaterThan(examples * 20);
+      // the stack is still healthy afterwards
+      expect((await stack.request('GET', '/readyz')).status).toBe(200);
+    },
+    (seconds + 120) * 1000,
+  );
+});

@@ -1,0 +1,65 @@
+import type { RequestHandler } from 'express';
+import { HttpProblem, titleFor } from '../problem';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+interface Route {
+  template: string;
+  pattern: RegExp;
+  params: number;
+  /** Upper-case methods the document declares (HEAD added where GET is). */
+  allow: string[];
+  /** Media types (lower-case, no parameters) each method's request body may have. */
+  bodyTypes: Map<string, string[]>;
+}
+
+/** The routes of an OpenAPI document, literal paths before templated ones (`/consents/search` before `/consents/{id}`). */
+export function documentRoutes(doc: { paths: Record<string, Record<string, unknown>> }): Route[] {
+  const routes = Object.entries(doc.paths).map(([template, item]) => {
+    const methods = METHODS.filter((m) => item[m] !== undefined).map((m) => m.toUpperCase());
+    if (methods.includes('GET') && !methods.includes('HEAD')) methods.push('HEAD');
+    const bodyTypes = new Map<string, string[]>();
+    for (const m of METHODS) {
+      const content = (item[m] as { requestBody?: { content?: Record<string, unknown> } } | undefined)?.requestBody?.content;
+      if (content)
+        bodyTypes.set(
+          m.toUpperCase(),
+          Object.keys(content).map((t) => t.toLowerCase()),
+        );
+    }
+    const source = template
+      .split('/')
+      .map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    return { template, pattern: new RegExp(`^${source}/?$`), params: (template.match(/\{/g) ?? []).length, allow: methods, bodyTypes };
+  });
+  return routes.sort((a, b) => a.params - b.params);
+}
+
+/**
+ * Answers from the OpenAPI document what no route needs to repeat: 405 with `Allow` for a method
+ * a documented path does not declare (TRACE, OPTIONS, PUT on a read-only resource…), and 415 for
+ * a body whose media type the operation does not accept. Runs before authentication and body
+ * parsing, so neither costs anything for such requests. Paths the document lacks pass through
+ * (404 later).
+ */
+export function documentRouting(doc: { paths: Record<string, Record<string, unknown>> }): RequestHandler {
+  const routes = documentRoutes(doc);
+  return (req, _res, next) => {
+    const route = routes.find((r) => r.pattern.test(req.path));
+    if (!route) return next();
+    if (!route.allow.includes(req.method)) {
+      const allow = route.allow.join(', ');
+      return next(new HttpProblem(405, titleFor(405), `${req.method} is not allowed here; allowed: ${allow}.`, [], { Allow: allow }));
+    }
+    const accepted = route.bodyTypes.get(req.method);
+    const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (accepted && hasBody) {
+      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (!accepted.includes(type)) {
+        return next(new HttpProblem(415, titleFor(415), `The body must be ${accepted.join(' or ')}; this one is ${type || 'untyped'}.`));
+      }
+    }
+    next();
+  };
+}
