@@ -32,6 +32,15 @@ export interface paths {
             };
           };
         };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     put?: never;
@@ -297,6 +306,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description A backing service is unavailable. */
         503: {
           headers: {
@@ -378,6 +396,33 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The body is larger than the limit. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body has a media type this operation does not accept (see requestBody). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description A backing service is unavailable. */
         503: {
           headers: {
@@ -423,6 +468,15 @@ export interface paths {
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
           headers: {
             [name: string]: unknown;
           };
@@ -495,6 +549,33 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The body is larger than the limit. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body has a media type this operation does not accept (see requestBody). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description A backing service is unavailable. */
         503: {
           headers: {
@@ -551,6 +632,15 @@ export interface paths {
         };
         /** @description No such resource in the caller's account. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
           headers: {
             [name: string]: unknown;
           };
@@ -637,6 +727,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description A backing service is unavailable. */
         503: {
           headers: {
@@ -716,6 +815,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description A backing service is unavailable. */
         503: {
           headers: {
@@ -774,6 +882,15 @@ export interface paths {
         };
         /** @description No such resource in the caller's account. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
           headers: {
             [name: string]: unknown;
           };
@@ -857,6 +974,33 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The body is larger than the limit. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body has a media type this operation does not accept (see requestBody). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description A backing service is unavailable. */
         503: {
           headers: {
@@ -928,6 +1072,15 @@ export interface paths {
         };
         /** @description No such resource in the caller's account. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
           headers: {
             [name: string]: unknown;
           };
@@ -1026,6 +1179,33 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The body is larger than the limit. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body has a media type this operation does not accept (see requestBody). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description A backing service is unavailable. */
         503: {
           headers: {
@@ -1083,6 +1263,15 @@ export interface paths {
         };
         /** @description No such resource in the caller's account. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
           headers: {
             [name: string]: unknown;
           };
@@ -1183,6 +1372,33 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The body is larger than the limit. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body has a media type this operation does not accept (see requestBody). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description A backing service is unavailable. */
         503: {
           headers: {
@@ -1228,6 +1444,15 @@ export interface paths {
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
           headers: {
             [name: string]: unknown;
           };
@@ -1282,6 +1507,15 @@ export interface paths {
             };
           };
         };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     put?: never;
@@ -1325,6 +1559,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     put?: never;
@@ -1361,6 +1604,15 @@ export interface paths {
         };
         /** @description No such resource in the caller's account. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
           headers: {
             [name: string]: unknown;
           };
@@ -1422,6 +1674,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description A backing service is unavailable. */
         503: {
           headers: {
@@ -1475,6 +1736,33 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The body is larger than the limit. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body has a media type this operation does not accept (see requestBody). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description A backing service is unavailable. */
         503: {
           headers: {
@@ -1517,6 +1805,15 @@ export interface paths {
         };
         /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
           headers: {
             [name: string]: unknown;
           };
@@ -1584,6 +1881,15 @@ export interface paths {
         };
         /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
           headers: {
             [name: string]: unknown;
           };
@@ -1661,6 +1967,15 @@ export interface paths {
         };
         /** @description No such resource in the caller's account. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
           headers: {
             [name: string]: unknown;
           };
@@ -1953,6 +2268,15 @@ export interface paths {
             'text/html': unknown;
           };
         };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     put?: never;
@@ -1986,6 +2310,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
         };
       };
     };
@@ -2041,6 +2374,15 @@ export interface paths {
           };
           content?: never;
         };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     put?: never;
@@ -2074,6 +2416,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
         };
         /** @description Some service is not serving; the body says which. */
         503: {
@@ -2135,6 +2486,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     put?: never;
@@ -2178,6 +2538,15 @@ export interface paths {
         };
         /** @description The bundle is not built here, or another version. */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
           headers: {
             [name: string]: unknown;
           };
@@ -2401,15 +2770,24 @@ export interface components {
     };
     /** @description One event as form fields; every value is a string. */
     ConsentFormRequest: {
-      /** @enum {string} */
-      action?: 'true' | 'false' | 'null';
+      /**
+       * @description Empty or `null`: no action taken.
+       * @enum {string}
+       */
+      action?: 'true' | 'false' | 'null' | '';
+      /** @description As in ConsentInput. */
       delegate?: string;
       /** Format: date-time */
       expiresAt?: string;
+      /** @description As in ConsentInput. */
       issuer: string;
+      /** @description As in ConsentInput. */
       scope?: string;
+      /** @description As in ConsentInput. */
       source?: string;
+      /** @description As in ConsentInput. */
       subject: string;
+      /** @description As in ConsentInput. */
       target: string;
       targetVersion?: string;
     };
@@ -2692,7 +3070,7 @@ export interface components {
       /** @description The issuer the consents were given to. */
       issuer: string;
       /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
-      lang?: string;
+      lang?: components['schemas']['LanguageCode'];
       /** @description The subject whose consents are shown. */
       subject: string;
       /**
@@ -2930,8 +3308,8 @@ export interface components {
       value: string;
     };
     DpTextCreateRequest: {
-      /** @description ISO 639-1 code (checked against the ISO list; stored lower-case). */
-      language: string;
+      /** @description ISO 639-1 code (stored lower-case). */
+      language: components['schemas']['LanguageCode'];
       /**
        * @description Audience: default (general, when absent), short (one line, e.g. a checkbox label), children (worded for minors), legal (full formal wording). One text per language and type.
        * @enum {string|null}
@@ -2941,8 +3319,8 @@ export interface components {
       value: string;
     };
     DpTextPatchRequest: {
-      /** @description ISO 639-1 code (checked against the ISO list; stored lower-case). */
-      language?: string;
+      /** @description ISO 639-1 code (stored lower-case). */
+      language?: components['schemas']['LanguageCode'];
       /**
        * @description Audience: default (general, when absent), short (one line, e.g. a checkbox label), children (worded for minors), legal (full formal wording). One text per language and type.
        * @enum {string|null}
@@ -2953,13 +3331,384 @@ export interface components {
     };
     DpViewQuery: {
       /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
-      lang?: string;
+      lang?: components['schemas']['LanguageCode'];
       /**
        * @description Preferred text type (default `default`); within a language falls back to `default`, then any type.
        * @enum {string}
        */
       type?: 'default' | 'short' | 'children' | 'legal';
     };
+    /**
+     * @description An ISO 639-1 two-letter language code, lower or upper case.
+     * @enum {string}
+     */
+    LanguageCode:
+      | 'aa'
+      | 'AA'
+      | 'ab'
+      | 'AB'
+      | 'ae'
+      | 'AE'
+      | 'af'
+      | 'AF'
+      | 'ak'
+      | 'AK'
+      | 'am'
+      | 'AM'
+      | 'an'
+      | 'AN'
+      | 'ar'
+      | 'AR'
+      | 'as'
+      | 'AS'
+      | 'av'
+      | 'AV'
+      | 'ay'
+      | 'AY'
+      | 'az'
+      | 'AZ'
+      | 'ba'
+      | 'BA'
+      | 'be'
+      | 'BE'
+      | 'bg'
+      | 'BG'
+      | 'bi'
+      | 'BI'
+      | 'bm'
+      | 'BM'
+      | 'bn'
+      | 'BN'
+      | 'bo'
+      | 'BO'
+      | 'br'
+      | 'BR'
+      | 'bs'
+      | 'BS'
+      | 'ca'
+      | 'CA'
+      | 'ce'
+      | 'CE'
+      | 'ch'
+      | 'CH'
+      | 'co'
+      | 'CO'
+      | 'cr'
+      | 'CR'
+      | 'cs'
+      | 'CS'
+      | 'cu'
+      | 'CU'
+      | 'cv'
+      | 'CV'
+      | 'cy'
+      | 'CY'
+      | 'da'
+      | 'DA'
+      | 'de'
+      | 'DE'
+      | 'dv'
+      | 'DV'
+      | 'dz'
+      | 'DZ'
+      | 'ee'
+      | 'EE'
+      | 'el'
+      | 'EL'
+      | 'en'
+      | 'EN'
+      | 'eo'
+      | 'EO'
+      | 'es'
+      | 'ES'
+      | 'et'
+      | 'ET'
+      | 'eu'
+      | 'EU'
+      | 'fa'
+      | 'FA'
+      | 'ff'
+      | 'FF'
+      | 'fi'
+      | 'FI'
+      | 'fj'
+      | 'FJ'
+      | 'fo'
+      | 'FO'
+      | 'fr'
+      | 'FR'
+      | 'fy'
+      | 'FY'
+      | 'ga'
+      | 'GA'
+      | 'gd'
+      | 'GD'
+      | 'gl'
+      | 'GL'
+      | 'gn'
+      | 'GN'
+      | 'gu'
+      | 'GU'
+      | 'gv'
+      | 'GV'
+      | 'ha'
+      | 'HA'
+      | 'he'
+      | 'HE'
+      | 'hi'
+      | 'HI'
+      | 'ho'
+      | 'HO'
+      | 'hr'
+      | 'HR'
+      | 'ht'
+      | 'HT'
+      | 'hu'
+      | 'HU'
+      | 'hy'
+      | 'HY'
+      | 'hz'
+      | 'HZ'
+      | 'ia'
+      | 'IA'
+      | 'id'
+      | 'ID'
+      | 'ie'
+      | 'IE'
+      | 'ig'
+      | 'IG'
+      | 'ii'
+      | 'II'
+      | 'ik'
+      | 'IK'
+      | 'io'
+      | 'IO'
+      | 'is'
+      | 'IS'
+      | 'it'
+      | 'IT'
+      | 'iu'
+      | 'IU'
+      | 'ja'
+      | 'JA'
+      | 'jv'
+      | 'JV'
+      | 'ka'
+      | 'KA'
+      | 'kg'
+      | 'KG'
+      | 'ki'
+      | 'KI'
+      | 'kj'
+      | 'KJ'
+      | 'kk'
+      | 'KK'
+      | 'kl'
+      | 'KL'
+      | 'km'
+      | 'KM'
+      | 'kn'
+      | 'KN'
+      | 'ko'
+      | 'KO'
+      | 'kr'
+      | 'KR'
+      | 'ks'
+      | 'KS'
+      | 'ku'
+      | 'KU'
+      | 'kv'
+      | 'KV'
+      | 'kw'
+      | 'KW'
+      | 'ky'
+      | 'KY'
+      | 'la'
+      | 'LA'
+      | 'lb'
+      | 'LB'
+      | 'lg'
+      | 'LG'
+      | 'li'
+      | 'LI'
+      | 'ln'
+      | 'LN'
+      | 'lo'
+      | 'LO'
+      | 'lt'
+      | 'LT'
+      | 'lu'
+      | 'LU'
+      | 'lv'
+      | 'LV'
+      | 'mg'
+      | 'MG'
+      | 'mh'
+      | 'MH'
+      | 'mi'
+      | 'MI'
+      | 'mk'
+      | 'MK'
+      | 'ml'
+      | 'ML'
+      | 'mn'
+      | 'MN'
+      | 'mr'
+      | 'MR'
+      | 'ms'
+      | 'MS'
+      | 'mt'
+      | 'MT'
+      | 'my'
+      | 'MY'
+      | 'na'
+      | 'NA'
+      | 'nb'
+      | 'NB'
+      | 'nd'
+      | 'ND'
+      | 'ne'
+      | 'NE'
+      | 'ng'
+      | 'NG'
+      | 'nl'
+      | 'NL'
+      | 'nn'
+      | 'NN'
+      | 'no'
+      | 'NO'
+      | 'nr'
+      | 'NR'
+      | 'nv'
+      | 'NV'
+      | 'ny'
+      | 'NY'
+      | 'oc'
+      | 'OC'
+      | 'oj'
+      | 'OJ'
+      | 'om'
+      | 'OM'
+      | 'or'
+      | 'OR'
+      | 'os'
+      | 'OS'
+      | 'pa'
+      | 'PA'
+      | 'pi'
+      | 'PI'
+      | 'pl'
+      | 'PL'
+      | 'ps'
+      | 'PS'
+      | 'pt'
+      | 'PT'
+      | 'qu'
+      | 'QU'
+      | 'rm'
+      | 'RM'
+      | 'rn'
+      | 'RN'
+      | 'ro'
+      | 'RO'
+      | 'ru'
+      | 'RU'
+      | 'rw'
+      | 'RW'
+      | 'sa'
+      | 'SA'
+      | 'sc'
+      | 'SC'
+      | 'sd'
+      | 'SD'
+      | 'se'
+      | 'SE'
+      | 'sg'
+      | 'SG'
+      | 'si'
+      | 'SI'
+      | 'sk'
+      | 'SK'
+      | 'sl'
+      | 'SL'
+      | 'sm'
+      | 'SM'
+      | 'sn'
+      | 'SN'
+      | 'so'
+      | 'SO'
+      | 'sq'
+      | 'SQ'
+      | 'sr'
+      | 'SR'
+      | 'ss'
+      | 'SS'
+      | 'st'
+      | 'ST'
+      | 'su'
+      | 'SU'
+      | 'sv'
+      | 'SV'
+      | 'sw'
+      | 'SW'
+      | 'ta'
+      | 'TA'
+      | 'te'
+      | 'TE'
+      | 'tg'
+      | 'TG'
+      | 'th'
+      | 'TH'
+      | 'ti'
+      | 'TI'
+      | 'tk'
+      | 'TK'
+      | 'tl'
+      | 'TL'
+      | 'tn'
+      | 'TN'
+      | 'to'
+      | 'TO'
+      | 'tr'
+      | 'TR'
+      | 'ts'
+      | 'TS'
+      | 'tt'
+      | 'TT'
+      | 'tw'
+      | 'TW'
+      | 'ty'
+      | 'TY'
+      | 'ug'
+      | 'UG'
+      | 'uk'
+      | 'UK'
+      | 'ur'
+      | 'UR'
+      | 'uz'
+      | 'UZ'
+      | 've'
+      | 'VE'
+      | 'vi'
+      | 'VI'
+      | 'vo'
+      | 'VO'
+      | 'wa'
+      | 'WA'
+      | 'wo'
+      | 'WO'
+      | 'xh'
+      | 'XH'
+      | 'yi'
+      | 'YI'
+      | 'yo'
+      | 'YO'
+      | 'za'
+      | 'ZA'
+      | 'zh'
+      | 'ZH'
+      | 'zu'
+      | 'ZU';
     OAuthError: {
       /** @enum {string} */
       error:
@@ -3067,7 +3816,7 @@ export interface components {
        *       "consent"
        *     ]
        */
-      events: string[];
+      events: ('consent' | 'log.tree_head')[];
       /**
        * @description Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.
        * @example {
@@ -3160,7 +3909,7 @@ export interface components {
        *       "consent"
        *     ]
        */
-      events?: string[];
+      events?: ('consent' | 'log.tree_head')[];
       /**
        * @description Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.
        * @example {
@@ -3225,6 +3974,7 @@ export type SchemaDpText = components['schemas']['DpText'];
 export type SchemaDpTextCreateRequest = components['schemas']['DpTextCreateRequest'];
 export type SchemaDpTextPatchRequest = components['schemas']['DpTextPatchRequest'];
 export type SchemaDpViewQuery = components['schemas']['DpViewQuery'];
+export type SchemaLanguageCode = components['schemas']['LanguageCode'];
 export type SchemaOAuthError = components['schemas']['OAuthError'];
 export type SchemaProblem = components['schemas']['Problem'];
 export type SchemaTokenRequest = components['schemas']['TokenRequest'];
@@ -3308,6 +4058,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -3317,6 +4076,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3399,6 +4167,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3501,6 +4278,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -3568,6 +4354,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3652,6 +4447,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3748,6 +4552,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -3804,6 +4617,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3893,6 +4715,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -3969,6 +4800,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -4034,6 +4874,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4118,6 +4967,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -4127,6 +4985,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4211,6 +5078,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -4288,6 +5164,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -4297,6 +5182,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4371,6 +5265,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4458,6 +5361,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -4467,6 +5379,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4539,6 +5460,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4626,6 +5556,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -4635,6 +5574,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4656,7 +5604,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
-        lang?: string;
+        lang?: components['schemas']['LanguageCode'];
         /** @description Preferred text type (default `default`); within a language falls back to `default`, then any type. */
         type?: 'default' | 'short' | 'children' | 'legal';
       };
@@ -4729,6 +5677,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -4746,7 +5703,7 @@ export interface operations {
         /** @description The issuer the consents were given to. */
         issuer: string;
         /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
-        lang?: string;
+        lang?: components['schemas']['LanguageCode'];
         /** @description The subject whose consents are shown. */
         subject: string;
         /** @description Preferred text type (default `default`); within a language falls back to `default`, then any type. */
@@ -4821,6 +5778,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -4836,7 +5802,7 @@ export interface operations {
     parameters: {
       query?: {
         /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
-        lang?: string;
+        lang?: components['schemas']['LanguageCode'];
         /** @description Preferred text type (default `default`); within a language falls back to `default`, then any type. */
         type?: 'default' | 'short' | 'children' | 'legal';
       };
@@ -4903,6 +5869,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -4993,6 +5968,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5100,6 +6084,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -5109,6 +6102,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5191,6 +6193,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -5206,7 +6217,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The ETag of the version the change is based on; when the specification has moved on, 412 and nothing changes. */
+        /** @description The ETag of the version the change is based on (`*`: any). When it is not the current ETag (the specification has moved on, or the value is no ETag at all), 412 and nothing changes. */
         'If-Match'?: string;
       };
       path: {
@@ -5295,6 +6306,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -5304,6 +6324,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5382,6 +6411,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -5397,7 +6435,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description The ETag of the version the change is based on; when the specification has moved on, 412 and nothing changes. */
+        /** @description The ETag of the version the change is based on (`*`: any). When it is not the current ETag (the specification has moved on, or the value is no ETag at all), 412 and nothing changes. */
         'If-Match'?: string;
       };
       path: {
@@ -5491,6 +6529,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -5500,6 +6547,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5574,6 +6630,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5658,7 +6723,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description The specification already has a text of this language and type. */
+      /** @description The specification already has a text of this language and type, or already holds 100 texts. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5676,6 +6741,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -5685,6 +6759,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5761,6 +6844,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5859,6 +6951,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -5868,6 +6969,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -5942,6 +7052,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6040,6 +7159,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -6049,6 +7177,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6123,6 +7260,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6205,6 +7351,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -6258,6 +7413,24 @@ export interface operations {
           'application/json': components['schemas']['OAuthError'];
         };
       };
+      /** @description The body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
       /** @description Too many token requests for this client id, or too many failed client authentications for this client id or source address. */
       429: {
         headers: {
@@ -6271,6 +7444,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description The oauth service is unavailable. */
@@ -6313,6 +7495,15 @@ export interface operations {
       };
       /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -6382,6 +7573,24 @@ export interface operations {
       };
       /** @description The body is larger than the limit, or holds more events than the account's maximum per request. */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
         headers: {
           [name: string]: unknown;
         };
@@ -6472,6 +7681,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -6547,6 +7765,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6634,6 +7861,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
       429: {
         headers: {
@@ -6643,6 +7879,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6739,6 +7984,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -6818,6 +8072,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -6907,6 +8170,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description A backing service is unavailable. */
       503: {
         headers: {
@@ -6984,6 +8256,15 @@ export interface operations {
           'RateLimit-Policy'?: string;
           /** @description Seconds to wait before retrying. */
           'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
