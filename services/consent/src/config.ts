@@ -24,10 +24,10 @@ export const configShape = {
     .regex(/^[a-z]{2}$/)
     .default('en'),
   /** How often the outbox relay looks for events that are not yet on NATS. */
-  ACCORD_CONSENT_OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  ACCORD_CONSENT_OUTBOX_POLL_MS: z.coerce.number().int().min(10).default(2_000),
   /** How long a relay (or the writer) owns an outbox record before another replica may take it. */
   ACCORD_CONSENT_OUTBOX_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
-  /** How often each replica looks for consent events waiting for their log leaf (a write nudges it sooner). */
+  /** How often each replica looks for consent events waiting for their log leaf while there are some (idle: backs off to 2 s; a write nudges it sooner). */
   ACCORD_CONSENT_LOG_POLL_MS: z.coerce.number().int().min(10).default(250),
   /** How long one replica sequences an account's log before another may take over (renewed every pass). */
   ACCORD_CONSENT_LOG_LEASE_MS: z.coerce.number().int().min(100).default(1_500),

@@ -15,8 +15,11 @@ export interface LogQueue {
   markLogged(ids: string[]): Promise<void>;
 }
 
+/** Longest pause between two looks for waiting events while there are none. */
+const IDLE_MAX_MS = 2_000;
+
 export interface SequencerOptions {
-  /** How often waiting events are looked for (the nudge after a write comes sooner). */
+  /** How often waiting events are looked for while there are some (idle: backs off to 2 s; a write here nudges at once). */
   pollMs: number;
   /** How long one replica sequences an account before another may take over (renewed every pass). */
   leaseMs: number;
@@ -53,10 +56,14 @@ export class LogSequencer {
   /** The largest head this sequencer published per account (a pass with nothing new publishes nothing). */
   private readonly published = new Map<string, number>();
 
+  private idleMs: number;
+
   constructor(
     private readonly repo: LogRepository,
     private readonly opts: SequencerOptions,
-  ) {}
+  ) {
+    this.idleMs = opts.pollMs;
+  }
 
   start(): void {
     this.schedule(0);
@@ -136,14 +143,18 @@ export class LogSequencer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      let found = 0;
       this.running = this.runOnce()
-        .then(() => undefined)
+        .then((n) => void (found = n))
         .catch((err: unknown) => this.opts.logger.warn({ err }, 'consent log: sequencing pass failed; retrying'))
         .finally(() => {
           this.running = undefined;
           const again = this.again;
           this.again = false;
-          this.schedule(again ? 0 : this.opts.pollMs);
+          // While passes find nothing the pause doubles, up to IDLE_MAX_MS: an idle replica sends
+          // one small query every 2 s, and a write here nudges it at once.
+          this.idleMs = found || again ? this.opts.pollMs : Math.min(this.idleMs * 2, Math.max(this.opts.pollMs, IDLE_MAX_MS));
+          this.schedule(again ? 0 : this.idleMs);
         });
     }, ms);
     this.timer.unref?.();
