@@ -660,7 +660,108 @@ export interface paths {
       };
     };
     put?: never;
-    post?: never;
+    /** Creates a group for the application (developer); as POST /dataprocessing/v0/dpgroups. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path: {
+          appId: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['DpGroupInput'];
+        };
+      };
+      responses: {
+        /** @description Created. */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['DpGroup'];
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body is larger than the limit. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body has a media type this operation does not accept (see requestBody). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;

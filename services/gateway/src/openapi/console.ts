@@ -162,6 +162,14 @@ export const consoleOpenApi: OpenApiFragment = {
         { '200': json({ type: 'array', items: ref('DpGroup') }, 'Groups.'), '404': e404 },
         [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
       ),
+      post: change(
+        'Creates a group for the application (developer); as POST /dataprocessing/v0/dpgroups.',
+        { '201': json(ref('DpGroup'), 'Created.'), '400': e400, '404': e404 },
+        {
+          parameters: [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: body('DpGroupInput'),
+        },
+      ),
     },
     '/console/api/applications/{appId}/webhooks': {
       get: read(
