@@ -17,6 +17,8 @@ export interface LogQueue {
 
 /** Longest pause between two looks for waiting events while there are none. */
 const IDLE_MAX_MS = 2_000;
+/** Writes nudged within this window are sequenced by one pass. */
+const NUDGE_MS = 20;
 
 export interface SequencerOptions {
   /** How often waiting events are looked for while there are some (idle: backs off to 2 s; a write here nudges at once). */
@@ -57,6 +59,7 @@ export class LogSequencer {
   private readonly published = new Map<string, number>();
 
   private idleMs: number;
+  private nudged = false;
 
   constructor(
     private readonly repo: LogRepository,
@@ -69,11 +72,17 @@ export class LogSequencer {
     this.schedule(0);
   }
 
-  /** After a write: sequence soon (coalesces with a pass under way). */
+  /**
+   * After a write: sequence soon. Nudges within NUDGE_MS share one pass (and one signed head),
+   * which also keeps the pass out of the write's answer path; a pass under way runs again.
+   */
   nudge(): void {
     if (this.stopped) return;
     if (this.running) this.again = true;
-    else this.schedule(0);
+    else if (!this.nudged) {
+      this.nudged = true;
+      this.schedule(NUDGE_MS);
+    }
   }
 
   async stop(): Promise<void> {
@@ -143,6 +152,7 @@ export class LogSequencer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.nudged = false;
       let found = 0;
       this.running = this.runOnce()
         .then((n) => void (found = n))
