@@ -252,23 +252,25 @@ export class ConsentRepository {
     for (const d of docs) {
       const e = newestOf(d);
       if (!e) continue;
-      if (e.token !== undefined && e.createdAt !== undefined) {
-        const ev: ConsentEvent = {
-          id: e.id,
-          accountId: d.accountId,
-          appId: e.appId,
-          subject: d.subject,
-          issuer: d.issuer,
-          target: d.target,
-          scope: d.scope,
-          action: e.action ?? null,
-          token: e.token,
-          createdAt: new Date(e.createdAt),
-        };
-        if (e.source != null) ev.source = e.source;
-        if (e.delegate != null) ev.delegate = e.delegate;
-        out.push(Object.assign(ev, lifecycleOf(e)));
-      } else missing.push(e.id);
+      // the state's identity from the document, the rest from its copy of the newest event
+      if (e.token !== undefined && e.createdAt !== undefined)
+        out.push(
+          fromDoc(
+            {
+              ...e,
+              _id: e.id,
+              action: e.action ?? null,
+              token: e.token,
+              createdAt: e.createdAt,
+              subject: d.subject,
+              issuer: d.issuer,
+              target: d.target,
+              scope: d.scope,
+            },
+            d.accountId,
+          ),
+        );
+      else missing.push(e.id);
     }
     if (missing.length) out.push(...(await mapLimit(missing, 8, (id) => this.findById(docs[0]!.accountId, id))).filter((e): e is ConsentEvent => !!e));
     return out;
