@@ -167,7 +167,7 @@ describe('API reference UI', () => {
     expect(init.body).toContain("url: '/openapi.json'");
     expect(init.body).toContain('validatorUrl: null');
     const doc = (await stack.request('GET', '/openapi.json')).body;
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'basic', 'bearer']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'basic', 'bearer', 'consoleSession']);
     expect(existsSync(join(__dirname, '..', 'node_modules', 'swagger-ui-dist', 'swagger-ui-bundle.js'))).toBe(true);
   });
 });

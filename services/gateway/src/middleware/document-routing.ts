@@ -38,7 +38,7 @@ export function documentRoutes(doc: { paths: Record<string, Record<string, unkno
 
 /**
  * Answers from the OpenAPI document what no route needs to repeat: 405 with `Allow` for a method
- * a documented path does not declare (TRACE, OPTIONS, PUT on a read-only resource…), and 415 for
+ * a documented path does not declare (TRACE, OPTIONS other than a CORS preflight, PUT on a read-only resource…), and 415 for
  * a body whose media type the operation does not accept. Runs before authentication and body
  * parsing, so neither costs anything for such requests. Paths the document lacks pass through
  * (404 later).
@@ -46,6 +46,8 @@ export function documentRoutes(doc: { paths: Record<string, Record<string, unkno
 export function documentRouting(doc: { paths: Record<string, Record<string, unknown>> }): RequestHandler {
   const routes = documentRoutes(doc);
   return (req, _res, next) => {
+    // A CORS preflight is answered by the CORS middleware of the routes that allow browsers.
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return next();
     const route = routes.find((r) => r.pattern.test(req.path));
     if (!route) return next();
     if (!route.allow.includes(req.method)) {
