@@ -44,11 +44,10 @@ test('in /docs, a pasted token and API key make "Try it out" call the API, with 
     .locator('.auth-container', { has: page.locator('#auth-bearer-value') })
     .getByRole('button', { name: 'Apply credentials' })
     .click();
-  await page.locator('#api_key_value').fill(acme.apiKey);
-  await page
-    .locator('.auth-container', { has: page.locator('#api_key_value') })
-    .getByRole('button', { name: 'Apply credentials' })
-    .click();
+  // the x-api-key scheme's form (the console's session cookie is an apiKey-type scheme too)
+  const apiKeyForm = page.locator('.auth-container').filter({ hasText: 'x-api-key' });
+  await apiKeyForm.locator('#api_key_value').fill(acme.apiKey);
+  await apiKeyForm.getByRole('button', { name: 'Apply credentials' }).click();
   await page.locator('.modal-ux .btn-done').first().click();
 
   // Try it out on GET /consent/v0/consents/{id}.

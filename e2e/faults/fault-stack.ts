@@ -297,7 +297,7 @@ export async function more201(live: LoadResult, n: number, timeoutMs = 60_000): 
   await eventually(async () => (live.statuses[201] ?? 0) >= target, timeoutMs);
 }
 
-/** The Nats-Msg-Id of every message on the stream of `prefix` (in stream order). */
+/** The `Nats-Msg-Id`s of the consent events on the stream, in stream order. */
 export async function streamIds(natsUrl: string, prefix: string): Promise<string[]> {
   const nc: NatsConnection = await connect({ servers: natsUrl, maxReconnectAttempts: 0 });
   try {
@@ -306,6 +306,8 @@ export async function streamIds(natsUrl: string, prefix: string): Promise<string
     const ids: string[] = [];
     for (let seq = info.state.first_seq; info.state.messages > 0 && seq <= info.state.last_seq; seq++) {
       const m = await jsm.streams.getMessage(streamName(prefix), { seq });
+      // consent events only: the stream also carries the consent log's signed tree heads
+      if (!m.subject.startsWith(`${prefix}.events.consent.`)) continue;
       ids.push(m.header?.get('Nats-Msg-Id') ?? `no-id-${seq}`);
     }
     return ids;
