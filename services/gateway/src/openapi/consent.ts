@@ -62,6 +62,7 @@ const proofQuery = {
     treeSize: {
       type: 'integer',
       minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
       description: 'Prove against the signed head of this size (it must exist and contain the event) instead of the latest.',
     },
   },
@@ -92,8 +93,8 @@ const consistencyQuery = {
   type: 'object',
   required: ['first', 'second'],
   properties: {
-    first: { type: 'integer', minimum: 1, description: 'Size of the older tree (a head you hold).' },
-    second: { type: 'integer', minimum: 1, description: 'Size of the newer tree, at most the latest head.' },
+    first: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Size of the older tree (a head you hold).' },
+    second: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Size of the newer tree, at most the latest head.' },
   },
 } as const;
 
