@@ -95,6 +95,18 @@ export class OriginCache {
     this.cache.set(key, { allowed, until: Date.now() + this.ttlMs });
     return allowed;
   }
+
+  /**
+   * Drops what this replica remembers about the application's origins, and every answer for
+   * "any application" (a change to one application's list can change those), so that a change
+   * made through this gateway holds at once here; other replicas follow within the TTL.
+   */
+  forgetApplication(appId: string): void {
+    for (const key of this.cache.keys()) {
+      const app = key.slice(0, key.indexOf('\n'));
+      if (app === appId || app === '') this.cache.delete(key);
+    }
+  }
 }
 
 const BEARER = /^Bearer\s+([A-Za-z0-9\-_.~+/]+=*)$/i;
