@@ -325,8 +325,7 @@ describe('data processing', () => {
 });
 
 describe('allowed browser origins', () => {
-  const preflight = (origin: string) =>
-    stack.request('OPTIONS', '/consent/v0/consents', { headers: { origin, 'access-control-request-method': 'POST' } });
+  const preflight = (origin: string) => stack.request('OPTIONS', '/consent/v0/consents', { headers: { origin, 'access-control-request-method': 'POST' } });
 
   it('a developer replaces the origins (canonical, de-duplicated); they are listed and a consent-session preflight from them passes, until removed', async () => {
     const dev = asUser(stack, await signIn(stack, 'acme', 'otto', 'developer'));

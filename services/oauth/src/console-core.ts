@@ -95,7 +95,14 @@ export class ConsoleCore {
     const token = newSecret(LINK_PREFIX);
     const now = this.now();
     const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-    await this.o.repo.insertLink({ _id: this.o.crypto.hash(token), accountId: member.accountId, memberId: member._id, createdAt: now, expiresAt, usedAt: null });
+    await this.o.repo.insertLink({
+      _id: this.o.crypto.hash(token),
+      accountId: member.accountId,
+      memberId: member._id,
+      createdAt: now,
+      expiresAt,
+      usedAt: null,
+    });
     return { token, expiresAt };
   }
 

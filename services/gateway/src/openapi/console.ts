@@ -134,7 +134,11 @@ export const consoleOpenApi: OpenApiFragment = {
     '/console/api/applications/{id}/origins': {
       put: change(
         "Replaces the application's allowed browser origins (developer): the origins whose pages may call the API with the application's consent sessions (CORS). Takes effect at once on this gateway; other gateway replicas follow within ACCORD_API_KEY_CACHE_MS.",
-        { '200': json(ref('ConsoleApplication'), 'The application with its origins (canonical: lower case, default port dropped, de-duplicated).'), '400': e400, '404': e404 },
+        {
+          '200': json(ref('ConsoleApplication'), 'The application with its origins (canonical: lower case, default port dropped, de-duplicated).'),
+          '400': e400,
+          '404': e404,
+        },
         { parameters: [appParam], requestBody: body('ConsoleOriginsRequest') },
       ),
     },
