@@ -162,7 +162,10 @@ export function sessionOr(
     if (req.get('x-api-key')) throw HttpProblem.field('x-api-key', 'must not be sent with a consent session token: API keys never belong in a browser');
     const origin = req.get('origin');
     if (origin && !(await opts.origins.allowed(origin, s.appId)))
-      throw forbidden(`The origin ${origin} is not allowed for this application (npm run -s admin -- set-origins).`, 'origin-not-allowed');
+      throw forbidden(
+        `The origin ${origin} is not allowed for this application (the console's Applications page, or npm run -s admin -- set-origins).`,
+        'origin-not-allowed',
+      );
 
     const path = req.baseUrl + req.path;
     checkSessionRight(s, { method: req.method, path, query: req.query as Record<string, unknown>, body: req.body }, opts.baseUrl);
