@@ -292,3 +292,107 @@ test('the keyboard alone skips to the content, reaches another page from the men
   expect(next).toBe(true); // the next Tab goes into the page's content, not back to the header
   await page.close();
 }, 120_000);
+
+test("an application's allowed origins are edited with the keyboard: a bad origin is refused at the field, a good one is added and allowed at once, then removed", async () => {
+  // Answered (and remembered by the gateway for ACCORD_API_KEY_CACHE_MS, 30 s here) before the change.
+  const preflight = () =>
+    stack.request('OPTIONS', '/consent/v0/consents', { headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST' } });
+  expect((await preflight()).status).toBe(403);
+
+  const page = await signedIn('olivia', 'owner');
+  const active = () => page.evaluate<string>(`document.activeElement?.getAttribute('aria-label') || document.activeElement?.id || ''`);
+  await page.getByRole('button', { name: 'Edit allowed origins of website' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Allowed origins of “website”' }).waitFor();
+  await page.getByText('No origins: no web page may use').waitFor();
+  expect(await active()).toBe('new-origin'); // the editor takes the focus
+
+  await page.keyboard.type('https://shop.example/checkout');
+  await page.keyboard.press('Enter');
+  const input = page.getByLabel('New origin');
+  await page.locator('#new-origin-error').filter({ hasText: 'no path' }).waitFor();
+  expect(await input.getAttribute('aria-invalid')).toBe('true');
+  await shot(page, 'origins-error');
+
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('https://Shop.Example:443');
+  await page.keyboard.press('Enter');
+  await page.getByText('https://shop.example added.').waitFor();
+  expect(await input.getAttribute('aria-invalid')).toBeNull();
+  await page.locator('[data-origins="website"] code').filter({ hasText: 'https://shop.example' }).waitFor();
+  await shot(page, 'origins');
+  const allowed = await preflight();
+  expect(allowed.status).toBe(204); // at once, though the refusal above was cached
+  expect(allowed.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+
+  // Back from the field to the origin's Remove button, and press it.
+  await input.focus();
+  await page.keyboard.press('Shift+Tab');
+  expect(await active()).toBe('Remove https://shop.example');
+  await page.keyboard.press('Enter');
+  await page.getByText('https://shop.example removed.').waitFor();
+  await page.getByText('No origins: no web page may use').waitFor();
+  expect((await preflight()).status).toBe(403);
+  await page.close();
+}, 120_000);
+
+test("the members page: an owner changes a member's role and invites a member with the keyboard; the last owner cannot step down; a viewer only reads", async () => {
+  await consoleLink(stack, 'acme', 'mia', 'developer'); // mia is a member (link unused)
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Members' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+  const mia = page.locator('tr[data-member="mia"]');
+  await expect(mia.locator('[data-role]').textContent()).resolves.toBe('developer');
+
+  // Choose viewer in mia's role list by typing, then Tab to Save role and press Enter.
+  await page.getByRole('combobox', { name: 'Role of mia' }).focus();
+  await page.keyboard.press('v');
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate<string>(`document.activeElement?.getAttribute('aria-label') ?? ''`)).toBe('Save role of mia');
+  await page.keyboard.press('Enter');
+  await page.getByText('mia is now viewer.').waitFor();
+  await mia.locator('[data-role]').filter({ hasText: 'viewer' }).waitFor(); // the table is read again
+  const roles = await page.evaluate(async () => (await (await fetch('/console/api/members')).json()) as Array<{ name: string; role: string }>);
+  expect(roles).toContainEqual(expect.objectContaining({ name: 'mia', role: 'viewer' }));
+
+  // Invite noor as a developer: name, Tab, type-ahead in the role list, Tab, Enter.
+  await page.getByLabel('Member name').focus();
+  await page.keyboard.type('noor');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('d');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  const link = await page.locator('[data-secret="Sign-in link"]').inputValue();
+  expect(link).toMatch(new RegExp(`^${stack.baseUrl}/console/#link=cln_`));
+  await page.locator('tr[data-member="noor"] [data-role]').filter({ hasText: 'developer' }).waitFor();
+  await shot(page, 'members');
+
+  // The only owner cannot make herself a developer: the 409 problem is shown.
+  await page.getByRole('combobox', { name: 'Role of olivia' }).selectOption('developer');
+  await page.getByRole('button', { name: 'Save role of olivia' }).click();
+  await page.getByRole('alert').filter({ hasText: 'at least one owner' }).waitFor();
+
+  // The invitation link signs noor in as a developer, who sees the members but no way to change them.
+  const noor = await browser.newPage();
+  await noor.goto(link);
+  await noor.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
+  await noor.getByRole('link', { name: 'Members' }).click();
+  await noor.locator('tr[data-member="olivia"]').waitFor();
+  await expect(noor.locator('.who').textContent()).resolves.toContain('noor (developer)');
+  expect(await noor.getByRole('button', { name: /Save role|Remove/ }).count()).toBe(0);
+  await noor.getByText('Only owners can invite members').waitFor();
+  const status = await noor.evaluate(async () => {
+    const s = (await (await fetch('/console/api/session')).json()) as { csrfToken: string };
+    const members = (await (await fetch('/console/api/members')).json()) as Array<{ id: string; name: string }>;
+    const r = await fetch(`/console/api/members/${members.find((m) => m.name === 'mia')!.id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': s.csrfToken },
+      body: '{"role":"owner"}',
+    });
+    return r.status;
+  });
+  expect(status).toBe(403);
+  await noor.close();
+  await page.close();
+}, 120_000);

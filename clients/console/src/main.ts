@@ -2,6 +2,7 @@ import { api, setSession, whenSignedOut, type Session } from './api.js';
 import { describe, h, mount } from './dom.js';
 import { apiKeyPage, applicationsPage, tokensPage } from './pages/credentials.js';
 import { dataProcessingPage } from './pages/dataprocessing.js';
+import { membersPage } from './pages/members.js';
 import { statisticsPage } from './pages/statistics.js';
 import { webhooksPage } from './pages/webhooks.js';
 
@@ -12,6 +13,8 @@ export interface PageContext {
   isOwner: boolean;
   /** The application chosen on the tokens and webhooks pages (kept across pages). */
   appId?: string;
+  /** Reads the session again and redraws (after a change to the member's own role). */
+  resync: () => Promise<void>;
 }
 
 type Page = (root: HTMLElement, ctx: PageContext) => Promise<void> | void;
@@ -22,6 +25,7 @@ const PAGES: Array<{ path: string; title: string; page: Page }> = [
   { path: 'webhooks', title: 'Webhooks', page: webhooksPage },
   { path: 'statistics', title: 'Statistics', page: statisticsPage },
   { path: 'dataprocessing', title: 'Data processing', page: dataProcessingPage },
+  { path: 'members', title: 'Members', page: membersPage },
 ];
 
 const app = document.getElementById('app')!;
@@ -69,7 +73,14 @@ async function redeem(link: string): Promise<void> {
 
 function start(session: Session): void {
   setSession(session);
-  ctx = { session, canChange: session.member.role !== 'viewer', isOwner: session.member.role === 'owner' };
+  const appId = ctx?.appId;
+  ctx = {
+    session,
+    canChange: session.member.role !== 'viewer',
+    isOwner: session.member.role === 'owner',
+    appId,
+    resync: async () => start(await api<Session>('GET', '/session')),
+  };
   render();
 }
 

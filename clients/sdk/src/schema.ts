@@ -1206,6 +1206,124 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/console/api/applications/{id}/origins': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Replaces the application's allowed browser origins (developer): the origins whose pages may call the API with the application's consent sessions (CORS). Takes effect at once on this gateway; other gateway replicas follow within ACCORD_API_KEY_CACHE_MS. */
+    put: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path: {
+          /** @description Application id. */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ConsoleOriginsRequest'];
+        };
+      };
+      responses: {
+        /** @description The application with its origins (canonical: lower case, default port dropped, de-duplicated). */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleApplication'];
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body is larger than the limit. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body has a media type this operation does not accept (see requestBody). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/console/api/applications/{id}/rotate-secret': {
     parameters: {
       query?: never;
@@ -1524,7 +1642,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The account's console members and their roles. */
+    /** The account's console members and their roles, oldest first. */
     get: {
       parameters: {
         query?: never;
@@ -1540,7 +1658,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            'application/json': unknown[];
+            'application/json': components['schemas']['ConsoleMember'][];
           };
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -1573,11 +1691,315 @@ export interface paths {
       };
     };
     put?: never;
-    post?: never;
+    /** Invites a new member with a role (owner): creates the member and answers a one-time console sign-in link (15 minutes, one use) to hand over. */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ConsoleInviteRequest'];
+        };
+      };
+      responses: {
+        /** @description The member and its link, shown once. */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleInvite'];
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A member of that name exists. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body is larger than the limit. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body has a media type this operation does not accept (see requestBody). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/console/api/members/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Removes a member (owner) and ends its sessions; its unused links stop working. */
+    delete: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path: {
+          /** @description Member id. */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Removed. */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The member is the last owner. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /** Changes a member's role (owner). Takes effect on the member's next request. */
+    patch: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description The CSRF token of the session (from GET /console/api/session). */
+          'x-csrf-token': string;
+        };
+        path: {
+          /** @description Member id. */
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ConsoleMemberUpdateRequest'];
+        };
+      };
+      responses: {
+        /** @description The member. */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ConsoleMember'];
+          };
+        };
+        /** @description Invalid input; `errors` names each field at fault. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description No such resource in the caller's account. */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The account would have no owner left. */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body is larger than the limit. */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The body has a media type this operation does not accept (see requestBody). */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description The request line and headers are larger than the limit (64 KiB). */
+        431: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service is unavailable. */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+      };
+    };
     trace?: never;
   };
   '/console/api/oidc': {
@@ -3031,6 +3453,8 @@ export interface components {
       rotatedAt?: string | null;
     };
     ConsoleApplication: {
+      /** @description Browser origins allowed for consent sessions (CORS). */
+      allowedOrigins?: string[];
       clientId?: string;
       /** Format: date-time */
       createdAt?: string | null;
@@ -3051,6 +3475,41 @@ export interface components {
     ConsoleApplicationWithSecret: {
       application?: components['schemas']['ConsoleApplication'];
       clientSecret?: string;
+    };
+    ConsoleInvite: {
+      /** Format: date-time */
+      expiresAt?: string;
+      /** @description The one-time sign-in URL (the token is in the fragment). */
+      link?: string;
+      member?: components['schemas']['ConsoleMember'];
+    };
+    ConsoleInviteRequest: {
+      /** @description The new member name (unique in the account). */
+      name: string;
+      /** @enum {unknown} */
+      role: 'owner' | 'developer' | 'viewer';
+    };
+    ConsoleMember: {
+      /** Format: date-time */
+      createdAt?: string | null;
+      id?: string;
+      name?: string;
+      /** @enum {unknown} */
+      role?: 'owner' | 'developer' | 'viewer';
+    };
+    ConsoleMemberUpdateRequest: {
+      /** @enum {unknown} */
+      role: 'owner' | 'developer' | 'viewer';
+    };
+    ConsoleOriginsRequest: {
+      /**
+       * @description Each `scheme://host[:port]` (http or https; no path, query or wildcard). Empty: no origin allowed.
+       * @example [
+       *       "https://shop.example",
+       *       "http://localhost:3000"
+       *     ]
+       */
+      origins: string[];
     };
     ConsoleRotateRequest: {
       /** @description How long the previous secret or key keeps working (max 7 days). */
@@ -4053,6 +4512,11 @@ export type SchemaConsoleApiKey = components['schemas']['ConsoleApiKey'];
 export type SchemaConsoleApplication = components['schemas']['ConsoleApplication'];
 export type SchemaConsoleApplicationCreateRequest = components['schemas']['ConsoleApplicationCreateRequest'];
 export type SchemaConsoleApplicationWithSecret = components['schemas']['ConsoleApplicationWithSecret'];
+export type SchemaConsoleInvite = components['schemas']['ConsoleInvite'];
+export type SchemaConsoleInviteRequest = components['schemas']['ConsoleInviteRequest'];
+export type SchemaConsoleMember = components['schemas']['ConsoleMember'];
+export type SchemaConsoleMemberUpdateRequest = components['schemas']['ConsoleMemberUpdateRequest'];
+export type SchemaConsoleOriginsRequest = components['schemas']['ConsoleOriginsRequest'];
 export type SchemaConsoleRotateRequest = components['schemas']['ConsoleRotateRequest'];
 export type SchemaConsoleSession = components['schemas']['ConsoleSession'];
 export type SchemaConsoleSignInRequest = components['schemas']['ConsoleSignInRequest'];

@@ -73,7 +73,7 @@ export function createApp(ctx: GatewayContext): Express {
   app.use('/webhooks/v0', auth('webhooks', 'optional'), limited, webhooksRoutes(ctx));
 
   // The account web application: its API (session cookie + CSRF, roles) and its pages.
-  app.use('/console/api', consoleApiRoutes(ctx));
+  app.use('/console/api', consoleApiRoutes(ctx, { origins }));
   app.use('/console', consolePages(ctx));
 
   app.use(notFoundHandler);

@@ -323,3 +323,152 @@ describe('data processing', () => {
     expect((await globex('GET', `/applications/${theirApp}/dataprocessing/dpgroups`)).body).toEqual([]);
   });
 });
+
+describe('allowed browser origins', () => {
+  const preflight = (origin: string) => stack.request('OPTIONS', '/consent/v0/consents', { headers: { origin, 'access-control-request-method': 'POST' } });
+
+  it('a developer replaces the origins (canonical, de-duplicated); they are listed and a consent-session preflight from them passes, until removed', async () => {
+    const dev = asUser(stack, await signIn(stack, 'acme', 'otto', 'developer'));
+    const app = (await dev('GET', '/applications')).body.find((a: { name: string }) => a.name === 'web');
+    expect(app.allowedOrigins).toEqual([]);
+    expect((await preflight('https://shop.example')).status).toBe(403);
+
+    const set = await dev('PUT', `/applications/${app.id}/origins`, { origins: ['https://Shop.Example:443', 'http://localhost:3000', 'https://shop.example'] });
+    expect(set.status).toBe(200);
+    expect(set.body.allowedOrigins).toEqual(['https://shop.example', 'http://localhost:3000']);
+    const listed = (await dev('GET', '/applications')).body.find((a: { id: string }) => a.id === app.id);
+    expect(listed.allowedOrigins).toEqual(['https://shop.example', 'http://localhost:3000']);
+    const ok = await preflight('https://shop.example');
+    expect(ok.status).toBeLessThan(300);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+
+    expect((await dev('PUT', `/applications/${app.id}/origins`, { origins: [] })).body.allowedOrigins).toEqual([]);
+    expect((await preflight('https://shop.example')).status).toBe(403);
+  });
+
+  it('refuses what is not an origin with problem+json naming each field, and changes nothing', async () => {
+    const call = asUser(stack, owner);
+    const app = (await call('GET', '/applications')).body.find((a: { name: string }) => a.name === 'web');
+    expect((await call('PUT', `/applications/${app.id}/origins`, { origins: ['https://keep.example'] })).status).toBe(200);
+    const bad = await call('PUT', `/applications/${app.id}/origins`, {
+      origins: ['https://ok.example', 'https://shop.example/path', 'https://*.example', 'ftp://files.example', 'shop.example'],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['/origins/1', '/origins/2', '/origins/3', '/origins/4']);
+    const tooMany = await call('PUT', `/applications/${app.id}/origins`, { origins: Array.from({ length: 51 }, (_, i) => `https://a${i}.example`) });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors[0].field).toBe('/origins');
+    const missing = await call('PUT', `/applications/${app.id}/origins`, {});
+    expect(missing.body.errors[0].field).toBe('/origins');
+    const after = (await call('GET', '/applications')).body.find((a: { id: string }) => a.id === app.id);
+    expect(after.allowedOrigins).toEqual(['https://keep.example']);
+  });
+
+  it('a viewer cannot change them, a change needs the CSRF token, and another account cannot touch them', async () => {
+    const call = asUser(stack, owner);
+    const app = (await call('GET', '/applications')).body.find((a: { name: string }) => a.name === 'web');
+    await call('PUT', `/applications/${app.id}/origins`, { origins: ['https://keep.example'] });
+    const viewer = asUser(stack, await signIn(stack, 'acme', 'vera', 'viewer'));
+    const refused = await viewer('PUT', `/applications/${app.id}/origins`, { origins: ['https://evil.example'] });
+    expect(refused.status).toBe(403);
+    expect(refused.body.type).toBe('urn:accord:problem:console-role');
+    const noCsrf = await call('PUT', `/applications/${app.id}/origins`, { origins: ['https://evil.example'] }, { csrf: false });
+    expect(noCsrf.body.type).toBe('urn:accord:problem:csrf');
+    const globex = asUser(stack, await signIn(stack, 'globex'));
+    expect((await globex('PUT', `/applications/${app.id}/origins`, { origins: ['https://evil.example'] })).status).toBe(404);
+    expect((await call('GET', '/applications')).body.find((a: { id: string }) => a.id === app.id).allowedOrigins).toEqual(['https://keep.example']);
+  });
+});
+
+describe('members', () => {
+  const linkToken = (link: string) => decodeURIComponent(/#link=(.+)$/.exec(link)![1]!);
+
+  it('an owner invites a member with a role: the one-time link signs in as that member; the name cannot be invited twice', async () => {
+    const call = asUser(stack, owner);
+    const invite = await call('POST', '/members', { name: 'nina', role: 'developer' });
+    expect(invite.status).toBe(201);
+    expect(invite.body.link).toMatch(new RegExp(`^${stack.baseUrl}/console/#link=cln_`));
+    expect(invite.body.member).toMatchObject({ name: 'nina', role: 'developer' });
+    const members = (await call('GET', '/members')).body as Array<{ name: string; role: string }>;
+    expect(members).toContainEqual(expect.objectContaining({ name: 'nina', role: 'developer' }));
+    expect(members).toContainEqual(expect.objectContaining({ name: 'owner', role: 'owner' }));
+
+    const link = linkToken(invite.body.link);
+    const signedIn = await stack.request('POST', '/console/api/session', { json: { link } });
+    expect(signedIn.status).toBe(201);
+    expect(signedIn.body.member).toMatchObject({ name: 'nina', role: 'developer' });
+    expect((await stack.request('POST', '/console/api/session', { json: { link } })).status).toBe(401);
+
+    const again = await call('POST', '/members', { name: 'nina', role: 'viewer' });
+    expect(again.status).toBe(409);
+    expect(again.body.type).toBe('urn:accord:problem:conflict');
+    const bad = await call('POST', '/members', { name: '', role: 'admin' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['/name', '/role']);
+  });
+
+  it("an owner changes a member's role (effective on the member's next request) and removes a member (its sessions end)", async () => {
+    const call = asUser(stack, owner);
+    const pat = await signIn(stack, 'acme', 'pat', 'developer');
+    const asPat = asUser(stack, pat);
+    const demoted = await call('PATCH', `/members/${pat.body.member.id}`, { role: 'viewer' });
+    expect(demoted.status).toBe(200);
+    expect(demoted.body).toMatchObject({ id: pat.body.member.id, role: 'viewer' });
+    expect((await asPat('GET', '/session')).body.member.role).toBe('viewer');
+    expect((await asPat('POST', '/applications', { name: 'x' })).status).toBe(403);
+    const badRole = await call('PATCH', `/members/${pat.body.member.id}`, { role: 'admin' });
+    expect(badRole.body.errors[0].field).toBe('/role');
+
+    expect((await call('DELETE', `/members/${pat.body.member.id}`)).status).toBe(204);
+    expect((await asPat('GET', '/session')).status).toBe(401);
+    const members = (await call('GET', '/members')).body as Array<{ id: string }>;
+    expect(members.map((m) => m.id)).not.toContain(pat.body.member.id);
+    expect((await call('DELETE', `/members/${pat.body.member.id}`)).status).toBe(404);
+  });
+
+  it('the account never loses its last owner: demoting or removing it is a 409 problem; with a second owner both work', async () => {
+    await stack.bootstrap({ account: 'initech', app: 'tps', scopes: ['consent'] });
+    const bill = await signIn(stack, 'initech', 'bill', 'owner');
+    const asBill = asUser(stack, bill);
+    const demote = await asBill('PATCH', `/members/${bill.body.member.id}`, { role: 'developer' });
+    expect(demote.status).toBe(409);
+    expect(demote.headers.get('content-type')).toMatch(/application\/problem\+json/);
+    expect(demote.body.detail).toMatch(/at least one owner/);
+    expect((await asBill('DELETE', `/members/${bill.body.member.id}`)).status).toBe(409);
+    expect((await asBill('GET', '/session')).body.member.role).toBe('owner');
+
+    const peter = await asBill('POST', '/members', { name: 'peter', role: 'owner' });
+    expect((await asBill('PATCH', `/members/${bill.body.member.id}`, { role: 'developer' })).status).toBe(200);
+    // bill is a developer now: members are the owners' business.
+    expect((await asBill('DELETE', `/members/${peter.body.member.id}`)).status).toBe(403);
+    const asPeter = asUser(stack, await signIn(stack, 'initech', 'peter'));
+    expect((await asPeter('DELETE', `/members/${peter.body.member.id}`)).status).toBe(409);
+    expect((await asPeter('DELETE', `/members/${bill.body.member.id}`)).status).toBe(204);
+  });
+
+  it('developers and viewers only read the members; changes need the CSRF token; another account cannot touch them', async () => {
+    const target = (await asUser(stack, owner)('POST', '/members', { name: 'quinn', role: 'viewer' })).body.member;
+    for (const role of ['developer', 'viewer']) {
+      const user = asUser(stack, await signIn(stack, 'acme', `m-${role}`, role));
+      expect((await user('GET', '/members')).status).toBe(200);
+      for (const [method, path, body] of [
+        ['POST', '/members', { name: 'zed', role: 'owner' }],
+        ['PATCH', `/members/${target.id}`, { role: 'owner' }],
+        ['DELETE', `/members/${target.id}`, undefined],
+      ] as const) {
+        const res = await user(method, path, body);
+        expect({ role, method, status: res.status, type: res.body.type }).toEqual({ role, method, status: 403, type: 'urn:accord:problem:console-role' });
+      }
+    }
+    const call = asUser(stack, owner);
+    expect((await call('PATCH', `/members/${target.id}`, { role: 'owner' }, { csrf: false })).body.type).toBe('urn:accord:problem:csrf');
+    expect((await call('DELETE', `/members/${target.id}`, undefined, { csrf: false })).status).toBe(403);
+
+    const globex = asUser(stack, await signIn(stack, 'globex', 'gowner'));
+    expect((await globex('GET', '/members')).body.map((m: { id: string }) => m.id)).not.toContain(target.id);
+    expect((await globex('PATCH', `/members/${target.id}`, { role: 'owner' })).status).toBe(404);
+    expect((await globex('DELETE', `/members/${target.id}`)).status).toBe(404);
+    expect((await call('GET', '/members')).body).toContainEqual(expect.objectContaining({ id: target.id, role: 'viewer' }));
+  });
+});

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { InvalidArgumentError, NotFoundError, UnauthenticatedError, type FieldError } from '@accord/common';
+import { ConflictError, InvalidArgumentError, NotFoundError, UnauthenticatedError, type FieldError } from '@accord/common';
+import { parseOrigins } from './domain/consent-session';
 import { isRole, ROLES } from './domain/roles';
 import { applicationScopes, canonicalScopes, grantScopes } from './domain/scopes';
 import { newApiKey, newClientId, newClientSecret, newId, newSecret, type CredentialCrypto } from './domain/secrets';
@@ -46,6 +47,8 @@ function invalid(fields: FieldError[]): never {
   throw new InvalidArgumentError(fields.map((f) => `${f.field}: ${f.message}`).join('; '), fields);
 }
 
+const lastOwner = () => new ConflictError('the account must keep at least one owner: make another member owner first');
+
 function graceOf(seconds: number): number {
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_GRACE_SECONDS)
     invalid([{ field: '/grace_seconds', message: `must be an integer from 0 to ${MAX_GRACE_SECONDS}` }]);
@@ -84,11 +87,48 @@ export class ConsoleCore {
     const account = await this.o.oauthRepo.findAccountByName(accountName);
     if (!account) throw new NotFoundError(`account ${JSON.stringify(accountName)} not found (create it with the bootstrap command)`);
     const member = await this.findOrCreateMember(account._id, memberName, role, null);
+    return { ...(await this.issueLink(member, ttl)), account, member };
+  }
+
+  /** A one-time sign-in link for the member, stored only as its keyed hash. */
+  private async issueLink(member: MemberDoc, ttlSeconds: number): Promise<{ token: string; expiresAt: Date }> {
     const token = newSecret(LINK_PREFIX);
     const now = this.now();
-    const expiresAt = new Date(now.getTime() + ttl * 1000);
-    await this.o.repo.insertLink({ _id: this.o.crypto.hash(token), accountId: account._id, memberId: member._id, createdAt: now, expiresAt, usedAt: null });
-    return { token, expiresAt, account, member };
+    const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+    await this.o.repo.insertLink({
+      _id: this.o.crypto.hash(token),
+      accountId: member.accountId,
+      memberId: member._id,
+      createdAt: now,
+      expiresAt,
+      usedAt: null,
+    });
+    return { token, expiresAt };
+  }
+
+  /**
+   * An owner's invitation from the console: a new member of the account with the role, and a
+   * one-time sign-in link for it (the link the admin command prints). A name already taken is
+   * a conflict: an invitation never hands out a link to an existing member.
+   */
+  async inviteMember(input: { accountId: string; memberName: string; role: string; ttlSeconds: number }) {
+    const memberName = input.memberName.trim();
+    const ttl = input.ttlSeconds || MAX_LINK_TTL_SECONDS;
+    const fields = nameField('/member_name', memberName);
+    if (!isRole(input.role)) fields.push({ field: '/role', message: `must be one of ${ROLES.join(', ')}` });
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_LINK_TTL_SECONDS)
+      fields.push({ field: '/ttl_seconds', message: `must be from 1 to ${MAX_LINK_TTL_SECONDS}` });
+    if (fields.length) invalid(fields);
+    const account = input.accountId ? await this.o.repo.findAccount(input.accountId) : null;
+    if (!account) throw new NotFoundError('account not found');
+    const member: MemberDoc = { _id: newId(), accountId: account._id, name: memberName, role: input.role, subject: null, createdAt: this.now() };
+    try {
+      await this.o.repo.insertMember(member);
+    } catch (err) {
+      if (isDuplicateKey(err)) throw new ConflictError(`a member named ${JSON.stringify(memberName)} already exists in this account`);
+      throw err;
+    }
+    return { ...(await this.issueLink(member, ttl)), account, member };
   }
 
   private async findOrCreateMember(accountId: string, name: string, role: string, subject: string | null): Promise<MemberDoc> {
@@ -198,6 +238,44 @@ export class ConsoleCore {
     return this.o.repo.listMembers(accountId);
   }
 
+  /**
+   * Changes a member's role; the account always keeps an owner (a conflict otherwise). The store
+   * has no multi-document transactions, so the rule is checked before the change and again after
+   * it: two owners demoting each other at the same moment both see no owner left afterwards and
+   * both undo their change, so the account never stays without one.
+   */
+  async updateMemberRole(accountId: string, memberId: string, role: string): Promise<MemberDoc> {
+    if (!isRole(role)) invalid([{ field: '/role', message: `must be one of ${ROLES.join(', ')}` }]);
+    const current = accountId && memberId ? await this.o.repo.findMember(accountId, memberId) : null;
+    if (!current) throw new NotFoundError(`member ${memberId} not found`);
+    if (current.role === role) return current;
+    const demotesOwner = current.role === 'owner';
+    if (demotesOwner && (await this.o.repo.countOwners(accountId)) <= 1) throw lastOwner();
+    const before = await this.o.repo.setMemberRole(accountId, memberId, role);
+    if (!before) throw new NotFoundError(`member ${memberId} not found`);
+    if (before.role === 'owner' && (await this.o.repo.countOwners(accountId)) === 0) {
+      await this.o.repo.setMemberRole(accountId, memberId, 'owner');
+      throw lastOwner();
+    }
+    return { ...before, role };
+  }
+
+  /** Removes a member (never the last owner), ends its sessions and drops its unused links. */
+  async removeMember(accountId: string, memberId: string): Promise<number> {
+    const current = accountId && memberId ? await this.o.repo.findMember(accountId, memberId) : null;
+    if (!current) throw new NotFoundError(`member ${memberId} not found`);
+    if (current.role === 'owner' && (await this.o.repo.countOwners(accountId)) <= 1) throw lastOwner();
+    const removed = await this.o.repo.deleteMember(accountId, memberId);
+    if (!removed) throw new NotFoundError(`member ${memberId} not found`);
+    if (removed.role === 'owner' && (await this.o.repo.countOwners(accountId)) === 0) {
+      await this.o.repo.insertMember(removed); // the same rule as above: undo when a concurrent change took the other owner
+      throw lastOwner();
+    }
+    const revoked = await this.o.repo.revokeMemberSessions(accountId, memberId, this.now());
+    await this.o.repo.deleteMemberLinks(accountId, memberId);
+    return revoked;
+  }
+
   // Applications
 
   listApplications(accountId: string): Promise<ApplicationDoc[]> {
@@ -261,6 +339,16 @@ export class ConsoleCore {
     this.o.oauth.forgetClient(app.clientId);
     if (!updated) throw new NotFoundError(`application ${id} not found`);
     await this.o.oauthRepo.revokeFamiliesOfClient(app.clientId, now, 'application disabled');
+    return updated;
+  }
+
+  /** Replaces the application's allowed browser origins (canonical, de-duplicated; at most 50). */
+  async setOrigins(accountId: string, id: string, raw: string[]): Promise<ApplicationDoc> {
+    const { origins, errors } = parseOrigins(raw);
+    if (errors.length) invalid(errors);
+    await this.application(accountId, id);
+    const updated = await this.o.repo.updateApplication(accountId, id, { allowedOrigins: origins });
+    if (!updated) throw new NotFoundError(`application ${id} not found`);
     return updated;
   }
 

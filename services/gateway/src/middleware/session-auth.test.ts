@@ -1,4 +1,4 @@
-import { checkSessionRight, type ConsentSession } from './session-auth';
+import { checkSessionRight, OriginCache, type ConsentSession } from './session-auth';
 
 const BASE = 'http://accord.test';
 const group: ConsentSession = { accountId: 'a', appId: 'p', subject: 'u1', issuer: 'shop', groupId: 'g1', expiresAt: new Date() };
@@ -39,5 +39,37 @@ describe('consent session rights', () => {
     const s: ConsentSession = { ...group, groupId: undefined, targets: [`${BASE}/dataprocessing/v0/dpspecs/s1`] };
     expect(check(s, 'GET', '/dataprocessing/v0/dpspecs/s1')).not.toThrow();
     expect(check(s, 'GET', '/dataprocessing/v0/dpspecs/s2')).toThrow(expect.objectContaining({ status: 403 }));
+  });
+});
+
+describe('the origin cache', () => {
+  // A fake oauth client whose answers the test changes, counting the calls that reach it.
+  const fake = (allowed: Record<string, string[]>) => {
+    const calls: string[] = [];
+    const client = {
+      checkOrigin: async ({ origin, appId }: { origin: string; appId: string }) => {
+        calls.push(`${appId}|${origin}`);
+        return { allowed: appId ? (allowed[appId] ?? []).includes(origin) : Object.values(allowed).some((o) => o.includes(origin)) };
+      },
+    };
+    return { calls, client: client as unknown as ConstructorParameters<typeof OriginCache>[0] };
+  };
+
+  it("remembers answers for its TTL, and forgetting an application drops its answers and the any-application ones at once, not other applications'", async () => {
+    const allowed: Record<string, string[]> = { a: [], b: ['https://b.example'] };
+    const { calls, client } = fake(allowed);
+    const cache = new OriginCache(client, 60_000);
+    expect(await cache.allowed('https://shop.example')).toBe(false);
+    expect(await cache.allowed('https://shop.example', 'a')).toBe(false);
+    expect(await cache.allowed('https://b.example', 'b')).toBe(true);
+    allowed.a = ['https://shop.example'];
+    expect(await cache.allowed('https://shop.example', 'a')).toBe(false); // still the remembered answer
+    expect(calls).toHaveLength(3);
+
+    cache.forgetApplication('a');
+    expect(await cache.allowed('https://shop.example')).toBe(true);
+    expect(await cache.allowed('https://shop.example', 'a')).toBe(true);
+    expect(await cache.allowed('https://b.example', 'b')).toBe(true);
+    expect(calls).toEqual(['|https://shop.example', 'a|https://shop.example', 'b|https://b.example', '|https://shop.example', 'a|https://shop.example']);
   });
 });

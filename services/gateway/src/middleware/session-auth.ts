@@ -95,6 +95,18 @@ export class OriginCache {
     this.cache.set(key, { allowed, until: Date.now() + this.ttlMs });
     return allowed;
   }
+
+  /**
+   * Drops what this replica remembers about the application's origins, and every answer for
+   * "any application" (a change to one application's list can change those), so that a change
+   * made through this gateway holds at once here; other replicas follow within the TTL.
+   */
+  forgetApplication(appId: string): void {
+    for (const key of this.cache.keys()) {
+      const app = key.slice(0, key.indexOf('\n'));
+      if (app === appId || app === '') this.cache.delete(key);
+    }
+  }
 }
 
 const BEARER = /^Bearer\s+([A-Za-z0-9\-_.~+/]+=*)$/i;
@@ -150,7 +162,10 @@ export function sessionOr(
     if (req.get('x-api-key')) throw HttpProblem.field('x-api-key', 'must not be sent with a consent session token: API keys never belong in a browser');
     const origin = req.get('origin');
     if (origin && !(await opts.origins.allowed(origin, s.appId)))
-      throw forbidden(`The origin ${origin} is not allowed for this application (npm run -s admin -- set-origins).`, 'origin-not-allowed');
+      throw forbidden(
+        `The origin ${origin} is not allowed for this application (the console's Applications page, or npm run -s admin -- set-origins).`,
+        'origin-not-allowed',
+      );
 
     const path = req.baseUrl + req.path;
     checkSessionRight(s, { method: req.method, path, query: req.query as Record<string, unknown>, body: req.body }, opts.baseUrl);

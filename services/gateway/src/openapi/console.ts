@@ -5,9 +5,12 @@ import { queryParameters } from './validate';
 // The console API: what the account web application at /console/ calls. Authenticated by the
 // session cookie (set by POST /console/api/session); every change also needs the x-csrf-token
 // header with the session's CSRF token. Roles: viewer (reads), developer (applications, tokens,
-// webhooks), owner (also the API key).
+// webhooks, allowed origins), owner (also the API key and members).
 const security = [{ consoleSession: [] }];
 const { '400': e400, '401': e401, '403': e403, '404': e404, '503': e503 } = errorResponses;
+const e409 = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+const role = { enum: ['owner', 'developer', 'viewer'] };
+const memberParam = { name: 'id', in: 'path', required: true, description: 'Member id.', schema: { type: 'string', maxLength: 64 } };
 const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
 const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
 const appParam = { name: 'id', in: 'path', required: true, description: 'Application id.', schema: { type: 'string', maxLength: 64 } };
@@ -86,7 +89,26 @@ export const consoleOpenApi: OpenApiFragment = {
         '200': json({ type: 'object', properties: { revoked: { type: 'integer' } } }, 'Sessions ended.'),
       }),
     },
-    '/console/api/members': { get: read("The account's console members and their roles.", { '200': json({ type: 'array' }, 'Members.') }) },
+    '/console/api/members': {
+      get: read("The account's console members and their roles, oldest first.", { '200': json({ type: 'array', items: ref('ConsoleMember') }, 'Members.') }),
+      post: change(
+        'Invites a new member with a role (owner): creates the member and answers a one-time console sign-in link (15 minutes, one use) to hand over.',
+        { '201': json(ref('ConsoleInvite'), 'The member and its link, shown once.'), '400': e400, '409': e409('A member of that name exists.') },
+        { requestBody: body('ConsoleInviteRequest') },
+      ),
+    },
+    '/console/api/members/{id}': {
+      patch: change(
+        "Changes a member's role (owner). Takes effect on the member's next request.",
+        { '200': json(ref('ConsoleMember'), 'The member.'), '400': e400, '404': e404, '409': e409('The account would have no owner left.') },
+        { parameters: [memberParam], requestBody: body('ConsoleMemberUpdateRequest') },
+      ),
+      delete: change(
+        'Removes a member (owner) and ends its sessions; its unused links stop working.',
+        { '204': { description: 'Removed.' }, '404': e404, '409': e409('The member is the last owner.') },
+        { parameters: [memberParam] },
+      ),
+    },
     '/console/api/applications': {
       get: read("The account's applications.", { '200': json({ type: 'array', items: ref('ConsoleApplication') }, 'Applications, oldest first.') }),
       post: change(
@@ -107,6 +129,17 @@ export const consoleOpenApi: OpenApiFragment = {
         'Disables an application (developer): no more tokens; its refresh token families are revoked.',
         { '200': json(ref('ConsoleApplication'), 'Disabled.'), '404': e404 },
         { parameters: [appParam] },
+      ),
+    },
+    '/console/api/applications/{id}/origins': {
+      put: change(
+        "Replaces the application's allowed browser origins (developer): the origins whose pages may call the API with the application's consent sessions (CORS). Takes effect at once on this gateway; other gateway replicas follow within ACCORD_API_KEY_CACHE_MS.",
+        {
+          '200': json(ref('ConsoleApplication'), 'The application with its origins (canonical: lower case, default port dropped, de-duplicated).'),
+          '400': e400,
+          '404': e404,
+        },
+        { parameters: [appParam], requestBody: body('ConsoleOriginsRequest') },
       ),
     },
     '/console/api/applications/{id}/tokens': {
@@ -234,6 +267,40 @@ export const consoleOpenApi: OpenApiFragment = {
         disabledAt: when,
         secretRotatedAt: when,
         previousSecretExpiresAt: when,
+        allowedOrigins: { type: 'array', items: { type: 'string' }, description: 'Browser origins allowed for consent sessions (CORS).' },
+      },
+    },
+    ConsoleOriginsRequest: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['origins'],
+      properties: {
+        origins: {
+          type: 'array',
+          maxItems: 50,
+          items: { type: 'string', maxLength: 300 },
+          description: 'Each `scheme://host[:port]` (http or https; no path, query or wildcard). Empty: no origin allowed.',
+          examples: [['https://shop.example', 'http://localhost:3000']],
+        },
+      },
+    },
+    ConsoleMember: {
+      type: 'object',
+      properties: { id: { type: 'string' }, name: { type: 'string' }, role, createdAt: when },
+    },
+    ConsoleInviteRequest: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', 'role'],
+      properties: { name: { type: 'string', minLength: 1, maxLength: 200, description: 'The new member name (unique in the account).' }, role },
+    },
+    ConsoleMemberUpdateRequest: { type: 'object', additionalProperties: false, required: ['role'], properties: { role } },
+    ConsoleInvite: {
+      type: 'object',
+      properties: {
+        member: ref('ConsoleMember'),
+        link: { type: 'string', description: 'The one-time sign-in URL (the token is in the fragment).' },
+        expiresAt: { type: 'string', format: 'date-time' },
       },
     },
     ConsoleApplicationWithSecret: { type: 'object', properties: { application: ref('ConsoleApplication'), clientSecret: { type: 'string' } } },

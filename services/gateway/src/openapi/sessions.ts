@@ -10,7 +10,7 @@ export const sessionsOpenApi: OpenApiFragment = {
         'Consent sessions: short-lived, subject-bound bearer tokens for browsers. With `Authorization: Bearer <sessionToken>` and no x-api-key a browser may only ' +
         'GET /dataprocessing/v0/dpgroups/{groupId}/consent-request and /dashboard of the session group, GET /dataprocessing/v0/dpspecs/{id} of the session targets, ' +
         'GET /consent/v0/consents/search and POST /consent/v0/consents for the session subject and issuer (other subject, issuer, target or endpoint: 403; expired: 401). ' +
-        'Browser origins must be allowed for the application (`npm run -s admin -- set-origins`).',
+        "Browser origins must be allowed for the application (the console's Applications page, or `npm run -s admin -- set-origins`).",
     },
   ],
   paths: {

@@ -40,6 +40,7 @@ const toApplication = (a: ApplicationDoc): oauthconsolev1.ConsoleApplication => 
   disabledAt: opt(a.disabledAt),
   secretRotatedAt: opt(a.secretRotatedAt),
   previousSecretExpiresAt: a.previousSecretExpiresAt && a.previousSecretExpiresAt > new Date() ? a.previousSecretExpiresAt : undefined,
+  allowedOrigins: a.allowedOrigins ?? [],
 });
 
 const toFamily = (f: TokenFamilyDoc, applicationId: string): oauthconsolev1.TokenFamily => ({
@@ -93,6 +94,16 @@ export function consoleHandlers(core: ConsoleCore, adminToken: string | undefine
     async listMembers(req) {
       return { members: (await core.listMembers(req.accountId)).map(toMember) };
     },
+    async inviteMember(req) {
+      const r = await core.inviteMember(req);
+      return { token: r.token, expiresAt: r.expiresAt, accountId: r.account._id, member: toMember(r.member) };
+    },
+    async updateMemberRole(req) {
+      return toMember(await core.updateMemberRole(req.accountId, req.memberId, req.role));
+    },
+    async removeMember(req) {
+      return { revokedSessions: await core.removeMember(req.accountId, req.memberId) };
+    },
     async listAccountApplications(req) {
       return { applications: (await core.listApplications(req.accountId)).map(toApplication) };
     },
@@ -106,6 +117,9 @@ export function consoleHandlers(core: ConsoleCore, adminToken: string | undefine
     },
     async disableApplication(req) {
       return toApplication(await core.disableApplication(req.accountId, req.applicationId));
+    },
+    async setApplicationOrigins(req) {
+      return toApplication(await core.setOrigins(req.accountId, req.applicationId, req.origins));
     },
     async issueApplicationToken(req) {
       return core.issueToken(req.accountId, req.applicationId, req.scopes);

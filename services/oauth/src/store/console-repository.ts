@@ -29,6 +29,20 @@ export class ConsoleRepository {
   async insertMember(doc: MemberDoc): Promise<void> {
     await this.c.members.create(doc);
   }
+  countOwners(accountId: string): Promise<number> {
+    return this.c.members.countDocuments({ accountId, role: 'owner' }).exec();
+  }
+  /** Sets the role; answers the member as it was before (null when not a member of the account). */
+  setMemberRole(accountId: string, id: string, role: string): Promise<MemberDoc | null> {
+    return this.c.members.findOneAndUpdate({ _id: id, accountId }, { $set: { role } }, { new: false }).lean<MemberDoc>().exec();
+  }
+  /** Deletes the member; answers it (null when not a member of the account). */
+  deleteMember(accountId: string, id: string): Promise<MemberDoc | null> {
+    return this.c.members.findOneAndDelete({ _id: id, accountId }).lean<MemberDoc>().exec();
+  }
+  async deleteMemberLinks(accountId: string, memberId: string): Promise<void> {
+    await this.c.links.deleteMany({ accountId, memberId }).exec();
+  }
 
   // Links and sessions
 

@@ -9,6 +9,7 @@ import { limits, requireCsrf, requireRole, requireSession, sessionCookie, sessio
 import { consoleOidcRoutes } from './oidc';
 import { consoleStatisticsRoutes } from './statistics';
 import { asApplication, consoleApplicationApis } from './application-apis';
+import type { OriginCache } from '../../middleware/session-auth';
 
 const iso = (d: Date | undefined) => d?.toISOString() ?? null;
 
@@ -21,7 +22,10 @@ export const applicationJson = (a: oauthconsolev1.ConsoleApplication) => ({
   disabledAt: iso(a.disabledAt),
   secretRotatedAt: iso(a.secretRotatedAt),
   previousSecretExpiresAt: iso(a.previousSecretExpiresAt),
+  allowedOrigins: a.allowedOrigins,
 });
+
+const memberJson = (m: oauthconsolev1.ConsoleMember) => ({ id: m.id, name: m.name, role: m.role, createdAt: iso(m.createdAt) });
 
 const familyJson = (f: oauthconsolev1.TokenFamily) => ({
   id: f.id,
@@ -43,7 +47,7 @@ const keyJson = (k: oauthconsolev1.ApiKeyInfo | undefined) => ({
  * route but sign-in needs a live session; every change needs the CSRF token; roles are checked
  * here, and the account is always the session's, never one named by the caller.
  */
-export function consoleApiRoutes(ctx: GatewayContext): Router {
+export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCache } = {}): Router {
   const r = Router();
   const oc = ctx.clients.oauthConsole;
 
@@ -79,7 +83,24 @@ export function consoleApiRoutes(ctx: GatewayContext): Router {
 
   r.get('/members', async (req, res) => {
     const { members } = await oc.listMembers({ accountId: req.console!.accountId });
-    res.json(members.map((m) => ({ id: m.id, name: m.name, role: m.role, createdAt: iso(m.createdAt) })));
+    res.json(members.map(memberJson));
+  });
+  // Members (owner): invite with a one-time link, change a role, remove; the account keeps an owner (409).
+  r.post('/members', owner, validateBody('ConsoleInviteRequest'), async (req, res) => {
+    const out = await oc.inviteMember({ accountId: req.console!.accountId, memberName: req.body.name, role: req.body.role, ttlSeconds: 0 });
+    res.status(201).json({
+      member: memberJson(out.member!),
+      // The token rides in the fragment: browsers never send it to a server or a log.
+      link: `${ctx.baseUrl}/console/#link=${encodeURIComponent(out.token)}`,
+      expiresAt: iso(out.expiresAt),
+    });
+  });
+  r.patch('/members/:id', owner, validateBody('ConsoleMemberUpdateRequest'), async (req, res) => {
+    res.json(memberJson(await oc.updateMemberRole({ accountId: req.console!.accountId, memberId: String(req.params.id), role: req.body.role })));
+  });
+  r.delete('/members/:id', owner, async (req, res) => {
+    await oc.removeMember({ accountId: req.console!.accountId, memberId: String(req.params.id) });
+    res.status(204).end();
   });
 
   // Applications
@@ -101,6 +122,13 @@ export function consoleApiRoutes(ctx: GatewayContext): Router {
   });
   r.post('/applications/:id/disable', developer, async (req, res) => {
     res.json(applicationJson(await oc.disableApplication({ accountId: req.console!.accountId, applicationId: String(req.params.id) })));
+  });
+
+  // Allowed browser origins (CORS for consent sessions): the whole list is replaced.
+  r.put('/applications/:id/origins', developer, validateBody('ConsoleOriginsRequest'), async (req, res) => {
+    const app = await oc.setApplicationOrigins({ accountId: req.console!.accountId, applicationId: String(req.params.id), origins: req.body.origins });
+    deps.origins?.forgetApplication(app.id);
+    res.json(applicationJson(app));
   });
 
   // Tokens

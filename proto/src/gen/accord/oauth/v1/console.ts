@@ -118,6 +118,31 @@ export interface ListMembersResponse {
   members: ConsoleMember[];
 }
 
+export interface InviteMemberRequest {
+  accountId: string;
+  memberName: string;
+  /** owner, developer or viewer. */
+  role: string;
+  /** Lifetime of the link; default and maximum 900 seconds. */
+  ttlSeconds: number;
+}
+
+export interface UpdateMemberRoleRequest {
+  accountId: string;
+  memberId: string;
+  role: string;
+}
+
+export interface RemoveMemberRequest {
+  accountId: string;
+  memberId: string;
+}
+
+export interface RemoveMemberResponse {
+  /** Sessions of the member that were ended. */
+  revokedSessions: number;
+}
+
 export interface ConsoleApplication {
   id: string;
   accountId: string;
@@ -129,6 +154,8 @@ export interface ConsoleApplication {
   secretRotatedAt?: Date | undefined;
   /** Until when the previous client secret is still accepted (unset: no previous secret). */
   previousSecretExpiresAt?: Date | undefined;
+  /** Browser origins allowed to call the API with this application's consent sessions (canonical). */
+  allowedOrigins: string[];
 }
 
 export interface ListAccountApplicationsRequest {
@@ -165,6 +192,13 @@ export interface RotateApplicationSecretResponse {
 export interface DisableApplicationRequest {
   accountId: string;
   applicationId: string;
+}
+
+export interface SetApplicationOriginsRequest {
+  accountId: string;
+  applicationId: string;
+  /** Each `scheme://host[:port]` (http or https), at most 50; empty allows none. */
+  origins: string[];
 }
 
 export interface IssueApplicationTokenRequest {
@@ -1729,6 +1763,382 @@ export const ListMembersResponse: MessageFns<ListMembersResponse> = {
   },
 };
 
+function createBaseInviteMemberRequest(): InviteMemberRequest {
+  return { accountId: '', memberName: '', role: '', ttlSeconds: 0 };
+}
+
+export const InviteMemberRequest: MessageFns<InviteMemberRequest> = {
+  encode(message: InviteMemberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.memberName !== '') {
+      writer.uint32(18).string(message.memberName);
+    }
+    if (message.role !== '') {
+      writer.uint32(26).string(message.role);
+    }
+    if (message.ttlSeconds !== 0) {
+      writer.uint32(32).int32(message.ttlSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InviteMemberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInviteMemberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.memberName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.ttlSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InviteMemberRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      memberName: isSet(object.memberName) ? globalThis.String(object.memberName) : isSet(object.member_name) ? globalThis.String(object.member_name) : '',
+      role: isSet(object.role) ? globalThis.String(object.role) : '',
+      ttlSeconds: isSet(object.ttlSeconds) ? globalThis.Number(object.ttlSeconds) : isSet(object.ttl_seconds) ? globalThis.Number(object.ttl_seconds) : 0,
+    };
+  },
+
+  toJSON(message: InviteMemberRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.memberName !== '') {
+      obj.memberName = message.memberName;
+    }
+    if (message.role !== '') {
+      obj.role = message.role;
+    }
+    if (message.ttlSeconds !== 0) {
+      obj.ttlSeconds = Math.round(message.ttlSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InviteMemberRequest>, I>>(base?: I): InviteMemberRequest {
+    return InviteMemberRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InviteMemberRequest>, I>>(object: I): InviteMemberRequest {
+    const message = createBaseInviteMemberRequest();
+    message.accountId = object.accountId ?? '';
+    message.memberName = object.memberName ?? '';
+    message.role = object.role ?? '';
+    message.ttlSeconds = object.ttlSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseUpdateMemberRoleRequest(): UpdateMemberRoleRequest {
+  return { accountId: '', memberId: '', role: '' };
+}
+
+export const UpdateMemberRoleRequest: MessageFns<UpdateMemberRoleRequest> = {
+  encode(message: UpdateMemberRoleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.memberId !== '') {
+      writer.uint32(18).string(message.memberId);
+    }
+    if (message.role !== '') {
+      writer.uint32(26).string(message.role);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateMemberRoleRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateMemberRoleRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.memberId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateMemberRoleRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      memberId: isSet(object.memberId) ? globalThis.String(object.memberId) : isSet(object.member_id) ? globalThis.String(object.member_id) : '',
+      role: isSet(object.role) ? globalThis.String(object.role) : '',
+    };
+  },
+
+  toJSON(message: UpdateMemberRoleRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.memberId !== '') {
+      obj.memberId = message.memberId;
+    }
+    if (message.role !== '') {
+      obj.role = message.role;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateMemberRoleRequest>, I>>(base?: I): UpdateMemberRoleRequest {
+    return UpdateMemberRoleRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateMemberRoleRequest>, I>>(object: I): UpdateMemberRoleRequest {
+    const message = createBaseUpdateMemberRoleRequest();
+    message.accountId = object.accountId ?? '';
+    message.memberId = object.memberId ?? '';
+    message.role = object.role ?? '';
+    return message;
+  },
+};
+
+function createBaseRemoveMemberRequest(): RemoveMemberRequest {
+  return { accountId: '', memberId: '' };
+}
+
+export const RemoveMemberRequest: MessageFns<RemoveMemberRequest> = {
+  encode(message: RemoveMemberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.memberId !== '') {
+      writer.uint32(18).string(message.memberId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMemberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMemberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.memberId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveMemberRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      memberId: isSet(object.memberId) ? globalThis.String(object.memberId) : isSet(object.member_id) ? globalThis.String(object.member_id) : '',
+    };
+  },
+
+  toJSON(message: RemoveMemberRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.memberId !== '') {
+      obj.memberId = message.memberId;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveMemberRequest>, I>>(base?: I): RemoveMemberRequest {
+    return RemoveMemberRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveMemberRequest>, I>>(object: I): RemoveMemberRequest {
+    const message = createBaseRemoveMemberRequest();
+    message.accountId = object.accountId ?? '';
+    message.memberId = object.memberId ?? '';
+    return message;
+  },
+};
+
+function createBaseRemoveMemberResponse(): RemoveMemberResponse {
+  return { revokedSessions: 0 };
+}
+
+export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
+  encode(message: RemoveMemberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.revokedSessions !== 0) {
+      writer.uint32(8).int32(message.revokedSessions);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMemberResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMemberResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.revokedSessions = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveMemberResponse {
+    return {
+      revokedSessions: isSet(object.revokedSessions)
+        ? globalThis.Number(object.revokedSessions)
+        : isSet(object.revoked_sessions)
+          ? globalThis.Number(object.revoked_sessions)
+          : 0,
+    };
+  },
+
+  toJSON(message: RemoveMemberResponse): unknown {
+    const obj: any = {};
+    if (message.revokedSessions !== 0) {
+      obj.revokedSessions = Math.round(message.revokedSessions);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveMemberResponse>, I>>(base?: I): RemoveMemberResponse {
+    return RemoveMemberResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveMemberResponse>, I>>(object: I): RemoveMemberResponse {
+    const message = createBaseRemoveMemberResponse();
+    message.revokedSessions = object.revokedSessions ?? 0;
+    return message;
+  },
+};
+
 function createBaseConsoleApplication(): ConsoleApplication {
   return {
     id: '',
@@ -1740,6 +2150,7 @@ function createBaseConsoleApplication(): ConsoleApplication {
     disabledAt: undefined,
     secretRotatedAt: undefined,
     previousSecretExpiresAt: undefined,
+    allowedOrigins: [],
   };
 }
 
@@ -1771,6 +2182,9 @@ export const ConsoleApplication: MessageFns<ConsoleApplication> = {
     }
     if (message.previousSecretExpiresAt !== undefined) {
       Timestamp.encode(toTimestamp(message.previousSecretExpiresAt), writer.uint32(74).fork()).join();
+    }
+    for (const v of message.allowedOrigins) {
+      writer.uint32(82).string(v!);
     }
     return writer;
   },
@@ -1860,6 +2274,14 @@ export const ConsoleApplication: MessageFns<ConsoleApplication> = {
             message.previousSecretExpiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.allowedOrigins.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1895,6 +2317,11 @@ export const ConsoleApplication: MessageFns<ConsoleApplication> = {
         : isSet(object.previous_secret_expires_at)
           ? fromJsonTimestamp(object.previous_secret_expires_at)
           : undefined,
+      allowedOrigins: globalThis.Array.isArray(object?.allowedOrigins)
+        ? object.allowedOrigins.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.allowed_origins)
+          ? object.allowed_origins.map((e: any) => globalThis.String(e))
+          : [],
     };
   },
 
@@ -1927,6 +2354,9 @@ export const ConsoleApplication: MessageFns<ConsoleApplication> = {
     if (message.previousSecretExpiresAt !== undefined) {
       obj.previousSecretExpiresAt = message.previousSecretExpiresAt.toISOString();
     }
+    if (message.allowedOrigins?.length) {
+      obj.allowedOrigins = message.allowedOrigins;
+    }
     return obj;
   },
 
@@ -1944,6 +2374,7 @@ export const ConsoleApplication: MessageFns<ConsoleApplication> = {
     message.disabledAt = object.disabledAt ?? undefined;
     message.secretRotatedAt = object.secretRotatedAt ?? undefined;
     message.previousSecretExpiresAt = object.previousSecretExpiresAt ?? undefined;
+    message.allowedOrigins = object.allowedOrigins?.map((e) => e) || [];
     return message;
   },
 };
@@ -2559,6 +2990,111 @@ export const DisableApplicationRequest: MessageFns<DisableApplicationRequest> = 
     const message = createBaseDisableApplicationRequest();
     message.accountId = object.accountId ?? '';
     message.applicationId = object.applicationId ?? '';
+    return message;
+  },
+};
+
+function createBaseSetApplicationOriginsRequest(): SetApplicationOriginsRequest {
+  return { accountId: '', applicationId: '', origins: [] };
+}
+
+export const SetApplicationOriginsRequest: MessageFns<SetApplicationOriginsRequest> = {
+  encode(message: SetApplicationOriginsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.applicationId !== '') {
+      writer.uint32(18).string(message.applicationId);
+    }
+    for (const v of message.origins) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetApplicationOriginsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetApplicationOriginsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.applicationId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.origins.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetApplicationOriginsRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      applicationId: isSet(object.applicationId)
+        ? globalThis.String(object.applicationId)
+        : isSet(object.application_id)
+          ? globalThis.String(object.application_id)
+          : '',
+      origins: globalThis.Array.isArray(object?.origins) ? object.origins.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: SetApplicationOriginsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.applicationId !== '') {
+      obj.applicationId = message.applicationId;
+    }
+    if (message.origins?.length) {
+      obj.origins = message.origins;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SetApplicationOriginsRequest>, I>>(base?: I): SetApplicationOriginsRequest {
+    return SetApplicationOriginsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SetApplicationOriginsRequest>, I>>(object: I): SetApplicationOriginsRequest {
+    const message = createBaseSetApplicationOriginsRequest();
+    message.accountId = object.accountId ?? '';
+    message.applicationId = object.applicationId ?? '';
+    message.origins = object.origins?.map((e) => e) || [];
     return message;
   },
 };
@@ -3679,6 +4215,39 @@ export const OAuthConsoleServiceService = {
     responseSerialize: (value: ListMembersResponse): Buffer => Buffer.from(ListMembersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListMembersResponse => ListMembersResponse.decode(value),
   },
+  /**
+   * Invites a new member of the account with a role: creates the member and returns a one-time
+   * sign-in link for it (the same link as CreateConsoleLink). ALREADY_EXISTS when the name is taken.
+   */
+  inviteMember: {
+    path: '/accord.oauth.v1.OAuthConsoleService/InviteMember' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: InviteMemberRequest): Buffer => Buffer.from(InviteMemberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): InviteMemberRequest => InviteMemberRequest.decode(value),
+    responseSerialize: (value: CreateConsoleLinkResponse): Buffer => Buffer.from(CreateConsoleLinkResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateConsoleLinkResponse => CreateConsoleLinkResponse.decode(value),
+  },
+  /** Changes a member's role. ALREADY_EXISTS (a conflict) when it would leave the account without an owner. */
+  updateMemberRole: {
+    path: '/accord.oauth.v1.OAuthConsoleService/UpdateMemberRole' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateMemberRoleRequest): Buffer => Buffer.from(UpdateMemberRoleRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateMemberRoleRequest => UpdateMemberRoleRequest.decode(value),
+    responseSerialize: (value: ConsoleMember): Buffer => Buffer.from(ConsoleMember.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConsoleMember => ConsoleMember.decode(value),
+  },
+  /** Removes a member and ends its sessions. ALREADY_EXISTS (a conflict) when it is the last owner. */
+  removeMember: {
+    path: '/accord.oauth.v1.OAuthConsoleService/RemoveMember' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RemoveMemberRequest): Buffer => Buffer.from(RemoveMemberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RemoveMemberRequest => RemoveMemberRequest.decode(value),
+    responseSerialize: (value: RemoveMemberResponse): Buffer => Buffer.from(RemoveMemberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RemoveMemberResponse => RemoveMemberResponse.decode(value),
+  },
   listAccountApplications: {
     path: '/accord.oauth.v1.OAuthConsoleService/ListAccountApplications' as const,
     requestStream: false as const,
@@ -3714,6 +4283,19 @@ export const OAuthConsoleServiceService = {
     responseStream: false as const,
     requestSerialize: (value: DisableApplicationRequest): Buffer => Buffer.from(DisableApplicationRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): DisableApplicationRequest => DisableApplicationRequest.decode(value),
+    responseSerialize: (value: ConsoleApplication): Buffer => Buffer.from(ConsoleApplication.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConsoleApplication => ConsoleApplication.decode(value),
+  },
+  /**
+   * Replaces the application's allowed browser origins (CORS for consent sessions), as the admin
+   * RPC OAuthService.SetAllowedOrigins does, but only for an application of account_id.
+   */
+  setApplicationOrigins: {
+    path: '/accord.oauth.v1.OAuthConsoleService/SetApplicationOrigins' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetApplicationOriginsRequest): Buffer => Buffer.from(SetApplicationOriginsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetApplicationOriginsRequest => SetApplicationOriginsRequest.decode(value),
     responseSerialize: (value: ConsoleApplication): Buffer => Buffer.from(ConsoleApplication.encode(value).finish()),
     responseDeserialize: (value: Buffer): ConsoleApplication => ConsoleApplication.decode(value),
   },
@@ -3786,12 +4368,26 @@ export interface OAuthConsoleServiceServer extends UntypedServiceImplementation 
   /** Sign-out everywhere: every session of the member. */
   revokeMemberSessions: handleUnaryCall<RevokeMemberSessionsRequest, RevokeMemberSessionsResponse>;
   listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
+  /**
+   * Invites a new member of the account with a role: creates the member and returns a one-time
+   * sign-in link for it (the same link as CreateConsoleLink). ALREADY_EXISTS when the name is taken.
+   */
+  inviteMember: handleUnaryCall<InviteMemberRequest, CreateConsoleLinkResponse>;
+  /** Changes a member's role. ALREADY_EXISTS (a conflict) when it would leave the account without an owner. */
+  updateMemberRole: handleUnaryCall<UpdateMemberRoleRequest, ConsoleMember>;
+  /** Removes a member and ends its sessions. ALREADY_EXISTS (a conflict) when it is the last owner. */
+  removeMember: handleUnaryCall<RemoveMemberRequest, RemoveMemberResponse>;
   listAccountApplications: handleUnaryCall<ListAccountApplicationsRequest, ListAccountApplicationsResponse>;
   createAccountApplication: handleUnaryCall<CreateAccountApplicationRequest, CreateAccountApplicationResponse>;
   /** A new client secret; the previous one keeps working for grace_seconds (0: stops at once). */
   rotateApplicationSecret: handleUnaryCall<RotateApplicationSecretRequest, RotateApplicationSecretResponse>;
   /** The application can no longer get tokens; its refresh token families are revoked. */
   disableApplication: handleUnaryCall<DisableApplicationRequest, ConsoleApplication>;
+  /**
+   * Replaces the application's allowed browser origins (CORS for consent sessions), as the admin
+   * RPC OAuthService.SetAllowedOrigins does, but only for an application of account_id.
+   */
+  setApplicationOrigins: handleUnaryCall<SetApplicationOriginsRequest, ConsoleApplication>;
   /** An access token and a refresh token for the application, as the token endpoint would issue. */
   issueApplicationToken: handleUnaryCall<IssueApplicationTokenRequest, IssueApplicationTokenResponse>;
   listTokenFamilies: handleUnaryCall<ListTokenFamiliesRequest, ListTokenFamiliesResponse>;
@@ -3900,6 +4496,48 @@ export interface OAuthConsoleServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListMembersResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Invites a new member of the account with a role: creates the member and returns a one-time
+   * sign-in link for it (the same link as CreateConsoleLink). ALREADY_EXISTS when the name is taken.
+   */
+  inviteMember(request: InviteMemberRequest, callback: (error: ServiceError | null, response: CreateConsoleLinkResponse) => void): ClientUnaryCall;
+  inviteMember(
+    request: InviteMemberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateConsoleLinkResponse) => void,
+  ): ClientUnaryCall;
+  inviteMember(
+    request: InviteMemberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateConsoleLinkResponse) => void,
+  ): ClientUnaryCall;
+  /** Changes a member's role. ALREADY_EXISTS (a conflict) when it would leave the account without an owner. */
+  updateMemberRole(request: UpdateMemberRoleRequest, callback: (error: ServiceError | null, response: ConsoleMember) => void): ClientUnaryCall;
+  updateMemberRole(
+    request: UpdateMemberRoleRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConsoleMember) => void,
+  ): ClientUnaryCall;
+  updateMemberRole(
+    request: UpdateMemberRoleRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConsoleMember) => void,
+  ): ClientUnaryCall;
+  /** Removes a member and ends its sessions. ALREADY_EXISTS (a conflict) when it is the last owner. */
+  removeMember(request: RemoveMemberRequest, callback: (error: ServiceError | null, response: RemoveMemberResponse) => void): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
   listAccountApplications(
     request: ListAccountApplicationsRequest,
     callback: (error: ServiceError | null, response: ListAccountApplicationsResponse) => void,
@@ -3955,6 +4593,22 @@ export interface OAuthConsoleServiceClient extends Client {
   ): ClientUnaryCall;
   disableApplication(
     request: DisableApplicationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConsoleApplication) => void,
+  ): ClientUnaryCall;
+  /**
+   * Replaces the application's allowed browser origins (CORS for consent sessions), as the admin
+   * RPC OAuthService.SetAllowedOrigins does, but only for an application of account_id.
+   */
+  setApplicationOrigins(request: SetApplicationOriginsRequest, callback: (error: ServiceError | null, response: ConsoleApplication) => void): ClientUnaryCall;
+  setApplicationOrigins(
+    request: SetApplicationOriginsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConsoleApplication) => void,
+  ): ClientUnaryCall;
+  setApplicationOrigins(
+    request: SetApplicationOriginsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConsoleApplication) => void,
