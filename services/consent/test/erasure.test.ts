@@ -139,6 +139,40 @@ describe('subject erasure through the service', () => {
     expect(await exportAll(A.accountId, 'dave')).toEqual([]);
   });
 
+  it('a subject with thousands of events in many states is erased in batches, counts unchanged', async () => {
+    const many = Array.from({ length: 1200 }, (_, i) =>
+      input({ subject: 'henry', target: `https://shop.example/t${i % 5}`, scope: `s${i % 120}`, action: i % 3 === 0 ? true : i % 3 === 1 ? false : null }),
+    );
+    for (let i = 0; i < many.length; i += 1000) await svc.client.createConsents({ ...A, events: many.slice(i, i + 1000) });
+    const before = await svc.client.getStatistics(A);
+    const out = await svc.client.eraseSubject({ ...A, subject: 'henry' });
+    expect([out.events, out.states]).toEqual([1200, 120]);
+    expect(await exportAll(A.accountId, 'henry')).toEqual([]);
+    expect(await svc.client.getStatistics(A)).toEqual(before);
+  });
+
+  it('writes of the subject during an erasure are either erased or new data that the next erasure erases', async () => {
+    const writes = Array.from({ length: 20 }, (_, i) =>
+      svc.client.createConsents({ ...A, events: [input({ subject: 'ivy', scope: `s${i % 4}`, action: i % 2 === 0 })] }),
+    );
+    await writes[0];
+    const [first] = await Promise.all([svc.client.eraseSubject({ ...A, subject: 'ivy' }), ...writes]);
+    const second = await svc.client.eraseSubject({ ...A, subject: 'ivy' });
+    expect(first!.events + second.events).toBe(20);
+    expect(await exportAll(A.accountId, 'ivy')).toEqual([]);
+    const current = await svc.client.searchConsents({
+      accountId: A.accountId,
+      subject: 'ivy',
+      issuer: 'https://shop.example',
+      target: 'https://shop.example/privacy',
+      current: true,
+    });
+    expect(current.events).toEqual([]);
+    const hash = pseudonym(accountErasureKey(SECRET, A.accountId), 'ivy');
+    const states = await svc.client.getCurrentStates({ accountId: A.accountId, subject: hash, issuer: 'https://shop.example', targets: [] });
+    expect(states.events.map((e) => e.scope).sort()).toEqual(['s0', 's1', 's2', 's3']);
+  });
+
   it('a missing subject is INVALID_ARGUMENT naming /subject', async () => {
     const err = await expectGrpcError(svc.client.eraseSubject({ ...A, subject: ' ' }), status.INVALID_ARGUMENT);
     expect(fieldErrors(err).map((f) => f.field)).toEqual(['/subject']);

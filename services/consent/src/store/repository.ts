@@ -485,34 +485,35 @@ export class ConsentRepository {
    * the leaf hash of its answered form (`logh`) in that same update, so whichever the sequencer
    * reads, the original or the redacted document, its leaf is the answered event's.
    *
-   * Events of the subject written while the erasure runs are new data: those stored before the
-   * last sweep are erased, later ones are not (erase again to erase them).
+   * Events of the subject written while the erasure runs are new data: those stored before its
+   * last find are erased, later ones are not (erase again to erase them).
    */
   async eraseSubject(accountId: string, subject: string, issuer: string | undefined, key: Buffer, at: Date): Promise<ErasureResult> {
     const subjectHash = pseudonym(key, subject);
     const apps = new Set<string>();
-    let events = 0;
-    // two sweeps: the second catches events a concurrent write stored behind the first one's position
-    for (let sweep = 0; sweep < 2; sweep++) events += await this.eraseEvents(accountId, subject, issuer, key, at, apps);
+    const events = await this.eraseEvents(accountId, subject, issuer, key, at, apps);
     const states = await this.moveCurrentStates(accountId, subject, issuer, key);
     await this.moveSubjectMarkers(accountId, subject, subjectHash, [...apps]);
     return { subjectHash, events, states };
   }
 
+  /**
+   * Rewrites the subject's events batch by batch until none is left in clear. No sort and no
+   * cursor: a rewritten event no longer matches, so each find (served by the `search` index's
+   * `accountId, subject` prefix) returns the next ones, including events a concurrent write stored
+   * meanwhile.
+   */
   private async eraseEvents(accountId: string, subject: string, issuer: string | undefined, key: Buffer, at: Date, apps: Set<string>): Promise<number> {
     let done = 0;
-    let after: string | undefined;
+    let stalled = 0;
     for (;;) {
       const filter: Record<string, unknown> = { subject, accountId };
       if (issuer !== undefined) filter.issuer = issuer;
-      if (after) filter._id = { $gt: after };
       const docs = (await this.m.events.collection
         .find(filter as never, { projection: { pub: 0, claim: 0 } })
-        .sort({ _id: 1 })
         .limit(ERASE_BATCH)
         .toArray()) as unknown as EventDoc[];
       if (!docs.length) return done;
-      after = docs[docs.length - 1]!._id;
       const ops = docs.map((d) => {
         apps.add(d.appId);
         const set: Record<string, unknown> = { ...redaction(key, d), erasedAt: at };
@@ -522,7 +523,9 @@ export class ConsentRepository {
       });
       const res = await this.m.events.collection.bulkWrite(ops as never[], { ordered: false });
       done += res.modifiedCount;
-      if (docs.length < ERASE_BATCH) return done;
+      // a concurrent erasure may have taken a batch; events that match and never change are a fault
+      stalled = res.modifiedCount ? 0 : stalled + 1;
+      if (stalled >= 3) throw new Error('consent erasure: events of the subject could not be rewritten');
     }
   }
 
@@ -535,19 +538,18 @@ export class ConsentRepository {
    */
   private async moveCurrentStates(accountId: string, subject: string, issuer: string | undefined, key: Buffer): Promise<number> {
     let moved = 0;
-    let after: string | undefined;
+    // states whose current event is new data (not erased): they stay, and are not read again
+    const kept: string[] = [];
     for (;;) {
       const filter: Record<string, unknown> = { subject };
       if (issuer !== undefined) filter.issuer = issuer;
       filter.accountId = accountId;
-      if (after) filter._id = { $gt: after };
+      if (kept.length) filter._id = { $nin: kept };
       const docs = (await this.m.current.collection
         .find(filter as never)
-        .sort({ _id: 1 })
         .limit(ERASE_BATCH)
         .toArray()) as unknown as CurrentDoc[];
       if (!docs.length) return moved;
-      after = docs[docs.length - 1]!._id;
       const newest = docs.map((d) => newestOf(d));
       const ids = newest.filter((e) => !!e).map((e) => e.id);
       const erased = new Set(
@@ -560,7 +562,10 @@ export class ConsentRepository {
       const ops: object[] = [];
       docs.forEach((d, i) => {
         const e = newest[i];
-        if (!e || !erased.has(e.id)) return;
+        if (!e || !erased.has(e.id)) {
+          kept.push(d._id);
+          return;
+        }
         const r = redaction(key, { subject: d.subject, source: e.source ?? null, delegate: e.delegate ?? null });
         const cur: Record<string, unknown> = { ...e };
         for (const f of Object.keys(cur)) if (cur[f] === undefined) delete cur[f];
@@ -573,11 +578,11 @@ export class ConsentRepository {
             upsert: true,
           },
         });
+        // only while its current event is still the one moved: a concurrent write of new data keeps the state
         ops.push({ deleteOne: { filter: d.cur ? { _id: d._id, 'cur.id': e.id } : { _id: d._id, eventId: e.id } } });
         moved++;
       });
       if (ops.length) await this.bulkUpserts(this.m.current.collection, ops);
-      if (docs.length < ERASE_BATCH) return moved;
     }
   }
 
