@@ -143,6 +143,7 @@ describe('subject erasure on the real stack', () => {
       [{ subject: 42 }, '/subject'],
       [{ subject: 'x', extra: true }, '/extra'],
       [{ subject: 'x'.repeat(1025) }, '/subject'],
+      [{ subject: 'erased:abc' }, '/subject'],
     ];
     for (const [body, field] of cases) {
       const res = await as('POST', '/consent/v0/subjects/erase', body);

@@ -2846,7 +2846,7 @@ export interface components {
     ConsentEraseRequest: {
       /** @description Only the events of this issuer. Empty or absent: every issuer. */
       issuer?: string;
-      /** @description The subject to erase, exactly as written in its events. */
+      /** @description The subject to erase, exactly as written in its events. Not an `erased:` value (those are what erasure writes). */
       subject: string;
     };
     /**

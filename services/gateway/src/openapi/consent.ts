@@ -564,7 +564,10 @@ export const consentOpenApi: OpenApiFragment = {
       required: ['subject'],
       additionalProperties: false,
       properties: {
-        subject: uriOrString(1024, 'The subject to erase, exactly as written in its events.'),
+        subject: {
+          ...uriOrString(1024, 'The subject to erase, exactly as written in its events. Not an `erased:` value (those are what erasure writes).'),
+          not: { pattern: '^erased:' },
+        },
         issuer: optional(1024, 'Only the events of this issuer. Empty or absent: every issuer.'),
       },
     },
