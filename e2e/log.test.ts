@@ -1,21 +1,23 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashFromBase64, verifyConsistency } from '@accord/verify';
-import { main as accordVerify } from '../clients/verify/src/cli';
 import { startStack, type Credentials, type Stack } from './harness';
+import { proofOf as proofFetch, verifyFiles, writeIn } from './log-proofs';
 
 jest.setTimeout(60_000);
 let stack: Stack;
 let acme: Credentials;
 let token: string;
 let dir: string;
+let write: (name: string, v: unknown) => string;
 
 beforeAll(async () => {
   stack = await startStack('log');
   acme = await stack.bootstrap({ account: 'acme-log', app: 'web', scopes: ['consent'] });
   token = await stack.token(acme, 'consent');
   dir = mkdtempSync(join(tmpdir(), 'accord-e2e-log-'));
+  write = writeIn(dir);
 }, 120_000);
 afterAll(async () => {
   await stack?.stop();
@@ -25,35 +27,7 @@ afterAll(async () => {
 const as = (method: string, path: string, json?: unknown) =>
   stack.request(method, path, { token, apiKey: acme.apiKey, ...(json !== undefined ? { json } : {}) });
 const ev = (over: Record<string, unknown> = {}) => ({ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', ...over });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** GET the proof until the event is sequenced (409 + Retry-After before), at most 20 s. */
-async function proofOf(id: string): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const res = await as('GET', `/consent/v0/consents/${id}/proof`);
-    if (res.status === 200) return res.body;
-    expect(res.status).toBe(409);
-    expect(res.headers.get('retry-after')).toBe('2');
-    expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
-    if (Date.now() > deadline) throw new Error('the event was not sequenced within 20 s');
-    await sleep(200);
-  }
-}
-
-const write = (name: string, v: unknown) => {
-  const p = join(dir, name);
-  writeFileSync(p, typeof v === 'string' ? v : JSON.stringify(v));
-  return p;
-};
-const verifyFiles = async (files: Record<string, string>) => {
-  const out: string[] = [];
-  const code = await accordVerify(
-    Object.entries(files).flatMap(([k, v]) => [`--${k}`, v]),
-    { out: (l) => out.push(l), err: (l) => out.push(l), read: (p) => readFileSync(p, 'utf8') },
-  );
-  return { code, out: out.join('\n') };
-};
+const proofOf = (id: string) => proofFetch(as, id);
 
 describe('the verifiable consent log through the gateway', () => {
   test('a proof and a head fetched through the gateway verify offline with the receipt; a tampered event, path and head are rejected', async () => {

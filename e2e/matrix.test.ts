@@ -34,6 +34,7 @@ const secured: Op[] = Object.entries(doc.paths).flatMap(([template, item]) =>
 /** A valid body per request schema (so that the ownership check, not validation, decides). */
 const BODIES: Record<string, unknown> = {
   ConsentCreateRequest: { subject: 's', issuer: 'i', target: 't', action: true },
+  ConsentEraseRequest: { subject: 's' },
   DpGroupInput: { name: 'N', description: 'd', purpose: 'p' },
   DpSpecCreateRequest: { data: 'e-mail', purpose: 'newsletter', action: 'use' },
   DpSpecPutRequest: { data: 'e-mail', purpose: 'newsletter', action: 'use' },

@@ -79,6 +79,9 @@ secrets:
   hashKey: {env: ACCORD_HASH_KEY, key: hash-key}
   tokenSigningKeys: {env: ACCORD_TOKEN_SIGNING_KEYS, key: token-signing-keys}
   receiptSigningKeys: {env: ACCORD_RECEIPT_SIGNING_KEYS, key: receipt-signing-keys}
+  # optional: an existingSecret made before subject erasure existed lacks it (the service then
+  # warns and uses its development key until the key is added)
+  erasureKey: {env: ACCORD_ERASURE_KEY, key: erasure-key, optional: true}
 components:
   gateway:
     protocol: http
@@ -126,7 +129,7 @@ components:
     calls: [dataprocessing]
     mongodb: true
     nats: true
-    secrets: [receiptSigningKeys]
+    secrets: [receiptSigningKeys, erasureKey]
     config:
       receiptJurisdiction: ACCORD_RECEIPT_JURISDICTION
       receiptControllerName: ACCORD_RECEIPT_CONTROLLER_NAME
@@ -297,7 +300,9 @@ the free-form env (which overrides any of the above by name).
 {{- end }}
 {{- range $w.secrets }}
 {{- $s := index $wiring.secrets . }}
-{{- $_ := set $env $s.env (dict "valueFrom" (dict "secretKeyRef" (dict "name" (include "accord.secretName" $root) "key" $s.key))) }}
+{{- $ref := dict "name" (include "accord.secretName" $root) "key" $s.key }}
+{{- if $s.optional }}{{- $_ := set $ref "optional" true }}{{- end }}
+{{- $_ := set $env $s.env (dict "valueFrom" (dict "secretKeyRef" $ref)) }}
 {{- $order = append $order $s.env }}
 {{- end }}
 {{- $configMap := merge (dict) $wiring.common.config $w.config }}

@@ -134,6 +134,7 @@ const schema = {
       hashKey: str,
       tokenSigningKeys: { type: 'string', pattern: '^(|[\\s\\S]*-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*)$' },
       receiptSigningKeys: { type: 'string', pattern: '^(|[\\s\\S]*-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*)$' },
+      erasureKey: str,
       keep: bool,
       annotations: strMap,
     }),

@@ -189,9 +189,9 @@ describe.each(Object.entries(configs))('%s values', (_name, objs) => {
   it('gives the signing keys, admin token and hash key to oauth and consent only, from a Secret', () => {
     const expected: Record<string, string[]> = {
       oauth: ['ACCORD_ADMIN_TOKEN', 'ACCORD_HASH_KEY', 'ACCORD_TOKEN_SIGNING_KEYS'],
-      consent: ['ACCORD_RECEIPT_SIGNING_KEYS'],
+      consent: ['ACCORD_RECEIPT_SIGNING_KEYS', 'ACCORD_ERASURE_KEY'],
     };
-    const secretVars = ['ACCORD_ADMIN_TOKEN', 'ACCORD_HASH_KEY', 'ACCORD_TOKEN_SIGNING_KEYS', 'ACCORD_RECEIPT_SIGNING_KEYS'];
+    const secretVars = ['ACCORD_ADMIN_TOKEN', 'ACCORD_HASH_KEY', 'ACCORD_TOKEN_SIGNING_KEYS', 'ACCORD_RECEIPT_SIGNING_KEYS', 'ACCORD_ERASURE_KEY'];
     for (const c of COMPONENTS) {
       const env = envOf(deployment(objs, c));
       expect(secretVars.filter((v) => v in env)).toEqual(expected[c] ?? []);
@@ -217,7 +217,7 @@ describe('secrets', () => {
   const secret = find(objs, 'Secret', 'accord');
 
   it('generates every key and credential when none is given', () => {
-    for (const key of ['admin-token', 'hash-key', 'token-signing-keys', 'receipt-signing-keys']) {
+    for (const key of ['admin-token', 'hash-key', 'token-signing-keys', 'receipt-signing-keys', 'erasure-key']) {
       expect(b64(secret.data[key]).length).toBeGreaterThanOrEqual(32);
     }
     for (const c of ['oauth', 'consent']) {
@@ -279,6 +279,8 @@ describe('secrets', () => {
       name: 'accord-keys',
       key: 'receipt-signing-keys',
     });
+    // optional: a Secret made before subject erasure existed may lack it
+    expect(envOf(deployment(objs2, 'consent')).ACCORD_ERASURE_KEY.valueFrom.secretKeyRef).toEqual({ name: 'accord-keys', key: 'erasure-key', optional: true });
     expect(oauth.MONGO_URL.valueFrom.secretKeyRef).toEqual({ name: 'accord-mongodb', key: 'uri' });
   });
 });

@@ -271,6 +271,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/consent/v0/subjects/erase': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase a subject's personal data from every event of the account (GDPR art. 17), keeping the events as evidence.
+     * @description In every event of the account with this subject (of `issuer` only, when sent), the subject, and the `source` and `delegate` when present, are replaced by keyed hashes (`erased:` + base64url HMAC-SHA256 under a per-account key derived from the installation secret `ACCORD_ERASURE_KEY`); the events keep their id, action, createdAt, issuer, target, scope, token, targetVersion, expiresAt and appId, and gain `erasedAt`. Current states move with them; statistics keep their counts. Afterwards search, current states, export and GetCurrentStates by the subject find nothing; GET by id and by token answer the redacted event; receipts of erased events answer 410; log proofs stay valid (docs/consent-log.md). Answers the erasure record, which is kept (GET /consent/v0/subjects/erasures) without the subject in clear. Idempotent: erasing again answers `events: 0`. Events of the subject written after the erasure are new data (erase again to erase them).
+     */
+    post: operations['eraseSubject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consent/v0/subjects/erasures': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The erasure records of the account, newest first.
+     * @description One record per POST /consent/v0/subjects/erase of any application of the account: who asked (appId, clientId), when, the keyed hash the subject became, and how many events and current states changed. Never the subject in clear. Paged like search: `limit` and a `Link: <…>; rel="next"` header.
+     */
+    get: operations['listErasures'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/console/api/api-key': {
     parameters: {
       query?: never;
@@ -3225,6 +3265,48 @@ export interface components {
       second: number;
     };
     ConsentCreateRequest: components['schemas']['ConsentInput'] | components['schemas']['ConsentInput'][];
+    ConsentEraseRequest: {
+      /** @description Only the events of this issuer. Empty or absent: every issuer. */
+      issuer?: string;
+      /** @description The subject to erase, exactly as written in its events. Not an `erased:` value (those are what erasure writes). */
+      subject: string;
+    };
+    /**
+     * @description The record of one erasure, kept without the subject in clear.
+     * @example {
+     *       "id": "0193a5c2f1e8a1b2c3d4e5f60718293a",
+     *       "subjectHash": "erased:zFpU1QiRQX_3H5eWujjb26cw0e4v0WZ0hxT65F3vjDE",
+     *       "appId": "app_3f9c1e",
+     *       "clientId": "cli_8d2f0a",
+     *       "erasedAt": "2026-11-23T11:38:09.218Z",
+     *       "events": 7,
+     *       "states": 6
+     *     }
+     */
+    ConsentErasure: {
+      /** @description The application whose token asked. */
+      appId: string;
+      /** @description The OAuth client that asked. */
+      clientId: string;
+      /** Format: date-time */
+      erasedAt: string;
+      /** @description Events whose personal data this erasure replaced (0 when nothing was left). */
+      events: number;
+      /** @description Time-ordered id of the record. */
+      id: string;
+      /** @description Present when the erasure was narrowed to one issuer. */
+      issuer?: string;
+      /** @description Current states moved to the erased subject. */
+      states: number;
+      /** @description What the subject became in the events: its keyed hash. */
+      subjectHash: string;
+    };
+    ConsentErasuresQuery: {
+      /** @description From the `Link: rel="next"` header of the previous page. */
+      cursor?: string;
+      /** @description Records per page (default 100, at most 1000). */
+      limit?: number;
+    };
     /**
      * @description An immutable consent event.
      * @example {
@@ -3251,6 +3333,11 @@ export interface components {
       createdAt: string;
       /** @description Present when sent. */
       delegate?: string;
+      /**
+       * Format: date-time
+       * @description Present when the subject was erased: `subject` (and `source`, `delegate`) are keyed hashes (`erased:…`) since. Not part of the log leaf.
+       */
+      erasedAt?: string;
       /** @description Current states only (search with current=true): present and true when `expiresAt` has passed. The state is then no longer a consent. */
       expired?: boolean;
       /**
@@ -4496,6 +4583,9 @@ export interface components {
 export type SchemaConsentConsistencyProof = components['schemas']['ConsentConsistencyProof'];
 export type SchemaConsentConsistencyQuery = components['schemas']['ConsentConsistencyQuery'];
 export type SchemaConsentCreateRequest = components['schemas']['ConsentCreateRequest'];
+export type SchemaConsentEraseRequest = components['schemas']['ConsentEraseRequest'];
+export type SchemaConsentErasure = components['schemas']['ConsentErasure'];
+export type SchemaConsentErasuresQuery = components['schemas']['ConsentErasuresQuery'];
 export type SchemaConsentEvent = components['schemas']['ConsentEvent'];
 export type SchemaConsentExportQuery = components['schemas']['ConsentExportQuery'];
 export type SchemaConsentFormRequest = components['schemas']['ConsentFormRequest'];
@@ -4903,6 +4993,15 @@ export interface operations {
       };
       /** @description No such resource in the caller's account. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The subject of this event was erased (POST /consent/v0/subjects/erase): a receipt names its subject, so none is issued any more. The event (redacted) and its log proof remain. */
+      410: {
         headers: {
           [name: string]: unknown;
         };
@@ -5534,6 +5633,204 @@ export interface operations {
       };
       /** @description The body has a media type this operation does not accept (see requestBody). */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  eraseSubject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ConsentEraseRequest'];
+      };
+    };
+    responses: {
+      /** @description The erasure record. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsentErasure'];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Only POST. */
+      405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listErasures: {
+    parameters: {
+      query?: {
+        /** @description From the `Link: rel="next"` header of the previous page. */
+        cursor?: string;
+        /** @description Records per page (default 100, at most 1000). */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erasure records, newest first. */
+      200: {
+        headers: {
+          /** @description Next page: `<url>; rel="next"`. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsentErasure'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
         headers: {
           [name: string]: unknown;
         };

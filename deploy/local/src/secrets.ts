@@ -10,6 +10,7 @@ export function generateSecrets(): LocalSecrets {
     hashKey: randomBytes(32).toString('base64url'),
     tokenSigningKey: pem(),
     receiptSigningKey: pem(),
+    erasureKey: randomBytes(32).toString('base64url'),
   };
 }
 
@@ -18,7 +19,14 @@ export function generateSecrets(): LocalSecrets {
  * credentials and receipts stay valid across restarts of `npm start`.
  */
 export function loadOrCreateSecrets(file: string): LocalSecrets {
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+  if (existsSync(file)) {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
+    if (kept.erasureKey) return kept;
+    // made before subject erasure existed: add its key once, keep the rest
+    kept.erasureKey = randomBytes(32).toString('base64url');
+    writeFileSync(file, JSON.stringify(kept, null, 2), { mode: 0o600 });
+    return kept;
+  }
   const secrets = generateSecrets();
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });

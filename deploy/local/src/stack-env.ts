@@ -45,6 +45,8 @@ export function stackEnv(opts: {
     ACCORD_HASH_KEY: opts.secrets.hashKey,
     ACCORD_TOKEN_SIGNING_KEYS: opts.secrets.tokenSigningKey,
     ACCORD_RECEIPT_SIGNING_KEYS: opts.secrets.receiptSigningKey,
+    // secrets files of stacks made before erasure existed lack it (loadOrCreateSecrets adds it)
+    ...(opts.secrets.erasureKey ? { ACCORD_ERASURE_KEY: opts.secrets.erasureKey } : {}),
     // One machine: let webhooks reach receivers on this machine (the chart's default is closed).
     ACCORD_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
     ACCORD_WEBHOOK_RETRY_SCHEDULE: '2s,10s,30s,1m,5m',
@@ -62,4 +64,6 @@ export interface LocalSecrets {
   hashKey: string;
   tokenSigningKey: string;
   receiptSigningKey: string;
+  /** ACCORD_ERASURE_KEY of the consent service: the per-account keys of erased subjects derive from it. */
+  erasureKey?: string;
 }

@@ -1,4 +1,4 @@
-import { addressEnv, baseEnv, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv, natsEnv, natsPrefixEnv } from '@accord/common';
+import { ConfigError, addressEnv, baseEnv, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv, natsEnv, natsPrefixEnv } from '@accord/common';
 import { z } from 'zod';
 
 export const configShape = {
@@ -33,8 +33,22 @@ export const configShape = {
   ACCORD_CONSENT_LOG_LEASE_MS: z.coerce.number().int().min(100).default(1_500),
   /** Most events per signed tree head. */
   ACCORD_CONSENT_LOG_BATCH: z.coerce.number().int().min(1).max(10_000).default(1_000),
+  NODE_ENV: z.string().optional(),
+  /**
+   * Secret of subject erasure: erased subjects (and their sources, delegates) become
+   * HMAC-SHA256 hashes under a per-account key derived from it (docs/consent.md, Erasure). Keep it
+   * like ACCORD_HASH_KEY (a Secret, never changed once erasures exist); required in production.
+   */
+  ACCORD_ERASURE_KEY: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
   /** Deadline of one JetStream publish. */
   ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
 };
 
 export type Config = ReturnType<typeof loadConfig<typeof configShape>>;
+
+/** The erasure secret to use, or an error in production when none is configured. */
+export function resolveErasureKey(config: Pick<Config, 'ACCORD_ERASURE_KEY' | 'NODE_ENV'>, insecureDefault: string): { key: string; insecureDefault: boolean } {
+  if (config.ACCORD_ERASURE_KEY) return { key: config.ACCORD_ERASURE_KEY, insecureDefault: false };
+  if (config.NODE_ENV === 'production') throw new ConfigError(['ACCORD_ERASURE_KEY: required when NODE_ENV=production']);
+  return { key: insecureDefault, insecureDefault: true };
+}

@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import { InvalidArgumentError, NotFoundError, UnavailableError, type FieldError, type Logger, type SigningKey } from '@accord/common';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnavailableError, type FieldError, type Logger, type SigningKey } from '@accord/common';
 import type { SpecSource } from './clients/dataprocessing';
 import {
   buildEvents,
@@ -11,8 +11,10 @@ import {
   type ConsentInput,
   type NormalizedInput,
 } from './domain/consent';
+import { accountErasureKey, validateErase } from './domain/erasure';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from './domain/receipt';
 import type { OutboxRelay } from './events/outbox-relay';
+import type { ErasureDoc } from './store/models';
 import { mapLimit, type ConsentRepository, type Statistics } from './store/repository';
 import type { LogAnchor } from '@accord/verify';
 
@@ -33,6 +35,8 @@ export const SEARCH_MAX_LIMIT = 1000;
 export const TOKEN_MAX_EVENTS = 100;
 export const CURRENT_STATES_MAX = 1000;
 export const EXPORT_PAGE_MAX = 1000;
+export const ERASURES_DEFAULT_LIMIT = 100;
+export const ERASURES_MAX_LIMIT = 1000;
 const DAY_MS = 86_400_000;
 /** Time kept for an answer to reach the caller before its deadline. */
 const ANSWER_MARGIN_MS = 1000;
@@ -71,6 +75,8 @@ export class Consents {
     private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; specs: Pick<SpecSource, 'lookup' | 'current'>; leaseMs: number },
     private readonly logger: Pick<Logger, 'warn'>,
     private readonly log?: ConsentLogPort,
+    /** The installation's erasure secret (ACCORD_ERASURE_KEY); per-account keys are derived from it. */
+    private readonly erasureSecret: string = '',
   ) {}
 
   private queue: Pending[] = [];
@@ -304,12 +310,46 @@ export class Consents {
    */
   async receiptFor(accountId: string, id: string): Promise<string> {
     const ev = await this.get(accountId, id);
+    // a receipt names its subject (piiPrincipalId, sub): an erased subject's is not issued again
+    if (ev.erasedAt)
+      throw new FailedPreconditionError(
+        `The subject of this consent event was erased on ${ev.erasedAt.toISOString()}; its receipt is no longer issued. The event (GET /consents/{id}) and its log proof remain.`,
+      );
     const specId = specIdOfTarget(ev.target, this.receipt.settings.baseUrl);
     const spec = specId ? await this.receipt.specs.lookup(accountId, specId, ev.targetVersion) : undefined;
     const key = this.receipt.keys[0]!;
     const anchor = await this.log?.anchor(accountId, ev.id);
     const claims = receiptClaims(ev, spec, this.receipt.settings, publicJwkJson(key), anchor);
     return signReceipt(claims, key);
+  }
+
+  /**
+   * Erases a subject (docs/consent.md, Erasure): its personal data in every event of the account
+   * (of one issuer, when given) becomes keyed hashes, the events stay as evidence; recorded with
+   * who asked and how many events and states changed, under the subject's hash only. Erasing
+   * again changes nothing and answers 0.
+   */
+  async erase(accountId: string, appId: string, clientId: string, input: { subject?: string; issuer?: string }): Promise<ErasureDoc> {
+    requireOwner(accountId, appId);
+    const { subject, issuer } = validateErase(input);
+    if (!this.erasureSecret) throw new FailedPreconditionError('Subject erasure is not configured (ACCORD_ERASURE_KEY).');
+    const at = new Date();
+    const out = await this.repo.eraseSubject(accountId, subject, issuer, accountErasureKey(this.erasureSecret, accountId), at);
+    const rec: Omit<ErasureDoc, '_id'> = { accountId, subjectHash: out.subjectHash, appId, clientId, erasedAt: at, events: out.events, states: out.states };
+    if (issuer !== undefined) rec.issuer = issuer;
+    return this.repo.recordErasure(rec);
+  }
+
+  /** The account's erasure records, newest first; `next` continues the list. */
+  async erasures(accountId: string, limit?: number, cursor?: string): Promise<{ erasures: ErasureDoc[]; next?: string }> {
+    requireAccount(accountId);
+    const n = limit || ERASURES_DEFAULT_LIMIT;
+    if (!Number.isInteger(n) || n < 1 || n > ERASURES_MAX_LIMIT)
+      throw InvalidArgumentError.field('limit', `must be an integer from 1 to ${ERASURES_MAX_LIMIT}`);
+    if (cursor && !EVENT_ID_PATTERN.test(cursor)) throw InvalidArgumentError.field('cursor', 'is not a cursor of this list');
+    const rows = await this.repo.erasures(accountId, n + 1, cursor || undefined);
+    if (rows.length > n) return { erasures: rows.slice(0, n), next: rows[n - 1]!._id };
+    return { erasures: rows };
   }
 
   receiptKeys(): SigningKey['publicJwk'][] {

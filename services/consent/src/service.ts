@@ -1,7 +1,8 @@
 import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
 import { consentactivityv1, consentv1 } from '@accord/proto';
 import { dataprocessingSpecSource } from './clients/dataprocessing';
-import type { Config } from './config';
+import { resolveErasureKey, type Config } from './config';
+import { INSECURE_DEVELOPMENT_ERASURE_KEY } from './domain/erasure';
 import { Consents } from './consents';
 import { OutboxRelay } from './events/outbox-relay';
 import { activityHandlers } from './grpc/activity-handlers';
@@ -20,6 +21,9 @@ import { ConsentRepository } from './store/repository';
 export async function startConsent(config: Config, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
   const { keys, generated } = await loadSigningKeys(config.ACCORD_RECEIPT_SIGNING_KEYS);
   if (generated) logger.warn('ACCORD_RECEIPT_SIGNING_KEYS is not set: receipts are signed with an ephemeral key (fine for one process only)');
+
+  const erasure = resolveErasureKey(config, INSECURE_DEVELOPMENT_ERASURE_KEY);
+  if (erasure.insecureDefault) logger.warn('ACCORD_ERASURE_KEY is not set: erased subjects are hashed with a public development key (never deploy this)');
 
   const conn = await connectMongo(config.MONGO_URL, logger);
   const models = defineModels(conn);
@@ -70,6 +74,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     },
     logger,
     { nudge: () => sequencer.nudge(), anchor: (accountId, id) => logRepo.anchor(accountId, id) },
+    erasure.key,
   );
 
   const server = await startGrpcServer({

@@ -36,6 +36,8 @@ export interface ConsentEvent {
   expiresAt?: Date;
   /** Not stored: set on current states read after `expiresAt` (see markExpired). */
   expired?: boolean;
+  /** When the subject was erased (subject, source and delegate are keyed hashes since). Not part of the log's leaf. */
+  erasedAt?: Date;
 }
 
 /** The REST (and NATS event `data`) representation of an event. */

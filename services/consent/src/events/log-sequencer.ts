@@ -9,8 +9,8 @@ import { LogContentionError, type LogRepository } from '../store/log-repository'
 export interface LogQueue {
   /** Accounts with events waiting (at most `limit`). */
   logPendingAccounts(limit: number): Promise<string[]>;
-  /** An account's waiting events, oldest first. */
-  logPending(accountId: string, limit: number): Promise<ConsentEvent[]>;
+  /** An account's waiting events, oldest first; `leafHash` when it was fixed before the event was redacted (erasure). */
+  logPending(accountId: string, limit: number): Promise<Array<ConsentEvent & { leafHash?: Buffer }>>;
   /** These events have their leaves. */
   markLogged(ids: string[]): Promise<void>;
 }
@@ -119,7 +119,7 @@ export class LogSequencer {
       try {
         head = await this.repo.append(
           account,
-          ready.map((e) => ({ eventId: e.id, leafHash: eventLeafHash(e) })),
+          ready.map((e) => ({ eventId: e.id, leafHash: e.leafHash ?? eventLeafHash(e) })),
           (size, root) => this.opts.sign(account, size, root),
         );
       } catch (err) {

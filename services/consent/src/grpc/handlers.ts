@@ -4,6 +4,7 @@ import type { Consents } from '../consents';
 import type { ConsentEvent, ConsentInput } from '../domain/consent';
 import { countRecorded } from '../metrics';
 import type { ConsentLog } from '../log';
+import type { ErasureDoc } from '../store/models';
 
 export function toProto(ev: ConsentEvent): consentv1.ConsentEvent {
   const out: consentv1.ConsentEvent = {
@@ -22,6 +23,21 @@ export function toProto(ev: ConsentEvent): consentv1.ConsentEvent {
   if (ev.targetVersion !== undefined) out.targetVersion = ev.targetVersion;
   if (ev.expiresAt !== undefined) out.expiresAt = ev.expiresAt;
   if (ev.expired) out.expired = true;
+  if (ev.erasedAt) out.erasedAt = ev.erasedAt;
+  return out;
+}
+
+function erasureToProto(e: ErasureDoc): consentv1.Erasure {
+  const out: consentv1.Erasure = {
+    id: e._id,
+    subjectHash: e.subjectHash,
+    appId: e.appId ?? '',
+    clientId: e.clientId ?? '',
+    erasedAt: new Date(e.erasedAt),
+    events: e.events,
+    states: e.states,
+  };
+  if (e.issuer) out.issuer = e.issuer;
   return out;
 }
 
@@ -98,6 +114,15 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       if (req.cursor) p.cursor = req.cursor;
       const page = await consents.exportPage(p);
       return { events: page.events.map(toProto), nextCursor: page.next ?? '' };
+    },
+    async eraseSubject(req) {
+      const input: { subject: string; issuer?: string } = { subject: req.subject };
+      if (req.issuer) input.issuer = req.issuer;
+      return erasureToProto(await consents.erase(req.accountId, req.appId, req.clientId, input));
+    },
+    async listErasures(req) {
+      const page = await consents.erasures(req.accountId, req.page?.limit, req.page?.cursor);
+      return { erasures: page.erasures.map(erasureToProto), nextCursor: page.next ?? '' };
     },
     async getReceiptKeys() {
       return { jwks: { keys: consents.receiptKeys() } };

@@ -25,6 +25,29 @@ export interface EventDoc {
   claim?: string;
   /** The account id while the event waits for its consent-log leaf (docs/consent-log.md); removed once sequenced. */
   logq?: string;
+  /** When the event's subject was erased (subject, source, delegate are keyed hashes since; docs/consent.md, Erasure). */
+  erasedAt?: Date;
+  /**
+   * Set by an erasure that found the event still waiting for its leaf (`logq`): the leaf hash of
+   * the event as it was answered, before redaction (base64). The sequencer uses it instead of
+   * hashing the redacted document, so the leaf is always the answered event's.
+   */
+  logh?: string;
+}
+
+/** consent_erasures: one record per erasure, never the subject in clear (docs/consent.md, Erasure). */
+export interface ErasureDoc {
+  /** Time-ordered (12 hex digits of the millisecond, then random), like event ids. */
+  _id: string;
+  accountId: string;
+  /** What the subject became in the events: its keyed hash. */
+  subjectHash: string;
+  issuer?: string;
+  appId: string;
+  clientId: string;
+  erasedAt: Date;
+  events: number;
+  states: number;
 }
 
 /**
@@ -93,6 +116,7 @@ export interface StatsDoc {
 }
 
 export interface Models {
+  erasures: Model<ErasureDoc>;
   events: Model<EventDoc>;
   current: Model<CurrentDoc>;
   stats: Model<StatsDoc>;
@@ -120,6 +144,8 @@ export function defineModels(conn: Connection): Models {
       pub: Date,
       claim: String,
       logq: String,
+      erasedAt: Date,
+      logh: String,
     },
     { ...opts, collection: 'consent_events' },
   );
@@ -183,7 +209,25 @@ export function defineModels(conn: Connection): Models {
   // statistics: the targets of an application with the most events; the count of its subject markers
   stats.index({ kind: 1, accountId: 1, appId: 1, events: -1 }, { name: 'by_app' });
 
+  const erasures = new Schema<ErasureDoc>(
+    {
+      _id: { type: String, required: true },
+      accountId: { type: String, required: true },
+      subjectHash: { type: String, required: true },
+      issuer: String,
+      appId: String,
+      clientId: String,
+      erasedAt: Date,
+      events: Number,
+      states: Number,
+    },
+    { ...opts, collection: 'consent_erasures' },
+  );
+  // GET /consent/v0/subjects/erasures: the account's records, newest first
+  erasures.index({ accountId: 1, _id: -1 }, { name: 'account_erasures' });
+
   return {
+    erasures: conn.model('ConsentErasure', erasures),
     events: conn.model('ConsentEvent', events),
     current: conn.model('ConsentCurrent', current),
     stats: conn.model('ConsentStats', stats),

@@ -98,6 +98,24 @@ const consistencyQuery = {
   },
 } as const;
 
+const erasuresQuery = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'Records per page (default 100, at most 1000).' },
+    cursor: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'From the `Link: rel="next"` header of the previous page.' },
+  },
+} as const;
+
+const exampleErasure = {
+  id: '0193a5c2f1e8a1b2c3d4e5f60718293a',
+  subjectHash: 'erased:zFpU1QiRQX_3H5eWujjb26cw0e4v0WZ0hxT65F3vjDE',
+  appId: 'app_3f9c1e',
+  clientId: 'cli_8d2f0a',
+  erasedAt: '2026-11-23T11:38:09.218Z',
+  events: 7,
+  states: 6,
+};
+
 const base64Hash = { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$', description: 'SHA-256, standard padded base64.' } as const;
 
 export const consentOpenApi: OpenApiFragment = {
@@ -218,6 +236,11 @@ export const consentOpenApi: OpenApiFragment = {
           '401': errorResponses['401'],
           '403': errorResponses['403'],
           '404': errorResponses['404'],
+          '410': {
+            description:
+              'The subject of this event was erased (POST /consent/v0/subjects/erase): a receipt names its subject, so none is issued any more. The event (redacted) and its log proof remain.',
+            content: { 'application/problem+json': { schema: ref('Problem') } },
+          },
           '503': errorResponses['503'],
         },
       },
@@ -351,6 +374,67 @@ export const consentOpenApi: OpenApiFragment = {
         },
       },
     },
+    '/consent/v0/subjects/erase': {
+      post: {
+        tags: ['consent'],
+        operationId: 'eraseSubject',
+        summary: "Erase a subject's personal data from every event of the account (GDPR art. 17), keeping the events as evidence.",
+        description:
+          'In every event of the account with this subject (of `issuer` only, when sent), the subject, and the `source` and `delegate` when present, are replaced by keyed hashes ' +
+          '(`erased:` + base64url HMAC-SHA256 under a per-account key derived from the installation secret `ACCORD_ERASURE_KEY`); the events keep their id, action, createdAt, issuer, target, scope, token, ' +
+          'targetVersion, expiresAt and appId, and gain `erasedAt`. Current states move with them; statistics keep their counts. Afterwards search, current states, export and ' +
+          'GetCurrentStates by the subject find nothing; GET by id and by token answer the redacted event; receipts of erased events answer 410; log proofs stay valid (docs/consent-log.md). ' +
+          'Answers the erasure record, which is kept (GET /consent/v0/subjects/erasures) without the subject in clear. Idempotent: erasing again answers `events: 0`. ' +
+          'Events of the subject written after the erasure are new data (erase again to erase them).',
+        security,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: ref('ConsentEraseRequest'),
+              examples: {
+                subject: { value: { subject: 'https://shop.example/users/42' } },
+                issuer: { value: { subject: 'user-1', issuer: 'https://shop.example' } },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'The erasure record.',
+            content: { 'application/json': { schema: ref('ConsentErasure'), examples: { erasure: { value: exampleErasure } } } },
+          },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '405': { description: 'Only POST.', content: { 'application/problem+json': { schema: ref('Problem') } } },
+          '503': errorResponses['503'],
+        },
+      },
+    },
+    '/consent/v0/subjects/erasures': {
+      get: {
+        tags: ['consent'],
+        operationId: 'listErasures',
+        summary: 'The erasure records of the account, newest first.',
+        description:
+          'One record per POST /consent/v0/subjects/erase of any application of the account: who asked (appId, clientId), when, the keyed hash the subject became, and how many events and current states changed. ' +
+          'Never the subject in clear. Paged like search: `limit` and a `Link: <…>; rel="next"` header.',
+        security,
+        parameters: queryParameters(erasuresQuery),
+        responses: {
+          '200': {
+            description: 'Erasure records, newest first.',
+            headers: { Link: { description: 'Next page: `<url>; rel="next"`.', schema: { type: 'string' } } },
+            content: { 'application/json': { schema: { type: 'array', items: ref('ConsentErasure') }, examples: { erasures: { value: [exampleErasure] } } } },
+          },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '503': errorResponses['503'],
+        },
+      },
+    },
     '/consent/v0/consents/statistics': {
       get: {
         tags: ['consent'],
@@ -467,8 +551,43 @@ export const consentOpenApi: OpenApiFragment = {
           type: 'boolean',
           description: 'Current states only (search with current=true): present and true when `expiresAt` has passed. The state is then no longer a consent.',
         },
+        erasedAt: {
+          type: 'string',
+          format: 'date-time',
+          description:
+            'Present when the subject was erased: `subject` (and `source`, `delegate`) are keyed hashes (`erased:…`) since. Not part of the log leaf.',
+        },
       },
       examples: [exampleEvent],
+    },
+    ConsentEraseRequest: {
+      type: 'object',
+      required: ['subject'],
+      additionalProperties: false,
+      properties: {
+        subject: {
+          ...uriOrString(1024, 'The subject to erase, exactly as written in its events. Not an `erased:` value (those are what erasure writes).'),
+          not: { pattern: '^erased:' },
+        },
+        issuer: optional(1024, 'Only the events of this issuer. Empty or absent: every issuer.'),
+      },
+    },
+    ConsentErasuresQuery: erasuresQuery,
+    ConsentErasure: {
+      type: 'object',
+      description: 'The record of one erasure, kept without the subject in clear.',
+      required: ['id', 'subjectHash', 'appId', 'clientId', 'erasedAt', 'events', 'states'],
+      properties: {
+        id: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'Time-ordered id of the record.' },
+        subjectHash: { type: 'string', pattern: '^erased:[A-Za-z0-9_-]{43}$', description: 'What the subject became in the events: its keyed hash.' },
+        issuer: { type: 'string', description: 'Present when the erasure was narrowed to one issuer.' },
+        appId: { type: 'string', description: 'The application whose token asked.' },
+        clientId: { type: 'string', description: 'The OAuth client that asked.' },
+        erasedAt: { type: 'string', format: 'date-time' },
+        events: { type: 'integer', minimum: 0, description: 'Events whose personal data this erasure replaced (0 when nothing was left).' },
+        states: { type: 'integer', minimum: 0, description: 'Current states moved to the erased subject.' },
+      },
+      examples: [exampleErasure],
     },
     ConsentReceipt: {
       type: 'object',

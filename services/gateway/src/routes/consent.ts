@@ -5,7 +5,7 @@ import type { consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
 import { CONSENT_MAX_BATCH } from '../openapi/consent';
-import { toFieldErrors, validateQuery, validatorFor } from '../openapi/validate';
+import { toFieldErrors, validateBody, validateQuery, validatorFor } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 
 /** The REST JSON of a consent event (also the `data` of the NATS/webhook `consent` event). */
@@ -25,6 +25,21 @@ export function consentEventJson(ev: consentv1.ConsentEvent): Record<string, unk
     ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
     ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
     ...(ev.expired ? { expired: true } : {}),
+    ...(ev.erasedAt ? { erasedAt: ev.erasedAt.toISOString() } : {}),
+  };
+}
+
+/** The REST JSON of an erasure record (never the subject in clear). */
+export function erasureJson(e: consentv1.Erasure): Record<string, unknown> {
+  return {
+    id: e.id,
+    subjectHash: e.subjectHash,
+    ...(e.issuer !== undefined ? { issuer: e.issuer } : {}),
+    appId: e.appId,
+    clientId: e.clientId,
+    erasedAt: e.erasedAt?.toISOString(),
+    events: e.events,
+    states: e.states,
   };
 }
 
@@ -209,8 +224,40 @@ export function consentRoutes(ctx: GatewayContext): Router {
   r.get('/consents/:id/receipt', async (req, res) => {
     const id = String(req.params.id);
     if (!ID.test(id)) throw HttpProblem.notFound('No such consent event.');
-    const out = await consent.getReceipt({ accountId: req.auth!.accountId, id });
+    let out: consentv1.GetReceiptResponse;
+    try {
+      out = await consent.getReceipt({ accountId: req.auth!.accountId, id });
+    } catch (err) {
+      // the event's subject was erased: a receipt names its subject, so none is issued any more
+      if (isServiceError(err) && err.code === Code.FAILED_PRECONDITION) throw new HttpProblem(410, 'Subject erased', err.details);
+      throw err;
+    }
     res.json({ receipt: out.receipt });
+  });
+
+  r.post('/subjects/erase', validateBody('ConsentEraseRequest'), async (req, res) => {
+    const auth = req.auth!;
+    const body = req.body as { subject: string; issuer?: string };
+    const out = await consent.eraseSubject({
+      accountId: auth.accountId,
+      appId: auth.appId,
+      clientId: auth.clientId,
+      subject: body.subject,
+      ...(body.issuer ? { issuer: body.issuer } : {}),
+    });
+    res.json(erasureJson(out));
+  });
+
+  r.get('/subjects/erasures', validateQuery('ConsentErasuresQuery'), async (req, res) => {
+    const q = res.locals.query as { limit?: number; cursor?: string };
+    const out = await consent.listErasures({ accountId: req.auth!.accountId, page: { limit: q.limit ?? 0, cursor: q.cursor ?? '' } });
+    if (out.nextCursor) {
+      const params = new URLSearchParams();
+      if (q.limit) params.set('limit', String(q.limit));
+      params.set('cursor', out.nextCursor);
+      res.setHeader('Link', `<${ctx.baseUrl}/consent/v0/subjects/erasures?${params.toString()}>; rel="next"`);
+    }
+    res.json(out.erasures.map(erasureJson));
   });
 
   r.get('/consents/:id/proof', validateQuery('ConsentProofQuery'), async (req, res) => {
@@ -254,6 +301,8 @@ export function consentRoutes(ctx: GatewayContext): Router {
   r.all('/consents/:id/proof', methodNotAllowed(['GET']));
   r.all('/log/tree-head', methodNotAllowed(['GET']));
   r.all('/log/consistency', methodNotAllowed(['GET']));
+  r.all('/subjects/erase', methodNotAllowed(['POST']));
+  r.all('/subjects/erasures', methodNotAllowed(['GET']));
   r.all('/consents/:id', methodNotAllowed(['GET']));
   return r;
 }

@@ -21,6 +21,42 @@ import {
 import { Timestamp } from '../../../google/protobuf/timestamp';
 import { JwkSet, PageRequest } from '../../common/v1/common';
 
+export interface EraseSubjectRequest {
+  accountId: string;
+  /** The application and the OAuth client that asked (recorded with the erasure). */
+  appId: string;
+  clientId: string;
+  subject: string;
+  /** Only the events of this issuer. */
+  issuer?: string | undefined;
+}
+
+/** The record of one erasure: never the subject in clear, only its keyed hash. */
+export interface Erasure {
+  id: string;
+  /** erased:<base64url HMAC-SHA256>: what the subject became in the events. */
+  subjectHash: string;
+  issuer?: string | undefined;
+  appId: string;
+  clientId: string;
+  erasedAt?: Date | undefined;
+  /** Events whose personal data was replaced by this erasure (0 when nothing was left). */
+  events: number;
+  /** Current states moved to the erased subject. */
+  states: number;
+}
+
+export interface ListErasuresRequest {
+  accountId: string;
+  page?: PageRequest | undefined;
+}
+
+export interface ListErasuresResponse {
+  erasures: Erasure[];
+  /** Empty when there is no further page. */
+  nextCursor: string;
+}
+
 export interface GetTreeHeadRequest {
   accountId: string;
 }
@@ -99,6 +135,8 @@ export interface ConsentEvent {
   expiresAt?: Date | undefined;
   /** Set on current states (search with current=true, GetCurrentStates) whose expires_at has passed. */
   expired?: boolean | undefined;
+  /** Set when the event's subject was erased: subject (and source, delegate) are keyed hashes since. */
+  erasedAt?: Date | undefined;
 }
 
 export interface CreateConsentsRequest {
@@ -213,6 +251,499 @@ export interface GetReceiptKeysRequest {}
 export interface GetReceiptKeysResponse {
   jwks?: JwkSet | undefined;
 }
+
+function createBaseEraseSubjectRequest(): EraseSubjectRequest {
+  return { accountId: '', appId: '', clientId: '', subject: '', issuer: undefined };
+}
+
+export const EraseSubjectRequest: MessageFns<EraseSubjectRequest> = {
+  encode(message: EraseSubjectRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== '') {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.clientId !== '') {
+      writer.uint32(26).string(message.clientId);
+    }
+    if (message.subject !== '') {
+      writer.uint32(34).string(message.subject);
+    }
+    if (message.issuer !== undefined) {
+      writer.uint32(42).string(message.issuer);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EraseSubjectRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEraseSubjectRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.clientId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.issuer = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EraseSubjectRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      clientId: isSet(object.clientId) ? globalThis.String(object.clientId) : isSet(object.client_id) ? globalThis.String(object.client_id) : '',
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : undefined,
+    };
+  },
+
+  toJSON(message: EraseSubjectRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== '') {
+      obj.appId = message.appId;
+    }
+    if (message.clientId !== '') {
+      obj.clientId = message.clientId;
+    }
+    if (message.subject !== '') {
+      obj.subject = message.subject;
+    }
+    if (message.issuer !== undefined) {
+      obj.issuer = message.issuer;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EraseSubjectRequest>, I>>(base?: I): EraseSubjectRequest {
+    return EraseSubjectRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EraseSubjectRequest>, I>>(object: I): EraseSubjectRequest {
+    const message = createBaseEraseSubjectRequest();
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.clientId = object.clientId ?? '';
+    message.subject = object.subject ?? '';
+    message.issuer = object.issuer ?? undefined;
+    return message;
+  },
+};
+
+function createBaseErasure(): Erasure {
+  return {
+    id: '',
+    subjectHash: '',
+    issuer: undefined,
+    appId: '',
+    clientId: '',
+    erasedAt: undefined,
+    events: 0,
+    states: 0,
+  };
+}
+
+export const Erasure: MessageFns<Erasure> = {
+  encode(message: Erasure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== '') {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.subjectHash !== '') {
+      writer.uint32(18).string(message.subjectHash);
+    }
+    if (message.issuer !== undefined) {
+      writer.uint32(26).string(message.issuer);
+    }
+    if (message.appId !== '') {
+      writer.uint32(34).string(message.appId);
+    }
+    if (message.clientId !== '') {
+      writer.uint32(42).string(message.clientId);
+    }
+    if (message.erasedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.erasedAt), writer.uint32(50).fork()).join();
+    }
+    if (message.events !== 0) {
+      writer.uint32(56).int64(message.events);
+    }
+    if (message.states !== 0) {
+      writer.uint32(64).int64(message.states);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Erasure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseErasure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subjectHash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.issuer = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.clientId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.erasedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.events = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.states = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Erasure {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      subjectHash: isSet(object.subjectHash) ? globalThis.String(object.subjectHash) : isSet(object.subject_hash) ? globalThis.String(object.subject_hash) : '',
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : undefined,
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      clientId: isSet(object.clientId) ? globalThis.String(object.clientId) : isSet(object.client_id) ? globalThis.String(object.client_id) : '',
+      erasedAt: isSet(object.erasedAt) ? fromJsonTimestamp(object.erasedAt) : isSet(object.erased_at) ? fromJsonTimestamp(object.erased_at) : undefined,
+      events: isSet(object.events) ? globalThis.Number(object.events) : 0,
+      states: isSet(object.states) ? globalThis.Number(object.states) : 0,
+    };
+  },
+
+  toJSON(message: Erasure): unknown {
+    const obj: any = {};
+    if (message.id !== '') {
+      obj.id = message.id;
+    }
+    if (message.subjectHash !== '') {
+      obj.subjectHash = message.subjectHash;
+    }
+    if (message.issuer !== undefined) {
+      obj.issuer = message.issuer;
+    }
+    if (message.appId !== '') {
+      obj.appId = message.appId;
+    }
+    if (message.clientId !== '') {
+      obj.clientId = message.clientId;
+    }
+    if (message.erasedAt !== undefined) {
+      obj.erasedAt = message.erasedAt.toISOString();
+    }
+    if (message.events !== 0) {
+      obj.events = Math.round(message.events);
+    }
+    if (message.states !== 0) {
+      obj.states = Math.round(message.states);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Erasure>, I>>(base?: I): Erasure {
+    return Erasure.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Erasure>, I>>(object: I): Erasure {
+    const message = createBaseErasure();
+    message.id = object.id ?? '';
+    message.subjectHash = object.subjectHash ?? '';
+    message.issuer = object.issuer ?? undefined;
+    message.appId = object.appId ?? '';
+    message.clientId = object.clientId ?? '';
+    message.erasedAt = object.erasedAt ?? undefined;
+    message.events = object.events ?? 0;
+    message.states = object.states ?? 0;
+    return message;
+  },
+};
+
+function createBaseListErasuresRequest(): ListErasuresRequest {
+  return { accountId: '', page: undefined };
+}
+
+export const ListErasuresRequest: MessageFns<ListErasuresRequest> = {
+  encode(message: ListErasuresRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListErasuresRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListErasuresRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListErasuresRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListErasuresRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListErasuresRequest>, I>>(base?: I): ListErasuresRequest {
+    return ListErasuresRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListErasuresRequest>, I>>(object: I): ListErasuresRequest {
+    const message = createBaseListErasuresRequest();
+    message.accountId = object.accountId ?? '';
+    message.page = object.page !== undefined && object.page !== null ? PageRequest.fromPartial(object.page) : undefined;
+    return message;
+  },
+};
+
+function createBaseListErasuresResponse(): ListErasuresResponse {
+  return { erasures: [], nextCursor: '' };
+}
+
+export const ListErasuresResponse: MessageFns<ListErasuresResponse> = {
+  encode(message: ListErasuresResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.erasures) {
+      Erasure.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextCursor !== '') {
+      writer.uint32(18).string(message.nextCursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListErasuresResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListErasuresResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.erasures.push(Erasure.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListErasuresResponse {
+    return {
+      erasures: globalThis.Array.isArray(object?.erasures) ? object.erasures.map((e: any) => Erasure.fromJSON(e)) : [],
+      nextCursor: isSet(object.nextCursor) ? globalThis.String(object.nextCursor) : isSet(object.next_cursor) ? globalThis.String(object.next_cursor) : '',
+    };
+  },
+
+  toJSON(message: ListErasuresResponse): unknown {
+    const obj: any = {};
+    if (message.erasures?.length) {
+      obj.erasures = message.erasures.map((e) => Erasure.toJSON(e));
+    }
+    if (message.nextCursor !== '') {
+      obj.nextCursor = message.nextCursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListErasuresResponse>, I>>(base?: I): ListErasuresResponse {
+    return ListErasuresResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListErasuresResponse>, I>>(object: I): ListErasuresResponse {
+    const message = createBaseListErasuresResponse();
+    message.erasures = object.erasures?.map((e) => Erasure.fromPartial(e)) || [];
+    message.nextCursor = object.nextCursor ?? '';
+    return message;
+  },
+};
 
 function createBaseGetTreeHeadRequest(): GetTreeHeadRequest {
   return { accountId: '' };
@@ -1051,6 +1582,7 @@ function createBaseConsentEvent(): ConsentEvent {
     targetVersion: undefined,
     expiresAt: undefined,
     expired: undefined,
+    erasedAt: undefined,
   };
 }
 
@@ -1097,6 +1629,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     }
     if (message.expired !== undefined) {
       writer.uint32(112).bool(message.expired);
+    }
+    if (message.erasedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.erasedAt), writer.uint32(122).fork()).join();
     }
     return writer;
   },
@@ -1226,6 +1761,14 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
             message.expired = reader.bool();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.erasedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1258,6 +1801,7 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
           : undefined,
       expiresAt: isSet(object.expiresAt) ? fromJsonTimestamp(object.expiresAt) : isSet(object.expires_at) ? fromJsonTimestamp(object.expires_at) : undefined,
       expired: isSet(object.expired) ? globalThis.Boolean(object.expired) : undefined,
+      erasedAt: isSet(object.erasedAt) ? fromJsonTimestamp(object.erasedAt) : isSet(object.erased_at) ? fromJsonTimestamp(object.erased_at) : undefined,
     };
   },
 
@@ -1305,6 +1849,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     if (message.expired !== undefined) {
       obj.expired = message.expired;
     }
+    if (message.erasedAt !== undefined) {
+      obj.erasedAt = message.erasedAt.toISOString();
+    }
     return obj;
   },
 
@@ -1327,6 +1874,7 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     message.targetVersion = object.targetVersion ?? undefined;
     message.expiresAt = object.expiresAt ?? undefined;
     message.expired = object.expired ?? undefined;
+    message.erasedAt = object.erasedAt ?? undefined;
     return message;
   },
 };
@@ -3317,6 +3865,29 @@ export const ConsentServiceService = {
     responseSerialize: (value: ConsistencyProof): Buffer => Buffer.from(ConsistencyProof.encode(value).finish()),
     responseDeserialize: (value: Buffer): ConsistencyProof => ConsistencyProof.decode(value),
   },
+  /**
+   * Erases a subject (GDPR art. 17): its personal data in every event of the account is replaced by
+   * keyed hashes (docs/consent.md, Erasure); the events stay as evidence. Recorded; idempotent.
+   */
+  eraseSubject: {
+    path: '/accord.consent.v1.ConsentService/EraseSubject' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EraseSubjectRequest): Buffer => Buffer.from(EraseSubjectRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EraseSubjectRequest => EraseSubjectRequest.decode(value),
+    responseSerialize: (value: Erasure): Buffer => Buffer.from(Erasure.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Erasure => Erasure.decode(value),
+  },
+  /** The account's erasure records, newest first. */
+  listErasures: {
+    path: '/accord.consent.v1.ConsentService/ListErasures' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListErasuresRequest): Buffer => Buffer.from(ListErasuresRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListErasuresRequest => ListErasuresRequest.decode(value),
+    responseSerialize: (value: ListErasuresResponse): Buffer => Buffer.from(ListErasuresResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListErasuresResponse => ListErasuresResponse.decode(value),
+  },
 } as const;
 
 export interface ConsentServiceServer extends UntypedServiceImplementation {
@@ -3339,6 +3910,13 @@ export interface ConsentServiceServer extends UntypedServiceImplementation {
   getInclusionProof: handleUnaryCall<GetInclusionProofRequest, InclusionProof>;
   /** PROOF(first, D[second]) of RFC 9162 §2.1.4. */
   getConsistencyProof: handleUnaryCall<GetConsistencyProofRequest, ConsistencyProof>;
+  /**
+   * Erases a subject (GDPR art. 17): its personal data in every event of the account is replaced by
+   * keyed hashes (docs/consent.md, Erasure); the events stay as evidence. Recorded; idempotent.
+   */
+  eraseSubject: handleUnaryCall<EraseSubjectRequest, Erasure>;
+  /** The account's erasure records, newest first. */
+  listErasures: handleUnaryCall<ListErasuresRequest, ListErasuresResponse>;
 }
 
 export interface ConsentServiceClient extends Client {
@@ -3476,6 +4054,31 @@ export interface ConsentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConsistencyProof) => void,
+  ): ClientUnaryCall;
+  /**
+   * Erases a subject (GDPR art. 17): its personal data in every event of the account is replaced by
+   * keyed hashes (docs/consent.md, Erasure); the events stay as evidence. Recorded; idempotent.
+   */
+  eraseSubject(request: EraseSubjectRequest, callback: (error: ServiceError | null, response: Erasure) => void): ClientUnaryCall;
+  eraseSubject(request: EraseSubjectRequest, metadata: Metadata, callback: (error: ServiceError | null, response: Erasure) => void): ClientUnaryCall;
+  eraseSubject(
+    request: EraseSubjectRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Erasure) => void,
+  ): ClientUnaryCall;
+  /** The account's erasure records, newest first. */
+  listErasures(request: ListErasuresRequest, callback: (error: ServiceError | null, response: ListErasuresResponse) => void): ClientUnaryCall;
+  listErasures(
+    request: ListErasuresRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListErasuresResponse) => void,
+  ): ClientUnaryCall;
+  listErasures(
+    request: ListErasuresRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListErasuresResponse) => void,
   ): ClientUnaryCall;
 }
 
