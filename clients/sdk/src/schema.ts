@@ -3912,12 +3912,12 @@ export interface components {
      */
     WebhookCreateRequest: {
       /**
-       * @description Event types to receive. Known types: `consent` (a consent event was recorded) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
+       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
        * @example [
        *       "consent"
        *     ]
        */
-      events: ('consent' | 'log.tree_head')[];
+      events: ('consent' | 'consent.expired' | 'log.tree_head')[];
       /**
        * @description Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.
        * @example {
@@ -3949,6 +3949,7 @@ export interface components {
       eventId: string;
       /**
        * @example consent
+       * @example consent.expired
        * @example log.tree_head
        * @example ping
        */
@@ -3994,23 +3995,23 @@ export interface components {
      *     }
      */
     WebhookEventPayload: {
-      /** @description For `consent`: the consent event as the consent API returns it. */
+      /** @description For `consent`: the consent event as the consent API returns it. For `consent.expired`: the consent event that lapsed (the current one of its state when its `expiresAt` passed), with `expired: true`; sent once per state and event (a renewal that lapses in turn is a new one). */
       data: Record<string, never>;
       /** @description Human-readable description of the event. */
       text?: string;
-      /** @description `consent`, or `ping` for test events. */
+      /** @description An event type the webhook lists (`consent`, `consent.expired`, `log.tree_head`), or `ping` for test events. */
       type: string;
     };
     WebhookUpdateRequest: {
       /** @description true stops deliveries; false re-enables the webhook. */
       disabled?: boolean;
       /**
-       * @description Event types to receive. Known types: `consent` (a consent event was recorded) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
+       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
        * @example [
        *       "consent"
        *     ]
        */
-      events?: ('consent' | 'log.tree_head')[];
+      events?: ('consent' | 'consent.expired' | 'log.tree_head')[];
       /**
        * @description Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.
        * @example {

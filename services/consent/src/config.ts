@@ -33,6 +33,12 @@ export const configShape = {
   ACCORD_CONSENT_LOG_LEASE_MS: z.coerce.number().int().min(100).default(1_500),
   /** Most events per signed tree head. */
   ACCORD_CONSENT_LOG_BATCH: z.coerce.number().int().min(1).max(10_000).default(1_000),
+  /**
+   * Longest pause between two sweeps for lapsed consents to announce (`consent.expired`); an idle
+   * sweep is one database command per replica. A replica that writes a consent expiring sooner
+   * sweeps at that time anyway.
+   */
+  ACCORD_CONSENT_EXPIRY_SWEEP_MS: z.coerce.number().int().min(100).default(5_000),
   /** Deadline of one JetStream publish. */
   ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
 };

@@ -1,5 +1,5 @@
 import { hashKey, stateKey, type ConsentEvent } from '../domain/consent';
-import type { CurrentDoc, CurrentEvent, EventDoc, Models, StatsDoc } from './models';
+import { EXPIRY_ANNOUNCED, type CurrentDoc, type CurrentEvent, type EventDoc, type Models, type StatsDoc } from './models';
 
 /** Runs fn over items with at most `limit` in flight. */
 export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
@@ -127,7 +127,17 @@ function currentEvent(ev: ConsentEvent): CurrentEvent {
   const cur: CurrentEvent = { id: ev.id, appId: ev.appId, action: ev.action, token: ev.token, createdAt: ev.createdAt };
   if (ev.source !== undefined) cur.source = ev.source;
   if (ev.delegate !== undefined) cur.delegate = ev.delegate;
-  return Object.assign(cur, lifecycleOf(ev));
+  Object.assign(cur, lifecycleOf(ev));
+  // the expiry queue, last (see CurrentEvent.xq): due when the event lapses
+  if (ev.expiresAt !== undefined) cur.xq = ev.expiresAt;
+  return cur;
+}
+
+/** A state whose current event lapsed, claimed for its `consent.expired` announcement. */
+export interface LapsedState {
+  /** The state key (the current document's _id). */
+  key: string;
+  event: ConsentEvent;
 }
 
 /**
@@ -322,6 +332,52 @@ export class ConsentRepository {
   /** Events not yet on NATS (for tests and metrics). */
   async countUnpublished(): Promise<number> {
     return this.m.events.collection.countDocuments({ pub: { $exists: true } } as never);
+  }
+
+  // --- expiry (the sweeper) -----------------------------------------------------------------
+
+  /**
+   * Claims the states whose current event has lapsed and is not yet announced: one updateMany
+   * that moves their `cur.xq` forward by the lease and tags them with this round's claim, then
+   * (when it claimed any) one read of the tagged states. Each document's update is atomic, so of
+   * several replicas exactly one claims a state per lease; an idle round is the one update,
+   * matching nothing (served by the sparse `expiry_queue` index). A state renewed meanwhile holds
+   * a newer `cur` without the tag, so it is not read.
+   */
+  async claimLapsed(claim: string, leaseMs: number, limit: number, now: Date = new Date()): Promise<LapsedState[]> {
+    const res = await this.m.current.collection.updateMany(
+      { 'cur.xq': { $lte: now } } as never,
+      { $set: { 'cur.xq': new Date(now.getTime() + leaseMs), 'cur.xc': claim } } as never,
+    );
+    return res.modifiedCount ? this.lapsedOfClaim(claim, limit) : [];
+  }
+
+  /** States of a claim not yet announced (a round reads its claim in chunks). */
+  async lapsedOfClaim(claim: string, limit: number): Promise<LapsedState[]> {
+    const docs = (await this.m.current.collection
+      .find({ 'cur.xc': claim } as never)
+      .limit(limit)
+      .toArray()) as unknown as CurrentDoc[];
+    const out: LapsedState[] = [];
+    for (const d of docs) {
+      const [event] = await this.eventsOfCurrent([d]);
+      if (event) out.push({ key: d._id, event });
+    }
+    return out;
+  }
+
+  /**
+   * Announced: the states leave the queue for good (`cur.xq` = EXPIRY_ANNOUNCED), each only if
+   * the same event is still current (a renewal has its own expiry). One bulkWrite for any number.
+   */
+  async markExpiryAnnounced(states: Array<{ key: string; eventId: string }>): Promise<void> {
+    if (!states.length) return;
+    await this.m.current.collection.bulkWrite(
+      states.map((s) => ({
+        updateOne: { filter: { _id: s.key, 'cur.id': s.eventId }, update: { $set: { 'cur.xq': EXPIRY_ANNOUNCED }, $unset: { 'cur.xc': '' } } },
+      })) as never[],
+      { ordered: false },
+    );
   }
 
   // --- reading ------------------------------------------------------------------------------

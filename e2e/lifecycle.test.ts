@@ -1,0 +1,122 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { createLogger, loadConfig } from '@accord/common';
+import * as consent from '@accord/consent';
+import { startStack, type Credentials, type Stack } from './harness';
+
+jest.setTimeout(90_000);
+
+/** A real HTTP receiver on 127.0.0.1 answering 204. */
+async function receiver() {
+  const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    bodies: () => received.map((r) => JSON.parse(r.body) as { type: string; text?: string; data: Record<string, unknown> }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(fn: () => boolean, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!fn()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+let stack: Stack;
+let acme: Credentials;
+let consentToken: string;
+let hooksToken: string;
+/** A second consent replica on the same database and stream: it sweeps too, nobody writes through it. */
+let replica: { stop(): Promise<void> } | undefined;
+
+beforeAll(async () => {
+  stack = await startStack('lifecycle', { env: { ACCORD_CONSENT_EXPIRY_SWEEP_MS: '200' } });
+  replica = await consent.startConsent(loadConfig(consent.configShape, { ...stack.env, GRPC_PORT: '0' }), createLogger('consent-2', stack.env.LOG_LEVEL));
+  acme = await stack.bootstrap({ account: 'acme', app: 'web', scopes: ['consent', 'dataprocessing', 'webhooks'] });
+  consentToken = await stack.token(acme, 'consent');
+  hooksToken = await stack.token(acme, 'webhooks');
+}, 120_000);
+afterAll(async () => {
+  await replica?.stop();
+  await stack?.stop();
+});
+
+const post = (json: unknown) => stack.request('POST', '/consent/v0/consents', { token: consentToken, apiKey: acme.apiKey, json });
+const ev = (over: Record<string, unknown> = {}) => ({ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', ...over });
+const search = (q: Record<string, string>) =>
+  stack.request('GET', `/consent/v0/consents/search?${new URLSearchParams(q).toString()}`, { token: consentToken, apiKey: acme.apiKey });
+
+describe('consent.expired webhooks', () => {
+  test('a lapsed consent shows expired and its consent.expired webhook arrives exactly once (two consent replicas sweeping); a renewed one sends none', async () => {
+    const expiredHook = await receiver();
+    const consentHook = await receiver();
+    try {
+      const reg = await stack.request('POST', '/webhooks/v0', { token: hooksToken, json: { url: expiredHook.url, events: ['consent.expired'] } });
+      expect(reg.status).toBe(201);
+      expect(reg.body.events).toEqual(['consent.expired']);
+      const regConsent = await stack.request('POST', '/webhooks/v0', { token: hooksToken, json: { url: consentHook.url, events: ['consent'] } });
+      expect(regConsent.status).toBe(201);
+
+      const expiresAt = new Date(Date.now() + 2000).toISOString();
+      const lapsing = await post(ev({ subject: 'lapsing', action: true, expiresAt }));
+      expect(lapsing.status).toBe(201);
+      // same expiry, renewed before it lapses (a new event without expiry): nothing is announced for it
+      const renewed = await post(ev({ subject: 'renewed', action: true, expiresAt }));
+      const renewal = await post(ev({ subject: 'renewed', action: false }));
+      expect(renewal.status).toBe(201);
+
+      await until(() => expiredHook.received.length >= 1, 15_000, 'the consent.expired delivery');
+      expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresAt));
+      // both replicas keep sweeping: still exactly one delivery a while later
+      await sleep(2500);
+      expect(expiredHook.bodies()).toEqual([
+        {
+          type: 'consent.expired',
+          text: 'A consent lapsed (its expiresAt has passed)',
+          data: expect.objectContaining({ id: lapsing.body.id, subject: 'lapsing', action: true, expiresAt, expired: true, appId: acme.appId }),
+        },
+      ]);
+      const delivered = expiredHook.received[0]!;
+      // signed like every delivery (Standard Webhooks)
+      const payload = new Webhook(reg.body.secret as string).verify(delivered.body, {
+        'webhook-id': delivered.headers['webhook-id'] as string,
+        'webhook-timestamp': delivered.headers['webhook-timestamp'] as string,
+        'webhook-signature': delivered.headers['webhook-signature'] as string,
+      });
+      expect(payload).toMatchObject({ type: 'consent.expired' });
+      expect(expiredHook.bodies().map((b) => b.data.id)).not.toContain(renewed.body.id);
+
+      // the `consent` webhook got the three consent events and no lapse (opt-in by event type)
+      await until(() => consentHook.received.length >= 3, 10_000, 'the consent deliveries');
+      expect(consentHook.bodies().map((b) => b.type)).toEqual(['consent', 'consent', 'consent']);
+
+      // the current state reads as expired; the renewed one does not
+      const cur = await search({ subject: 'lapsing', issuer: 'https://shop.example', target: 'https://shop.example/privacy', current: 'true' });
+      expect(cur.body).toEqual([expect.objectContaining({ id: lapsing.body.id, expired: true })]);
+      const curRenewed = await search({ subject: 'renewed', issuer: 'https://shop.example', target: 'https://shop.example/privacy', current: 'true' });
+      expect(curRenewed.body).toEqual([expect.objectContaining({ id: renewal.body.id })]);
+      expect(curRenewed.body[0]).not.toHaveProperty('expired');
+    } finally {
+      await expiredHook.close();
+      await consentHook.close();
+    }
+  });
+});
