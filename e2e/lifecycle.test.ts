@@ -120,3 +120,54 @@ describe('consent.expired webhooks', () => {
     }
   });
 });
+
+describe('re-consent on material change', () => {
+  test('a material change of a specification flips renewalRequired on current consents to older versions; a text edit does not; statistics count them', async () => {
+    const dpToken = await stack.token(acme, 'dataprocessing');
+    const dp = (method: string, path: string, json?: unknown) =>
+      stack.request(method, `/dataprocessing/v0${path}`, { token: dpToken, apiKey: acme.apiKey, ...(json ? { json } : {}) });
+    // consents read a specification remembered for ACCORD_CONSENT_SPEC_CACHE_MS (1 s by default)
+    const afterCache = () => sleep(1100);
+    const group = await dp('POST', '/dpgroups', { name: 'Newsletter', purpose: 'marketing' });
+    const spec = await dp('POST', `/dpgroups/${group.body.id}/specs`, { data: 'e-mail', purpose: 'weekly news', action: 'collect' });
+    expect(spec.status).toBe(201);
+    expect(spec.body).toMatchObject({ version: 1, reconsentSince: 1 });
+    const target = spec.body.target as string;
+    const given = await post(ev({ subject: 'reader', target, action: true }));
+    expect(given.body.targetVersion).toBe(1);
+    const current = async () =>
+      (await search({ subject: 'reader', issuer: 'https://shop.example', target, current: 'true' })).body as Array<Record<string, unknown>>;
+
+    // text edits: new versions, not material
+    const text = await dp('POST', `/dpspecs/${spec.body.id}/texts`, { value: 'Our weekly news', language: 'en' });
+    expect(text.status).toBe(201);
+    const edited = await dp('PATCH', `/dpspecs/${spec.body.id}/texts/${text.body.id}`, { value: 'Our weekly news, by e-mail' });
+    expect(edited.status).toBe(200);
+    expect((await dp('GET', `/dpspecs/${spec.body.id}`)).body).toMatchObject({ version: 3, reconsentSince: 1 });
+    await afterCache();
+    expect(await current()).toEqual([expect.objectContaining({ id: given.body.id, targetVersion: 1 })]);
+    expect((await current())[0]).not.toHaveProperty('renewalRequired');
+
+    // the purpose changes: material
+    const changed = await dp('PATCH', `/dpspecs/${spec.body.id}`, { purpose: 'news and partner offers' });
+    expect(changed.body).toMatchObject({ version: 4, reconsentSince: 4 });
+    await afterCache();
+    expect(await current()).toEqual([expect.objectContaining({ id: given.body.id, targetVersion: 1, renewalRequired: true })]);
+    const stats = await stack.request('GET', '/consent/v0/consents/statistics', { token: consentToken, apiKey: acme.apiKey });
+    expect(stats.body.targets.find((t: { target: string }) => t.target === target)).toMatchObject({ currentAccepted: 1, currentRenewalRequired: 1 });
+
+    // the subject answers again: the new consent names version 4 and is not due
+    const again = await post(ev({ subject: 'reader', target, action: true }));
+    expect(again.body.targetVersion).toBe(4);
+    expect((await current())[0]).toMatchObject({ id: again.body.id });
+    expect((await current())[0]).not.toHaveProperty('renewalRequired');
+
+    // an editor marks a change material that is not by its fields: due again
+    const marked = await dp('PATCH', `/dpspecs/${spec.body.id}`, { requiresReconsent: true });
+    expect(marked.status).toBe(200);
+    expect(marked.body).toMatchObject({ version: 5, reconsentSince: 5 });
+    expect(marked.body).not.toHaveProperty('requiresReconsent');
+    await afterCache();
+    expect((await current())[0]).toMatchObject({ id: again.body.id, targetVersion: 4, renewalRequired: true });
+  });
+});

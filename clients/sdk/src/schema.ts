@@ -2839,6 +2839,8 @@ export interface components {
       /** @description 32 lowercase hex characters, time-ordered: ids sort like createdAt, ties in the same millisecond deterministically. */
       id: string;
       issuer: string;
+      /** @description Current states only (search with current=true): present and true when the target names a specification that changed materially after the version consented to (`targetVersion` is older than the specification’s `reconsentSince`): ask the subject again. Computed when read (the specification is remembered up to ACCORD_CONSENT_SPEC_CACHE_MS, 1 s). */
+      renewalRequired?: boolean;
       scope: string;
       /** @description Present when sent. */
       source?: string;
@@ -3004,6 +3006,8 @@ export interface components {
         currentExpired: number;
         /** @description Same, action null. */
         currentNoAction: number;
+        /** @description Current states of this target (a specification), written by this application, consented to a version older than its latest material change (`renewalRequired`; also counted under their action or `currentExpired`). 0 for other targets. */
+        currentRenewalRequired: number;
         /** @description Events of the application for this target. */
         events: number;
         target: string;
@@ -3246,6 +3250,8 @@ export interface components {
         | null;
       location: string;
       purpose: string;
+      /** @description The latest version made by a material change: purpose, data, action, legalBasis, duration, location or sensitive changed, or the editor sent `requiresReconsent: true`. 1 on creation. Text edits and other fields are not material unless marked. Current consents to an older version show `renewalRequired: true`. */
+      reconsentSince: number;
       sensitive: boolean;
       /**
        * Format: uri
@@ -3339,6 +3345,8 @@ export interface components {
       location?: string | null;
       /** @description Purpose of the processing. */
       purpose?: string;
+      /** @description Marks this change material: current consents to earlier versions become due for renewal (`renewalRequired`), whatever the change (a change with only this flag still makes a new version, e.g. after text edits that need a new answer). Changes of purpose, data, action, legalBasis, duration, location or sensitive are material without it. */
+      requiresReconsent?: boolean;
       /** @description Special-category (sensitive) data. Default false. */
       sensitive?: boolean | null;
     };
@@ -3380,6 +3388,8 @@ export interface components {
       location?: string | null;
       /** @description Purpose of the processing. */
       purpose: string;
+      /** @description Marks this change material: current consents to earlier versions become due for renewal (`renewalRequired`), whatever the change (a change with only this flag still makes a new version, e.g. after text edits that need a new answer). Changes of purpose, data, action, legalBasis, duration, location or sensitive are material without it. */
+      requiresReconsent?: boolean;
       /** @description Special-category (sensitive) data. Default false. */
       sensitive?: boolean | null;
     };

@@ -1,4 +1,4 @@
-import { hashKey, stateKey, type ConsentEvent } from '../domain/consent';
+import { hashKey, needsRenewal, stateKey, type ConsentEvent } from '../domain/consent';
 import { EXPIRY_ANNOUNCED, type CurrentDoc, type CurrentEvent, type EventDoc, type Models, type StatsDoc } from './models';
 
 /** Runs fn over items with at most `limit` in flight. */
@@ -105,8 +105,8 @@ export const STATISTICS_MAX_TARGETS = 1000;
 
 type ActionCounter = 'currentAccepted' | 'currentDeclined' | 'currentNoAction';
 /** Current states of one target by action; lapsed ones (expiresAt passed) apart, whatever their action. */
-type CurrentCounts = Record<ActionCounter | 'currentExpired', number>;
-const noCurrent = (): CurrentCounts => ({ currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0 });
+type CurrentCounts = Record<ActionCounter | 'currentExpired' | 'currentRenewalRequired', number>;
+const noCurrent = (): CurrentCounts => ({ currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 });
 /** Stands in for "never expires" when states are grouped by expiry. */
 const NEVER = new Date(8.64e15);
 const counterOf = (action: boolean | null): ActionCounter => (action === true ? 'currentAccepted' : action === false ? 'currentDeclined' : 'currentNoAction');
@@ -507,7 +507,16 @@ export class ConsentRepository {
     return (await this.eventsOfCurrent(docs)).sort((x, y) => (x.id < y.id ? 1 : -1));
   }
 
-  async statistics(accountId: string, appId: string, now: Date = new Date()): Promise<Statistics> {
+  /**
+   * `reconsentSince` gives the latest material version of the specifications some targets name
+   * (see Consents): states consented to an older version count in `currentRenewalRequired`.
+   */
+  async statistics(
+    accountId: string,
+    appId: string,
+    now: Date = new Date(),
+    reconsentSince?: (targets: string[]) => Promise<(target: string) => number | undefined>,
+  ): Promise<Statistics> {
     const [app, targets, distinctSubjects, current, latest] = await Promise.all([
       this.m.stats.collection.findOne({ _id: `app:${hashKey([accountId, appId])}` } as never),
       this.m.stats.collection
@@ -526,6 +535,7 @@ export class ConsentRepository {
                 target: '$target',
                 action: { $ifNull: ['$cur.action', '$action'] },
                 expired: { $lte: [{ $ifNull: ['$cur.expiresAt', NEVER] }, now] },
+                version: '$cur.targetVersion',
               },
               n: { $sum: 1 },
             },
@@ -539,10 +549,17 @@ export class ConsentRepository {
         .toArray(),
     ]);
     const byTarget = new Map<string, CurrentCounts>();
-    for (const g of current as unknown as Array<{ _id: { target: string; action?: boolean | null; expired?: boolean }; n: number }>) {
+    const groups = current as unknown as Array<{ _id: { target: string; action?: boolean | null; expired?: boolean; version?: number | null }; n: number }>;
+    for (const g of groups) {
       let row = byTarget.get(g._id.target);
       if (!row) byTarget.set(g._id.target, (row = noCurrent()));
       row[g._id.expired ? 'currentExpired' : counterOf(g._id.action ?? null)] += g.n;
+    }
+    // states bound to a version (specification targets): due for renewal when it is older than the latest material one
+    const versioned = groups.filter((g) => g._id.version != null);
+    if (versioned.length && reconsentSince) {
+      const since = await reconsentSince([...new Set(versioned.map((g) => g._id.target))]);
+      for (const g of versioned) if (needsRenewal(g._id.version ?? undefined, since(g._id.target))) byTarget.get(g._id.target)!.currentRenewalRequired += g.n;
     }
     const a = app as unknown as StatsDoc | null;
     const out: Statistics = {

@@ -30,6 +30,7 @@ const spec = (id: string, over: Partial<SpecRecord> = {}): SpecRecord => ({
   texts: [],
   nextTextId: 1,
   version: 1,
+  reconsentSince: 1,
   createdAt: at,
   updatedAt: at,
   deletedAt: null,

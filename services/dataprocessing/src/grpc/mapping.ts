@@ -29,6 +29,7 @@ export function specToPb(s: SpecRecord, target: string): pb.Spec {
     consentValidityDays: s.consentValidityDays ?? undefined,
     texts: s.texts.map(textToPb),
     version: s.version,
+    reconsentSince: s.reconsentSince,
     target,
     appId: s.appId,
     createdAt: s.createdAt,
@@ -61,6 +62,7 @@ export function specForConsentToPb(spec: SpecRecord, group: GroupRecord | null, 
     groupPurpose: group?.purpose ?? '',
     archived: spec.deletedAt !== null,
     version: spec.version,
+    reconsentSince: spec.reconsentSince,
     target,
   };
 }

@@ -68,6 +68,7 @@ export function specJson(s: pb.Spec) {
     externalHref: s.externalHref || null,
     texts: s.texts.map(textJson),
     version: s.version,
+    reconsentSince: s.reconsentSince,
     target: s.target,
     appId: s.appId,
     createdAt: iso(s.createdAt),
@@ -239,6 +240,7 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
         fields: fieldsFrom(req.body as Body, SPEC_FIELDS),
         updateMask: maskFrom(req, SPEC_FIELDS),
         expectedVersion: expected,
+        requiresReconsent: (req.body as Body).requiresReconsent === true,
       });
       res.setHeader('ETag', etagOf(s));
       res.json(specJson(s));

@@ -99,6 +99,11 @@ export interface ConsentEvent {
   expiresAt?: Date | undefined;
   /** Set on current states (search with current=true, GetCurrentStates) whose expires_at has passed. */
   expired?: boolean | undefined;
+  /**
+   * Set on current states whose target is a specification changed materially since the version
+   * consented to (target_version older than the specification's reconsent_since): due for renewal.
+   */
+  renewalRequired?: boolean | undefined;
 }
 
 export interface CreateConsentsRequest {
@@ -164,6 +169,11 @@ export interface TargetStatistics {
   currentNoAction: number;
   /** Current states whose expires_at has passed (counted here, not under their action). */
   currentExpired: number;
+  /**
+   * Current states of a specification target consented to a version older than the
+   * specification's latest material change (also counted under their action or current_expired).
+   */
+  currentRenewalRequired: number;
 }
 
 export interface Statistics {
@@ -1051,6 +1061,7 @@ function createBaseConsentEvent(): ConsentEvent {
     targetVersion: undefined,
     expiresAt: undefined,
     expired: undefined,
+    renewalRequired: undefined,
   };
 }
 
@@ -1097,6 +1108,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     }
     if (message.expired !== undefined) {
       writer.uint32(112).bool(message.expired);
+    }
+    if (message.renewalRequired !== undefined) {
+      writer.uint32(120).bool(message.renewalRequired);
     }
     return writer;
   },
@@ -1226,6 +1240,14 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
             message.expired = reader.bool();
             continue;
           }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.renewalRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1258,6 +1280,11 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
           : undefined,
       expiresAt: isSet(object.expiresAt) ? fromJsonTimestamp(object.expiresAt) : isSet(object.expires_at) ? fromJsonTimestamp(object.expires_at) : undefined,
       expired: isSet(object.expired) ? globalThis.Boolean(object.expired) : undefined,
+      renewalRequired: isSet(object.renewalRequired)
+        ? globalThis.Boolean(object.renewalRequired)
+        : isSet(object.renewal_required)
+          ? globalThis.Boolean(object.renewal_required)
+          : undefined,
     };
   },
 
@@ -1305,6 +1332,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     if (message.expired !== undefined) {
       obj.expired = message.expired;
     }
+    if (message.renewalRequired !== undefined) {
+      obj.renewalRequired = message.renewalRequired;
+    }
     return obj;
   },
 
@@ -1327,6 +1357,7 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     message.targetVersion = object.targetVersion ?? undefined;
     message.expiresAt = object.expiresAt ?? undefined;
     message.expired = object.expired ?? undefined;
+    message.renewalRequired = object.renewalRequired ?? undefined;
     return message;
   },
 };
@@ -2253,7 +2284,15 @@ export const GetStatisticsRequest: MessageFns<GetStatisticsRequest> = {
 };
 
 function createBaseTargetStatistics(): TargetStatistics {
-  return { target: '', events: 0, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0 };
+  return {
+    target: '',
+    events: 0,
+    currentAccepted: 0,
+    currentDeclined: 0,
+    currentNoAction: 0,
+    currentExpired: 0,
+    currentRenewalRequired: 0,
+  };
 }
 
 export const TargetStatistics: MessageFns<TargetStatistics> = {
@@ -2275,6 +2314,9 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     }
     if (message.currentExpired !== 0) {
       writer.uint32(48).int64(message.currentExpired);
+    }
+    if (message.currentRenewalRequired !== 0) {
+      writer.uint32(56).int64(message.currentRenewalRequired);
     }
     return writer;
   },
@@ -2340,6 +2382,14 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
             message.currentExpired = longToNumber(reader.int64());
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.currentRenewalRequired = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2376,6 +2426,11 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
         : isSet(object.current_expired)
           ? globalThis.Number(object.current_expired)
           : 0,
+      currentRenewalRequired: isSet(object.currentRenewalRequired)
+        ? globalThis.Number(object.currentRenewalRequired)
+        : isSet(object.current_renewal_required)
+          ? globalThis.Number(object.current_renewal_required)
+          : 0,
     };
   },
 
@@ -2399,6 +2454,9 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     if (message.currentExpired !== 0) {
       obj.currentExpired = Math.round(message.currentExpired);
     }
+    if (message.currentRenewalRequired !== 0) {
+      obj.currentRenewalRequired = Math.round(message.currentRenewalRequired);
+    }
     return obj;
   },
 
@@ -2413,6 +2471,7 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     message.currentDeclined = object.currentDeclined ?? 0;
     message.currentNoAction = object.currentNoAction ?? 0;
     message.currentExpired = object.currentExpired ?? 0;
+    message.currentRenewalRequired = object.currentRenewalRequired ?? 0;
     return message;
   },
 };
