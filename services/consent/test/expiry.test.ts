@@ -42,9 +42,11 @@ function events(n: number, expiresAt: Date, over: { subject?: string; at?: numbe
 describe('consent.expired sweeper (against the CI database)', () => {
   let conn: Connection;
   let repo: ConsentRepository;
+  let models: ReturnType<typeof defineModels>;
   beforeAll(async () => {
     conn = await connectMongo(testEnv('consentexpiry').mongoUrl, createLogger('t', 'silent'));
-    repo = new ConsentRepository(defineModels(conn));
+    models = defineModels(conn);
+    repo = new ConsentRepository(models);
     await syncIndexes(conn);
   });
   afterAll(async () => conn?.close());
@@ -109,6 +111,40 @@ describe('consent.expired sweeper (against the CI database)', () => {
     delete forever!.expiresAt;
     await write([forever!]);
     expect(await sweeper.runOnce(new Date(t0 + 10 ** 10))).toBe(0);
+  });
+
+  test('an idle sweep costs one database command; a local hint sweeps when the consent lapses without waiting for the interval', async () => {
+    const calls: string[] = [];
+    const coll = models.current.collection;
+    for (const op of ['updateMany', 'find', 'findOne', 'bulkWrite', 'aggregate', 'countDocuments'] as const) {
+      const orig = (coll[op] as (...a: unknown[]) => unknown).bind(coll);
+      jest.spyOn(coll, op).mockImplementation(((...args: unknown[]) => {
+        calls.push(op);
+        return orig(...args);
+      }) as never);
+    }
+    try {
+      const stream = fakeStream();
+      const sweeper = new ExpirySweeper(repo, stream.js, { prefix: 'x', intervalMs: 60_000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
+      expect(await sweeper.runOnce()).toBe(0);
+      expect(calls).toEqual(['updateMany']);
+
+      // started: one sweep now, the next in a minute; a consent written here lapsing in 300 ms is announced then
+      sweeper.start();
+      await sleep(100);
+      const [ev] = events(1, new Date(Date.now() + 300), { subject: 'hinted' });
+      await write([ev!]);
+      calls.length = 0;
+      sweeper.hint([ev!]);
+      await waitFor(async () => stream.published.length === 1, 3000, 'the hinted sweep');
+      expect(Date.now()).toBeGreaterThanOrEqual(ev!.expiresAt!.getTime());
+      expect(stream.published[0]!.env.data.id).toBe(ev!.id);
+      // claim, read of the claim, mark
+      expect(calls).toEqual(['updateMany', 'find', 'bulkWrite']);
+      await sweeper.stop();
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
 
   test('a sweeper that dies after claiming, or cannot publish, leaves the state to another after the lease (none lost)', async () => {

@@ -118,6 +118,8 @@ export class ExpirySweeper {
         this.opts.logger.warn({ count: failed, err: (firstError as Error)?.message, retryInMs: this.opts.leaseMs }, 'expiry: publish failed; will retry');
         break;
       }
+      // a short chunk was the rest of the claim (a round with work: claim, read, mark)
+      if (states.length < batch) break;
     }
     return announced;
   }
