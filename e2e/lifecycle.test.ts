@@ -169,5 +169,13 @@ describe('re-consent on material change', () => {
     expect(marked.body).not.toHaveProperty('requiresReconsent');
     await afterCache();
     expect((await current())[0]).toMatchObject({ id: again.body.id, targetVersion: 4, renewalRequired: true });
+    // the dashboard says which specification needs a new answer
+    const dashboard = await dp(
+      'GET',
+      `/dpgroups/${group.body.id}/dashboard?${new URLSearchParams({ subject: 'reader', issuer: 'https://shop.example' }).toString()}`,
+    );
+    expect(dashboard.status).toBe(200);
+    const item = dashboard.body.items.find((i: { specId: string }) => i.specId === spec.body.id);
+    expect(item.scopes).toEqual([expect.objectContaining({ scope: 'default', eventId: again.body.id, targetVersion: 4, renewalRequired: true })]);
   });
 });

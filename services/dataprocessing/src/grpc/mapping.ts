@@ -92,6 +92,13 @@ export function dashboardItemToPb(d: DashboardItem): pb.DashboardItem {
   return {
     item: itemToPb(d.item),
     state: d.state,
-    scopes: d.scopes.map((s) => ({ scope: s.scope, state: s.state, eventId: s.eventId, createdAt: s.createdAt ?? undefined })),
+    scopes: d.scopes.map((s) => ({
+      scope: s.scope,
+      state: s.state,
+      eventId: s.eventId,
+      createdAt: s.createdAt ?? undefined,
+      targetVersion: s.targetVersion,
+      renewalRequired: s.renewalRequired,
+    })),
   };
 }

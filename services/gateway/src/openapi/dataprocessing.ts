@@ -589,6 +589,12 @@ export const dataprocessingOpenApi: OpenApiFragment = {
                     state: { type: 'string', enum: ['accepted', 'declined', 'no_action'] },
                     eventId: { type: 'string' },
                     createdAt: { type: ['string', 'null'], format: 'date-time' },
+                    targetVersion: { type: 'integer', description: 'The specification version the event consented to; present when it names one.' },
+                    renewalRequired: {
+                      type: 'boolean',
+                      description:
+                        'Present and true when the specification changed materially after that version (its `reconsentSince` is later): the subject needs to answer again.',
+                    },
                   },
                 },
               },

@@ -219,7 +219,14 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
       items: out.items.map((i) => ({
         ...itemJson(i.item!),
         state: i.state,
-        scopes: i.scopes.map((s) => ({ scope: s.scope, state: s.state, eventId: s.eventId, createdAt: iso(s.createdAt) })),
+        scopes: i.scopes.map((s) => ({
+          scope: s.scope,
+          state: s.state,
+          eventId: s.eventId,
+          createdAt: iso(s.createdAt),
+          ...(s.targetVersion !== undefined ? { targetVersion: s.targetVersion } : {}),
+          ...(s.renewalRequired ? { renewalRequired: true } : {}),
+        })),
       })),
     });
   });

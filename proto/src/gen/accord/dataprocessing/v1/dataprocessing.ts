@@ -366,6 +366,10 @@ export interface ScopeState {
   state: string;
   eventId: string;
   createdAt?: Date | undefined;
+  /** The specification version the event consented to, when it names one. */
+  targetVersion?: number | undefined;
+  /** True when the specification changed materially after that version: ask again. */
+  renewalRequired?: boolean | undefined;
 }
 
 export interface DashboardItem {
@@ -5604,7 +5608,14 @@ export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
 };
 
 function createBaseScopeState(): ScopeState {
-  return { scope: '', state: '', eventId: '', createdAt: undefined };
+  return {
+    scope: '',
+    state: '',
+    eventId: '',
+    createdAt: undefined,
+    targetVersion: undefined,
+    renewalRequired: undefined,
+  };
 }
 
 export const ScopeState: MessageFns<ScopeState> = {
@@ -5620,6 +5631,12 @@ export const ScopeState: MessageFns<ScopeState> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(34).fork()).join();
+    }
+    if (message.targetVersion !== undefined) {
+      writer.uint32(40).int32(message.targetVersion);
+    }
+    if (message.renewalRequired !== undefined) {
+      writer.uint32(48).bool(message.renewalRequired);
     }
     return writer;
   },
@@ -5669,6 +5686,22 @@ export const ScopeState: MessageFns<ScopeState> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.targetVersion = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.renewalRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5687,6 +5720,16 @@ export const ScopeState: MessageFns<ScopeState> = {
       state: isSet(object.state) ? globalThis.String(object.state) : '',
       eventId: isSet(object.eventId) ? globalThis.String(object.eventId) : isSet(object.event_id) ? globalThis.String(object.event_id) : '',
       createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
+      targetVersion: isSet(object.targetVersion)
+        ? globalThis.Number(object.targetVersion)
+        : isSet(object.target_version)
+          ? globalThis.Number(object.target_version)
+          : undefined,
+      renewalRequired: isSet(object.renewalRequired)
+        ? globalThis.Boolean(object.renewalRequired)
+        : isSet(object.renewal_required)
+          ? globalThis.Boolean(object.renewal_required)
+          : undefined,
     };
   },
 
@@ -5704,6 +5747,12 @@ export const ScopeState: MessageFns<ScopeState> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.targetVersion !== undefined) {
+      obj.targetVersion = Math.round(message.targetVersion);
+    }
+    if (message.renewalRequired !== undefined) {
+      obj.renewalRequired = message.renewalRequired;
+    }
     return obj;
   },
 
@@ -5716,6 +5765,8 @@ export const ScopeState: MessageFns<ScopeState> = {
     message.state = object.state ?? '';
     message.eventId = object.eventId ?? '';
     message.createdAt = object.createdAt ?? undefined;
+    message.targetVersion = object.targetVersion ?? undefined;
+    message.renewalRequired = object.renewalRequired ?? undefined;
     return message;
   },
 };
