@@ -3157,9 +3157,13 @@ export interface components {
           /** Format: date-time */
           createdAt: string | null;
           eventId: string;
+          /** @description Present and true when the specification changed materially after that version (its `reconsentSince` is later): the subject needs to answer again. */
+          renewalRequired?: boolean;
           scope: string;
           /** @enum {string} */
           state: 'accepted' | 'declined' | 'no_action';
+          /** @description The specification version the event consented to; present when it names one. */
+          targetVersion?: number;
         }[];
         /**
          * @description State of the `default` scope; `none` without any event.
