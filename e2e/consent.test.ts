@@ -344,7 +344,9 @@ describe('lifecycle: version-bound consent and expiry', () => {
     const history = await stack.request('GET', search({ subject: 'lapse', issuer: 'https://shop.example', target }), { token, apiKey: app.apiKey });
     expect(history.body[0]).not.toHaveProperty('expired');
     const stats = await stack.request('GET', '/consent/v0/consents/statistics', { token, apiKey: app.apiKey });
-    expect(stats.body.targets).toEqual([{ target, events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 1 }]);
+    expect(stats.body.targets).toEqual([
+      { target, events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 1, currentRenewalRequired: 0 },
+    ]);
   });
 });
 
@@ -409,8 +411,24 @@ describe('statistics', () => {
       distinctSubjects: 3,
       latestEventAt: last.body.createdAt,
       targets: [
-        { target: 'https://shop.example/privacy', events: 3, currentAccepted: 1, currentDeclined: 1, currentNoAction: 0, currentExpired: 0 },
-        { target: 'https://shop.example/other', events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 1, currentExpired: 0 },
+        {
+          target: 'https://shop.example/privacy',
+          events: 3,
+          currentAccepted: 1,
+          currentDeclined: 1,
+          currentNoAction: 0,
+          currentExpired: 0,
+          currentRenewalRequired: 0,
+        },
+        {
+          target: 'https://shop.example/other',
+          events: 1,
+          currentAccepted: 0,
+          currentDeclined: 0,
+          currentNoAction: 1,
+          currentExpired: 0,
+          currentRenewalRequired: 0,
+        },
       ],
     });
   });

@@ -134,6 +134,7 @@ components:
       receiptJurisdiction: ACCORD_RECEIPT_JURISDICTION
       receiptControllerName: ACCORD_RECEIPT_CONTROLLER_NAME
       receiptControllerContact: ACCORD_RECEIPT_CONTROLLER_CONTACT
+      expirySweepMs: ACCORD_CONSENT_EXPIRY_SWEEP_MS
   dataprocessing:
     protocol: grpc
     portEnv: GRPC_PORT

@@ -65,6 +65,7 @@ const configs = {
     receiptJurisdiction: nullable(str),
     receiptControllerName: nullable(str),
     receiptControllerContact: nullable(str),
+    expirySweepMs: nullable(int(100)),
   },
   dataprocessing: { ...commonConfig, defaultLocation: nullable(str) },
   webhook: {

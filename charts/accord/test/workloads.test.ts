@@ -300,6 +300,7 @@ describe('configuration', () => {
     ['components.oauth.config.accessTokenTtl', '600', ['oauth'], 'ACCORD_ACCESS_TOKEN_TTL', '600'],
     ['components.oauth.config.refreshTokenTtl', '7776000', ['oauth'], 'ACCORD_REFRESH_TOKEN_TTL', '7776000'],
     ['components.consent.config.receiptJurisdiction', 'US', ['consent'], 'ACCORD_RECEIPT_JURISDICTION', 'US'],
+    ['components.consent.config.expirySweepMs', '2000', ['consent'], 'ACCORD_CONSENT_EXPIRY_SWEEP_MS', '2000'],
     ['components.consent.config.receiptControllerName', 'Acme', ['consent'], 'ACCORD_RECEIPT_CONTROLLER_NAME', 'Acme'],
     ['components.consent.config.receiptControllerContact', 'dpo@acme.example', ['consent'], 'ACCORD_RECEIPT_CONTROLLER_CONTACT', 'dpo@acme.example'],
     ['components.dataprocessing.config.defaultLocation', 'US', ['dataprocessing'], 'ACCORD_DEFAULT_LOCATION', 'US'],

@@ -3348,6 +3348,8 @@ export interface components {
       /** @description 32 lowercase hex characters, time-ordered: ids sort like createdAt, ties in the same millisecond deterministically. */
       id: string;
       issuer: string;
+      /** @description Current states only (search with current=true): present and true when the target names a specification that changed materially after the version consented to (`targetVersion` is older than the specification’s `reconsentSince`): ask the subject again. Computed when read (the specification is remembered up to ACCORD_CONSENT_SPEC_CACHE_MS, 1 s). */
+      renewalRequired?: boolean;
       scope: string;
       /** @description Present when sent. */
       source?: string;
@@ -3513,6 +3515,8 @@ export interface components {
         currentExpired: number;
         /** @description Same, action null. */
         currentNoAction: number;
+        /** @description Current states of this target (a specification), written by this application, consented to a version older than its latest material change (`renewalRequired`; also counted under their action or `currentExpired`). 0 for other targets. */
+        currentRenewalRequired: number;
         /** @description Events of the application for this target. */
         events: number;
         target: string;
@@ -3699,9 +3703,13 @@ export interface components {
           /** Format: date-time */
           createdAt: string | null;
           eventId: string;
+          /** @description Present and true when the specification changed materially after that version (its `reconsentSince` is later): the subject needs to answer again. */
+          renewalRequired?: boolean;
           scope: string;
           /** @enum {string} */
           state: 'accepted' | 'declined' | 'no_action';
+          /** @description The specification version the event consented to; present when it names one. */
+          targetVersion?: number;
         }[];
         /**
          * @description State of the `default` scope; `none` without any event.
@@ -3792,6 +3800,8 @@ export interface components {
         | null;
       location: string;
       purpose: string;
+      /** @description The latest version made by a material change: purpose, data, action, legalBasis, duration, location or sensitive changed, or the editor sent `requiresReconsent: true`. 1 on creation. Text edits and other fields are not material unless marked. Current consents to an older version show `renewalRequired: true`. */
+      reconsentSince: number;
       sensitive: boolean;
       /**
        * Format: uri
@@ -3885,6 +3895,8 @@ export interface components {
       location?: string | null;
       /** @description Purpose of the processing. */
       purpose?: string;
+      /** @description Marks this change material: current consents to earlier versions become due for renewal (`renewalRequired`), whatever the change (a change with only this flag still makes a new version, e.g. after text edits that need a new answer). Changes of purpose, data, action, legalBasis, duration, location or sensitive are material without it. */
+      requiresReconsent?: boolean;
       /** @description Special-category (sensitive) data. Default false. */
       sensitive?: boolean | null;
     };
@@ -3926,6 +3938,8 @@ export interface components {
       location?: string | null;
       /** @description Purpose of the processing. */
       purpose: string;
+      /** @description Marks this change material: current consents to earlier versions become due for renewal (`renewalRequired`), whatever the change (a change with only this flag still makes a new version, e.g. after text edits that need a new answer). Changes of purpose, data, action, legalBasis, duration, location or sensitive are material without it. */
+      requiresReconsent?: boolean;
       /** @description Special-category (sensitive) data. Default false. */
       sensitive?: boolean | null;
     };
@@ -4458,12 +4472,12 @@ export interface components {
      */
     WebhookCreateRequest: {
       /**
-       * @description Event types to receive. Known types: `consent` (a consent event was recorded) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
+       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
        * @example [
        *       "consent"
        *     ]
        */
-      events: ('consent' | 'log.tree_head')[];
+      events: ('consent' | 'consent.expired' | 'log.tree_head')[];
       /**
        * @description Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.
        * @example {
@@ -4495,6 +4509,7 @@ export interface components {
       eventId: string;
       /**
        * @example consent
+       * @example consent.expired
        * @example log.tree_head
        * @example ping
        */
@@ -4540,23 +4555,23 @@ export interface components {
      *     }
      */
     WebhookEventPayload: {
-      /** @description For `consent`: the consent event as the consent API returns it. */
+      /** @description For `consent`: the consent event as the consent API returns it. For `consent.expired`: the consent event that lapsed (the current one of its state when its `expiresAt` passed), with `expired: true`; sent once per state and event (a renewal that lapses in turn is a new one). */
       data: Record<string, never>;
       /** @description Human-readable description of the event. */
       text?: string;
-      /** @description `consent`, or `ping` for test events. */
+      /** @description An event type the webhook lists (`consent`, `consent.expired`, `log.tree_head`), or `ping` for test events. */
       type: string;
     };
     WebhookUpdateRequest: {
       /** @description true stops deliveries; false re-enables the webhook. */
       disabled?: boolean;
       /**
-       * @description Event types to receive. Known types: `consent` (a consent event was recorded) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
+       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
        * @example [
        *       "consent"
        *     ]
        */
-      events?: ('consent' | 'log.tree_head')[];
+      events?: ('consent' | 'consent.expired' | 'log.tree_head')[];
       /**
        * @description Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.
        * @example {

@@ -40,6 +40,12 @@ export const configShape = {
    * like ACCORD_HASH_KEY (a Secret, never changed once erasures exist); required in production.
    */
   ACCORD_ERASURE_KEY: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+  /**
+   * Longest pause between two sweeps for lapsed consents to announce (`consent.expired`); an idle
+   * sweep is one database command per replica. A replica that writes a consent expiring sooner
+   * sweeps at that time anyway.
+   */
+  ACCORD_CONSENT_EXPIRY_SWEEP_MS: z.coerce.number().int().min(100).default(5_000),
   /** Deadline of one JetStream publish. */
   ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
 };

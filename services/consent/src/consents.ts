@@ -5,6 +5,7 @@ import {
   buildEvents,
   EVENT_ID_PATTERN,
   markExpired,
+  markRenewals,
   TOKEN_PATTERN,
   validateInputs,
   type ConsentEvent,
@@ -253,7 +254,7 @@ export class Consents {
     if (p.scope) q.scope = p.scope;
     if (p.cursor) q.cursor = p.cursor;
     const page = await this.repo.search(q);
-    return q.current ? { ...page, events: markExpired(page.events) } : page;
+    return q.current ? { ...page, events: await this.markLifecycle(p.accountId, page.events) } : page;
   }
 
   /** One page of the account's events, oldest first, for an export; `next` continues it. */
@@ -294,12 +295,50 @@ export class Consents {
     const errors = (['subject', 'issuer'] as const).filter((f) => !(f === 'subject' ? subject : issuer)).map((f) => ({ field: f, message: 'is required' }));
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     if (targets.length > CURRENT_STATES_MAX) throw InvalidArgumentError.field('targets', `at most ${CURRENT_STATES_MAX}`);
-    return markExpired(await this.repo.currentStates(accountId, subject, issuer, targets, CURRENT_STATES_MAX));
+    return this.markLifecycle(accountId, await this.repo.currentStates(accountId, subject, issuer, targets, CURRENT_STATES_MAX));
   }
 
   async statistics(accountId: string, appId: string): Promise<Statistics> {
     requireOwner(accountId, appId);
-    return this.repo.statistics(accountId, appId);
+    return this.repo.statistics(accountId, appId, new Date(), (targets) => this.reconsentSinceOf(accountId, targets));
+  }
+
+  /** Current states as read: `expired` after their expiresAt, `renewalRequired` when their specification changed materially since the version consented to. */
+  private async markLifecycle(accountId: string, events: ConsentEvent[]): Promise<ConsentEvent[]> {
+    const versioned = events.filter((e) => e.targetVersion !== undefined).map((e) => e.target);
+    const since = versioned.length ? await this.reconsentSinceOf(accountId, versioned) : () => undefined;
+    return markRenewals(markExpired(events), since);
+  }
+
+  /**
+   * The `reconsentSince` (latest material version) of the specifications these targets name,
+   * from the same briefly remembered lookups as new consents use (ACCORD_CONSENT_SPEC_CACHE_MS),
+   * so a specification change costs no write per consent and shows within that time. When the
+   * data processing service cannot answer, no state is flagged (a read never fails for it) and a
+   * warning is logged.
+   */
+  private async reconsentSinceOf(accountId: string, targets: string[]): Promise<(target: string) => number | undefined> {
+    const specOf = new Map<string, string>();
+    for (const t of new Set(targets)) {
+      const specId = specIdOfTarget(t, this.receipt.settings.baseUrl);
+      if (specId) specOf.set(t, specId);
+    }
+    const since = new Map<string, number>();
+    let unavailable = false;
+    await mapLimit([...new Set(specOf.values())], 8, async (specId) => {
+      try {
+        const spec = await this.receipt.specs.current(accountId, specId);
+        if (spec?.reconsentSince) since.set(specId, spec.reconsentSince);
+      } catch (err) {
+        if (!(err instanceof UnavailableError)) throw err;
+        unavailable = true;
+      }
+    });
+    if (unavailable) this.logger.warn({ specs: specOf.size }, 'consent: data processing service unavailable; renewalRequired not computed');
+    return (target) => {
+      const specId = specOf.get(target);
+      return specId === undefined ? undefined : since.get(specId);
+    };
   }
 
   /**

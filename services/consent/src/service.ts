@@ -4,6 +4,7 @@ import { dataprocessingSpecSource } from './clients/dataprocessing';
 import { resolveErasureKey, type Config } from './config';
 import { INSECURE_DEVELOPMENT_ERASURE_KEY } from './domain/erasure';
 import { Consents } from './consents';
+import { ExpirySweeper } from './events/expiry-sweeper';
 import { OutboxRelay } from './events/outbox-relay';
 import { activityHandlers } from './grpc/activity-handlers';
 import { consentHandlers } from './grpc/handlers';
@@ -41,6 +42,15 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     logger,
   });
   relay.start();
+  // lapsed consents announced once per state (consent.expired), from any replica
+  const sweeper = new ExpirySweeper(repo, nc.jetstream(), {
+    prefix: config.ACCORD_NATS_PREFIX,
+    intervalMs: config.ACCORD_CONSENT_EXPIRY_SWEEP_MS,
+    leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
+    publishTimeoutMs: config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS,
+    logger,
+  });
+  sweeper.start();
   setOutboxStats(mongoOutboxStats(models));
 
   // the consent log: sequenced behind the writes, heads signed with the receipt key
@@ -59,7 +69,13 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   const specs = dataprocessingSpecSource(config.ACCORD_DATAPROCESSING_ADDR, logger, config.ACCORD_CONSENT_SPEC_CACHE_MS);
   const consents = new Consents(
     repo,
-    relay,
+    {
+      // stored and projected: publish, and sweep when the first of them lapses (a timer, no command)
+      publishStored: (events) => {
+        relay.publishStored(events);
+        sweeper.hint(events);
+      },
+    },
     {
       keys,
       leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
@@ -102,6 +118,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       setOutboxStats(undefined);
       await consents.drain();
       await sequencer.stop();
+      await sweeper.stop();
       await relay.stop();
       specs.close();
       await nc.drain().catch(() => nc.close());

@@ -45,6 +45,7 @@ async function fakeDataProcessing(): Promise<{
         groupPurpose: 'marketing',
         archived: req.specId === 'old',
         version,
+        reconsentSince: 1,
         ...(req.specId === 'yearly' ? { consentValidityDays: 365 } : {}),
         target: `${BASE}/dataprocessing/v0/dpspecs/${req.specId}`,
       };

@@ -209,6 +209,29 @@ describe('specifications', () => {
     );
   });
 
+  it('record the latest material version in reconsentSince: field changes that matter, or a change the editor marks; not text edits', async () => {
+    const s = await newSpec(A, { duration: 10 });
+    expect(s).toMatchObject({ version: 1, reconsentSince: 1 });
+    // a text added and edited, a link changed: new versions, not material
+    const t = await svc.client.createText({ ...A, specId: s.id, fields: { value: 'We send news', language: 'en' } });
+    await svc.client.updateText({ ...A, specId: s.id, textId: String(t.id), fields: { value: 'We send weekly news' }, updateMask: ['value'] });
+    const linked = await svc.client.updateSpec({ ...A, id: s.id, fields: { externalHref: 'https://example.com/p' }, updateMask: ['externalHref'] });
+    expect(linked).toMatchObject({ version: 4, reconsentSince: 1 });
+    // the purpose changes: material
+    const material = await svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'sell to partners' }, updateMask: ['purpose'] });
+    expect(material).toMatchObject({ version: 5, reconsentSince: 5 });
+    // the editor marks the text edits material with nothing else changed: a new version all the same
+    const marked = await svc.client.updateSpec({ ...A, id: s.id, fields: {}, updateMask: [], requiresReconsent: true });
+    expect(marked).toMatchObject({ version: 6, reconsentSince: 6 });
+    // unmarked, the same empty change makes no version
+    expect(await svc.client.updateSpec({ ...A, id: s.id, fields: {}, updateMask: [] })).toMatchObject({ version: 6, reconsentSince: 6 });
+    // kept with each version, and given to the consent service
+    const v4 = await svc.client.getSpecVersion({ accountId: A.accountId, specId: s.id, version: 4 });
+    expect(v4.spec).toMatchObject({ version: 4, reconsentSince: 1 });
+    expect(await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id })).toMatchObject({ version: 6, reconsentSince: 6 });
+    expect(await svc.client.getSpec({ accountId: A.accountId, id: s.id })).toMatchObject({ version: 6, reconsentSince: 6 });
+  });
+
   it('honour an expected version (optimistic concurrency for clients)', async () => {
     const s = await newSpec();
     await expectGrpcError(

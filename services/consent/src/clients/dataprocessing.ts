@@ -78,5 +78,7 @@ function specDetails(s: dataprocessingv1.SpecForConsent): SpecDetails {
   };
   if (s.duration !== undefined) out.duration = s.duration;
   if (s.consentValidityDays !== undefined) out.consentValidityDays = s.consentValidityDays;
+  // 0: a data processing service that predates it
+  if (s.reconsentSince) out.reconsentSince = s.reconsentSince;
   return out;
 }

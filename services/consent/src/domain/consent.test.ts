@@ -1,5 +1,17 @@
 import { InvalidArgumentError } from '@accord/common';
-import { buildEvents, LIMITS, markExpired, newToken, nextEventId, stateKey, toJson, validateInputs, type ConsentInput } from './consent';
+import {
+  buildEvents,
+  LIMITS,
+  markExpired,
+  markRenewals,
+  needsRenewal,
+  newToken,
+  nextEventId,
+  stateKey,
+  toJson,
+  validateInputs,
+  type ConsentInput,
+} from './consent';
 
 const ok: ConsentInput = { subject: 's', issuer: 'i', target: 't', action: true };
 
@@ -162,5 +174,32 @@ describe('tokens and events', () => {
   it('state keys separate fields unambiguously', () => {
     expect(stateKey('a', 'b', 'c', 'd', 'e')).not.toBe(stateKey('a', 'bc', '', 'd', 'e'));
     expect(stateKey('a', 'b', 'c', 'd', 'e')).toBe(stateKey('a', 'b', 'c', 'd', 'e'));
+  });
+});
+
+describe('renewal on material change', () => {
+  test('a consent is due when the version consented to is older than the latest material one', () => {
+    expect(needsRenewal(1, 2)).toBe(true);
+    expect(needsRenewal(2, 2)).toBe(false);
+    expect(needsRenewal(3, 2)).toBe(false);
+    // no version (other targets, older events) or no known material version: never due
+    expect(needsRenewal(undefined, 2)).toBe(false);
+    expect(needsRenewal(1, undefined)).toBe(false);
+  });
+
+  test('current states are flagged by their target, others left as they are', () => {
+    const evs = buildEvents(
+      'acc',
+      'app',
+      validateInputs([
+        { subject: 's', issuer: 'i', target: 'urn:accord:dpspec:a', action: true },
+        { subject: 's', issuer: 'i', target: 'other', action: true },
+      ]),
+    );
+    evs[0]!.targetVersion = 1;
+    evs[1]!.targetVersion = 1;
+    const marked = markRenewals(evs, (t) => (t === 'urn:accord:dpspec:a' ? 2 : undefined));
+    expect(marked.map((e) => e.renewalRequired)).toEqual([true, undefined]);
+    expect(evs[0]).not.toHaveProperty('renewalRequired');
   });
 });

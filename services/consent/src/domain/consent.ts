@@ -38,6 +38,8 @@ export interface ConsentEvent {
   expired?: boolean;
   /** When the subject was erased (subject, source and delegate are keyed hashes since). Not part of the log's leaf. */
   erasedAt?: Date;
+  /** Not stored: set on current states consented to a version older than the specification's latest material change (see markRenewals). */
+  renewalRequired?: boolean;
 }
 
 /** The REST (and NATS event `data`) representation of an event. */
@@ -210,6 +212,20 @@ export function buildEvents(accountId: string, appId: string, inputs: Normalized
 /** Current states: those whose `expiresAt` is not later than `now` get `expired: true`. */
 export function markExpired(events: ConsentEvent[], now: number = Date.now()): ConsentEvent[] {
   return events.map((e) => (e.expiresAt && e.expiresAt.getTime() <= now ? { ...e, expired: true } : e));
+}
+
+/**
+ * Whether a consent to a specification version is due for renewal: the specification changed
+ * materially after that version (`reconsentSince`, the latest material version, is later).
+ * Events without a version (other targets, older events) never are.
+ */
+export function needsRenewal(targetVersion: number | undefined, reconsentSince: number | undefined): boolean {
+  return targetVersion !== undefined && reconsentSince !== undefined && targetVersion < reconsentSince;
+}
+
+/** Current states: those due for renewal (needsRenewal, with the specification's reconsentSince by target) get `renewalRequired: true`. */
+export function markRenewals(events: ConsentEvent[], reconsentSince: (target: string) => number | undefined): ConsentEvent[] {
+  return events.map((e) => (needsRenewal(e.targetVersion, reconsentSince(e.target)) ? { ...e, renewalRequired: true } : e));
 }
 
 export function toJson(ev: ConsentEvent): ConsentEventJson {

@@ -20,6 +20,8 @@ export interface SpecDetails {
   archived: boolean;
   /** Days a consent to the specification stays valid (new consents get expiresAt from it). */
   consentValidityDays?: number;
+  /** The latest version made by a material change: consents to older versions are due for renewal. */
+  reconsentSince?: number;
 }
 
 export interface ReceiptSettings {

@@ -23,6 +23,7 @@ export function toProto(ev: ConsentEvent): consentv1.ConsentEvent {
   if (ev.targetVersion !== undefined) out.targetVersion = ev.targetVersion;
   if (ev.expiresAt !== undefined) out.expiresAt = ev.expiresAt;
   if (ev.expired) out.expired = true;
+  if (ev.renewalRequired) out.renewalRequired = true;
   if (ev.erasedAt) out.erasedAt = ev.erasedAt;
   return out;
 }

@@ -91,7 +91,21 @@ export interface CurrentEvent {
   delegate?: string;
   targetVersion?: number;
   expiresAt?: Date;
+  /**
+   * The expiry queue (last field, only when `expiresAt` is set): when the expiry sweeper may
+   * announce that this event lapsed (`consent.expired`). Written equal to `expiresAt`; a sweeper
+   * that claims the state moves it forward by its lease (`xc` names the claim), and once the
+   * event is on NATS it becomes EXPIRY_ANNOUNCED. It only ever grows, so `$max: {cur}` with the
+   * same event again (a late projection, the relay's re-apply) keeps the stored copy, and the
+   * announcement is never re-queued (ExpirySweeper).
+   */
+  xq?: Date;
+  /** The sweeper claim that holds the state's announcement (see `xq`). */
+  xc?: string;
 }
+
+/** `cur.xq` once the state's `consent.expired` event is published: later than any time, so it never matches a sweep again. */
+export const EXPIRY_ANNOUNCED = new Date(8.64e15);
 
 /**
  * consent_stats: the statistics, kept by `$inc` on write (one bulkWrite per batch). Three kinds
@@ -187,6 +201,8 @@ export function defineModels(conn: Connection): Models {
   current.index({ accountId: 1, subject: 1, issuer: 1, target: 1 }, { name: 'states' });
   // statistics: the current states an application holds, per target
   current.index({ accountId: 1, 'cur.appId': 1, target: 1 }, { name: 'app_states' });
+  // the expiry sweeper: states whose current event lapsed and is not yet announced (sparse: only states with an expiry)
+  current.index({ 'cur.xq': 1 }, { name: 'expiry_queue', sparse: true });
 
   const stats = new Schema<StatsDoc>(
     {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { hashKey, stateKey, type ConsentEvent } from '../domain/consent';
+import { hashKey, needsRenewal, stateKey, type ConsentEvent } from '../domain/consent';
 import { pseudonym, redaction } from '../domain/erasure';
 import { eventLeafHash } from '../domain/log';
-import type { CurrentDoc, CurrentEvent, ErasureDoc, EventDoc, Models, StatsDoc } from './models';
+import { EXPIRY_ANNOUNCED, type CurrentDoc, type CurrentEvent, type ErasureDoc, type EventDoc, type Models, type StatsDoc } from './models';
 
 /** Documents one erasure step reads and rewrites per round trip. */
 const ERASE_BATCH = 1000;
@@ -121,8 +121,8 @@ export const STATISTICS_MAX_TARGETS = 1000;
 
 type ActionCounter = 'currentAccepted' | 'currentDeclined' | 'currentNoAction';
 /** Current states of one target by action; lapsed ones (expiresAt passed) apart, whatever their action. */
-type CurrentCounts = Record<ActionCounter | 'currentExpired', number>;
-const noCurrent = (): CurrentCounts => ({ currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0 });
+type CurrentCounts = Record<ActionCounter | 'currentExpired' | 'currentRenewalRequired', number>;
+const noCurrent = (): CurrentCounts => ({ currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 });
 /** Stands in for "never expires" when states are grouped by expiry. */
 const NEVER = new Date(8.64e15);
 const counterOf = (action: boolean | null): ActionCounter => (action === true ? 'currentAccepted' : action === false ? 'currentDeclined' : 'currentNoAction');
@@ -143,7 +143,17 @@ function currentEvent(ev: ConsentEvent): CurrentEvent {
   const cur: CurrentEvent = { id: ev.id, appId: ev.appId, action: ev.action, token: ev.token, createdAt: ev.createdAt };
   if (ev.source !== undefined) cur.source = ev.source;
   if (ev.delegate !== undefined) cur.delegate = ev.delegate;
-  return Object.assign(cur, lifecycleOf(ev));
+  Object.assign(cur, lifecycleOf(ev));
+  // the expiry queue, last (see CurrentEvent.xq): due when the event lapses
+  if (ev.expiresAt !== undefined) cur.xq = ev.expiresAt;
+  return cur;
+}
+
+/** A state whose current event lapsed, claimed for its `consent.expired` announcement. */
+export interface LapsedState {
+  /** The state key (the current document's _id). */
+  key: string;
+  event: ConsentEvent;
 }
 
 /**
@@ -338,6 +348,52 @@ export class ConsentRepository {
   /** Events not yet on NATS (for tests and metrics). */
   async countUnpublished(): Promise<number> {
     return this.m.events.collection.countDocuments({ pub: { $exists: true } } as never);
+  }
+
+  // --- expiry (the sweeper) -----------------------------------------------------------------
+
+  /**
+   * Claims the states whose current event has lapsed and is not yet announced: one updateMany
+   * that moves their `cur.xq` forward by the lease and tags them with this round's claim, then
+   * (when it claimed any) one read of the tagged states. Each document's update is atomic, so of
+   * several replicas exactly one claims a state per lease; an idle round is the one update,
+   * matching nothing (served by the sparse `expiry_queue` index). A state renewed meanwhile holds
+   * a newer `cur` without the tag, so it is not read.
+   */
+  async claimLapsed(claim: string, leaseMs: number, limit: number, now: Date = new Date()): Promise<LapsedState[]> {
+    const res = await this.m.current.collection.updateMany(
+      { 'cur.xq': { $lte: now } } as never,
+      { $set: { 'cur.xq': new Date(now.getTime() + leaseMs), 'cur.xc': claim } } as never,
+    );
+    return res.modifiedCount ? this.lapsedOfClaim(claim, limit) : [];
+  }
+
+  /** States of a claim not yet announced (a round reads its claim in chunks). */
+  async lapsedOfClaim(claim: string, limit: number): Promise<LapsedState[]> {
+    const docs = (await this.m.current.collection
+      .find({ 'cur.xc': claim } as never)
+      .limit(limit)
+      .toArray()) as unknown as CurrentDoc[];
+    const out: LapsedState[] = [];
+    for (const d of docs) {
+      const [event] = await this.eventsOfCurrent([d]);
+      if (event) out.push({ key: d._id, event });
+    }
+    return out;
+  }
+
+  /**
+   * Announced: the states leave the queue for good (`cur.xq` = EXPIRY_ANNOUNCED), each only if
+   * the same event is still current (a renewal has its own expiry). One bulkWrite for any number.
+   */
+  async markExpiryAnnounced(states: Array<{ key: string; eventId: string }>): Promise<void> {
+    if (!states.length) return;
+    await this.m.current.collection.bulkWrite(
+      states.map((s) => ({
+        updateOne: { filter: { _id: s.key, 'cur.id': s.eventId }, update: { $set: { 'cur.xq': EXPIRY_ANNOUNCED }, $unset: { 'cur.xc': '' } } },
+      })) as never[],
+      { ordered: false },
+    );
   }
 
   // --- reading ------------------------------------------------------------------------------
@@ -626,7 +682,16 @@ export class ConsentRepository {
       .toArray()) as unknown as ErasureDoc[];
   }
 
-  async statistics(accountId: string, appId: string, now: Date = new Date()): Promise<Statistics> {
+  /**
+   * `reconsentSince` gives the latest material version of the specifications some targets name
+   * (see Consents): states consented to an older version count in `currentRenewalRequired`.
+   */
+  async statistics(
+    accountId: string,
+    appId: string,
+    now: Date = new Date(),
+    reconsentSince?: (targets: string[]) => Promise<(target: string) => number | undefined>,
+  ): Promise<Statistics> {
     const [app, targets, distinctSubjects, current, latest] = await Promise.all([
       this.m.stats.collection.findOne({ _id: `app:${hashKey([accountId, appId])}` } as never),
       this.m.stats.collection
@@ -645,6 +710,7 @@ export class ConsentRepository {
                 target: '$target',
                 action: { $ifNull: ['$cur.action', '$action'] },
                 expired: { $lte: [{ $ifNull: ['$cur.expiresAt', NEVER] }, now] },
+                version: '$cur.targetVersion',
               },
               n: { $sum: 1 },
             },
@@ -658,10 +724,17 @@ export class ConsentRepository {
         .toArray(),
     ]);
     const byTarget = new Map<string, CurrentCounts>();
-    for (const g of current as unknown as Array<{ _id: { target: string; action?: boolean | null; expired?: boolean }; n: number }>) {
+    const groups = current as unknown as Array<{ _id: { target: string; action?: boolean | null; expired?: boolean; version?: number | null }; n: number }>;
+    for (const g of groups) {
       let row = byTarget.get(g._id.target);
       if (!row) byTarget.set(g._id.target, (row = noCurrent()));
       row[g._id.expired ? 'currentExpired' : counterOf(g._id.action ?? null)] += g.n;
+    }
+    // states bound to a version (specification targets): due for renewal when it is older than the latest material one
+    const versioned = groups.filter((g) => g._id.version != null);
+    if (versioned.length && reconsentSince) {
+      const since = await reconsentSince([...new Set(versioned.map((g) => g._id.target))]);
+      for (const g of versioned) if (needsRenewal(g._id.version ?? undefined, since(g._id.target))) byTarget.get(g._id.target)!.currentRenewalRequired += g.n;
     }
     const a = app as unknown as StatsDoc | null;
     const out: Statistics = {

@@ -107,6 +107,11 @@ export interface SpecRecord extends SpecState {
   nextTextId: number;
   /** 1 on creation, +1 on every change of fields or texts. */
   version: number;
+  /**
+   * The latest version made by a material change (isMaterial, or marked `requiresReconsent`); 1
+   * on creation. Consents to an older version are due for renewal.
+   */
+  reconsentSince: number;
   /** The application that made the current version. */
   appId: string;
   createdAt: Date;
@@ -131,6 +136,8 @@ export interface SpecVersionRecord {
   texts: TextRecord[];
   nextTextId: number;
   specCreatedAt: Date;
+  /** See SpecRecord.reconsentSince (records made before it existed: 1). */
+  reconsentSince: number;
   /** Set on the version that deleted (archived) the specification. */
   deletedAt: Date | null;
 }

@@ -1,7 +1,7 @@
 import { ConflictError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@accord/common';
 import type { GroupRecord, SpecRecord, SpecVersionRecord, TextRecord } from './model';
 import type { ConsentStates, RegistryStore } from './ports';
-import { addTexts, findText, isNoop, oldestKeptVersion, parseTextId, removeText, replaceText, stateOf, type SpecChange } from './specs';
+import { addTexts, findText, isNoop, oldestKeptVersion, parseTextId, reconsentSinceAfter, removeText, replaceText, stateOf, type SpecChange } from './specs';
 import { parseSpecTarget, SPEC_ID_PATTERN, specTargetUrl } from './target';
 import {
   languageParam,
@@ -71,6 +71,7 @@ function specAsOf(v: SpecVersionRecord): SpecRecord {
     texts: v.texts,
     nextTextId: v.nextTextId,
     version: v.version,
+    reconsentSince: v.reconsentSince,
     createdAt: v.specCreatedAt,
     updatedAt: v.createdAt,
     deletedAt: v.deletedAt,
@@ -82,6 +83,7 @@ function recordOf(spec: SpecRecord): SpecVersionRecord {
     accountId: spec.accountId,
     specId: spec.id,
     version: spec.version,
+    reconsentSince: spec.reconsentSince,
     createdAt: spec.updatedAt,
     appId: spec.appId,
     groupId: spec.groupId,
@@ -186,6 +188,7 @@ export class Registry {
       texts: withTexts.texts,
       nextTextId: withTexts.nextTextId,
       version: 1,
+      reconsentSince: 1,
       createdAt: now,
       updatedAt: now,
       deletedAt: null,
@@ -223,9 +226,23 @@ export class Registry {
     return { specs: specs.slice(0, limit), nextCursor: cursorOf(specs, limit) };
   }
 
-  async updateSpec(accountId: string, appId: string, id: string, input: SpecInput, mask: readonly string[], expectedVersion?: number): Promise<SpecRecord> {
+  /** `requiresReconsent`: the editor marks the change material (see isMaterial), even a change of nothing else. */
+  async updateSpec(
+    accountId: string,
+    appId: string,
+    id: string,
+    input: SpecInput,
+    mask: readonly string[],
+    expectedVersion?: number,
+    requiresReconsent = false,
+  ): Promise<SpecRecord> {
     return this.mutateSpec(accountId, appId, id, expectedVersion, (spec) => ({
-      change: { state: updateSpec(stateOf(spec), input, mask, { location: this.opts.defaultLocation }), texts: spec.texts, nextTextId: spec.nextTextId },
+      change: {
+        state: updateSpec(stateOf(spec), input, mask, { location: this.opts.defaultLocation }),
+        texts: spec.texts,
+        nextTextId: spec.nextTextId,
+        requiresReconsent,
+      },
       result: (s) => s,
     }));
   }
@@ -316,10 +333,11 @@ export class Registry {
       if (expectedVersion !== undefined && spec.version !== expectedVersion)
         throw new FailedPreconditionError(`specification ${id} is at version ${spec.version}, not ${expectedVersion}`);
       const { change, result } = fn(spec);
-      if (!change.deletedAt && isNoop(spec, change)) return result(spec);
+      if (!change.deletedAt && !change.requiresReconsent && isNoop(spec, change)) return result(spec);
       const next: SpecVersionRecord = {
         ...recordOf(spec),
         version: spec.version + 1,
+        reconsentSince: reconsentSinceAfter(spec, change, spec.version + 1),
         createdAt: this.now(),
         appId,
         state: change.state,

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '@accord/common';
-import { addTexts, oldestKeptVersion, parseTextId, removeText, replaceText } from './specs';
-import type { TextRecord } from './model';
+import { addTexts, isMaterial, oldestKeptVersion, parseTextId, reconsentSinceAfter, removeText, replaceText } from './specs';
+import type { SpecRecord, SpecState, TextRecord } from './model';
 
 const now = new Date('2026-01-01T00:00:00Z');
 
@@ -75,5 +75,44 @@ describe('version history', () => {
     expect(oldestKeptVersion(102)).toBe(2);
     expect(oldestKeptVersion(101)).toBe(1);
     expect(oldestKeptVersion(2)).toBe(1);
+  });
+});
+
+describe('material changes (re-consent)', () => {
+  const base: SpecState = {
+    data: 'e-mail',
+    purpose: 'news',
+    action: 'collect',
+    sensitive: false,
+    consentTarget: true,
+    location: 'EU',
+    duration: 30,
+    legalBasis: 'CONSENT',
+    externalHref: null,
+  };
+  const spec = { ...base, reconsentSince: 3 } as unknown as SpecRecord;
+
+  it.each([
+    ['purpose', { purpose: 'sell' }],
+    ['data', { data: 'phone' }],
+    ['action', { action: 'share' }],
+    ['legal basis', { legalBasis: 'LEGITIMATE_INTEREST' }],
+    ['duration', { duration: 365 }],
+    ['location', { location: 'US' }],
+    ['sensitivity', { sensitive: true }],
+  ] as const)('a change of %s is material', (_, change) => {
+    expect(isMaterial(base, { ...base, ...change })).toBe(true);
+    expect(reconsentSinceAfter(spec, { state: { ...base, ...change }, texts: [], nextTextId: 1 }, 7)).toBe(7);
+  });
+
+  it.each([
+    ['the external link', { externalHref: 'https://example.com/p' }],
+    ['whether consent is asked', { consentTarget: false }],
+    ['how long a consent stays valid', { consentValidityDays: 30 }],
+    ['nothing (a text edit)', {}],
+  ] as const)('a change of %s is not, unless the editor marks it', (_, change) => {
+    expect(isMaterial(base, { ...base, ...change })).toBe(false);
+    expect(reconsentSinceAfter(spec, { state: { ...base, ...change }, texts: [], nextTextId: 1 }, 7)).toBe(3);
+    expect(reconsentSinceAfter(spec, { state: { ...base, ...change }, texts: [], nextTextId: 1, requiresReconsent: true }, 7)).toBe(7);
   });
 });

@@ -11,6 +11,13 @@ export interface SpecChange {
   state: SpecState;
   texts: TextRecord[];
   nextTextId: number;
+  /** The editor marks the change material (a new version even when nothing else changes). */
+  requiresReconsent?: boolean;
+}
+
+/** The reconsentSince of the version a change makes (`version`), from the specification before it. */
+export function reconsentSinceAfter(spec: SpecRecord, change: SpecChange, version: number): number {
+  return change.requiresReconsent || isMaterial(stateOf(spec), change.state) ? version : spec.reconsentSince;
 }
 
 export function stateOf(spec: SpecRecord): SpecState {
@@ -40,6 +47,24 @@ export function sameState(a: SpecState, b: SpecState): boolean {
     a.legalBasis === b.legalBasis &&
     a.externalHref === b.externalHref &&
     (a.consentValidityDays ?? null) === (b.consentValidityDays ?? null)
+  );
+}
+
+/**
+ * Whether a change of fields is material for the consents given to the specification: what is
+ * processed, why, how, on which legal basis, for how long, where, or how sensitive it is. Other
+ * fields (texts, links, whether consent is asked, how long a consent stays valid) are not, unless
+ * the editor marks the change `requiresReconsent`.
+ */
+export function isMaterial(before: SpecState, after: SpecState): boolean {
+  return (
+    before.purpose !== after.purpose ||
+    before.data !== after.data ||
+    before.action !== after.action ||
+    before.legalBasis !== after.legalBasis ||
+    before.duration !== after.duration ||
+    before.location !== after.location ||
+    before.sensitive !== after.sensitive
   );
 }
 

@@ -30,6 +30,7 @@ const spec = (id: string, over: Partial<SpecRecord> = {}): SpecRecord => ({
   texts: [],
   nextTextId: 1,
   version: 1,
+  reconsentSince: 1,
   createdAt: at,
   updatedAt: at,
   deletedAt: null,
@@ -99,5 +100,15 @@ describe('consent request and dashboard', () => {
     ]);
     expect(items[1]!.state).toBe('none');
     expect(buildDashboard(req, [{ id: 'e4', target: req.items[1]!.target, scope: 'default' }])[1]!.state).toBe('no_action');
+  });
+
+  it('dashboard: says which specifications need a new answer (the version consented to, and renewalRequired)', () => {
+    const items = buildDashboard(req, [
+      { id: 'e1', target: req.items[0]!.target, scope: 'default', action: true, targetVersion: 1, renewalRequired: true },
+      { id: 'e2', target: req.items[1]!.target, scope: 'default', action: true, targetVersion: 2 },
+    ]);
+    expect(items[0]!.scopes[0]).toMatchObject({ eventId: 'e1', targetVersion: 1, renewalRequired: true });
+    expect(items[1]!.scopes[0]).toMatchObject({ eventId: 'e2', targetVersion: 2 });
+    expect(items[1]!.scopes[0]).not.toHaveProperty('renewalRequired');
   });
 });

@@ -71,6 +71,9 @@ export interface CurrentEvent {
   /** undefined: no action taken. */
   action?: boolean | undefined;
   createdAt?: Date | undefined;
+  /** The specification version consented to (consent service), and whether it needs renewal. */
+  targetVersion?: number | undefined;
+  renewalRequired?: boolean | undefined;
 }
 
 export type ConsentState = 'accepted' | 'declined' | 'no_action' | 'none';
@@ -80,6 +83,9 @@ export interface ScopeState {
   state: Exclude<ConsentState, 'none'>;
   eventId: string;
   createdAt: Date | null;
+  targetVersion?: number;
+  /** The specification changed materially after the version consented to (a new answer is needed). */
+  renewalRequired?: boolean;
 }
 
 export interface DashboardItem {
@@ -98,7 +104,14 @@ export function buildDashboard(request: ConsentRequestView, events: readonly Cur
   return request.items.map((item) => {
     const scopes = events
       .filter((e) => e.target === item.target)
-      .map((e) => ({ scope: e.scope || 'default', state: stateOfAction(e.action), eventId: e.id, createdAt: e.createdAt ?? null }))
+      .map((e): ScopeState => ({
+        scope: e.scope || 'default',
+        state: stateOfAction(e.action),
+        eventId: e.id,
+        createdAt: e.createdAt ?? null,
+        ...(e.targetVersion !== undefined ? { targetVersion: e.targetVersion } : {}),
+        ...(e.renewalRequired ? { renewalRequired: true } : {}),
+      }))
       .sort((a, b) => (a.scope === 'default' ? -1 : b.scope === 'default' ? 1 : a.scope.localeCompare(b.scope)));
     const def = scopes.find((s) => s.scope === 'default');
     return { item, state: def ? def.state : 'none', scopes };

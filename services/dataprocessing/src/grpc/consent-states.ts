@@ -15,7 +15,15 @@ export class GrpcConsentStates implements ConsentStates {
   async currentStates(req: { accountId: string; subject: string; issuer: string; targets: string[] }): Promise<CurrentEvent[]> {
     try {
       const res = await this.client.getCurrentStates(req);
-      return res.events.map((e) => ({ id: e.id, target: e.target, scope: e.scope, action: e.action, createdAt: e.createdAt }));
+      return res.events.map((e) => ({
+        id: e.id,
+        target: e.target,
+        scope: e.scope,
+        action: e.action,
+        createdAt: e.createdAt,
+        targetVersion: e.targetVersion,
+        renewalRequired: e.renewalRequired,
+      }));
     } catch (err) {
       if (isServiceError(err) && (err.code === status.UNAVAILABLE || err.code === status.DEADLINE_EXCEEDED || err.code === status.UNIMPLEMENTED))
         throw new UnavailableError('the consent service is unavailable; consent states cannot be shown');

@@ -58,7 +58,9 @@ export function dataProcessingHandlers(registry: Registry): DataProcessingHandle
     },
     async updateSpec(req) {
       caller(req);
-      return spec(await registry.updateSpec(req.accountId, req.appId, req.id, req.fields ?? {}, req.updateMask, req.expectedVersion));
+      return spec(
+        await registry.updateSpec(req.accountId, req.appId, req.id, req.fields ?? {}, req.updateMask, req.expectedVersion, req.requiresReconsent ?? false),
+      );
     },
     async deleteSpec(req) {
       caller(req);

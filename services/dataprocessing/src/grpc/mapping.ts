@@ -29,6 +29,7 @@ export function specToPb(s: SpecRecord, target: string): pb.Spec {
     consentValidityDays: s.consentValidityDays ?? undefined,
     texts: s.texts.map(textToPb),
     version: s.version,
+    reconsentSince: s.reconsentSince,
     target,
     appId: s.appId,
     createdAt: s.createdAt,
@@ -61,6 +62,7 @@ export function specForConsentToPb(spec: SpecRecord, group: GroupRecord | null, 
     groupPurpose: group?.purpose ?? '',
     archived: spec.deletedAt !== null,
     version: spec.version,
+    reconsentSince: spec.reconsentSince,
     target,
   };
 }
@@ -90,6 +92,13 @@ export function dashboardItemToPb(d: DashboardItem): pb.DashboardItem {
   return {
     item: itemToPb(d.item),
     state: d.state,
-    scopes: d.scopes.map((s) => ({ scope: s.scope, state: s.state, eventId: s.eventId, createdAt: s.createdAt ?? undefined })),
+    scopes: d.scopes.map((s) => ({
+      scope: s.scope,
+      state: s.state,
+      eventId: s.eventId,
+      createdAt: s.createdAt ?? undefined,
+      targetVersion: s.targetVersion,
+      renewalRequired: s.renewalRequired,
+    })),
   };
 }

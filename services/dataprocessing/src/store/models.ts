@@ -57,6 +57,8 @@ export interface SpecDoc extends SpecFieldsDoc {
   texts: TextDoc[];
   nextTextId: number;
   version: number;
+  /** Absent on documents written before it existed (read as 1). */
+  reconsentSince?: number;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
@@ -72,6 +74,8 @@ export interface SpecVersionDoc {
   appId: string;
   groupId: string;
   specCreatedAt: Date;
+  /** Absent on documents written before it existed (read as 1). */
+  reconsentSince?: number;
   state: SpecFieldsDoc;
   texts: TextDoc[];
   nextTextId: number;
@@ -139,6 +143,7 @@ const specSchema = new Schema<SpecDoc>(
     texts: { type: [textSchema], default: [] },
     nextTextId: { type: Number, required: true },
     version: { type: Number, required: true },
+    reconsentSince: { type: Number },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
     deletedAt: { type: Date, default: null },
@@ -157,6 +162,7 @@ const specVersionSchema = new Schema<SpecVersionDoc>(
     appId: { type: String, required: true },
     groupId: { type: String, required: true },
     specCreatedAt: { type: Date, required: true },
+    reconsentSince: { type: Number },
     state: { type: new Schema(specFields, { _id: false }), required: true },
     texts: { type: [textSchema], default: [] },
     nextTextId: { type: Number, required: true },

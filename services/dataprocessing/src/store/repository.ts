@@ -88,7 +88,18 @@ export class MongoRegistryStore implements RegistryStore {
     if (!doc || doc.accountId !== v.accountId || doc.version >= v.version) return;
     await this.m.Spec.updateOne(
       { _id: v.specId },
-      { $set: { ...v.state, texts: v.texts, nextTextId: v.nextTextId, appId: v.appId, updatedAt: v.createdAt, version: v.version, deletedAt: v.deletedAt } },
+      {
+        $set: {
+          ...v.state,
+          texts: v.texts,
+          nextTextId: v.nextTextId,
+          appId: v.appId,
+          updatedAt: v.createdAt,
+          version: v.version,
+          reconsentSince: v.reconsentSince,
+          deletedAt: v.deletedAt,
+        },
+      },
     );
   }
 
@@ -181,6 +192,7 @@ function toSpec(d: SpecDoc): SpecRecord {
     texts: toTexts(d.texts),
     nextTextId: d.nextTextId,
     version: d.version,
+    reconsentSince: d.reconsentSince ?? 1,
     createdAt: d.createdAt,
     updatedAt: d.updatedAt,
     deletedAt: d.deletedAt ?? null,
@@ -196,6 +208,7 @@ function versionFromDoc(d: SpecVersionDoc): SpecVersionRecord {
     appId: d.appId,
     groupId: d.groupId,
     specCreatedAt: d.specCreatedAt,
+    reconsentSince: d.reconsentSince ?? 1,
     state: toState(d.state),
     texts: toTexts(d.texts),
     nextTextId: d.nextTextId,

@@ -461,7 +461,15 @@ export const consentOpenApi: OpenApiFragment = {
                       distinctSubjects: 3,
                       latestEventAt: '2026-11-20T10:15:30.123Z',
                       targets: [
-                        { target: 'https://shop.example/privacy', events: 5, currentAccepted: 2, currentDeclined: 1, currentNoAction: 0, currentExpired: 0 },
+                        {
+                          target: 'https://shop.example/privacy',
+                          events: 5,
+                          currentAccepted: 2,
+                          currentDeclined: 1,
+                          currentNoAction: 0,
+                          currentExpired: 0,
+                          currentRenewalRequired: 0,
+                        },
                       ],
                     },
                   },
@@ -557,6 +565,11 @@ export const consentOpenApi: OpenApiFragment = {
           description:
             'Present when the subject was erased: `subject` (and `source`, `delegate`) are keyed hashes (`erased:…`) since. Not part of the log leaf.',
         },
+        renewalRequired: {
+          type: 'boolean',
+          description:
+            'Current states only (search with current=true): present and true when the target names a specification that changed materially after the version consented to (`targetVersion` is older than the specification’s `reconsentSince`): ask the subject again. Computed when read (the specification is remembered up to ACCORD_CONSENT_SPEC_CACHE_MS, 1 s).',
+        },
       },
       examples: [exampleEvent],
     },
@@ -639,7 +652,7 @@ export const consentOpenApi: OpenApiFragment = {
           description: 'Per target (at most the 1000 with the most events, most first).',
           items: {
             type: 'object',
-            required: ['target', 'events', 'currentAccepted', 'currentDeclined', 'currentNoAction', 'currentExpired'],
+            required: ['target', 'events', 'currentAccepted', 'currentDeclined', 'currentNoAction', 'currentExpired', 'currentRenewalRequired'],
             properties: {
               target: { type: 'string' },
               events: { type: 'integer', description: 'Events of the application for this target.' },
@@ -653,6 +666,11 @@ export const consentOpenApi: OpenApiFragment = {
                 type: 'integer',
                 description:
                   'Current states of this target, written by this application, whose `expiresAt` has passed (counted here and not under their action).',
+              },
+              currentRenewalRequired: {
+                type: 'integer',
+                description:
+                  'Current states of this target (a specification), written by this application, consented to a version older than its latest material change (`renewalRequired`; also counted under their action or `currentExpired`). 0 for other targets.',
               },
             },
           },

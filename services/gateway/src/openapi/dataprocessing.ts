@@ -128,6 +128,13 @@ const specFieldProps = {
   },
 } as const;
 
+/** A flag of the change, not a field of the specification (never returned). */
+const requiresReconsent = {
+  type: 'boolean',
+  description:
+    'Marks this change material: current consents to earlier versions become due for renewal (`renewalRequired`), whatever the change (a change with only this flag still makes a new version, e.g. after text edits that need a new answer). Changes of purpose, data, action, legalBasis, duration, location or sensitive are material without it.',
+} as const;
+
 const textProps = {
   value: { type: 'string', minLength: 1, pattern: '\\S', maxLength: 10000, description: 'The text shown to customers, in `language`.' },
   language: { $ref: '#/components/schemas/LanguageCode', description: 'ISO 639-1 code (stored lower-case).' },
@@ -165,6 +172,7 @@ const spec = {
     'location',
     'texts',
     'version',
+    'reconsentSince',
     'target',
     'appId',
     'createdAt',
@@ -185,6 +193,11 @@ const spec = {
     externalHref: { type: ['string', 'null'] },
     texts: { type: 'array', items: ref('DpText') },
     version: { type: 'integer', description: '1 on creation, +1 on every change of fields or texts (and on deletion).' },
+    reconsentSince: {
+      type: 'integer',
+      description:
+        'The latest version made by a material change: purpose, data, action, legalBasis, duration, location or sensitive changed, or the editor sent `requiresReconsent: true`. 1 on creation. Text edits and other fields are not material unless marked. Current consents to an older version show `renewalRequired: true`.',
+    },
     target: { type: 'string', format: 'uri', description: 'Consent target URL: `{base_url}/dataprocessing/v0/dpspecs/<id>`.' },
     appId: { type: 'string', description: 'Application that made the current version.' },
     createdAt: { type: 'string', format: 'date-time' },
@@ -503,8 +516,13 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         texts: { type: 'array', maxItems: 100, items: ref('DpTextCreateRequest'), description: 'Texts created with the specification.' },
       },
     },
-    DpSpecPatchRequest: { type: 'object', additionalProperties: false, properties: specFieldProps },
-    DpSpecPutRequest: { type: 'object', additionalProperties: false, required: ['data', 'purpose', 'action'], properties: specFieldProps },
+    DpSpecPatchRequest: { type: 'object', additionalProperties: false, properties: { ...specFieldProps, requiresReconsent } },
+    DpSpecPutRequest: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['data', 'purpose', 'action'],
+      properties: { ...specFieldProps, requiresReconsent },
+    },
     DpText: text,
     LanguageCode: {
       type: 'string',
@@ -571,6 +589,12 @@ export const dataprocessingOpenApi: OpenApiFragment = {
                     state: { type: 'string', enum: ['accepted', 'declined', 'no_action'] },
                     eventId: { type: 'string' },
                     createdAt: { type: ['string', 'null'], format: 'date-time' },
+                    targetVersion: { type: 'integer', description: 'The specification version the event consented to; present when it names one.' },
+                    renewalRequired: {
+                      type: 'boolean',
+                      description:
+                        'Present and true when the specification changed materially after that version (its `reconsentSince` is later): the subject needs to answer again.',
+                    },
                   },
                 },
               },

@@ -25,6 +25,7 @@ export function consentEventJson(ev: consentv1.ConsentEvent): Record<string, unk
     ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
     ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
     ...(ev.expired ? { expired: true } : {}),
+    ...(ev.renewalRequired ? { renewalRequired: true } : {}),
     ...(ev.erasedAt ? { erasedAt: ev.erasedAt.toISOString() } : {}),
   };
 }
@@ -209,6 +210,7 @@ export function consentRoutes(ctx: GatewayContext): Router {
         currentDeclined: t.currentDeclined,
         currentNoAction: t.currentNoAction,
         currentExpired: t.currentExpired,
+        currentRenewalRequired: t.currentRenewalRequired,
       })),
     });
   });

@@ -68,6 +68,7 @@ export function specJson(s: pb.Spec) {
     externalHref: s.externalHref || null,
     texts: s.texts.map(textJson),
     version: s.version,
+    reconsentSince: s.reconsentSince,
     target: s.target,
     appId: s.appId,
     createdAt: iso(s.createdAt),
@@ -218,7 +219,14 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
       items: out.items.map((i) => ({
         ...itemJson(i.item!),
         state: i.state,
-        scopes: i.scopes.map((s) => ({ scope: s.scope, state: s.state, eventId: s.eventId, createdAt: iso(s.createdAt) })),
+        scopes: i.scopes.map((s) => ({
+          scope: s.scope,
+          state: s.state,
+          eventId: s.eventId,
+          createdAt: iso(s.createdAt),
+          ...(s.targetVersion !== undefined ? { targetVersion: s.targetVersion } : {}),
+          ...(s.renewalRequired ? { renewalRequired: true } : {}),
+        })),
       })),
     });
   });
@@ -239,6 +247,7 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
         fields: fieldsFrom(req.body as Body, SPEC_FIELDS),
         updateMask: maskFrom(req, SPEC_FIELDS),
         expectedVersion: expected,
+        requiresReconsent: (req.body as Body).requiresReconsent === true,
       });
       res.setHeader('ETag', etagOf(s));
       res.json(specJson(s));

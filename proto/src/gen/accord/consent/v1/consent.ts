@@ -137,6 +137,11 @@ export interface ConsentEvent {
   expired?: boolean | undefined;
   /** Set when the event's subject was erased: subject (and source, delegate) are keyed hashes since. */
   erasedAt?: Date | undefined;
+  /**
+   * Set on current states whose target is a specification changed materially since the version
+   * consented to (target_version older than the specification's reconsent_since): due for renewal.
+   */
+  renewalRequired?: boolean | undefined;
 }
 
 export interface CreateConsentsRequest {
@@ -202,6 +207,11 @@ export interface TargetStatistics {
   currentNoAction: number;
   /** Current states whose expires_at has passed (counted here, not under their action). */
   currentExpired: number;
+  /**
+   * Current states of a specification target consented to a version older than the
+   * specification's latest material change (also counted under their action or current_expired).
+   */
+  currentRenewalRequired: number;
 }
 
 export interface Statistics {
@@ -1583,6 +1593,7 @@ function createBaseConsentEvent(): ConsentEvent {
     expiresAt: undefined,
     expired: undefined,
     erasedAt: undefined,
+    renewalRequired: undefined,
   };
 }
 
@@ -1632,6 +1643,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     }
     if (message.erasedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.erasedAt), writer.uint32(122).fork()).join();
+    }
+    if (message.renewalRequired !== undefined) {
+      writer.uint32(128).bool(message.renewalRequired);
     }
     return writer;
   },
@@ -1769,6 +1783,14 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
             message.erasedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.renewalRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1802,6 +1824,11 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
       expiresAt: isSet(object.expiresAt) ? fromJsonTimestamp(object.expiresAt) : isSet(object.expires_at) ? fromJsonTimestamp(object.expires_at) : undefined,
       expired: isSet(object.expired) ? globalThis.Boolean(object.expired) : undefined,
       erasedAt: isSet(object.erasedAt) ? fromJsonTimestamp(object.erasedAt) : isSet(object.erased_at) ? fromJsonTimestamp(object.erased_at) : undefined,
+      renewalRequired: isSet(object.renewalRequired)
+        ? globalThis.Boolean(object.renewalRequired)
+        : isSet(object.renewal_required)
+          ? globalThis.Boolean(object.renewal_required)
+          : undefined,
     };
   },
 
@@ -1852,6 +1879,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     if (message.erasedAt !== undefined) {
       obj.erasedAt = message.erasedAt.toISOString();
     }
+    if (message.renewalRequired !== undefined) {
+      obj.renewalRequired = message.renewalRequired;
+    }
     return obj;
   },
 
@@ -1875,6 +1905,7 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     message.expiresAt = object.expiresAt ?? undefined;
     message.expired = object.expired ?? undefined;
     message.erasedAt = object.erasedAt ?? undefined;
+    message.renewalRequired = object.renewalRequired ?? undefined;
     return message;
   },
 };
@@ -2801,7 +2832,15 @@ export const GetStatisticsRequest: MessageFns<GetStatisticsRequest> = {
 };
 
 function createBaseTargetStatistics(): TargetStatistics {
-  return { target: '', events: 0, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0 };
+  return {
+    target: '',
+    events: 0,
+    currentAccepted: 0,
+    currentDeclined: 0,
+    currentNoAction: 0,
+    currentExpired: 0,
+    currentRenewalRequired: 0,
+  };
 }
 
 export const TargetStatistics: MessageFns<TargetStatistics> = {
@@ -2823,6 +2862,9 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     }
     if (message.currentExpired !== 0) {
       writer.uint32(48).int64(message.currentExpired);
+    }
+    if (message.currentRenewalRequired !== 0) {
+      writer.uint32(56).int64(message.currentRenewalRequired);
     }
     return writer;
   },
@@ -2888,6 +2930,14 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
             message.currentExpired = longToNumber(reader.int64());
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.currentRenewalRequired = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2924,6 +2974,11 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
         : isSet(object.current_expired)
           ? globalThis.Number(object.current_expired)
           : 0,
+      currentRenewalRequired: isSet(object.currentRenewalRequired)
+        ? globalThis.Number(object.currentRenewalRequired)
+        : isSet(object.current_renewal_required)
+          ? globalThis.Number(object.current_renewal_required)
+          : 0,
     };
   },
 
@@ -2947,6 +3002,9 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     if (message.currentExpired !== 0) {
       obj.currentExpired = Math.round(message.currentExpired);
     }
+    if (message.currentRenewalRequired !== 0) {
+      obj.currentRenewalRequired = Math.round(message.currentRenewalRequired);
+    }
     return obj;
   },
 
@@ -2961,6 +3019,7 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     message.currentDeclined = object.currentDeclined ?? 0;
     message.currentNoAction = object.currentNoAction ?? 0;
     message.currentExpired = object.currentExpired ?? 0;
+    message.currentRenewalRequired = object.currentRenewalRequired ?? 0;
     return message;
   },
 };

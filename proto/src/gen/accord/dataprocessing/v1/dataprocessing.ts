@@ -136,6 +136,12 @@ export interface Spec {
   archived: boolean;
   deletedAt?: Date | undefined;
   consentValidityDays?: number | undefined;
+  /**
+   * The latest version whose change was material (purpose, data, action, legal basis, duration,
+   * location or sensitivity changed, or the editor marked it requires_reconsent); 1 on creation.
+   * Consents to an older version are due for renewal.
+   */
+  reconsentSince: number;
 }
 
 export interface CreateSpecRequest {
@@ -171,6 +177,11 @@ export interface UpdateSpecRequest {
   updateMask: string[];
   /** When set, the update applies only if the current version is this one (else FAILED_PRECONDITION). */
   expectedVersion?: number | undefined;
+  /**
+   * The editor marks this change material (consents to older versions need renewal) even when
+   * the fields it changes are not; a change with only this set still makes a new version.
+   */
+  requiresReconsent?: boolean | undefined;
 }
 
 export interface DeleteSpecRequest {
@@ -278,6 +289,8 @@ export interface SpecForConsent {
   version: number;
   target: string;
   consentValidityDays?: number | undefined;
+  /** See Spec.reconsent_since (as of the version returned). */
+  reconsentSince: number;
 }
 
 export interface ResolveTargetRequest {
@@ -353,6 +366,10 @@ export interface ScopeState {
   state: string;
   eventId: string;
   createdAt?: Date | undefined;
+  /** The specification version the event consented to, when it names one. */
+  targetVersion?: number | undefined;
+  /** True when the specification changed materially after that version: ask again. */
+  renewalRequired?: boolean | undefined;
 }
 
 export interface DashboardItem {
@@ -1796,6 +1813,7 @@ function createBaseSpec(): Spec {
     archived: false,
     deletedAt: undefined,
     consentValidityDays: undefined,
+    reconsentSince: 0,
   };
 }
 
@@ -1860,6 +1878,9 @@ export const Spec: MessageFns<Spec> = {
     }
     if (message.consentValidityDays !== undefined) {
       writer.uint32(160).int32(message.consentValidityDays);
+    }
+    if (message.reconsentSince !== 0) {
+      writer.uint32(168).int32(message.reconsentSince);
     }
     return writer;
   },
@@ -2037,6 +2058,14 @@ export const Spec: MessageFns<Spec> = {
             message.consentValidityDays = reader.int32();
             continue;
           }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.reconsentSince = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2083,6 +2112,11 @@ export const Spec: MessageFns<Spec> = {
         : isSet(object.consent_validity_days)
           ? globalThis.Number(object.consent_validity_days)
           : undefined,
+      reconsentSince: isSet(object.reconsentSince)
+        ? globalThis.Number(object.reconsentSince)
+        : isSet(object.reconsent_since)
+          ? globalThis.Number(object.reconsent_since)
+          : 0,
     };
   },
 
@@ -2148,6 +2182,9 @@ export const Spec: MessageFns<Spec> = {
     if (message.consentValidityDays !== undefined) {
       obj.consentValidityDays = Math.round(message.consentValidityDays);
     }
+    if (message.reconsentSince !== 0) {
+      obj.reconsentSince = Math.round(message.reconsentSince);
+    }
     return obj;
   },
 
@@ -2176,6 +2213,7 @@ export const Spec: MessageFns<Spec> = {
     message.archived = object.archived ?? false;
     message.deletedAt = object.deletedAt ?? undefined;
     message.consentValidityDays = object.consentValidityDays ?? undefined;
+    message.reconsentSince = object.reconsentSince ?? 0;
     return message;
   },
 };
@@ -2585,7 +2623,15 @@ export const ListSpecsResponse: MessageFns<ListSpecsResponse> = {
 };
 
 function createBaseUpdateSpecRequest(): UpdateSpecRequest {
-  return { accountId: '', appId: '', id: '', fields: undefined, updateMask: [], expectedVersion: undefined };
+  return {
+    accountId: '',
+    appId: '',
+    id: '',
+    fields: undefined,
+    updateMask: [],
+    expectedVersion: undefined,
+    requiresReconsent: undefined,
+  };
 }
 
 export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
@@ -2607,6 +2653,9 @@ export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
     }
     if (message.expectedVersion !== undefined) {
       writer.uint32(48).int32(message.expectedVersion);
+    }
+    if (message.requiresReconsent !== undefined) {
+      writer.uint32(56).bool(message.requiresReconsent);
     }
     return writer;
   },
@@ -2672,6 +2721,14 @@ export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
             message.expectedVersion = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.requiresReconsent = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2700,6 +2757,11 @@ export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
         : isSet(object.expected_version)
           ? globalThis.Number(object.expected_version)
           : undefined,
+      requiresReconsent: isSet(object.requiresReconsent)
+        ? globalThis.Boolean(object.requiresReconsent)
+        : isSet(object.requires_reconsent)
+          ? globalThis.Boolean(object.requires_reconsent)
+          : undefined,
     };
   },
 
@@ -2723,6 +2785,9 @@ export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
     if (message.expectedVersion !== undefined) {
       obj.expectedVersion = Math.round(message.expectedVersion);
     }
+    if (message.requiresReconsent !== undefined) {
+      obj.requiresReconsent = message.requiresReconsent;
+    }
     return obj;
   },
 
@@ -2737,6 +2802,7 @@ export const UpdateSpecRequest: MessageFns<UpdateSpecRequest> = {
     message.fields = object.fields !== undefined && object.fields !== null ? SpecFields.fromPartial(object.fields) : undefined;
     message.updateMask = object.updateMask?.map((e) => e) || [];
     message.expectedVersion = object.expectedVersion ?? undefined;
+    message.requiresReconsent = object.requiresReconsent ?? undefined;
     return message;
   },
 };
@@ -4111,6 +4177,7 @@ function createBaseSpecForConsent(): SpecForConsent {
     version: 0,
     target: '',
     consentValidityDays: undefined,
+    reconsentSince: 0,
   };
 }
 
@@ -4169,6 +4236,9 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     }
     if (message.consentValidityDays !== undefined) {
       writer.uint32(144).int32(message.consentValidityDays);
+    }
+    if (message.reconsentSince !== 0) {
+      writer.uint32(152).int32(message.reconsentSince);
     }
     return writer;
   },
@@ -4330,6 +4400,14 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
             message.consentValidityDays = reader.int32();
             continue;
           }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.reconsentSince = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4378,6 +4456,11 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
         : isSet(object.consent_validity_days)
           ? globalThis.Number(object.consent_validity_days)
           : undefined,
+      reconsentSince: isSet(object.reconsentSince)
+        ? globalThis.Number(object.reconsentSince)
+        : isSet(object.reconsent_since)
+          ? globalThis.Number(object.reconsent_since)
+          : 0,
     };
   },
 
@@ -4437,6 +4520,9 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     if (message.consentValidityDays !== undefined) {
       obj.consentValidityDays = Math.round(message.consentValidityDays);
     }
+    if (message.reconsentSince !== 0) {
+      obj.reconsentSince = Math.round(message.reconsentSince);
+    }
     return obj;
   },
 
@@ -4463,6 +4549,7 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     message.version = object.version ?? 0;
     message.target = object.target ?? '';
     message.consentValidityDays = object.consentValidityDays ?? undefined;
+    message.reconsentSince = object.reconsentSince ?? 0;
     return message;
   },
 };
@@ -5521,7 +5608,14 @@ export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
 };
 
 function createBaseScopeState(): ScopeState {
-  return { scope: '', state: '', eventId: '', createdAt: undefined };
+  return {
+    scope: '',
+    state: '',
+    eventId: '',
+    createdAt: undefined,
+    targetVersion: undefined,
+    renewalRequired: undefined,
+  };
 }
 
 export const ScopeState: MessageFns<ScopeState> = {
@@ -5537,6 +5631,12 @@ export const ScopeState: MessageFns<ScopeState> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(34).fork()).join();
+    }
+    if (message.targetVersion !== undefined) {
+      writer.uint32(40).int32(message.targetVersion);
+    }
+    if (message.renewalRequired !== undefined) {
+      writer.uint32(48).bool(message.renewalRequired);
     }
     return writer;
   },
@@ -5586,6 +5686,22 @@ export const ScopeState: MessageFns<ScopeState> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.targetVersion = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.renewalRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5604,6 +5720,16 @@ export const ScopeState: MessageFns<ScopeState> = {
       state: isSet(object.state) ? globalThis.String(object.state) : '',
       eventId: isSet(object.eventId) ? globalThis.String(object.eventId) : isSet(object.event_id) ? globalThis.String(object.event_id) : '',
       createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
+      targetVersion: isSet(object.targetVersion)
+        ? globalThis.Number(object.targetVersion)
+        : isSet(object.target_version)
+          ? globalThis.Number(object.target_version)
+          : undefined,
+      renewalRequired: isSet(object.renewalRequired)
+        ? globalThis.Boolean(object.renewalRequired)
+        : isSet(object.renewal_required)
+          ? globalThis.Boolean(object.renewal_required)
+          : undefined,
     };
   },
 
@@ -5621,6 +5747,12 @@ export const ScopeState: MessageFns<ScopeState> = {
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
+    if (message.targetVersion !== undefined) {
+      obj.targetVersion = Math.round(message.targetVersion);
+    }
+    if (message.renewalRequired !== undefined) {
+      obj.renewalRequired = message.renewalRequired;
+    }
     return obj;
   },
 
@@ -5633,6 +5765,8 @@ export const ScopeState: MessageFns<ScopeState> = {
     message.state = object.state ?? '';
     message.eventId = object.eventId ?? '';
     message.createdAt = object.createdAt ?? undefined;
+    message.targetVersion = object.targetVersion ?? undefined;
+    message.renewalRequired = object.renewalRequired ?? undefined;
     return message;
   },
 };

@@ -1,0 +1,181 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { createLogger, loadConfig } from '@accord/common';
+import * as consent from '@accord/consent';
+import { startStack, type Credentials, type Stack } from './harness';
+
+jest.setTimeout(90_000);
+
+/** A real HTTP receiver on 127.0.0.1 answering 204. */
+async function receiver() {
+  const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    bodies: () => received.map((r) => JSON.parse(r.body) as { type: string; text?: string; data: Record<string, unknown> }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(fn: () => boolean, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!fn()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+let stack: Stack;
+let acme: Credentials;
+let consentToken: string;
+let hooksToken: string;
+/** A second consent replica on the same database and stream: it sweeps too, nobody writes through it. */
+let replica: { stop(): Promise<void> } | undefined;
+
+beforeAll(async () => {
+  stack = await startStack('lifecycle', { env: { ACCORD_CONSENT_EXPIRY_SWEEP_MS: '200' } });
+  replica = await consent.startConsent(loadConfig(consent.configShape, { ...stack.env, GRPC_PORT: '0' }), createLogger('consent-2', stack.env.LOG_LEVEL));
+  acme = await stack.bootstrap({ account: 'acme', app: 'web', scopes: ['consent', 'dataprocessing', 'webhooks'] });
+  consentToken = await stack.token(acme, 'consent');
+  hooksToken = await stack.token(acme, 'webhooks');
+}, 120_000);
+afterAll(async () => {
+  await replica?.stop();
+  await stack?.stop();
+});
+
+const post = (json: unknown) => stack.request('POST', '/consent/v0/consents', { token: consentToken, apiKey: acme.apiKey, json });
+const ev = (over: Record<string, unknown> = {}) => ({ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', ...over });
+const search = (q: Record<string, string>) =>
+  stack.request('GET', `/consent/v0/consents/search?${new URLSearchParams(q).toString()}`, { token: consentToken, apiKey: acme.apiKey });
+
+describe('consent.expired webhooks', () => {
+  test('a lapsed consent shows expired and its consent.expired webhook arrives exactly once (two consent replicas sweeping); a renewed one sends none', async () => {
+    const expiredHook = await receiver();
+    const consentHook = await receiver();
+    try {
+      const reg = await stack.request('POST', '/webhooks/v0', { token: hooksToken, json: { url: expiredHook.url, events: ['consent.expired'] } });
+      expect(reg.status).toBe(201);
+      expect(reg.body.events).toEqual(['consent.expired']);
+      const regConsent = await stack.request('POST', '/webhooks/v0', { token: hooksToken, json: { url: consentHook.url, events: ['consent'] } });
+      expect(regConsent.status).toBe(201);
+
+      const expiresAt = new Date(Date.now() + 2000).toISOString();
+      const lapsing = await post(ev({ subject: 'lapsing', action: true, expiresAt }));
+      expect(lapsing.status).toBe(201);
+      // same expiry, renewed before it lapses (a new event without expiry): nothing is announced for it
+      const renewed = await post(ev({ subject: 'renewed', action: true, expiresAt }));
+      const renewal = await post(ev({ subject: 'renewed', action: false }));
+      expect(renewal.status).toBe(201);
+
+      await until(() => expiredHook.received.length >= 1, 15_000, 'the consent.expired delivery');
+      expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresAt));
+      // both replicas keep sweeping: still exactly one delivery a while later
+      await sleep(2500);
+      expect(expiredHook.bodies()).toEqual([
+        {
+          type: 'consent.expired',
+          text: 'A consent lapsed (its expiresAt has passed)',
+          data: expect.objectContaining({ id: lapsing.body.id, subject: 'lapsing', action: true, expiresAt, expired: true, appId: acme.appId }),
+        },
+      ]);
+      const delivered = expiredHook.received[0]!;
+      // signed like every delivery (Standard Webhooks)
+      const payload = new Webhook(reg.body.secret as string).verify(delivered.body, {
+        'webhook-id': delivered.headers['webhook-id'] as string,
+        'webhook-timestamp': delivered.headers['webhook-timestamp'] as string,
+        'webhook-signature': delivered.headers['webhook-signature'] as string,
+      });
+      expect(payload).toMatchObject({ type: 'consent.expired' });
+      expect(expiredHook.bodies().map((b) => b.data.id)).not.toContain(renewed.body.id);
+
+      // the `consent` webhook got the three consent events and no lapse (opt-in by event type)
+      await until(() => consentHook.received.length >= 3, 10_000, 'the consent deliveries');
+      expect(consentHook.bodies().map((b) => b.type)).toEqual(['consent', 'consent', 'consent']);
+
+      // the current state reads as expired; the renewed one does not
+      const cur = await search({ subject: 'lapsing', issuer: 'https://shop.example', target: 'https://shop.example/privacy', current: 'true' });
+      expect(cur.body).toEqual([expect.objectContaining({ id: lapsing.body.id, expired: true })]);
+      const curRenewed = await search({ subject: 'renewed', issuer: 'https://shop.example', target: 'https://shop.example/privacy', current: 'true' });
+      expect(curRenewed.body).toEqual([expect.objectContaining({ id: renewal.body.id })]);
+      expect(curRenewed.body[0]).not.toHaveProperty('expired');
+    } finally {
+      await expiredHook.close();
+      await consentHook.close();
+    }
+  });
+});
+
+describe('re-consent on material change', () => {
+  test('a material change of a specification flips renewalRequired on current consents to older versions; a text edit does not; statistics count them', async () => {
+    const dpToken = await stack.token(acme, 'dataprocessing');
+    const dp = (method: string, path: string, json?: unknown) =>
+      stack.request(method, `/dataprocessing/v0${path}`, { token: dpToken, apiKey: acme.apiKey, ...(json ? { json } : {}) });
+    // consents read a specification remembered for ACCORD_CONSENT_SPEC_CACHE_MS (1 s by default)
+    const afterCache = () => sleep(1100);
+    const group = await dp('POST', '/dpgroups', { name: 'Newsletter', purpose: 'marketing' });
+    const spec = await dp('POST', `/dpgroups/${group.body.id}/specs`, { data: 'e-mail', purpose: 'weekly news', action: 'collect' });
+    expect(spec.status).toBe(201);
+    expect(spec.body).toMatchObject({ version: 1, reconsentSince: 1 });
+    const target = spec.body.target as string;
+    const given = await post(ev({ subject: 'reader', target, action: true }));
+    expect(given.body.targetVersion).toBe(1);
+    const current = async () =>
+      (await search({ subject: 'reader', issuer: 'https://shop.example', target, current: 'true' })).body as Array<Record<string, unknown>>;
+
+    // text edits: new versions, not material
+    const text = await dp('POST', `/dpspecs/${spec.body.id}/texts`, { value: 'Our weekly news', language: 'en' });
+    expect(text.status).toBe(201);
+    const edited = await dp('PATCH', `/dpspecs/${spec.body.id}/texts/${text.body.id}`, { value: 'Our weekly news, by e-mail' });
+    expect(edited.status).toBe(200);
+    expect((await dp('GET', `/dpspecs/${spec.body.id}`)).body).toMatchObject({ version: 3, reconsentSince: 1 });
+    await afterCache();
+    expect(await current()).toEqual([expect.objectContaining({ id: given.body.id, targetVersion: 1 })]);
+    expect((await current())[0]).not.toHaveProperty('renewalRequired');
+
+    // the purpose changes: material
+    const changed = await dp('PATCH', `/dpspecs/${spec.body.id}`, { purpose: 'news and partner offers' });
+    expect(changed.body).toMatchObject({ version: 4, reconsentSince: 4 });
+    await afterCache();
+    expect(await current()).toEqual([expect.objectContaining({ id: given.body.id, targetVersion: 1, renewalRequired: true })]);
+    const stats = await stack.request('GET', '/consent/v0/consents/statistics', { token: consentToken, apiKey: acme.apiKey });
+    expect(stats.body.targets.find((t: { target: string }) => t.target === target)).toMatchObject({ currentAccepted: 1, currentRenewalRequired: 1 });
+
+    // the subject answers again: the new consent names version 4 and is not due
+    const again = await post(ev({ subject: 'reader', target, action: true }));
+    expect(again.body.targetVersion).toBe(4);
+    expect((await current())[0]).toMatchObject({ id: again.body.id });
+    expect((await current())[0]).not.toHaveProperty('renewalRequired');
+
+    // an editor marks a change material that is not by its fields: due again
+    const marked = await dp('PATCH', `/dpspecs/${spec.body.id}`, { requiresReconsent: true });
+    expect(marked.status).toBe(200);
+    expect(marked.body).toMatchObject({ version: 5, reconsentSince: 5 });
+    expect(marked.body).not.toHaveProperty('requiresReconsent');
+    await afterCache();
+    expect((await current())[0]).toMatchObject({ id: again.body.id, targetVersion: 4, renewalRequired: true });
+    // the dashboard says which specification needs a new answer
+    const dashboard = await dp(
+      'GET',
+      `/dpgroups/${group.body.id}/dashboard?${new URLSearchParams({ subject: 'reader', issuer: 'https://shop.example' }).toString()}`,
+    );
+    expect(dashboard.status).toBe(200);
+    const item = dashboard.body.items.find((i: { specId: string }) => i.specId === spec.body.id);
+    expect(item.scopes).toEqual([expect.objectContaining({ scope: 'default', eventId: again.body.id, targetVersion: 4, renewalRequired: true })]);
+  });
+});

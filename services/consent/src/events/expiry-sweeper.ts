@@ -1,0 +1,151 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { JetStreamClient } from 'nats';
+import { eventSubject, type EventEnvelope, type Logger } from '@accord/common';
+import { toJson, type ConsentEvent, type ConsentEventJson } from '../domain/consent';
+import { mapLimit, type ConsentRepository, type LapsedState } from '../store/repository';
+
+/** The event type announcing that a state's current consent lapsed (webhooks opt in to it). */
+export const EXPIRED_EVENT = 'consent.expired';
+
+export interface SweeperOptions {
+  prefix: string;
+  /** Longest pause between two sweeps (each costs one database command when nothing lapsed). */
+  intervalMs: number;
+  /** How long a claimed state belongs to one sweeper before another replica may take it. */
+  leaseMs: number;
+  publishTimeoutMs: number;
+  logger: Pick<Logger, 'warn'>;
+  /** States read per chunk of a claim. */
+  batch?: number;
+}
+
+/** A local hint is followed this long after the expiry (clock steps, the write's own latency). */
+const HINT_MARGIN_MS = 20;
+
+/**
+ * The bus envelope of a lapse: `data` is the lapsed event as REST shows it, with `expired: true`.
+ * Its id is derived from (state, event), so an announcement published twice (a sweeper that died
+ * after publishing, before marking) is one JetStream message (Nats-Msg-Id dedupe) and one
+ * webhook delivery; a renewal is a new event and so a new id.
+ */
+export function expiredEnvelope(s: LapsedState): EventEnvelope<ConsentEventJson & { expired: true }> {
+  const id = createHash('sha256').update(`${EXPIRED_EVENT}\0${s.key}\0${s.event.id}`).digest('hex').slice(0, 32);
+  return {
+    id,
+    type: EXPIRED_EVENT,
+    accountId: s.event.accountId,
+    appId: s.event.appId,
+    occurredAt: (s.event.expiresAt ?? new Date()).toISOString(),
+    data: { ...toJson(s.event), expired: true },
+  };
+}
+
+/**
+ * Announces lapsed consents: a `consent.expired` event on the event stream once per state and
+ * current event, when its `expiresAt` has passed (docs/consent.md, "Expiry").
+ *
+ * Correct with any number of replicas, without transactions: the current document carries its
+ * own queue entry (`cur.xq`, written by the ordinary `$max` of the write path, so the write path
+ * sends no extra command). A sweep claims due states with one atomic-per-document update (the
+ * entry moves forward by the lease, tagged with the round's claim), publishes them, then marks
+ * them announced. A sweeper that dies after claiming leaves the entries due again after the
+ * lease (none lost); one that dies after publishing, before marking, makes the next publish a
+ * duplicate that JetStream drops by message id (none doubled). A renewal replaces `cur`, so the
+ * old event's entry goes with it and the new one has its own.
+ *
+ * Each replica sweeps every `intervalMs` (one updateMany matching nothing when idle); a
+ * replica that has just written a consent expiring sooner sweeps at that time (`hint`, no
+ * database command), so lapses are usually announced within milliseconds, and at most
+ * `intervalMs` late otherwise.
+ */
+export class ExpirySweeper {
+  private timer: NodeJS.Timeout | undefined;
+  private nextAt = Infinity;
+  private running: Promise<number> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly repo: Pick<ConsentRepository, 'claimLapsed' | 'lapsedOfClaim' | 'markExpiryAnnounced'>,
+    private readonly js: Pick<JetStreamClient, 'publish'>,
+    private readonly opts: SweeperOptions,
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** This process wrote events that lapse at these times: sweep when the first one does, if sooner than planned. */
+  hint(events: ConsentEvent[]): void {
+    let first = Infinity;
+    for (const e of events) if (e.expiresAt && e.expiresAt.getTime() < first) first = e.expiresAt.getTime();
+    if (first === Infinity) return;
+    const at = first + HINT_MARGIN_MS;
+    if (at < this.nextAt) this.schedule(Math.max(0, at - Date.now()));
+  }
+
+  /** One sweep: claims lapsed states, announces them. Resolves with the number announced. */
+  async runOnce(now: Date = new Date()): Promise<number> {
+    const claim = randomUUID();
+    const batch = this.opts.batch ?? 500;
+    let announced = 0;
+    for (let states = await this.repo.claimLapsed(claim, this.opts.leaseMs, batch, now); states.length; states = await this.repo.lapsedOfClaim(claim, batch)) {
+      const done: Array<{ key: string; eventId: string }> = [];
+      let failed = 0;
+      let firstError: unknown;
+      await mapLimit(states, 64, async (s) => {
+        const env = expiredEnvelope(s);
+        try {
+          await this.js.publish(eventSubject(this.opts.prefix, EXPIRED_EVENT, env.accountId, env.appId), Buffer.from(JSON.stringify(env)), {
+            msgID: env.id,
+            timeout: this.opts.publishTimeoutMs,
+          });
+          done.push({ key: s.key, eventId: s.event.id });
+        } catch (err) {
+          failed++;
+          firstError ??= err;
+        }
+      });
+      await this.repo.markExpiryAnnounced(done);
+      announced += done.length;
+      if (failed) {
+        // left claimed: due again after the lease, for any replica
+        this.opts.logger.warn({ count: failed, err: (firstError as Error)?.message, retryInMs: this.opts.leaseMs }, 'expiry: publish failed; will retry');
+        break;
+      }
+      // a short chunk was the rest of the claim (a round with work: claim, read, mark)
+      if (states.length < batch) break;
+    }
+    return announced;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.nextAt = Date.now() + delayMs;
+    this.timer = setTimeout(() => void this.tick(), delayMs);
+    this.timer.unref?.();
+  }
+
+  private async tick(): Promise<void> {
+    this.nextAt = Infinity;
+    if (this.running) {
+      // a sweep is under way: look again right after it
+      await this.running.catch(() => 0);
+      return this.schedule(0);
+    }
+    this.running = this.runOnce().catch((err: unknown) => {
+      this.opts.logger.warn({ err }, 'expiry: sweep failed');
+      return 0;
+    });
+    const n = await this.running;
+    this.running = undefined;
+    // a full chunk may mean more are due; otherwise the next sweep, unless a hint came in meanwhile
+    if (this.nextAt === Infinity) this.schedule(n >= (this.opts.batch ?? 500) ? 0 : this.opts.intervalMs);
+  }
+}
