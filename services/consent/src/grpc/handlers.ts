@@ -96,8 +96,9 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       if (req.since) p.since = req.since;
       if (req.until) p.until = req.until;
       if (req.cursor) p.cursor = req.cursor;
+      if (req.withTotal) p.withTotal = true;
       const page = await consents.exportPage(p);
-      return { events: page.events.map(toProto), nextCursor: page.next ?? '' };
+      return { events: page.events.map(toProto), nextCursor: page.next ?? '', ...(page.total !== undefined ? { total: page.total } : {}) };
     },
     async getReceiptKeys() {
       return { jwks: { keys: consents.receiptKeys() } };

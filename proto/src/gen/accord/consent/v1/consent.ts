@@ -200,12 +200,23 @@ export interface ExportConsentsRequest {
   cursor: string;
   /** Events per page, 1 to 1000 (0: 1000). */
   limit: number;
+  /**
+   * Also estimate how many events the whole export holds from this cursor on (the first page
+   * of an export asks; see `total`).
+   */
+  withTotal: boolean;
 }
 
 export interface ExportConsentsResponse {
   events: ConsentEvent[];
   /** Empty when there are no further events. */
   nextCursor: string;
+  /**
+   * With with_total: an estimate of the events the export holds from the request's cursor on
+   * (this page included), for progress. Exact unless counting with every filter took too long;
+   * then the account's event counters (filters since, until, subject and cursor not applied).
+   */
+  total?: number | undefined;
 }
 
 export interface GetReceiptKeysRequest {}
@@ -2811,6 +2822,7 @@ function createBaseExportConsentsRequest(): ExportConsentsRequest {
     until: undefined,
     cursor: '',
     limit: 0,
+    withTotal: false,
   };
 }
 
@@ -2839,6 +2851,9 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(64).int32(message.limit);
+    }
+    if (message.withTotal !== false) {
+      writer.uint32(72).bool(message.withTotal);
     }
     return writer;
   },
@@ -2920,6 +2935,14 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.withTotal = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2942,6 +2965,7 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
       until: isSet(object.until) ? fromJsonTimestamp(object.until) : undefined,
       cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : '',
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      withTotal: isSet(object.withTotal) ? globalThis.Boolean(object.withTotal) : isSet(object.with_total) ? globalThis.Boolean(object.with_total) : false,
     };
   },
 
@@ -2971,6 +2995,9 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.withTotal !== false) {
+      obj.withTotal = message.withTotal;
+    }
     return obj;
   },
 
@@ -2987,12 +3014,13 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
     message.until = object.until ?? undefined;
     message.cursor = object.cursor ?? '';
     message.limit = object.limit ?? 0;
+    message.withTotal = object.withTotal ?? false;
     return message;
   },
 };
 
 function createBaseExportConsentsResponse(): ExportConsentsResponse {
-  return { events: [], nextCursor: '' };
+  return { events: [], nextCursor: '', total: undefined };
 }
 
 export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
@@ -3002,6 +3030,9 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     }
     if (message.nextCursor !== '') {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.total !== undefined) {
+      writer.uint32(24).int64(message.total);
     }
     return writer;
   },
@@ -3035,6 +3066,14 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3051,6 +3090,7 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     return {
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
       nextCursor: isSet(object.nextCursor) ? globalThis.String(object.nextCursor) : isSet(object.next_cursor) ? globalThis.String(object.next_cursor) : '',
+      total: isSet(object.total) ? globalThis.Number(object.total) : undefined,
     };
   },
 
@@ -3062,6 +3102,9 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     if (message.nextCursor !== '') {
       obj.nextCursor = message.nextCursor;
     }
+    if (message.total !== undefined) {
+      obj.total = Math.round(message.total);
+    }
     return obj;
   },
 
@@ -3072,6 +3115,7 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     const message = createBaseExportConsentsResponse();
     message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? '';
+    message.total = object.total ?? undefined;
     return message;
   },
 };
