@@ -3,32 +3,15 @@ import { constants as zlibConstants, createGzip, type Gzip } from 'node:zlib';
 import { Router, type Request, type Response } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { fieldErrorsOf, isServiceError, type FieldError } from '@accord/common';
-import type { consentv1 } from '@accord/proto';
+import { consentEventJson, type consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
 import { CONSENT_MAX_BATCH, EXPORT_JSON_MAX_DOC } from '../openapi/consent';
 import { toFieldErrors, validateQuery, validatorFor } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 
-/** The REST JSON of a consent event (also the `data` of the NATS/webhook `consent` event). */
-export function consentEventJson(ev: consentv1.ConsentEvent): Record<string, unknown> {
-  return {
-    id: ev.id,
-    subject: ev.subject,
-    issuer: ev.issuer,
-    target: ev.target,
-    ...(ev.source !== undefined ? { source: ev.source } : {}),
-    scope: ev.scope,
-    ...(ev.delegate !== undefined ? { delegate: ev.delegate } : {}),
-    action: ev.action ?? null,
-    token: ev.token,
-    createdAt: ev.createdAt?.toISOString(),
-    appId: ev.appId,
-    ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
-    ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
-    ...(ev.expired ? { expired: true } : {}),
-  };
-}
+/** The REST JSON of a consent event (kept in @accord/proto, shared with the admin CLI's export). */
+export { consentEventJson };
 
 /**
  * A form-encoded body as one event object: every value is a string; `action` is `true`,
