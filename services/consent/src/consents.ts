@@ -262,7 +262,7 @@ export class Consents {
     limit?: number;
     /** Also estimate the export's size from the cursor on (`total`). */
     withTotal?: boolean;
-  }): Promise<{ events: ConsentEvent[]; next?: string; total?: number }> {
+  }): Promise<{ events: ConsentEvent[]; next?: string; total?: { total: number; exact: boolean } }> {
     requireAccount(p.accountId);
     const limit = p.limit || EXPORT_PAGE_MAX;
     const errors: FieldError[] = [];
@@ -282,7 +282,7 @@ export class Consents {
     if (p.target) q.target = p.target;
     if (p.subject) q.subject = p.subject;
     const [events, total] = await Promise.all([this.repo.exportPage(q), p.withTotal ? this.repo.exportTotal(q) : undefined]);
-    const page: { events: ConsentEvent[]; next?: string; total?: number } = { events };
+    const page: { events: ConsentEvent[]; next?: string; total?: { total: number; exact: boolean } } = { events };
     if (events.length === limit) page.next = events[events.length - 1]!.id;
     if (total !== undefined) page.total = total;
     return page;

@@ -382,6 +382,7 @@ describe('export', () => {
     expect(await total({ cursor: made.events[0]!.id })).toBe(2);
     expect(await total({ subject: 't1', cursor: made.events[0]!.id })).toBe(1);
     expect(await total({ since: new Date(Date.now() + 60_000) })).toBe(0);
+    expect((await svc.client.exportConsents({ accountId: acc.accountId, cursor: '', limit: 1, withTotal: true, subject: 't1' })).totalExact).toBe(true);
     // not asked: not counted
     expect((await svc.client.exportConsents({ accountId: acc.accountId, cursor: '', limit: 1, withTotal: false })).total).toBeUndefined();
   });

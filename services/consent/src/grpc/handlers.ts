@@ -98,7 +98,11 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       if (req.cursor) p.cursor = req.cursor;
       if (req.withTotal) p.withTotal = true;
       const page = await consents.exportPage(p);
-      return { events: page.events.map(toProto), nextCursor: page.next ?? '', ...(page.total !== undefined ? { total: page.total } : {}) };
+      return {
+        events: page.events.map(toProto),
+        nextCursor: page.next ?? '',
+        ...(page.total ? { total: page.total.total, totalExact: page.total.exact } : { totalExact: false }),
+      };
     },
     async getReceiptKeys() {
       return { jwks: { keys: consents.receiptKeys() } };

@@ -448,7 +448,7 @@ export class ConsentRepository {
    * `countMs` at most; when it takes longer (millions of events and a narrow filter outside the
    * index), the counters again, an upper bound that ignores since, until, subject and cursor.
    */
-  async exportTotal(q: Omit<ExportQuery, 'limit'>, countMs = EXPORT_COUNT_MS): Promise<number> {
+  async exportTotal(q: Omit<ExportQuery, 'limit'>, countMs = EXPORT_COUNT_MS): Promise<{ total: number; exact: boolean }> {
     const counters = async () => {
       const filter: Record<string, unknown> = { kind: q.target !== undefined ? 'target' : 'app', accountId: q.accountId };
       if (q.appId !== undefined) filter.appId = q.appId;
@@ -457,12 +457,12 @@ export class ConsentRepository {
       const docs = await this.m.stats.collection.find(filter as never, { projection: { _id: 0, [field]: 1 } }).toArray();
       return docs.reduce((n, d) => n + (Number((d as Record<string, unknown>)[field]) || 0), 0);
     };
-    if (q.subject === undefined && q.after === undefined && q.from === undefined && q.before === undefined) return counters();
+    if (q.subject === undefined && q.after === undefined && q.from === undefined && q.before === undefined) return { total: await counters(), exact: true };
     try {
-      return await this.m.events.collection.countDocuments(exportFilter(q) as never, { maxTimeMS: countMs });
+      return { total: await this.m.events.collection.countDocuments(exportFilter(q) as never, { maxTimeMS: countMs }), exact: true };
     } catch (err) {
       if ((err as { code?: unknown }).code !== 50 /* MaxTimeMSExpired */) throw err;
-      return counters();
+      return { total: await counters(), exact: false };
     }
   }
 

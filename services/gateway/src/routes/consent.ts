@@ -220,13 +220,14 @@ export function consentRoutes(ctx: GatewayContext): Router {
     let page = await consent.exportConsents({ ...base, withTotal: true });
 
     if (asJson) {
+      // an exact count over the limit refuses at once; else read up to one event past it
       const events: consentv1.ConsentEvent[] = [...page.events];
-      while (page.nextCursor) {
-        if (events.length > EXPORT_JSON_MAX) break;
+      const tooMany = () => events.length > EXPORT_JSON_MAX || (page.totalExact && (page.total ?? 0) > EXPORT_JSON_MAX);
+      while (page.nextCursor && !tooMany()) {
         page = await consent.exportConsents({ ...base, cursor: page.nextCursor });
         events.push(...page.events);
       }
-      if (events.length > EXPORT_JSON_MAX) {
+      if (tooMany()) {
         throw new HttpProblem(
           413,
           'Export too large for JSON',

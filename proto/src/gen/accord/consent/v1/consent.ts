@@ -217,6 +217,8 @@ export interface ExportConsentsResponse {
    * then the account's event counters (filters since, until, subject and cursor not applied).
    */
   total?: number | undefined;
+  /** Whether `total` is the exact count with every filter (else the counters' upper bound). */
+  totalExact: boolean;
 }
 
 export interface GetReceiptKeysRequest {}
@@ -3020,7 +3022,7 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
 };
 
 function createBaseExportConsentsResponse(): ExportConsentsResponse {
-  return { events: [], nextCursor: '', total: undefined };
+  return { events: [], nextCursor: '', total: undefined, totalExact: false };
 }
 
 export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
@@ -3033,6 +3035,9 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     }
     if (message.total !== undefined) {
       writer.uint32(24).int64(message.total);
+    }
+    if (message.totalExact !== false) {
+      writer.uint32(32).bool(message.totalExact);
     }
     return writer;
   },
@@ -3074,6 +3079,14 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
             message.total = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.totalExact = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3091,6 +3104,7 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
       nextCursor: isSet(object.nextCursor) ? globalThis.String(object.nextCursor) : isSet(object.next_cursor) ? globalThis.String(object.next_cursor) : '',
       total: isSet(object.total) ? globalThis.Number(object.total) : undefined,
+      totalExact: isSet(object.totalExact) ? globalThis.Boolean(object.totalExact) : isSet(object.total_exact) ? globalThis.Boolean(object.total_exact) : false,
     };
   },
 
@@ -3105,6 +3119,9 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     if (message.total !== undefined) {
       obj.total = Math.round(message.total);
     }
+    if (message.totalExact !== false) {
+      obj.totalExact = message.totalExact;
+    }
     return obj;
   },
 
@@ -3116,6 +3133,7 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? '';
     message.total = object.total ?? undefined;
+    message.totalExact = object.totalExact ?? false;
     return message;
   },
 };
