@@ -446,7 +446,8 @@ export class ConsentRepository {
    * `target` filters: the statistics counters (one read per application of the account, never
    * a scan of the events). Otherwise one count with the export's own filter on its index, given
    * `countMs` at most; when it takes longer (millions of events and a narrow filter outside the
-   * index), the counters again, an upper bound that ignores since, until, subject and cursor.
+   * index), the counters again, an upper bound that ignores since, until, subject and cursor
+   * (`exact: false`).
    */
   async exportTotal(q: Omit<ExportQuery, 'limit'>, countMs = EXPORT_COUNT_MS): Promise<{ total: number; exact: boolean }> {
     const counters = async () => {
@@ -458,12 +459,22 @@ export class ConsentRepository {
       return docs.reduce((n, d) => n + (Number((d as Record<string, unknown>)[field]) || 0), 0);
     };
     if (q.subject === undefined && q.after === undefined && q.from === undefined && q.before === undefined) return { total: await counters(), exact: true };
+    // maxTimeMS stops the count on MongoDB; the timer bounds the wait on servers that ignore it
+    // (mongo-java-server, FerretDB), where the count runs on but nobody waits for it
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), countMs + 100)));
+    const count = this.m.events.collection.countDocuments(exportFilter(q) as never, { maxTimeMS: countMs }).catch((err: unknown) => {
+      if ((err as { code?: unknown }).code === 50 /* MaxTimeMSExpired */) return undefined;
+      throw err;
+    });
     try {
-      return { total: await this.m.events.collection.countDocuments(exportFilter(q) as never, { maxTimeMS: countMs }), exact: true };
-    } catch (err) {
-      if ((err as { code?: unknown }).code !== 50 /* MaxTimeMSExpired */) throw err;
-      return { total: await counters(), exact: false };
+      const n = await Promise.race([count, late]);
+      if (n !== undefined) return { total: n, exact: true };
+    } finally {
+      clearTimeout(timer);
     }
+    count.catch(() => undefined);
+    return { total: await counters(), exact: false };
   }
 
   private async currentDocs(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<CurrentDoc[]> {
