@@ -513,6 +513,7 @@ describe('admin export', () => {
 
     // stdout and a filter
     const one = await admin('export', '--account', app.accountId, '--subject', 'adm-3', '--quiet');
+    expect(one.code).toBe(0);
     expect(one.stdout).toBe(`${expected.split('\n')[3]}\n`);
 
     // an interrupted file: two complete lines and half of the third; --resume completes it

@@ -93,6 +93,19 @@ export async function runExport(a: ExportArgs, addr: string, io: ExportIO): Prom
   if (a.appId) req.appId = a.appId;
   if (a.target) req.target = a.target;
   if (a.subject) req.subject = a.subject;
+  // ends what this command opened (the gzip stream, the file), never stdout itself
+  const finish = async () => {
+    if (gz) {
+      const ended = once(gz, 'end');
+      gz.end();
+      await ended;
+    }
+    if (a.output) {
+      const file = sink as Writable;
+      if (!gz) file.end();
+      if (!file.writableFinished) await once(file, 'finish');
+    }
+  };
   let done = 0;
   let total: number | undefined;
   let lastId = cursor;
@@ -120,13 +133,11 @@ export async function runExport(a: ExportArgs, addr: string, io: ExportIO): Prom
       show();
       if (!page.nextCursor) break;
     }
-    out.end();
-    if (a.output) await once(sink as Writable, 'finish');
-    else if (gz) await once(gz, 'end');
+    await finish();
     show(true);
     return 0;
   } catch (err) {
-    out.end();
+    await finish().catch(() => undefined);
     show(true);
     io.stderr.write(
       `error: export interrupted after ${done} events: ${(err as Error).message}\n` +
