@@ -103,7 +103,7 @@ export function currentOf(events: consentv1.ConsentEvent[], now = new Date()): c
  * (`Content-Encoding: gzip`), flushed after every page so that a client sees progress.
  * `write` resolves when the client has taken the chunk (back-pressure), or the client left.
  */
-class ExportBody {
+export class ExportBody {
   closed = false;
   private readonly sink: Writable;
   private readonly gzip?: Gzip;
