@@ -1,3 +1,9 @@
+import * as http from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runAdmin } from '@accord/oauth';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { createClient } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
@@ -390,6 +396,140 @@ describe('export', () => {
     expect(bad.status).toBe(400);
     expect(bad.type).toMatch(/^application\/problem\+json/);
     expect((JSON.parse(bad.text) as { errors: Array<{ field: string }> }).errors.map((e) => e.field).sort()).toEqual(['cursor', 'since']);
+  });
+
+  test('gzip when asked (flushed, Vary), an X-Total-Count estimate from the cursor on, and one subject as a JSON document', async () => {
+    const app = await stack.bootstrap({ account: 'export-gz', app: 'export-gz-app', scopes: ['consent'] });
+    const token = await stack.token(app, 'consent');
+    const target = (i: number) => `https://shop.example/gz/${i}`;
+    const posted = await stack.request('POST', '/consent/v0/consents', {
+      token,
+      apiKey: app.apiKey,
+      json: [
+        ev({ subject: 'gz-a', target: target(1), action: true }),
+        ev({ subject: 'gz-b', target: target(1), action: true }),
+        ev({ subject: 'gz-a', target: target(2), action: true }),
+        ev({ subject: 'gz-a', target: target(1), action: false }),
+      ],
+    });
+    expect(posted.status).toBe(201);
+    const ids = (posted.body as Array<{ id: string }>).map((e) => e.id);
+    const raw = (query: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(
+            `${stack.baseUrl}/consent/v0/consents/export?${query}`,
+            { headers: { authorization: `Bearer ${token}`, 'x-api-key': app.apiKey, ...headers } },
+            (res) => {
+              const parts: Buffer[] = [];
+              res
+                .on('data', (d: Buffer) => parts.push(d))
+                .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(parts) }));
+            },
+          )
+          .on('error', reject);
+      });
+    const idsOf = (text: string) =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { id: string }).id);
+
+    const gz = await raw('', { 'accept-encoding': 'gzip, deflate' });
+    expect(gz.status).toBe(200);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toMatch(/Accept-Encoding/);
+    expect(gz.headers['x-total-count']).toBe('4');
+    expect(idsOf(gunzipSync(gz.body).toString('utf8'))).toEqual(ids);
+    const plain = await raw('', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(idsOf(plain.body.toString('utf8'))).toEqual(ids);
+    // gzip;q=0 refuses it
+    expect((await raw('', { 'accept-encoding': 'gzip;q=0' })).headers['content-encoding']).toBeUndefined();
+    // from the cursor on, with a filter: one count with the same filter
+    expect((await raw(`cursor=${ids[0]}`, {})).headers['x-total-count']).toBe('3');
+    expect((await raw('subject=gz-a', {})).headers['x-total-count']).toBe('3');
+
+    // one subject as JSON: complete history and the current state of each (issuer, target, scope)
+    const json = await stack.request('GET', '/consent/v0/consents/export?subject=gz-a', { token, apiKey: app.apiKey, headers: { accept: 'application/json' } });
+    expect(json.status).toBe(200);
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(json.body.subject).toBe('gz-a');
+    expect(json.body.events.map((e: { id: string }) => e.id)).toEqual([ids[0], ids[2], ids[3]]);
+    expect(json.body.current.map((e: { id: string }) => e.id)).toEqual([ids[3], ids[2]]);
+    expect(json.body.events[0]).toEqual(posted.body[0]);
+    // gzip applies to the JSON form too
+    const jsonGz = await raw('subject=gz-b', { accept: 'application/json', 'accept-encoding': 'gzip' });
+    expect(jsonGz.headers['content-encoding']).toBe('gzip');
+    expect((JSON.parse(gunzipSync(jsonGz.body).toString('utf8')) as { current: unknown[] }).current).toHaveLength(1);
+    // NDJSON stays the default
+    expect((await raw('subject=gz-a', { accept: '*/*' })).headers['content-type']).toMatch(/^application\/x-ndjson/);
+
+    // the JSON form is one subject's document: no subject or a cursor is a 400 naming the field
+    const noSubject = await stack.request('GET', '/consent/v0/consents/export', { token, apiKey: app.apiKey, headers: { accept: 'application/json' } });
+    expect(noSubject.status).toBe(400);
+    expect(noSubject.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(noSubject.body.errors.map((e: { field: string }) => e.field)).toEqual(['subject']);
+    const withCursor = await stack.request('GET', `/consent/v0/consents/export?subject=gz-a&cursor=${ids[0]}`, {
+      token,
+      apiKey: app.apiKey,
+      headers: { accept: 'application/json' },
+    });
+    expect(withCursor.status).toBe(400);
+    expect(withCursor.body.errors.map((e: { field: string }) => e.field)).toEqual(['cursor']);
+  });
+});
+
+describe('admin export', () => {
+  test('writes the account’s events as the export’s NDJSON lines to a file, gzip on request, with progress on stderr, and resumes a cut file', async () => {
+    const app = await stack.bootstrap({ account: 'export-admin', app: 'export-admin-app', scopes: ['consent'] });
+    const token = await stack.token(app, 'consent');
+    const posted = await stack.request('POST', '/consent/v0/consents', {
+      token,
+      apiKey: app.apiKey,
+      json: Array.from({ length: 5 }, (_, i) => ev({ subject: `adm-${i}`, target: `https://shop.example/adm/${i % 2}` })),
+    });
+    expect(posted.status).toBe(201);
+    const http1 = await fetch(`${stack.baseUrl}/consent/v0/consents/export`, { headers: { authorization: `Bearer ${token}`, 'x-api-key': app.apiKey } });
+    const expected = await http1.text();
+    const dir = mkdtempSync(join(tmpdir(), 'accord-export-'));
+    const admin = async (...argv: string[]) => {
+      let stdout = '';
+      let stderr = '';
+      const code = await runAdmin(argv, {
+        stdout: { write: (s: string) => (stdout += s) },
+        stderr: { write: (s: string) => (stderr += s) },
+        env: { ACCORD_CONSENT_ADDR: stack.env.ACCORD_CONSENT_ADDR },
+      });
+      return { code, stdout, stderr };
+    };
+    const file = join(dir, 'events.ndjson');
+    const plain = await admin('export', '--account', app.accountId, '--output', file);
+    expect(plain.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(expected);
+    expect(plain.stderr).toMatch(/100% 5\/~5 events/);
+
+    const gz = join(dir, 'events.ndjson.gz');
+    expect((await admin('export', '--account', app.accountId, '--output', gz, '--gzip', '--quiet')).code).toBe(0);
+    expect(gunzipSync(readFileSync(gz)).toString('utf8')).toBe(expected);
+
+    // stdout and a filter
+    const one = await admin('export', '--account', app.accountId, '--subject', 'adm-3', '--quiet');
+    expect(one.code).toBe(0);
+    expect(one.stdout).toBe(`${expected.split('\n')[3]}\n`);
+
+    // an interrupted file: two complete lines and half of the third; --resume completes it
+    const lines = expected.split('\n');
+    writeFileSync(file, `${lines[0]}\n${lines[1]}\n${lines[2]!.slice(0, 20)}`);
+    expect((await admin('export', '--account', app.accountId, '--output', file, '--resume', '--quiet')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(expected);
+
+    // bad options are named, before connecting
+    const bad = await admin('export', '--since', 'yesterday', '--cursor', 'x');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/--account is required/);
+    expect(bad.stderr).toMatch(/--since must be/);
+    expect(bad.stderr).toMatch(/--cursor must be/);
   });
 });
 

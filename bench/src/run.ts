@@ -2,7 +2,7 @@
  * `npm run bench`: starts the whole stack as processes (as `npm start` does, in a temporary data
  * directory), bootstraps credentials, and measures each API through the gateway with autocannon.
  * BENCH_DURATION (seconds per endpoint, default 10) and BENCH_ONLY (comma-separated areas:
- * oauth,consent,dataprocessing,webhooks) tune a run.
+ * oauth,consent,dataprocessing,webhooks,export) tune a run; BENCH_EXPORT_EVENTS sizes the export.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { measure, printResults } from './measure';
 import { benchConsent, hundredEvents, oneEvent } from './consent';
 import { countCommands, idleRate, printCounts, type CommandCountRow } from './counts';
 import { benchDataprocessing } from './dataprocessing';
+import { benchExport, printExport, type ExportFigures } from './export';
 import { metricRows, printMetricRows, scrapeAll } from './metrics';
 import { MongoCommandCounter } from './mongo-proxy';
 import { benchOAuth } from './oauth';
@@ -109,8 +110,14 @@ async function main(): Promise<void> {
       results.push(...(await benchConsent(common, { insert: ceil.requestsPerSec, insertMany: ceilMany.requestsPerSec })));
     }
     for (const [area, run] of Object.entries(areaBenches)) if (wants(area)) results.push(...(await run(common)));
+    let exported: ExportFigures | undefined;
+    if (wants('export')) exported = await benchExport({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId });
     console.log('');
     printResults(results);
+    if (exported) {
+      console.log('');
+      printExport(exported);
+    }
     console.log('');
     printMetricRows(metricRows(metricsBefore, await scrapeAll(stack.metricsPorts)));
 

@@ -8,3 +8,4 @@ export * as dataprocessingv1 from './gen/accord/dataprocessing/v1/dataprocessing
 export * as webhookv1 from './gen/accord/webhook/v1/webhook';
 export * as oauthconsolev1 from './gen/accord/oauth/v1/console';
 export * as consentactivityv1 from './gen/accord/consent/v1/activity';
+export { consentEventJson } from './rest';

@@ -139,8 +139,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Stream the account’s events as NDJSON, oldest first, with filters; resumable.
-     * @description One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor).
+     * Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one subject as JSON.
+     * @description One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor). With `Accept-Encoding: gzip` the body is gzip-compressed (`Content-Encoding: gzip`), flushed after every page of 1000 events so progress stays visible. `X-Total-Count` estimates the events from the cursor on, for progress (see its description). With `subject` and `Accept: application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*\/*`).
      */
     get: operations['exportConsents'];
     put?: never;
@@ -3524,6 +3524,14 @@ export interface components {
       /** @description Events written by the application. */
       total: number;
     };
+    /** @description One subject’s export (GDPR art. 15 access request). */
+    ConsentSubjectExport: {
+      /** @description The newest of those events for each (issuer, target, scope), newest first, with `expired: true` once `expiresAt` has passed: without since/until, the subject’s current states. */
+      current: components['schemas']['ConsentEvent'][];
+      /** @description The subject’s events across targets (within the filters), oldest first. */
+      events: components['schemas']['ConsentEvent'][];
+      subject: string;
+    };
     ConsentTreeHead: {
       /** @description SHA-256, standard padded base64. */
       rootHash: string;
@@ -4612,6 +4620,7 @@ export type SchemaConsentSearchQuery = components['schemas']['ConsentSearchQuery
 export type SchemaConsentSession = components['schemas']['ConsentSession'];
 export type SchemaConsentSessionRequest = components['schemas']['ConsentSessionRequest'];
 export type SchemaConsentStatistics = components['schemas']['ConsentStatistics'];
+export type SchemaConsentSubjectExport = components['schemas']['ConsentSubjectExport'];
 export type SchemaConsentTreeHead = components['schemas']['ConsentTreeHead'];
 export type SchemaConsoleApiKey = components['schemas']['ConsoleApiKey'];
 export type SchemaConsoleApplication = components['schemas']['ConsoleApplication'];
@@ -5081,12 +5090,19 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The events, one JSON object per line. */
+      /** @description The events, one JSON object per line (NDJSON), or one subject’s export as one JSON document. */
       200: {
         headers: {
+          /** @description `gzip` when the request accepted it. */
+          'Content-Encoding'?: 'gzip';
+          /** @description `Accept, Accept-Encoding`. */
+          Vary?: string;
+          /** @description Estimated number of events in the export from the cursor on, for progress bars; not a contract (events written meanwhile add to the stream). Without since, until, subject or cursor it comes from the statistics counters (one read per application, never a scan of the events). Otherwise it is one count with the same filter on the export’s index, given 1 s at most; past that, the counters again (an upper bound: time, subject and cursor not applied). Exact in the JSON form. */
+          'X-Total-Count'?: number;
           [name: string]: unknown;
         };
         content: {
+          'application/json': components['schemas']['ConsentSubjectExport'];
           'application/x-ndjson': components['schemas']['ConsentEvent'];
         };
       };
@@ -5110,6 +5126,15 @@ export interface operations {
       };
       /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description JSON form only: the subject has more than 10000 events with these filters; `errors` names `subject`. Export it as NDJSON. */
+      413: {
         headers: {
           [name: string]: unknown;
         };

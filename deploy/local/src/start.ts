@@ -52,7 +52,16 @@ async function main(): Promise<void> {
   mkdirSync(dirname(stateFile), { recursive: true });
   writeFileSync(
     stateFile,
-    JSON.stringify({ gatewayUrl: stack.url, oauthAddr: `127.0.0.1:${stack.ports.oauth}`, adminToken: stack.secrets.adminToken }, null, 2),
+    JSON.stringify(
+      {
+        gatewayUrl: stack.url,
+        oauthAddr: `127.0.0.1:${stack.ports.oauth}`,
+        consentAddr: `127.0.0.1:${stack.ports.consent}`,
+        adminToken: stack.secrets.adminToken,
+      },
+      null,
+      2,
+    ),
     {
       mode: 0o600,
     },

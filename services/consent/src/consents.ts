@@ -267,7 +267,9 @@ export class Consents {
     until?: Date;
     cursor?: string;
     limit?: number;
-  }): Promise<{ events: ConsentEvent[]; next?: string }> {
+    /** Also estimate the export's size from the cursor on (`total`). */
+    withTotal?: boolean;
+  }): Promise<{ events: ConsentEvent[]; next?: string; total?: { total: number; exact: boolean } }> {
     requireAccount(p.accountId);
     const limit = p.limit || EXPORT_PAGE_MAX;
     const errors: FieldError[] = [];
@@ -286,8 +288,11 @@ export class Consents {
     if (p.appId) q.appId = p.appId;
     if (p.target) q.target = p.target;
     if (p.subject) q.subject = p.subject;
-    const events = await this.repo.exportPage(q);
-    return events.length === limit ? { events, next: events[events.length - 1]!.id } : { events };
+    const [events, total] = await Promise.all([this.repo.exportPage(q), p.withTotal ? this.repo.exportTotal(q) : undefined]);
+    const page: { events: ConsentEvent[]; next?: string; total?: { total: number; exact: boolean } } = { events };
+    if (events.length === limit) page.next = events[events.length - 1]!.id;
+    if (total !== undefined) page.total = total;
+    return page;
   }
 
   async currentStates(accountId: string, subject: string, issuer: string, targets: string[]): Promise<ConsentEvent[]> {

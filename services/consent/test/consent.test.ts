@@ -345,7 +345,7 @@ describe('export', () => {
 
     const pages: string[][] = [];
     for (let cursor = '', n = 0; n < 10; n++) {
-      const page = await svc.client.exportConsents({ accountId: who.accountId, cursor, limit: 2 });
+      const page = await svc.client.exportConsents({ accountId: who.accountId, cursor, limit: 2, withTotal: false });
       pages.push(page.events.map((e) => e.id));
       if (!page.nextCursor) break;
       cursor = page.nextCursor;
@@ -354,7 +354,7 @@ describe('export', () => {
     expect(pages[0]).toHaveLength(2);
 
     const ids = async (f: Partial<consentv1.ExportConsentsRequest>) =>
-      (await svc.client.exportConsents({ accountId: who.accountId, cursor: '', limit: 0, ...f })).events.map((e) => e.id);
+      (await svc.client.exportConsents({ accountId: who.accountId, cursor: '', limit: 0, withTotal: false, ...f })).events.map((e) => e.id);
     expect(await ids({ appId: other.appId })).toEqual([second.events[0]!.id]);
     expect(await ids({ target: 'https://x.example/b' })).toEqual([first.events[1]!.id, first.events[2]!.id]);
     expect(await ids({ subject: 'e1' })).toEqual([first.events[0]!.id, first.events[2]!.id, second.events[0]!.id]);
@@ -365,9 +365,33 @@ describe('export', () => {
     );
   });
 
+  it('estimates the export’s size from the cursor on when asked: counters without time, subject or cursor, else one count with the same filter', async () => {
+    const acc = { accountId: 'acc-export-total', appId: 'app-t1' };
+    const made = await create(acc, [
+      { subject: 't1', target: 'https://t.example/a' },
+      { subject: 't2', target: 'https://t.example/a' },
+      { subject: 't1', target: 'https://t.example/b' },
+    ]);
+    const total = async (f: Partial<consentv1.ExportConsentsRequest>) =>
+      (await svc.client.exportConsents({ accountId: acc.accountId, cursor: '', limit: 1, withTotal: true, ...f })).total;
+    // the statistics counters are written after the events: wait for them
+    for (let n = 0; n < 50 && (await total({})) !== 3; n++) await new Promise((r) => setTimeout(r, 50));
+    expect(await total({})).toBe(3);
+    expect(await total({ appId: acc.appId })).toBe(3);
+    expect(await total({ appId: 'app-none' })).toBe(0);
+    expect(await total({ target: 'https://t.example/a' })).toBe(2);
+    expect(await total({ subject: 't1' })).toBe(2);
+    expect(await total({ cursor: made.events[0]!.id })).toBe(2);
+    expect(await total({ subject: 't1', cursor: made.events[0]!.id })).toBe(1);
+    expect(await total({ since: new Date(Date.now() + 60_000) })).toBe(0);
+    expect((await svc.client.exportConsents({ accountId: acc.accountId, cursor: '', limit: 1, withTotal: true, subject: 't1' })).totalExact).toBe(true);
+    // not asked: not counted
+    expect((await svc.client.exportConsents({ accountId: acc.accountId, cursor: '', limit: 1, withTotal: false })).total).toBeUndefined();
+  });
+
   it('refuses a malformed cursor, a page size over 1000 and an until not after since, naming each', async () => {
     const err = await expectGrpcError(
-      svc.client.exportConsents({ accountId: who.accountId, cursor: 'nope', limit: 1001, since: new Date(2000), until: new Date(1000) }),
+      svc.client.exportConsents({ accountId: who.accountId, cursor: 'nope', limit: 1001, withTotal: false, since: new Date(2000), until: new Date(1000) }),
       status.INVALID_ARGUMENT,
     );
     expect(fieldErrors(err).map((f) => f.field)).toEqual(['limit', 'cursor', 'until']);

@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => svc?.stop());
 
 const exportAll = async (accountId: string, subject?: string) =>
-  (await svc.client.exportConsents({ accountId, cursor: '', limit: 1000, ...(subject ? { subject } : {}) })).events;
+  (await svc.client.exportConsents({ accountId, cursor: '', limit: 1000, withTotal: false, ...(subject ? { subject } : {}) })).events;
 
 describe('subject erasure through the service', () => {
   it('erases the subject from every event of the account across targets, scopes and applications; the events, their counts and states stay as evidence', async () => {

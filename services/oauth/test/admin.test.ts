@@ -141,6 +141,23 @@ describe('admin CLI', () => {
     expect((await cli(['accounts'], {}, fromCwd)).code).toBe(0);
   });
 
+  it('export finds the consent service in the state file, says how to point at it when it cannot, and reports an interruption with the cursor', async () => {
+    const none = await cli(['export', '--account', 'acc'], { ACCORD_STATE_FILE: join(tmpdir(), 'no-such-accord-state.json') });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/ACCORD_CONSENT_ADDR/);
+    const dir = mkdtempSync(join(tmpdir(), 'accord-cli-'));
+    writeFileSync(join(dir, 'state.json'), JSON.stringify({ oauthAddr: svc.addr, adminToken: ADMIN_TOKEN }));
+    const noAddr = await cli(['export', '--account', 'acc'], { ACCORD_STATE_FILE: 'state.json' }, dir);
+    expect(noAddr.stderr).toMatch(/no consentAddr/);
+    // a consent address where nothing listens: the export fails, naming what to resume with
+    const port = await freePort();
+    writeFileSync(join(dir, 'state.json'), JSON.stringify({ consentAddr: `127.0.0.1:${port}` }));
+    const down = await cli(['export', '--account', 'acc', '--cursor', 'a'.repeat(32), '--quiet'], { ACCORD_STATE_FILE: 'state.json' }, dir);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/export interrupted after 0 events/);
+    expect(down.stderr).toMatch(new RegExp(`resume with: --cursor ${'a'.repeat(32)}`));
+  });
+
   it('lists applications, rotates a secret and an API key', async () => {
     const b = JSON.parse((await cli(['bootstrap', '--account', 'cli-rot', '--app', 'a', '--json'])).stdout) as Record<string, string>;
     const apps = await cli(['apps', '--account', b.accountId!, '--json']);

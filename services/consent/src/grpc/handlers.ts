@@ -113,8 +113,13 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       if (req.since) p.since = req.since;
       if (req.until) p.until = req.until;
       if (req.cursor) p.cursor = req.cursor;
+      if (req.withTotal) p.withTotal = true;
       const page = await consents.exportPage(p);
-      return { events: page.events.map(toProto), nextCursor: page.next ?? '' };
+      return {
+        events: page.events.map(toProto),
+        nextCursor: page.next ?? '',
+        ...(page.total ? { total: page.total.total, totalExact: page.total.exact } : { totalExact: false }),
+      };
     },
     async eraseSubject(req) {
       const input: { subject: string; issuer?: string } = { subject: req.subject };

@@ -102,6 +102,23 @@ export interface ExportQuery {
   limit: number;
 }
 
+/** Time budget of the exact count behind an export's `X-Total-Count` (then the counters). */
+export const EXPORT_COUNT_MS = 1000;
+
+/** The filter of an export (and of its count): served by `export`, `app_latest` or `search`. */
+function exportFilter(q: Omit<ExportQuery, 'limit'>): Record<string, unknown> {
+  const filter: Record<string, unknown> = { accountId: q.accountId };
+  if (q.subject !== undefined) filter.subject = q.subject;
+  if (q.appId !== undefined) filter.appId = q.appId;
+  if (q.target !== undefined) filter.target = q.target;
+  const id: Record<string, string> = {};
+  if (q.after !== undefined) id.$gt = q.after;
+  if (q.from !== undefined) id.$gte = q.from;
+  if (q.before !== undefined) id.$lt = q.before;
+  if (Object.keys(id).length) filter._id = id;
+  return filter;
+}
+
 export interface Statistics {
   appId: string;
   total: number;
@@ -492,21 +509,48 @@ export class ConsentRepository {
    * application, or `search` with a subject; target is filtered in the scan.
    */
   async exportPage(q: ExportQuery): Promise<ConsentEvent[]> {
-    const filter: Record<string, unknown> = { accountId: q.accountId };
-    if (q.subject !== undefined) filter.subject = q.subject;
-    if (q.appId !== undefined) filter.appId = q.appId;
-    if (q.target !== undefined) filter.target = q.target;
-    const id: Record<string, string> = {};
-    if (q.after !== undefined) id.$gt = q.after;
-    if (q.from !== undefined) id.$gte = q.from;
-    if (q.before !== undefined) id.$lt = q.before;
-    if (Object.keys(id).length) filter._id = id;
     const docs = (await this.m.events.collection
-      .find(filter as never, { projection: { pub: 0, claim: 0 } })
+      .find(exportFilter(q) as never, { projection: { pub: 0, claim: 0 } })
       .sort({ _id: 1 })
       .limit(q.limit)
       .toArray()) as unknown as EventDoc[];
     return docs.map((d) => fromDoc(d));
+  }
+
+  /**
+   * How many events an export holds, for progress (`X-Total-Count`). With only `appId` /
+   * `target` filters: the statistics counters (one read per application of the account, never
+   * a scan of the events). Otherwise one count with the export's own filter on its index, given
+   * `countMs` at most; when it takes longer (millions of events and a narrow filter outside the
+   * index), the counters again, an upper bound that ignores since, until, subject and cursor
+   * (`exact: false`).
+   */
+  async exportTotal(q: Omit<ExportQuery, 'limit'>, countMs = EXPORT_COUNT_MS): Promise<{ total: number; exact: boolean }> {
+    const counters = async () => {
+      const filter: Record<string, unknown> = { kind: q.target !== undefined ? 'target' : 'app', accountId: q.accountId };
+      if (q.appId !== undefined) filter.appId = q.appId;
+      if (q.target !== undefined) filter.target = q.target;
+      const field = q.target !== undefined ? 'events' : 'total';
+      const docs = await this.m.stats.collection.find(filter as never, { projection: { _id: 0, [field]: 1 } }).toArray();
+      return docs.reduce((n, d) => n + (Number((d as Record<string, unknown>)[field]) || 0), 0);
+    };
+    if (q.subject === undefined && q.after === undefined && q.from === undefined && q.before === undefined) return { total: await counters(), exact: true };
+    // maxTimeMS stops the count on MongoDB; the timer bounds the wait on servers that ignore it
+    // (mongo-java-server, FerretDB), where the count runs on but nobody waits for it
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), countMs + 100)));
+    const count = this.m.events.collection.countDocuments(exportFilter(q) as never, { maxTimeMS: countMs }).catch((err: unknown) => {
+      if ((err as { code?: unknown }).code === 50 /* MaxTimeMSExpired */) return undefined;
+      throw err;
+    });
+    try {
+      const n = await Promise.race([count, late]);
+      if (n !== undefined) return { total: n, exact: true };
+    } finally {
+      clearTimeout(timer);
+    }
+    count.catch(() => undefined);
+    return { total: await counters(), exact: false };
   }
 
   private async currentDocs(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<CurrentDoc[]> {

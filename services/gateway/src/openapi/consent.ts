@@ -3,6 +3,8 @@ import { ref, type OpenApiFragment } from './types';
 
 /** Events per POST /consents (a larger array is answered 413). */
 export const CONSENT_MAX_BATCH = 1000;
+/** Most events in the JSON form of a subject's export (one document in memory); NDJSON has no limit. */
+export const EXPORT_JSON_MAX_DOC = 10_000;
 
 const security = [{ bearer: [], apiKey: [] }];
 
@@ -354,22 +356,45 @@ export const consentOpenApi: OpenApiFragment = {
       get: {
         tags: ['consent'],
         operationId: 'exportConsents',
-        summary: 'Stream the account’s events as NDJSON, oldest first, with filters; resumable.',
+        summary: 'Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one subject as JSON.',
         description:
           'One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, ' +
           'so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). ' +
           'An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. ' +
-          'A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor).',
+          'A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor). ' +
+          'With `Accept-Encoding: gzip` the body is gzip-compressed (`Content-Encoding: gzip`), flushed after every page of 1000 events so progress stays visible. ' +
+          '`X-Total-Count` estimates the events from the cursor on, for progress (see its description). ' +
+          `With \`subject\` and \`Accept: application/json\`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), ` +
+          `at most ${EXPORT_JSON_MAX_DOC} events (413 beyond, use NDJSON); without \`subject\`, or with \`cursor\`, the JSON form is a 400. NDJSON is the default (no Accept, \`*/*\`).`,
         security,
         parameters: queryParameters(exportQuery),
         responses: {
           '200': {
-            description: 'The events, one JSON object per line.',
-            content: { 'application/x-ndjson': { schema: ref('ConsentEvent') } },
+            description: 'The events, one JSON object per line (NDJSON), or one subject’s export as one JSON document.',
+            headers: {
+              'X-Total-Count': {
+                description:
+                  'Estimated number of events in the export from the cursor on, for progress bars; not a contract (events written meanwhile add to the stream). ' +
+                  'Without since, until, subject or cursor it comes from the statistics counters (one read per application, never a scan of the events). ' +
+                  'Otherwise it is one count with the same filter on the export’s index, given 1 s at most; past that, the counters again (an upper bound: ' +
+                  'time, subject and cursor not applied). Exact in the JSON form.',
+                schema: { type: 'integer', minimum: 0 },
+              },
+              'Content-Encoding': { description: '`gzip` when the request accepted it.', schema: { type: 'string', enum: ['gzip'] } },
+              Vary: { description: '`Accept, Accept-Encoding`.', schema: { type: 'string' } },
+            },
+            content: {
+              'application/x-ndjson': { schema: ref('ConsentEvent') },
+              'application/json': { schema: ref('ConsentSubjectExport') },
+            },
           },
           '400': errorResponses['400'],
           '401': errorResponses['401'],
           '403': errorResponses['403'],
+          '413': {
+            description: `JSON form only: the subject has more than ${EXPORT_JSON_MAX_DOC} events with these filters; \`errors\` names \`subject\`. Export it as NDJSON.`,
+            content: { 'application/problem+json': { schema: ref('Problem') } },
+          },
           '503': errorResponses['503'],
         },
       },
@@ -636,6 +661,21 @@ export const consentOpenApi: OpenApiFragment = {
       properties: { first: { type: 'integer' }, second: { type: 'integer' }, proof: { type: 'array', items: base64Hash } },
     },
     ConsentExportQuery: exportQuery,
+    ConsentSubjectExport: {
+      type: 'object',
+      required: ['subject', 'events', 'current'],
+      description: 'One subject’s export (GDPR art. 15 access request).',
+      properties: {
+        subject: { type: 'string' },
+        events: { type: 'array', items: ref('ConsentEvent'), description: 'The subject’s events across targets (within the filters), oldest first.' },
+        current: {
+          type: 'array',
+          items: ref('ConsentEvent'),
+          description:
+            'The newest of those events for each (issuer, target, scope), newest first, with `expired: true` once `expiresAt` has passed: without since/until, the subject’s current states.',
+        },
+      },
+    },
     ConsentStatistics: {
       type: 'object',
       required: ['appId', 'total', 'accepted', 'declined', 'noAction', 'distinctSubjects', 'latestEventAt', 'targets'],

@@ -1,34 +1,17 @@
-import { Router, type Request } from 'express';
+import type { Writable } from 'node:stream';
+import { constants as zlibConstants, createGzip, type Gzip } from 'node:zlib';
+import { Router, type Request, type Response } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { fieldErrorsOf, isServiceError, type FieldError } from '@accord/common';
-import type { consentv1 } from '@accord/proto';
+import { consentEventJson, type consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
-import { CONSENT_MAX_BATCH } from '../openapi/consent';
+import { CONSENT_MAX_BATCH, EXPORT_JSON_MAX_DOC } from '../openapi/consent';
 import { toFieldErrors, validateBody, validateQuery, validatorFor } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 
-/** The REST JSON of a consent event (also the `data` of the NATS/webhook `consent` event). */
-export function consentEventJson(ev: consentv1.ConsentEvent): Record<string, unknown> {
-  return {
-    id: ev.id,
-    subject: ev.subject,
-    issuer: ev.issuer,
-    target: ev.target,
-    ...(ev.source !== undefined ? { source: ev.source } : {}),
-    scope: ev.scope,
-    ...(ev.delegate !== undefined ? { delegate: ev.delegate } : {}),
-    action: ev.action ?? null,
-    token: ev.token,
-    createdAt: ev.createdAt?.toISOString(),
-    appId: ev.appId,
-    ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
-    ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
-    ...(ev.expired ? { expired: true } : {}),
-    ...(ev.renewalRequired ? { renewalRequired: true } : {}),
-    ...(ev.erasedAt ? { erasedAt: ev.erasedAt.toISOString() } : {}),
-  };
-}
+/** The REST JSON of a consent event (kept in @accord/proto, shared with the admin CLI's export). */
+export { consentEventJson };
 
 /** The REST JSON of an erasure record (never the subject in clear). */
 export function erasureJson(e: consentv1.Erasure): Record<string, unknown> {
@@ -118,6 +101,71 @@ async function withSinglePaths<T>(single: boolean, p: Promise<T>): Promise<T> {
 const ID = /^[0-9a-f]{32}$/;
 /** Events per page an export reads (its memory bound). */
 const EXPORT_PAGE = 1000;
+const EXPORT_JSON_MAX = EXPORT_JSON_MAX_DOC;
+
+/** The newest event of each (issuer, target, scope) among events sorted oldest first, newest first, `expired` marked. */
+export function currentOf(events: consentv1.ConsentEvent[], now = new Date()): consentv1.ConsentEvent[] {
+  const newest = new Map<string, consentv1.ConsentEvent>();
+  for (const e of events) newest.set(JSON.stringify([e.issuer, e.target, e.scope]), e);
+  return [...newest.values()]
+    .sort((a, b) => (a.id < b.id ? 1 : -1))
+    .map((e) => (e.expiresAt !== undefined && e.expiresAt <= now ? { ...e, expired: true } : e));
+}
+
+/**
+ * The body of an export: written as is, or gzip-compressed when the client accepts it
+ * (`Content-Encoding: gzip`), flushed after every page so that a client sees progress.
+ * `write` resolves when the client has taken the chunk (back-pressure), or the client left.
+ */
+export class ExportBody {
+  closed = false;
+  private readonly sink: Writable;
+  private readonly gzip?: Gzip;
+
+  constructor(
+    req: Request,
+    private readonly res: Response,
+  ) {
+    if (req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      res.setHeader('Content-Encoding', 'gzip');
+      this.gzip = createGzip();
+    }
+    this.sink = this.gzip ?? res;
+    res.on('close', () => {
+      this.closed = true;
+      this.gzip?.destroy();
+    });
+  }
+
+  /** Sends the headers (the status and headers must be set before). */
+  async start(): Promise<void> {
+    if (this.gzip) this.gzip.pipe(this.res);
+    else this.res.flushHeaders();
+  }
+
+  async write(chunk: string): Promise<void> {
+    if (this.closed) return;
+    if (!this.sink.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          this.sink.off('drain', done).off('close', done);
+          resolve();
+        };
+        this.sink.on('drain', done).on('close', done);
+      });
+    }
+    if (this.gzip && !this.closed) await new Promise<void>((resolve) => this.gzip!.flush(zlibConstants.Z_SYNC_FLUSH, () => resolve()));
+  }
+
+  end(): void {
+    this.sink.end();
+  }
+
+  destroy(): void {
+    this.gzip?.destroy();
+    this.res.destroy();
+  }
+}
 
 /** /consent/v0: consent events (write-once), receipts, search, statistics. */
 export function consentRoutes(ctx: GatewayContext): Router {
@@ -166,30 +214,71 @@ export function consentRoutes(ctx: GatewayContext): Router {
 
   r.get('/consents/export', validateQuery('ConsentExportQuery'), async (req, res) => {
     const q = res.locals.query as { since?: string; until?: string; appId?: string; target?: string; subject?: string; cursor?: string };
-    const base: consentv1.ExportConsentsRequest = { accountId: req.auth!.accountId, cursor: q.cursor ?? '', limit: EXPORT_PAGE };
+    // the answer depends on both: say so to caches
+    res.setHeader('Vary', 'Accept, Accept-Encoding');
+    const asJson = req.accepts(['application/x-ndjson', 'application/json']) === 'application/json';
+    if (asJson) {
+      const errors: FieldError[] = [];
+      if (!q.subject)
+        errors.push({ field: 'subject', message: 'is required with Accept: application/json (one subject’s export); the account’s events export as NDJSON' });
+      if (q.cursor) errors.push({ field: 'cursor', message: 'is for resuming an NDJSON export; the JSON form is one document' });
+      if (errors.length) throw HttpProblem.validation(errors);
+    }
+    const base: consentv1.ExportConsentsRequest = { accountId: req.auth!.accountId, cursor: q.cursor ?? '', limit: EXPORT_PAGE, withTotal: false };
     if (q.since) base.since = new Date(q.since);
     if (q.until) base.until = new Date(q.until);
     if (q.appId) base.appId = q.appId;
     if (q.target) base.target = q.target;
     if (q.subject) base.subject = q.subject;
-    // the first page before the headers, so that a bad request is still a problem answer
-    let page = await consent.exportConsents(base);
+    // the first page (and the size estimate) before the headers, so that a bad request is still a problem answer
+    let page = await consent.exportConsents({ ...base, withTotal: true });
+
+    if (asJson) {
+      // an exact count over the limit refuses at once; else read up to one event past it
+      const events: consentv1.ConsentEvent[] = [...page.events];
+      const tooMany = () => events.length > EXPORT_JSON_MAX || (page.totalExact && (page.total ?? 0) > EXPORT_JSON_MAX);
+      while (page.nextCursor && !tooMany()) {
+        page = await consent.exportConsents({ ...base, cursor: page.nextCursor });
+        events.push(...page.events);
+      }
+      if (tooMany()) {
+        throw new HttpProblem(
+          413,
+          'Export too large for JSON',
+          `This subject has more than ${EXPORT_JSON_MAX} events (with these filters): ask for NDJSON (Accept: application/x-ndjson, the default), which streams any number and resumes with cursor, or narrow with since/until/appId/target.`,
+          [{ field: 'subject', message: `has more than ${EXPORT_JSON_MAX} events; export it as NDJSON` }],
+        );
+      }
+      res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.setHeader('X-Total-Count', String(events.length));
+      const out = new ExportBody(req, res);
+      await out.start();
+      await out.write(JSON.stringify({ subject: q.subject, events: events.map(consentEventJson), current: currentOf(events).map(consentEventJson) }));
+      out.end();
+      return;
+    }
+
     res.status(200).setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
-    let closed = false;
-    res.on('close', () => (closed = true));
+    if (page.total !== undefined) res.setHeader('X-Total-Count', String(page.total));
+    const out = new ExportBody(req, res);
+    await out.start();
     try {
       for (;;) {
+        // the next page is read while this one goes out (two pages in memory at most): the
+        // database and the client's network overlap instead of taking turns
+        const next = page.nextCursor ? consent.exportConsents({ ...base, cursor: page.nextCursor }) : undefined;
+        next?.catch(() => undefined); // awaited below, unless the client left
         const chunk = page.events.map((e) => `${JSON.stringify(consentEventJson(e))}\n`).join('');
-        // one page in memory at a time: wait until the client has taken the previous one
-        if (chunk && !res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
-        if (closed || !page.nextCursor) break;
-        page = await consent.exportConsents({ ...base, cursor: page.nextCursor });
+        // wait until the client has taken this page before taking another
+        if (chunk) await out.write(chunk);
+        if (out.closed || !next) break;
+        page = await next;
       }
-      res.end();
+      out.end();
     } catch (err) {
       // headers are sent: end the stream early; the client resumes with the id of its last line
       ctx.logger.warn({ err }, 'consent export ended early');
-      res.destroy();
+      out.destroy();
     }
   });
 

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { Metadata, status } from '@grpc/grpc-js';
 import { createClient, isServiceError } from '@accord/common';
 import { limitsv1, oauthconsolev1, oauthv1 } from '@accord/proto';
+import { runExport, type ExportArgs } from './export';
 
 export interface AdminIO {
   stdout: { write(s: string): unknown };
@@ -42,6 +43,15 @@ Commands:
       Prints a one-time sign-in URL for the account's web application (the console), valid
       for 15 minutes and for one use. The member (default "owner") is created with the role
       (default owner) when new. The URL's base is ACCORD_BASE_URL, else the gateway of \`npm start\`.
+
+  export --account <account id> [--since <time>] [--until <time>] [--app <app id>] [--target <t>]
+         [--subject <s>] [--output <file>] [--gzip] [--cursor <event id> | --resume] [--quiet]
+      Writes the account's consent events as NDJSON, oldest first (the lines of
+      GET /consent/v0/consents/export), to --output or stdout, gzip-compressed with --gzip, with a
+      progress bar on stderr (from the same estimate as X-Total-Count; --quiet hides it). An
+      interrupted export prints the cursor to resume with; --resume continues an uncompressed
+      --output file after its last complete line. Talks to the consent service:
+      ACCORD_CONSENT_ADDR, else consentAddr in the state file of \`npm start\`.
 
 Connection: ACCORD_OAUTH_ADDR (host:port) and ACCORD_ADMIN_TOKEN, else the state file of
 \`npm start\` (ACCORD_STATE_FILE, default .accord/local/state.json).
@@ -87,6 +97,56 @@ export function resolveTarget(env: NodeJS.ProcessEnv, cwd: string): Target {
   return { addr, adminToken, baseUrl };
 }
 
+/** The consent service's address for `export`: ACCORD_CONSENT_ADDR, else the state file of `npm start`. */
+export function resolveConsentAddr(env: NodeJS.ProcessEnv, cwd: string): string {
+  if (env.ACCORD_CONSENT_ADDR) return env.ACCORD_CONSENT_ADDR;
+  const candidates = env.ACCORD_STATE_FILE
+    ? [isAbsolute(env.ACCORD_STATE_FILE) ? env.ACCORD_STATE_FILE : resolve(cwd, env.ACCORD_STATE_FILE)]
+    : [...new Set([resolve(cwd, '.accord/local/state.json'), resolve(__dirname, '../../../../.accord/local/state.json')])];
+  const file = candidates.find((f) => existsSync(f));
+  if (!file) throw new CliError(`cannot find the consent service: no state file at ${candidates[0]} (is \`npm start\` running?); or set ACCORD_CONSENT_ADDR`);
+  const state = JSON.parse(readFileSync(file, 'utf8')) as { consentAddr?: unknown };
+  if (typeof state.consentAddr !== 'string') throw new CliError(`the state file ${file} has no consentAddr; set ACCORD_CONSENT_ADDR`);
+  return state.consentAddr;
+}
+
+/** The options of `export`, checked before connecting; every bad one named. */
+function exportArgs(values: Record<string, unknown>): ExportArgs {
+  const problems: string[] = [];
+  const time = (name: 'since' | 'until') => {
+    const v = values[name];
+    if (v === undefined) return undefined;
+    const d = new Date(String(v));
+    if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(d.getTime()))
+      problems.push(`--${name} must be an ISO 8601 time (2026-01-31T00:00:00Z)`);
+    return d;
+  };
+  const accountId = typeof values.account === 'string' ? values.account.trim() : '';
+  if (!accountId) problems.push('--account is required (an account id)');
+  const since = time('since');
+  const until = time('until');
+  if (since && until && !(since < until)) problems.push('--until must be later than --since');
+  if (values.cursor !== undefined && !/^[0-9a-f]{32}$/.test(String(values.cursor)))
+    problems.push('--cursor must be the id of the last event received (32 hex digits)');
+  if (values.cursor !== undefined && values.resume) problems.push('--cursor and --resume exclude each other');
+  if (values.resume && (!values.output || values.gzip)) problems.push('--resume continues an uncompressed --output file; with --gzip pass --cursor');
+  if (problems.length) throw new CliError(`export: ${problems.join('; ')} (see --help)`);
+  const a: ExportArgs = { accountId, gzip: values.gzip === true, resume: values.resume === true, progress: values.quiet !== true };
+  if (since) a.since = since;
+  if (until) a.until = until;
+  for (const [opt, key] of [
+    ['app', 'appId'],
+    ['target', 'target'],
+    ['subject', 'subject'],
+    ['cursor', 'cursor'],
+    ['output', 'output'],
+  ] as const) {
+    const v = values[opt];
+    if (typeof v === 'string' && v) a[key] = v;
+  }
+  return a;
+}
+
 function required(values: Record<string, unknown>, name: string, command: string): string {
   const v = values[name];
   if (typeof v !== 'string' || !v.trim()) throw new CliError(`${command}: --${name} is required (see --help)`);
@@ -121,6 +181,15 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
         member: { type: 'string' },
         role: { type: 'string' },
         json: { type: 'boolean', default: false },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        target: { type: 'string' },
+        subject: { type: 'string' },
+        cursor: { type: 'string' },
+        output: { type: 'string' },
+        gzip: { type: 'boolean', default: false },
+        resume: { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -143,11 +212,21 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
     return 1;
   }
 
+  if (command === 'export') {
+    try {
+      const args = exportArgs(values);
+      return await runExport(args, resolveConsentAddr(io.env, io.cwd ?? process.cwd()), io);
+    } catch (err) {
+      io.stderr.write(`error: ${(err as Error).message}\n`);
+      return 1;
+    }
+  }
+
   let target: Target | undefined;
   let client: ReturnType<typeof createClient<typeof oauthv1.OAuthServiceService>> | undefined;
   let consoleClient: ReturnType<typeof createClient<typeof oauthconsolev1.OAuthConsoleServiceService>> | undefined;
   try {
-    const known = ['bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key', 'limits', 'set-origins', 'console-link'];
+    const known = ['export', 'bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key', 'limits', 'set-origins', 'console-link'];
     if (!known.includes(command)) throw new CliError(`unknown command ${JSON.stringify(command)}; one of ${known.join(', ')} (see --help)`);
     // Check the arguments before connecting.
     const args = {

@@ -248,12 +248,25 @@ export interface ExportConsentsRequest {
   cursor: string;
   /** Events per page, 1 to 1000 (0: 1000). */
   limit: number;
+  /**
+   * Also estimate how many events the whole export holds from this cursor on (the first page
+   * of an export asks; see `total`).
+   */
+  withTotal: boolean;
 }
 
 export interface ExportConsentsResponse {
   events: ConsentEvent[];
   /** Empty when there are no further events. */
   nextCursor: string;
+  /**
+   * With with_total: an estimate of the events the export holds from the request's cursor on
+   * (this page included), for progress. Exact unless counting with every filter took too long;
+   * then the account's event counters (filters since, until, subject and cursor not applied).
+   */
+  total?: number | undefined;
+  /** Whether `total` is the exact count with every filter (else the counters' upper bound). */
+  totalExact: boolean;
 }
 
 export interface GetReceiptKeysRequest {}
@@ -3418,6 +3431,7 @@ function createBaseExportConsentsRequest(): ExportConsentsRequest {
     until: undefined,
     cursor: '',
     limit: 0,
+    withTotal: false,
   };
 }
 
@@ -3446,6 +3460,9 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(64).int32(message.limit);
+    }
+    if (message.withTotal !== false) {
+      writer.uint32(72).bool(message.withTotal);
     }
     return writer;
   },
@@ -3527,6 +3544,14 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.withTotal = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3549,6 +3574,7 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
       until: isSet(object.until) ? fromJsonTimestamp(object.until) : undefined,
       cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : '',
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      withTotal: isSet(object.withTotal) ? globalThis.Boolean(object.withTotal) : isSet(object.with_total) ? globalThis.Boolean(object.with_total) : false,
     };
   },
 
@@ -3578,6 +3604,9 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.withTotal !== false) {
+      obj.withTotal = message.withTotal;
+    }
     return obj;
   },
 
@@ -3594,12 +3623,13 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
     message.until = object.until ?? undefined;
     message.cursor = object.cursor ?? '';
     message.limit = object.limit ?? 0;
+    message.withTotal = object.withTotal ?? false;
     return message;
   },
 };
 
 function createBaseExportConsentsResponse(): ExportConsentsResponse {
-  return { events: [], nextCursor: '' };
+  return { events: [], nextCursor: '', total: undefined, totalExact: false };
 }
 
 export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
@@ -3609,6 +3639,12 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     }
     if (message.nextCursor !== '') {
       writer.uint32(18).string(message.nextCursor);
+    }
+    if (message.total !== undefined) {
+      writer.uint32(24).int64(message.total);
+    }
+    if (message.totalExact !== false) {
+      writer.uint32(32).bool(message.totalExact);
     }
     return writer;
   },
@@ -3642,6 +3678,22 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
             message.nextCursor = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.totalExact = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3658,6 +3710,8 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     return {
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
       nextCursor: isSet(object.nextCursor) ? globalThis.String(object.nextCursor) : isSet(object.next_cursor) ? globalThis.String(object.next_cursor) : '',
+      total: isSet(object.total) ? globalThis.Number(object.total) : undefined,
+      totalExact: isSet(object.totalExact) ? globalThis.Boolean(object.totalExact) : isSet(object.total_exact) ? globalThis.Boolean(object.total_exact) : false,
     };
   },
 
@@ -3669,6 +3723,12 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     if (message.nextCursor !== '') {
       obj.nextCursor = message.nextCursor;
     }
+    if (message.total !== undefined) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.totalExact !== false) {
+      obj.totalExact = message.totalExact;
+    }
     return obj;
   },
 
@@ -3679,6 +3739,8 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     const message = createBaseExportConsentsResponse();
     message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? '';
+    message.total = object.total ?? undefined;
+    message.totalExact = object.totalExact ?? false;
     return message;
   },
 };

@@ -1,0 +1,150 @@
+/**
+ * `npm run -s admin -- export`: an account's consent events as NDJSON (the lines of
+ * GET /consent/v0/consents/export), read from the consent service's ExportConsents RPC page by
+ * page, to a file or stdout, optionally gzip-compressed, with a progress bar on stderr from the
+ * same estimate as X-Total-Count. Resumable: an interrupted export prints the cursor to resume
+ * with, and `--resume` continues an uncompressed output file after its last complete line.
+ */
+import { createWriteStream, existsSync, openSync, closeSync, ftruncateSync, statSync, readSync } from 'node:fs';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import { createClient } from '@accord/common';
+import { consentEventJson, consentv1 } from '@accord/proto';
+
+export interface ExportArgs {
+  accountId: string;
+  since?: Date;
+  until?: Date;
+  appId?: string;
+  target?: string;
+  subject?: string;
+  cursor?: string;
+  output?: string;
+  gzip: boolean;
+  resume: boolean;
+  progress: boolean;
+}
+
+export interface ExportIO {
+  stdout: { write(s: string | Buffer): unknown } & Partial<Pick<Writable, 'once'>>;
+  stderr: { write(s: string): unknown; isTTY?: boolean };
+}
+
+/** The end of the last complete line of an NDJSON file and that line's id (the cursor to resume from). */
+export function lastCompleteLine(file: string): { end: number; id?: string } {
+  const size = statSync(file).size;
+  const fd = openSync(file, 'r');
+  try {
+    // lines are small (one event): read back in blocks until two newlines are found
+    let tail = Buffer.alloc(0);
+    for (let pos = size; pos > 0;) {
+      const n = Math.min(65536, pos);
+      pos -= n;
+      const block = Buffer.alloc(n);
+      readSync(fd, block, 0, n, pos);
+      tail = Buffer.concat([block, tail]);
+      const last = tail.lastIndexOf(10);
+      if (last === -1) continue;
+      const prev = tail.lastIndexOf(10, last - 1);
+      if (prev === -1 && pos > 0) continue;
+      const line = tail.subarray(prev + 1, last).toString('utf8');
+      const id = (JSON.parse(line) as { id?: unknown }).id;
+      return { end: pos + last + 1, ...(typeof id === 'string' ? { id } : {}) };
+    }
+    return { end: 0 };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function bar(done: number, total: number | undefined): string {
+  if (!total) return `${done} events`;
+  const f = Math.min(1, done / total);
+  const width = 30;
+  const fill = Math.round(f * width);
+  return `[${'#'.repeat(fill)}${'-'.repeat(width - fill)}] ${(f * 100).toFixed(0).padStart(3)}% ${done}/~${total} events`;
+}
+
+/** Runs the export; resolves to the exit code. */
+export async function runExport(a: ExportArgs, addr: string, io: ExportIO): Promise<number> {
+  let cursor = a.cursor ?? '';
+  let append = false;
+  if (a.resume) {
+    if (!a.output || a.gzip) throw new Error('export: --resume continues an uncompressed --output file; for gzip output pass --cursor <id of the last event>');
+    if (existsSync(a.output)) {
+      const last = lastCompleteLine(a.output);
+      // drop a partial last line, continue after the last complete one
+      const fd = openSync(a.output, 'r+');
+      ftruncateSync(fd, last.end);
+      closeSync(fd);
+      if (last.id) cursor = last.id;
+      append = true;
+    }
+  }
+  const client = createClient(consentv1.ConsentServiceService, addr, { timeoutMs: 60_000, retries: 2 });
+  const sink: Writable | ExportIO['stdout'] = a.output ? createWriteStream(a.output, { flags: append ? 'a' : 'w' }) : io.stdout;
+  const gz = a.gzip ? createGzip() : undefined;
+  if (gz) gz.pipe(sink as Writable);
+  const out = (gz ?? sink) as Writable;
+  const req: consentv1.ExportConsentsRequest = { accountId: a.accountId, cursor, limit: 1000, withTotal: true };
+  if (a.since) req.since = a.since;
+  if (a.until) req.until = a.until;
+  if (a.appId) req.appId = a.appId;
+  if (a.target) req.target = a.target;
+  if (a.subject) req.subject = a.subject;
+  // ends what this command opened (the gzip stream, the file), never stdout itself
+  const finish = async () => {
+    if (gz) {
+      const ended = once(gz, 'end');
+      gz.end();
+      await ended;
+    }
+    if (a.output) {
+      const file = sink as Writable;
+      if (!gz) file.end();
+      if (!file.writableFinished) await once(file, 'finish');
+    }
+  };
+  let done = 0;
+  let total: number | undefined;
+  let lastId = cursor;
+  let shownAt = -1;
+  const show = (final = false) => {
+    if (!a.progress) return;
+    if (io.stderr.isTTY) io.stderr.write(`\r${bar(done, total)}${final ? '\n' : ''}`);
+    else {
+      // not a terminal: one line per tenth
+      const step = total ? Math.floor((10 * done) / total) : -1;
+      if (final || step > shownAt) io.stderr.write(`${bar(done, total)}\n`);
+      shownAt = step;
+    }
+  };
+  try {
+    for (let first = true; ; first = false) {
+      const page = await client.exportConsents({ ...req, cursor: lastId, withTotal: first });
+      if (first && page.total !== undefined) total = page.total;
+      if (page.events.length) {
+        const chunk = page.events.map((e) => `${JSON.stringify(consentEventJson(e))}\n`).join('');
+        if (!out.write(chunk)) await once(out, 'drain');
+        lastId = page.events[page.events.length - 1]!.id;
+        done += page.events.length;
+      }
+      show();
+      if (!page.nextCursor) break;
+    }
+    await finish();
+    show(true);
+    return 0;
+  } catch (err) {
+    await finish().catch(() => undefined);
+    show(true);
+    io.stderr.write(
+      `error: export interrupted after ${done} events: ${(err as Error).message}\n` +
+        (lastId ? `resume with: --cursor ${lastId}${a.output && !a.gzip ? ` (or --resume --output ${a.output})` : ''}\n` : ''),
+    );
+    return 1;
+  } finally {
+    client.close();
+  }
+}
