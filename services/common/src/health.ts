@@ -18,15 +18,38 @@ const healthDefinition = {
 
 export const SERVING = 1;
 
-/** True when the service at `address` answers SERVING for `service` ("" = the whole server). */
-export async function isServing(address: string, service = '', timeoutMs = 1_000): Promise<boolean> {
-  const client = createClient(healthDefinition, address, { timeoutMs, retries: 0 });
-  try {
-    const res = await client.check({ service });
-    return res.status === SERVING;
-  } catch {
-    return false;
-  } finally {
-    client.close();
-  }
+/** The readiness of one downstream server, asked over one long-lived channel. */
+export interface HealthProbe {
+  /** True when the server answers SERVING ("" = the whole server) within the probe's deadline. */
+  serving(): Promise<boolean>;
+  close(): void;
+}
+
+/**
+ * A readiness probe for a server that is asked often (a gateway's /readyz, polled by every
+ * kubelet and load balancer): one channel for its lifetime instead of a new connection per
+ * question, and concurrent questions share one call. (A fresh connection per check, with four
+ * downstream servers behind one /readyz, missed its deadline under load and turned the gateway
+ * unready while every service was serving.) Answers are not cached: a service that stops is
+ * reported by the next question.
+ */
+export function healthProbe(address: string, opts: { timeoutMs?: number } = {}): HealthProbe {
+  const client = createClient(healthDefinition, address, { timeoutMs: opts.timeoutMs ?? 2_000, retries: 0 });
+  let inflight: Promise<boolean> | undefined;
+  return {
+    serving() {
+      inflight ??= client
+        .check({ service: '' })
+        .then(
+          (res) => res.status === SERVING,
+          () => false,
+        )
+        .then((ok) => {
+          inflight = undefined;
+          return ok;
+        });
+      return inflight;
+    },
+    close: () => client.close(),
+  };
 }

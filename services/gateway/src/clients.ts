@@ -1,4 +1,4 @@
-import { createClient, type PromiseClient } from '@accord/common';
+import { createClient, healthProbe, type HealthProbe, type PromiseClient } from '@accord/common';
 import { consentactivityv1, consentv1, dataprocessingv1, limitsv1, oauthconsolev1, oauthv1, webhookv1 } from '@accord/proto';
 import type { Config } from './config';
 
@@ -17,10 +17,14 @@ export interface Clients {
   oauthConsole: PromiseClient<typeof oauthconsolev1.OAuthConsoleServiceService>;
   /** Daily activity of the consent service (the console's charts). */
   consentActivity: PromiseClient<typeof consentactivityv1.ConsentActivityServiceService>;
+  /** Readiness of each downstream service (/readyz), one long-lived channel each. */
+  health: Record<Downstream, HealthProbe>;
 }
 
+type Downstream = 'oauth' | 'consent' | 'dataprocessing' | 'webhook';
+
 /** Downstream addresses, by service, for readiness checks. */
-export function downstreamAddresses(config: Config): Record<'oauth' | 'consent' | 'dataprocessing' | 'webhook', string> {
+export function downstreamAddresses(config: Config): Record<Downstream, string> {
   return {
     oauth: config.ACCORD_OAUTH_ADDR,
     consent: config.ACCORD_CONSENT_ADDR,
@@ -39,9 +43,12 @@ export function createClients(config: Config): Clients {
     limits: createClient(limitsv1.LimitsServiceService, config.ACCORD_OAUTH_ADDR, opts),
     oauthConsole: createClient(oauthconsolev1.OAuthConsoleServiceService, config.ACCORD_OAUTH_ADDR, opts),
     consentActivity: createClient(consentactivityv1.ConsentActivityServiceService, config.ACCORD_CONSENT_ADDR, opts),
+    health: Object.fromEntries(Object.entries(downstreamAddresses(config)).map(([name, addr]) => [name, healthProbe(addr)])) as Record<Downstream, HealthProbe>,
   };
 }
 
 export function closeClients(clients: Clients): void {
-  for (const c of Object.values(clients)) c.close();
+  const { health, ...rpc } = clients;
+  for (const c of Object.values(rpc)) c.close();
+  for (const p of Object.values(health)) p.close();
 }

@@ -1,6 +1,4 @@
 import { Router } from 'express';
-import { isServing } from '@accord/common';
-import { downstreamAddresses } from '../clients';
 import type { GatewayContext } from '../context';
 import { buildDocument } from '../openapi';
 
@@ -14,7 +12,7 @@ export function systemRoutes(ctx: GatewayContext): Router {
   });
 
   r.get('/readyz', async (_req, res) => {
-    const entries = await Promise.all(Object.entries(downstreamAddresses(ctx.config)).map(async ([name, addr]) => [name, await isServing(addr)] as const));
+    const entries = await Promise.all(Object.entries(ctx.clients.health).map(async ([name, probe]) => [name, await probe.serving()] as const));
     const services = Object.fromEntries(entries.map(([n, ok]) => [n, ok ? 'SERVING' : 'NOT_SERVING']));
     const ready = entries.every(([, ok]) => ok);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', services });
