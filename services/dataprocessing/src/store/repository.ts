@@ -110,8 +110,9 @@ export class MongoRegistryStore implements RegistryStore {
   }
 
   async pendingRenewals(limit: number): Promise<Array<{ accountId: string; specId: string; version: number }>> {
+    // no sort: the sparse `renewal_pending` index alone answers (an idle poll finds it empty);
+    // acknowledged specifications leave it, so a limit never starves the others for long
     const docs = await this.m.Spec.find({ renewalPending: { $exists: true } }, { accountId: 1, renewalPending: 1 })
-      .sort({ _id: 1 })
       .limit(limit)
       .lean<Array<Pick<SpecDoc, '_id' | 'accountId' | 'renewalPending'>>>();
     return docs.map((d) => ({ accountId: d.accountId, specId: d._id, version: d.renewalPending! }));
