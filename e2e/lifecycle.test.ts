@@ -44,11 +44,11 @@ let stack: Stack;
 let acme: Credentials;
 let consentToken: string;
 let hooksToken: string;
-/** A second consent replica on the same database and stream: it sweeps too, nobody writes through it. */
+/** A second consent replica on the same database and stream: it sweeps (expiry, renewals) too, nobody writes through it. */
 let replica: { stop(): Promise<void> } | undefined;
 
 beforeAll(async () => {
-  stack = await startStack('lifecycle', { env: { ACCORD_CONSENT_EXPIRY_SWEEP_MS: '200' } });
+  stack = await startStack('lifecycle', { env: { ACCORD_CONSENT_EXPIRY_SWEEP_MS: '200', ACCORD_CONSENT_RENEWAL_SWEEP_MS: '200' } });
   replica = await consent.startConsent(loadConfig(consent.configShape, { ...stack.env, GRPC_PORT: '0' }), createLogger('consent-2', stack.env.LOG_LEVEL));
   acme = await stack.bootstrap({ account: 'acme', app: 'web', scopes: ['consent', 'dataprocessing', 'webhooks'] });
   consentToken = await stack.token(acme, 'consent');
@@ -177,5 +177,74 @@ describe('re-consent on material change', () => {
     expect(dashboard.status).toBe(200);
     const item = dashboard.body.items.find((i: { specId: string }) => i.specId === spec.body.id);
     expect(item.scopes).toEqual([expect.objectContaining({ scope: 'default', eventId: again.body.id, targetVersion: 4, renewalRequired: true })]);
+  });
+});
+
+describe('consent.renewal_required webhooks', () => {
+  test('a material change sends exactly one signed consent.renewal_required per affected state (two consent replicas); a text edit sends none; a `consent` webhook gets none', async () => {
+    const renewalHook = await receiver();
+    const consentHook = await receiver();
+    try {
+      const dpToken = await stack.token(acme, 'dataprocessing');
+      const dp = (method: string, path: string, json?: unknown) =>
+        stack.request(method, `/dataprocessing/v0${path}`, { token: dpToken, apiKey: acme.apiKey, ...(json ? { json } : {}) });
+      const reg = await stack.request('POST', '/webhooks/v0', { token: hooksToken, json: { url: renewalHook.url, events: ['consent.renewal_required'] } });
+      expect(reg.status).toBe(201);
+      expect(reg.body.events).toEqual(['consent.renewal_required']);
+      const regConsent = await stack.request('POST', '/webhooks/v0', { token: hooksToken, json: { url: consentHook.url, events: ['consent'] } });
+      expect(regConsent.status).toBe(201);
+
+      const group = await dp('POST', '/dpgroups', { name: 'Offers', purpose: 'marketing' });
+      const spec = await dp('POST', `/dpgroups/${group.body.id}/specs`, { data: 'e-mail', purpose: 'offers', action: 'collect' });
+      expect(spec.status).toBe(201);
+      const target = spec.body.target as string;
+      const given = [];
+      for (const subject of ['r-1', 'r-2', 'r-3']) given.push((await post(ev({ subject, target, action: true }))).body);
+      expect(given.map((g) => g.targetVersion)).toEqual([1, 1, 1]);
+      const elsewhere = await post(ev({ subject: 'r-1', action: true }));
+      expect(elsewhere.status).toBe(201);
+      const ofSpec = () => renewalHook.bodies().filter((b) => b.data.target === target);
+
+      // a text edit: a new version, not material; nothing announced (several looks of both replicas)
+      const text = await dp('POST', `/dpspecs/${spec.body.id}/texts`, { value: 'Our offers', language: 'en' });
+      expect(text.status).toBe(201);
+      await sleep(1500);
+      expect(ofSpec()).toEqual([]);
+
+      // the purpose changes: material (version 3); the update answers without waiting for the fan-out
+      const changed = await dp('PATCH', `/dpspecs/${spec.body.id}`, { purpose: 'offers of partners' });
+      expect(changed.body).toMatchObject({ version: 3, reconsentSince: 3 });
+      await until(() => ofSpec().length >= 3, 20_000, 'three consent.renewal_required deliveries');
+      // both replicas keep looking: still exactly one per state a while later
+      await sleep(2000);
+      const bodies = ofSpec();
+      expect(bodies).toHaveLength(3);
+      expect(bodies.map((b) => b.data.id).sort()).toEqual(given.map((g) => g.id as string).sort());
+      for (const b of bodies) {
+        expect(b).toEqual({
+          type: 'consent.renewal_required',
+          text: 'A consent needs renewal (its specification changed materially)',
+          data: expect.objectContaining({ target, targetVersion: 1, renewalRequired: true, reconsentSince: 3, action: true, appId: acme.appId }),
+        });
+      }
+      // signed like every delivery (Standard Webhooks), each with its own id
+      for (const delivered of renewalHook.received) {
+        const payload = new Webhook(reg.body.secret as string).verify(delivered.body, {
+          'webhook-id': delivered.headers['webhook-id'] as string,
+          'webhook-timestamp': delivered.headers['webhook-timestamp'] as string,
+          'webhook-signature': delivered.headers['webhook-signature'] as string,
+        });
+        expect(payload).toMatchObject({ type: 'consent.renewal_required' });
+      }
+      expect(new Set(renewalHook.received.map((r) => r.headers['webhook-id'])).size).toBe(renewalHook.received.length);
+
+      // the `consent` webhook got the four consent events and no renewal (opt-in by event type)
+      await until(() => consentHook.received.length >= 4, 10_000, 'the consent deliveries');
+      await sleep(500);
+      expect(consentHook.bodies().map((b) => b.type)).toEqual(['consent', 'consent', 'consent', 'consent']);
+    } finally {
+      await renewalHook.close();
+      await consentHook.close();
+    }
   });
 });

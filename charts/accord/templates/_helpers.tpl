@@ -135,6 +135,8 @@ components:
       receiptControllerName: ACCORD_RECEIPT_CONTROLLER_NAME
       receiptControllerContact: ACCORD_RECEIPT_CONTROLLER_CONTACT
       expirySweepMs: ACCORD_CONSENT_EXPIRY_SWEEP_MS
+      renewalSweepMs: ACCORD_CONSENT_RENEWAL_SWEEP_MS
+      renewalRate: ACCORD_CONSENT_RENEWAL_RATE
   dataprocessing:
     protocol: grpc
     portEnv: GRPC_PORT

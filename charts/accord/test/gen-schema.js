@@ -66,6 +66,8 @@ const configs = {
     receiptControllerName: nullable(str),
     receiptControllerContact: nullable(str),
     expirySweepMs: nullable(int(100)),
+    renewalSweepMs: nullable(int(100)),
+    renewalRate: nullable(int(1)),
   },
   dataprocessing: { ...commonConfig, defaultLocation: nullable(str) },
   webhook: {

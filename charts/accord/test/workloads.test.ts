@@ -301,6 +301,8 @@ describe('configuration', () => {
     ['components.oauth.config.refreshTokenTtl', '7776000', ['oauth'], 'ACCORD_REFRESH_TOKEN_TTL', '7776000'],
     ['components.consent.config.receiptJurisdiction', 'US', ['consent'], 'ACCORD_RECEIPT_JURISDICTION', 'US'],
     ['components.consent.config.expirySweepMs', '2000', ['consent'], 'ACCORD_CONSENT_EXPIRY_SWEEP_MS', '2000'],
+    ['components.consent.config.renewalSweepMs', '30000', ['consent'], 'ACCORD_CONSENT_RENEWAL_SWEEP_MS', '30000'],
+    ['components.consent.config.renewalRate', '50', ['consent'], 'ACCORD_CONSENT_RENEWAL_RATE', '50'],
     ['components.consent.config.receiptControllerName', 'Acme', ['consent'], 'ACCORD_RECEIPT_CONTROLLER_NAME', 'Acme'],
     ['components.consent.config.receiptControllerContact', 'dpo@acme.example', ['consent'], 'ACCORD_RECEIPT_CONTROLLER_CONTACT', 'dpo@acme.example'],
     ['components.dataprocessing.config.defaultLocation', 'US', ['dataprocessing'], 'ACCORD_DEFAULT_LOCATION', 'US'],

@@ -4480,12 +4480,12 @@ export interface components {
      */
     WebhookCreateRequest: {
       /**
-       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
+       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it), `consent.renewal_required` (once per consent state and material version of its specification, when a material change makes a consent to an older version due for renewal: `data` is the state’s current consent event with `renewalRequired: true` and `reconsentSince`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
        * @example [
        *       "consent"
        *     ]
        */
-      events: ('consent' | 'consent.expired' | 'log.tree_head')[];
+      events: ('consent' | 'consent.expired' | 'consent.renewal_required' | 'log.tree_head')[];
       /**
        * @description Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.
        * @example {
@@ -4518,6 +4518,7 @@ export interface components {
       /**
        * @example consent
        * @example consent.expired
+       * @example consent.renewal_required
        * @example log.tree_head
        * @example ping
        */
@@ -4563,23 +4564,23 @@ export interface components {
      *     }
      */
     WebhookEventPayload: {
-      /** @description For `consent`: the consent event as the consent API returns it. For `consent.expired`: the consent event that lapsed (the current one of its state when its `expiresAt` passed), with `expired: true`; sent once per state and event (a renewal that lapses in turn is a new one). */
+      /** @description For `consent`: the consent event as the consent API returns it. For `consent.expired`: the consent event that lapsed (the current one of its state when its `expiresAt` passed), with `expired: true`; sent once per state and event (a renewal that lapses in turn is a new one). For `consent.renewal_required`: the current consent event of a state whose specification changed materially after the version consented to, with `renewalRequired: true` and `reconsentSince` (the material version, integer); sent once per state and material version. */
       data: Record<string, never>;
       /** @description Human-readable description of the event. */
       text?: string;
-      /** @description An event type the webhook lists (`consent`, `consent.expired`, `log.tree_head`), or `ping` for test events. */
+      /** @description An event type the webhook lists (`consent`, `consent.expired`, `consent.renewal_required`, `log.tree_head`), or `ping` for test events. */
       type: string;
     };
     WebhookUpdateRequest: {
       /** @description true stops deliveries; false re-enables the webhook. */
       disabled?: boolean;
       /**
-       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
+       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it), `consent.renewal_required` (once per consent state and material version of its specification, when a material change makes a consent to an older version due for renewal: `data` is the state’s current consent event with `renewalRequired: true` and `reconsentSince`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
        * @example [
        *       "consent"
        *     ]
        */
-      events?: ('consent' | 'consent.expired' | 'log.tree_head')[];
+      events?: ('consent' | 'consent.expired' | 'consent.renewal_required' | 'log.tree_head')[];
       /**
        * @description Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.
        * @example {

@@ -46,6 +46,14 @@ export const configShape = {
    * sweeps at that time anyway.
    */
   ACCORD_CONSENT_EXPIRY_SWEEP_MS: z.coerce.number().int().min(100).default(5_000),
+  /**
+   * Pause between two looks for material specification changes to announce as
+   * `consent.renewal_required` (each look is one call to the data processing service, one
+   * database command there when idle).
+   */
+  ACCORD_CONSENT_RENEWAL_SWEEP_MS: z.coerce.number().int().min(100).default(10_000),
+  /** Most `consent.renewal_required` announcements per second per replica. */
+  ACCORD_CONSENT_RENEWAL_RATE: z.coerce.number().int().min(1).default(100),
   /** Deadline of one JetStream publish. */
   ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
 };

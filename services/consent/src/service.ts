@@ -1,11 +1,12 @@
 import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
 import { consentactivityv1, consentv1 } from '@accord/proto';
-import { dataprocessingSpecSource } from './clients/dataprocessing';
+import { dataprocessingRenewalSignals, dataprocessingSpecSource } from './clients/dataprocessing';
 import { resolveErasureKey, type Config } from './config';
 import { INSECURE_DEVELOPMENT_ERASURE_KEY } from './domain/erasure';
 import { Consents } from './consents';
 import { ExpirySweeper } from './events/expiry-sweeper';
 import { OutboxRelay } from './events/outbox-relay';
+import { RenewalAnnouncer } from './events/renewal-announcer';
 import { activityHandlers } from './grpc/activity-handlers';
 import { consentHandlers } from './grpc/handlers';
 import { setOutboxStats } from './metrics';
@@ -51,6 +52,17 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     logger,
   });
   sweeper.start();
+  // material specification changes announced once per state and version (consent.renewal_required), from any replica
+  const renewalSignals = dataprocessingRenewalSignals(config.ACCORD_DATAPROCESSING_ADDR);
+  const renewals = new RenewalAnnouncer(repo, renewalSignals, nc.jetstream(), {
+    prefix: config.ACCORD_NATS_PREFIX,
+    intervalMs: config.ACCORD_CONSENT_RENEWAL_SWEEP_MS,
+    leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
+    publishTimeoutMs: config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS,
+    ratePerSecond: config.ACCORD_CONSENT_RENEWAL_RATE,
+    logger,
+  });
+  renewals.start();
   setOutboxStats(mongoOutboxStats(models));
 
   // the consent log: sequenced behind the writes, heads signed with the receipt key
@@ -119,8 +131,10 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       await consents.drain();
       await sequencer.stop();
       await sweeper.stop();
+      await renewals.stop();
       await relay.stop();
       specs.close();
+      renewalSignals.close();
       await nc.drain().catch(() => nc.close());
       await conn.close();
     },

@@ -232,6 +232,28 @@ describe('specifications', () => {
     expect(await svc.client.getSpec({ accountId: A.accountId, id: s.id })).toMatchObject({ version: 6, reconsentSince: 6 });
   });
 
+  it('signal each material change to the consent service until it acknowledges that version (text edits signal nothing; a later material version survives an older ack)', async () => {
+    const pendingOf = async (id: string) => (await svc.client.listPendingRenewals({ limit: 1000 })).renewals.filter((r) => r.specId === id);
+    const s = await newSpec(A);
+    expect(await pendingOf(s.id)).toEqual([]);
+    await svc.client.updateSpec({ ...A, id: s.id, fields: { externalHref: 'https://example.com/p' }, updateMask: ['externalHref'] });
+    await svc.client.createText({ ...A, specId: s.id, fields: { value: 'We send news', language: 'en' } });
+    expect(await pendingOf(s.id)).toEqual([]);
+    await svc.client.updateSpec({ ...A, id: s.id, fields: { purpose: 'sell to partners' }, updateMask: ['purpose'] });
+    expect(await pendingOf(s.id)).toEqual([
+      { accountId: A.accountId, specId: s.id, version: 4, target: expect.stringMatching(new RegExp(`/dataprocessing/v0/dpspecs/${s.id}$`)) },
+    ]);
+    // a text edit after it keeps the signal of version 4
+    await svc.client.createText({ ...A, specId: s.id, fields: { value: 'Wir senden News', language: 'de' } });
+    expect((await pendingOf(s.id)).map((r) => r.version)).toEqual([4]);
+    // another material change before the ack: the older ack leaves the newer signal
+    await svc.client.updateSpec({ ...A, id: s.id, fields: {}, updateMask: [], requiresReconsent: true });
+    await svc.client.ackRenewal({ specId: s.id, version: 4 });
+    expect((await pendingOf(s.id)).map((r) => r.version)).toEqual([6]);
+    await svc.client.ackRenewal({ specId: s.id, version: 6 });
+    expect(await pendingOf(s.id)).toEqual([]);
+  });
+
   it('honour an expected version (optimistic concurrency for clients)', async () => {
     const s = await newSpec();
     await expectGrpcError(

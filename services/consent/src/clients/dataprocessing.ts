@@ -2,6 +2,7 @@ import { status } from '@grpc/grpc-js';
 import { createClient, isServiceError, UnavailableError, type Logger, type PromiseClient } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
 import type { SpecDetails } from '../domain/receipt';
+import type { RenewalSignals } from '../events/renewal-announcer';
 
 /** A specification (current, or as of `version`); undefined when unknown in the account. */
 export type SpecLookup = (accountId: string, specId: string, version?: number) => Promise<SpecDetails | undefined>;
@@ -56,6 +57,23 @@ export function dataprocessingSpecSource(address: string, logger: Logger, cacheM
       if (cache.size >= CACHE_MAX) cache.clear();
       if (cacheMs > 0) cache.set(key, { at: Date.now(), spec });
       return spec;
+    },
+    close: () => client.close(),
+  };
+}
+
+/** The data processing service's record of material changes to announce (ListPendingRenewals / AckRenewal). */
+export function dataprocessingRenewalSignals(address: string): RenewalSignals & { close(): void } {
+  const client: PromiseClient<typeof dataprocessingv1.DataProcessingServiceService> = createClient(dataprocessingv1.DataProcessingServiceService, address, {
+    timeoutMs: 5_000,
+    retries: 1,
+  });
+  return {
+    async pending(limit) {
+      return (await client.listPendingRenewals({ limit })).renewals;
+    },
+    async ack(specId, version) {
+      await client.ackRenewal({ specId, version });
     },
     close: () => client.close(),
   };

@@ -129,11 +129,33 @@ export interface StatsDoc {
   currentNoAction?: number;
 }
 
+/**
+ * consent_renewal_jobs: one document per (specification, material version), the resumable
+ * `consent.renewal_required` fan-out over the specification's current states (RenewalAnnouncer).
+ * `_id` = `<specId>:<version>`; a replica works on it while `leaseUntil` is ahead (`owner`
+ * names it) and records after each page the last state announced (`lastKey`), so a successor
+ * continues there.
+ */
+export interface RenewalJobDoc {
+  _id: string;
+  accountId: string;
+  specId: string;
+  version: number;
+  targets: string[];
+  createdAt: Date;
+  leaseUntil: Date;
+  owner?: string;
+  lastKey?: string;
+  announced: number;
+  done: boolean;
+}
+
 export interface Models {
   erasures: Model<ErasureDoc>;
   events: Model<EventDoc>;
   current: Model<CurrentDoc>;
   stats: Model<StatsDoc>;
+  renewalJobs: Model<RenewalJobDoc>;
 }
 
 const opts = { versionKey: false, _id: false } as const;
@@ -203,6 +225,8 @@ export function defineModels(conn: Connection): Models {
   current.index({ accountId: 1, 'cur.appId': 1, target: 1 }, { name: 'app_states' });
   // the expiry sweeper: states whose current event lapsed and is not yet announced (sparse: only states with an expiry)
   current.index({ 'cur.xq': 1 }, { name: 'expiry_queue', sparse: true });
+  // the renewal fan-out: the states of a specification's targets, paged by _id
+  current.index({ accountId: 1, target: 1, _id: 1 }, { name: 'target_states' });
 
   const stats = new Schema<StatsDoc>(
     {
@@ -242,7 +266,25 @@ export function defineModels(conn: Connection): Models {
   // GET /consent/v0/subjects/erasures: the account's records, newest first
   erasures.index({ accountId: 1, _id: -1 }, { name: 'account_erasures' });
 
+  const renewalJobs = new Schema<RenewalJobDoc>(
+    {
+      _id: { type: String, required: true },
+      accountId: { type: String, required: true },
+      specId: { type: String, required: true },
+      version: { type: Number, required: true },
+      targets: [String],
+      createdAt: Date,
+      leaseUntil: Date,
+      owner: String,
+      lastKey: String,
+      announced: Number,
+      done: Boolean,
+    },
+    { ...opts, collection: 'consent_renewal_jobs' },
+  );
+
   return {
+    renewalJobs: conn.model('ConsentRenewalJob', renewalJobs),
     erasures: conn.model('ConsentErasure', erasures),
     events: conn.model('ConsentEvent', events),
     current: conn.model('ConsentCurrent', current),

@@ -31,6 +31,15 @@ export interface RegistryStore {
   /** One version record (a primary-key lookup). */
   findVersion(accountId: string, specId: string, version: number): Promise<SpecVersionRecord | null>;
   dropVersion(accountId: string, specId: string, version: number): Promise<void>;
+
+  /**
+   * Specifications (any account) whose latest material version was not yet acknowledged by the
+   * consent service's `consent.renewal_required` fan-out, by id. rollForward records it when it
+   * moves a specification's reconsentSince forward (the same write as the change itself).
+   */
+  pendingRenewals(limit: number): Promise<Array<{ accountId: string; specId: string; version: number }>>;
+  /** The fan-out of that version is done: clears the signal unless a later material version replaced it. */
+  ackRenewal(specId: string, version: number): Promise<void>;
 }
 
 /** The consent service, as the dashboard needs it. */

@@ -63,6 +63,10 @@ class MemoryStore implements RegistryStore {
       deletedAt: v.deletedAt,
     });
   }
+  async pendingRenewals() {
+    return [];
+  }
+  async ackRenewal() {}
   async insertVersion(v: SpecVersionRecord) {
     this.beforeInsert?.(v);
     const key = `${v.specId}:${v.version}`;

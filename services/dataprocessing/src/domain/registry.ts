@@ -125,6 +125,19 @@ export class Registry {
     return specTargetUrl(this.opts.baseUrl, specId);
   }
 
+  // ---- renewal signal (consent service) ----
+
+  /** Material changes not yet acknowledged by the consent service's renewal fan-out (any account). */
+  async pendingRenewals(limit: number): Promise<Array<{ accountId: string; specId: string; version: number; target: string }>> {
+    const found = await this.store.pendingRenewals(Math.min(Math.max(limit, 1), 1000));
+    return found.map((p) => ({ ...p, target: this.targetOf(p.specId) }));
+  }
+
+  async ackRenewal(specId: string, version: number): Promise<void> {
+    if (!specId || !(version > 0)) throw new InvalidArgumentError('specId and version are required');
+    await this.store.ackRenewal(specId, version);
+  }
+
   // ---- groups ----
 
   async createGroup(accountId: string, appId: string, input: GroupInput): Promise<GroupRecord> {

@@ -112,6 +112,14 @@ export function dataProcessingHandlers(registry: Registry): DataProcessingHandle
       return { isSpecTarget: true, specId: found.specId, spec: specForConsentToPb(s, group, target) };
     },
 
+    async listPendingRenewals(req) {
+      return { renewals: await registry.pendingRenewals(req.limit || 100) };
+    },
+    async ackRenewal(req) {
+      await registry.ackRenewal(req.specId, req.version);
+      return {};
+    },
+
     async getGroupPolicy(req) {
       caller(req);
       return registry.policy(req.accountId, req.groupId, req.language, req.textType);

@@ -59,6 +59,12 @@ export interface SpecDoc extends SpecFieldsDoc {
   version: number;
   /** Absent on documents written before it existed (read as 1). */
   reconsentSince?: number;
+  /**
+   * A material version whose `consent.renewal_required` fan-out the consent service has not
+   * acknowledged yet (set by the roll forward that moves reconsentSince, with `$max`; cleared
+   * by AckRenewal for that version only). Absent otherwise, so the sparse index stays empty.
+   */
+  renewalPending?: number;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
@@ -144,6 +150,7 @@ const specSchema = new Schema<SpecDoc>(
     nextTextId: { type: Number, required: true },
     version: { type: Number, required: true },
     reconsentSince: { type: Number },
+    renewalPending: { type: Number },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
     deletedAt: { type: Date, default: null },
@@ -151,6 +158,8 @@ const specSchema = new Schema<SpecDoc>(
   { collection: 'dpspecs', versionKey: false },
 );
 specSchema.index({ accountId: 1, groupId: 1, deletedAt: 1, _id: 1 });
+// The consent service polls for unacknowledged material changes: an idle poll seeks an empty index.
+specSchema.index({ renewalPending: 1 }, { name: 'renewal_pending', sparse: true });
 
 const specVersionSchema = new Schema<SpecVersionDoc>(
   {

@@ -84,8 +84,13 @@ export class MongoRegistryStore implements RegistryStore {
   }
 
   async rollForward(v: SpecVersionRecord): Promise<void> {
-    const doc = await this.m.Spec.findOne({ _id: v.specId }, { version: 1, accountId: 1 }).lean<Pick<SpecDoc, 'version' | 'accountId'>>();
+    const doc = await this.m.Spec.findOne({ _id: v.specId }, { version: 1, accountId: 1, reconsentSince: 1 }).lean<
+      Pick<SpecDoc, 'version' | 'accountId' | 'reconsentSince'>
+    >();
     if (!doc || doc.accountId !== v.accountId || doc.version >= v.version) return;
+    // A material change since the document's version: the signal for the consent service's
+    // renewal fan-out, in the same single-document write (never lost, no extra command).
+    const material = v.reconsentSince > (doc.reconsentSince ?? 1) ? { $max: { renewalPending: v.reconsentSince } } : {};
     await this.m.Spec.updateOne(
       { _id: v.specId },
       {
@@ -99,8 +104,22 @@ export class MongoRegistryStore implements RegistryStore {
           reconsentSince: v.reconsentSince,
           deletedAt: v.deletedAt,
         },
+        ...material,
       },
     );
+  }
+
+  async pendingRenewals(limit: number): Promise<Array<{ accountId: string; specId: string; version: number }>> {
+    // no sort: the sparse `renewal_pending` index alone answers (an idle poll finds it empty);
+    // acknowledged specifications leave it, so a limit never starves the others for long
+    const docs = await this.m.Spec.find({ renewalPending: { $exists: true } }, { accountId: 1, renewalPending: 1 })
+      .limit(limit)
+      .lean<Array<Pick<SpecDoc, '_id' | 'accountId' | 'renewalPending'>>>();
+    return docs.map((d) => ({ accountId: d.accountId, specId: d._id, version: d.renewalPending! }));
+  }
+
+  async ackRenewal(specId: string, version: number): Promise<void> {
+    await this.m.Spec.updateOne({ _id: specId, renewalPending: version }, { $unset: { renewalPending: 1 } });
   }
 
   async insertVersion(v: SpecVersionRecord): Promise<boolean> {

@@ -14,7 +14,7 @@ const deliveryIdParam = {
   schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
 };
 /** Event types a webhook can subscribe to; must equal the webhook service's (a unit test there compares them). */
-export const WEBHOOK_EVENT_TYPES = ['consent', 'consent.expired', 'log.tree_head'] as const;
+export const WEBHOOK_EVENT_TYPES = ['consent', 'consent.expired', 'consent.renewal_required', 'log.tree_head'] as const;
 
 const url = {
   type: 'string',
@@ -30,7 +30,7 @@ const events = {
   maxItems: 20,
   items: { type: 'string', enum: WEBHOOK_EVENT_TYPES },
   description:
-    'Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.',
+    'Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it), `consent.renewal_required` (once per consent state and material version of its specification, when a material change makes a consent to an older version due for renewal: `data` is the state’s current consent event with `renewalRequired: true` and `reconsentSince`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.',
   examples: [['consent']],
 };
 const headers = {
@@ -219,7 +219,7 @@ export const webhooksOpenApi: OpenApiFragment = {
         id: { type: 'string', examples: ['dlv_Jj-Qn-jpqvqgme54KrEiHgt6'] },
         webhookId: { type: 'integer' },
         eventId: { type: 'string', description: 'Event id; the `webhook-id` header of every attempt.' },
-        eventType: { type: 'string', examples: ['consent', 'consent.expired', 'log.tree_head', 'ping'] },
+        eventType: { type: 'string', examples: ['consent', 'consent.expired', 'consent.renewal_required', 'log.tree_head', 'ping'] },
         status: {
           type: 'string',
           enum: ['pending', 'succeeded', 'failed'],
@@ -235,12 +235,16 @@ export const webhooksOpenApi: OpenApiFragment = {
       description: 'Body of every delivery (signed as sent; verify the raw bytes).',
       required: ['type', 'data'],
       properties: {
-        type: { type: 'string', description: 'An event type the webhook lists (`consent`, `consent.expired`, `log.tree_head`), or `ping` for test events.' },
+        type: {
+          type: 'string',
+          description:
+            'An event type the webhook lists (`consent`, `consent.expired`, `consent.renewal_required`, `log.tree_head`), or `ping` for test events.',
+        },
         text: { type: 'string', description: 'Human-readable description of the event.' },
         data: {
           type: 'object',
           description:
-            'For `consent`: the consent event as the consent API returns it. For `consent.expired`: the consent event that lapsed (the current one of its state when its `expiresAt` passed), with `expired: true`; sent once per state and event (a renewal that lapses in turn is a new one).',
+            'For `consent`: the consent event as the consent API returns it. For `consent.expired`: the consent event that lapsed (the current one of its state when its `expiresAt` passed), with `expired: true`; sent once per state and event (a renewal that lapses in turn is a new one). For `consent.renewal_required`: the current consent event of a state whose specification changed materially after the version consented to, with `renewalRequired: true` and `reconsentSince` (the material version, integer); sent once per state and material version.',
         },
       },
       examples: [

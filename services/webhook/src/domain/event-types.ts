@@ -9,6 +9,8 @@ export const EVENT_TYPES = {
   consent: { subscribable: true, text: 'A consent event was recorded' },
   /** Once per consent state, when its current consent lapses (its expiresAt passed); sent to the application that recorded it. */
   'consent.expired': { subscribable: true, text: 'A consent lapsed (its expiresAt has passed)' },
+  /** Once per consent state and material version of its specification, when a material change makes the state due for renewal; sent to the application that recorded it. */
+  'consent.renewal_required': { subscribable: true, text: 'A consent needs renewal (its specification changed materially)' },
   /** Account-wide: every subscribed webhook of the account gets it, whatever its application. */
   'log.tree_head': { subscribable: true, accountWide: true, text: 'The consent log of the account has a new signed tree head' },
   ping: { subscribable: false, text: 'Test event sent through the webhook test endpoint' },

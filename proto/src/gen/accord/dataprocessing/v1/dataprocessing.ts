@@ -389,6 +389,30 @@ export interface Dashboard {
   items: DashboardItem[];
 }
 
+export interface ListPendingRenewalsRequest {
+  limit: number;
+}
+
+export interface PendingRenewal {
+  accountId: string;
+  specId: string;
+  /** The material version (the specification's reconsent_since when it was recorded). */
+  version: number;
+  /** The specification's target URL ({base_url}/dataprocessing/v0/dpspecs/<spec_id>). */
+  target: string;
+}
+
+export interface ListPendingRenewalsResponse {
+  renewals: PendingRenewal[];
+}
+
+export interface AckRenewalRequest {
+  specId: string;
+  version: number;
+}
+
+export interface AckRenewalResponse {}
+
 function createBaseGroup(): Group {
   return { id: '', name: '', description: '', purpose: '', appId: '', createdAt: undefined, updatedAt: undefined };
 }
@@ -6037,6 +6061,396 @@ export const Dashboard: MessageFns<Dashboard> = {
   },
 };
 
+function createBaseListPendingRenewalsRequest(): ListPendingRenewalsRequest {
+  return { limit: 0 };
+}
+
+export const ListPendingRenewalsRequest: MessageFns<ListPendingRenewalsRequest> = {
+  encode(message: ListPendingRenewalsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.limit !== 0) {
+      writer.uint32(8).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPendingRenewalsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPendingRenewalsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPendingRenewalsRequest {
+    return { limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0 };
+  },
+
+  toJSON(message: ListPendingRenewalsRequest): unknown {
+    const obj: any = {};
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPendingRenewalsRequest>, I>>(base?: I): ListPendingRenewalsRequest {
+    return ListPendingRenewalsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPendingRenewalsRequest>, I>>(object: I): ListPendingRenewalsRequest {
+    const message = createBaseListPendingRenewalsRequest();
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBasePendingRenewal(): PendingRenewal {
+  return { accountId: '', specId: '', version: 0, target: '' };
+}
+
+export const PendingRenewal: MessageFns<PendingRenewal> = {
+  encode(message: PendingRenewal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.specId !== '') {
+      writer.uint32(18).string(message.specId);
+    }
+    if (message.version !== 0) {
+      writer.uint32(24).int32(message.version);
+    }
+    if (message.target !== '') {
+      writer.uint32(34).string(message.target);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PendingRenewal {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePendingRenewal();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PendingRenewal {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      target: isSet(object.target) ? globalThis.String(object.target) : '',
+    };
+  },
+
+  toJSON(message: PendingRenewal): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.specId !== '') {
+      obj.specId = message.specId;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.target !== '') {
+      obj.target = message.target;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PendingRenewal>, I>>(base?: I): PendingRenewal {
+    return PendingRenewal.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PendingRenewal>, I>>(object: I): PendingRenewal {
+    const message = createBasePendingRenewal();
+    message.accountId = object.accountId ?? '';
+    message.specId = object.specId ?? '';
+    message.version = object.version ?? 0;
+    message.target = object.target ?? '';
+    return message;
+  },
+};
+
+function createBaseListPendingRenewalsResponse(): ListPendingRenewalsResponse {
+  return { renewals: [] };
+}
+
+export const ListPendingRenewalsResponse: MessageFns<ListPendingRenewalsResponse> = {
+  encode(message: ListPendingRenewalsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.renewals) {
+      PendingRenewal.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPendingRenewalsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPendingRenewalsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.renewals.push(PendingRenewal.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPendingRenewalsResponse {
+    return {
+      renewals: globalThis.Array.isArray(object?.renewals) ? object.renewals.map((e: any) => PendingRenewal.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListPendingRenewalsResponse): unknown {
+    const obj: any = {};
+    if (message.renewals?.length) {
+      obj.renewals = message.renewals.map((e) => PendingRenewal.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPendingRenewalsResponse>, I>>(base?: I): ListPendingRenewalsResponse {
+    return ListPendingRenewalsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPendingRenewalsResponse>, I>>(object: I): ListPendingRenewalsResponse {
+    const message = createBaseListPendingRenewalsResponse();
+    message.renewals = object.renewals?.map((e) => PendingRenewal.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseAckRenewalRequest(): AckRenewalRequest {
+  return { specId: '', version: 0 };
+}
+
+export const AckRenewalRequest: MessageFns<AckRenewalRequest> = {
+  encode(message: AckRenewalRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.specId !== '') {
+      writer.uint32(10).string(message.specId);
+    }
+    if (message.version !== 0) {
+      writer.uint32(16).int32(message.version);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AckRenewalRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAckRenewalRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.specId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AckRenewalRequest {
+    return {
+      specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
+  },
+
+  toJSON(message: AckRenewalRequest): unknown {
+    const obj: any = {};
+    if (message.specId !== '') {
+      obj.specId = message.specId;
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AckRenewalRequest>, I>>(base?: I): AckRenewalRequest {
+    return AckRenewalRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AckRenewalRequest>, I>>(object: I): AckRenewalRequest {
+    const message = createBaseAckRenewalRequest();
+    message.specId = object.specId ?? '';
+    message.version = object.version ?? 0;
+    return message;
+  },
+};
+
+function createBaseAckRenewalResponse(): AckRenewalResponse {
+  return {};
+}
+
+export const AckRenewalResponse: MessageFns<AckRenewalResponse> = {
+  encode(_: AckRenewalResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AckRenewalResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAckRenewalResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): AckRenewalResponse {
+    return {};
+  },
+
+  toJSON(_: AckRenewalResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AckRenewalResponse>, I>>(base?: I): AckRenewalResponse {
+    return AckRenewalResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AckRenewalResponse>, I>>(_: I): AckRenewalResponse {
+    const message = createBaseAckRenewalResponse();
+    return message;
+  },
+};
+
 /**
  * Data processing groups, versioned specifications and their texts.
  *
@@ -6243,6 +6657,34 @@ export const DataProcessingServiceService = {
     responseSerialize: (value: ResolveTargetResponse): Buffer => Buffer.from(ResolveTargetResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResolveTargetResponse => ResolveTargetResponse.decode(value),
   },
+  /**
+   * Internal (consent service): specifications with a material change whose
+   * `consent.renewal_required` fan-out was not acknowledged yet, across accounts, by id. A
+   * material change records its version on the specification (same write as the change), so the
+   * signal survives any crash until AckRenewal.
+   */
+  listPendingRenewals: {
+    path: '/accord.dataprocessing.v1.DataProcessingService/ListPendingRenewals' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPendingRenewalsRequest): Buffer => Buffer.from(ListPendingRenewalsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPendingRenewalsRequest => ListPendingRenewalsRequest.decode(value),
+    responseSerialize: (value: ListPendingRenewalsResponse): Buffer => Buffer.from(ListPendingRenewalsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPendingRenewalsResponse => ListPendingRenewalsResponse.decode(value),
+  },
+  /**
+   * Internal (consent service): the fan-out for this version is complete. Clears the signal only
+   * if no later material version replaced it.
+   */
+  ackRenewal: {
+    path: '/accord.dataprocessing.v1.DataProcessingService/AckRenewal' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AckRenewalRequest): Buffer => Buffer.from(AckRenewalRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AckRenewalRequest => AckRenewalRequest.decode(value),
+    responseSerialize: (value: AckRenewalResponse): Buffer => Buffer.from(AckRenewalResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AckRenewalResponse => AckRenewalResponse.decode(value),
+  },
   /** A group as an HTML section of a privacy policy. */
   getGroupPolicy: {
     path: '/accord.dataprocessing.v1.DataProcessingService/GetGroupPolicy' as const,
@@ -6323,6 +6765,18 @@ export interface DataProcessingServiceServer extends UntypedServiceImplementatio
    * (NOT_FOUND when the spec is unknown in the account).
    */
   resolveTarget: handleUnaryCall<ResolveTargetRequest, ResolveTargetResponse>;
+  /**
+   * Internal (consent service): specifications with a material change whose
+   * `consent.renewal_required` fan-out was not acknowledged yet, across accounts, by id. A
+   * material change records its version on the specification (same write as the change), so the
+   * signal survives any crash until AckRenewal.
+   */
+  listPendingRenewals: handleUnaryCall<ListPendingRenewalsRequest, ListPendingRenewalsResponse>;
+  /**
+   * Internal (consent service): the fan-out for this version is complete. Clears the signal only
+   * if no later material version replaced it.
+   */
+  ackRenewal: handleUnaryCall<AckRenewalRequest, AckRenewalResponse>;
   /** A group as an HTML section of a privacy policy. */
   getGroupPolicy: handleUnaryCall<GetGroupPolicyRequest, GroupPolicy>;
   /** What a client needs to build a consent request UI for a group. */
@@ -6523,6 +6977,39 @@ export interface DataProcessingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResolveTargetResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Internal (consent service): specifications with a material change whose
+   * `consent.renewal_required` fan-out was not acknowledged yet, across accounts, by id. A
+   * material change records its version on the specification (same write as the change), so the
+   * signal survives any crash until AckRenewal.
+   */
+  listPendingRenewals(
+    request: ListPendingRenewalsRequest,
+    callback: (error: ServiceError | null, response: ListPendingRenewalsResponse) => void,
+  ): ClientUnaryCall;
+  listPendingRenewals(
+    request: ListPendingRenewalsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPendingRenewalsResponse) => void,
+  ): ClientUnaryCall;
+  listPendingRenewals(
+    request: ListPendingRenewalsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPendingRenewalsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Internal (consent service): the fan-out for this version is complete. Clears the signal only
+   * if no later material version replaced it.
+   */
+  ackRenewal(request: AckRenewalRequest, callback: (error: ServiceError | null, response: AckRenewalResponse) => void): ClientUnaryCall;
+  ackRenewal(request: AckRenewalRequest, metadata: Metadata, callback: (error: ServiceError | null, response: AckRenewalResponse) => void): ClientUnaryCall;
+  ackRenewal(
+    request: AckRenewalRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AckRenewalResponse) => void,
   ): ClientUnaryCall;
   /** A group as an HTML section of a privacy policy. */
   getGroupPolicy(request: GetGroupPolicyRequest, callback: (error: ServiceError | null, response: GroupPolicy) => void): ClientUnaryCall;
