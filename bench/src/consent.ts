@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import type { BenchResult } from './measure';
+import { withCpu, type BenchResult } from './measure';
 
 export type { BenchResult };
 
@@ -70,29 +70,32 @@ async function run(
 ): Promise<BenchResult> {
   let n = 0;
   const { body: makeBody, path: makePath } = o;
-  const result = await autocannon({
-    url: o.url,
-    method: o.method ?? 'GET',
-    headers: o.headers,
-    duration: o.durationSec,
-    connections: 10,
-    timeout: 60,
-    // A fresh body or path per request (autocannon 8's idReplacement sends nothing at all).
-    ...(makeBody || makePath
-      ? {
-          requests: [
-            {
-              setupRequest: (req: autocannon.Request) => {
-                const i = n++;
-                return { ...req, ...(makeBody ? { body: makeBody(i) } : {}), ...(makePath ? { path: makePath(i) } : {}) };
+  const { result, cpuMs } = await withCpu(() =>
+    autocannon({
+      url: o.url,
+      method: o.method ?? 'GET',
+      headers: o.headers,
+      duration: o.durationSec,
+      connections: 10,
+      timeout: 60,
+      // A fresh body or path per request (autocannon 8's idReplacement sends nothing at all).
+      ...(makeBody || makePath
+        ? {
+            requests: [
+              {
+                setupRequest: (req: autocannon.Request) => {
+                  const i = n++;
+                  return { ...req, ...(makeBody ? { body: makeBody(i) } : {}), ...(makePath ? { path: makePath(i) } : {}) };
+                },
               },
-            },
-          ],
-        }
-      : {}),
-  });
+            ],
+          }
+        : {}),
+    }),
+  );
   return {
     name,
+    ...(cpuMs ? { cpuMs } : {}),
     requestsPerSec: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

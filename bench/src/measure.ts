@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { formatCpu, perRequest, sampleCpu } from './cpu';
 
 export interface BenchResult {
   name: string;
@@ -10,6 +11,16 @@ export interface BenchResult {
   ceilingPerSec?: number;
   /** Events per request (array POSTs): the table shows events/s too. */
   eventsPerRequest?: number;
+  /** CPU ms per request of each process of the bench's tree (bench/src/cpu.ts), Linux only. */
+  cpuMs?: Record<string, number>;
+}
+
+/** Runs an autocannon run and adds the CPU each process spent per completed request. */
+export async function withCpu(run: () => Promise<autocannon.Result>): Promise<{ result: autocannon.Result; cpuMs?: Record<string, number> }> {
+  const before = sampleCpu();
+  const result = await run();
+  const cpuMs = perRequest(before, sampleCpu(), result.requests.total);
+  return { result, ...(cpuMs ? { cpuMs } : {}) };
 }
 
 /**
@@ -20,16 +31,19 @@ export async function measure(
   name: string,
   opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; durationSec: number; connections?: number },
 ): Promise<BenchResult> {
-  const result = await autocannon({
-    url: opts.url,
-    method: opts.method ?? 'GET',
-    headers: opts.headers,
-    body: opts.body,
-    duration: opts.durationSec,
-    connections: opts.connections ?? 10,
-  });
+  const { result, cpuMs } = await withCpu(() =>
+    autocannon({
+      url: opts.url,
+      method: opts.method ?? 'GET',
+      headers: opts.headers,
+      body: opts.body,
+      duration: opts.durationSec,
+      connections: opts.connections ?? 10,
+    }),
+  );
   return {
     name,
+    ...(cpuMs ? { cpuMs } : {}),
     requestsPerSec: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -55,4 +69,8 @@ export function printResults(results: BenchResult[]): void {
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(head));
   for (const r of rows) console.log(line(r));
+  const withCpuFigures = results.filter((r) => r.cpuMs);
+  if (!withCpuFigures.length) return;
+  console.log('\nCPU per request, by process (ms, from /proc over the same runs):');
+  for (const r of withCpuFigures) console.log(`  ${r.name}: ${formatCpu(r.cpuMs!)}`);
 }

@@ -1,0 +1,95 @@
+/**
+ * CPU time per request, per process of the bench's own process tree (Linux /proc): where a
+ * request's cost goes on the machine (gateway, each service, the database server, NATS, the
+ * load generator with the counting proxy). Other processes on the machine are not counted.
+ * Elsewhere than Linux the figures are simply absent.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** CPU milliseconds per process label. */
+export type CpuSample = Map<string, number>;
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  cpuMs: number;
+}
+
+function readProc(pid: number): Proc | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name may hold spaces and parentheses: fields start after the last ')'
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // f[1] = ppid, f[11] = utime, f[12] = stime (fields 4, 14, 15 of proc(5))
+    return { pid, ppid: Number(f[1]), cpuMs: (Number(f[11]) + Number(f[12])) * TICK_MS };
+  } catch {
+    return undefined; // gone meanwhile
+  }
+}
+
+/** A readable name for a process of the stack, from its command line. */
+export function labelOf(cmdline: string, pid: number, self: number): string {
+  if (pid === self) return 'bench (load + proxy)';
+  const service = /services\/(\w+)\/dist\/main\.js/.exec(cmdline);
+  if (service) return service[1]!;
+  if (/ceiling\.js/.test(cmdline)) return 'ceiling app';
+  if (/\bjava\b|mongo-java-server/.test(cmdline)) return 'database';
+  if (/\bmongod\b/.test(cmdline)) return 'database';
+  if (/nats-server/.test(cmdline)) return 'nats';
+  return 'other';
+}
+
+/** CPU ms so far of every process below this one (and itself), summed per label. */
+export function sampleCpu(): CpuSample | undefined {
+  let pids: number[];
+  try {
+    pids = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
+  } catch {
+    return undefined;
+  }
+  const procs = new Map<number, Proc>();
+  for (const pid of pids) {
+    const p = readProc(pid);
+    if (p) procs.set(pid, p);
+  }
+  const self = process.pid;
+  const mine = (pid: number): boolean => {
+    for (let p = procs.get(pid), depth = 0; p && depth < 20; p = procs.get(p.ppid), depth++) if (p.pid === self) return true;
+    return false;
+  };
+  const out: CpuSample = new Map();
+  for (const p of procs.values()) {
+    if (!mine(p.pid)) continue;
+    let cmd = '';
+    try {
+      cmd = readFileSync(`/proc/${p.pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      continue;
+    }
+    const label = labelOf(cmd, p.pid, self);
+    out.set(label, (out.get(label) ?? 0) + p.cpuMs);
+  }
+  return out;
+}
+
+/** CPU ms per request for each label between two samples (labels with no CPU left out). */
+export function perRequest(before: CpuSample | undefined, after: CpuSample | undefined, requests: number): Record<string, number> | undefined {
+  if (!before || !after || requests <= 0) return undefined;
+  const out: Record<string, number> = {};
+  for (const [label, ms] of after) {
+    const d = ms - (before.get(label) ?? 0);
+    if (d > 0) out[label] = d / requests;
+  }
+  return out;
+}
+
+/** `gateway 1.20 · consent 0.95 · … = total 3.40 ms` */
+export function formatCpu(cpu: Record<string, number>): string {
+  const entries = Object.entries(cpu).sort((a, b) => b[1] - a[1]);
+  const total = entries.reduce((s, [, v]) => s + v, 0);
+  return `${entries.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(' · ')} = ${total.toFixed(2)} ms CPU per request`;
+}
