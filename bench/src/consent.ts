@@ -70,7 +70,7 @@ async function run(
 ): Promise<BenchResult> {
   let n = 0;
   const { body: makeBody, path: makePath } = o;
-  const { result, cpuMs } = await withCpu(() =>
+  const { result, cpuMs, commands } = await withCpu(() =>
     autocannon({
       url: o.url,
       method: o.method ?? 'GET',
@@ -96,6 +96,7 @@ async function run(
   return {
     name,
     ...(cpuMs ? { cpuMs } : {}),
+    ...(commands ? { commands } : {}),
     requestsPerSec: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { formatCpu, perRequest, sampleCpu } from './cpu';
+import type { MongoCommandCounter } from './mongo-proxy';
 
 export interface BenchResult {
   name: string;
@@ -13,14 +14,38 @@ export interface BenchResult {
   eventsPerRequest?: number;
   /** CPU ms per request of each process of the bench's tree (bench/src/cpu.ts), Linux only. */
   cpuMs?: Record<string, number>;
+  /** Database commands per request under this load, counted at the wire (the whole stack, background work included). */
+  commands?: { perRequest: number; detail: string };
+}
+
+let commandCounter: MongoCommandCounter | undefined;
+/** Counts the database commands of every following run (the proxy between the stack and the server). */
+export function countCommandsDuringRuns(counter: MongoCommandCounter): void {
+  commandCounter = counter;
 }
 
 /** Runs an autocannon run and adds the CPU each process spent per completed request. */
-export async function withCpu(run: () => Promise<autocannon.Result>): Promise<{ result: autocannon.Result; cpuMs?: Record<string, number> }> {
+export async function withCpu(
+  run: () => Promise<autocannon.Result>,
+): Promise<{ result: autocannon.Result; cpuMs?: Record<string, number>; commands?: BenchResult['commands'] }> {
   const before = sampleCpu();
+  commandCounter?.take();
   const result = await run();
-  const cpuMs = perRequest(before, sampleCpu(), result.requests.total);
-  return { result, ...(cpuMs ? { cpuMs } : {}) };
+  const n = result.requests.total;
+  const cpuMs = perRequest(before, sampleCpu(), n);
+  const c = commandCounter?.take();
+  const commands =
+    c && n > 0
+      ? {
+          perRequest: c.workTotal / n,
+          detail: [...c.work.entries()]
+            .sort((a, b) => b[1] - a[1])
+            .filter(([, v]) => v / n >= 0.005)
+            .map(([k, v]) => `${k} ${(v / n).toFixed(2)} × ${((c.waitMs.get(k) ?? 0) / v).toFixed(1)} ms`)
+            .join(', '),
+        }
+      : undefined;
+  return { result, ...(cpuMs ? { cpuMs } : {}), ...(commands ? { commands } : {}) };
 }
 
 /**
@@ -31,7 +56,7 @@ export async function measure(
   name: string,
   opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; durationSec: number; connections?: number },
 ): Promise<BenchResult> {
-  const { result, cpuMs } = await withCpu(() =>
+  const { result, cpuMs, commands } = await withCpu(() =>
     autocannon({
       url: opts.url,
       method: opts.method ?? 'GET',
@@ -44,6 +69,7 @@ export async function measure(
   return {
     name,
     ...(cpuMs ? { cpuMs } : {}),
+    ...(commands ? { commands } : {}),
     requestsPerSec: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -73,4 +99,8 @@ export function printResults(results: BenchResult[]): void {
   if (!withCpuFigures.length) return;
   console.log('\nCPU per request, by process (ms, from /proc over the same runs):');
   for (const r of withCpuFigures) console.log(`  ${r.name}: ${formatCpu(r.cpuMs!)}`);
+  const withCommands = results.filter((r) => r.commands && r.commands.perRequest > 0);
+  if (!withCommands.length) return;
+  console.log('\nDatabase commands per request under load (counted at the wire over the same runs, background work included; × mean time to the reply):');
+  for (const r of withCommands) console.log(`  ${r.name}: ${r.commands!.perRequest.toFixed(2)} (${r.commands!.detail})`);
 }

@@ -8,6 +8,8 @@ export interface CommandCount {
   work: Map<string, number>;
   workTotal: number;
   monitoring: number;
+  /** Milliseconds from each work command to its reply, summed by `<command> <collection>` (server time plus queueing). */
+  waitMs: Map<string, number>;
 }
 
 /**
@@ -22,6 +24,9 @@ export class MongoCommandCounter {
   private work = new Map<string, number>();
   private workTotal = 0;
   private monitoring = 0;
+  private waitMs = new Map<string, number>();
+  /** Work commands awaiting their reply: request id → (key, sent at). */
+  private readonly sent = new Map<number, { key: string; at: number }>();
 
   constructor(private readonly upstream: { host: string; port: number }) {}
 
@@ -42,8 +47,9 @@ export class MongoCommandCounter {
 
   /** The counts since the last reset, and resets them. */
   take(): CommandCount {
-    const out = { work: this.work, workTotal: this.workTotal, monitoring: this.monitoring };
+    const out = { work: this.work, workTotal: this.workTotal, monitoring: this.monitoring, waitMs: this.waitMs };
     this.work = new Map();
+    this.waitMs = new Map();
     this.workTotal = 0;
     this.monitoring = 0;
     return out;
@@ -61,6 +67,20 @@ export class MongoCommandCounter {
     client.on('error', close).on('close', close);
     server.on('error', close).on('close', close);
     server.pipe(client);
+    let replies: Buffer = Buffer.alloc(0);
+    server.on('data', (chunk: Buffer) => {
+      replies = replies.length ? Buffer.concat([replies, chunk]) : chunk;
+      while (replies.length >= 16) {
+        const len = replies.readInt32LE(0);
+        if (replies.length < len) break;
+        const to = this.sent.get(replies.readInt32LE(8));
+        if (to) {
+          this.sent.delete(replies.readInt32LE(8));
+          this.waitMs.set(to.key, (this.waitMs.get(to.key) ?? 0) + performance.now() - to.at);
+        }
+        replies = replies.subarray(len);
+      }
+    });
     let pending: Buffer = Buffer.alloc(0);
     client.on('data', (chunk: Buffer) => {
       server.write(chunk);
@@ -102,5 +122,6 @@ export class MongoCommandCounter {
     const key = coll ? `${name} ${coll}` : name;
     this.work.set(key, (this.work.get(key) ?? 0) + 1);
     this.workTotal++;
+    if (this.sent.size < 100_000) this.sent.set(msg.readInt32LE(4), { key, at: performance.now() });
   }
 }

@@ -12,7 +12,7 @@ import { createClient } from '@accord/common';
 import { launchStack, REPO_ROOT, spawnLogged, startInfra, stopChild, withDatabase } from '@accord/local-stack';
 import { oauthv1 } from '@accord/proto';
 import type { BenchResult } from './measure';
-import { measure, printResults } from './measure';
+import { countCommandsDuringRuns, measure, printResults } from './measure';
 import { benchConsent, hundredEvents, oneEvent } from './consent';
 import { countCommands, idleRate, printCounts, type CommandCountRow } from './counts';
 import { benchDataprocessing } from './dataprocessing';
@@ -84,6 +84,7 @@ async function main(): Promise<void> {
     const common = { baseUrl: stack.url, token, apiKey: creds.apiKey, durationSec };
     const headers = { authorization: `Bearer ${token}`, 'x-api-key': creds.apiKey, 'content-type': 'application/json' };
 
+    countCommandsDuringRuns(counter);
     const metricsBefore = await scrapeAll(stack.metricsPorts);
     const results: BenchResult[] = [];
     if (wants('oauth')) {
