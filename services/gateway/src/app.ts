@@ -4,7 +4,7 @@ import { pinoHttp } from 'pino-http';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/common';
 import type { GatewayContext } from './context';
 import { accessLogLevel } from './middleware/access-log';
-import { ApiKeyCache, authenticate } from './middleware/auth';
+import { ApiKeyCache, authenticate, VerifiedTokens } from './middleware/auth';
 import { corsForSessions } from './middleware/cors';
 import { OriginCache, sessionOr } from './middleware/session-auth';
 import { verifyJsonBody, verifyUtf8 } from './middleware/body-checks';
@@ -61,8 +61,9 @@ export function createApp(ctx: GatewayContext): Express {
 
   const apiKeys = new ApiKeyCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
   const issuer = `${ctx.baseUrl}/oauth/v0`;
+  const verified = new VerifiedTokens();
   const auth = (scope: 'consent' | 'dataprocessing' | 'webhooks', apiKey: 'required' | 'optional') =>
-    authenticate({ keys: ctx.tokenKeys, issuer, scope, apiKey, apiKeys });
+    authenticate({ keys: ctx.tokenKeys, issuer, scope, apiKey, apiKeys, verified });
   const limited = requestLimits(limiter);
   // Consent sessions (browsers): CORS for allowed origins, then the session token or an access token.
   const origins = new OriginCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
