@@ -13,3 +13,4 @@ export * from './nats';
 export * from './reflection';
 export * from './tracing';
 export * from './event-bus';
+export * from './group-commit';

@@ -47,6 +47,15 @@ describe('client_credentials grant', () => {
     expect(wrong.token).toBeUndefined();
   });
 
+  it('gives each of 30 concurrent grants (stored together by group commit) its own working refresh token', async () => {
+    const grants = await Promise.all(Array.from({ length: 30 }, () => cc({ scope: 'consent' })));
+    const tokens = grants.map((g) => g.token!.refreshToken);
+    expect(new Set(tokens.map((t) => t.split('.')[0])).size).toBe(30);
+    const refreshed = await Promise.all(tokens.map((t) => refresh(t)));
+    expect(refreshed.map((r) => r.error)).toEqual(tokens.map(() => undefined));
+    expect(refreshed.every((r) => /\.1\./.test(r.token!.refreshToken))).toBe(true);
+  });
+
   it('answers invalid_client when the secret of another application is presented', async () => {
     expect((await cc({ clientSecret: other.clientSecret })).error?.error).toBe('invalid_client');
   });

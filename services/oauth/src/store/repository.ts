@@ -1,3 +1,4 @@
+import { bulkWriteFailures, GroupCommit } from '@accord/common';
 import type { AccountDoc, ApplicationDoc, OAuthModels, TokenFamilyDoc } from './models';
 
 /** MongoDB error code for a unique index violation. */
@@ -65,10 +66,23 @@ export class OAuthRepository {
 
   // Refresh tokens and their families
 
-  /** A plain insertOne: the document is built by the core, so mongoose's casting adds nothing. */
-  async insertFamily(doc: TokenFamilyDoc): Promise<void> {
-    await this.m.tokenFamilies.collection.insertOne(doc as never);
+  /**
+   * Inserts a new family. Concurrent grants share one unordered `insertMany` (group commit): under
+   * load N token requests cost one round trip, a lone one starts its insert at once. The document
+   * is built by the core, so mongoose's casting adds nothing.
+   */
+  insertFamily(doc: TokenFamilyDoc): Promise<void> {
+    return this.familyInserts.add(doc);
   }
+  private readonly familyInserts = new GroupCommit<TokenFamilyDoc>(async (docs) => {
+    try {
+      await this.m.tokenFamilies.collection.insertMany(docs as never[], { ordered: false });
+    } catch (err) {
+      const failed = bulkWriteFailures(err);
+      if (!failed) throw err;
+      return failed;
+    }
+  });
   findFamily(id: string): Promise<TokenFamilyDoc | null> {
     return this.m.tokenFamilies.findById(id).lean<TokenFamilyDoc>().exec();
   }
