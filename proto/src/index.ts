@@ -9,3 +9,12 @@ export * as webhookv1 from './gen/accord/webhook/v1/webhook';
 export * as oauthconsolev1 from './gen/accord/oauth/v1/console';
 export * as consentactivityv1 from './gen/accord/consent/v1/activity';
 export { consentEventJson } from './rest';
+export * as consenteventsv1 from './gen/accord/consent/v1/events';
+export {
+  CONSENT_BUS_CONTENT_TYPE,
+  consentBusEventData,
+  consentBusEventEnvelope,
+  decodeConsentBusEvent,
+  encodeConsentBusEvent,
+  isConsentBusContentType,
+} from './bus';
