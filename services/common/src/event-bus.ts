@@ -6,7 +6,10 @@ import { z } from 'zod';
  * default "accord", so that several installations or test runs can share one NATS):
  *   stream   `<prefix>-events`, subjects `<prefix>.events.>`
  *   subject  `<prefix>.events.<type>.<accountId>.<appId>`
- * Every message is a JSON EventEnvelope with `Nats-Msg-Id` = envelope id (JetStream dedupe).
+ * Every message has `Nats-Msg-Id` = the event id (JetStream dedupe). Consent events (`consent`,
+ * `consent.expired`, `consent.renewal_required`) are binary `accord.consent.v1.ConsentBusEvent`
+ * messages, marked by their `Content-Type` header; others (`log.tree_head`), and consent events
+ * of earlier releases, are JSON EventEnvelopes.
  */
 export const natsPrefixEnv = {
   ACCORD_NATS_PREFIX: z

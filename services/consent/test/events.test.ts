@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { connect, type NatsConnection } from 'nats';
 import { connectMongo, createLogger, eventSubject, streamName, type EventEnvelope } from '@accord/common';
+import { CONSENT_BUS_CONTENT_TYPE, consentBusEventEnvelope, consentEventJson, decodeConsentBusEvent, isConsentBusContentType } from '@accord/proto';
 import { findBinary, freePort, itWithBinary, spawnLogged, stopChild, testEnv, waitForPort } from '@accord/local-stack';
 import { Consents } from '../src/consents';
 import { buildEvents, validateInputs } from '../src/domain/consent';
@@ -16,6 +17,7 @@ const A = { accountId: 'acc-ev', appId: 'app-ev' };
 interface StreamMessage {
   subject: string;
   msgId: string | undefined;
+  contentType: string | undefined;
   envelope: EventEnvelope<Record<string, unknown>>;
 }
 
@@ -25,7 +27,11 @@ async function streamMessages(nc: NatsConnection, prefix: string): Promise<Strea
   const out: StreamMessage[] = [];
   for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
     const m = await jsm.streams.getMessage(streamName(prefix), { seq });
-    out.push({ subject: m.subject, msgId: m.header?.get('Nats-Msg-Id'), envelope: m.json() });
+    const contentType = m.header?.get('Content-Type');
+    const envelope = isConsentBusContentType(contentType)
+      ? consentBusEventEnvelope(decodeConsentBusEvent(m.data))
+      : m.json<EventEnvelope<Record<string, unknown>>>();
+    out.push({ subject: m.subject, msgId: m.header?.get('Nats-Msg-Id'), contentType, envelope });
   }
   return out;
 }
@@ -60,7 +66,7 @@ describe('events on NATS', () => {
     await nc?.close();
   });
 
-  it('publishes every stored event once as a consent EventEnvelope on the account/app subject with Nats-Msg-Id = event id', async () => {
+  it('publishes every stored event once as a binary ConsentBusEvent on the account/app subject with Nats-Msg-Id = event id', async () => {
     const { events } = await svc.client.createConsents({
       ...A,
       events: [input({ action: true, source: 'web' }), input({ subject: 'u2', delegate: 'agent-7' })],
@@ -72,6 +78,7 @@ describe('events on NATS', () => {
     expect(msgs).toHaveLength(2);
     const first = msgs.find((m) => m.msgId === events[0]!.id)!;
     expect(first.subject).toBe(eventSubject(svc.env.natsPrefix, 'consent', A.accountId, A.appId));
+    expect(msgs.map((m) => m.contentType)).toEqual([CONSENT_BUS_CONTENT_TYPE, CONSENT_BUS_CONTENT_TYPE]);
     expect(first.envelope).toEqual({
       id: events[0]!.id,
       type: 'consent',
@@ -94,6 +101,9 @@ describe('events on NATS', () => {
     const second = msgs.find((m) => m.msgId === events[1]!.id)!;
     expect(second.envelope.data).toMatchObject({ action: null, delegate: 'agent-7' });
     expect(second.envelope.data).not.toHaveProperty('source');
+    // webhook data is the gRPC answer rendered as REST renders it
+    expect(first.envelope.data).toEqual(consentEventJson(events[0]!));
+    expect(second.envelope.data).toEqual(consentEventJson(events[1]!));
   });
 
   it('publishes events whose writer died after storing them, and moves their current states first', async () => {

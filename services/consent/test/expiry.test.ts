@@ -1,6 +1,7 @@
 import { connect, type NatsConnection } from 'nats';
 import type { Connection } from 'mongoose';
 import { connectMongo, createLogger, streamName, syncIndexes, type EventEnvelope } from '@accord/common';
+import { consentBusEventEnvelope, decodeConsentBusEvent, isConsentBusContentType } from '@accord/proto';
 import { testEnv } from '@accord/local-stack';
 import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
 import { EXPIRED_EVENT, ExpirySweeper } from '../src/events/expiry-sweeper';
@@ -20,7 +21,7 @@ function fakeStream(fail: () => boolean = () => false) {
       publish: async (subject: string, data: Uint8Array, o?: { msgID?: string }) => {
         await sleep(Math.random() * 5);
         if (fail()) throw new Error('nats down');
-        published.push({ subject, msgId: o!.msgID!, env: JSON.parse(Buffer.from(data).toString('utf8')) });
+        published.push({ subject, msgId: o!.msgID!, env: consentBusEventEnvelope(decodeConsentBusEvent(data)) });
         return {} as never;
       },
     },
@@ -188,7 +189,10 @@ describe('consent.expired on the event stream, two consent replicas', () => {
         const out: Array<EventEnvelope<{ id: string }>> = [];
         for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
           const m = await jsm.streams.getMessage(streamName(env.natsPrefix), { seq }).catch(() => undefined);
-          const e = m?.json<EventEnvelope<{ id: string }>>();
+          const e =
+            m && isConsentBusContentType(m.header?.get('Content-Type'))
+              ? (consentBusEventEnvelope(decodeConsentBusEvent(m.data)) as EventEnvelope<{ id: string }>)
+              : undefined;
           if (e?.type === EXPIRED_EVENT) out.push(e);
         }
         return out;

@@ -1,8 +1,9 @@
 import type { Connection } from 'mongoose';
 import { connectMongo, createLogger, syncIndexes, type EventEnvelope } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
+import { consentBusEventEnvelope, decodeConsentBusEvent } from '@accord/proto';
 import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
-import { RENEWAL_EVENT, RenewalAnnouncer, renewalEnvelope, targetsOf, type PendingRenewal, type RenewalOptions } from '../src/events/renewal-announcer';
+import { RENEWAL_EVENT, RenewalAnnouncer, renewalBusEvent, targetsOf, type PendingRenewal, type RenewalOptions } from '../src/events/renewal-announcer';
 import { defineModels } from '../src/store/models';
 import { ConsentRepository } from '../src/store/repository';
 import { sleep } from './helpers';
@@ -24,7 +25,7 @@ function fakeStream(fail: (n: number) => boolean = () => false) {
       publish: async (subject: string, data: Uint8Array, o?: { msgID?: string }) => {
         await sleep(Math.random() * 3);
         if (fail(++n)) throw new Error('nats down');
-        published.push({ subject, msgId: o!.msgID!, env: JSON.parse(Buffer.from(data).toString('utf8')) });
+        published.push({ subject, msgId: o!.msgID!, env: consentBusEventEnvelope(decodeConsentBusEvent(data)) });
         return {} as never;
       },
     },
@@ -170,11 +171,11 @@ describe('renewal envelope', () => {
     const [e] = events(1, 1);
     const s = { key: 'k1', event: e! };
     const at = new Date('2026-01-01T00:00:00Z');
-    const env = renewalEnvelope(s, 2, at);
+    const env = consentBusEventEnvelope(renewalBusEvent(s, 2, at));
     expect(env).toMatchObject({ type: RENEWAL_EVENT, occurredAt: '2026-01-01T00:00:00.000Z', data: { id: e!.id, renewalRequired: true, reconsentSince: 2 } });
-    expect(renewalEnvelope(s, 2, new Date()).id).toBe(env.id);
-    expect(renewalEnvelope(s, 3, at).id).not.toBe(env.id);
-    expect(renewalEnvelope({ ...s, key: 'k2' }, 2, at).id).not.toBe(env.id);
+    expect(renewalBusEvent(s, 2, new Date()).id).toBe(env.id);
+    expect(renewalBusEvent(s, 3, at).id).not.toBe(env.id);
+    expect(renewalBusEvent({ ...s, key: 'k2' }, 2, at).id).not.toBe(env.id);
     expect(targetsOf({ specId: SPEC, target: `${URL}/` })).toEqual([URL, `${URL}/`, `urn:accord:dpspec:${SPEC}`, `urn:accord:dpspec:${SPEC}/`]);
   });
 });

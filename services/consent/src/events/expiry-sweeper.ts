@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
-import { eventSubject, type EventEnvelope, type Logger } from '@accord/common';
-import { toJson, type ConsentEvent, type ConsentEventJson } from '../domain/consent';
+import { eventSubject, type Logger } from '@accord/common';
+import type { ConsentEvent } from '../domain/consent';
+import { toProto } from '../grpc/handlers';
 import { mapLimit, type ConsentRepository, type LapsedState } from '../store/repository';
+import { publishBusEvent, type ConsentBusEvent } from './bus-event';
 
 /** The event type announcing that a state's current consent lapsed (webhooks opt in to it). */
 export const EXPIRED_EVENT = 'consent.expired';
@@ -23,20 +25,20 @@ export interface SweeperOptions {
 const HINT_MARGIN_MS = 20;
 
 /**
- * The bus envelope of a lapse: `data` is the lapsed event as REST shows it, with `expired: true`.
+ * The bus event of a lapse: the lapsed event with `expired` set (webhooks receive it as REST shows it).
  * Its id is derived from (state, event), so an announcement published twice (a sweeper that died
  * after publishing, before marking) is one JetStream message (Nats-Msg-Id dedupe) and one
  * webhook delivery; a renewal is a new event and so a new id.
  */
-export function expiredEnvelope(s: LapsedState): EventEnvelope<ConsentEventJson & { expired: true }> {
+export function expiredBusEvent(s: LapsedState): ConsentBusEvent {
   const id = createHash('sha256').update(`${EXPIRED_EVENT}\0${s.key}\0${s.event.id}`).digest('hex').slice(0, 32);
   return {
     id,
     type: EXPIRED_EVENT,
     accountId: s.event.accountId,
     appId: s.event.appId,
-    occurredAt: (s.event.expiresAt ?? new Date()).toISOString(),
-    data: { ...toJson(s.event), expired: true },
+    occurredAt: s.event.expiresAt ?? new Date(),
+    event: { ...toProto(s.event), expired: true },
   };
 }
 
@@ -99,12 +101,9 @@ export class ExpirySweeper {
       let failed = 0;
       let firstError: unknown;
       await mapLimit(states, 64, async (s) => {
-        const env = expiredEnvelope(s);
+        const m = expiredBusEvent(s);
         try {
-          await this.js.publish(eventSubject(this.opts.prefix, EXPIRED_EVENT, env.accountId, env.appId), Buffer.from(JSON.stringify(env)), {
-            msgID: env.id,
-            timeout: this.opts.publishTimeoutMs,
-          });
+          await publishBusEvent(this.js, eventSubject(this.opts.prefix, EXPIRED_EVENT, m.accountId, m.appId), m, { timeout: this.opts.publishTimeoutMs });
           done.push({ key: s.key, eventId: s.event.id });
         } catch (err) {
           failed++;

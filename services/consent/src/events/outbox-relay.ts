@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { headers as natsHeaders, type JetStreamClient } from 'nats';
-import { eventSubject, inSpan, SpanKind, traceHeaders, type EventEnvelope, type Logger } from '@accord/common';
-import { toJson, type ConsentEvent, type ConsentEventJson } from '../domain/consent';
+import type { JetStreamClient } from 'nats';
+import { eventSubject, inSpan, SpanKind, traceHeaders, type Logger } from '@accord/common';
+import type { ConsentEvent } from '../domain/consent';
 import { mapLimit, type ConsentRepository } from '../store/repository';
+import { consentBusEvent, publishBusEvent } from './bus-event';
 
 export interface RelayOptions {
   prefix: string;
@@ -21,10 +22,6 @@ const MARK_EVERY_MS = 50;
 const MARK_MAX = 1000;
 /** First pause after a round that found work; it doubles up to pollMs while rounds find nothing. */
 const MIN_POLL_MS = 100;
-
-export function envelopeOf(ev: ConsentEvent): EventEnvelope<ConsentEventJson> {
-  return { id: ev.id, type: 'consent', accountId: ev.accountId, appId: ev.appId, occurredAt: ev.createdAt.toISOString(), data: toJson(ev) };
-}
 
 /**
  * Publishes stored consent events to JetStream. The event document is its own outbox record:
@@ -117,10 +114,7 @@ export class OutboxRelay {
       { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } },
       async () => {
         // The trace context travels in the message headers (none when tracing is off).
-        const trace = Object.entries(traceHeaders());
-        const headers = trace.length ? natsHeaders() : undefined;
-        for (const [k, v] of trace) headers!.set(k, v);
-        await this.js.publish(subject, Buffer.from(JSON.stringify(envelopeOf(ev))), { msgID: ev.id, timeout: this.opts.publishTimeoutMs, headers });
+        await publishBusEvent(this.js, subject, consentBusEvent(ev), { timeout: this.opts.publishTimeoutMs, trace: traceHeaders() });
       },
     );
   }

@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
-import { eventSubject, type EventEnvelope, type Logger } from '@accord/common';
-import { toJson, type ConsentEventJson } from '../domain/consent';
+import { eventSubject, type Logger } from '@accord/common';
+import { toProto } from '../grpc/handlers';
 import type { ConsentRepository, LapsedState } from '../store/repository';
 import type { RenewalJobDoc } from '../store/models';
+import { publishBusEvent, type ConsentBusEvent } from './bus-event';
 
 /** The event type announcing that a state's consent is due for renewal (webhooks opt in to it). */
 export const RENEWAL_EVENT = 'consent.renewal_required';
@@ -37,24 +38,24 @@ export interface RenewalOptions {
   batch?: number;
 }
 
-export type RenewalRequiredJson = ConsentEventJson & { renewalRequired: true; reconsentSince: number };
-
 /**
- * The bus envelope of one announcement: `data` is the state's current event as REST shows it,
- * with `renewalRequired: true` and the specification's `reconsentSince` (the material version).
+ * The bus event of one announcement: the state's current event with `renewalRequired` set, and the
+ * specification's `reconsentSince` (the material version); webhooks receive the event as REST
+ * shows it plus `reconsentSince`.
  * Its id is derived from (state, version): however often a page is published again (a replica
  * that died after publishing, before recording progress), it is one JetStream message
  * (Nats-Msg-Id dedupe) and one webhook delivery; a later material version is a new id.
  */
-export function renewalEnvelope(s: LapsedState, version: number, occurredAt: Date): EventEnvelope<RenewalRequiredJson> {
+export function renewalBusEvent(s: LapsedState, version: number, occurredAt: Date): ConsentBusEvent {
   const id = createHash('sha256').update(`${RENEWAL_EVENT}\0${s.key}\0${version}`).digest('hex').slice(0, 32);
   return {
     id,
     type: RENEWAL_EVENT,
     accountId: s.event.accountId,
     appId: s.event.appId,
-    occurredAt: occurredAt.toISOString(),
-    data: { ...toJson(s.event), renewalRequired: true, reconsentSince: version },
+    occurredAt,
+    event: { ...toProto(s.event), renewalRequired: true },
+    reconsentSince: version,
   };
 }
 
@@ -160,12 +161,9 @@ export class RenewalAnnouncer {
       await Promise.all(
         page.states.map(async (s) => {
           await this.pace();
-          const env = renewalEnvelope(s, job.version, job.createdAt);
+          const m = renewalBusEvent(s, job.version, job.createdAt);
           try {
-            await this.js.publish(eventSubject(this.opts.prefix, RENEWAL_EVENT, env.accountId, env.appId), Buffer.from(JSON.stringify(env)), {
-              msgID: env.id,
-              timeout: this.opts.publishTimeoutMs,
-            });
+            await publishBusEvent(this.js, eventSubject(this.opts.prefix, RENEWAL_EVENT, m.accountId, m.appId), m, { timeout: this.opts.publishTimeoutMs });
           } catch (err) {
             failed++;
             firstError ??= err;

@@ -1,11 +1,33 @@
 import { ensureEventStream, inSpan, SpanKind, streamName, type EventEnvelope, type Logger } from '@accord/common';
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg, type NatsConnection } from 'nats';
+import { consentBusEventEnvelope, decodeConsentBusEvent, isConsentBusContentType } from '@accord/proto';
+import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg, type MsgHdrs, type NatsConnection } from 'nats';
 
 export function consumerName(prefix: string): string {
   return `${prefix}-webhook`;
 }
 
-/** Parses an event message; null when it is not a usable envelope. */
+/**
+ * Reads an event message; null when it is not a usable event. A message whose `Content-Type`
+ * header names ConsentBusEvent is decoded with the generated type and its `data` rendered as the
+ * REST API renders the event (consentBusEventEnvelope). Any other message is a JSON envelope: tree
+ * heads (third-party witnesses read those on NATS too) and consent events published by releases
+ * before the binary form, still in the stream after an upgrade; their `data` is delivered as it
+ * was published.
+ */
+export function parseEvent(data: Uint8Array, headers?: Pick<MsgHdrs, 'get'>): EventEnvelope | null {
+  if (isConsentBusContentType(headers?.get('Content-Type'))) {
+    try {
+      const m = decodeConsentBusEvent(data);
+      if (!m.id || !m.type || !m.accountId || !m.appId || !m.event) return null;
+      return consentBusEventEnvelope(m);
+    } catch {
+      return null;
+    }
+  }
+  return parseEnvelope(data);
+}
+
+/** Parses a JSON envelope; null when it is not a usable one. */
 export function parseEnvelope(data: Uint8Array): EventEnvelope | null {
   try {
     const e = JSON.parse(new TextDecoder().decode(data)) as Partial<EventEnvelope>;
@@ -56,7 +78,7 @@ export async function startEventConsumer(opts: {
   const inFlight = new Set<Promise<void>>();
 
   const handleOne = async (m: JsMsg) => {
-    const event = parseEnvelope(m.data);
+    const event = parseEvent(m.data, m.headers);
     if (!event) {
       logger.error({ subject: m.subject, seq: m.seq }, 'unreadable event message dropped');
       m.term();
