@@ -1,11 +1,10 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { connectMongo, createLogger, jwkToJson } from '@accord/common';
-import type { consentv1 } from '@accord/proto';
+import { consentEventJson, type consentv1 } from '@accord/proto';
 import type { JSONWebKeySet } from 'jose';
 import { connect } from 'nats';
 import { verifyBundle, verifyTreeHead } from '@accord/verify';
-import { toJson, type ConsentEvent } from '../src/domain/consent';
 import { publicHead } from '../src/domain/log';
 import { defineLogModels } from '../src/store/log-models';
 import { LogRepository } from '../src/store/log-repository';
@@ -36,10 +35,7 @@ afterAll(async () => {
 });
 
 /** The event as POST /consents answers it (the gateway's consentEventJson of the gRPC answer). */
-const answered = (ev: consentv1.ConsentEvent): Record<string, unknown> => {
-  const domain: ConsentEvent = { ...ev, accountId: A.accountId, action: ev.action ?? null, createdAt: ev.createdAt! };
-  return toJson(domain) as unknown as Record<string, unknown>;
-};
+const answered = (ev: consentv1.ConsentEvent): Record<string, unknown> => consentEventJson(ev);
 
 describe('the consent log behind the write path', () => {
   it('events written through two replicas are sequenced; a later receipt is anchored and verifies offline with its proof and the signed head', async () => {

@@ -1,17 +1,8 @@
 import { InvalidArgumentError } from '@accord/common';
-import {
-  buildEvents,
-  LIMITS,
-  markExpired,
-  markRenewals,
-  needsRenewal,
-  newToken,
-  nextEventId,
-  stateKey,
-  toJson,
-  validateInputs,
-  type ConsentInput,
-} from './consent';
+import { consentEventJson } from '@accord/proto';
+import { toProto } from '../grpc/handlers';
+import { buildEvents, LIMITS, markExpired, markRenewals, needsRenewal, newToken, nextEventId, stateKey, validateInputs, type ConsentInput } from './consent';
+import { leafJson } from './log';
 
 const ok: ConsentInput = { subject: 's', issuer: 'i', target: 't', action: true };
 
@@ -100,12 +91,12 @@ describe('targetVersion and expiresAt', () => {
     ).toEqual(['/0/targetVersion', '/1/targetVersion', '/2/targetVersion', '/3/expiresAt', '/4/expiresAt']);
   });
 
-  it('carries both into the stored event and its JSON', () => {
+  it('carries both into the stored event and its log leaf', () => {
     const [ev] = buildEvents('acc', 'app', validateInputs([{ ...ok, targetVersion: 2, expiresAt: new Date(now + 60_000) }], now), now);
-    expect(toJson(ev!)).toMatchObject({ targetVersion: 2, expiresAt: '2026-01-01T00:01:00.000Z' });
+    expect(leafJson(ev!)).toMatchObject({ targetVersion: 2, expiresAt: '2026-01-01T00:01:00.000Z' });
     const [plain] = buildEvents('acc', 'app', validateInputs([ok], now), now);
-    expect(toJson(plain!)).not.toHaveProperty('targetVersion');
-    expect(toJson(plain!)).not.toHaveProperty('expiresAt');
+    expect(leafJson(plain!)).not.toHaveProperty('targetVersion');
+    expect(leafJson(plain!)).not.toHaveProperty('expiresAt');
   });
 
   it('marks current states expired from their expiresAt on, and only those', () => {
@@ -154,7 +145,8 @@ describe('tokens and events', () => {
       ]),
     );
     expect(evs[0]!.id < evs[1]!.id).toBe(true);
-    expect(toJson(evs[0]!)).toEqual({
+    const rest = (e: (typeof evs)[number]) => consentEventJson(toProto(e));
+    expect(rest(evs[0]!)).toEqual({
       id: evs[0]!.id,
       subject: 's',
       issuer: 'i',
@@ -166,9 +158,11 @@ describe('tokens and events', () => {
       createdAt: evs[0]!.createdAt.toISOString(),
       appId: 'app',
     });
-    expect(toJson(evs[1]!)).not.toHaveProperty('source');
-    expect(toJson(evs[1]!)).toMatchObject({ action: null, delegate: 'agent' });
-    expect(toJson(evs[0]!).createdAt).toMatch(/\.\d{3}Z$/);
+    // new events: the REST answer and the log leaf are the same object (receipts verify against the answer)
+    for (const e of evs) expect(rest(e)).toEqual(leafJson(e));
+    expect(rest(evs[1]!)).not.toHaveProperty('source');
+    expect(rest(evs[1]!)).toMatchObject({ action: null, delegate: 'agent' });
+    expect(rest(evs[0]!).createdAt).toMatch(/\.\d{3}Z$/);
   });
 
   it('state keys separate fields unambiguously', () => {

@@ -42,23 +42,6 @@ export interface ConsentEvent {
   renewalRequired?: boolean;
 }
 
-/** The REST (and NATS event `data`) representation of an event. */
-export interface ConsentEventJson {
-  id: string;
-  subject: string;
-  issuer: string;
-  target: string;
-  source?: string;
-  scope: string;
-  delegate?: string;
-  action: boolean | null;
-  token: string;
-  createdAt: string;
-  appId: string;
-  targetVersion?: number;
-  expiresAt?: string;
-}
-
 export const DEFAULT_SCOPE = 'default';
 
 /** Length limits (characters) of the client fields, and of one POST. */
@@ -226,24 +209,6 @@ export function needsRenewal(targetVersion: number | undefined, reconsentSince: 
 /** Current states: those due for renewal (needsRenewal, with the specification's reconsentSince by target) get `renewalRequired: true`. */
 export function markRenewals(events: ConsentEvent[], reconsentSince: (target: string) => number | undefined): ConsentEvent[] {
   return events.map((e) => (needsRenewal(e.targetVersion, reconsentSince(e.target)) ? { ...e, renewalRequired: true } : e));
-}
-
-export function toJson(ev: ConsentEvent): ConsentEventJson {
-  return {
-    id: ev.id,
-    subject: ev.subject,
-    issuer: ev.issuer,
-    target: ev.target,
-    ...(ev.source !== undefined ? { source: ev.source } : {}),
-    scope: ev.scope,
-    ...(ev.delegate !== undefined ? { delegate: ev.delegate } : {}),
-    action: ev.action,
-    token: ev.token,
-    createdAt: ev.createdAt.toISOString(),
-    appId: ev.appId,
-    ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
-    ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
-  };
 }
 
 /** Key of the consent state a (subject, issuer, target, scope) is in, within an account. */

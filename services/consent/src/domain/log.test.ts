@@ -1,8 +1,8 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { exportJWK, type JWK } from 'jose';
 import { eventLeaf, inMemory, leafHash, rootOf, verifyBundle, verifyInclusion, verifyTreeHead } from '@accord/verify';
-import { toJson, type ConsentEvent } from './consent';
-import { eventLeafHash, logAnchor, publicHead, signTreeHead } from './log';
+import type { ConsentEvent } from './consent';
+import { eventLeafHash, leafJson, logAnchor, publicHead, signTreeHead } from './log';
 import { receiptClaims, signReceipt } from './receipt';
 
 const ev = (i: number, over: Partial<ConsentEvent> = {}): ConsentEvent => ({
@@ -27,10 +27,10 @@ async function key(kind: 'ec' | 'rsa', kid: string): Promise<{ kid: string; alg:
 describe('log leaves of consent events', () => {
   it('the leaf is the RFC 8785 JSON of the event as the API answers it (appId included, accountId not)', () => {
     const e = ev(1, { source: 'web' });
-    expect(eventLeaf(toJson(e) as never).toString()).toBe(
+    expect(eventLeaf(leafJson(e) as never).toString()).toBe(
       '{"action":false,"appId":"app","createdAt":"2026-11-20T10:15:01.000Z","id":"0193a5c2f1e8000000a1b2c3d4e5f601","issuer":"https://shop.example","scope":"newsletter","source":"web","subject":"user-1","target":"https://shop.example/privacy","token":"T1"}',
     );
-    expect(eventLeafHash(e).equals(leafHash(eventLeaf(toJson(e) as never)))).toBe(true);
+    expect(eventLeafHash(e).equals(leafHash(eventLeaf(leafJson(e) as never)))).toBe(true);
   });
 
   it('any change to an answered field changes the leaf hash; the account (not answered) does not', () => {
@@ -94,7 +94,7 @@ describe('receipts anchored in the log', () => {
     const auditPath = inMemory.inclusionProof(leaves, 4);
     expect(verifyInclusion(4, 6, leaves[4]!, auditPath, rootOf(leaves))).toBe(true);
     const proof = { leafIndex: 4, treeSize: 6, leafHash: leaves[4]!.toString('base64'), auditPath: auditPath.map((p) => p.toString('base64')) };
-    const r = await verifyBundle({ receipt, proof, head: publicHead(head), jwks: { keys: [k.jwk] }, event: toJson(events[4]!) });
+    const r = await verifyBundle({ receipt, proof, head: publicHead(head), jwks: { keys: [k.jwk] }, event: leafJson(events[4]!) });
     expect(r.checks.filter((c) => c.result !== 'ok')).toEqual([]);
     expect(r.ok).toBe(true);
   });

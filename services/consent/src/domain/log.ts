@@ -5,14 +5,53 @@
 import { CompactSign } from 'jose';
 import type { KeyObject } from 'node:crypto';
 import { eventLeaf, leafHash, toBase64, TREE_HEAD_TYP, treeHeadPayloadBytes, type LogAnchor, type TreeHead, type TreeHeadPayload } from '@accord/verify';
-import { toJson, type ConsentEvent } from './consent';
+import type { ConsentEvent } from './consent';
 
 /**
- * The leaf hash of an event: SHA-256(0x00 ‖ JCS(event)), the event being exactly the object
- * POST /consents answered (toJson; the gateway's consentEventJson gives the same object).
+ * The fields of an event that its log leaf commits to: what POST /consents answers for a new
+ * event (the REST JSON, consentEventJson in @accord/proto, gives the same object for it). Kept
+ * apart from the REST form on purpose: receipts already issued and the offline verifier depend
+ * on these exact bytes, while the REST form may gain fields (`expired`, `renewalRequired`,
+ * `erasedAt` are shown on reads but are not part of the leaf).
  */
+export interface LeafJson {
+  id: string;
+  subject: string;
+  issuer: string;
+  target: string;
+  source?: string;
+  scope: string;
+  delegate?: string;
+  action: boolean | null;
+  token: string;
+  createdAt: string;
+  appId: string;
+  targetVersion?: number;
+  expiresAt?: string;
+}
+
+/** The object an event's log leaf is the RFC 8785 JSON of. Never change it: leaves already in logs would stop verifying. */
+export function leafJson(ev: ConsentEvent): LeafJson {
+  return {
+    id: ev.id,
+    subject: ev.subject,
+    issuer: ev.issuer,
+    target: ev.target,
+    ...(ev.source !== undefined ? { source: ev.source } : {}),
+    scope: ev.scope,
+    ...(ev.delegate !== undefined ? { delegate: ev.delegate } : {}),
+    action: ev.action,
+    token: ev.token,
+    createdAt: ev.createdAt.toISOString(),
+    appId: ev.appId,
+    ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
+    ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
+  };
+}
+
+/** The leaf hash of an event: SHA-256(0x00 ‖ JCS(leafJson(event))). */
 export function eventLeafHash(ev: ConsentEvent): Buffer {
-  return leafHash(eventLeaf(toJson(ev) as unknown as Record<string, unknown>));
+  return leafHash(eventLeaf(leafJson(ev) as unknown as Record<string, unknown>));
 }
 
 export interface SignedTreeHead extends TreeHead {
