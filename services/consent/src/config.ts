@@ -56,6 +56,12 @@ export const configShape = {
   ACCORD_CONSENT_RENEWAL_RATE: z.coerce.number().int().min(1).default(100),
   /** Deadline of one JetStream publish. */
   ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  /**
+   * How consent events are written on NATS: `protobuf` (accord.consent.v1.ConsentBusEvent), or
+   * `json`, the envelope of earlier releases, while webhook replicas of those releases still run
+   * (the first step of a rolling upgrade; docs/consent.md, "Events on NATS").
+   */
+  ACCORD_CONSENT_EVENT_ENCODING: z.enum(['protobuf', 'json']).default('protobuf'),
 };
 
 export type Config = ReturnType<typeof loadConfig<typeof configShape>>;

@@ -40,6 +40,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
     pollMs: config.ACCORD_CONSENT_OUTBOX_POLL_MS,
     publishTimeoutMs: config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS,
+    encoding: config.ACCORD_CONSENT_EVENT_ENCODING,
     logger,
   });
   relay.start();
@@ -49,6 +50,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     intervalMs: config.ACCORD_CONSENT_EXPIRY_SWEEP_MS,
     leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
     publishTimeoutMs: config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS,
+    encoding: config.ACCORD_CONSENT_EVENT_ENCODING,
     logger,
   });
   sweeper.start();
@@ -59,6 +61,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     intervalMs: config.ACCORD_CONSENT_RENEWAL_SWEEP_MS,
     leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
     publishTimeoutMs: config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS,
+    encoding: config.ACCORD_CONSENT_EVENT_ENCODING,
     ratePerSecond: config.ACCORD_CONSENT_RENEWAL_RATE,
     logger,
   });

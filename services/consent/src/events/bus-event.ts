@@ -1,9 +1,16 @@
 import { headers as natsHeaders, type JetStreamClient, type MsgHdrs } from 'nats';
-import { CONSENT_BUS_CONTENT_TYPE, encodeConsentBusEvent, type consenteventsv1 } from '@accord/proto';
+import { CONSENT_BUS_CONTENT_TYPE, consentBusEventEnvelope, encodeConsentBusEvent, type consenteventsv1 } from '@accord/proto';
 import { toProto } from '../grpc/handlers';
 import type { ConsentEvent } from '../domain/consent';
 
 export type ConsentBusEvent = consenteventsv1.ConsentBusEvent;
+
+/**
+ * How bus events are written (ACCORD_CONSENT_EVENT_ENCODING): `protobuf`, or `json`, the JSON
+ * envelope of earlier releases (data already rendered as REST renders it), which webhook replicas
+ * of those releases can still read; for the first step of a rolling upgrade (docs/consent.md).
+ */
+export type BusEncoding = 'protobuf' | 'json';
 
 /** The bus event of a stored consent event (type `consent`, id = the event's id, at its createdAt). */
 export function consentBusEvent(ev: ConsentEvent): ConsentBusEvent {
@@ -11,17 +18,20 @@ export function consentBusEvent(ev: ConsentEvent): ConsentBusEvent {
 }
 
 /**
- * Publishes a bus event: binary ConsentBusEvent, `Content-Type` naming it, `Nats-Msg-Id` = its
- * id (JetStream de-duplication), plus any trace headers given.
+ * Publishes a bus event: binary ConsentBusEvent with a `Content-Type` naming it (or the JSON
+ * envelope without one, see BusEncoding), `Nats-Msg-Id` = its id (JetStream de-duplication),
+ * plus any trace headers given.
  */
 export async function publishBusEvent(
   js: Pick<JetStreamClient, 'publish'>,
   subject: string,
   m: ConsentBusEvent,
-  opts: { timeout: number; trace?: Record<string, string> },
+  opts: { timeout: number; trace?: Record<string, string>; encoding?: BusEncoding },
 ): Promise<void> {
+  const json = opts.encoding === 'json';
   const headers: MsgHdrs = natsHeaders();
-  headers.set('Content-Type', CONSENT_BUS_CONTENT_TYPE);
+  if (!json) headers.set('Content-Type', CONSENT_BUS_CONTENT_TYPE);
   for (const [k, v] of Object.entries(opts.trace ?? {})) headers.set(k, v);
-  await js.publish(subject, encodeConsentBusEvent(m), { msgID: m.id, timeout: opts.timeout, headers });
+  const body = json ? Buffer.from(JSON.stringify(consentBusEventEnvelope(m))) : encodeConsentBusEvent(m);
+  await js.publish(subject, body, { msgID: m.id, timeout: opts.timeout, headers });
 }

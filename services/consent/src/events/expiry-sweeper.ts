@@ -4,13 +4,15 @@ import { eventSubject, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
 import { toProto } from '../grpc/handlers';
 import { mapLimit, type ConsentRepository, type LapsedState } from '../store/repository';
-import { publishBusEvent, type ConsentBusEvent } from './bus-event';
+import { publishBusEvent, type BusEncoding, type ConsentBusEvent } from './bus-event';
 
 /** The event type announcing that a state's current consent lapsed (webhooks opt in to it). */
 export const EXPIRED_EVENT = 'consent.expired';
 
 export interface SweeperOptions {
   prefix: string;
+  /** How bus events are written (default protobuf). */
+  encoding?: BusEncoding;
   /** Longest pause between two sweeps (each costs one database command when nothing lapsed). */
   intervalMs: number;
   /** How long a claimed state belongs to one sweeper before another replica may take it. */
@@ -103,7 +105,10 @@ export class ExpirySweeper {
       await mapLimit(states, 64, async (s) => {
         const m = expiredBusEvent(s);
         try {
-          await publishBusEvent(this.js, eventSubject(this.opts.prefix, EXPIRED_EVENT, m.accountId, m.appId), m, { timeout: this.opts.publishTimeoutMs });
+          await publishBusEvent(this.js, eventSubject(this.opts.prefix, EXPIRED_EVENT, m.accountId, m.appId), m, {
+            timeout: this.opts.publishTimeoutMs,
+            encoding: this.opts.encoding,
+          });
           done.push({ key: s.key, eventId: s.event.id });
         } catch (err) {
           failed++;

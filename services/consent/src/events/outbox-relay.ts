@@ -3,10 +3,12 @@ import type { JetStreamClient } from 'nats';
 import { eventSubject, inSpan, SpanKind, traceHeaders, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
 import { mapLimit, type ConsentRepository } from '../store/repository';
-import { consentBusEvent, publishBusEvent } from './bus-event';
+import { consentBusEvent, publishBusEvent, type BusEncoding } from './bus-event';
 
 export interface RelayOptions {
   prefix: string;
+  /** How bus events are written (default protobuf). */
+  encoding?: BusEncoding;
   /** How long a claimed event (or one the writer is publishing) belongs to one relay. */
   leaseMs: number;
   /** Longest pause between two looks for due events when there is nothing to do. */
@@ -114,7 +116,11 @@ export class OutboxRelay {
       { kind: SpanKind.PRODUCER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } },
       async () => {
         // The trace context travels in the message headers (none when tracing is off).
-        await publishBusEvent(this.js, subject, consentBusEvent(ev), { timeout: this.opts.publishTimeoutMs, trace: traceHeaders() });
+        await publishBusEvent(this.js, subject, consentBusEvent(ev), {
+          timeout: this.opts.publishTimeoutMs,
+          trace: traceHeaders(),
+          encoding: this.opts.encoding,
+        });
       },
     );
   }

@@ -4,7 +4,7 @@ import { eventSubject, type Logger } from '@accord/common';
 import { toProto } from '../grpc/handlers';
 import type { ConsentRepository, LapsedState } from '../store/repository';
 import type { RenewalJobDoc } from '../store/models';
-import { publishBusEvent, type ConsentBusEvent } from './bus-event';
+import { publishBusEvent, type BusEncoding, type ConsentBusEvent } from './bus-event';
 
 /** The event type announcing that a state's consent is due for renewal (webhooks opt in to it). */
 export const RENEWAL_EVENT = 'consent.renewal_required';
@@ -26,6 +26,8 @@ export interface RenewalSignals {
 
 export interface RenewalOptions {
   prefix: string;
+  /** How bus events are written (default protobuf). */
+  encoding?: BusEncoding;
   /** Pause between two looks for material changes (an idle look is one gRPC call, one database command on the data processing side). */
   intervalMs: number;
   /** How long a job belongs to one replica before another may continue it (extended after every page). */
@@ -163,7 +165,10 @@ export class RenewalAnnouncer {
           await this.pace();
           const m = renewalBusEvent(s, job.version, job.createdAt);
           try {
-            await publishBusEvent(this.js, eventSubject(this.opts.prefix, RENEWAL_EVENT, m.accountId, m.appId), m, { timeout: this.opts.publishTimeoutMs });
+            await publishBusEvent(this.js, eventSubject(this.opts.prefix, RENEWAL_EVENT, m.accountId, m.appId), m, {
+              timeout: this.opts.publishTimeoutMs,
+              encoding: this.opts.encoding,
+            });
           } catch (err) {
             failed++;
             firstError ??= err;
