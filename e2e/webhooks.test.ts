@@ -163,6 +163,44 @@ describe('delivery through the stack', () => {
     }
   });
 
+  test("a delivered webhook's data is exactly GET /consent/v0/consents/{id} of the same event (plain, and with every optional field; consent.expired adds expired: true)", async () => {
+    const rx = await receiver();
+    try {
+      const w = (await hooks(globex, 'POST', '', { url: rx.url, events: ['consent', 'consent.expired'] })).body;
+      const expiresAt = new Date(Date.now() + 2_000).toISOString();
+      const plain = await postConsent(globex, { subject: 'same-as-rest-plain' });
+      const full = await postConsent(globex, {
+        subject: 'same-as-rest-full',
+        action: false,
+        source: 'https://shop.example/signup',
+        delegate: 'parent-of-subject',
+        scope: 'newsletter',
+        targetVersion: 3,
+        expiresAt,
+      });
+      const none = await postConsent(globex, { subject: 'same-as-rest-no-action', action: null });
+      for (const r of [plain, full, none]) expect(r.status).toBe(201);
+      await rx.waitFor(4, 30_000);
+      const delivered = rx.received.map(
+        (r) => new Webhook(w.secret).verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> },
+      );
+      for (const posted of [plain, full, none]) {
+        const answer = await stack.request('GET', `/consent/v0/consents/${posted.body.id}`, { token: tokens[globex.appId]!.consent, apiKey: globex.apiKey });
+        expect(answer.status).toBe(200);
+        const consent = delivered.find((d) => d.type === 'consent' && d.data.id === posted.body.id);
+        expect(consent?.data).toEqual(answer.body);
+      }
+      const fullAnswer = (await stack.request('GET', `/consent/v0/consents/${full.body.id}`, { token: tokens[globex.appId]!.consent, apiKey: globex.apiKey }))
+        .body;
+      expect(fullAnswer).toMatchObject({ source: 'https://shop.example/signup', delegate: 'parent-of-subject', targetVersion: 3, expiresAt, action: false });
+      expect(delivered.find((d) => d.type === 'consent' && d.data.id === none.body.id)?.data.action).toBeNull();
+      const expired = delivered.find((d) => d.type === 'consent.expired');
+      expect(expired?.data).toEqual({ ...fullAnswer, expired: true });
+    } finally {
+      await rx.close();
+    }
+  });
+
   test("another application's webhook receives nothing of this application's consents", async () => {
     const mine = await receiver();
     const theirs = await receiver();
