@@ -1,7 +1,8 @@
-import type { NatsConnection } from 'nats';
+import { headers as natsHeaders, type NatsConnection } from 'nats';
 import { Webhook } from 'standardwebhooks';
+import { eventSubject } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
-import { webhookv1 } from '@accord/proto';
+import { CONSENT_BUS_CONTENT_TYPE, consentEventJson, encodeConsentBusEvent, webhookv1, type consentv1 } from '@accord/proto';
 import { connectTestNats, consentData, eventually, publishEvent, startInstance, startReceiver } from './helpers';
 
 jest.setTimeout(60_000);
@@ -48,6 +49,56 @@ describe('webhook delivery', () => {
       expect(d).toMatchObject({ eventId: e.id, eventType: 'consent', webhookId: w.id });
       expect(d!.attempts).toHaveLength(1);
       expect(d!.attempts[0]).toMatchObject({ statusCode: 204, error: '' });
+    } finally {
+      await rx.close();
+    }
+  });
+
+  it('delivers a binary ConsentBusEvent (what the consent service publishes) with data rendered as REST renders the event, and a JSON envelope of an earlier release as it was published', async () => {
+    const rx = await startReceiver();
+    const who = { accountId: 'acc-bus', appId: 'app-bus' };
+    try {
+      const w = await svc.client.createWebhook({ ...who, url: rx.url, events: ['consent', 'consent.renewal_required'], headers: {} });
+      const ev: consentv1.ConsentEvent = {
+        id: eventId(),
+        subject: 'user-1',
+        issuer: 'https://shop.example',
+        target: 'https://shop.example/privacy',
+        scope: 'default',
+        delegate: 'agent',
+        token: 'ABC123',
+        createdAt: new Date('2026-11-20T10:15:01.123Z'),
+        appId: who.appId,
+        targetVersion: 1,
+        expiresAt: new Date('2027-01-01T00:00:00Z'),
+      };
+      const binary = async (m: Parameters<typeof encodeConsentBusEvent>[0]) => {
+        const h = natsHeaders();
+        h.set('Nats-Msg-Id', m.id);
+        h.set('Content-Type', CONSENT_BUS_CONTENT_TYPE);
+        await nc.jetstream().publish(eventSubject(t.natsPrefix, m.type, m.accountId, m.appId), encodeConsentBusEvent(m), { headers: h });
+      };
+      await binary({ id: ev.id, type: 'consent', ...who, occurredAt: ev.createdAt, event: ev });
+      const renewalId = eventId();
+      await binary({
+        id: renewalId,
+        type: 'consent.renewal_required',
+        ...who,
+        occurredAt: new Date(),
+        event: { ...ev, renewalRequired: true },
+        reconsentSince: 2,
+      });
+      const legacy = consent(eventId(), who);
+      await publishEvent(nc, t.natsPrefix, legacy);
+      await rx.waitFor(3);
+      const bodies = rx.received.map(
+        (r) => new Webhook(w.secret).verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> },
+      );
+      const byId = (id: string) => rx.received.findIndex((r) => r.headers['webhook-id'] === id);
+      expect(bodies[byId(ev.id)]).toEqual({ type: 'consent', text: 'A consent event was recorded', data: consentEventJson(ev) });
+      expect(bodies[byId(ev.id)]!.data).toMatchObject({ action: null, delegate: 'agent', targetVersion: 1, expiresAt: '2027-01-01T00:00:00.000Z' });
+      expect(bodies[byId(renewalId)]!.data).toEqual({ ...consentEventJson(ev), renewalRequired: true, reconsentSince: 2 });
+      expect(bodies[byId(legacy.id)]!.data).toEqual(legacy.data);
     } finally {
       await rx.close();
     }
