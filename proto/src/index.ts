@@ -18,3 +18,4 @@ export {
   encodeConsentBusEvent,
   isConsentBusContentType,
 } from './bus';
+export * as contracts from './contracts';

@@ -3,58 +3,14 @@
  * values their fields may take. Plain data, no I/O.
  */
 
-/**
- * Processing actions a specification may declare:
- * - collect: data is gathered from the subject or a third party;
- * - store: data is kept (use `duration` for the retention period in days);
- * - use: data is used for the stated purpose;
- * - analyze: data is analysed, e.g. statistics or quality measurement;
- * - profile: data is used to evaluate or predict personal aspects (profiling);
- * - share: data is disclosed to another party;
- * - transfer: data is moved to another location or jurisdiction (see `location`);
- * - delete: data is erased (e.g. after `duration` days).
- */
-export const ACTIONS = ['collect', 'store', 'use', 'analyze', 'profile', 'share', 'transfer', 'delete'] as const;
-export type Action = (typeof ACTIONS)[number];
+// The values the fields may take and the limits are the contract's, shared with the gateway's
+// OpenAPI document (see docs/contracts.md).
+import { contracts } from '@accord/proto';
 
-/** Legal bases, as the interface lists them. */
-export const LEGAL_BASES = [
-  'CONSENT',
-  'CONTRACT',
-  'LEGAL_OBLIGATION',
-  'VITAL_INTEREST',
-  'PUBLIC_INTEREST',
-  'OFFICIAL_AUTHORITY',
-  'LEGITIMATE_INTEREST',
-  'LEGITIMATE_INTEREST_3RDPARTY',
-  'CUSTOM',
-] as const;
-export type LegalBasis = (typeof LEGAL_BASES)[number];
-
-/**
- * Text types, one text per (language, type) in a specification:
- * - default: for a general audience (used when no type is given);
- * - short: one line, e.g. for a consent checkbox label;
- * - children: worded for minors;
- * - legal: the full formal wording.
- */
-export const TEXT_TYPES = ['default', 'short', 'children', 'legal'] as const;
-export type TextType = (typeof TEXT_TYPES)[number];
-
-export const LIMITS = {
-  /** Previous versions kept per specification; the oldest is dropped first. */
-  versionsKept: 100,
-  textsPerSpec: 100,
-  nameLength: 200,
-  descriptionLength: 2_000,
-  purposeLength: 1_000,
-  dataLength: 500,
-  locationLength: 100,
-  textLength: 10_000,
-  urlLength: 2_000,
-  /** Longest duration accepted, in days (100 years). */
-  durationDays: 36_500,
-} as const;
+export const { ACTIONS, LEGAL_BASES, TEXT_TYPES, LIMITS } = contracts.dataprocessing;
+export type Action = contracts.dataprocessing.Action;
+export type LegalBasis = contracts.dataprocessing.LegalBasis;
+export type TextType = contracts.dataprocessing.TextType;
 
 export interface GroupState {
   name: string;

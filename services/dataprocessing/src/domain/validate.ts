@@ -1,5 +1,6 @@
 import ISO6391 from 'iso-639-1';
 import { InvalidArgumentError, type FieldError } from '@accord/common';
+import { contracts } from '@accord/proto';
 import {
   ACTIONS,
   LEGAL_BASES,
@@ -15,7 +16,10 @@ import {
 
 /**
  * Validation and update rules for groups, specifications and texts. Inputs mirror the proto
- * messages: every field optional (absent = not supplied). Field paths are the REST JSON
+ * messages: every field optional (absent = not supplied). Enums, limits and field lists are the
+ * contract's (@accord/proto contracts/dataprocessing.ts), whose zod schemas the gateway enforces
+ * on REST requests; the rules here hold for every caller, gRPC included (trimming, lengths in
+ * characters rather than UTF-16 units, http(s) only, defaults). Field paths are the REST JSON
  * pointers (`/legalBasis`), so that gRPC and REST callers see the same errors.
  */
 
@@ -44,20 +48,8 @@ export interface TextInput {
   type?: string | undefined;
 }
 
-export const GROUP_FIELDS = ['name', 'description', 'purpose'] as const;
-export const SPEC_FIELDS = [
-  'data',
-  'purpose',
-  'action',
-  'sensitive',
-  'consentTarget',
-  'location',
-  'duration',
-  'legalBasis',
-  'externalHref',
-  'consentValidityDays',
-] as const;
-export const TEXT_FIELDS = ['value', 'language', 'type'] as const;
+export const { GROUP_FIELDS, SPEC_FIELDS, TEXT_FIELDS } = contracts.dataprocessing;
+const LANGUAGE_CODE_MESSAGE = contracts.dataprocessing.LANGUAGE_CODE_MESSAGE;
 
 class Collector {
   readonly errors: FieldError[] = [];
@@ -208,7 +200,7 @@ export function validateText(input: TextInput, prefix = ''): TextState {
   if (input.language === undefined || input.language.trim() === '') c.add('/language', 'is required');
   else {
     const code = normalizeLanguage(input.language);
-    if (!code) c.add('/language', 'must be an ISO 639-1 two-letter language code');
+    if (!code) c.add('/language', LANGUAGE_CODE_MESSAGE);
     else language = code;
   }
   let type: TextType = 'default';
@@ -231,7 +223,7 @@ export function updateText(current: TextState, input: TextInput, mask: readonly 
 export function languageParam(value: string, param = 'lang'): string {
   if (value === '') return '';
   const code = normalizeLanguage(value);
-  if (!code) throw InvalidArgumentError.field(param, 'must be an ISO 639-1 two-letter language code');
+  if (!code) throw InvalidArgumentError.field(param, LANGUAGE_CODE_MESSAGE);
   return code;
 }
 

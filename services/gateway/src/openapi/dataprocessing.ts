@@ -1,29 +1,16 @@
-import ISO6391 from 'iso-639-1';
+import { contracts } from '@accord/proto';
 import { errorResponses } from './common';
 import { ref, type OpenApiFragment } from './types';
 
 /**
- * /dataprocessing/v0. The enum lists below must equal the dataprocessing service's
- * (services/dataprocessing/src/domain/model.ts); a unit test there compares them.
+ * /dataprocessing/v0: paths and response schemas. The request schemas (bodies, queries), enums
+ * and limits are generated from the contract, @accord/proto's contracts/dataprocessing.ts.
  */
-export const DP_ACTIONS = ['collect', 'store', 'use', 'analyze', 'profile', 'share', 'transfer', 'delete'] as const;
-export const DP_LEGAL_BASES = [
-  'CONSENT',
-  'CONTRACT',
-  'LEGAL_OBLIGATION',
-  'VITAL_INTEREST',
-  'PUBLIC_INTEREST',
-  'OFFICIAL_AUTHORITY',
-  'LEGITIMATE_INTEREST',
-  'LEGITIMATE_INTEREST_3RDPARTY',
-  'CUSTOM',
-] as const;
-export const DP_TEXT_TYPES = ['default', 'short', 'children', 'legal'] as const;
-/** ISO 639-1 codes as the service accepts them: lower or upper case (stored lower-case). */
-const LANGUAGE_CODES = ISO6391.getAllCodes().flatMap((c) => [c, c.toUpperCase()]);
+const { ACTIONS, LEGAL_BASES, TEXT_TYPES, LIMITS, dataprocessingSchemas: inputs } = contracts.dataprocessing;
 
 // Like validate.ts's queryParameters (not imported: validate.ts builds the document from this file).
-const queryParameters = (schema: { properties: Record<string, Record<string, unknown>>; required?: readonly string[] }) =>
+type QuerySchema = { properties: Record<string, Record<string, unknown>>; required?: readonly string[] };
+const queryParameters = (schema: QuerySchema) =>
   Object.entries(schema.properties).map(([name, s]) => ({
     name,
     in: 'query',
@@ -66,86 +53,6 @@ const ifMatch = {
   schema: { type: 'string', examples: ['"3"'] },
 };
 
-const listQuery = {
-  type: 'object',
-  properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size (default 50).' },
-    cursor: { type: 'string', maxLength: 200, description: 'Opaque cursor from the `Link: rel="next"` header of the previous page.' },
-  },
-} as const;
-const viewProps = {
-  lang: {
-    $ref: '#/components/schemas/LanguageCode',
-    description:
-      'Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose.',
-  },
-  type: {
-    type: 'string',
-    enum: DP_TEXT_TYPES,
-    description: 'Preferred text type (default `default`); within a language falls back to `default`, then any type.',
-  },
-} as const;
-const viewQuery = { type: 'object', properties: viewProps } as const;
-const dashboardQuery = {
-  type: 'object',
-  required: ['subject', 'issuer'],
-  properties: {
-    subject: { type: 'string', minLength: 1, maxLength: 2048, description: 'The subject whose consents are shown.' },
-    issuer: { type: 'string', minLength: 1, maxLength: 2048, description: 'The issuer the consents were given to.' },
-    ...viewProps,
-  },
-} as const;
-
-const str = (maxLength: number, description: string, nullable = true) => ({ type: nullable ? ['string', 'null'] : 'string', maxLength, description });
-
-const specFieldProps = {
-  data: { type: 'string', minLength: 1, pattern: '\\S', maxLength: 500, description: 'The data processed, e.g. `e-mail`.' },
-  purpose: { type: 'string', minLength: 1, pattern: '\\S', maxLength: 1000, description: 'Purpose of the processing.' },
-  action: {
-    type: 'string',
-    enum: DP_ACTIONS,
-    description:
-      'collect: gathered from the subject or a third party; store: kept (retention in `duration`); use: used for the purpose; analyze: statistics, measurement; profile: evaluating or predicting personal aspects; share: disclosed to another party; transfer: moved to another location or jurisdiction; delete: erased.',
-  },
-  sensitive: { type: ['boolean', 'null'], description: 'Special-category (sensitive) data. Default false.' },
-  consentTarget: { type: ['boolean', 'null'], description: 'Whether consent is asked for this specification (consent request, dashboard). Default true.' },
-  location: {
-    type: ['string', 'null'],
-    minLength: 1,
-    maxLength: 100,
-    description:
-      'Where the processing happens, e.g. an ISO 3166 country code, `EU` or `EEA`. Default: the deployment’s ACCORD_DEFAULT_LOCATION (`EU` unless configured).',
-  },
-  duration: { type: ['integer', 'null'], minimum: 1, maximum: 36500, description: 'Duration of the action in days (e.g. retention for `store`).' },
-  legalBasis: { enum: [...DP_LEGAL_BASES, null], description: 'Legal basis of the processing; null when not stated.' },
-  externalHref: { type: ['string', 'null'], format: 'uri', maxLength: 2000, description: 'Absolute http(s) URL of external content, e.g. a privacy policy.' },
-  consentValidityDays: {
-    type: ['integer', 'null'],
-    minimum: 1,
-    maximum: 36500,
-    description:
-      'Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry.',
-  },
-} as const;
-
-/** A flag of the change, not a field of the specification (never returned). */
-const requiresReconsent = {
-  type: 'boolean',
-  description:
-    'Marks this change material: current consents to earlier versions become due for renewal (`renewalRequired`), whatever the change (a change with only this flag still makes a new version, e.g. after text edits that need a new answer). Changes of purpose, data, action, legalBasis, duration, location or sensitive are material without it.',
-} as const;
-
-const textProps = {
-  value: { type: 'string', minLength: 1, pattern: '\\S', maxLength: 10000, description: 'The text shown to customers, in `language`.' },
-  language: { $ref: '#/components/schemas/LanguageCode', description: 'ISO 639-1 code (stored lower-case).' },
-  type: {
-    type: ['string', 'null'],
-    enum: [...DP_TEXT_TYPES, null],
-    description:
-      'Audience: default (general, when absent), short (one line, e.g. a checkbox label), children (worded for minors), legal (full formal wording). One text per language and type.',
-  },
-} as const;
-
 const text = {
   type: 'object',
   required: ['id', 'value', 'language', 'type', 'createdAt', 'updatedAt'],
@@ -153,7 +60,7 @@ const text = {
     id: { type: 'integer', description: 'Unique within its specification; never reused.' },
     value: { type: 'string' },
     language: { type: 'string' },
-    type: { type: 'string', enum: DP_TEXT_TYPES },
+    type: { type: 'string', enum: TEXT_TYPES },
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
   },
@@ -184,12 +91,12 @@ const spec = {
     groupId: { type: 'string' },
     data: { type: 'string' },
     purpose: { type: 'string' },
-    action: { type: 'string', enum: DP_ACTIONS },
+    action: { type: 'string', enum: ACTIONS },
     sensitive: { type: 'boolean' },
     consentTarget: { type: 'boolean' },
     location: { type: 'string' },
     duration: { type: ['integer', 'null'] },
-    legalBasis: { enum: [...DP_LEGAL_BASES, null] },
+    legalBasis: { enum: [...LEGAL_BASES, null] },
     externalHref: { type: ['string', 'null'] },
     texts: { type: 'array', items: ref('DpText') },
     version: { type: 'integer', description: '1 on creation, +1 on every change of fields or texts (and on deletion).' },
@@ -217,16 +124,16 @@ const consentItemProps = {
   text: { oneOf: [ref('DpText'), { type: 'null' }], description: 'The chosen text (see `lang`); null when the specification has none.' },
   data: { type: 'string' },
   purpose: { type: 'string' },
-  action: { type: 'string', enum: DP_ACTIONS },
+  action: { type: 'string', enum: ACTIONS },
   sensitive: { type: 'boolean' },
   location: { type: 'string' },
   duration: { type: ['integer', 'null'] },
-  legalBasis: { enum: [...DP_LEGAL_BASES, null] },
+  legalBasis: { enum: [...LEGAL_BASES, null] },
   externalHref: { type: ['string', 'null'] },
   version: { type: 'integer', description: 'Current version of the specification.' },
 } as const;
 
-const viewParams = queryParameters(viewQuery);
+const viewParams = queryParameters(inputs.DpViewQuery as QuerySchema);
 
 export const dataprocessingOpenApi: OpenApiFragment = {
   tags: [
@@ -251,7 +158,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         operationId: 'listDpGroups',
         summary: 'List the account’s groups, oldest first, page by page.',
         security,
-        parameters: queryParameters(listQuery),
+        parameters: queryParameters(inputs.DpListQuery as QuerySchema),
         responses: { '200': json({ type: 'array', items: ref('DpGroup') }, 'A page of groups.', link), ...errors('400', '401', '403', '503') },
       },
     },
@@ -307,7 +214,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         operationId: 'listDpSpecs',
         summary: 'List the group’s specifications (not deleted ones), oldest first, page by page.',
         security,
-        parameters: queryParameters(listQuery),
+        parameters: queryParameters(inputs.DpListQuery as QuerySchema),
         responses: { '200': json({ type: 'array', items: ref('DpSpec') }, 'A page of specifications.', link), ...errors('400', '401', '403', '404', '503') },
       },
     },
@@ -349,7 +256,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         summary: 'The consent request items with the subject’s current consent for each (from the consent registry).',
         description: '503 when the consent registry cannot be reached (no partial answer).',
         security,
-        parameters: queryParameters(dashboardQuery),
+        parameters: queryParameters(inputs.DpDashboardQuery as QuerySchema),
         responses: { '200': json(ref('DpDashboard'), 'The dashboard.'), ...errors('400', '401', '403', '404', '503') },
       },
     },
@@ -404,7 +311,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
       get: {
         tags,
         operationId: 'listDpSpecVersions',
-        summary: 'Previous versions, newest first (up to 100 kept; the oldest is dropped first).',
+        summary: `Previous versions, newest first (up to ${LIMITS.versionsKept} kept; the oldest is dropped first).`,
         security,
         responses: { '200': json({ type: 'array', items: ref('DpSpecVersion') }, 'The previous versions.'), ...errors('401', '403', '404', '503') },
       },
@@ -429,7 +336,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         requestBody: body('DpTextCreateRequest', { value: 'We send you our newsletter.', language: 'en' }),
         responses: {
           '201': json(ref('DpText'), 'The text.'),
-          '409': problem('The specification already has a text of this language and type, or already holds 100 texts.'),
+          '409': problem(`The specification already has a text of this language and type, or already holds ${LIMITS.textsPerSpec} texts.`),
           ...errors('400', '401', '403', '404', '413', '503'),
         },
       },
@@ -497,41 +404,8 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         updatedAt: { type: 'string', format: 'date-time' },
       },
     },
-    DpGroupInput: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        name: str(200, 'Name; the title of the consent request.'),
-        description: str(2000, 'Description; the caption of the consent request.'),
-        purpose: str(1000, 'Purpose of the processing, e.g. marketing.'),
-      },
-    },
     DpSpec: spec,
-    DpSpecCreateRequest: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['data', 'purpose', 'action'],
-      properties: {
-        ...specFieldProps,
-        texts: { type: 'array', maxItems: 100, items: ref('DpTextCreateRequest'), description: 'Texts created with the specification.' },
-      },
-    },
-    DpSpecPatchRequest: { type: 'object', additionalProperties: false, properties: { ...specFieldProps, requiresReconsent } },
-    DpSpecPutRequest: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['data', 'purpose', 'action'],
-      properties: { ...specFieldProps, requiresReconsent },
-    },
     DpText: text,
-    LanguageCode: {
-      type: 'string',
-      enum: LANGUAGE_CODES,
-      description: 'An ISO 639-1 two-letter language code, lower or upper case.',
-      'x-error-message': 'must be an ISO 639-1 two-letter language code',
-    },
-    DpTextCreateRequest: { type: 'object', additionalProperties: false, required: ['value', 'language'], properties: textProps },
-    DpTextPatchRequest: { type: 'object', additionalProperties: false, properties: textProps },
     DpSpecVersion: {
       type: 'object',
       required: ['specId', 'version', 'createdAt', 'appId', 'current', 'spec'],
@@ -603,8 +477,6 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         },
       },
     },
-    DpListQuery: listQuery,
-    DpViewQuery: viewQuery,
-    DpDashboardQuery: dashboardQuery,
+    ...inputs,
   },
 };

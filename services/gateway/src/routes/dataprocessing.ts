@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { isServiceError } from '@accord/common';
-import type { dataprocessingv1 as pb } from '@accord/proto';
+import { contracts, type dataprocessingv1 as pb } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
 import { validateBody, validateQuery } from '../openapi/validate';
@@ -13,20 +13,7 @@ import { HttpProblem } from '../problem';
  * rules live in the dataprocessing service.
  */
 
-const GROUP_FIELDS = ['name', 'description', 'purpose'] as const;
-const SPEC_FIELDS = [
-  'data',
-  'purpose',
-  'action',
-  'sensitive',
-  'consentTarget',
-  'location',
-  'duration',
-  'legalBasis',
-  'externalHref',
-  'consentValidityDays',
-] as const;
-const TEXT_FIELDS = ['value', 'language', 'type'] as const;
+const { GROUP_FIELDS, SPEC_FIELDS, TEXT_FIELDS } = contracts.dataprocessing;
 
 type Body = Record<string, unknown>;
 

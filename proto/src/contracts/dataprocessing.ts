@@ -1,0 +1,203 @@
+import ISO6391 from 'iso-639-1';
+import { z } from 'zod';
+import { componentSchemas, contractRegistry } from './json-schema';
+
+/**
+ * The data processing contract: what a group, a specification and a text may hold. One source
+ * for the gateway's OpenAPI component schemas (generated from the zod schemas below, and
+ * enforced on every request by validating against that document) and for the dataprocessing
+ * service's validator (its enums, field lists and LIMITS are these).
+ */
+
+/**
+ * Processing actions a specification may declare:
+ * - collect: data is gathered from the subject or a third party;
+ * - store: data is kept (use `duration` for the retention period in days);
+ * - use: data is used for the stated purpose;
+ * - analyze: data is analysed, e.g. statistics or quality measurement;
+ * - profile: data is used to evaluate or predict personal aspects (profiling);
+ * - share: data is disclosed to another party;
+ * - transfer: data is moved to another location or jurisdiction (see `location`);
+ * - delete: data is erased (e.g. after `duration` days).
+ */
+export const ACTIONS = ['collect', 'store', 'use', 'analyze', 'profile', 'share', 'transfer', 'delete'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/** Legal bases, as the interface lists them. */
+export const LEGAL_BASES = [
+  'CONSENT',
+  'CONTRACT',
+  'LEGAL_OBLIGATION',
+  'VITAL_INTEREST',
+  'PUBLIC_INTEREST',
+  'OFFICIAL_AUTHORITY',
+  'LEGITIMATE_INTEREST',
+  'LEGITIMATE_INTEREST_3RDPARTY',
+  'CUSTOM',
+] as const;
+export type LegalBasis = (typeof LEGAL_BASES)[number];
+
+/**
+ * Text types, one text per (language, type) in a specification:
+ * - default: for a general audience (used when no type is given);
+ * - short: one line, e.g. for a consent checkbox label;
+ * - children: worded for minors;
+ * - legal: the full formal wording.
+ */
+export const TEXT_TYPES = ['default', 'short', 'children', 'legal'] as const;
+export type TextType = (typeof TEXT_TYPES)[number];
+
+export const LIMITS = {
+  /** Previous versions kept per specification; the oldest is dropped first. */
+  versionsKept: 100,
+  textsPerSpec: 100,
+  nameLength: 200,
+  descriptionLength: 2_000,
+  purposeLength: 1_000,
+  dataLength: 500,
+  locationLength: 100,
+  textLength: 10_000,
+  urlLength: 2_000,
+  /** Longest duration accepted, in days (100 years). */
+  durationDays: 36_500,
+  /** Page size of the lists: default and largest. */
+  pageSizeDefault: 50,
+  pageSizeMax: 200,
+  cursorLength: 200,
+  /** Subject and issuer of a dashboard query. */
+  partyLength: 2_048,
+} as const;
+
+/** ISO 639-1 codes as the service accepts them: lower or upper case (stored lower-case). */
+export const LANGUAGE_CODES = ISO6391.getAllCodes().flatMap((c) => [c, c.toUpperCase()]);
+export const LANGUAGE_CODE_MESSAGE = 'must be an ISO 639-1 two-letter language code';
+
+/** Fields a client sets, in the order of the proto messages (also the PUT/PATCH update masks). */
+export const GROUP_FIELDS = ['name', 'description', 'purpose'] as const;
+export const SPEC_FIELDS = [
+  'data',
+  'purpose',
+  'action',
+  'sensitive',
+  'consentTarget',
+  'location',
+  'duration',
+  'legalBasis',
+  'externalHref',
+  'consentValidityDays',
+] as const;
+export const TEXT_FIELDS = ['value', 'language', 'type'] as const;
+
+const registry = contractRegistry();
+
+const nonBlank = (max: number) => z.string().min(1).regex(/\S/).max(max);
+const days = () => z.int().min(1).max(LIMITS.durationDays);
+const nullableText = (max: number, description: string) => z.string().max(max).nullable().optional().describe(description);
+
+export const LanguageCode = z.enum(LANGUAGE_CODES as [string, ...string[]]).meta({
+  description: 'An ISO 639-1 two-letter language code, lower or upper case.',
+  'x-error-message': LANGUAGE_CODE_MESSAGE,
+});
+registry.add(LanguageCode, { id: 'LanguageCode' });
+
+export const GroupInput = z.strictObject({
+  name: nullableText(LIMITS.nameLength, 'Name; the title of the consent request.'),
+  description: nullableText(LIMITS.descriptionLength, 'Description; the caption of the consent request.'),
+  purpose: nullableText(LIMITS.purposeLength, 'Purpose of the processing, e.g. marketing.'),
+});
+registry.add(GroupInput, { id: 'DpGroupInput' });
+
+const textFields = {
+  value: nonBlank(LIMITS.textLength).describe('The text shown to customers, in `language`.'),
+  language: LanguageCode.describe('ISO 639-1 code (stored lower-case).'),
+  type: z
+    .enum(TEXT_TYPES)
+    .nullable()
+    .optional()
+    .describe(
+      'Audience: default (general, when absent), short (one line, e.g. a checkbox label), children (worded for minors), legal (full formal wording). One text per language and type.',
+    ),
+};
+export const TextCreateRequest = z.strictObject(textFields);
+registry.add(TextCreateRequest, { id: 'DpTextCreateRequest' });
+export const TextPatchRequest = z.strictObject({ ...textFields, value: textFields.value.optional(), language: textFields.language.optional() });
+registry.add(TextPatchRequest, { id: 'DpTextPatchRequest' });
+
+const specFields = {
+  data: nonBlank(LIMITS.dataLength).describe('The data processed, e.g. `e-mail`.'),
+  purpose: nonBlank(LIMITS.purposeLength).describe('Purpose of the processing.'),
+  action: z
+    .enum(ACTIONS)
+    .describe(
+      'collect: gathered from the subject or a third party; store: kept (retention in `duration`); use: used for the purpose; analyze: statistics, measurement; profile: evaluating or predicting personal aspects; share: disclosed to another party; transfer: moved to another location or jurisdiction; delete: erased.',
+    ),
+  sensitive: z.boolean().nullable().optional().describe('Special-category (sensitive) data. Default false.'),
+  consentTarget: z.boolean().nullable().optional().describe('Whether consent is asked for this specification (consent request, dashboard). Default true.'),
+  location: z
+    .string()
+    .min(1)
+    .max(LIMITS.locationLength)
+    .nullable()
+    .optional()
+    .describe(
+      'Where the processing happens, e.g. an ISO 3166 country code, `EU` or `EEA`. Default: the deployment’s ACCORD_DEFAULT_LOCATION (`EU` unless configured).',
+    ),
+  duration: days().nullable().optional().describe('Duration of the action in days (e.g. retention for `store`).'),
+  legalBasis: z
+    .literal([...LEGAL_BASES, null])
+    .optional()
+    .describe('Legal basis of the processing; null when not stated.'),
+  externalHref: z.url().max(LIMITS.urlLength).nullable().optional().describe('Absolute http(s) URL of external content, e.g. a privacy policy.'),
+  consentValidityDays: days()
+    .nullable()
+    .optional()
+    .describe(
+      'Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry.',
+    ),
+};
+const optionalSpecFields = Object.fromEntries(Object.entries(specFields).map(([k, v]) => [k, v.optional()])) as {
+  [K in keyof typeof specFields]: z.ZodOptional<(typeof specFields)[K]>;
+};
+
+/** A flag of the change, not a field of the specification (never returned). */
+const requiresReconsent = z
+  .boolean()
+  .optional()
+  .describe(
+    'Marks this change material: current consents to earlier versions become due for renewal (`renewalRequired`), whatever the change (a change with only this flag still makes a new version, e.g. after text edits that need a new answer). Changes of purpose, data, action, legalBasis, duration, location or sensitive are material without it.',
+  );
+
+export const SpecCreateRequest = z.strictObject({
+  ...specFields,
+  texts: z.array(TextCreateRequest).max(LIMITS.textsPerSpec).optional().describe('Texts created with the specification.'),
+});
+registry.add(SpecCreateRequest, { id: 'DpSpecCreateRequest' });
+export const SpecPatchRequest = z.strictObject({ ...optionalSpecFields, requiresReconsent });
+registry.add(SpecPatchRequest, { id: 'DpSpecPatchRequest' });
+export const SpecPutRequest = z.strictObject({ ...specFields, requiresReconsent });
+registry.add(SpecPutRequest, { id: 'DpSpecPutRequest' });
+
+export const ListQuery = z.object({
+  limit: z.int().min(1).max(LIMITS.pageSizeMax).default(LIMITS.pageSizeDefault).describe(`Page size (default ${LIMITS.pageSizeDefault}).`),
+  cursor: z.string().max(LIMITS.cursorLength).optional().describe('Opaque cursor from the `Link: rel="next"` header of the previous page.'),
+});
+registry.add(ListQuery, { id: 'DpListQuery' });
+
+const viewFields = {
+  lang: LanguageCode.optional().describe(
+    'Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose.',
+  ),
+  type: z.enum(TEXT_TYPES).optional().describe('Preferred text type (default `default`); within a language falls back to `default`, then any type.'),
+};
+export const ViewQuery = z.object(viewFields);
+registry.add(ViewQuery, { id: 'DpViewQuery' });
+const party = (description: string) => z.string().min(1).max(LIMITS.partyLength).describe(description);
+export const DashboardQuery = z.object({
+  subject: party('The subject whose consents are shown.'),
+  issuer: party('The issuer the consents were given to.'),
+  ...viewFields,
+});
+registry.add(DashboardQuery, { id: 'DpDashboardQuery' });
+
+/** The OpenAPI component schemas of the data processing requests, by name. */
+export const dataprocessingSchemas = componentSchemas(registry);

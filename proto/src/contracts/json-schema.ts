@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/** A JSON Schema (2020-12, the dialect of OpenAPI 3.1). */
+export type JsonSchema = Record<string, unknown>;
+
+/** A registry of named contract schemas: each lands in the OpenAPI document's components.schemas under its id. */
+export type ContractRegistry = z.core.$ZodRegistry<{ id: string }>;
+
+export const contractRegistry = (): ContractRegistry => z.registry<{ id: string }>();
+
+/**
+ * The OpenAPI 3.1 component schemas of a registry: zod's own JSON Schema (draft 2020-12) with
+ * `$ref`s to `#/components/schemas/<id>`, minus the per-schema `$schema`/`$id`, and with
+ * nullable values written as `type: [T, "null"]` (zod writes `anyOf: [T, {type: "null"}]`) so
+ * that the gateway's validator reports "must be string,null" rather than "must match a schema in
+ * anyOf", as it always has.
+ */
+export function componentSchemas(registry: ContractRegistry): Record<string, JsonSchema> {
+  const out = z.toJSONSchema(registry, { target: 'draft-2020-12', io: 'input', uri: (id) => `#/components/schemas/${id}` });
+  const schemas: Record<string, JsonSchema> = {};
+  for (const [id, schema] of Object.entries(out.schemas)) {
+    const { $schema: _s, $id: _i, ...rest } = schema as JsonSchema;
+    schemas[id] = collapseNullable(rest) as JsonSchema;
+  }
+  return schemas;
+}
+
+/** One contract schema as plain JSON Schema (for schemas used inline, e.g. query parameters). */
+export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as JsonSchema;
+  return collapseNullable(rest) as JsonSchema;
+}
+
+function collapseNullable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(collapseNullable);
+  if (!node || typeof node !== 'object') return node;
+  const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, collapseNullable(v)])) as JsonSchema;
+  const anyOf = o.anyOf as JsonSchema[] | undefined;
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return o;
+  const nullIndex = anyOf.findIndex((s) => s.type === 'null' && Object.keys(s).length === 1);
+  const other = anyOf[1 - nullIndex];
+  if (nullIndex < 0 || !other || typeof other.type !== 'string') return o;
+  const { anyOf: _a, ...outer } = o;
+  return {
+    ...other,
+    type: [other.type, 'null'],
+    ...(Array.isArray(other.enum) ? { enum: [...(other.enum as unknown[]), null] } : {}),
+    ...outer,
+  };
+}
