@@ -1,5 +1,6 @@
 // The message contracts of the REST surface: zod schemas, enums and limits, one source for the
 // OpenAPI document (generated), the gateway's request validation and the services' validators.
 // See docs/contracts.md.
+export * as consent from './consent';
 export * as dataprocessing from './dataprocessing';
 export { componentSchemas, jsonSchemaOf, type JsonSchema } from './json-schema';

@@ -16,7 +16,7 @@ export const contractRegistry = (): ContractRegistry => z.registry<{ id: string 
  * anyOf", as it always has.
  */
 export function componentSchemas(registry: ContractRegistry): Record<string, JsonSchema> {
-  const out = z.toJSONSchema(registry, { target: 'draft-2020-12', io: 'input', uri: (id) => `#/components/schemas/${id}` });
+  const out = z.toJSONSchema(registry, { target: 'draft-2020-12', io: 'input', uri: (id) => `#/components/schemas/${id}`, override });
   const schemas: Record<string, JsonSchema> = {};
   for (const [id, schema] of Object.entries(out.schemas)) {
     const { $schema: _s, $id: _i, ...rest } = schema as JsonSchema;
@@ -27,8 +27,16 @@ export function componentSchemas(registry: ContractRegistry): Record<string, Jso
 
 /** One contract schema as plain JSON Schema (for schemas used inline, e.g. query parameters). */
 export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
-  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as JsonSchema;
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', override }) as JsonSchema;
   return collapseNullable(rest) as JsonSchema;
+}
+
+/**
+ * `format: date-time` alone: zod adds its own regex for z.iso.datetime(), which only restates the
+ * format (RFC 3339) that the document's validator (ajv-formats) checks anyway.
+ */
+function override(ctx: { jsonSchema: JsonSchema }): void {
+  if (ctx.jsonSchema.format === 'date-time') delete ctx.jsonSchema.pattern;
 }
 
 function collapseNullable(node: unknown): unknown {

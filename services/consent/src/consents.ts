@@ -4,6 +4,7 @@ import type { SpecSource } from './clients/dataprocessing';
 import {
   buildEvents,
   EVENT_ID_PATTERN,
+  LIMITS,
   markExpired,
   markRenewals,
   TOKEN_PATTERN,
@@ -31,13 +32,11 @@ export interface ConsentLogPort {
   anchor(accountId: string, eventId: string): Promise<LogAnchor | undefined>;
 }
 
-export const SEARCH_DEFAULT_LIMIT = 100;
-export const SEARCH_MAX_LIMIT = 1000;
+export const { searchPageDefault: SEARCH_DEFAULT_LIMIT, searchPageMax: SEARCH_MAX_LIMIT } = LIMITS;
 export const TOKEN_MAX_EVENTS = 100;
 export const CURRENT_STATES_MAX = 1000;
 export const EXPORT_PAGE_MAX = 1000;
-export const ERASURES_DEFAULT_LIMIT = 100;
-export const ERASURES_MAX_LIMIT = 1000;
+export const { erasuresPageDefault: ERASURES_DEFAULT_LIMIT, erasuresPageMax: ERASURES_MAX_LIMIT } = LIMITS;
 const DAY_MS = 86_400_000;
 /** Time kept for an answer to reach the caller before its deadline. */
 const ANSWER_MARGIN_MS = 1000;

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { InvalidArgumentError, type FieldError } from '@accord/common';
+import { contracts } from '@accord/proto';
 
 /** What a client may send for one event (the service assigns id, token, createdAt). */
 export interface ConsentInput {
@@ -44,23 +45,16 @@ export interface ConsentEvent {
 
 export const DEFAULT_SCOPE = 'default';
 
-/** Length limits (characters) of the client fields, and of one POST. */
-export const LIMITS = {
-  subject: 1024,
-  issuer: 1024,
-  target: 2048,
-  source: 1024,
-  scope: 256,
-  delegate: 1024,
-  /** Events in one create call. */
-  maxBatch: 1000,
-} as const;
+/**
+ * Length limits (characters) of the client fields, of one POST and of the pages, and the largest
+ * specification version: the contract's (@accord/proto contracts/consent.ts), which the gateway's
+ * OpenAPI document is generated from.
+ */
+export const { LIMITS, MAX_VERSION, EVENT_ID_PATTERN } = contracts.consent;
 
 export const REQUIRED_FIELDS = ['subject', 'issuer', 'target'] as const;
 export const OPTIONAL_FIELDS = ['source', 'scope', 'delegate'] as const;
 
-/** Event ids: 32 lowercase hex characters, time-ordered (see nextEventId). */
-export const EVENT_ID_PATTERN = /^[0-9a-f]{32}$/;
 export const TOKEN_PATTERN = /^[A-Z0-9]{6}$/;
 
 /**
@@ -127,9 +121,6 @@ export interface NormalizedInput {
   targetVersion?: number;
   expiresAt?: Date;
 }
-
-/** Largest specification version (int32). */
-export const MAX_VERSION = 2 ** 31 - 1;
 
 // --- ids and tokens -------------------------------------------------------------------------
 

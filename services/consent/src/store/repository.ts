@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hashKey, needsRenewal, stateKey, type ConsentEvent } from '../domain/consent';
+import { LIMITS, hashKey, needsRenewal, stateKey, type ConsentEvent } from '../domain/consent';
 import { pseudonym, redaction } from '../domain/erasure';
 import { eventLeafHash } from '../domain/log';
 import { EXPIRY_ANNOUNCED, type RenewalJobDoc, type CurrentDoc, type CurrentEvent, type ErasureDoc, type EventDoc, type Models, type StatsDoc } from './models';
@@ -134,7 +134,7 @@ export interface Statistics {
 const MAX_STATES = 10_000;
 
 /** Maximum number of targets in statistics (those with the most events). */
-export const STATISTICS_MAX_TARGETS = 1000;
+export const STATISTICS_MAX_TARGETS = LIMITS.statisticsTargets;
 
 type ActionCounter = 'currentAccepted' | 'currentDeclined' | 'currentNoAction';
 /** Current states of one target by action; lapsed ones (expiresAt passed) apart, whatever their action. */

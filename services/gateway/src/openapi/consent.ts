@@ -1,15 +1,21 @@
+import { contracts } from '@accord/proto';
 import { errorResponses } from './common';
 import { ref, type OpenApiFragment } from './types';
 
-/** Events per POST /consents (a larger array is answered 413). */
-export const CONSENT_MAX_BATCH = 1000;
-/** Most events in the JSON form of a subject's export (one document in memory); NDJSON has no limit. */
-export const EXPORT_JSON_MAX_DOC = 10_000;
+/**
+ * /consent/v0: paths and response schemas. The request schemas (ConsentInput, erasure, queries)
+ * and the limits are generated from the contract, @accord/proto's contracts/consent.ts; the form
+ * body and the object-or-array body are written here from the same limits.
+ */
+const { LIMITS, consentSchemas: inputs } = contracts.consent;
+const CONSENT_MAX_BATCH = LIMITS.maxBatch;
+const EXPORT_JSON_MAX_DOC = LIMITS.exportJsonMax;
+type QuerySchema = { properties: Record<string, Record<string, unknown>>; required?: readonly string[] };
 
 const security = [{ bearer: [], apiKey: [] }];
 
 // Like validate.ts's queryParameters (not imported: validate.ts builds the document from this file).
-const queryParameters = (schema: { properties: Record<string, Record<string, unknown>>; required?: readonly string[] }) =>
+const queryParameters = (schema: QuerySchema) =>
   Object.entries(schema.properties).map(([name, s]) => ({
     name,
     in: 'query',
@@ -33,80 +39,6 @@ const exampleEvent = {
   createdAt: '2026-11-20T10:15:30.123Z',
   appId: 'app_3f9c1e',
 };
-
-const searchQuery = {
-  type: 'object',
-  required: ['subject', 'issuer', 'target'],
-  properties: {
-    subject: { type: 'string', minLength: 1, maxLength: 1024, description: 'Subject to match (percent-encode URLs).' },
-    issuer: { type: 'string', minLength: 1, maxLength: 1024, description: 'Issuer to match.' },
-    target: { type: 'string', minLength: 1, maxLength: 2048, description: 'Target to match.' },
-    source: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 1024,
-      description: 'Source to match. With current=true: the current event is returned only when it has this source.',
-    },
-    scope: { type: 'string', minLength: 1, maxLength: 256, description: 'Scope to match.' },
-    current: {
-      type: 'boolean',
-      description:
-        'true: only the current (newest) event of each state. With scope: at most one event. Without scope: the newest event of each scope of (subject, issuer, target).',
-    },
-    limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'Events per page (default 100, at most 1000).' },
-    cursor: { type: 'string', maxLength: 64, description: 'Opaque cursor from the `Link: rel="next"` header of the previous page.' },
-  },
-} as const;
-
-const proofQuery = {
-  type: 'object',
-  properties: {
-    treeSize: {
-      type: 'integer',
-      minimum: 1,
-      maximum: Number.MAX_SAFE_INTEGER,
-      description: 'Prove against the signed head of this size (it must exist and contain the event) instead of the latest.',
-    },
-  },
-} as const;
-
-const exportQuery = {
-  type: 'object',
-  properties: {
-    since: { type: 'string', format: 'date-time', description: 'Only events created at or after this time.' },
-    until: { type: 'string', format: 'date-time', description: 'Only events created before this time (later than `since`).' },
-    appId: { type: 'string', minLength: 1, maxLength: 128, description: 'Only events written by this application of the account.' },
-    target: { type: 'string', minLength: 1, maxLength: 2048, description: 'Only events of this target.' },
-    subject: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 1024,
-      description: 'Only events of this subject, across targets: the subject’s complete history (an access request, GDPR art. 15).',
-    },
-    cursor: {
-      type: 'string',
-      pattern: '^[0-9a-f]{32}$',
-      description: 'Resume: the `id` of the last line received; the export continues with the events after it.',
-    },
-  },
-} as const;
-
-const consistencyQuery = {
-  type: 'object',
-  required: ['first', 'second'],
-  properties: {
-    first: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Size of the older tree (a head you hold).' },
-    second: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Size of the newer tree, at most the latest head.' },
-  },
-} as const;
-
-const erasuresQuery = {
-  type: 'object',
-  properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 1000, description: 'Records per page (default 100, at most 1000).' },
-    cursor: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'From the `Link: rel="next"` header of the previous page.' },
-  },
-} as const;
 
 const exampleErasure = {
   id: '0193a5c2f1e8a1b2c3d4e5f60718293a',
@@ -256,7 +188,10 @@ export const consentOpenApi: OpenApiFragment = {
           "The audit path from the event's leaf to the root of the latest signed tree head, or of the head of `treeSize`. The leaf is SHA-256(0x00 ‖ RFC 8785 JSON of the event exactly as POST /consents answered it). " +
           'Verify offline with `npx @accord/verify` (docs/consent-log.md). Every event is sequenced within about 2 s of its 201; before that the answer is 409 with `Retry-After`.',
         security,
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }, ...queryParameters(proofQuery)],
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } },
+          ...queryParameters(inputs.ConsentProofQuery as QuerySchema),
+        ],
         responses: {
           '200': { description: 'The proof.', content: { 'application/json': { schema: ref('ConsentInclusionProof') } } },
           '400': errorResponses['400'],
@@ -297,7 +232,7 @@ export const consentOpenApi: OpenApiFragment = {
         description:
           'Shows that the tree of `first` leaves is a prefix of the tree of `second` leaves: two signed heads whose proof fails are evidence of a fork. Empty when first = second.',
         security,
-        parameters: queryParameters(consistencyQuery),
+        parameters: queryParameters(inputs.ConsentConsistencyQuery as QuerySchema),
         responses: {
           '200': { description: 'The proof.', content: { 'application/json': { schema: ref('ConsentConsistencyProof') } } },
           '400': errorResponses['400'],
@@ -336,9 +271,9 @@ export const consentOpenApi: OpenApiFragment = {
         summary: 'Events of a subject, issuer and target, newest first; optionally only the current ones.',
         description:
           'Always a JSON array, newest first (by id, which orders like createdAt). subject, issuer and target are required (400 naming each missing one). ' +
-          'Long results are paged: `limit` (default 100, max 1000) and a `Link: <…>; rel="next"` header carrying the cursor of the next page; no header on the last page. Unknown query parameters are ignored.',
+          `Long results are paged: \`limit\` (default ${LIMITS.searchPageDefault}, max ${LIMITS.searchPageMax}) and a \`Link: <…>; rel="next"\` header carrying the cursor of the next page; no header on the last page. Unknown query parameters are ignored.`,
         security,
-        parameters: queryParameters(searchQuery),
+        parameters: queryParameters(inputs.ConsentSearchQuery as QuerySchema),
         responses: {
           '200': {
             description: 'Matching events, newest first.',
@@ -367,7 +302,7 @@ export const consentOpenApi: OpenApiFragment = {
           `With \`subject\` and \`Accept: application/json\`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), ` +
           `at most ${EXPORT_JSON_MAX_DOC} events (413 beyond, use NDJSON); without \`subject\`, or with \`cursor\`, the JSON form is a 400. NDJSON is the default (no Accept, \`*/*\`).`,
         security,
-        parameters: queryParameters(exportQuery),
+        parameters: queryParameters(inputs.ConsentExportQuery as QuerySchema),
         responses: {
           '200': {
             description: 'The events, one JSON object per line (NDJSON), or one subject’s export as one JSON document.',
@@ -446,7 +381,7 @@ export const consentOpenApi: OpenApiFragment = {
           'One record per POST /consent/v0/subjects/erase of any application of the account: who asked (appId, clientId), when, the keyed hash the subject became, and how many events and current states changed. ' +
           'Never the subject in clear. Paged like search: `limit` and a `Link: <…>; rel="next"` header.',
         security,
-        parameters: queryParameters(erasuresQuery),
+        parameters: queryParameters(inputs.ConsentErasuresQuery as QuerySchema),
         responses: {
           '200': {
             description: 'Erasure records, newest first.',
@@ -510,34 +445,7 @@ export const consentOpenApi: OpenApiFragment = {
     },
   },
   schemas: {
-    ConsentInput: {
-      type: 'object',
-      description: 'The client fields of a consent event. Unknown fields are refused.',
-      required: ['subject', 'issuer', 'target'],
-      additionalProperties: false,
-      properties: {
-        subject: uriOrString(1024, 'Claim for the subject principal (URI or string).'),
-        issuer: uriOrString(1024, 'Claim for the issuer principal (URI or string).'),
-        target: uriOrString(2048, 'What is consented to, e.g. a policy URL or `{base_url}/dataprocessing/v0/dpspecs/<spec_id>`.'),
-        source: optional(1024, 'Claim for the source of the consent. Empty = absent.'),
-        scope: optional(256, 'Section or clause of the target. Absent or empty: `default`.'),
-        delegate: optional(1024, 'Principal acting for the subject. Empty = absent.'),
-        action: { type: ['boolean', 'null'], description: 'true: accepted; false: declined or withdrawn; null or absent: no action taken.' },
-        targetVersion: {
-          type: 'integer',
-          minimum: 1,
-          maximum: 2147483647,
-          description:
-            'Targets naming a specification: the version shown to the subject (from 1 to the current version). Absent: the current version. Refused for unknown specifications.',
-        },
-        expiresAt: {
-          type: 'string',
-          format: 'date-time',
-          description: 'When the consent lapses (must be in the future). Current states show `expired: true` afterwards.',
-        },
-      },
-      examples: [{ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', action: true }],
-    },
+    ...inputs,
     ConsentCreateRequest: {
       oneOf: [ref('ConsentInput'), { type: 'array', minItems: 1, maxItems: CONSENT_MAX_BATCH, items: ref('ConsentInput') }],
     },
@@ -547,12 +455,12 @@ export const consentOpenApi: OpenApiFragment = {
       required: ['subject', 'issuer', 'target'],
       additionalProperties: false,
       properties: {
-        subject: uriOrString(1024, 'As in ConsentInput.'),
-        issuer: uriOrString(1024, 'As in ConsentInput.'),
-        target: uriOrString(2048, 'As in ConsentInput.'),
-        source: optional(1024, 'As in ConsentInput.'),
-        scope: optional(256, 'As in ConsentInput.'),
-        delegate: optional(1024, 'As in ConsentInput.'),
+        subject: uriOrString(LIMITS.subject, 'As in ConsentInput.'),
+        issuer: uriOrString(LIMITS.issuer, 'As in ConsentInput.'),
+        target: uriOrString(LIMITS.target, 'As in ConsentInput.'),
+        source: optional(LIMITS.source, 'As in ConsentInput.'),
+        scope: optional(LIMITS.scope, 'As in ConsentInput.'),
+        delegate: optional(LIMITS.delegate, 'As in ConsentInput.'),
         action: { type: 'string', enum: ['true', 'false', 'null', ''], description: 'Empty or `null`: no action taken.' },
         targetVersion: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' },
         expiresAt: { type: 'string', format: 'date-time' },
@@ -598,19 +506,6 @@ export const consentOpenApi: OpenApiFragment = {
       },
       examples: [exampleEvent],
     },
-    ConsentEraseRequest: {
-      type: 'object',
-      required: ['subject'],
-      additionalProperties: false,
-      properties: {
-        subject: {
-          ...uriOrString(1024, 'The subject to erase, exactly as written in its events. Not an `erased:` value (those are what erasure writes).'),
-          not: { pattern: '^erased:' },
-        },
-        issuer: optional(1024, 'Only the events of this issuer. Empty or absent: every issuer.'),
-      },
-    },
-    ConsentErasuresQuery: erasuresQuery,
     ConsentErasure: {
       type: 'object',
       description: 'The record of one erasure, kept without the subject in clear.',
@@ -632,9 +527,6 @@ export const consentOpenApi: OpenApiFragment = {
       required: ['receipt'],
       properties: { receipt: { type: 'string', description: 'Compact JWS (JWT) with Kantara Consent Receipt v1.1.0 claims.' } },
     },
-    ConsentSearchQuery: searchQuery,
-    ConsentProofQuery: proofQuery,
-    ConsentConsistencyQuery: consistencyQuery,
     ConsentTreeHead: {
       type: 'object',
       required: ['treeSize', 'rootHash', 'timestamp', 'signature'],
@@ -660,7 +552,6 @@ export const consentOpenApi: OpenApiFragment = {
       required: ['first', 'second', 'proof'],
       properties: { first: { type: 'integer' }, second: { type: 'integer' }, proof: { type: 'array', items: base64Hash } },
     },
-    ConsentExportQuery: exportQuery,
     ConsentSubjectExport: {
       type: 'object',
       required: ['subject', 'events', 'current'],
@@ -689,7 +580,7 @@ export const consentOpenApi: OpenApiFragment = {
         latestEventAt: { type: ['string', 'null'], format: 'date-time', description: 'createdAt of the newest event; null when none.' },
         targets: {
           type: 'array',
-          description: 'Per target (at most the 1000 with the most events, most first).',
+          description: `Per target (at most the ${LIMITS.statisticsTargets} with the most events, most first).`,
           items: {
             type: 'object',
             required: ['target', 'events', 'currentAccepted', 'currentDeclined', 'currentNoAction', 'currentExpired', 'currentRenewalRequired'],

@@ -3,12 +3,14 @@ import { constants as zlibConstants, createGzip, type Gzip } from 'node:zlib';
 import { Router, type Request, type Response } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { fieldErrorsOf, isServiceError, type FieldError } from '@accord/common';
-import { consentEventJson, type consentv1 } from '@accord/proto';
+import { consentEventJson, contracts, type consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
-import { CONSENT_MAX_BATCH, EXPORT_JSON_MAX_DOC } from '../openapi/consent';
 import { toFieldErrors, validateBody, validateQuery, validatorFor } from '../openapi/validate';
 import { HttpProblem } from '../problem';
+
+/** Business limits of the consent API, from the contract (not from the OpenAPI text). */
+const { maxBatch: CONSENT_MAX_BATCH, exportJsonMax: EXPORT_JSON_MAX_DOC } = contracts.consent.LIMITS;
 
 /** The REST JSON of a consent event (kept in @accord/proto, shared with the admin CLI's export). */
 export { consentEventJson };
