@@ -3,4 +3,5 @@
 // See docs/contracts.md.
 export * as consent from './consent';
 export * as dataprocessing from './dataprocessing';
+export * as webhooks from './webhooks';
 export { componentSchemas, jsonSchemaOf, type JsonSchema } from './json-schema';

@@ -1,6 +1,9 @@
 import { baseEnv, csv, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv, natsEnv, natsPrefixEnv } from '@accord/common';
+import { contracts } from '@accord/proto';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+
+const { DELIVERY } = contracts.webhooks;
 import { parseDuration, parseDurationList } from './domain/durations';
 
 const duration = (def: string) =>
@@ -25,11 +28,11 @@ export const configShape = {
   /** CIDRs exempt from the SSRF guard (e.g. `127.0.0.0/8,::1/128` for local receivers). Default: none. */
   ACCORD_WEBHOOK_ALLOW_CIDRS: csv.refine((list) => list.every((c) => ipaddr.isValidCIDR(c)), 'expected comma-separated CIDRs, e.g. 127.0.0.0/8,::1/128'),
   /** A delivery attempt succeeds on a 2xx within this time. */
-  ACCORD_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(15_000),
+  ACCORD_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(DELIVERY.timeoutMs),
   /** Delays between attempts (the first attempt is immediate); jittered by ±ACCORD_WEBHOOK_JITTER. */
   ACCORD_WEBHOOK_RETRY_SCHEDULE: z
     .string()
-    .default('5s,5m,30m,2h,5h,10h,10h')
+    .default(DELIVERY.retrySchedule.join(','))
     .transform((s, ctx) => {
       try {
         const list = parseDurationList(s);
@@ -40,9 +43,9 @@ export const configShape = {
         return z.NEVER;
       }
     }),
-  ACCORD_WEBHOOK_JITTER: z.coerce.number().min(0).max(0.5).default(0.2),
+  ACCORD_WEBHOOK_JITTER: z.coerce.number().min(0).max(0.5).default(DELIVERY.jitter),
   /** How long a rotated-out secret keeps signing alongside the new one. */
-  ACCORD_WEBHOOK_SECRET_GRACE: duration('24h'),
+  ACCORD_WEBHOOK_SECRET_GRACE: duration(DELIVERY.secretGrace),
   /**
    * Longest pause of the one idle worker that watches the queue for due retries (it backs off
    * from 50 ms and wakes earlier when the next retry falls due; new events wake workers at once).

@@ -1,6 +1,14 @@
+import { contracts } from '@accord/proto';
 import { errorResponses } from './common';
 import { ref, type OpenApiFragment } from './types';
 import { queryParameters } from './validate';
+
+/**
+ * /webhooks/v0: paths and response schemas. The request schemas, limits, event types and the
+ * delivery defaults stated below are the contract's, @accord/proto's contracts/webhooks.ts.
+ */
+const { DELIVERY, durationText, webhooksSchemas: inputs } = contracts.webhooks;
+const retrySchedule = DELIVERY.retrySchedule.map(durationText).join(', ');
 
 const security = [{ bearer: [] }];
 const { '400': e400, '401': e401, '403': e403, '404': e404, '413': e413, '503': e503 } = errorResponses;
@@ -13,45 +21,6 @@ const deliveryIdParam = {
   description: 'Delivery id (`dlv_…`).',
   schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' },
 };
-/** Event types a webhook can subscribe to; must equal the webhook service's (a unit test there compares them). */
-export const WEBHOOK_EVENT_TYPES = ['consent', 'consent.expired', 'consent.renewal_required', 'log.tree_head'] as const;
-
-const url = {
-  type: 'string',
-  format: 'uri',
-  maxLength: 2048,
-  description:
-    'Absolute http(s) URL receiving the deliveries (no user:password part). Hosts that are, or resolve to, loopback, private, link-local, CGNAT, multicast or reserved addresses are refused unless the installation allow-lists them.',
-  examples: ['https://hooks.example.com/accord'],
-};
-const events = {
-  type: 'array',
-  minItems: 1,
-  maxItems: 20,
-  items: { type: 'string', enum: WEBHOOK_EVENT_TYPES },
-  description:
-    'Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it), `consent.renewal_required` (once per consent state and material version of its specification, when a material change makes a consent to an older version due for renewal: `data` is the state’s current consent event with `renewalRequired: true` and `reconsentSince`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.',
-  examples: [['consent']],
-};
-const headers = {
-  type: 'object',
-  maxProperties: 20,
-  propertyNames: { pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$" },
-  additionalProperties: { type: 'string', maxLength: 1024, pattern: '^(?:[\\x21-\\x7e](?:[\\t\\x20-\\x7e]*[\\x21-\\x7e])?)?$' },
-  description:
-    'Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.',
-  examples: [{ Authorization: 'Bearer receiver-secret' }],
-};
-
-const deliveriesQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 100, description: 'Page size (default 20).' },
-    cursor: { type: 'string', maxLength: 512, description: 'Opaque cursor from the `Link: rel="next"` header of the previous page.' },
-  },
-} as const;
-
 const webhookTag = ['webhooks'];
 
 export const webhooksOpenApi: OpenApiFragment = {
@@ -59,7 +28,8 @@ export const webhooksOpenApi: OpenApiFragment = {
     {
       name: 'webhooks',
       description:
-        'HTTP callbacks of an application (scope `webhooks`). Deliveries are POSTs with a JSON body `WebhookEventPayload`, the custom headers, and Standard Webhooks headers `webhook-id` (the event id, stable across retries), `webhook-timestamp` (unix seconds of the attempt) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per active secret, space-separated). Any 2xx within the timeout (15 s) is success; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, with jitter, and never earlier than `Retry-After`); 410 Gone disables the webhook.',
+        'HTTP callbacks of an application (scope `webhooks`). Deliveries are POSTs with a JSON body `WebhookEventPayload`, the custom headers, and Standard Webhooks headers `webhook-id` (the event id, stable across retries), `webhook-timestamp` (unix seconds of the attempt) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per active secret, space-separated). ' +
+        `Any 2xx within the timeout (${DELIVERY.timeoutMs / 1000} s) is success; anything else is retried (${retrySchedule}, with jitter, and never earlier than \`Retry-After\`); 410 Gone disables the webhook.`,
     },
   ],
   paths: {
@@ -118,8 +88,7 @@ export const webhooksOpenApi: OpenApiFragment = {
       post: {
         tags: webhookTag,
         operationId: 'rotateWebhookSecret',
-        summary:
-          'Replace the signing secret. The previous secret keeps signing alongside the new one (two signatures in `webhook-signature`) until `previousSecretExpiresAt` (grace period, 24 h by default).',
+        summary: `Replace the signing secret. The previous secret keeps signing alongside the new one (two signatures in \`webhook-signature\`) until \`previousSecretExpiresAt\` (grace period, ${durationText(DELIVERY.secretGrace)} by default).`,
         security,
         responses: { '200': json(ref('Webhook'), 'The webhook with its new secret.'), '400': e400, '401': e401, '403': e403, '404': e404, '503': e503 },
       },
@@ -131,7 +100,7 @@ export const webhooksOpenApi: OpenApiFragment = {
         operationId: 'listWebhookDeliveries',
         summary: 'Deliveries of a webhook, newest first, with every attempt. The next page is in the `Link: <…>; rel="next"` header.',
         security,
-        parameters: queryParameters(deliveriesQuery),
+        parameters: queryParameters(inputs.WebhookDeliveriesQuery as Parameters<typeof queryParameters>[0]),
         responses: {
           '200': {
             ...json({ type: 'array', items: ref('WebhookDelivery') }, 'One page of deliveries.'),
@@ -167,20 +136,7 @@ export const webhooksOpenApi: OpenApiFragment = {
     },
   },
   schemas: {
-    WebhookCreateRequest: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['url', 'events'],
-      properties: { url, events, headers },
-      examples: [{ url: 'https://hooks.example.com/accord', events: ['consent'], headers: { Authorization: 'Bearer receiver-secret' } }],
-    },
-    WebhookUpdateRequest: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      properties: { url, events, headers, disabled: { type: 'boolean', description: 'true stops deliveries; false re-enables the webhook.' } },
-    },
-    WebhookDeliveriesQuery: deliveriesQuery,
+    ...inputs,
     Webhook: {
       type: 'object',
       required: ['id', 'appId', 'url', 'events', 'disabled'],

@@ -1,15 +1,11 @@
 import { InvalidArgumentError, type FieldError } from '@accord/common';
+import { contracts } from '@accord/proto';
 import { isLocalhostName, literalIp, type AddressPolicy } from './address-policy';
 import { isSubscribable, SUBSCRIBABLE_EVENT_TYPES } from './event-types';
 
-export const LIMITS = {
-  urlLength: 2048,
-  headers: 20,
-  headerNameLength: 64,
-  headerValueLength: 1024,
-  headersTotalBytes: 8192,
-  events: 20,
-} as const;
+/** Limits and header syntax are the contract's (@accord/proto contracts/webhooks.ts), as the OpenAPI document states them. */
+export const { LIMITS } = contracts.webhooks;
+const { HEADER_NAME, HEADER_VALUE } = contracts.webhooks;
 
 /** Header names a webhook may not set: hop-by-hop, framing, and the signature headers. */
 export const RESERVED_HEADERS = new Set([
@@ -31,10 +27,6 @@ export const RESERVED_HEADERS = new Set([
   'webhook-timestamp',
   'webhook-signature',
 ]);
-
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-// Visible ASCII, space and tab; no leading/trailing whitespace, no CR/LF/NUL.
-const FIELD_VALUE = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;
 
 /** Checks a webhook URL: absolute http(s), no credentials, and no literal address the policy refuses. */
 export function urlProblem(raw: string, policy: AddressPolicy): string | null {
@@ -76,12 +68,11 @@ export function headersProblems(headers: Record<string, string>): FieldError[] {
     const field = `/headers/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     const lower = name.toLowerCase();
     total += name.length + value.length;
-    if (!TOKEN.test(name) || name.length > LIMITS.headerNameLength)
-      out.push({ field, message: `not a valid header name (token of at most ${LIMITS.headerNameLength} characters)` });
+    if (!HEADER_NAME.test(name)) out.push({ field, message: `not a valid header name (token of at most ${LIMITS.headerNameLength} characters)` });
     else if (RESERVED_HEADERS.has(lower) || lower.startsWith('webhook-'))
       out.push({ field, message: 'this header is set by the service and cannot be overridden' });
     else if (seen.has(lower)) out.push({ field, message: 'duplicate header name (names are case-insensitive)' });
-    if (typeof value !== 'string' || !FIELD_VALUE.test(value) || value.length > LIMITS.headerValueLength)
+    if (typeof value !== 'string' || !HEADER_VALUE.test(value) || value.length > LIMITS.headerValueLength)
       out.push({ field, message: `not a valid header value (visible ASCII, at most ${LIMITS.headerValueLength} characters)` });
     seen.add(lower);
   }

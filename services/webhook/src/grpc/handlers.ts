@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError, NotFoundError, type AsyncService } from '@accord/common';
-import { webhookv1 } from '@accord/proto';
+import { contracts, webhookv1 } from '@accord/proto';
 import type { AddressPolicy } from '../domain/address-policy';
 import { eventText } from '../domain/event-types';
 import { deliveryBody, generateSecret } from '../domain/signing';
@@ -18,8 +18,7 @@ export interface HandlerDeps {
   onQueued: (deliveryId: string) => void;
 }
 
-const PAGE_DEFAULT = 20;
-const PAGE_MAX = 100;
+const { deliveriesPageDefault: PAGE_DEFAULT, deliveriesPageMax: PAGE_MAX } = contracts.webhooks.LIMITS;
 
 function toWebhook(doc: WebhookDoc, now = new Date()): webhookv1.Webhook {
   const previous = doc.secrets.slice(1).filter((s) => s.expiresAt && s.expiresAt > now);

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { componentSchemas, contractRegistry } from './json-schema';
+
+/**
+ * The webhooks contract: the event types a webhook can subscribe to, what a registration may
+ * hold, the limits, and the delivery defaults (timeout, retry schedule) that the OpenAPI text
+ * states. One source for the gateway's OpenAPI component schemas (generated from the zod schemas
+ * below and enforced on every request) and for the webhook service (its validator, event types,
+ * configuration defaults and page sizes).
+ */
+
+/**
+ * The one list of event types webhooks know. A new type is one line here: registration accepts
+ * it in `events`, the document lists it, and the webhook service delivers events of that type
+ * published on the bus. `subscribable: false` types are never subscribed to (the test endpoint
+ * sends `ping` to any webhook). `accountWide` types are published without an application and go
+ * to the subscribed webhooks of every application of the account.
+ */
+export const EVENT_TYPES = {
+  consent: { subscribable: true, text: 'A consent event was recorded' },
+  /** Once per consent state, when its current consent lapses (its expiresAt passed); sent to the application that recorded it. */
+  'consent.expired': { subscribable: true, text: 'A consent lapsed (its expiresAt has passed)' },
+  /** Once per consent state and material version of its specification, when a material change makes the state due for renewal; sent to the application that recorded it. */
+  'consent.renewal_required': { subscribable: true, text: 'A consent needs renewal (its specification changed materially)' },
+  /** Account-wide: every subscribed webhook of the account gets it, whatever its application. */
+  'log.tree_head': { subscribable: true, accountWide: true, text: 'The consent log of the account has a new signed tree head' },
+  ping: { subscribable: false, text: 'Test event sent through the webhook test endpoint' },
+} as const satisfies Record<string, { subscribable: boolean; accountWide?: boolean; text: string }>;
+
+export type EventType = keyof typeof EVENT_TYPES;
+
+type Subscribable = { [K in EventType]: (typeof EVENT_TYPES)[K]['subscribable'] extends true ? K : never }[EventType];
+export const SUBSCRIBABLE_EVENT_TYPES = Object.entries(EVENT_TYPES)
+  .filter(([, t]) => t.subscribable)
+  .map(([name]) => name) as [Subscribable, ...Subscribable[]];
+
+export const LIMITS = {
+  urlLength: 2048,
+  headers: 20,
+  headerNameLength: 64,
+  headerValueLength: 1024,
+  headersTotalBytes: 8192,
+  events: 20,
+  /** Deliveries per page: default and largest. */
+  deliveriesPageDefault: 20,
+  deliveriesPageMax: 100,
+  deliveriesCursorLength: 512,
+} as const;
+
+/**
+ * Delivery defaults of an installation (the webhook service's ACCORD_WEBHOOK_TIMEOUT_MS,
+ * ACCORD_WEBHOOK_RETRY_SCHEDULE and ACCORD_WEBHOOK_SECRET_GRACE default to these); the
+ * document's description of deliveries is written from them.
+ */
+export const DELIVERY = {
+  timeoutMs: 15_000,
+  /** Delays between attempts (the first attempt is immediate), jittered. */
+  retrySchedule: ['5s', '5m', '30m', '2h', '5h', '10h', '10h'],
+  jitter: 0.2,
+  secretGrace: '24h',
+} as const;
+
+/** A duration of the form `<n><s|m|h>` as prose: `5 s`, `30 min`, `2 h`. */
+export function durationText(d: string): string {
+  const m = /^(\d+)(s|m|h)$/.exec(d);
+  if (!m) throw new Error(`not a duration: ${d}`);
+  return `${m[1]} ${m[2] === 'm' ? 'min' : m[2]}`;
+}
+
+/** Header names: HTTP tokens. */
+export const HEADER_NAME = new RegExp(`^[!#$%&'*+.^_\`|~0-9A-Za-z-]{1,${LIMITS.headerNameLength}}$`);
+/** Header values: visible ASCII, space and tab; no leading/trailing whitespace, no CR/LF/NUL. */
+export const HEADER_VALUE = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;
+
+const registry = contractRegistry();
+
+const url = z
+  .url()
+  .max(LIMITS.urlLength)
+  .meta({
+    description:
+      'Absolute http(s) URL receiving the deliveries (no user:password part). Hosts that are, or resolve to, loopback, private, link-local, CGNAT, multicast or reserved addresses are refused unless the installation allow-lists them.',
+    examples: ['https://hooks.example.com/accord'],
+  });
+const events = z
+  .array(z.enum(SUBSCRIBABLE_EVENT_TYPES))
+  .min(1)
+  .max(LIMITS.events)
+  .meta({
+    description:
+      'Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it), `consent.renewal_required` (once per consent state and material version of its specification, when a material change makes a consent to an older version due for renewal: `data` is the state’s current consent event with `renewalRequired: true` and `reconsentSince`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.',
+    examples: [['consent']],
+  });
+const headers = z
+  .record(z.string().regex(HEADER_NAME), z.string().max(LIMITS.headerValueLength).regex(HEADER_VALUE))
+  .refine((h) => Object.keys(h).length <= LIMITS.headers)
+  .meta({
+    maxProperties: LIMITS.headers,
+    description: `Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most ${LIMITS.headers}, names are HTTP tokens, values visible ASCII up to ${LIMITS.headerValueLength} characters, ${LIMITS.headersTotalBytes / 1024} KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the \`webhook-*\` signature headers cannot be set.`,
+    examples: [{ Authorization: 'Bearer receiver-secret' }],
+  });
+
+export const WebhookCreateRequest = z.strictObject({ url, events, headers: headers.optional() }).meta({
+  examples: [{ url: 'https://hooks.example.com/accord', events: ['consent'], headers: { Authorization: 'Bearer receiver-secret' } }],
+});
+registry.add(WebhookCreateRequest, { id: 'WebhookCreateRequest' });
+
+export const WebhookUpdateRequest = z
+  .strictObject({
+    url: url.optional(),
+    events: events.optional(),
+    headers: headers.optional(),
+    disabled: z.boolean().optional().describe('true stops deliveries; false re-enables the webhook.'),
+  })
+  .refine((o) => Object.keys(o).length >= 1)
+  .meta({ minProperties: 1 });
+registry.add(WebhookUpdateRequest, { id: 'WebhookUpdateRequest' });
+
+export const WebhookDeliveriesQuery = z.strictObject({
+  limit: z.int().min(1).max(LIMITS.deliveriesPageMax).optional().describe(`Page size (default ${LIMITS.deliveriesPageDefault}).`),
+  cursor: z.string().max(LIMITS.deliveriesCursorLength).optional().describe('Opaque cursor from the `Link: rel="next"` header of the previous page.'),
+});
+registry.add(WebhookDeliveriesQuery, { id: 'WebhookDeliveriesQuery' });
+
+/** The OpenAPI component schemas of the webhook requests, by name. */
+export const webhooksSchemas = componentSchemas(registry);
