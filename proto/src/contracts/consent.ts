@@ -29,6 +29,8 @@ export const LIMITS = {
   /** Erasure records per page: default and largest. */
   erasuresPageDefault: 100,
   erasuresPageMax: 1000,
+  /** Events per page of an export (the gateway streams and flushes page by page). */
+  exportPage: 1000,
   /** Most events in the JSON form of a subject's export (one document in memory); NDJSON has no limit. */
   exportJsonMax: 10_000,
   /** Targets in the statistics (those with the most events). */

@@ -45,6 +45,8 @@ export const LIMITS = {
   deliveriesPageDefault: 20,
   deliveriesPageMax: 100,
   deliveriesCursorLength: 512,
+  /** Attempts kept per delivery (older ones are dropped from its log). */
+  attemptsKept: 50,
 } as const;
 
 /**

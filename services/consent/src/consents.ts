@@ -35,7 +35,7 @@ export interface ConsentLogPort {
 export const { searchPageDefault: SEARCH_DEFAULT_LIMIT, searchPageMax: SEARCH_MAX_LIMIT } = LIMITS;
 export const TOKEN_MAX_EVENTS = 100;
 export const CURRENT_STATES_MAX = 1000;
-export const EXPORT_PAGE_MAX = 1000;
+export const EXPORT_PAGE_MAX = LIMITS.exportPage;
 export const { erasuresPageDefault: ERASURES_DEFAULT_LIMIT, erasuresPageMax: ERASURES_MAX_LIMIT } = LIMITS;
 const DAY_MS = 86_400_000;
 /** Time kept for an answer to reach the caller before its deadline. */

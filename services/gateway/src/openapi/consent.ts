@@ -297,7 +297,7 @@ export const consentOpenApi: OpenApiFragment = {
           'so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). ' +
           'An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. ' +
           'A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor). ' +
-          'With `Accept-Encoding: gzip` the body is gzip-compressed (`Content-Encoding: gzip`), flushed after every page of 1000 events so progress stays visible. ' +
+          `With \`Accept-Encoding: gzip\` the body is gzip-compressed (\`Content-Encoding: gzip\`), flushed after every page of ${LIMITS.exportPage} events so progress stays visible. ` +
           '`X-Total-Count` estimates the events from the cursor on, for progress (see its description). ' +
           `With \`subject\` and \`Accept: application/json\`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), ` +
           `at most ${EXPORT_JSON_MAX_DOC} events (413 beyond, use NDJSON); without \`subject\`, or with \`cursor\`, the JSON form is a 400. NDJSON is the default (no Accept, \`*/*\`).`,

@@ -7,7 +7,7 @@ import { queryParameters } from './validate';
  * /webhooks/v0: paths and response schemas. The request schemas, limits, event types and the
  * delivery defaults stated below are the contract's, @accord/proto's contracts/webhooks.ts.
  */
-const { DELIVERY, durationText, webhooksSchemas: inputs } = contracts.webhooks;
+const { DELIVERY, LIMITS, durationText, webhooksSchemas: inputs } = contracts.webhooks;
 const retrySchedule = DELIVERY.retrySchedule.map(durationText).join(', ');
 
 const security = [{ bearer: [] }];
@@ -181,7 +181,7 @@ export const webhooksOpenApi: OpenApiFragment = {
           enum: ['pending', 'succeeded', 'failed'],
           description: '`failed`: every scheduled attempt failed, or the webhook was disabled/deleted. Failed deliveries are kept.',
         },
-        attempts: { type: 'array', items: ref('WebhookDeliveryAttempt'), description: 'Attempts, oldest first (the last 50).' },
+        attempts: { type: 'array', items: ref('WebhookDeliveryAttempt'), description: `Attempts, oldest first (the last ${LIMITS.attemptsKept}).` },
         nextAttemptAt: { type: 'string', format: 'date-time', description: 'When the next attempt is due (pending only).' },
         createdAt: { type: 'string', format: 'date-time' },
       },

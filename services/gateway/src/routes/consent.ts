@@ -102,7 +102,7 @@ async function withSinglePaths<T>(single: boolean, p: Promise<T>): Promise<T> {
 
 const ID = /^[0-9a-f]{32}$/;
 /** Events per page an export reads (its memory bound). */
-const EXPORT_PAGE = 1000;
+const EXPORT_PAGE = contracts.consent.LIMITS.exportPage;
 const EXPORT_JSON_MAX = EXPORT_JSON_MAX_DOC;
 
 /** The newest event of each (issuer, target, scope) among events sorted oldest first, newest first, `expired` marked. */

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import { contracts } from '@accord/proto';
 import type { AttemptDoc, DeliveryDoc, Models, QueueDoc } from './models';
 
 /** Attempts kept per delivery (older ones are dropped from the log). */
-export const MAX_ATTEMPT_LOG = 50;
+export const MAX_ATTEMPT_LOG = contracts.webhooks.LIMITS.attemptsKept;
 
 const DUPLICATE_KEY = 11000;
 
