@@ -3705,7 +3705,7 @@ export interface components {
       caption: string;
       groupId: string;
       issuer: string;
-      items: ({
+      items: (components['schemas']['DpConsentRequestItem'] & {
         /** @description Current event of every scope of the target, `default` first. */
         scopes: {
           /** Format: date-time */
@@ -3724,7 +3724,7 @@ export interface components {
          * @enum {string}
          */
         state: 'accepted' | 'declined' | 'no_action' | 'none';
-      } & components['schemas']['DpConsentRequestItem'])[];
+      })[];
       language: string | null;
       subject: string;
       title: string;

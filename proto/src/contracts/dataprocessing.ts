@@ -199,5 +199,136 @@ export const DashboardQuery = z.object({
 });
 registry.add(DashboardQuery, { id: 'DpDashboardQuery' });
 
-/** The OpenAPI component schemas of the data processing requests, by name. */
+// --- answers ------------------------------------------------------------------------------
+
+const dateTime = () => z.iso.datetime({ offset: true });
+const material = 'purpose, data, action, legalBasis, duration, location or sensitive changed, or the editor sent `requiresReconsent: true`';
+
+export const Group = z.object({
+  id: z.string().describe('24 hex characters.'),
+  name: z.string().describe('Title of the consent request.'),
+  description: z.string().describe('Caption of the consent request.'),
+  purpose: z.string(),
+  appId: z.string().describe('Owner: the application that created the group (Accord has no user accounts, so there is no `userId`).'),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+});
+registry.add(Group, { id: 'DpGroup' });
+
+export const Text = z.object({
+  id: z.int().describe('Unique within its specification; never reused.'),
+  value: z.string(),
+  language: z.string(),
+  type: z.enum(TEXT_TYPES),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+});
+registry.add(Text, { id: 'DpText' });
+
+/** The specification facts every view repeats. */
+const facts = {
+  data: z.string(),
+  purpose: z.string(),
+  action: z.enum(ACTIONS),
+  sensitive: z.boolean(),
+};
+const optionalFacts = {
+  duration: z.int().nullable().optional(),
+  legalBasis: z.literal([...LEGAL_BASES, null]).optional(),
+  externalHref: z.string().nullable().optional(),
+};
+
+export const Spec = z.object({
+  id: z.string().describe('24 hex characters.'),
+  groupId: z.string(),
+  ...facts,
+  consentTarget: z.boolean(),
+  location: z.string(),
+  ...optionalFacts,
+  texts: z.array(Text),
+  version: z.int().describe('1 on creation, +1 on every change of fields or texts (and on deletion).'),
+  reconsentSince: z
+    .int()
+    .describe(
+      `The latest version made by a material change: ${material}. 1 on creation. Text edits and other fields are not material unless marked. Current consents to an older version show \`renewalRequired: true\`.`,
+    ),
+  target: z.url().describe('Consent target URL: `{base_url}/dataprocessing/v0/dpspecs/<id>`.'),
+  appId: z.string().describe('Application that made the current version.'),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+  archived: z.boolean().describe('True once deleted: still readable (with its versions) so consent events stay explainable; read-only and not listed.'),
+  deletedAt: dateTime().nullable().optional(),
+  consentValidityDays: z.int().optional().describe('Present when set: days a consent to this specification stays valid.'),
+});
+registry.add(Spec, { id: 'DpSpec' });
+
+export const SpecVersion = z.object({
+  specId: z.string(),
+  version: z.int(),
+  createdAt: dateTime().describe('When this version was made.'),
+  appId: z.string().describe('The application that made it.'),
+  current: z.boolean(),
+  spec: Spec,
+});
+registry.add(SpecVersion, { id: 'DpSpecVersion' });
+
+export const ConsentRequestItem = z.object({
+  specId: z.string(),
+  target: z.url().describe('Use as `target` of the consent event.'),
+  text: z.xor([Text, z.null()]).describe('The chosen text (see `lang`); null when the specification has none.'),
+  ...facts,
+  location: z.string(),
+  duration: optionalFacts.duration.unwrap(),
+  legalBasis: optionalFacts.legalBasis.unwrap(),
+  externalHref: optionalFacts.externalHref.unwrap(),
+  version: z.int().describe('Current version of the specification.'),
+});
+registry.add(ConsentRequestItem, { id: 'DpConsentRequestItem' });
+
+export const ConsentRequest = z.object({
+  groupId: z.string(),
+  title: z.string(),
+  caption: z.string(),
+  language: z.string().nullable().describe('The requested language (each text says its own).'),
+  items: z.array(ConsentRequestItem),
+});
+registry.add(ConsentRequest, { id: 'DpConsentRequest' });
+
+const CONSENT_STATES = ['accepted', 'declined', 'no_action'] as const;
+export const Dashboard = z.object({
+  groupId: z.string(),
+  title: z.string(),
+  caption: z.string(),
+  language: z.string().nullable(),
+  subject: z.string(),
+  issuer: z.string(),
+  items: z.array(
+    z.intersection(
+      ConsentRequestItem,
+      z.object({
+        state: z.enum([...CONSENT_STATES, 'none']).describe('State of the `default` scope; `none` without any event.'),
+        scopes: z
+          .array(
+            z.object({
+              scope: z.string(),
+              state: z.enum(CONSENT_STATES),
+              eventId: z.string(),
+              createdAt: dateTime().nullable(),
+              targetVersion: z.int().optional().describe('The specification version the event consented to; present when it names one.'),
+              renewalRequired: z
+                .boolean()
+                .optional()
+                .describe(
+                  'Present and true when the specification changed materially after that version (its `reconsentSince` is later): the subject needs to answer again.',
+                ),
+            }),
+          )
+          .describe('Current event of every scope of the target, `default` first.'),
+      }),
+    ),
+  ),
+});
+registry.add(Dashboard, { id: 'DpDashboard' });
+
+/** The OpenAPI component schemas of the data processing requests and answers, by name. */
 export const dataprocessingSchemas = componentSchemas(registry);

@@ -33,10 +33,17 @@ export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
 
 /**
  * `format: date-time` alone: zod adds its own regex for z.iso.datetime(), which only restates the
- * format (RFC 3339) that the document's validator (ajv-formats) checks anyway.
+ * format (RFC 3339) that the document's validator (ajv-formats) checks anyway. And `integer`
+ * alone for an integer without bounds of its own.
  */
 function override(ctx: { jsonSchema: JsonSchema }): void {
-  if (ctx.jsonSchema.format === 'date-time') delete ctx.jsonSchema.pattern;
+  const s = ctx.jsonSchema;
+  if (s.format === 'date-time') delete s.pattern;
+  // An unbounded z.int() is a plain integer (zod writes the safe-integer range).
+  if (s.type === 'integer' && s.minimum === Number.MIN_SAFE_INTEGER && s.maximum === Number.MAX_SAFE_INTEGER) {
+    delete s.minimum;
+    delete s.maximum;
+  }
 }
 
 function collapseNullable(node: unknown): unknown {

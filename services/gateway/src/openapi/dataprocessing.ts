@@ -3,10 +3,11 @@ import { errorResponses } from './common';
 import { ref, type OpenApiFragment } from './types';
 
 /**
- * /dataprocessing/v0: paths and response schemas. The request schemas (bodies, queries), enums
- * and limits are generated from the contract, @accord/proto's contracts/dataprocessing.ts.
+ * /dataprocessing/v0: paths, parameters and responses. Every component schema (requests, queries,
+ * answers), enum and limit is generated from the contract, @accord/proto's contracts/dataprocessing.ts.
  */
-const { ACTIONS, LEGAL_BASES, TEXT_TYPES, LIMITS, dataprocessingSchemas: inputs } = contracts.dataprocessing;
+const { LIMITS, dataprocessingSchemas } = contracts.dataprocessing;
+const inputs = dataprocessingSchemas;
 
 // Like validate.ts's queryParameters (not imported: validate.ts builds the document from this file).
 type QuerySchema = { properties: Record<string, Record<string, unknown>>; required?: readonly string[] };
@@ -52,86 +53,6 @@ const ifMatch = {
     'The ETag of the version the change is based on (`*`: any). When it is not the current ETag (the specification has moved on, or the value is no ETag at all), 412 and nothing changes.',
   schema: { type: 'string', examples: ['"3"'] },
 };
-
-const text = {
-  type: 'object',
-  required: ['id', 'value', 'language', 'type', 'createdAt', 'updatedAt'],
-  properties: {
-    id: { type: 'integer', description: 'Unique within its specification; never reused.' },
-    value: { type: 'string' },
-    language: { type: 'string' },
-    type: { type: 'string', enum: TEXT_TYPES },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-  },
-};
-
-const spec = {
-  type: 'object',
-  required: [
-    'id',
-    'groupId',
-    'data',
-    'purpose',
-    'action',
-    'sensitive',
-    'consentTarget',
-    'location',
-    'texts',
-    'version',
-    'reconsentSince',
-    'target',
-    'appId',
-    'createdAt',
-    'updatedAt',
-    'archived',
-  ],
-  properties: {
-    id: { type: 'string', description: '24 hex characters.' },
-    groupId: { type: 'string' },
-    data: { type: 'string' },
-    purpose: { type: 'string' },
-    action: { type: 'string', enum: ACTIONS },
-    sensitive: { type: 'boolean' },
-    consentTarget: { type: 'boolean' },
-    location: { type: 'string' },
-    duration: { type: ['integer', 'null'] },
-    legalBasis: { enum: [...LEGAL_BASES, null] },
-    externalHref: { type: ['string', 'null'] },
-    texts: { type: 'array', items: ref('DpText') },
-    version: { type: 'integer', description: '1 on creation, +1 on every change of fields or texts (and on deletion).' },
-    reconsentSince: {
-      type: 'integer',
-      description:
-        'The latest version made by a material change: purpose, data, action, legalBasis, duration, location or sensitive changed, or the editor sent `requiresReconsent: true`. 1 on creation. Text edits and other fields are not material unless marked. Current consents to an older version show `renewalRequired: true`.',
-    },
-    target: { type: 'string', format: 'uri', description: 'Consent target URL: `{base_url}/dataprocessing/v0/dpspecs/<id>`.' },
-    appId: { type: 'string', description: 'Application that made the current version.' },
-    createdAt: { type: 'string', format: 'date-time' },
-    updatedAt: { type: 'string', format: 'date-time' },
-    archived: {
-      type: 'boolean',
-      description: 'True once deleted: still readable (with its versions) so consent events stay explainable; read-only and not listed.',
-    },
-    deletedAt: { type: ['string', 'null'], format: 'date-time' },
-    consentValidityDays: { type: 'integer', description: 'Present when set: days a consent to this specification stays valid.' },
-  },
-};
-
-const consentItemProps = {
-  specId: { type: 'string' },
-  target: { type: 'string', format: 'uri', description: 'Use as `target` of the consent event.' },
-  text: { oneOf: [ref('DpText'), { type: 'null' }], description: 'The chosen text (see `lang`); null when the specification has none.' },
-  data: { type: 'string' },
-  purpose: { type: 'string' },
-  action: { type: 'string', enum: ACTIONS },
-  sensitive: { type: 'boolean' },
-  location: { type: 'string' },
-  duration: { type: ['integer', 'null'] },
-  legalBasis: { enum: [...LEGAL_BASES, null] },
-  externalHref: { type: ['string', 'null'] },
-  version: { type: 'integer', description: 'Current version of the specification.' },
-} as const;
 
 const viewParams = queryParameters(inputs.DpViewQuery as QuerySchema);
 
@@ -390,93 +311,5 @@ export const dataprocessingOpenApi: OpenApiFragment = {
       },
     },
   },
-  schemas: {
-    DpGroup: {
-      type: 'object',
-      required: ['id', 'name', 'description', 'purpose', 'appId', 'createdAt', 'updatedAt'],
-      properties: {
-        id: { type: 'string', description: '24 hex characters.' },
-        name: { type: 'string', description: 'Title of the consent request.' },
-        description: { type: 'string', description: 'Caption of the consent request.' },
-        purpose: { type: 'string' },
-        appId: { type: 'string', description: 'Owner: the application that created the group (Accord has no user accounts, so there is no `userId`).' },
-        createdAt: { type: 'string', format: 'date-time' },
-        updatedAt: { type: 'string', format: 'date-time' },
-      },
-    },
-    DpSpec: spec,
-    DpText: text,
-    DpSpecVersion: {
-      type: 'object',
-      required: ['specId', 'version', 'createdAt', 'appId', 'current', 'spec'],
-      properties: {
-        specId: { type: 'string' },
-        version: { type: 'integer' },
-        createdAt: { type: 'string', format: 'date-time', description: 'When this version was made.' },
-        appId: { type: 'string', description: 'The application that made it.' },
-        current: { type: 'boolean' },
-        spec: ref('DpSpec'),
-      },
-    },
-    DpConsentRequestItem: { type: 'object', required: Object.keys(consentItemProps), properties: consentItemProps },
-    DpConsentRequest: {
-      type: 'object',
-      required: ['groupId', 'title', 'caption', 'language', 'items'],
-      properties: {
-        groupId: { type: 'string' },
-        title: { type: 'string' },
-        caption: { type: 'string' },
-        language: { type: ['string', 'null'], description: 'The requested language (each text says its own).' },
-        items: { type: 'array', items: ref('DpConsentRequestItem') },
-      },
-    },
-    DpDashboard: {
-      type: 'object',
-      required: ['groupId', 'title', 'caption', 'language', 'subject', 'issuer', 'items'],
-      properties: {
-        groupId: { type: 'string' },
-        title: { type: 'string' },
-        caption: { type: 'string' },
-        language: { type: ['string', 'null'] },
-        subject: { type: 'string' },
-        issuer: { type: 'string' },
-        items: {
-          type: 'array',
-          items: {
-            allOf: [ref('DpConsentRequestItem')],
-            type: 'object',
-            required: ['state', 'scopes'],
-            properties: {
-              state: {
-                type: 'string',
-                enum: ['accepted', 'declined', 'no_action', 'none'],
-                description: 'State of the `default` scope; `none` without any event.',
-              },
-              scopes: {
-                type: 'array',
-                description: 'Current event of every scope of the target, `default` first.',
-                items: {
-                  type: 'object',
-                  required: ['scope', 'state', 'eventId', 'createdAt'],
-                  properties: {
-                    scope: { type: 'string' },
-                    state: { type: 'string', enum: ['accepted', 'declined', 'no_action'] },
-                    eventId: { type: 'string' },
-                    createdAt: { type: ['string', 'null'], format: 'date-time' },
-                    targetVersion: { type: 'integer', description: 'The specification version the event consented to; present when it names one.' },
-                    renewalRequired: {
-                      type: 'boolean',
-                      description:
-                        'Present and true when the specification changed materially after that version (its `reconsentSince` is later): the subject needs to answer again.',
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    },
-    ...inputs,
-  },
+  schemas: dataprocessingSchemas,
 };
