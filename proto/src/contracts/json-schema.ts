@@ -13,7 +13,8 @@ export const contractRegistry = (): ContractRegistry => z.registry<{ id: string 
  * `$ref`s to `#/components/schemas/<id>`, minus the per-schema `$schema`/`$id`, and with
  * nullable values written as `type: [T, "null"]` (zod writes `anyOf: [T, {type: "null"}]`) so
  * that the gateway's validator reports "must be string,null" rather than "must match a schema in
- * anyOf", as it always has.
+ * anyOf", as it always has; record keys lose zod's `propertyNames: {type: "string"}`, which JSON
+ * property names always satisfy.
  */
 export function componentSchemas(registry: ContractRegistry): Record<string, JsonSchema> {
   const out = z.toJSONSchema(registry, { target: 'draft-2020-12', io: 'input', uri: (id) => `#/components/schemas/${id}`, override });
@@ -50,6 +51,13 @@ function collapseNullable(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(collapseNullable);
   if (!node || typeof node !== 'object') return node;
   const o = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, collapseNullable(v)])) as JsonSchema;
+  // JSON property names are strings: zod's `propertyNames: {type: "string"}` (record keys) says nothing.
+  const names = o.propertyNames as JsonSchema | undefined;
+  if (names && names.type === 'string') {
+    const { type: _t, ...rest } = names;
+    if (Object.keys(rest).length) o.propertyNames = rest;
+    else delete o.propertyNames;
+  }
   const anyOf = o.anyOf as JsonSchema[] | undefined;
   if (!Array.isArray(anyOf) || anyOf.length !== 2) return o;
   const nullIndex = anyOf.findIndex((s) => s.type === 'null' && Object.keys(s).length === 1);

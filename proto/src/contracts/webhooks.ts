@@ -124,5 +124,52 @@ export const WebhookDeliveriesQuery = z.strictObject({
 });
 registry.add(WebhookDeliveriesQuery, { id: 'WebhookDeliveriesQuery' });
 
-/** The OpenAPI component schemas of the webhook requests, by name. */
+// --- answers ------------------------------------------------------------------------------
+
+const dateTime = () => z.iso.datetime({ offset: true });
+
+export const Webhook = z.object({
+  id: z.int().meta({ description: 'Per-installation integer id.', examples: [42] }),
+  appId: z.string().describe('Application the webhook belongs to (from the access token).'),
+  url: z.url(),
+  events: z.array(z.string()),
+  headers: z.record(z.string(), z.string()).optional().describe('Custom headers; absent when none.'),
+  secret: z
+    .string()
+    .optional()
+    .meta({
+      description: 'Signing secret, `whsec_` + base64 of 24 random bytes; verify deliveries with any Standard Webhooks library. Not included in the list.',
+      examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+    }),
+  previousSecretExpiresAt: dateTime().optional().describe('Until when the rotated-out secret still signs; absent when none does.'),
+  disabled: z.boolean().describe('A disabled webhook receives nothing (set by a 410 Gone answer or by PATCH).'),
+  disabledReason: z.string().optional(),
+  createdAt: dateTime().optional(),
+  updatedAt: dateTime().optional(),
+});
+registry.add(Webhook, { id: 'Webhook' });
+
+export const WebhookDeliveryAttempt = z.object({
+  at: dateTime(),
+  statusCode: z.int().nullable().describe('HTTP status of the answer; null when none came (refused, DNS, connect or timeout error).'),
+  latencyMs: z.int(),
+  error: z.string().optional().describe('Why the attempt failed, when it did.'),
+});
+registry.add(WebhookDeliveryAttempt, { id: 'WebhookDeliveryAttempt' });
+
+export const WebhookDelivery = z.object({
+  id: z.string().meta({ examples: ['dlv_Jj-Qn-jpqvqgme54KrEiHgt6'] }),
+  webhookId: z.int(),
+  eventId: z.string().describe('Event id; the `webhook-id` header of every attempt.'),
+  eventType: z.string().meta({ examples: Object.keys(EVENT_TYPES) }),
+  status: z
+    .enum(['pending', 'succeeded', 'failed'])
+    .describe('`failed`: every scheduled attempt failed, or the webhook was disabled/deleted. Failed deliveries are kept.'),
+  attempts: z.array(WebhookDeliveryAttempt).describe(`Attempts, oldest first (the last ${LIMITS.attemptsKept}).`),
+  nextAttemptAt: dateTime().optional().describe('When the next attempt is due (pending only).'),
+  createdAt: dateTime(),
+});
+registry.add(WebhookDelivery, { id: 'WebhookDelivery' });
+
+/** The OpenAPI component schemas of the webhook requests and answers (all but the delivery body), by name. */
 export const webhooksSchemas = componentSchemas(registry);

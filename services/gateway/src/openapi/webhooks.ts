@@ -4,10 +4,11 @@ import { ref, type OpenApiFragment } from './types';
 import { queryParameters } from './validate';
 
 /**
- * /webhooks/v0: paths and response schemas. The request schemas, limits, event types and the
- * delivery defaults stated below are the contract's, @accord/proto's contracts/webhooks.ts.
+ * /webhooks/v0: paths, parameters, responses and the delivery body. The request and answer
+ * schemas, limits, event types and the delivery defaults stated below are the contract's,
+ * @accord/proto's contracts/webhooks.ts.
  */
-const { DELIVERY, LIMITS, durationText, webhooksSchemas: inputs } = contracts.webhooks;
+const { DELIVERY, durationText, webhooksSchemas: inputs } = contracts.webhooks;
 const retrySchedule = DELIVERY.retrySchedule.map(durationText).join(', ');
 
 const security = [{ bearer: [] }];
@@ -137,55 +138,6 @@ export const webhooksOpenApi: OpenApiFragment = {
   },
   schemas: {
     ...inputs,
-    Webhook: {
-      type: 'object',
-      required: ['id', 'appId', 'url', 'events', 'disabled'],
-      properties: {
-        id: { type: 'integer', description: 'Per-installation integer id.', examples: [42] },
-        appId: { type: 'string', description: 'Application the webhook belongs to (from the access token).' },
-        url: { type: 'string', format: 'uri' },
-        events: { type: 'array', items: { type: 'string' } },
-        headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'Custom headers; absent when none.' },
-        secret: {
-          type: 'string',
-          description: 'Signing secret, `whsec_` + base64 of 24 random bytes; verify deliveries with any Standard Webhooks library. Not included in the list.',
-          examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
-        },
-        previousSecretExpiresAt: { type: 'string', format: 'date-time', description: 'Until when the rotated-out secret still signs; absent when none does.' },
-        disabled: { type: 'boolean', description: 'A disabled webhook receives nothing (set by a 410 Gone answer or by PATCH).' },
-        disabledReason: { type: 'string' },
-        createdAt: { type: 'string', format: 'date-time' },
-        updatedAt: { type: 'string', format: 'date-time' },
-      },
-    },
-    WebhookDeliveryAttempt: {
-      type: 'object',
-      required: ['at', 'statusCode', 'latencyMs'],
-      properties: {
-        at: { type: 'string', format: 'date-time' },
-        statusCode: { type: ['integer', 'null'], description: 'HTTP status of the answer; null when none came (refused, DNS, connect or timeout error).' },
-        latencyMs: { type: 'integer' },
-        error: { type: 'string', description: 'Why the attempt failed, when it did.' },
-      },
-    },
-    WebhookDelivery: {
-      type: 'object',
-      required: ['id', 'webhookId', 'eventId', 'eventType', 'status', 'attempts', 'createdAt'],
-      properties: {
-        id: { type: 'string', examples: ['dlv_Jj-Qn-jpqvqgme54KrEiHgt6'] },
-        webhookId: { type: 'integer' },
-        eventId: { type: 'string', description: 'Event id; the `webhook-id` header of every attempt.' },
-        eventType: { type: 'string', examples: ['consent', 'consent.expired', 'consent.renewal_required', 'log.tree_head', 'ping'] },
-        status: {
-          type: 'string',
-          enum: ['pending', 'succeeded', 'failed'],
-          description: '`failed`: every scheduled attempt failed, or the webhook was disabled/deleted. Failed deliveries are kept.',
-        },
-        attempts: { type: 'array', items: ref('WebhookDeliveryAttempt'), description: `Attempts, oldest first (the last ${LIMITS.attemptsKept}).` },
-        nextAttemptAt: { type: 'string', format: 'date-time', description: 'When the next attempt is due (pending only).' },
-        createdAt: { type: 'string', format: 'date-time' },
-      },
-    },
     WebhookEventPayload: {
       type: 'object',
       description: 'Body of every delivery (signed as sent; verify the raw bytes).',
