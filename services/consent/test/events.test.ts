@@ -6,7 +6,7 @@ import { connect, type NatsConnection } from 'nats';
 import { connectMongo, createLogger, eventSubject, streamName, type EventEnvelope } from '@accord/common';
 import { CONSENT_BUS_CONTENT_TYPE, consentBusEventEnvelope, consentEventJson, decodeConsentBusEvent, isConsentBusContentType } from '@accord/proto';
 import { findBinary, freePort, itWithBinary, spawnLogged, stopChild, testEnv, waitForPort } from '@accord/local-stack';
-import { Consents } from '../src/consents';
+import { Consents } from '../src/app/consents';
 import { buildEvents, validateInputs } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
 import { ConsentRepository } from '../src/store/repository';

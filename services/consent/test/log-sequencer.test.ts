@@ -8,7 +8,7 @@ import { hashFromBase64, rootOf, verifyConsistency, verifyInclusion, verifyTreeH
 import type { ConsentEvent } from '../src/domain/consent';
 import { eventLeafHash, signTreeHead } from '../src/domain/log';
 import { LogSequencer, type SequencerOptions } from '../src/events/log-sequencer';
-import { ConsentLog } from '../src/log';
+import { ConsentLog } from '../src/app/log';
 import { defineLogModels, type LogHeadDoc, type LogModels } from '../src/store/log-models';
 import { LogRepository } from '../src/store/log-repository';
 import { defineModels } from '../src/store/models';

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { connectMongo, createLogger, syncIndexes, UnavailableError } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
-import { Consents } from '../src/consents';
+import { Consents } from '../src/app/consents';
 import type { SpecDetails } from '../src/domain/receipt';
 import { defineModels } from '../src/store/models';
 import { ConsentRepository } from '../src/store/repository';

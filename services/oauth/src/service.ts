@@ -1,13 +1,13 @@
 import { connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
 import { limitsv1, oauthconsolev1, oauthv1 } from '@accord/proto';
 import { resolveHashKey, type Config } from './config';
-import { ConsoleCore } from './console-core';
+import { ConsoleCore } from './app/console';
 import { CredentialCrypto } from './domain/secrets';
 import { consoleHandlers } from './grpc/console-handlers';
 import { oauthHandlers } from './grpc/handlers';
-import { limitsHandlers } from './limits/handlers';
-import { LimitsStore } from './limits/store';
-import { OAuthCore } from './oauth-core';
+import { limitsHandlers } from './grpc/limits-handlers';
+import { LimitsStore } from './store/limits-repository';
+import { OAuthCore } from './app/oauth';
 import { ensureExpiry } from './store/expiry';
 import { defineConsoleModels } from './store/console-models';
 import { ConsoleRepository } from './store/console-repository';

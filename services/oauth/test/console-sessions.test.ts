@@ -1,9 +1,9 @@
 import type { Connection } from 'mongoose';
 import { connectMongo, createLogger, loadSigningKeys, syncIndexes } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
-import { ConsoleCore } from '../src/console-core';
+import { ConsoleCore } from '../src/app/console';
 import { CredentialCrypto } from '../src/domain/secrets';
-import { OAuthCore } from '../src/oauth-core';
+import { OAuthCore } from '../src/app/oauth';
 import { defineConsoleModels } from '../src/store/console-models';
 import { ConsoleRepository } from '../src/store/console-repository';
 import { defineModels } from '../src/store/models';

@@ -2,7 +2,7 @@ import { connectMongo, createLogger, loadSigningKeys, syncIndexes } from '@accor
 import { testEnv } from '@accord/local-stack';
 import type { Connection } from 'mongoose';
 import { CredentialCrypto } from '../src/domain/secrets';
-import { OAuthCore } from '../src/oauth-core';
+import { OAuthCore } from '../src/app/oauth';
 import { ensureExpiry } from '../src/store/expiry';
 import { defineModels, type OAuthModels } from '../src/store/models';
 import { OAuthRepository } from '../src/store/repository';

@@ -11,8 +11,8 @@ import {
 } from '@accord/common';
 import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
-import { SafeSender, type Resolver } from './delivery/http-sender';
-import { DeliveryWorker } from './delivery/worker';
+import { SafeSender, type Resolver } from './http/sender';
+import { DeliveryWorker } from './app/delivery-worker';
 import { AddressPolicy } from './domain/address-policy';
 import { eventText, isAccountWide, isSubscribable } from './domain/event-types';
 import { deliveryBody } from './domain/signing';

@@ -3,7 +3,7 @@ import type { NatsConnection } from 'nats';
 import { fieldErrorsOf } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { webhookv1 } from '@accord/proto';
-import type { Resolver } from '../src/delivery/http-sender';
+import type { Resolver } from '../src/http/sender';
 import { connectTestNats, consentData, eventually, publishEvent, startInstance, startReceiver } from './helpers';
 
 jest.setTimeout(60_000);

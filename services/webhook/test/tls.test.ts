@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { generate } from 'selfsigned';
 import { AddressPolicy } from '../src/domain/address-policy';
-import { SafeSender, type Resolver } from '../src/delivery/http-sender';
+import { SafeSender, type Resolver } from '../src/http/sender';
 
 // HTTPS receivers with certificates from a CA of the test's own, reached by a name that only the
 // test's resolver knows: what the sender verifies is the URL's host name, while it connects to

@@ -1,9 +1,9 @@
 import { implement, type AsyncService, type Logger } from '@accord/common';
 import { consentv1 } from '@accord/proto';
-import type { Consents } from '../consents';
+import type { Consents } from '../app/consents';
 import type { ConsentEvent, ConsentInput } from '../domain/consent';
 import { countRecorded } from '../metrics';
-import type { ConsentLog } from '../log';
+import type { ConsentLog } from '../app/log';
 import type { ErasureDoc } from '../store/models';
 
 export function toProto(ev: ConsentEvent): consentv1.ConsentEvent {

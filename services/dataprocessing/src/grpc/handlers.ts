@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type AsyncService, type FieldError } from '@accord/common';
 import type { dataprocessingv1 as pb } from '@accord/proto';
-import type { Registry } from '../domain/registry';
+import type { Registry } from '../app/registry';
 import { consentRequestToPb, dashboardItemToPb, groupToPb, specForConsentToPb, specToPb, textToPb, versionToPb } from './mapping';
 
 // The generated server interface extends grpc-js's UntypedServiceImplementation, whose string

@@ -1,6 +1,6 @@
 import { dataprocessingv1 as pb } from '@accord/proto';
 import type { GroupRecord, SpecRecord, TextRecord } from '../domain/model';
-import type { VersionView } from '../domain/registry';
+import type { VersionView } from '../app/registry';
 import type { ConsentItem, ConsentRequestView, DashboardItem } from '../domain/views';
 
 /** Domain records to proto messages (nothing else). */

@@ -5,7 +5,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
  * id is creation order); every document carries its accountId and every query filters by it.
  * Texts are embedded in their specification so that a specification and its texts change
  * together. Every state of a specification is a `dpspecversions` document; `dpspecs` holds a
- * copy of the newest one for lists (see domain/registry.ts).
+ * copy of the newest one for lists (see app/registry.ts).
  */
 
 export interface TextDoc {

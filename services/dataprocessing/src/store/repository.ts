@@ -1,4 +1,4 @@
-import type { RegistryStore } from '../domain/ports';
+import type { RegistryStore } from '../app/ports';
 import type { Action, GroupRecord, GroupState, LegalBasis, SpecRecord, SpecState, SpecVersionRecord, TextRecord, TextType } from '../domain/model';
 import type { GroupDoc, GroupTombstoneDoc, Models, SpecDoc, SpecFieldsDoc, SpecVersionDoc, TextDoc } from './models';
 

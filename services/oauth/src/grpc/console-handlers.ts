@@ -1,6 +1,6 @@
 import { type AsyncService, type CallContext } from '@accord/common';
 import { oauthconsolev1 } from '@accord/proto';
-import type { ApiKeyView, ConsoleCore, SessionLimits, SessionView } from '../console-core';
+import type { ApiKeyView, ConsoleCore, SessionLimits, SessionView } from '../app/console';
 import type { MemberDoc } from '../store/console-models';
 import type { ApplicationDoc, TokenFamilyDoc } from '../store/models';
 import { requireAdmin } from './admin-auth';

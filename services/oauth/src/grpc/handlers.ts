@@ -1,7 +1,7 @@
 import { type AsyncService, type CallContext } from '@accord/common';
 import { oauthv1 } from '@accord/proto';
 import { OAuthProtocolError } from '../domain/oauth-error';
-import type { OAuthCore } from '../oauth-core';
+import type { OAuthCore } from '../app/oauth';
 import type { AccountDoc, ApplicationDoc } from '../store/models';
 import { countGrant } from '../metrics';
 import { requireAdmin } from './admin-auth';

@@ -4,7 +4,7 @@ import { nextRetryDelay, type RetryPolicy } from '../domain/retry';
 import { activeSecrets, signatureHeaders } from '../domain/signing';
 import type { DeliveryStore, Claimed, ClaimResult } from '../store/delivery-store';
 import type { WebhookStore } from '../store/webhook-store';
-import type { SafeSender } from './http-sender';
+import type { SafeSender } from '../http/sender';
 
 export interface WorkerOptions {
   webhooks: WebhookStore;

@@ -1,8 +1,8 @@
 import { InvalidArgumentError, NotFoundError, type AsyncService, type CallContext } from '@accord/common';
 import { limitsv1 } from '@accord/proto';
-import { requireAdmin } from '../grpc/admin-auth';
+import { requireAdmin } from './admin-auth';
 import type { OAuthRepository } from '../store/repository';
-import { LIMIT_FIELDS, type AccountLimits, type LimitsStore } from './store';
+import { LIMIT_FIELDS, type AccountLimits, type LimitsStore } from '../store/limits-repository';
 
 type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 export type LimitsHandlers = AsyncService<KnownKeys<limitsv1.LimitsServiceServer>>;

@@ -1,6 +1,6 @@
 import { ConflictError } from '@accord/common';
-import { ConsoleCore } from './console-core';
-import type { MemberDoc } from './store/console-models';
+import { ConsoleCore } from './console';
+import type { MemberDoc } from '../store/console-models';
 
 /**
  * The rule "an account keeps an owner" under a concurrent change: the store has no transactions,

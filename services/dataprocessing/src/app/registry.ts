@@ -1,8 +1,19 @@
 import { ConflictError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@accord/common';
-import type { GroupRecord, SpecRecord, SpecVersionRecord, TextRecord } from './model';
+import type { GroupRecord, SpecRecord, SpecVersionRecord, TextRecord } from '../domain/model';
 import type { ConsentStates, RegistryStore } from './ports';
-import { addTexts, findText, isNoop, oldestKeptVersion, parseTextId, reconsentSinceAfter, removeText, replaceText, stateOf, type SpecChange } from './specs';
-import { parseSpecTarget, SPEC_ID_PATTERN, specTargetUrl } from './target';
+import {
+  addTexts,
+  findText,
+  isNoop,
+  oldestKeptVersion,
+  parseTextId,
+  reconsentSinceAfter,
+  removeText,
+  replaceText,
+  stateOf,
+  type SpecChange,
+} from '../domain/specs';
+import { parseSpecTarget, SPEC_ID_PATTERN, specTargetUrl } from '../domain/target';
 import {
   languageParam,
   textTypeParam,
@@ -15,8 +26,8 @@ import {
   type GroupInput,
   type SpecInput,
   type TextInput,
-} from './validate';
-import { buildConsentRequest, buildDashboard, renderPolicySection, type ConsentRequestView, type DashboardItem, type ViewOptions } from './views';
+} from '../domain/validate';
+import { buildConsentRequest, buildDashboard, renderPolicySection, type ConsentRequestView, type DashboardItem, type ViewOptions } from '../domain/views';
 
 export interface RegistryOptions {
   /** Public base URL of the deployment; specification targets are built from it. */

@@ -1,5 +1,5 @@
-import type { GroupRecord, GroupState, SpecRecord, SpecVersionRecord } from './model';
-import type { CurrentEvent } from './views';
+import type { GroupRecord, GroupState, SpecRecord, SpecVersionRecord } from '../domain/model';
+import type { CurrentEvent } from '../domain/views';
 
 /** What the registry needs from storage. Every method is scoped by account. */
 export interface RegistryStore {

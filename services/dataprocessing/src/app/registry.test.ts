@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '@accord/common';
-import type { GroupRecord, GroupState, SpecRecord, SpecVersionRecord } from './model';
+import type { GroupRecord, GroupState, SpecRecord, SpecVersionRecord } from '../domain/model';
 import type { RegistryStore } from './ports';
 import { Registry } from './registry';
 

@@ -1,6 +1,6 @@
 import type { JWK } from 'jose';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnavailableError, type FieldError, type Logger, type SigningKey } from '@accord/common';
-import type { SpecSource } from './clients/dataprocessing';
+import type { SpecSource } from '../grpc/dataprocessing-client';
 import {
   buildEvents,
   EVENT_ID_PATTERN,
@@ -12,12 +12,12 @@ import {
   type ConsentEvent,
   type ConsentInput,
   type NormalizedInput,
-} from './domain/consent';
-import { accountErasureKey, validateErase } from './domain/erasure';
-import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from './domain/receipt';
-import type { OutboxRelay } from './events/outbox-relay';
-import type { ErasureDoc } from './store/models';
-import { mapLimit, type ConsentRepository, type Statistics } from './store/repository';
+} from '../domain/consent';
+import { accountErasureKey, validateErase } from '../domain/erasure';
+import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from '../domain/receipt';
+import type { OutboxRelay } from '../events/outbox-relay';
+import type { ErasureDoc } from '../store/models';
+import { mapLimit, type ConsentRepository, type Statistics } from '../store/repository';
 import type { LogAnchor } from '@accord/verify';
 
 /**

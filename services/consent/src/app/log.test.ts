@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { ConsentLog } from './log';
-import type { LogRepository, ProofOutcome } from './store/log-repository';
+import type { LogRepository, ProofOutcome } from '../store/log-repository';
 
 const ID = 'a'.repeat(32);
 const proof = { leafIndex: 0, treeSize: 1, leafHash: 'AA==', auditPath: [] };

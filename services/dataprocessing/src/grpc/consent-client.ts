@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { createClient, isServiceError, UnavailableError, type PromiseClient } from '@accord/common';
 import { consentv1 } from '@accord/proto';
-import type { ConsentStates } from '../domain/ports';
+import type { ConsentStates } from '../app/ports';
 import type { CurrentEvent } from '../domain/views';
 
 /** The consent service's current states over gRPC; unreachable or slow means UNAVAILABLE. */

@@ -1,8 +1,8 @@
 import { status } from '@grpc/grpc-js';
 import { AppError, InvalidArgumentError, NotFoundError } from '@accord/common';
-import { EVENT_ID_PATTERN } from './domain/consent';
-import type { LogHeadDoc } from './store/log-models';
-import type { LogRepository } from './store/log-repository';
+import { EVENT_ID_PATTERN } from '../domain/consent';
+import type { LogHeadDoc } from '../store/log-models';
+import type { LogRepository } from '../store/log-repository';
 
 /** How long a caller should wait before asking again for the proof of an event not yet sequenced (seconds). */
 export const PROOF_RETRY_AFTER_S = 2;
