@@ -1,4 +1,5 @@
 import { Client, credentials, Metadata, status, type CallOptions, type ServiceError } from '@grpc/grpc-js';
+import { sleep } from './async';
 import { currentRequestId, REQUEST_ID_HEADER } from './context';
 import { isServiceError, SERVER_UNAVAILABLE_KEY } from './errors';
 
@@ -74,7 +75,7 @@ export function createClient<D extends object>(definition: D, address: string, o
         } catch (err) {
           if (attempt >= retries || !isServiceError(err) || err.code !== status.UNAVAILABLE) throw err;
           if (err.metadata?.get(SERVER_UNAVAILABLE_KEY).length) throw err; // a server answered: its database is down
-          await new Promise((r) => setTimeout(r, 100 * 3 ** attempt));
+          await sleep(100 * 3 ** attempt);
         }
       }
     };

@@ -27,14 +27,21 @@ function deadlineMs(call: ServerUnaryCall<unknown, unknown>): number {
   return d instanceof Date ? d.getTime() : d;
 }
 
+/**
+ * The named members of T without its string index signature: generated server interfaces extend
+ * UntypedServiceImplementation (`[name: string]: ...`), which would otherwise accept any key.
+ */
+export type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+
 /** Turns `handleUnaryCall<Req, Res>` members of a generated server interface into async functions. */
 export type AsyncService<S> = {
-  // Generated server interfaces extend UntypedServiceImplementation (a string index signature):
-  // keep only the named methods.
-  [K in keyof S as string extends K ? never : K]: S[K] extends (call: ServerUnaryCall<infer Req, infer Res>, cb: sendUnaryData<infer _R>) => void
+  [K in keyof KnownKeys<S>]: KnownKeys<S>[K] extends (call: ServerUnaryCall<infer Req, infer Res>, cb: sendUnaryData<infer _R>) => void
     ? (request: Req, ctx: CallContext) => Promise<Res>
     : never;
 };
+
+/** What a service's gRPC handlers implement: one async function per RPC of the generated server `S`. */
+export type Handlers<S> = AsyncService<S>;
 
 /**
  * Adapts async handlers to grpc-js: runs each call in a request context (request id from

@@ -1,3 +1,4 @@
+export * from './async';
 export * from './config';
 export * from './context';
 export * from './errors';

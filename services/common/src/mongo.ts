@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
+import { sleep } from './async';
 import type { Logger } from './logger';
 
 /**
@@ -20,7 +21,7 @@ export async function connectMongo(url: string, logger: Logger, opts: { attempts
     } catch (err) {
       logger.warn({ attempt, attempts, err: (err as Error).message, url: redactUrl(url) }, 'cannot connect to MongoDB; retrying');
       if (attempt >= attempts) throw new Error(`cannot connect to MongoDB at ${redactUrl(url)}: ${(err as Error).message}`);
-      await new Promise((r) => setTimeout(r, delayMs));
+      await sleep(delayMs);
     }
   }
 }
@@ -47,4 +48,22 @@ export function followDatabase(conn: Connection, setServing: (serving: boolean) 
     logger.info('connected to MongoDB again; ready');
     setServing(true);
   });
+}
+
+/** MongoDB's duplicate key error code (E11000). */
+const DUPLICATE_KEY = 11000;
+
+/**
+ * Whether a write failed only because a unique index already holds the key: a single write's
+ * error (code 11000), or a bulk write's whose every write error is one (an unordered bulkWrite or
+ * insertMany that also failed otherwise is not a duplicate).
+ */
+export function isDuplicateKey(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const e = err as { code?: unknown; writeErrors?: unknown };
+  if (e.writeErrors !== undefined && e.writeErrors !== null) {
+    const list = ([] as unknown[]).concat(e.writeErrors);
+    if (list.length) return list.every((w) => typeof w === 'object' && w !== null && (w as { code?: unknown }).code === DUPLICATE_KEY);
+  }
+  return e.code === DUPLICATE_KEY;
 }

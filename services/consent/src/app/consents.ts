@@ -1,5 +1,14 @@
 import type { JWK } from 'jose';
-import { FailedPreconditionError, InvalidArgumentError, NotFoundError, UnavailableError, type FieldError, type Logger, type SigningKey } from '@accord/common';
+import {
+  FailedPreconditionError,
+  mapLimit,
+  InvalidArgumentError,
+  NotFoundError,
+  UnavailableError,
+  type FieldError,
+  type Logger,
+  type SigningKey,
+} from '@accord/common';
 import type { SpecSource } from '../grpc/dataprocessing-client';
 import {
   buildEvents,
@@ -17,7 +26,7 @@ import { accountErasureKey, validateErase } from '../domain/erasure';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from '../domain/receipt';
 import type { OutboxRelay } from '../events/outbox-relay';
 import type { ErasureDoc } from '../store/models';
-import { mapLimit, type ConsentRepository, type Statistics } from '../store/repository';
+import type { ConsentRepository, Statistics } from '../store/repository';
 import type { LogAnchor } from '@accord/verify';
 
 /**

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
-import { eventSubject, type Logger } from '@accord/common';
+import { eventSubject, mapLimit, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
 import { toProto } from '../grpc/handlers';
-import { mapLimit, type ConsentRepository, type LapsedState } from '../store/repository';
+import type { ConsentRepository, LapsedState } from '../store/repository';
 import { publishBusEvent, type BusEncoding, type ConsentBusEvent } from './bus-event';
 
 /** The event type announcing that a state's current consent lapsed (webhooks opt in to it). */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
-import { eventSubject, inSpan, SpanKind, traceHeaders, type Logger } from '@accord/common';
+import { eventSubject, inSpan, mapLimit, SpanKind, traceHeaders, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
-import { mapLimit, type ConsentRepository } from '../store/repository';
+import type { ConsentRepository } from '../store/repository';
 import { consentBusEvent, publishBusEvent, type BusEncoding } from './bus-event';
 
 export interface RelayOptions {

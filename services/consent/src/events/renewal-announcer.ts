@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
-import { eventSubject, type Logger } from '@accord/common';
+import { eventSubject, sleep, type Logger } from '@accord/common';
 import { toProto } from '../grpc/handlers';
 import type { ConsentRepository, LapsedState } from '../store/repository';
 import type { RenewalJobDoc } from '../store/models';
@@ -76,7 +76,7 @@ function pacer(ratePerSecond: number): () => Promise<void> {
     const now = Date.now();
     const at = Math.max(next, now);
     next = at + gap;
-    if (at > now) await new Promise((r) => setTimeout(r, at - now));
+    if (at > now) await sleep(at - now);
   };
 }
 

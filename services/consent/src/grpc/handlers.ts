@@ -1,4 +1,4 @@
-import { implement, type AsyncService, type Logger } from '@accord/common';
+import { implement, type Handlers, type Logger } from '@accord/common';
 import { consentv1 } from '@accord/proto';
 import type { Consents } from '../app/consents';
 import type { ConsentEvent, ConsentInput } from '../domain/consent';
@@ -52,13 +52,9 @@ function fromProtoInput(i: consentv1.ConsentInput): ConsentInput {
   return out;
 }
 
-// The generated server interface extends grpc-js's UntypedServiceImplementation, whose string
-// index signature AsyncService would map to `never`; keep only the named methods.
-type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
-
 /** gRPC handlers: proto ⇄ domain translation only. */
 export function consentHandlers(consents: Consents, logger: Logger, log: ConsentLog): consentv1.ConsentServiceServer {
-  const impl: AsyncService<KnownKeys<consentv1.ConsentServiceServer>> = {
+  const impl: Handlers<consentv1.ConsentServiceServer> = {
     async createConsents(req, ctx) {
       const events = await consents.create(req.accountId, req.appId, req.events.map(fromProtoInput), ctx.deadlineMs);
       countRecorded(events);

@@ -1,3 +1,4 @@
+import { isDuplicateKey } from '@accord/common';
 import {
   CompactRange,
   consistencyRanges,
@@ -48,11 +49,6 @@ const nodeId = (accountId: string, s: Subtree) => `${s.level}/${s.index}/${accou
 const headId = (accountId: string, treeSize: number) => `${accountId}/${treeSize}`;
 const leafId = (accountId: string, leafIndex: number) => `${accountId}/${leafIndex}`;
 const asBuffer = (b: unknown): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from((b as { buffer: Uint8Array }).buffer));
-const duplicatesOnly = (err: unknown): boolean => {
-  const e = err as { code?: number; writeErrors?: Array<{ code?: number }> | { code?: number } };
-  if (e?.writeErrors) return ([] as Array<{ code?: number }>).concat(e.writeErrors).every((w) => w.code === 11000);
-  return e?.code === 11000;
-};
 
 /**
  * The consent log store: leaves, complete-subtree hashes, signed heads, leases. (The events
@@ -78,7 +74,7 @@ export class LogRepository {
       );
       return (doc as { owner?: string } | null)?.owner === owner;
     } catch (err) {
-      if (duplicatesOnly(err)) return false; // the lease exists and is someone else's
+      if (isDuplicateKey(err)) return false; // the lease exists and is someone else's
       throw err;
     }
   }
@@ -249,7 +245,7 @@ export class LogRepository {
       try {
         await this.m.leaves.collection.insertMany(docs as never[], { ordered: true });
       } catch (err) {
-        if (duplicatesOnly(err))
+        if (isDuplicateKey(err))
           throw new LogContentionError(`consent log of ${accountId}: position ${written} or one of its events was taken by another sequencer`);
         throw err;
       }
@@ -261,7 +257,7 @@ export class LogRepository {
     try {
       await this.m.nodes.collection.insertMany(nodes.map((n) => ({ _id: nodeId(accountId, n), h: n.hash })) as never[], { ordered: false });
     } catch (err) {
-      if (!duplicatesOnly(err)) throw err;
+      if (!isDuplicateKey(err)) throw err;
     }
     const signed = await sign(range.size, range.root());
     if (signed.treeSize !== range.size || !hashFromBase64(signed.rootHash)?.equals(range.root())) throw new Error('the signed head is not the computed tree');
@@ -277,7 +273,7 @@ export class LogRepository {
     try {
       await this.m.heads.collection.insertOne(doc as never);
     } catch (err) {
-      if (!duplicatesOnly(err)) throw err;
+      if (!isDuplicateKey(err)) throw err;
       return (await this.head(accountId, signed.treeSize)) ?? doc; // another sequencer signed the same tree first
     }
     return doc;

@@ -1,3 +1,4 @@
+import { isDuplicateKey, mapLimit } from '@accord/common';
 import { randomBytes } from 'node:crypto';
 import { LIMITS, hashKey, needsRenewal, stateKey, type ConsentEvent } from '../domain/consent';
 import { pseudonym, redaction } from '../domain/erasure';
@@ -14,20 +15,6 @@ export interface ErasureResult {
   subjectHash: string;
   events: number;
   states: number;
-}
-
-/** Runs fn over items with at most `limit` in flight. */
-export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }
 
 export function toDoc(ev: ConsentEvent): EventDoc {
@@ -143,8 +130,6 @@ const noCurrent = (): CurrentCounts => ({ currentAccepted: 0, currentDeclined: 0
 /** Stands in for "never expires" when states are grouped by expiry. */
 const NEVER = new Date(8.64e15);
 const counterOf = (action: boolean | null): ActionCounter => (action === true ? 'currentAccepted' : action === false ? 'currentDeclined' : 'currentNoAction');
-
-const isDuplicateKey = (err: unknown) => (err as { code?: number }).code === 11000;
 
 /** The newest event a current document holds: `cur`, or Accord 0.1's flat fields, whichever is newer. */
 function newestOf(d: CurrentDoc): (Partial<CurrentEvent> & { id: string; appId: string }) | undefined {

@@ -1,4 +1,4 @@
-import { ConflictError, FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@accord/common';
+import { ConflictError, FailedPreconditionError, InvalidArgumentError, NotFoundError, sleep } from '@accord/common';
 import type { GroupRecord, SpecRecord, SpecVersionRecord, TextRecord } from '../domain/model';
 import type { ConsentStates, RegistryStore } from './ports';
 import {
@@ -376,7 +376,7 @@ export class Registry {
         return result(specAsOf(next));
       }
       if (attempt >= this.maxAttempts) throw new ConflictError(`specification ${id} is being changed concurrently; retry`);
-      await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 5 * attempt)));
+      await sleep(Math.random() * Math.min(100, 5 * attempt));
     }
   }
 

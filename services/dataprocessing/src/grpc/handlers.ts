@@ -1,12 +1,9 @@
-import { InvalidArgumentError, type AsyncService, type FieldError } from '@accord/common';
+import { InvalidArgumentError, type Handlers, type FieldError } from '@accord/common';
 import type { dataprocessingv1 as pb } from '@accord/proto';
 import type { Registry } from '../app/registry';
 import { consentRequestToPb, dashboardItemToPb, groupToPb, specForConsentToPb, specToPb, textToPb, versionToPb } from './mapping';
 
-// The generated server interface extends grpc-js's UntypedServiceImplementation, whose string
-// index signature AsyncService would map to `never`; keep only the named methods.
-type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
-export type DataProcessingHandlers = AsyncService<KnownKeys<pb.DataProcessingServiceServer>>;
+export type DataProcessingHandlers = Handlers<pb.DataProcessingServiceServer>;
 
 /** Every call names its account; writes also name the application. */
 function caller(req: { accountId: string; appId?: string }): void {

@@ -1,3 +1,4 @@
+import { isDuplicateKey } from '@accord/common';
 import type { RegistryStore } from '../app/ports';
 import type { Action, GroupRecord, GroupState, LegalBasis, SpecRecord, SpecState, SpecVersionRecord, TextRecord, TextType } from '../domain/model';
 import type { GroupDoc, GroupTombstoneDoc, Models, SpecDoc, SpecFieldsDoc, SpecVersionDoc, TextDoc } from './models';
@@ -59,7 +60,7 @@ export class MongoRegistryStore implements RegistryStore {
     try {
       await this.m.GroupTombstone.create({ _id: id, accountId, deletedAt: at });
     } catch (err) {
-      if ((err as { code?: number }).code === 11000) return false; // a concurrent delete won
+      if (isDuplicateKey(err)) return false; // a concurrent delete won
       throw err;
     }
     await this.m.Group.updateOne({ _id: id }, { $set: { deletedAt: at } });
@@ -127,7 +128,7 @@ export class MongoRegistryStore implements RegistryStore {
       await this.m.SpecVersion.create({ _id: versionKey(v.specId, v.version), ...v });
       return true;
     } catch (err) {
-      if ((err as { code?: number }).code === 11000) return false;
+      if (isDuplicateKey(err)) return false;
       throw err;
     }
   }

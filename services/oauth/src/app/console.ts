@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ConflictError, InvalidArgumentError, NotFoundError, UnauthenticatedError, type FieldError } from '@accord/common';
+import { ConflictError, InvalidArgumentError, isDuplicateKey, NotFoundError, UnauthenticatedError, type FieldError } from '@accord/common';
 import { parseOrigins } from '../domain/consent-session';
 import { isRole, ROLES } from '../domain/roles';
 import { applicationScopes, canonicalScopes, grantScopes } from '../domain/scopes';
@@ -8,7 +8,7 @@ import type { IssuedToken, OAuthCore } from './oauth';
 import type { ConsoleSessionDoc, MemberDoc } from '../store/console-models';
 import type { ConsoleRepository } from '../store/console-repository';
 import type { AccountDoc, ApplicationDoc, TokenFamilyDoc } from '../store/models';
-import { isDuplicateKey, type OAuthRepository } from '../store/repository';
+import type { OAuthRepository } from '../store/repository';
 
 export const LINK_PREFIX = 'cln_';
 export const SESSION_PREFIX = 'cs_';

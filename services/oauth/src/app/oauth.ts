@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { InvalidArgumentError, NotFoundError, type Logger, type SigningKey } from '@accord/common';
+import { InvalidArgumentError, isDuplicateKey, NotFoundError, type Logger, type SigningKey } from '@accord/common';
 import { issuerFor, signAccessToken } from '../domain/access-token';
 import { canonicalOrigin, checkSessionInput, parseOrigins, signSessionToken, type ConsentSessionInput } from '../domain/consent-session';
 import { OAuthProtocolError } from '../domain/oauth-error';
@@ -8,7 +8,7 @@ import { formatRefreshToken, parseRefreshToken, type RefreshTokenClaim } from '.
 import { CredentialCrypto, newApiKey, newClientId, newClientSecret, newId } from '../domain/secrets';
 import { parseTokenRequest, type RawTokenRequest } from '../domain/token-request';
 import type { AccountDoc, ApplicationDoc } from '../store/models';
-import { isDuplicateKey, type OAuthRepository } from '../store/repository';
+import type { OAuthRepository } from '../store/repository';
 
 export interface IssuedToken {
   accessToken: string;

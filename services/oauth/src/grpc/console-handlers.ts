@@ -1,12 +1,11 @@
-import { type AsyncService, type CallContext } from '@accord/common';
+import { type Handlers, type CallContext } from '@accord/common';
 import { oauthconsolev1 } from '@accord/proto';
 import type { ApiKeyView, ConsoleCore, SessionLimits, SessionView } from '../app/console';
 import type { MemberDoc } from '../store/console-models';
 import type { ApplicationDoc, TokenFamilyDoc } from '../store/models';
 import { requireAdmin } from './admin-auth';
 
-type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
-export type ConsoleHandlers = AsyncService<KnownKeys<oauthconsolev1.OAuthConsoleServiceServer>>;
+export type ConsoleHandlers = Handlers<oauthconsolev1.OAuthConsoleServiceServer>;
 
 const opt = (d: Date | null | undefined) => d ?? undefined;
 

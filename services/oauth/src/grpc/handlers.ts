@@ -1,4 +1,4 @@
-import { type AsyncService, type CallContext } from '@accord/common';
+import { type Handlers, type CallContext } from '@accord/common';
 import { oauthv1 } from '@accord/proto';
 import { OAuthProtocolError } from '../domain/oauth-error';
 import type { OAuthCore } from '../app/oauth';
@@ -17,10 +17,7 @@ const toApplication = (a: ApplicationDoc): oauthv1.Application => ({
   allowedOrigins: a.allowedOrigins ?? [],
 });
 
-// The generated server interface extends grpc-js's UntypedServiceImplementation, whose string
-// index signature AsyncService would map to `never`; keep only the named methods.
-type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
-export type OAuthHandlers = AsyncService<KnownKeys<oauthv1.OAuthServiceServer>>;
+export type OAuthHandlers = Handlers<oauthv1.OAuthServiceServer>;
 
 /** gRPC handlers: proto <-> core translation and the admin guard, nothing else. */
 export function oauthHandlers(core: OAuthCore, adminToken: string | undefined): OAuthHandlers {

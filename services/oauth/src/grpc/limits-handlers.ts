@@ -1,11 +1,10 @@
-import { InvalidArgumentError, NotFoundError, type AsyncService, type CallContext } from '@accord/common';
+import { InvalidArgumentError, NotFoundError, type Handlers, type CallContext } from '@accord/common';
 import { limitsv1 } from '@accord/proto';
 import { requireAdmin } from './admin-auth';
 import type { OAuthRepository } from '../store/repository';
 import { LIMIT_FIELDS, type AccountLimits, type LimitsStore } from '../store/limits-repository';
 
-type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
-export type LimitsHandlers = AsyncService<KnownKeys<limitsv1.LimitsServiceServer>>;
+export type LimitsHandlers = Handlers<limitsv1.LimitsServiceServer>;
 
 const INTEGER_FIELDS = new Set(['burst', 'appBurst', 'maxEventsPerRequest', 'maxEventsPerDay']);
 

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { isDuplicateKey } from './repository';
+import { isDuplicateKey } from '@accord/common';
 
 /** An account's overrides of the gateway's default limits (a field absent = the default). */
 export interface AccountLimitsDoc {

@@ -1,11 +1,6 @@
 import { bulkWriteFailures, GroupCommit } from '@accord/common';
 import type { AccountDoc, ApplicationDoc, OAuthModels, TokenFamilyDoc } from './models';
 
-/** MongoDB error code for a unique index violation. */
-export function isDuplicateKey(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
-}
-
 /**
  * Persistence of accounts, applications and refresh tokens. Plain finds on unique indexes,
  * inserts and single-document atomic updates only (MongoDB and FerretDB, no transactions).

@@ -1,4 +1,4 @@
-import { ensureEventStream, inSpan, SpanKind, streamName, type EventEnvelope, type Logger } from '@accord/common';
+import { ensureEventStream, inSpan, sleep, SpanKind, streamName, type EventEnvelope, type Logger } from '@accord/common';
 import { consentBusEventEnvelope, decodeConsentBusEvent, isConsentBusContentType } from '@accord/proto';
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg, type MsgHdrs, type NatsConnection } from 'nats';
 
@@ -116,7 +116,7 @@ export async function startEventConsumer(opts: {
       } catch (err) {
         if (!stopping) logger.warn({ err: (err as Error).message }, 'event consumer interrupted; resubscribing');
       }
-      if (!stopping) await new Promise((r) => setTimeout(r, 1_000));
+      if (!stopping) await sleep(1_000);
     }
   };
   const running = run();

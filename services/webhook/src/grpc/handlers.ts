@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InvalidArgumentError, NotFoundError, type AsyncService } from '@accord/common';
+import { InvalidArgumentError, NotFoundError, type Handlers } from '@accord/common';
 import { contracts, webhookv1 } from '@accord/proto';
 import type { AddressPolicy } from '../domain/address-policy';
 import { eventText } from '../domain/event-types';
@@ -83,10 +83,7 @@ function headerPairs(headers: Record<string, string>): WebhookDoc['headers'] {
 
 const unique = (xs: readonly string[]) => [...new Set(xs)];
 
-// The generated server interface extends grpc-js's UntypedServiceImplementation, whose string
-// index signature AsyncService would map to `never`; keep only the named methods.
-type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
-export type WebhookHandlers = AsyncService<KnownKeys<webhookv1.WebhookServiceServer>>;
+export type WebhookHandlers = Handlers<webhookv1.WebhookServiceServer>;
 
 export function webhookHandlers(d: HandlerDeps): WebhookHandlers {
   const own = async (req: { accountId: string; appId: string }, id: number): Promise<WebhookDoc> => {

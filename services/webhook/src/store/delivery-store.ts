@@ -1,11 +1,10 @@
+import { isDuplicateKey } from '@accord/common';
 import { createHash } from 'node:crypto';
 import { contracts } from '@accord/proto';
 import type { AttemptDoc, DeliveryDoc, Models, QueueDoc } from './models';
 
 /** Attempts kept per delivery (older ones are dropped from the log). */
 export const MAX_ATTEMPT_LOG = contracts.webhooks.LIMITS.attemptsKept;
-
-const DUPLICATE_KEY = 11000;
 
 export function deliveryId(eventId: string, webhookId: number): string {
   return 'dlv_' + createHash('sha256').update(`${eventId}\0${webhookId}`).digest('base64url').slice(0, 24);
@@ -122,7 +121,7 @@ export class DeliveryStore {
       try {
         await this.m.Lease.create({ _id: leaseToken, deliveryId: c._id, createdAt: now });
       } catch (err) {
-        if ((err as { code?: number }).code !== DUPLICATE_KEY) throw err;
+        if (!isDuplicateKey(err)) throw err;
         // Another worker won this one, or won it and died before the queue update below.
         if (!ids.length) await this.skipOrphanedLease(c._id, gen, leaseMs, now);
         continue;

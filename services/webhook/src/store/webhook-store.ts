@@ -1,7 +1,6 @@
+import { isDuplicateKey, sleep } from '@accord/common';
 import { LRUCache } from 'lru-cache';
 import type { Models, SecretDoc, WebhookDoc } from './models';
-
-const DUPLICATE_KEY = 11000;
 
 /** What fan-out needs of a webhook. */
 export type Subscriber = Pick<WebhookDoc, '_id' | 'accountId' | 'appId' | 'events'>;
@@ -53,8 +52,8 @@ export class WebhookStore {
         this.changed(full.accountId, full.appId);
         return full;
       } catch (err) {
-        if ((err as { code?: number }).code !== DUPLICATE_KEY || attempt >= 50) throw err;
-        await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
+        if (!isDuplicateKey(err) || attempt >= 50) throw err;
+        await sleep(Math.random() * 5 * (attempt + 1));
       }
     }
   }
