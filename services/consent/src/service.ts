@@ -18,7 +18,7 @@ import { ConsentLog } from './app/log';
 import { defineLogModels } from './store/log-models';
 import { LogRepository } from './store/log-repository';
 import { defineModels } from './store/models';
-import { ConsentRepository } from './store/repository';
+import { consentRepositories } from './store/repositories';
 
 export async function startConsent(config: Config, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
   const { keys, generated } = await loadSigningKeys(config.ACCORD_RECEIPT_SIGNING_KEYS);
@@ -31,7 +31,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   const models = defineModels(conn);
   const logModels = defineLogModels(conn);
   await syncIndexes(conn);
-  const repo = new ConsentRepository(models);
+  const repo = consentRepositories(models, { publishLeaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS });
   const logRepo = new LogRepository(logModels);
   const nc = await connectNats(config.NATS_URL, logger, 'accord-consent');
   await ensureEventStream(await nc.jetstreamManager(), config.ACCORD_NATS_PREFIX);
@@ -45,7 +45,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   });
   relay.start();
   // lapsed consents announced once per state (consent.expired), from any replica
-  const sweeper = new ExpirySweeper(repo, nc.jetstream(), {
+  const sweeper = new ExpirySweeper(repo.expiry, nc.jetstream(), {
     prefix: config.ACCORD_NATS_PREFIX,
     intervalMs: config.ACCORD_CONSENT_EXPIRY_SWEEP_MS,
     leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
@@ -56,7 +56,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   sweeper.start();
   // material specification changes announced once per state and version (consent.renewal_required), from any replica
   const renewalSignals = dataprocessingRenewalSignals(config.ACCORD_DATAPROCESSING_ADDR);
-  const renewals = new RenewalAnnouncer(repo, renewalSignals, nc.jetstream(), {
+  const renewals = new RenewalAnnouncer(repo.renewals, renewalSignals, nc.jetstream(), {
     prefix: config.ACCORD_NATS_PREFIX,
     intervalMs: config.ACCORD_CONSENT_RENEWAL_SWEEP_MS,
     leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
@@ -73,7 +73,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     pollMs: config.ACCORD_CONSENT_LOG_POLL_MS,
     leaseMs: config.ACCORD_CONSENT_LOG_LEASE_MS,
     batchSize: config.ACCORD_CONSENT_LOG_BATCH,
-    queue: repo,
+    queue: repo.logQueue,
     sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, keys[0]!),
     // new heads on the event stream: witnesses and `log.tree_head` webhooks
     onHead: headPublisher(nc.jetstream(), config.ACCORD_NATS_PREFIX, config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS),
@@ -93,7 +93,6 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     },
     {
       keys,
-      leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
       specs,
       settings: {
         baseUrl: config.ACCORD_BASE_URL.replace(/\/+$/, ''),
@@ -113,7 +112,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     services: [
       {
         definition: consentv1.ConsentServiceService,
-        implementation: consentHandlers(consents, logger, new ConsentLog(logRepo, repo)),
+        implementation: consentHandlers(consents, logger, new ConsentLog(logRepo, repo.logQueue)),
         name: 'accord.consent.v1.ConsentService',
       },
       {

@@ -11,7 +11,7 @@ import { LogSequencer } from '../src/events/log-sequencer';
 import { defineLogModels } from '../src/store/log-models';
 import { LogRepository } from '../src/store/log-repository';
 import { defineModels } from '../src/store/models';
-import { ConsentRepository } from '../src/store/repository';
+import { consentRepositories } from '../src/store/repositories';
 import { expectGrpcError, fieldErrors, input, startTestConsent, waitFor, type RunningConsent } from './helpers';
 
 jest.setTimeout(90_000);
@@ -206,7 +206,7 @@ describe('erasure of an event still waiting for its log leaf', () => {
   it('the leaf is the hash of the event as answered, never of the redacted document', async () => {
     const logger = createLogger('t', 'silent');
     conn = await connectMongo(testEnv('erasepending').mongoUrl, logger);
-    const repo = new ConsentRepository(defineModels(conn));
+    const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
     const logModels = defineLogModels(conn);
     await syncIndexes(conn);
     const ev: ConsentEvent = {
@@ -223,10 +223,10 @@ describe('erasure of an event still waiting for its log leaf', () => {
       createdAt: new Date(),
     };
     // written (marked for the log), not sequenced yet: no sequencer has run
-    await repo.insertEvents([ev], new Date(Date.now() + 60_000));
+    await repo.events.insertEvents([ev], new Date(Date.now() + 60_000));
     const key = accountErasureKey(SECRET, ev.accountId);
-    expect((await repo.eraseSubject(ev.accountId, 'gina', undefined, key, new Date())).events).toBe(1);
-    const pending = await repo.logPending(ev.accountId, 10);
+    expect((await repo.erasure.eraseSubject(ev.accountId, 'gina', undefined, key, new Date())).events).toBe(1);
+    const pending = await repo.logQueue.logPending(ev.accountId, 10);
     expect(pending).toHaveLength(1);
     expect(pending[0]!.subject).toMatch(/^erased:/);
     expect(pending[0]!.leafHash?.equals(eventLeafHash(ev))).toBe(true);
@@ -237,7 +237,7 @@ describe('erasure of an event still waiting for its log leaf', () => {
       pollMs: 50,
       leaseMs: 400,
       batchSize: 10,
-      queue: repo,
+      queue: repo.logQueue,
       sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, { kid: 'k', alg: 'ES256', privateKey }),
       logger,
     });

@@ -7,9 +7,9 @@ import { connectMongo, createLogger, eventSubject, streamName, type EventEnvelop
 import { CONSENT_BUS_CONTENT_TYPE, consentBusEventEnvelope, consentEventJson, decodeConsentBusEvent, isConsentBusContentType } from '@accord/proto';
 import { findBinary, freePort, itWithBinary, spawnLogged, stopChild, testEnv, waitForPort } from '@accord/local-stack';
 import { Consents } from '../src/app/consents';
-import { buildEvents, validateInputs } from '../src/domain/consent';
+import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
-import { ConsentRepository } from '../src/store/repository';
+import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
 import { input, startTestConsent, waitFor, type RunningConsent } from './helpers';
 
 const A = { accountId: 'acc-ev', appId: 'app-ev' };
@@ -40,15 +40,21 @@ async function streamMessages(nc: NatsConnection, prefix: string): Promise<Strea
  * A Consents use case over `repo` whose current-state step is `applyCurrent`, with a relay
  * stand-in that records what the writer hands over for publishing, and the warnings it logs.
  */
-function writerWith(repo: ConsentRepository, applyCurrent: ConsentRepository['applyCurrent'], leaseMs: number) {
+function writerWith(repo: ConsentRepositories, applyCurrent: ConsentRepositories['current']['applyCurrent'], leaseMs: number) {
   const published: string[] = [];
   const warnings: unknown[] = [];
   const relay = { publishStored: (evs: { id: string }[]) => void published.push(...evs.map((e) => e.id)) };
-  const repoWith = Object.assign(Object.create(repo) as ConsentRepository, { applyCurrent });
+  // events due for the relay after `leaseMs`, current states applied by `applyCurrent`
+  const insertEvents = (evs: ConsentEvent[], pubAt = new Date(Date.now() + leaseMs)) => repo.events.insertEvents(evs, pubAt);
+  const repoWith: ConsentRepositories = {
+    ...repo,
+    events: Object.assign(Object.create(repo.events) as ConsentRepositories['events'], { insertEvents }),
+    current: Object.assign(Object.create(repo.current) as ConsentRepositories['current'], { applyCurrent }),
+  };
   const consents = new Consents(
     repoWith,
     relay as never,
-    { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs: { lookup: async () => undefined, current: async () => undefined }, leaseMs },
+    { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs: { lookup: async () => undefined, current: async () => undefined } },
     { warn: (...args: unknown[]) => void warnings.push(args) },
   );
   return { consents, published, warnings };
@@ -109,12 +115,12 @@ describe('events on NATS', () => {
   it('publishes events whose writer died after storing them, and moves their current states first', async () => {
     const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
     try {
-      const repo = new ConsentRepository(defineModels(conn));
+      const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
       const dead = buildEvents(A.accountId, A.appId, validateInputs([{ subject: 'crashed', issuer: 'i', target: 't', action: true }]));
       // A writer that died right after storing: nothing projected or published, due in 200 ms.
-      await repo.insertEvents(dead, new Date(Date.now() + 200));
+      await repo.events.insertEvents(dead, new Date(Date.now() + 200));
 
-      await waitFor(async () => (await repo.countUnpublished()) === 0, 20_000, 'relay to publish');
+      await waitFor(async () => (await repo.outbox.countUnpublished()) === 0, 20_000, 'relay to publish');
       const ids = (await streamMessages(nc, svc.env.natsPrefix)).map((m) => m.msgId);
       expect(ids.filter((id) => id === dead[0]!.id)).toHaveLength(1);
       const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'crashed', issuer: 'i', target: 't', current: true });
@@ -127,11 +133,11 @@ describe('events on NATS', () => {
   it('answers the stored events when their current states cannot be applied, and the relay applies and publishes them later', async () => {
     const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
     try {
-      const repo = new ConsentRepository(defineModels(conn));
+      const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
       const { consents, published, warnings } = writerWith(repo, () => Promise.reject(new Error('database hiccup')), 300);
       const [ev] = await consents.create(A.accountId, A.appId, [{ subject: 'hiccup', issuer: 'i', target: 't', action: true }]);
       expect(ev!.id).toMatch(/^[0-9a-f]{32}$/);
-      expect(await repo.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'hiccup' });
+      expect(await repo.events.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'hiccup' });
       expect(warnings).toHaveLength(1);
       expect(published).toEqual([]); // left to the relay, which re-applies the current state first
 
@@ -146,12 +152,16 @@ describe('events on NATS', () => {
   it("answers the stored events before the caller's deadline while their current states are still being applied, and publishes after", async () => {
     const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
     try {
-      const repo = new ConsentRepository(defineModels(conn));
+      const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
       let finish!: () => void;
-      const { consents, published } = writerWith(repo, (evs) => new Promise<void>((res) => (finish = () => void repo.applyCurrent(evs).then(res))), 30_000);
+      const { consents, published } = writerWith(
+        repo,
+        (evs) => new Promise<void>((res) => (finish = () => void repo.current.applyCurrent(evs).then(res))),
+        30_000,
+      );
       // a caller that stops waiting in 1.2 s: the answer must leave before (1 s margin)
       const [ev] = await consents.create(A.accountId, A.appId, [{ subject: 'late', issuer: 'i', target: 't', action: false }], Date.now() + 1200);
-      expect(await repo.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'late', action: false });
+      expect(await repo.events.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'late', action: false });
       expect(published).toEqual([]);
       finish();
       await consents.drain();
@@ -167,13 +177,13 @@ describe('events on NATS', () => {
     // a database of its own: the running service's relay must not take part
     const conn = await connectMongo(testEnv('consentclaims').mongoUrl, createLogger('t', 'silent'));
     try {
-      const repo = new ConsentRepository(defineModels(conn));
+      const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
       const evs = buildEvents('acc-claim', 'app', validateInputs(Array.from({ length: 50 }, () => ({ subject: 's', issuer: 'i', target: 't', action: true }))));
-      await repo.insertEvents(evs, new Date(Date.now() - 1000)); // already due: up for grabs
-      const claims = await Promise.all(['r1', 'r2', 'r3'].map((claim) => repo.claimDue(claim, 60_000, 100)));
+      await repo.events.insertEvents(evs, new Date(Date.now() - 1000)); // already due: up for grabs
+      const claims = await Promise.all(['r1', 'r2', 'r3'].map((claim) => repo.outbox.claimDue(claim, 60_000, 100)));
       const claimed = claims.flat().map((e) => e.id);
       expect(claimed.sort()).toEqual(evs.map((e) => e.id).sort()); // each once, none left out
-      expect(await repo.claimDue('r4', 60_000, 100)).toEqual([]); // leased now
+      expect(await repo.outbox.claimDue('r4', 60_000, 100)).toEqual([]); // leased now
     } finally {
       await conn.close();
     }

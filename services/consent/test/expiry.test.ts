@@ -6,7 +6,7 @@ import { testEnv } from '@accord/local-stack';
 import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
 import { EXPIRED_EVENT, ExpirySweeper } from '../src/events/expiry-sweeper';
 import { defineModels, EXPIRY_ANNOUNCED } from '../src/store/models';
-import { ConsentRepository } from '../src/store/repository';
+import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
 import { input, sleep, startTestConsent, waitFor } from './helpers';
 
 const A = { accountId: 'acc-exp', appId: 'app-exp' };
@@ -42,12 +42,12 @@ function events(n: number, expiresAt: Date, over: { subject?: string; at?: numbe
 
 describe('consent.expired sweeper (against the CI database)', () => {
   let conn: Connection;
-  let repo: ConsentRepository;
+  let repo: ConsentRepositories;
   let models: ReturnType<typeof defineModels>;
   beforeAll(async () => {
     conn = await connectMongo(testEnv('consentexpiry').mongoUrl, createLogger('t', 'silent'));
     models = defineModels(conn);
-    repo = new ConsentRepository(models);
+    repo = consentRepositories(models, { publishLeaseMs: 30_000 });
     await syncIndexes(conn);
   });
   afterAll(async () => conn?.close());
@@ -57,8 +57,8 @@ describe('consent.expired sweeper (against the CI database)', () => {
   });
 
   async function write(evs: ConsentEvent[]) {
-    await repo.insertEvents(evs, new Date(Date.now() + 60_000));
-    await repo.applyCurrent(evs);
+    await repo.events.insertEvents(evs, new Date(Date.now() + 60_000));
+    await repo.current.applyCurrent(evs);
   }
 
   test('eight sweepers racing announce each lapsed state exactly once, with its event', async () => {
@@ -68,7 +68,7 @@ describe('consent.expired sweeper (against the CI database)', () => {
     const stream = fakeStream();
     const sweepers = Array.from(
       { length: 8 },
-      () => new ExpirySweeper(repo, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent, batch: 7 }),
+      () => new ExpirySweeper(repo.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent, batch: 7 }),
     );
     await Promise.all(sweepers.flatMap((s) => [s.runOnce(), s.runOnce()]));
     expect(stream.published).toHaveLength(120);
@@ -86,9 +86,9 @@ describe('consent.expired sweeper (against the CI database)', () => {
     const [ev] = events(1, new Date(Date.now() - 1000));
     await write([ev!]);
     const stream = fakeStream();
-    const sweeper = new ExpirySweeper(repo, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
+    const sweeper = new ExpirySweeper(repo.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
     expect(await sweeper.runOnce()).toBe(1);
-    await repo.applyCurrent([ev!]);
+    await repo.current.applyCurrent([ev!]);
     const doc = await conn.db!.collection('consent_current').findOne({});
     expect(doc!.cur.id).toBe(ev!.id);
     expect(new Date(doc!.cur.xq).getTime()).toBe(EXPIRY_ANNOUNCED.getTime());
@@ -103,7 +103,7 @@ describe('consent.expired sweeper (against the CI database)', () => {
     const [renewal] = events(1, new Date(t0 + 120_000), { subject: 'renewed', at: t0 + 5 });
     await write([renewal!]);
     const stream = fakeStream();
-    const sweeper = new ExpirySweeper(repo, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
+    const sweeper = new ExpirySweeper(repo.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
     expect(await sweeper.runOnce(new Date(t0 + 90_000))).toBe(0);
     expect(await sweeper.runOnce(new Date(t0 + 150_000))).toBe(1);
     expect(stream.published[0]!.env.data.id).toBe(renewal!.id);
@@ -126,7 +126,7 @@ describe('consent.expired sweeper (against the CI database)', () => {
     }
     try {
       const stream = fakeStream();
-      const sweeper = new ExpirySweeper(repo, stream.js, { prefix: 'x', intervalMs: 60_000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
+      const sweeper = new ExpirySweeper(repo.expiry, stream.js, { prefix: 'x', intervalMs: 60_000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
       expect(await sweeper.runOnce()).toBe(0);
       expect(calls).toEqual(['updateMany']);
 
@@ -151,9 +151,9 @@ describe('consent.expired sweeper (against the CI database)', () => {
   test('a sweeper that dies after claiming, or cannot publish, leaves the state to another after the lease (none lost)', async () => {
     await write(events(3, new Date(Date.now() - 1000)));
     // claimed, then the process died: nothing published, nothing marked
-    expect(await repo.claimLapsed('dead-claim', 200, 100)).toHaveLength(3);
+    expect(await repo.expiry.claimLapsed('dead-claim', 200, 100)).toHaveLength(3);
     const stream = fakeStream();
-    const other = new ExpirySweeper(repo, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 200, publishTimeoutMs: 1000, logger: silent });
+    const other = new ExpirySweeper(repo.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 200, publishTimeoutMs: 1000, logger: silent });
     expect(await other.runOnce()).toBe(0);
     await sleep(250);
     expect(await other.runOnce()).toBe(3);
@@ -161,7 +161,7 @@ describe('consent.expired sweeper (against the CI database)', () => {
     await write(events(2, new Date(Date.now() - 1000)).map((e) => ({ ...e, subject: `down-${e.subject}` })));
     let down = true;
     const flaky = fakeStream(() => down);
-    const s2 = new ExpirySweeper(repo, flaky.js, { prefix: 'x', intervalMs: 1000, leaseMs: 200, publishTimeoutMs: 1000, logger: silent });
+    const s2 = new ExpirySweeper(repo.expiry, flaky.js, { prefix: 'x', intervalMs: 1000, leaseMs: 200, publishTimeoutMs: 1000, logger: silent });
     expect(await s2.runOnce()).toBe(0);
     down = false;
     expect(await s2.runOnce()).toBe(0);

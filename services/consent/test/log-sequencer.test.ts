@@ -12,14 +12,14 @@ import { ConsentLog } from '../src/app/log';
 import { defineLogModels, type LogHeadDoc, type LogModels } from '../src/store/log-models';
 import { LogRepository } from '../src/store/log-repository';
 import { defineModels } from '../src/store/models';
-import { ConsentRepository } from '../src/store/repository';
+import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
 import { sleep, waitFor } from './helpers';
 
 jest.setTimeout(60_000);
 let conn: Connection;
 let models: LogModels;
 /** The write path's store: events are marked as waiting for their leaf by the insert itself. */
-let events: ConsentRepository;
+let events: ConsentRepositories;
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const key = { kid: 'seq-test', alg: 'ES256' as const, privateKey };
 const logger = createLogger('t', 'silent');
@@ -27,7 +27,7 @@ const logger = createLogger('t', 'silent');
 beforeAll(async () => {
   conn = await connectMongo(testEnv('logseq').mongoUrl, logger);
   models = defineLogModels(conn);
-  events = new ConsentRepository(defineModels(conn));
+  events = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
   await syncIndexes(conn);
 });
 afterAll(async () => conn?.close());
@@ -54,7 +54,7 @@ function sequencer(over: Partial<SequencerOptions> = {}): LogSequencer {
     pollMs: 50,
     leaseMs: 400,
     batchSize: 25,
-    queue: events,
+    queue: events.logQueue,
     sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, key),
     logger,
     ...over,
@@ -64,7 +64,7 @@ function sequencer(over: Partial<SequencerOptions> = {}): LogSequencer {
 /** A write as the write path does it: the event's insert, nothing else. */
 async function write(accountId: string): Promise<ConsentEvent> {
   const ev = newEvent(accountId);
-  await events.insertEvents([ev], new Date(Date.now() + 60_000));
+  await events.events.insertEvents([ev], new Date(Date.now() + 60_000));
   return ev;
 }
 
@@ -114,7 +114,7 @@ async function expectSoundLog(account: string, written: ConsentEvent[]): Promise
       ),
     ).toBe(true);
   }
-  expect(await events.logPending(account, 10)).toEqual([]);
+  expect(await events.logQueue.logPending(account, 10)).toEqual([]);
   return head;
 }
 
@@ -185,15 +185,15 @@ describe('log sequencing (real database)', () => {
     for (let i = 0; i < 7; i++) written.push(await write(account));
     const doomed = sequencer({
       queue: {
-        logPendingAccounts: (n) => events.logPendingAccounts(n),
-        logPending: (a, n) => events.logPending(a, n),
+        logPendingAccounts: (n) => events.logQueue.logPendingAccounts(n),
+        logPending: (a, n) => events.logQueue.logPending(a, n),
         markLogged: async () => {
           throw new Error('killed');
         },
       },
     });
     await expect(doomed.runOnce()).rejects.toThrow('killed');
-    expect((await events.logPending(account, 10)).length).toBe(7);
+    expect((await events.logQueue.logPending(account, 10)).length).toBe(7);
     expect((await new LogRepository(models).latestHead(account))?.treeSize).toBe(7);
     await doomed.stop(); // releases its lease, as a restarted replica's would have expired
     const successor = sequencer();
@@ -205,7 +205,7 @@ describe('log sequencing (real database)', () => {
 
   it('the proof of a stored event waiting for its leaf is ABORTED (409 at the gateway); an unknown event, or one of another account, is NOT_FOUND; once sequenced it proves', async () => {
     const account = 'acc-proof';
-    const log = new ConsentLog(new LogRepository(models), events);
+    const log = new ConsentLog(new LogRepository(models), events.logQueue);
     const ev = await write(account);
     await expect(log.inclusionProof(account, ev.id)).rejects.toMatchObject({ code: status.ABORTED });
     await expect(log.inclusionProof('acc-other', ev.id)).rejects.toMatchObject({ code: status.NOT_FOUND });

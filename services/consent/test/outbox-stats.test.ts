@@ -4,7 +4,7 @@ import type { Connection } from 'mongoose';
 import { buildEvents, validateInputs } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
 import { mongoOutboxStats } from '../src/store/outbox-stats';
-import { ConsentRepository } from '../src/store/repository';
+import { consentRepositories } from '../src/store/repositories';
 
 const ev = (subject: string) => ({ subject, issuer: 'https://shop.example', target: 'https://shop.example/privacy', action: true });
 
@@ -17,21 +17,21 @@ describe('outbox metrics source', () => {
 
   it('counts the events not yet published and dates the oldest; published events leave the count', async () => {
     const models = defineModels(conn);
-    const repo = new ConsentRepository(models);
+    const repo = consentRepositories(models, { publishLeaseMs: 30_000 });
     const stats = mongoOutboxStats(models);
     expect(await stats.pending()).toEqual({ count: 0, oldestStoredAt: null });
 
     const first = buildEvents('acc', 'app', validateInputs([ev('a'), ev('b')]));
-    await repo.insertEvents(first, new Date(Date.now() + 60_000));
+    await repo.events.insertEvents(first, new Date(Date.now() + 60_000));
     await new Promise((r) => setTimeout(r, 5));
     const later = buildEvents('acc', 'app', validateInputs([ev('c')]));
-    await repo.insertEvents(later, new Date(Date.now() + 60_000));
+    await repo.events.insertEvents(later, new Date(Date.now() + 60_000));
 
     const pending = await stats.pending();
     expect(pending.count).toBe(3);
     expect(pending.oldestStoredAt?.getTime()).toBe(first[0]!.createdAt.getTime());
 
-    await repo.markPublished(first.map((e) => e.id));
+    await repo.outbox.markPublished(first.map((e) => e.id));
     expect(await stats.pending()).toEqual({ count: 1, oldestStoredAt: later[0]!.createdAt });
   });
 });

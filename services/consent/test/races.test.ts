@@ -3,7 +3,11 @@ import { testEnv } from '@accord/local-stack';
 import type { Connection } from 'mongoose';
 import { buildEvents, stateKey, validateInputs, type ConsentEvent } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
-import { ConsentRepository } from '../src/store/repository';
+import { statisticsOf } from '../src/domain/statistics';
+import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
+
+/** An application's statistics as the use case computes them. */
+const statsOf = async (r: ConsentRepositories, accountId: string, appId: string) => statisticsOf(appId, await r.statistics.read(accountId, appId));
 import { input, startTestConsent, type RunningConsent } from './helpers';
 
 const ISSUER = input().issuer;
@@ -17,12 +21,12 @@ const currentOf = (action: boolean | null | undefined): number[] => {
 
 describe('40 racing writers against the store itself (no batching: each event its own round trips)', () => {
   let conns: Connection[] = [];
-  let repos: ConsentRepository[] = [];
+  let repos: ConsentRepositories[] = [];
   beforeAll(async () => {
     const { mongoUrl } = testEnv('consentraces');
     // four connections, like four replicas
     conns = await Promise.all([0, 1, 2, 3].map(() => connectMongo(mongoUrl, createLogger('t', 'silent'))));
-    repos = conns.map((c) => new ConsentRepository(defineModels(c)));
+    repos = conns.map((c) => consentRepositories(defineModels(c), { publishLeaseMs: 30_000 }));
   });
   afterAll(async () => Promise.all(conns.map((c) => c.close())));
 
@@ -32,19 +36,19 @@ describe('40 racing writers against the store itself (no batching: each event it
       'app-race',
       validateInputs(Array.from({ length: 40 }, (_, i) => ({ subject: 'racer', issuer: ISSUER, target: 't-one', action: i % 3 === 0 ? null : i % 2 === 0 }))),
     );
-    await repos[0]!.insertEvents(events, new Date(Date.now() + 60_000));
+    await repos[0]!.events.insertEvents(events, new Date(Date.now() + 60_000));
     // in shuffled order, each writer on its own connection, all at once
     const shuffled = [...events].sort(() => Math.random() - 0.5);
     await Promise.all(
       shuffled.map(async (ev, i) => {
         const repo = repos[i % repos.length]!;
-        await Promise.all([repo.applyCurrent([ev]), repo.count([ev])]);
+        await Promise.all([repo.current.applyCurrent([ev]), repo.statistics.count([ev])]);
       }),
     );
     const newest = events.at(-1)!;
-    const cur = await repos[1]!.search({ accountId: 'acc-race', subject: 'racer', issuer: ISSUER, target: 't-one', current: true, limit: 10 });
+    const cur = await repos[1]!.events.search({ accountId: 'acc-race', subject: 'racer', issuer: ISSUER, target: 't-one', current: true, limit: 10 });
     expect(cur.events.map((e) => e.id)).toEqual([newest.id]);
-    const stats = await repos[2]!.statistics('acc-race', 'app-race');
+    const stats = await statsOf(repos[2]!, 'acc-race', 'app-race');
     expect(stats).toMatchObject({
       total: 40,
       accepted: events.filter((e) => e.action === true).length,
@@ -63,14 +67,14 @@ describe('40 racing writers against the store itself (no batching: each event it
       'app-count',
       validateInputs(Array.from({ length: 40 }, (_, i) => ({ subject: `s-${i}`, issuer: ISSUER, target: 't-many', action: i % 4 !== 0 }))),
     );
-    await repos[0]!.insertEvents(events, new Date(Date.now() + 60_000));
+    await repos[0]!.events.insertEvents(events, new Date(Date.now() + 60_000));
     await Promise.all(
       events.map(async (ev, i) => {
         const repo = repos[i % repos.length]!;
-        await Promise.all([repo.applyCurrent([ev]), repo.count([ev])]);
+        await Promise.all([repo.current.applyCurrent([ev]), repo.statistics.count([ev])]);
       }),
     );
-    const stats = await repos[3]!.statistics('acc-race', 'app-count');
+    const stats = await statsOf(repos[3]!, 'acc-race', 'app-count');
     expect(stats).toMatchObject({ total: 40, accepted: 30, declined: 10, noAction: 0, distinctSubjects: 40 });
     expect(stats.targets).toEqual([
       { target: 't-many', events: 40, currentAccepted: 30, currentDeclined: 10, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 },
@@ -84,7 +88,7 @@ describe('current states written by Accord 0.1 (flat fields, no `cur`)', () => {
     const conn = await connectMongo(mongoUrl, createLogger('t', 'silent'));
     try {
       const models = defineModels(conn);
-      const repo = new ConsentRepository(models);
+      const repo = consentRepositories(models, { publishLeaseMs: 30_000 });
       const [old, next] = buildEvents(
         'acc-legacy',
         'app-legacy',
@@ -105,17 +109,17 @@ describe('current states written by Accord 0.1 (flat fields, no `cur`)', () => {
         createdAt: old!.createdAt,
       } as never);
       const q = { accountId: 'acc-legacy', subject: 'l', issuer: ISSUER, target: 't', current: true, limit: 10 };
-      expect((await repo.search(q)).events).toEqual([old]);
-      expect((await repo.statistics('acc-legacy', 'app-legacy')).targets).toEqual([]); // no counters of 0.1 here
-      await repo.count([next!]);
-      expect((await repo.statistics('acc-legacy', 'app-legacy')).targets).toEqual([
+      expect((await repo.events.search(q)).events).toEqual([old]);
+      expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([]); // no counters of 0.1 here
+      await repo.statistics.count([next!]);
+      expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([
         { target: 't', events: 1, currentAccepted: 1, currentDeclined: 0, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 }, // the 0.1 state, accepted
       ]);
-      await repo.applyCurrent([next!]);
-      expect((await repo.search(q)).events).toEqual([next]);
-      await repo.applyCurrent([old!]); // older: no change
-      expect((await repo.search(q)).events).toEqual([next]);
-      expect((await repo.statistics('acc-legacy', 'app-legacy')).targets).toEqual([
+      await repo.current.applyCurrent([next!]);
+      expect((await repo.events.search(q)).events).toEqual([next]);
+      await repo.current.applyCurrent([old!]); // older: no change
+      expect((await repo.events.search(q)).events).toEqual([next]);
+      expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([
         { target: 't', events: 1, currentAccepted: 0, currentDeclined: 1, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 },
       ]);
     } finally {

@@ -5,7 +5,7 @@ import { consentBusEventEnvelope, decodeConsentBusEvent } from '@accord/proto';
 import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
 import { RENEWAL_EVENT, RenewalAnnouncer, renewalBusEvent, targetsOf, type PendingRenewal, type RenewalOptions } from '../src/events/renewal-announcer';
 import { defineModels } from '../src/store/models';
-import { ConsentRepository } from '../src/store/repository';
+import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
 import { sleep } from './helpers';
 
 const A = { accountId: 'acc-rn', appId: 'app-rn' };
@@ -73,10 +73,10 @@ const options = (over: Partial<RenewalOptions> = {}): RenewalOptions => ({
 
 describe('consent.renewal_required fan-out (against the CI database)', () => {
   let conn: Connection;
-  let repo: ConsentRepository;
+  let repo: ConsentRepositories;
   beforeAll(async () => {
     conn = await connectMongo(testEnv('consentrenewaljobs').mongoUrl, createLogger('t', 'silent'));
-    repo = new ConsentRepository(defineModels(conn));
+    repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
     await syncIndexes(conn);
   });
   afterAll(async () => conn?.close());
@@ -85,8 +85,8 @@ describe('consent.renewal_required fan-out (against the CI database)', () => {
   });
 
   async function write(evs: ConsentEvent[]) {
-    await repo.insertEvents(evs, new Date(Date.now() + 60_000));
-    await repo.applyCurrent(evs);
+    await repo.events.insertEvents(evs, new Date(Date.now() + 60_000));
+    await repo.current.applyCurrent(evs);
   }
 
   test('two replicas racing announce each affected state exactly once, then acknowledge; states at the new version and other targets are left out', async () => {
@@ -94,7 +94,10 @@ describe('consent.renewal_required fan-out (against the CI database)', () => {
     await write([...affected, ...events(5, 2, { prefix: 'new' }), ...events(4, 1, { target: 'https://shop.example/privacy', prefix: 'other' })]);
     const stream = fakeStream();
     const dp = fakeSignals(2);
-    const replicas = [new RenewalAnnouncer(repo, dp.signals, stream.js, options()), new RenewalAnnouncer(repo, dp.signals, stream.js, options())];
+    const replicas = [
+      new RenewalAnnouncer(repo.renewals, dp.signals, stream.js, options()),
+      new RenewalAnnouncer(repo.renewals, dp.signals, stream.js, options()),
+    ];
     await Promise.all(replicas.flatMap((r) => [r.runOnce(), r.runOnce()]));
     expect(stream.published).toHaveLength(affected.length);
     expect(stream.msgIds().size).toBe(affected.length);
@@ -114,7 +117,7 @@ describe('consent.renewal_required fan-out (against the CI database)', () => {
     const dp = fakeSignals(2);
     // the 25th publish fails: pages 1 and 2 (10 states each) are recorded, page 3 is not
     const dying = fakeStream((n) => n >= 25);
-    const first = new RenewalAnnouncer(repo, dp.signals, dying.js, options());
+    const first = new RenewalAnnouncer(repo.renewals, dp.signals, dying.js, options());
     await first.runOnce();
     expect(dp.acks).toEqual([]);
     const job = await conn.db!.collection('consent_renewal_jobs').findOne({ _id: `${SPEC}:2` as never });
@@ -122,7 +125,7 @@ describe('consent.renewal_required fan-out (against the CI database)', () => {
 
     // another replica: nothing while the lease holds
     const stream = fakeStream();
-    const second = new RenewalAnnouncer(repo, dp.signals, stream.js, options());
+    const second = new RenewalAnnouncer(repo.renewals, dp.signals, stream.js, options());
     expect(await second.runOnce()).toBe(0);
     expect(stream.published).toHaveLength(0);
     // after the lease it continues after the 20 recorded states
@@ -145,7 +148,7 @@ describe('consent.renewal_required fan-out (against the CI database)', () => {
     await write(renewed);
     const stream = fakeStream();
     const dp = fakeSignals(2);
-    await new RenewalAnnouncer(repo, dp.signals, stream.js, options()).runOnce();
+    await new RenewalAnnouncer(repo.renewals, dp.signals, stream.js, options()).runOnce();
     const announcedSubjects = stream.published.map((p) => p.env.data.subject).sort();
     expect(announcedSubjects).toEqual(
       affected
@@ -159,7 +162,7 @@ describe('consent.renewal_required fan-out (against the CI database)', () => {
     await write(events(12, 1));
     const stream = fakeStream();
     const started = Date.now();
-    await new RenewalAnnouncer(repo, fakeSignals(2).signals, stream.js, options({ ratePerSecond: 20 })).runOnce();
+    await new RenewalAnnouncer(repo.renewals, fakeSignals(2).signals, stream.js, options({ ratePerSecond: 20 })).runOnce();
     expect(stream.published).toHaveLength(12);
     // 12 announcements at 20/s: the last one no sooner than 11 gaps of 50 ms after the first
     expect(Date.now() - started).toBeGreaterThanOrEqual(540);

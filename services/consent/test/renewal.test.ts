@@ -4,7 +4,7 @@ import { testEnv } from '@accord/local-stack';
 import { Consents } from '../src/app/consents';
 import type { SpecDetails } from '../src/domain/receipt';
 import { defineModels } from '../src/store/models';
-import { ConsentRepository } from '../src/store/repository';
+import { consentRepositories } from '../src/store/repositories';
 
 const A = { accountId: 'acc-renew', appId: 'app-renew' };
 const SPEC = 'spec-renew-1';
@@ -29,9 +29,9 @@ describe('renewalRequired: consents to a specification changed materially since 
       },
     };
     consents = new Consents(
-      new ConsentRepository(defineModels(conn)),
+      consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 }),
       { publishStored: () => undefined },
-      { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs, leaseMs: 30_000 },
+      { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs },
       { warn: (...args: unknown[]) => void warnings.push(args) },
     );
   });

@@ -9,7 +9,6 @@ import {
   type Logger,
   type SigningKey,
 } from '@accord/common';
-import type { SpecSource } from '../grpc/dataprocessing-client';
 import {
   buildEvents,
   EVENT_ID_PATTERN,
@@ -24,22 +23,9 @@ import {
 } from '../domain/consent';
 import { accountErasureKey, validateErase } from '../domain/erasure';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from '../domain/receipt';
-import type { OutboxRelay } from '../events/outbox-relay';
 import type { ErasureDoc } from '../store/models';
-import type { ConsentRepository, Statistics } from '../store/repository';
-import type { LogAnchor } from '@accord/verify';
-
-/**
- * What the write path and receipts need from the consent log (docs/consent-log.md). The write
- * itself only marks its event documents as waiting for a leaf (ConsentRepository.insertEvents);
- * the sequencer runs behind it.
- */
-export interface ConsentLogPort {
-  /** After a batch is answered: sequence soon (never awaited). */
-  nudge(): void;
-  /** The event's position and the latest head, once sequenced. */
-  anchor(accountId: string, eventId: string): Promise<LogAnchor | undefined>;
-}
+import { statisticsOf, versionedTargets, type Statistics } from '../domain/statistics';
+import type { ConsentLogPort, ConsentStore, EventPublisher, SpecSource } from './ports';
 
 export const { searchPageDefault: SEARCH_DEFAULT_LIMIT, searchPageMax: SEARCH_MAX_LIMIT } = LIMITS;
 export const TOKEN_MAX_EVENTS = 100;
@@ -51,7 +37,7 @@ const DAY_MS = 86_400_000;
 const ANSWER_MARGIN_MS = 1000;
 /** setTimeout's limit (a call without deadline waits for its projection). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** Batches of one process written at once (each is three round trips, see ConsentRepository). */
+/** Batches of one process written at once (each is three round trips, see store/repositories.ts). */
 const MAX_BATCHES_IN_FLIGHT = 4;
 /** Events one batch takes from the queue (several requests' worth). */
 const MAX_BATCH_EVENTS = 2000;
@@ -79,9 +65,9 @@ interface Pending {
 /** The consent use cases: what the gRPC handlers call. */
 export class Consents {
   constructor(
-    private readonly repo: ConsentRepository,
-    private readonly relay: Pick<OutboxRelay, 'publishStored'>,
-    private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; specs: Pick<SpecSource, 'lookup' | 'current'>; leaseMs: number },
+    private readonly store: ConsentStore,
+    private readonly relay: EventPublisher,
+    private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; specs: Pick<SpecSource, 'lookup' | 'current'> },
     private readonly logger: Pick<Logger, 'warn'>,
     private readonly log?: ConsentLogPort,
     /** The installation's erasure secret (ACCORD_ERASURE_KEY); per-account keys are derived from it. */
@@ -188,13 +174,13 @@ export class Consents {
   private async writeBatch(batch: Pending[]): Promise<void> {
     const events = batch.flatMap((p) => p.events);
     try {
-      await this.repo.insertEvents(events, new Date(Date.now() + this.receipt.leaseMs));
+      await this.store.events.insertEvents(events);
     } catch (err) {
       for (const p of batch) p.reject(err);
       return;
     }
     const projection = (async () => {
-      await Promise.all([this.repo.applyCurrent(events), this.repo.count(events)]);
+      await Promise.all([this.store.current.applyCurrent(events), this.store.statistics.count(events)]);
       return true;
     })().catch((err: unknown) => {
       this.logger.warn({ err, events: events.length }, 'consent: current states not applied; the outbox relay applies them after the lease');
@@ -229,7 +215,7 @@ export class Consents {
 
   async get(accountId: string, id: string): Promise<ConsentEvent> {
     requireAccount(accountId);
-    const ev = EVENT_ID_PATTERN.test(id) ? await this.repo.findById(accountId, id) : undefined;
+    const ev = EVENT_ID_PATTERN.test(id) ? await this.store.events.findById(accountId, id) : undefined;
     if (!ev) throw new NotFoundError('Consent event not found');
     return ev;
   }
@@ -239,7 +225,7 @@ export class Consents {
     requireAccount(accountId);
     const t = token.trim().toUpperCase();
     if (!TOKEN_PATTERN.test(t)) throw InvalidArgumentError.field('token', 'must be 6 letters or digits');
-    return this.repo.findByToken(accountId, t, TOKEN_MAX_EVENTS);
+    return this.store.events.findByToken(accountId, t, TOKEN_MAX_EVENTS);
   }
 
   async search(p: SearchParams): Promise<{ events: ConsentEvent[]; next?: string }> {
@@ -250,7 +236,7 @@ export class Consents {
     if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT)
       throw InvalidArgumentError.field('limit', `must be an integer from 1 to ${SEARCH_MAX_LIMIT}`);
     if (p.cursor && !EVENT_ID_PATTERN.test(p.cursor)) throw InvalidArgumentError.field('cursor', 'is not a cursor of this search');
-    const q: Parameters<ConsentRepository['search']>[0] = {
+    const q: Parameters<ConsentStore['events']['search']>[0] = {
       accountId: p.accountId,
       subject: p.subject,
       issuer: p.issuer,
@@ -261,7 +247,7 @@ export class Consents {
     if (p.source) q.source = p.source;
     if (p.scope) q.scope = p.scope;
     if (p.cursor) q.cursor = p.cursor;
-    const page = await this.repo.search(q);
+    const page = await this.store.events.search(q);
     return q.current ? { ...page, events: await this.markLifecycle(p.accountId, page.events) } : page;
   }
 
@@ -289,14 +275,14 @@ export class Consents {
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     // time bounds as id bounds: ids start with the creation millisecond (12 hex digits)
     const idAt = (d: Date) => `${Math.max(0, d.getTime()).toString(16).padStart(12, '0')}${'0'.repeat(20)}`;
-    const q: Parameters<ConsentRepository['exportPage']>[0] = { accountId: p.accountId, limit };
+    const q: Parameters<ConsentStore['events']['exportPage']>[0] = { accountId: p.accountId, limit };
     if (p.cursor) q.after = p.cursor;
     if (p.since) q.from = idAt(p.since);
     if (p.until) q.before = idAt(p.until);
     if (p.appId) q.appId = p.appId;
     if (p.target) q.target = p.target;
     if (p.subject) q.subject = p.subject;
-    const [events, total] = await Promise.all([this.repo.exportPage(q), p.withTotal ? this.repo.exportTotal(q) : undefined]);
+    const [events, total] = await Promise.all([this.store.events.exportPage(q), p.withTotal ? this.store.events.exportTotal(q) : undefined]);
     const page: { events: ConsentEvent[]; next?: string; total?: { total: number; exact: boolean } } = { events };
     if (events.length === limit) page.next = events[events.length - 1]!.id;
     if (total !== undefined) page.total = total;
@@ -308,12 +294,14 @@ export class Consents {
     const errors = (['subject', 'issuer'] as const).filter((f) => !(f === 'subject' ? subject : issuer)).map((f) => ({ field: f, message: 'is required' }));
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     if (targets.length > CURRENT_STATES_MAX) throw InvalidArgumentError.field('targets', `at most ${CURRENT_STATES_MAX}`);
-    return this.markLifecycle(accountId, await this.repo.currentStates(accountId, subject, issuer, targets, CURRENT_STATES_MAX));
+    return this.markLifecycle(accountId, await this.store.current.currentStates(accountId, subject, issuer, targets, CURRENT_STATES_MAX));
   }
 
   async statistics(accountId: string, appId: string): Promise<Statistics> {
     requireOwner(accountId, appId);
-    return this.repo.statistics(accountId, appId, new Date(), (targets) => this.reconsentSinceOf(accountId, targets));
+    const counts = await this.store.statistics.read(accountId, appId, new Date());
+    const versioned = versionedTargets(counts);
+    return statisticsOf(appId, counts, versioned.length ? await this.reconsentSinceOf(accountId, versioned) : undefined);
   }
 
   /** Current states as read: `expired` after their expiresAt, `renewalRequired` when their specification changed materially since the version consented to. */
@@ -386,10 +374,10 @@ export class Consents {
     const { subject, issuer } = validateErase(input);
     if (!this.erasureSecret) throw new FailedPreconditionError('Subject erasure is not configured (ACCORD_ERASURE_KEY).');
     const at = new Date();
-    const out = await this.repo.eraseSubject(accountId, subject, issuer, accountErasureKey(this.erasureSecret, accountId), at);
+    const out = await this.store.erasure.eraseSubject(accountId, subject, issuer, accountErasureKey(this.erasureSecret, accountId), at);
     const rec: Omit<ErasureDoc, '_id'> = { accountId, subjectHash: out.subjectHash, appId, clientId, erasedAt: at, events: out.events, states: out.states };
     if (issuer !== undefined) rec.issuer = issuer;
-    return this.repo.recordErasure(rec);
+    return this.store.erasure.recordErasure(rec);
   }
 
   /** The account's erasure records, newest first; `next` continues the list. */
@@ -399,7 +387,7 @@ export class Consents {
     if (!Number.isInteger(n) || n < 1 || n > ERASURES_MAX_LIMIT)
       throw InvalidArgumentError.field('limit', `must be an integer from 1 to ${ERASURES_MAX_LIMIT}`);
     if (cursor && !EVENT_ID_PATTERN.test(cursor)) throw InvalidArgumentError.field('cursor', 'is not a cursor of this list');
-    const rows = await this.repo.erasures(accountId, n + 1, cursor || undefined);
+    const rows = await this.store.erasure.erasures(accountId, n + 1, cursor || undefined);
     if (rows.length > n) return { erasures: rows.slice(0, n), next: rows[n - 1]!._id };
     return { erasures: rows };
   }

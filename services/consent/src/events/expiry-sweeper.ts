@@ -3,7 +3,7 @@ import type { JetStreamClient } from 'nats';
 import { eventSubject, mapLimit, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
 import { toProto } from '../grpc/handlers';
-import type { ConsentRepository, LapsedState } from '../store/repository';
+import type { ExpiryRepository, LapsedState } from '../store/expiry-repository';
 import { publishBusEvent, type BusEncoding, type ConsentBusEvent } from './bus-event';
 
 /** The event type announcing that a state's current consent lapsed (webhooks opt in to it). */
@@ -69,7 +69,7 @@ export class ExpirySweeper {
   private stopped = false;
 
   constructor(
-    private readonly repo: Pick<ConsentRepository, 'claimLapsed' | 'lapsedOfClaim' | 'markExpiryAnnounced'>,
+    private readonly repo: Pick<ExpiryRepository, 'claimLapsed' | 'lapsedOfClaim' | 'markExpiryAnnounced'>,
     private readonly js: Pick<JetStreamClient, 'publish'>,
     private readonly opts: SweeperOptions,
   ) {}

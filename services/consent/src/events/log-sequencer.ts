@@ -5,7 +5,7 @@ import { eventLeafHash, type SignedTreeHead } from '../domain/log';
 import type { LogHeadDoc } from '../store/log-models';
 import { LogContentionError, type LogRepository } from '../store/log-repository';
 
-/** The events waiting for their leaf: marked on their own documents by the write (ConsentRepository). */
+/** The events waiting for their leaf: marked on their own documents by the write (store/log-queue-repository.ts). */
 export interface LogQueue {
   /** Accounts with events waiting (at most `limit`). */
   logPendingAccounts(limit: number): Promise<string[]>;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
 import { eventSubject, inSpan, mapLimit, SpanKind, traceHeaders, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
-import type { ConsentRepository } from '../store/repository';
+import type { CurrentStateRepository } from '../store/current-repository';
+import type { OutboxRepository } from '../store/outbox-repository';
 import { consentBusEvent, publishBusEvent, type BusEncoding } from './bus-event';
 
 export interface RelayOptions {
@@ -31,7 +32,7 @@ const MIN_POLL_MS = 100;
  * JetStream acknowledgement removes `pub` (marked in batches, one update for many events).
  *
  * Whatever is not acknowledged (NATS down, process crash) keeps its `pub`; once that time has
- * passed, any replica's background round claims it (ConsentRepository.claimDue, atomic per
+ * passed, any replica's background round claims it (OutboxRepository.claimDue, atomic per
  * event), re-applies its current state (idempotent), publishes it and marks it. Publishing twice
  * is harmless: `Nats-Msg-Id` is the event id and the stream de-duplicates.
  *
@@ -50,7 +51,7 @@ export class OutboxRelay {
   private marking: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly repo: ConsentRepository,
+    private readonly repo: { outbox: OutboxRepository; current: Pick<CurrentStateRepository, 'applyCurrent'> },
     private readonly js: JetStreamClient,
     private readonly opts: RelayOptions,
   ) {}
@@ -76,10 +77,10 @@ export class OutboxRelay {
     const claim = randomUUID();
     const batch = this.opts.batch ?? 500;
     let total = 0;
-    for (let events = await this.repo.claimDue(claim, this.opts.leaseMs, batch); events.length; events = await this.repo.claimed(claim, batch)) {
+    for (let events = await this.repo.outbox.claimDue(claim, this.opts.leaseMs, batch); events.length; events = await this.repo.outbox.claimed(claim, batch)) {
       total += events.length;
       // the writer may have died before its current states: moving them again is a no-op otherwise
-      await this.repo.applyCurrent(events);
+      await this.repo.current.applyCurrent(events);
       const failed = await this.publishAll(events);
       await this.flushMarks();
       if (failed) break;
@@ -102,7 +103,7 @@ export class OutboxRelay {
     });
     if (failed.length) {
       const retryInMs = Math.min(this.opts.leaseMs, 2_000);
-      await this.repo.deferPublication(failed, new Date(Date.now() + retryInMs));
+      await this.repo.outbox.deferPublication(failed, new Date(Date.now() + retryInMs));
       this.opts.logger.warn({ count: failed.length, err: (firstError as Error)?.message, retryInMs }, 'outbox: publish failed; will retry');
       this.schedule(retryInMs);
     }
@@ -142,7 +143,7 @@ export class OutboxRelay {
     this.toMark = [];
     // an unmarked event is only published again (and de-duplicated by the stream) after its lease
     this.marking = this.marking
-      .then(() => this.repo.markPublished(ids))
+      .then(() => this.repo.outbox.markPublished(ids))
       .catch((err: unknown) => this.opts.logger.warn({ err, count: ids.length }, 'outbox: could not mark events as published'));
     this.track(this.marking);
     return this.marking;

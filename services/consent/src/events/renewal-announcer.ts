@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
 import { eventSubject, sleep, type Logger } from '@accord/common';
 import { toProto } from '../grpc/handlers';
-import type { ConsentRepository, LapsedState } from '../store/repository';
+import type { LapsedState } from '../store/expiry-repository';
+import type { RenewalRepository } from '../store/renewal-repository';
 import type { RenewalJobDoc } from '../store/models';
 import { publishBusEvent, type BusEncoding, type ConsentBusEvent } from './bus-event';
 
@@ -108,7 +109,7 @@ export class RenewalAnnouncer {
   readonly owner = randomUUID();
 
   constructor(
-    private readonly repo: Pick<ConsentRepository, 'renewalJob' | 'claimRenewalJob' | 'advanceRenewalJob' | 'finishRenewalJob' | 'renewalPage'>,
+    private readonly repo: Pick<RenewalRepository, 'renewalJob' | 'claimRenewalJob' | 'advanceRenewalJob' | 'finishRenewalJob' | 'renewalPage'>,
     private readonly signals: RenewalSignals,
     private readonly js: Pick<JetStreamClient, 'publish'>,
     private readonly opts: RenewalOptions,

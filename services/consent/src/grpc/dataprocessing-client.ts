@@ -1,22 +1,9 @@
 import { status } from '@grpc/grpc-js';
 import { createClient, isServiceError, UnavailableError, type Logger, type PromiseClient } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
+import type { SpecLookup, SpecSource } from '../app/ports';
 import type { SpecDetails } from '../domain/receipt';
 import type { RenewalSignals } from '../events/renewal-announcer';
-
-/** A specification (current, or as of `version`); undefined when unknown in the account. */
-export type SpecLookup = (accountId: string, specId: string, version?: number) => Promise<SpecDetails | undefined>;
-
-export interface SpecSource {
-  /** For receipts. Graceful: any failure gives `undefined` (the receipt is built from the event alone). */
-  lookup: SpecLookup;
-  /**
-   * For new consents: the current specification, remembered for `cacheMs` (a burst of consents to
-   * one specification costs one call). Throws UnavailableError when the service cannot answer.
-   */
-  current(accountId: string, specId: string, fresh?: boolean): Promise<SpecDetails | undefined>;
-  close(): void;
-}
 
 /** Most specifications remembered at once by `current` (the memory is cleared when full). */
 const CACHE_MAX = 10_000;

@@ -1,0 +1,55 @@
+import { statisticsOf, versionedTargets, type StatisticsCounts } from './statistics';
+
+const counts = (over: Partial<StatisticsCounts> = {}): StatisticsCounts => ({
+  app: { total: 7, accepted: 4, declined: 2, noAction: 1 },
+  targets: [
+    { target: 'b', events: 3 },
+    { target: 'a', events: 3 },
+    { target: 'c', events: 1 },
+  ],
+  distinctSubjects: 2,
+  states: [],
+  ...over,
+});
+
+describe('statistics of an application', () => {
+  it('counts current states per target by action, lapsed ones apart whatever their action', () => {
+    const s = statisticsOf(
+      'app',
+      counts({
+        states: [
+          { target: 'a', action: true, expired: false, count: 2 },
+          { target: 'a', action: false, expired: false, count: 1 },
+          { target: 'a', action: true, expired: true, count: 5 },
+          { target: 'c', action: null, expired: false, count: 1 },
+        ],
+      }),
+    );
+    expect(s).toMatchObject({ appId: 'app', total: 7, accepted: 4, declined: 2, noAction: 1, distinctSubjects: 2 });
+    expect(s.targets).toEqual([
+      { target: 'a', events: 3, currentAccepted: 2, currentDeclined: 1, currentNoAction: 0, currentExpired: 5, currentRenewalRequired: 0 },
+      { target: 'b', events: 3, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 },
+      { target: 'c', events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 1, currentExpired: 0, currentRenewalRequired: 0 },
+    ]);
+    expect(s).not.toHaveProperty('latestEventAt');
+  });
+
+  it('counts states consented to a version older than the latest material one as due for renewal', () => {
+    const c = counts({
+      states: [
+        { target: 'a', action: true, expired: false, version: 1, count: 3 },
+        { target: 'a', action: true, expired: false, version: 2, count: 1 },
+        { target: 'b', action: true, expired: false, count: 4 },
+      ],
+    });
+    expect(versionedTargets(c)).toEqual(['a']);
+    const s = statisticsOf('app', c, (t) => (t === 'a' ? 2 : undefined));
+    expect(s.targets.find((t) => t.target === 'a')).toMatchObject({ currentAccepted: 4, currentRenewalRequired: 3 });
+    expect(s.targets.find((t) => t.target === 'b')).toMatchObject({ currentAccepted: 4, currentRenewalRequired: 0 });
+  });
+
+  it('gives the time of the latest event when there is one', () => {
+    const at = new Date('2026-01-02T03:04:05Z');
+    expect(statisticsOf('app', counts({ latestEventAt: at })).latestEventAt).toEqual(at);
+  });
+});

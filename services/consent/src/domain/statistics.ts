@@ -1,0 +1,62 @@
+import { needsRenewal } from './consent';
+
+export interface Statistics {
+  appId: string;
+  total: number;
+  accepted: number;
+  declined: number;
+  noAction: number;
+  distinctSubjects: number;
+  targets: Array<{ target: string; events: number } & CurrentCounts>;
+  latestEventAt?: Date;
+}
+
+type ActionCounter = 'currentAccepted' | 'currentDeclined' | 'currentNoAction';
+/** Current states of one target by action; lapsed ones (expiresAt passed) apart, whatever their action. */
+export type CurrentCounts = Record<ActionCounter | 'currentExpired' | 'currentRenewalRequired', number>;
+const noCurrent = (): CurrentCounts => ({ currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 });
+const counterOf = (action: boolean | null): ActionCounter => (action === true ? 'currentAccepted' : action === false ? 'currentDeclined' : 'currentNoAction');
+
+/** What the store counts for one application (store/statistics-repository.ts). */
+export interface StatisticsCounts {
+  /** Events of the application by action. */
+  app: { total: number; accepted: number; declined: number; noAction: number };
+  /** Events per target, most first (at most STATISTICS_MAX_TARGETS). */
+  targets: Array<{ target: string; events: number }>;
+  distinctSubjects: number;
+  /** Current states the application holds (it wrote their newest event), grouped. */
+  states: Array<{ target: string; action: boolean | null; expired: boolean; version?: number; count: number }>;
+  latestEventAt?: Date;
+}
+
+/** Targets whose states are bound to a specification version: their latest material version is needed. */
+export function versionedTargets(counts: StatisticsCounts): string[] {
+  return [...new Set(counts.states.filter((s) => s.version !== undefined).map((s) => s.target))];
+}
+
+/**
+ * An application's statistics from its counters. `reconsentSince` gives the latest material
+ * version of the specification a target names: states consented to an older version count in
+ * `currentRenewalRequired` (lapsed ones in `currentExpired` whatever their action).
+ */
+export function statisticsOf(appId: string, counts: StatisticsCounts, reconsentSince?: (target: string) => number | undefined): Statistics {
+  const byTarget = new Map<string, CurrentCounts>();
+  for (const s of counts.states) {
+    let row = byTarget.get(s.target);
+    if (!row) byTarget.set(s.target, (row = noCurrent()));
+    row[s.expired ? 'currentExpired' : counterOf(s.action)] += s.count;
+  }
+  if (reconsentSince)
+    for (const s of counts.states)
+      if (s.version !== undefined && needsRenewal(s.version, reconsentSince(s.target))) byTarget.get(s.target)!.currentRenewalRequired += s.count;
+  const out: Statistics = {
+    appId,
+    ...counts.app,
+    distinctSubjects: counts.distinctSubjects,
+    targets: counts.targets
+      .map((t) => ({ ...t, ...(byTarget.get(t.target) ?? noCurrent()) }))
+      .sort((x, y) => y.events - x.events || (x.target < y.target ? -1 : 1)),
+  };
+  if (counts.latestEventAt) out.latestEventAt = counts.latestEventAt;
+  return out;
+}
