@@ -1,21 +1,10 @@
-import {
-  connectMongo,
-  connectNats,
-  implement,
-  startGrpcServer,
-  syncIndexes,
-  traceHeaders,
-  type EventEnvelope,
-  type Logger,
-  followDatabase,
-} from '@accord/common';
+import { connectMongo, connectNats, implement, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
 import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './http/sender';
 import { DeliveryWorker } from './app/delivery-worker';
+import { Webhooks } from './app/webhooks';
 import { AddressPolicy } from './domain/address-policy';
-import { eventText, isAccountWide, isSubscribable } from './domain/event-types';
-import { deliveryBody } from './domain/signing';
 import { startEventConsumer } from './events/consumer';
 import { webhookHandlers } from './grpc/handlers';
 import { DeliveryStore } from './store/delivery-store';
@@ -71,19 +60,13 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     logger,
   });
 
-  const onEvent = async (event: EventEnvelope) => {
-    if (!isSubscribable(event.type)) return;
-    const targets = isAccountWide(event.type)
-      ? await webhooks.accountSubscribers(event.accountId, event.type)
-      : await webhooks.subscribers(event.accountId, event.appId, event.type);
-    if (!targets.length) return;
-    const body = deliveryBody(event.type, event.data, eventText(event.type));
-    const { traceparent } = traceHeaders();
-    const ids = await deliveries.enqueue(
-      targets.map((w) => ({ webhookId: w._id, accountId: w.accountId, appId: w.appId, eventId: event.id, eventType: event.type, body, traceparent })),
-    );
-    worker.offer(ids);
-  };
+  const app = new Webhooks({
+    webhooks,
+    deliveries,
+    policy,
+    secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE,
+    onQueued: (ids) => worker.offer(ids),
+  });
 
   const grpc = await startGrpcServer({
     port: config.GRPC_PORT,
@@ -91,16 +74,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     services: [
       {
         definition: webhookv1.WebhookServiceService,
-        implementation: implement<webhookv1.WebhookServiceServer>(
-          webhookHandlers({
-            webhooks,
-            deliveries,
-            policy,
-            secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE,
-            onQueued: (id) => worker.offer([id]),
-          }),
-          logger,
-        ),
+        implementation: implement<webhookv1.WebhookServiceServer>(webhookHandlers(app), logger),
         name: 'accord.webhook.v1.WebhookService',
       },
     ],
@@ -110,7 +84,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
   worker.start();
   let consumer: { stop(): Promise<void> };
   try {
-    consumer = await startEventConsumer({ nc, prefix: config.ACCORD_NATS_PREFIX, logger, handle: onEvent });
+    consumer = await startEventConsumer({ nc, prefix: config.ACCORD_NATS_PREFIX, logger, handle: (event) => app.fanOut(event) });
   } catch (err) {
     await worker.stop();
     await grpc.shutdown(0);

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { activeSecrets, deliveryBody, generateSecret, signatureHeaders } from './signing';
+import { activeSecrets, deliveryBody, generateSecret, signatureHeaders, rotateSecrets } from './signing';
 
 describe('delivery signing (Standard Webhooks)', () => {
   it('makes whsec_ secrets of 24 random bytes', () => {
@@ -29,5 +29,21 @@ describe('delivery signing (Standard Webhooks)', () => {
       { secret: 'older', expiresAt: new Date('2025-12-31T23:00:00Z') },
     ];
     expect(activeSecrets(secrets, now)).toEqual(['new', 'old']);
+  });
+});
+
+describe('secret rotation', () => {
+  const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
+  it('puts the new secret first, keeps the current one for the grace period and drops secrets whose grace has ended', () => {
+    const secrets = [
+      { secret: 'current', createdAt: t(0), expiresAt: null },
+      { secret: 'older', createdAt: t(0), expiresAt: t(30) },
+      { secret: 'ended', createdAt: t(0), expiresAt: t(5) },
+    ];
+    expect(rotateSecrets(secrets, 'new', t(10), 60_000)).toEqual([
+      { secret: 'new', createdAt: t(10), expiresAt: null },
+      { secret: 'current', createdAt: t(0), expiresAt: t(70) },
+      { secret: 'older', createdAt: t(0), expiresAt: t(30) },
+    ]);
   });
 });

@@ -18,6 +18,21 @@ export function activeSecrets(secrets: readonly SecretEntry[], now: Date): strin
 }
 
 /**
+ * The secrets after a rotation: a new current secret first; the current one keeps signing until
+ * `now + graceMs`, older ones keep their own end, and those already ended are dropped.
+ */
+export function rotateSecrets<S extends SecretEntry & { createdAt: Date }>(
+  secrets: readonly S[],
+  newSecret: string,
+  now: Date,
+  graceMs: number,
+): Array<SecretEntry & { createdAt: Date }> {
+  const graceEnd = new Date(now.getTime() + graceMs);
+  const previous = secrets.map((s, i) => (i === 0 ? { ...s, expiresAt: graceEnd } : s)).filter((s) => s.expiresAt && s.expiresAt > now);
+  return [{ secret: newSecret, createdAt: now, expiresAt: null }, ...previous];
+}
+
+/**
  * The Standard Webhooks headers of one attempt: `webhook-id` (stable across retries),
  * `webhook-timestamp` (this attempt, unix seconds) and `webhook-signature` with one
  * `v1,<base64 HMAC-SHA256 of id.timestamp.body>` per active secret, space-separated.

@@ -1,22 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { InvalidArgumentError, NotFoundError, type Handlers } from '@accord/common';
+import { InvalidArgumentError, type Handlers } from '@accord/common';
 import { contracts, webhookv1 } from '@accord/proto';
-import type { AddressPolicy } from '../domain/address-policy';
-import { eventText } from '../domain/event-types';
-import { deliveryBody, generateSecret } from '../domain/signing';
-import { validateWebhookFields } from '../domain/webhook-input';
-import { deliveryId, type DeliveryStore } from '../store/delivery-store';
-import type { DeliveryDoc, SecretDoc, WebhookDoc } from '../store/models';
-import type { WebhookStore } from '../store/webhook-store';
-
-export interface HandlerDeps {
-  webhooks: WebhookStore;
-  deliveries: DeliveryStore;
-  policy: AddressPolicy;
-  secretGraceMs: number;
-  /** Called after a delivery was queued, to hand it to the local workers. */
-  onQueued: (deliveryId: string) => void;
-}
+import type { Webhooks } from '../app/webhooks';
+import type { DeliveryDoc, WebhookDoc } from '../store/models';
 
 const { deliveriesPageDefault: PAGE_DEFAULT, deliveriesPageMax: PAGE_MAX } = contracts.webhooks.LIMITS;
 
@@ -72,127 +57,49 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
   throw InvalidArgumentError.field('cursor', 'is not a cursor returned by this API');
 }
 
-function requireCaller(req: { accountId: string; appId: string }): void {
-  if (!req.accountId) throw InvalidArgumentError.field('accountId', 'is required');
-  if (!req.appId) throw InvalidArgumentError.field('appId', 'is required');
-}
-
-function headerPairs(headers: Record<string, string>): WebhookDoc['headers'] {
-  return Object.entries(headers).map(([name, value]) => ({ name, value }));
-}
-
-const unique = (xs: readonly string[]) => [...new Set(xs)];
-
 export type WebhookHandlers = Handlers<webhookv1.WebhookServiceServer>;
 
-export function webhookHandlers(d: HandlerDeps): WebhookHandlers {
-  const own = async (req: { accountId: string; appId: string }, id: number): Promise<WebhookDoc> => {
-    requireCaller(req);
-    const doc = await d.webhooks.get(req.accountId, req.appId, id);
-    if (!doc) throw new NotFoundError(`webhook ${id} not found`);
-    return doc;
-  };
-
+/** The WebhookService over gRPC: requests to use cases (app/webhooks.ts), stored records to messages. */
+export function webhookHandlers(webhooks: Webhooks): WebhookHandlers {
   return {
     async createWebhook(req) {
-      requireCaller(req);
-      validateWebhookFields({ url: req.url, events: req.events, headers: req.headers }, d.policy);
-      const now = new Date();
-      const doc: Omit<WebhookDoc, '_id'> = {
-        accountId: req.accountId,
-        appId: req.appId,
-        url: req.url,
-        events: unique(req.events),
-        headers: headerPairs(req.headers),
-        secrets: [{ secret: generateSecret(), createdAt: now, expiresAt: null }],
-        disabled: false,
-        disabledReason: '',
-        createdAt: now,
-        updatedAt: now,
-      };
-      return toWebhook(await d.webhooks.create(doc));
+      return toWebhook(await webhooks.create(req, { url: req.url, events: req.events, headers: req.headers }));
     },
 
     async listWebhooks(req) {
-      requireCaller(req);
-      return { webhooks: (await d.webhooks.list(req.accountId, req.appId)).map((w) => toWebhook(w)) };
+      return { webhooks: (await webhooks.list(req)).map((w) => toWebhook(w)) };
     },
 
     async getWebhook(req) {
-      return toWebhook(await own(req, req.id));
+      return toWebhook(await webhooks.get(req, req.id));
     },
 
     async updateWebhook(req) {
-      await own(req, req.id);
-      validateWebhookFields({ url: req.url, events: req.events?.values, headers: req.headers?.values }, d.policy);
-      const set: Partial<WebhookDoc> = {};
-      if (req.url !== undefined) set.url = req.url;
-      if (req.events) set.events = unique(req.events.values);
-      if (req.headers) set.headers = headerPairs(req.headers.values);
-      if (req.disabled !== undefined) {
-        set.disabled = req.disabled;
-        set.disabledReason = req.disabled ? 'disabled by its owner' : '';
-      }
-      const updated = await d.webhooks.update(req.accountId, req.appId, req.id, set);
-      if (!updated) throw new NotFoundError(`webhook ${req.id} not found`);
-      return toWebhook(updated);
+      return toWebhook(await webhooks.update(req, req.id, { url: req.url, events: req.events?.values, headers: req.headers?.values, disabled: req.disabled }));
     },
 
     async deleteWebhook(req) {
-      requireCaller(req);
-      if (!(await d.webhooks.delete(req.accountId, req.appId, req.id))) throw new NotFoundError(`webhook ${req.id} not found`);
-      await d.deliveries.deleteForWebhook(req.id);
+      await webhooks.delete(req, req.id);
       return {};
     },
 
     async rotateWebhookSecret(req) {
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const doc = await own(req, req.id);
-        const now = new Date();
-        const graceEnd = new Date(now.getTime() + d.secretGraceMs);
-        // The current secret keeps signing until the grace ends; older ones keep their own end.
-        const previous: SecretDoc[] = doc.secrets.map((s, i) => (i === 0 ? { ...s, expiresAt: graceEnd } : s)).filter((s) => s.expiresAt && s.expiresAt > now);
-        const secrets = [{ secret: generateSecret(), createdAt: now, expiresAt: null }, ...previous];
-        const updated = await d.webhooks.replaceSecrets(doc._id, doc.secrets[0]!.secret, secrets);
-        if (updated) return toWebhook(updated);
-      }
-      throw new Error('secret rotation kept conflicting with concurrent rotations');
+      return toWebhook(await webhooks.rotateSecret(req, req.id));
     },
 
     async listDeliveries(req) {
-      await own(req, req.webhookId);
       const limit = Math.min(Math.max(req.page?.limit || PAGE_DEFAULT, 1), PAGE_MAX);
-      const docs = await d.deliveries.list(req.webhookId, limit + 1, decodeCursor(req.page?.cursor ?? ''));
+      const docs = await webhooks.deliveries(req, req.webhookId, limit + 1, decodeCursor(req.page?.cursor ?? ''));
       const page = docs.slice(0, limit);
       return { deliveries: page.map(toDelivery), nextCursor: docs.length > limit ? encodeCursor(page[page.length - 1]!) : '' };
     },
 
     async redeliverDelivery(req) {
-      await own(req, req.webhookId);
-      const doc = await d.deliveries.redeliver(req.webhookId, req.deliveryId);
-      if (!doc) throw new NotFoundError(`delivery ${req.deliveryId} not found`);
-      d.onQueued(doc._id);
-      return toDelivery(doc);
+      return toDelivery(await webhooks.redeliver(req, req.webhookId, req.deliveryId));
     },
 
     async sendTestEvent(req) {
-      const webhook = await own(req, req.webhookId);
-      const eventId = `ping_${randomUUID().replace(/-/g, '')}`;
-      const data = { webhookId: webhook._id, appId: webhook.appId, eventId, sentAt: new Date().toISOString() };
-      await d.deliveries.enqueue([
-        {
-          webhookId: webhook._id,
-          accountId: webhook.accountId,
-          appId: webhook.appId,
-          eventId,
-          eventType: 'ping',
-          body: deliveryBody('ping', data, eventText('ping')),
-        },
-      ]);
-      d.onQueued(deliveryId(eventId, webhook._id));
-      const doc = await d.deliveries.get(webhook._id, deliveryId(eventId, webhook._id));
-      if (!doc) throw new Error('test delivery vanished');
-      return toDelivery(doc);
+      return toDelivery(await webhooks.sendTestEvent(req, req.webhookId));
     },
   };
 }

@@ -2,6 +2,29 @@ import { isDuplicateKey, sleep } from '@accord/common';
 import { LRUCache } from 'lru-cache';
 import type { Models, SecretDoc, WebhookDoc } from './models';
 
+/** A webhook to store: its first secret is current from its creation. */
+export interface NewWebhook {
+  accountId: string;
+  appId: string;
+  url: string;
+  events: string[];
+  headers: Record<string, string>;
+  secret: string;
+}
+
+/** The fields an update sets (absent ones stay). */
+export interface WebhookChange {
+  url?: string;
+  events?: string[];
+  headers?: Record<string, string>;
+  disabled?: boolean;
+  disabledReason?: string;
+}
+
+function headerPairs(headers: Record<string, string>): WebhookDoc['headers'] {
+  return Object.entries(headers).map(([name, value]) => ({ name, value }));
+}
+
 /** What fan-out needs of a webhook. */
 export type Subscriber = Pick<WebhookDoc, '_id' | 'accountId' | 'appId' | 'events'>;
 
@@ -43,7 +66,19 @@ export class WebhookStore {
    * creators collide instead of sharing an id; the loser retries with the next number. (An $inc
    * counter would be simpler but is not atomic on FerretDB 1.x.)
    */
-  async create(doc: Omit<WebhookDoc, '_id'>): Promise<WebhookDoc> {
+  async create(w: NewWebhook, now = new Date()): Promise<WebhookDoc> {
+    const doc: Omit<WebhookDoc, '_id'> = {
+      accountId: w.accountId,
+      appId: w.appId,
+      url: w.url,
+      events: w.events,
+      headers: headerPairs(w.headers),
+      secrets: [{ secret: w.secret, createdAt: now, expiresAt: null }],
+      disabled: false,
+      disabledReason: '',
+      createdAt: now,
+      updatedAt: now,
+    };
     for (let attempt = 0; ; attempt++) {
       const last = await this.m.Webhook.findOne({}, { _id: 1 }).sort({ _id: -1 }).lean<{ _id: number }>().exec();
       const full: WebhookDoc = { ...doc, _id: (last?._id ?? 0) + 1 };
@@ -70,7 +105,15 @@ export class WebhookStore {
     return this.m.Webhook.findById(id).lean<WebhookDoc>().exec();
   }
 
-  async update(accountId: string, appId: string, id: number, set: Partial<WebhookDoc>): Promise<WebhookDoc | null> {
+  async update(accountId: string, appId: string, id: number, change: WebhookChange): Promise<WebhookDoc | null> {
+    const set: Partial<WebhookDoc> = {};
+    if (change.url !== undefined) set.url = change.url;
+    if (change.events) set.events = change.events;
+    if (change.headers) set.headers = headerPairs(change.headers);
+    if (change.disabled !== undefined) {
+      set.disabled = change.disabled;
+      set.disabledReason = change.disabledReason ?? '';
+    }
     const doc = await this.m.Webhook.findOneAndUpdate({ _id: id, accountId, appId }, { $set: { ...set, updatedAt: new Date() } }, { new: true })
       .lean<WebhookDoc>()
       .exec();

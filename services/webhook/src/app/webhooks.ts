@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { InvalidArgumentError, NotFoundError, traceHeaders, type EventEnvelope } from '@accord/common';
+import type { AddressPolicy } from '../domain/address-policy';
+import { eventText, isAccountWide, isSubscribable } from '../domain/event-types';
+import { deliveryBody, generateSecret, rotateSecrets } from '../domain/signing';
+import { validateWebhookFields } from '../domain/webhook-input';
+import { deliveryId, type DeliveryStore } from '../store/delivery-store';
+import type { DeliveryDoc, WebhookDoc } from '../store/models';
+import type { WebhookChange, WebhookStore } from '../store/webhook-store';
+
+export interface WebhooksDeps {
+  webhooks: WebhookStore;
+  deliveries: DeliveryStore;
+  policy: AddressPolicy;
+  secretGraceMs: number;
+  /** Called after deliveries were queued, to hand them to the local workers. */
+  onQueued: (deliveryIds: string[]) => void;
+}
+
+/** Who calls: every webhook belongs to one application of one account. */
+export interface Caller {
+  accountId: string;
+  appId: string;
+}
+
+function requireCaller(c: Caller): void {
+  if (!c.accountId) throw InvalidArgumentError.field('accountId', 'is required');
+  if (!c.appId) throw InvalidArgumentError.field('appId', 'is required');
+}
+
+const unique = (xs: readonly string[]) => [...new Set(xs)];
+
+/** The webhook use cases: registration and deliveries (what the gRPC handlers call), and the fan-out of events. */
+export class Webhooks {
+  constructor(private readonly d: WebhooksDeps) {}
+
+  /** The caller's webhook, or NOT_FOUND (another application's webhook is not found either). */
+  private async own(c: Caller, id: number): Promise<WebhookDoc> {
+    requireCaller(c);
+    const doc = await this.d.webhooks.get(c.accountId, c.appId, id);
+    if (!doc) throw new NotFoundError(`webhook ${id} not found`);
+    return doc;
+  }
+
+  async create(c: Caller, w: { url: string; events: string[]; headers: Record<string, string> }): Promise<WebhookDoc> {
+    requireCaller(c);
+    validateWebhookFields({ url: w.url, events: w.events, headers: w.headers }, this.d.policy);
+    return this.d.webhooks.create({
+      accountId: c.accountId,
+      appId: c.appId,
+      url: w.url,
+      events: unique(w.events),
+      headers: w.headers,
+      secret: generateSecret(),
+    });
+  }
+
+  async list(c: Caller): Promise<WebhookDoc[]> {
+    requireCaller(c);
+    return this.d.webhooks.list(c.accountId, c.appId);
+  }
+
+  get(c: Caller, id: number): Promise<WebhookDoc> {
+    return this.own(c, id);
+  }
+
+  async update(c: Caller, id: number, u: { url?: string; events?: string[]; headers?: Record<string, string>; disabled?: boolean }): Promise<WebhookDoc> {
+    await this.own(c, id);
+    validateWebhookFields({ url: u.url, events: u.events, headers: u.headers }, this.d.policy);
+    const change: WebhookChange = {};
+    if (u.url !== undefined) change.url = u.url;
+    if (u.events) change.events = unique(u.events);
+    if (u.headers) change.headers = u.headers;
+    if (u.disabled !== undefined) {
+      change.disabled = u.disabled;
+      change.disabledReason = u.disabled ? 'disabled by its owner' : '';
+    }
+    const updated = await this.d.webhooks.update(c.accountId, c.appId, id, change);
+    if (!updated) throw new NotFoundError(`webhook ${id} not found`);
+    return updated;
+  }
+
+  async delete(c: Caller, id: number): Promise<void> {
+    requireCaller(c);
+    if (!(await this.d.webhooks.delete(c.accountId, c.appId, id))) throw new NotFoundError(`webhook ${id} not found`);
+    await this.d.deliveries.deleteForWebhook(id);
+  }
+
+  /** A new current secret; the previous one keeps signing for the grace period. Optimistic: retried when rotations race. */
+  async rotateSecret(c: Caller, id: number): Promise<WebhookDoc> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const doc = await this.own(c, id);
+      const secrets = rotateSecrets(doc.secrets, generateSecret(), new Date(), this.d.secretGraceMs);
+      const updated = await this.d.webhooks.replaceSecrets(doc._id, doc.secrets[0]!.secret, secrets);
+      if (updated) return updated;
+    }
+    throw new Error('secret rotation kept conflicting with concurrent rotations');
+  }
+
+  /** One page of a webhook's deliveries, newest first, after `cursor`; `limit + 1` read to tell whether more follow. */
+  async deliveries(c: Caller, webhookId: number, limit: number, cursor: { createdAt: Date; id: string } | null): Promise<DeliveryDoc[]> {
+    await this.own(c, webhookId);
+    return this.d.deliveries.list(webhookId, limit, cursor);
+  }
+
+  async redeliver(c: Caller, webhookId: number, id: string): Promise<DeliveryDoc> {
+    await this.own(c, webhookId);
+    const doc = await this.d.deliveries.redeliver(webhookId, id);
+    if (!doc) throw new NotFoundError(`delivery ${id} not found`);
+    this.d.onQueued([doc._id]);
+    return doc;
+  }
+
+  /** Queues a `ping` event to the webhook and returns its delivery. */
+  async sendTestEvent(c: Caller, webhookId: number): Promise<DeliveryDoc> {
+    const webhook = await this.own(c, webhookId);
+    const eventId = `ping_${randomUUID().replace(/-/g, '')}`;
+    const data = { webhookId: webhook._id, appId: webhook.appId, eventId, sentAt: new Date().toISOString() };
+    await this.d.deliveries.enqueue([
+      {
+        webhookId: webhook._id,
+        accountId: webhook.accountId,
+        appId: webhook.appId,
+        eventId,
+        eventType: 'ping',
+        body: deliveryBody('ping', data, eventText('ping')),
+      },
+    ]);
+    this.d.onQueued([deliveryId(eventId, webhook._id)]);
+    const doc = await this.d.deliveries.get(webhook._id, deliveryId(eventId, webhook._id));
+    if (!doc) throw new Error('test delivery vanished');
+    return doc;
+  }
+
+  /** One delivery per subscribed webhook of an event from the stream, stored before the message is acknowledged. */
+  async fanOut(event: EventEnvelope): Promise<void> {
+    if (!isSubscribable(event.type)) return;
+    const targets = isAccountWide(event.type)
+      ? await this.d.webhooks.accountSubscribers(event.accountId, event.type)
+      : await this.d.webhooks.subscribers(event.accountId, event.appId, event.type);
+    if (!targets.length) return;
+    const body = deliveryBody(event.type, event.data, eventText(event.type));
+    const { traceparent } = traceHeaders();
+    const ids = await this.d.deliveries.enqueue(
+      targets.map((w) => ({ webhookId: w._id, accountId: w.accountId, appId: w.appId, eventId: event.id, eventType: event.type, body, traceparent })),
+    );
+    this.d.onQueued(ids);
+  }
+}
