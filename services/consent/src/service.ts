@@ -85,10 +85,10 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   const consents = new Consents(
     repo,
     {
-      // stored and projected: publish, and sweep when the first of them lapses (a timer, no command)
+      // stored and applied: publish, and sweep when the first of them lapses (a timer, no command)
       publishStored: (events) => {
         relay.publishStored(events);
-        sweeper.hint(events);
+        sweeper.sweepWhenDue(events);
       },
     },
     {

@@ -136,7 +136,7 @@ describe('consent.expired sweeper (against the CI database)', () => {
       const [ev] = events(1, new Date(Date.now() + 300), { subject: 'hinted' });
       await write([ev!]);
       calls.length = 0;
-      sweeper.hint([ev!]);
+      sweeper.sweepWhenDue([ev!]);
       await waitFor(async () => stream.published.length === 1, 3000, 'the hinted sweep');
       expect(Date.now()).toBeGreaterThanOrEqual(ev!.expiresAt!.getTime());
       expect(stream.published[0]!.env.data.id).toBe(ev!.id);

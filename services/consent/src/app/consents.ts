@@ -35,7 +35,7 @@ export const { erasuresPageDefault: ERASURES_DEFAULT_LIMIT, erasuresPageMax: ERA
 const DAY_MS = 86_400_000;
 /** Time kept for an answer to reach the caller before its deadline. */
 const ANSWER_MARGIN_MS = 1000;
-/** setTimeout's limit (a call without deadline waits for its projection). */
+/** setTimeout's limit (a call without deadline waits until its current states are applied). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Batches of one process written at once (each is three round trips, see store/repositories.ts). */
 const MAX_BATCHES_IN_FLIGHT = 4;
@@ -76,20 +76,20 @@ export class Consents {
 
   private queue: Pending[] = [];
   private batchesInFlight = 0;
-  /** Batches being written, and projections still running after their requests were answered. */
+  /** Batches being written, and current-state updates still running after their requests were answered. */
   private readonly background = new Set<Promise<unknown>>();
 
   /**
    * Validates all inputs, then queues the events for the next batch (group commit: the create
    * calls that arrive while earlier batches are being written go together, one insertMany, one
-   * set of state moves, one bulkWrite of counters, so a busy process sends far fewer commands
-   * than it gets calls). A call is answered when its batch is stored and projected.
+   * bulkWrite of current-state updates, one bulkWrite of counters, so a busy process sends far fewer commands
+   * than it gets calls). A call is answered when its batch is stored and its current states and counters are applied.
    *
    * Stored is stored: once the events are in, the answer is the events, whatever happens next,
    * or a client would retry and record the consent twice. So when the current states and
    * counters cannot be applied (an error), or not before the caller's deadline (`deadlineMs`,
-   * less a margin for the answer's way back), the events are answered anyway: the relay moves
-   * their current states when it publishes them after the lease, and a late projection finishes
+   * less a margin for the answer's way back), the events are answered anyway: the relay applies
+   * their current states when it publishes them after the lease, and a late update finishes
    * in the background.
    */
   async create(accountId: string, appId: string, inputs: ConsentInput[], deadlineMs = Infinity): Promise<ConsentEvent[]> {
@@ -179,19 +179,19 @@ export class Consents {
       for (const p of batch) p.reject(err);
       return;
     }
-    const projection = (async () => {
+    const applied = (async () => {
       await Promise.all([this.store.current.applyCurrent(events), this.store.statistics.count(events)]);
       return true;
     })().catch((err: unknown) => {
       this.logger.warn({ err, events: events.length }, 'consent: current states not applied; the outbox relay applies them after the lease');
       return false;
     });
-    this.track(projection.then((ok) => ok && this.relay.publishStored(events)));
+    this.track(applied.then((ok) => ok && this.relay.publishStored(events)));
     const answered = batch.map(async (p) => {
       const budget = p.deadlineMs - Date.now() - ANSWER_MARGIN_MS;
       let timer: NodeJS.Timeout | undefined;
       const late = await Promise.race([
-        projection.then(() => false),
+        applied.then(() => false),
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, Math.min(budget, MAX_TIMER_MS))))),
       ]);
       clearTimeout(timer);
@@ -208,7 +208,7 @@ export class Consents {
     void p.finally(() => this.background.delete(p));
   }
 
-  /** Waits for batches and projections still running (on shutdown). */
+  /** Waits for batches and current-state updates still running (on shutdown). */
   async drain(): Promise<void> {
     while (this.background.size) await Promise.allSettled([...this.background]);
   }

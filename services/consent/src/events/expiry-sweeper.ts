@@ -23,8 +23,8 @@ export interface SweeperOptions {
   batch?: number;
 }
 
-/** A local hint is followed this long after the expiry (clock steps, the write's own latency). */
-const HINT_MARGIN_MS = 20;
+/** A sweep planned by sweepWhenDue runs this long after the expiry (clock steps, the write's own latency). */
+const DUE_MARGIN_MS = 20;
 
 /**
  * The bus event of a lapse: the lapsed event with `expired` set (webhooks receive it as REST shows it).
@@ -51,14 +51,14 @@ export function expiredBusEvent(s: LapsedState): ConsentBusEvent {
  * Correct with any number of replicas, without transactions: the current document carries its
  * own queue entry (`cur.xq`, written by the ordinary `$max` of the write path, so the write path
  * sends no extra command). A sweep claims due states with one atomic-per-document update (the
- * entry moves forward by the lease, tagged with the round's claim), publishes them, then marks
+ * entry is pushed forward by the lease, tagged with the round's claim), publishes them, then marks
  * them announced. A sweeper that dies after claiming leaves the entries due again after the
  * lease (none lost); one that dies after publishing, before marking, makes the next publish a
  * duplicate that JetStream drops by message id (none doubled). A renewal replaces `cur`, so the
  * old event's entry goes with it and the new one has its own.
  *
  * Each replica sweeps every `intervalMs` (one updateMany matching nothing when idle); a
- * replica that has just written a consent expiring sooner sweeps at that time (`hint`, no
+ * replica that has just written a consent expiring sooner sweeps at that time (`sweepWhenDue`, no
  * database command), so lapses are usually announced within milliseconds, and at most
  * `intervalMs` late otherwise.
  */
@@ -85,11 +85,11 @@ export class ExpirySweeper {
   }
 
   /** This process wrote events that lapse at these times: sweep when the first one does, if sooner than planned. */
-  hint(events: ConsentEvent[]): void {
+  sweepWhenDue(events: ConsentEvent[]): void {
     let first = Infinity;
     for (const e of events) if (e.expiresAt && e.expiresAt.getTime() < first) first = e.expiresAt.getTime();
     if (first === Infinity) return;
-    const at = first + HINT_MARGIN_MS;
+    const at = first + DUE_MARGIN_MS;
     if (at < this.nextAt) this.schedule(Math.max(0, at - Date.now()));
   }
 
@@ -149,7 +149,7 @@ export class ExpirySweeper {
     });
     const n = await this.running;
     this.running = undefined;
-    // a full chunk may mean more are due; otherwise the next sweep, unless a hint came in meanwhile
+    // a full chunk may mean more are due; otherwise the next sweep, unless sweepWhenDue planned an earlier one meanwhile
     if (this.nextAt === Infinity) this.schedule(n >= (this.opts.batch ?? 500) ? 0 : this.opts.intervalMs);
   }
 }

@@ -79,7 +79,7 @@ export class OutboxRelay {
     let total = 0;
     for (let events = await this.repo.outbox.claimDue(claim, this.opts.leaseMs, batch); events.length; events = await this.repo.outbox.claimed(claim, batch)) {
       total += events.length;
-      // the writer may have died before its current states: moving them again is a no-op otherwise
+      // the writer may have died before applying their current states: applying them again is a no-op otherwise
       await this.repo.current.applyCurrent(events);
       const failed = await this.publishAll(events);
       await this.flushMarks();

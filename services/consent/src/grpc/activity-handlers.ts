@@ -9,7 +9,7 @@ export const MAX_COUNTED_EVENTS = 200_000;
 
 /**
  * Daily counts of an application's events by action. Reads the events of the range through the
- * (accountId, appId, _id) index — event ids begin with their time — projecting only _id and
+ * (accountId, appId, _id) index — event ids begin with their time — reading only _id and
  * action, and counts in the process (the same on MongoDB and every MongoDB-wire server).
  */
 export function activityHandlers(events: Model<EventDoc>, logger: Logger) {

@@ -10,7 +10,7 @@ export class CurrentStateRepository {
   constructor(private readonly m: Models) {}
 
   /**
-   * Step 2: moves each state the batch touches to its newest event, unless a newer one is
+   * Step 2: sets each state the batch touches to its newest event, unless a newer one is
    * current: `$max: {cur: <event>}` by _id, upserting. MongoDB applies each atomically and keeps
    * the larger `cur`, which is the newer event (its fixed-width, time-ordered id is the first
    * field), so racing writers of any replica leave the newest event current, in any order of

@@ -15,7 +15,7 @@ export class ExpiryRepository {
 
   /**
    * Claims the states whose current event has lapsed and is not yet announced: one updateMany
-   * that moves their `cur.xq` forward by the lease and tags them with this round's claim, then
+   * that pushes their `cur.xq` forward by the lease and tags them with this round's claim, then
    * (when it claimed any) one read of the tagged states. Each document's update is atomic, so of
    * several replicas exactly one claims a state per lease; an idle round is the one update,
    * matching nothing (served by the sparse `expiry_queue` index). A state renewed meanwhile holds

@@ -53,7 +53,7 @@ export interface ErasureDoc {
 /**
  * consent_current: one document per consent state (account, subject, issuer, target, scope),
  * _id = stateKey(...), created by the first event of the state and never removed. `cur` holds a
- * copy of the state's newest event, `id` first: a write moves it with `$max: {cur}` by _id, which
+ * copy of the state's newest event, `id` first: a write replaces it with `$max: {cur}` by _id, which
  * MongoDB applies atomically and which keeps the larger document, i.e. the one with the larger
  * (time-ordered, fixed-width) event id. So only newer events replace it, whatever the order in
  * which racing writers arrive (ConsentRepository.applyCurrent). Search with current=true and GetCurrentStates
@@ -94,9 +94,9 @@ export interface CurrentEvent {
   /**
    * The expiry queue (last field, only when `expiresAt` is set): when the expiry sweeper may
    * announce that this event lapsed (`consent.expired`). Written equal to `expiresAt`; a sweeper
-   * that claims the state moves it forward by its lease (`xc` names the claim), and once the
+   * that claims the state pushes it forward by its lease (`xc` names the claim), and once the
    * event is on NATS it becomes EXPIRY_ANNOUNCED. It only ever grows, so `$max: {cur}` with the
-   * same event again (a late projection, the relay's re-apply) keeps the stored copy, and the
+   * same event again (a late current-state update, the relay's re-apply) keeps the stored copy, and the
    * announcement is never re-queued (ExpirySweeper).
    */
   xq?: Date;

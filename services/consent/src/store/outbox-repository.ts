@@ -28,7 +28,7 @@ export class OutboxRepository {
 
   /**
    * Claims every event due for publishing (its writer did not publish it in time): one update
-   * that moves their due time by the lease and tags them with this round's `claim`, then one
+   * that pushes their due time back by the lease and tags them with this round's `claim`, then one
    * read of the tagged events. Each event's update is atomic, so of several replicas exactly one
    * claims it per lease. An idle round is the one update, matching nothing.
    */

@@ -35,7 +35,7 @@ export interface RegistryStore {
   /**
    * Specifications (any account) whose latest material version was not yet acknowledged by the
    * consent service's `consent.renewal_required` fan-out, by id. rollForward records it when it
-   * moves a specification's reconsentSince forward (the same write as the change itself).
+   * raises a specification's reconsentSince (the same write as the change itself).
    */
   pendingRenewals(limit: number): Promise<Array<{ accountId: string; specId: string; version: number }>>;
   /** The fan-out of that version is done: clears the signal unless a later material version replaced it. */

@@ -61,7 +61,7 @@ export interface SpecDoc extends SpecFieldsDoc {
   reconsentSince?: number;
   /**
    * A material version whose `consent.renewal_required` fan-out the consent service has not
-   * acknowledged yet (set by the roll forward that moves reconsentSince, with `$max`; cleared
+   * acknowledged yet (set by the roll forward that raises reconsentSince, with `$max`; cleared
    * by AckRenewal for that version only). Absent otherwise, so the sparse index stays empty.
    */
   renewalPending?: number;

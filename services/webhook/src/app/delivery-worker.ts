@@ -36,7 +36,7 @@ export class DeliveryWorker {
   private loops: Promise<void>[] = [];
   private sleepers = new Set<() => void>();
   /** Deliveries this replica just queued: claimed directly, without searching the queue. */
-  private hints: string[] = [];
+  private offered: string[] = [];
   /** Whether one idle loop is already watching the queue. */
   private watching = false;
   private idlePauseMs = FIRST_IDLE_PAUSE_MS;
@@ -49,8 +49,8 @@ export class DeliveryWorker {
 
   /** Deliveries queued by this replica, due now: claim them first and wake loops for them. */
   offer(ids: readonly string[]): void {
-    this.hints.push(...ids);
-    if (this.hints.length > 10_000) this.hints.splice(0, this.hints.length - 10_000); // the queue has them anyway
+    this.offered.push(...ids);
+    if (this.offered.length > 10_000) this.offered.splice(0, this.offered.length - 10_000); // the queue has them anyway
     this.wake(ids.length);
   }
 
@@ -72,14 +72,14 @@ export class DeliveryWorker {
 
   private async loop(): Promise<void> {
     while (!this.stopping) {
-      const hint = this.hints.shift();
+      const next = this.offered.shift();
       let result: ClaimResult | null = null;
       try {
-        result = await this.o.deliveries.claim(this.o.leaseMs, this.o.concurrency, hint ? [hint] : []);
+        result = await this.o.deliveries.claim(this.o.leaseMs, this.o.concurrency, next ? [next] : []);
       } catch (err) {
         this.o.logger.warn({ err: (err as Error).message }, 'cannot claim deliveries; retrying');
       }
-      if (!result?.claimed && hint) continue; // someone else took it; look for other work at once
+      if (!result?.claimed && next) continue; // someone else took it; look for other work at once
       if (!result?.claimed) {
         await this.idle(result && 'nextDueAt' in result ? result.nextDueAt : null);
         continue;

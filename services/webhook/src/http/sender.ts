@@ -86,10 +86,10 @@ export class SafeSender {
     const payload = Buffer.from(body, 'utf8');
     const hostnameForTls = url.hostname.replace(/^\[|\]$/g, '');
     return new Promise<SendResult>((resolve) => {
-      let settled = false;
+      let finished = false;
       const finish = (r: SendResult) => {
-        if (!settled) {
-          settled = true;
+        if (!finished) {
+          finished = true;
           resolve(r);
         }
       };

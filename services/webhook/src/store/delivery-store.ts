@@ -161,7 +161,7 @@ export class DeliveryStore {
   /**
    * Records an attempt's outcome only while this worker holds the lease: status, retry count and
    * next attempt change in one update conditional on the record's lease token, and only then
-   * does the queue entry move on. A worker whose lease expired (another took over, perhaps
+   * is the queue entry rescheduled or removed. A worker whose lease expired (another took over, perhaps
    * already finished the delivery) or was reset by a redelivery only adds its attempt to the
    * log, so it can never turn a finished delivery back to pending with no queue entry left to
    * retry it. Returns whether the outcome counted.
@@ -176,7 +176,7 @@ export class DeliveryStore {
       await this.m.Delivery.updateOne({ _id: id }, log);
       return false;
     }
-    return this.settle(id, leaseToken, outcome.status === 'pending' ? outcome.nextAttemptAt : null);
+    return this.releaseQueueEntry(id, leaseToken, outcome.status === 'pending' ? outcome.nextAttemptAt : null);
   }
 
   /** Ends a delivery without an attempt (its webhook was deleted or disabled meanwhile). */
@@ -188,11 +188,11 @@ export class DeliveryStore {
         $push: { attempts: { $each: [{ at: new Date(), statusCode: 0, latencyMs: 0, error: reason }], $slice: -MAX_ATTEMPT_LOG } },
       },
     );
-    if (res.matchedCount === 1) await this.settle(id, leaseToken, null);
+    if (res.matchedCount === 1) await this.releaseQueueEntry(id, leaseToken, null);
   }
 
   /** Reschedules (next) or removes (null) the queue entry, if the lease is still ours. */
-  private async settle(id: string, leaseToken: string, next: Date | null): Promise<boolean> {
+  private async releaseQueueEntry(id: string, leaseToken: string, next: Date | null): Promise<boolean> {
     const gen = Number(leaseToken.slice(leaseToken.lastIndexOf('#') + 1));
     if (next) {
       const res = await this.m.Queue.updateOne({ _id: id, leaseToken }, { $set: { dueAt: next, leaseToken: null } });
@@ -221,7 +221,7 @@ export class DeliveryStore {
   /**
    * Schedules a delivery again now, whatever its status, with a fresh retry schedule and the
    * same webhook-id. An attempt in flight at that moment finishes on its own; its outcome no
-   * longer moves the queue entry (the lease token was reset), so the redelivery still happens.
+   * longer changes the queue entry (the lease token was reset), so the redelivery still happens.
    */
   async redeliver(webhookId: number, id: string, now = new Date()): Promise<DeliveryDoc | null> {
     const existing = await this.get(webhookId, id);
