@@ -5,6 +5,7 @@ import { ConsoleCore } from './app/console';
 import { CredentialCrypto } from './domain/secrets';
 import { consoleHandlers } from './grpc/console-handlers';
 import { oauthHandlers } from './grpc/handlers';
+import { Limits } from './app/limits';
 import { limitsHandlers } from './grpc/limits-handlers';
 import { LimitsStore } from './store/limits-repository';
 import { OAuthCore } from './app/oauth';
@@ -60,7 +61,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
         },
         {
           definition: limitsv1.LimitsServiceService,
-          implementation: implement<limitsv1.LimitsServiceServer>(limitsHandlers(limits, repo, config.ACCORD_ADMIN_TOKEN), logger),
+          implementation: implement<limitsv1.LimitsServiceServer>(limitsHandlers(new Limits(limits, repo), config.ACCORD_ADMIN_TOKEN), logger),
           name: 'accord.oauth.v1.LimitsService',
         },
         {

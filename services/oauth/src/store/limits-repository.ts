@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKey } from '@accord/common';
+import { LIMIT_FIELDS, type AccountLimits } from '../domain/limits';
 
 /** An account's overrides of the gateway's default limits (a field absent = the default). */
 export interface AccountLimitsDoc {
@@ -20,10 +21,6 @@ export interface DailyUsageDoc {
   events: number;
   expiresAt: Date;
 }
-
-export const LIMIT_FIELDS = ['requestsPerSecond', 'burst', 'appRequestsPerSecond', 'appBurst', 'maxEventsPerRequest', 'maxEventsPerDay'] as const;
-export type LimitField = (typeof LIMIT_FIELDS)[number];
-export type AccountLimits = Partial<Record<LimitField, number>>;
 
 const DAY_MS = 86_400_000;
 
