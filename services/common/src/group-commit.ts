@@ -4,7 +4,7 @@
  * load N concurrent requests cost one round trip instead of N, and a lone request adds no delay
  * (its write starts at once). `write` receives the items in order and resolves with the indexes
  * that failed and why (e.g. MongoDB `insertMany({ordered: false})`'s `writeErrors`); a rejection
- * fails the whole batch. Each `add` settles with its own item's outcome.
+ * fails the whole batch. Each `add` resolves or rejects with its own item's outcome.
  */
 export class GroupCommit<T> {
   private queue: Array<{ item: T; resolve: () => void; reject: (err: unknown) => void }> = [];

@@ -52,7 +52,7 @@ const asBuffer = (b: unknown): Buffer => (Buffer.isBuffer(b) ? b : Buffer.from((
 
 /**
  * The consent log store: leaves, complete-subtree hashes, signed heads, leases. (The events
- * waiting for a leaf are marked on their own documents: ConsentRepository.logPending.)
+ * waiting for a leaf are marked on their own documents: LogQueueRepository.logPending.)
  * `append` is the only writer of leaves, nodes and heads; it is idempotent and resumable (see
  * log-models.ts), and safe with several sequencers because positions are unique.
  */

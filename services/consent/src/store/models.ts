@@ -56,7 +56,7 @@ export interface ErasureDoc {
  * copy of the state's newest event, `id` first: a write replaces it with `$max: {cur}` by _id, which
  * MongoDB applies atomically and which keeps the larger document, i.e. the one with the larger
  * (time-ordered, fixed-width) event id. So only newer events replace it, whatever the order in
- * which racing writers arrive (ConsentRepository.applyCurrent). Search with current=true and GetCurrentStates
+ * which racing writers arrive (CurrentStateRepository.applyCurrent). Search with current=true and GetCurrentStates
  * read these documents only (one lookup with a scope, one query without).
  *
  * Documents of Accord 0.1 hold the event's fields flat (`eventId`, `appId`, ...; some lack
