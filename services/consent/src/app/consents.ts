@@ -24,6 +24,7 @@ import {
 import { accountErasureKey, validateErase } from '../domain/erasure';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from '../domain/receipt';
 import type { ErasureDoc } from '../store/models';
+import type { SearchQuery } from '../store/event-repository';
 import { statisticsOf, versionedTargets, type Statistics } from '../domain/statistics';
 import type { ConsentLogPort, ConsentStore, EventPublisher, SpecSource } from './ports';
 
@@ -42,17 +43,8 @@ const MAX_BATCHES_IN_FLIGHT = 4;
 /** Events one batch takes from the queue (several requests' worth). */
 const MAX_BATCH_EVENTS = 2000;
 
-export interface SearchParams {
-  accountId: string;
-  subject: string;
-  issuer: string;
-  target: string;
-  source?: string;
-  scope?: string;
-  current: boolean;
-  limit?: number;
-  cursor?: string;
-}
+/** A search as callers ask it: the store's query, with the page size optional (default applied here). */
+export type SearchParams = Omit<SearchQuery, 'limit'> & { limit?: number };
 
 /** A create call waiting in the group-commit queue. */
 interface Pending {

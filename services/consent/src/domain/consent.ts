@@ -110,17 +110,8 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
   return out;
 }
 
-export interface NormalizedInput {
-  subject: string;
-  issuer: string;
-  target: string;
-  source?: string;
-  scope: string;
-  delegate?: string;
-  action: boolean | null;
-  targetVersion?: number;
-  expiresAt?: Date;
-}
+/** A client's event after validation: the event's own fields, before ids, token and time are given. */
+export type NormalizedInput = Pick<ConsentEvent, 'subject' | 'issuer' | 'target' | 'source' | 'scope' | 'delegate' | 'action' | 'targetVersion' | 'expiresAt'>;
 
 // --- ids and tokens -------------------------------------------------------------------------
 

@@ -14,19 +14,11 @@ import type { ConsentEvent } from './consent';
  * on these exact bytes, while the REST form may gain fields (`expired`, `renewalRequired`,
  * `erasedAt` are shown on reads but are not part of the leaf).
  */
-export interface LeafJson {
-  id: string;
-  subject: string;
-  issuer: string;
-  target: string;
-  source?: string;
-  scope: string;
-  delegate?: string;
-  action: boolean | null;
-  token: string;
+export interface LeafJson extends Pick<
+  ConsentEvent,
+  'id' | 'subject' | 'issuer' | 'target' | 'source' | 'scope' | 'delegate' | 'action' | 'token' | 'appId' | 'targetVersion'
+> {
   createdAt: string;
-  appId: string;
-  targetVersion?: number;
   expiresAt?: string;
 }
 

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { ConsentEvent } from '../domain/consent';
 
 /**
  * consent_events: the immutable events. _id is the event id (time-ordered hex). The event's
@@ -6,21 +7,8 @@ import { Schema, type Connection, type Model } from 'mongoose';
  * time from which the relay may publish it) is set at insert and removed once JetStream has
  * acknowledged the event; `claim` names the relay round that took it after a failure.
  */
-export interface EventDoc {
+export interface EventDoc extends Omit<ConsentEvent, 'id' | 'expired' | 'renewalRequired' | 'erasedAt'> {
   _id: string;
-  accountId: string;
-  appId: string;
-  subject: string;
-  issuer: string;
-  target: string;
-  source?: string;
-  scope: string;
-  delegate?: string;
-  action: boolean | null;
-  token: string;
-  createdAt: Date;
-  targetVersion?: number;
-  expiresAt?: Date;
   pub?: Date;
   claim?: string;
   /** The account id while the event waits for its consent-log leaf (docs/consent-log.md); removed once sequenced. */

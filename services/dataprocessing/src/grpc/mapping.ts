@@ -13,7 +13,8 @@ export function textToPb(t: TextRecord): pb.Text {
   return { id: String(t.id), value: t.value, language: t.language, type: t.type, createdAt: t.createdAt, updatedAt: t.updatedAt };
 }
 
-export function specToPb(s: SpecRecord, target: string): pb.Spec {
+/** The fields a specification has in both of its messages (Spec and SpecForConsent). */
+function specFieldsToPb(s: SpecRecord, target: string) {
   return {
     id: s.id,
     groupId: s.groupId,
@@ -31,10 +32,16 @@ export function specToPb(s: SpecRecord, target: string): pb.Spec {
     version: s.version,
     reconsentSince: s.reconsentSince,
     target,
+    archived: s.deletedAt !== null,
+  };
+}
+
+export function specToPb(s: SpecRecord, target: string): pb.Spec {
+  return {
+    ...specFieldsToPb(s, target),
     appId: s.appId,
     createdAt: s.createdAt,
     updatedAt: s.updatedAt,
-    archived: s.deletedAt !== null,
     deletedAt: s.deletedAt ?? undefined,
   };
 }
@@ -44,27 +51,7 @@ export function versionToPb(v: VersionView, target: string): pb.SpecVersion {
 }
 
 export function specForConsentToPb(spec: SpecRecord, group: GroupRecord | null, target: string): pb.SpecForConsent {
-  return {
-    id: spec.id,
-    groupId: spec.groupId,
-    data: spec.data,
-    purpose: spec.purpose,
-    action: spec.action,
-    sensitive: spec.sensitive,
-    consentTarget: spec.consentTarget,
-    location: spec.location,
-    duration: spec.duration ?? undefined,
-    legalBasis: spec.legalBasis ?? '',
-    externalHref: spec.externalHref ?? '',
-    consentValidityDays: spec.consentValidityDays ?? undefined,
-    texts: spec.texts.map(textToPb),
-    groupName: group?.name ?? '',
-    groupPurpose: group?.purpose ?? '',
-    archived: spec.deletedAt !== null,
-    version: spec.version,
-    reconsentSince: spec.reconsentSince,
-    target,
-  };
+  return { ...specFieldsToPb(spec, target), groupName: group?.name ?? '', groupPurpose: group?.purpose ?? '' };
 }
 
 export function itemToPb(i: ConsentItem): pb.ConsentRequestItem {
