@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'proto/src/gen/**', '**/*.js', '**/*.mjs', 'charts/**/templates/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'proto/src/gen/**', '**/*.js', '**/*.mjs', 'charts/**/templates/**', 'testkit/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

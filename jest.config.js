@@ -7,6 +7,7 @@ const moduleNameMapper = {
   '^@accord/verify$': '<rootDir>/clients/verify/src/index.ts',
   '^@accord/common$': '<rootDir>/services/common/src/index.ts',
   '^@accord/local-stack$': '<rootDir>/deploy/local/src/index.ts',
+  '^@accord/testkit$': '<rootDir>/testkit/src/index.ts',
   '^@accord/(oauth|consent|dataprocessing|webhook|gateway)$': '<rootDir>/services/$1/src/index.ts',
 };
 const base = { rootDir: __dirname, transform, moduleNameMapper, testEnvironment: 'node' };
@@ -27,7 +28,7 @@ module.exports = {
     {
       ...base,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{proto,services,deploy,bench,clients}/**/src/**/*.test.ts', '<rootDir>/clients/*/test/**/*.test.ts'],
+      testMatch: ['<rootDir>/{proto,services,deploy,bench,clients,testkit}/**/src/**/*.test.ts', '<rootDir>/clients/*/test/**/*.test.ts'],
     },
     { ...withServers, displayName: 'component', testMatch: ['<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/deploy/local/test/**/*.test.ts'] },
     { ...withServers, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.test.ts'] },

@@ -1,5 +1,6 @@
 import { contracts } from '@accord/proto';
 import { errorResponses } from './common';
+import { queryParameters } from './params';
 import { ref, type OpenApiFragment } from './types';
 
 /**
@@ -14,15 +15,6 @@ type QuerySchema = { properties: Record<string, Record<string, unknown>>; requir
 
 const security = [{ bearer: [], apiKey: [] }];
 
-// Like validate.ts's queryParameters (not imported: validate.ts builds the document from this file).
-const queryParameters = (schema: QuerySchema) =>
-  Object.entries(schema.properties).map(([name, s]) => ({
-    name,
-    in: 'query',
-    required: schema.required?.includes(name) ?? false,
-    ...(typeof s.description === 'string' ? { description: s.description } : {}),
-    schema: s,
-  }));
 const uriOrString = (max: number, description: string) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S', description });
 /** An optional text: empty (= absent) or with at least one non-blank character (blank ones are refused). */
 const optional = (max: number, description: string) => ({ type: 'string', maxLength: max, pattern: '^$|\\S', description });

@@ -1,6 +1,6 @@
 import { errorResponses } from './common';
 import { ref, type OpenApiFragment } from './types';
-import { queryParameters } from './validate';
+import { queryParameters } from './params';
 
 // The console API: what the account web application at /console/ calls. Authenticated by the
 // session cookie (set by POST /console/api/session); every change also needs the x-csrf-token

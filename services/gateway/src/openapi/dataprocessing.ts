@@ -1,5 +1,6 @@
 import { contracts } from '@accord/proto';
 import { errorResponses } from './common';
+import { queryParameters } from './params';
 import { ref, type OpenApiFragment } from './types';
 
 /**
@@ -9,17 +10,7 @@ import { ref, type OpenApiFragment } from './types';
 const { LIMITS, dataprocessingSchemas } = contracts.dataprocessing;
 const inputs = dataprocessingSchemas;
 
-// Like validate.ts's queryParameters (not imported: validate.ts builds the document from this file).
 type QuerySchema = { properties: Record<string, Record<string, unknown>>; required?: readonly string[] };
-const queryParameters = (schema: QuerySchema) =>
-  Object.entries(schema.properties).map(([name, s]) => ({
-    name,
-    in: 'query',
-    required: schema.required?.includes(name) ?? false,
-    ...(typeof s.description === 'string' ? { description: s.description } : {}),
-    schema: s,
-  }));
-
 const security = [{ bearer: [] }];
 const tags = ['dataprocessing'];
 const errors = (...codes: (keyof typeof errorResponses)[]) => Object.fromEntries(codes.map((c) => [c, errorResponses[c]]));

@@ -1,7 +1,7 @@
 import { contracts } from '@accord/proto';
 import { errorResponses } from './common';
 import { ref, type OpenApiFragment } from './types';
-import { queryParameters } from './validate';
+import { queryParameters } from './params';
 
 /**
  * /webhooks/v0: paths, parameters, responses and the delivery body. The request and answer
