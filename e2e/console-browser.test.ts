@@ -5,11 +5,9 @@
  * Screenshots of each page go to .ci/artifacts/ (git-ignored).
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { consoleLink } from '../services/gateway/test/console-helpers';
+import { consoleLink, startReceiver, type Receiver } from '@accord/testkit';
 import { startStack, type Stack } from './harness';
 
 // Each test makes several round trips through the stack; a loaded shared machine needs more than jest's 5 s.
@@ -20,8 +18,7 @@ const ARTIFACTS = join(__dirname, '..', '.ci', 'artifacts');
 
 let stack: Stack;
 let browser: Browser;
-let receiver: Server;
-const received: string[] = [];
+let receiver: Receiver;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: run deploy/local/scripts/install-chromium.sh or set ACCORD_CHROMIUM`);
@@ -33,20 +30,12 @@ beforeAll(async () => {
     headless: true,
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
-  receiver = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      received.push(body);
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  receiver = await startReceiver();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((r) => (receiver ? receiver.close(() => r()) : r()));
+  await receiver?.close();
   await stack?.stop();
 });
 
@@ -104,7 +93,7 @@ test('a webhook registered in the console receives a test event, shown in its de
   const page = await signedIn('olivia', 'owner');
   await page.getByRole('link', { name: 'Webhooks' }).click();
   await page.getByText('No webhooks for this application yet.').waitFor();
-  await page.getByLabel('Receiver URL').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
+  await page.getByLabel('Receiver URL').fill(receiver.url);
   await page.getByRole('button', { name: 'Register webhook' }).click();
   await page.locator('[data-secret="Signing secret"]').waitFor();
   await page.getByRole('button', { name: 'Send test event' }).click();
@@ -116,7 +105,7 @@ test('a webhook registered in the console receives a test event, shown in its de
   }
   await delivered.first().waitFor();
   await expect(delivered.first().textContent()).resolves.toContain('204');
-  expect(received.length).toBeGreaterThanOrEqual(1);
+  expect(receiver.received.length).toBeGreaterThanOrEqual(1);
   await shot(page, 'webhooks');
   await page.close();
 }, 120_000);

@@ -1,13 +1,13 @@
 import { consentv1 } from '@accord/proto';
 import { status } from '@grpc/grpc-js';
-import { expectGrpcError, fieldErrors, input, startTestConsent, type RunningConsent } from './helpers';
+import { expectGrpcError, fieldErrors, consentInput as input, startService, type RunningService } from '@accord/testkit';
 
-let svc: RunningConsent;
+let svc: RunningService<'consent'>;
 const A = { accountId: 'acc-a', appId: 'app-a1' };
 const B = { accountId: 'acc-b', appId: 'app-b1' };
 
 beforeAll(async () => {
-  svc = await startTestConsent('consentcore');
+  svc = await startService('consent', 'consentcore');
 });
 afterAll(async () => svc?.stop());
 

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import type { Connection } from 'mongoose';
-import { connectMongo, createLogger, syncIndexes } from '@accord/common';
+import { connectMongo, syncIndexes } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import type { consentv1 } from '@accord/proto';
 import type { ConsentEvent } from '../src/domain/consent';
@@ -12,7 +12,7 @@ import { defineLogModels } from '../src/store/log-models';
 import { LogRepository } from '../src/store/log-repository';
 import { defineModels } from '../src/store/models';
 import { consentRepositories } from '../src/store/repositories';
-import { expectGrpcError, fieldErrors, input, startTestConsent, waitFor, type RunningConsent } from './helpers';
+import { expectGrpcError, fieldErrors, consentInput as input, startService, eventually, type RunningService, testLogger } from '@accord/testkit';
 
 jest.setTimeout(90_000);
 const SECRET = 'erasure-test-secret-of-at-least-32-characters';
@@ -20,10 +20,10 @@ const A = { accountId: 'acc-erase', appId: 'app-erase-1', clientId: 'client-1' }
 const B = { accountId: 'acc-erase', appId: 'app-erase-2' };
 const OTHER = { accountId: 'acc-erase-other', appId: 'app-other' };
 const SUBJECT = 'alice@example.com';
-let svc: RunningConsent;
+let svc: RunningService<'consent'>;
 
 beforeAll(async () => {
-  svc = await startTestConsent('consenterase', { ACCORD_ERASURE_KEY: SECRET, ACCORD_CONSENT_LOG_POLL_MS: '100' });
+  svc = await startService('consent', 'consenterase', { ACCORD_ERASURE_KEY: SECRET, ACCORD_CONSENT_LOG_POLL_MS: '100' });
 });
 afterAll(async () => svc?.stop());
 
@@ -187,10 +187,10 @@ describe('subject erasure through the service', () => {
         return undefined;
       }
     };
-    const before = await waitFor(leaf, 20_000, 'the proof');
+    const before = await eventually(leaf, 20_000, 'the proof');
     await svc.client.eraseSubject({ ...A, subject: 'erin' });
     await svc.client.createConsents({ ...A, events: [input({ subject: 'frank' })] });
-    const after = await waitFor(async () => {
+    const after = await eventually(async () => {
       const p = await leaf();
       return p && p.treeSize > before.treeSize ? p : undefined;
     });
@@ -204,7 +204,7 @@ describe('erasure of an event still waiting for its log leaf', () => {
   afterAll(async () => conn?.close());
 
   it('the leaf is the hash of the event as answered, never of the redacted document', async () => {
-    const logger = createLogger('t', 'silent');
+    const logger = testLogger('t');
     conn = await connectMongo(testEnv('erasepending').mongoUrl, logger);
     const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
     const logModels = defineLogModels(conn);

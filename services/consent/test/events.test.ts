@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { connect, type NatsConnection } from 'nats';
-import { connectMongo, createLogger, eventSubject, streamName, type EventEnvelope } from '@accord/common';
+import { connectMongo, eventSubject, streamName, type EventEnvelope } from '@accord/common';
 import { CONSENT_BUS_CONTENT_TYPE, consentBusEventEnvelope, consentEventJson, decodeConsentBusEvent, isConsentBusContentType } from '@accord/proto';
 import { findBinary, freePort, itWithBinary, spawnLogged, stopChild, testEnv, waitForPort } from '@accord/local-stack';
 import { Consents } from '../src/app/consents';
 import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
 import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
-import { input, startTestConsent, waitFor, type RunningConsent } from './helpers';
+import { consentInput as input, startService, eventually, type RunningService, testLogger } from '@accord/testkit';
 
 const A = { accountId: 'acc-ev', appId: 'app-ev' };
 
@@ -61,10 +61,10 @@ function writerWith(repo: ConsentRepositories, applyCurrent: ConsentRepositories
 }
 
 describe('events on NATS', () => {
-  let svc: RunningConsent;
+  let svc: RunningService<'consent'>;
   let nc: NatsConnection;
   beforeAll(async () => {
-    svc = await startTestConsent('consentevents');
+    svc = await startService('consent', 'consentevents');
     nc = await connect({ servers: svc.env.natsUrl });
   });
   afterAll(async () => {
@@ -77,7 +77,7 @@ describe('events on NATS', () => {
       ...A,
       events: [input({ action: true, source: 'web' }), input({ subject: 'u2', delegate: 'agent-7' })],
     });
-    const msgs = await waitFor(async () => {
+    const msgs = await eventually(async () => {
       const m = await streamMessages(nc, svc.env.natsPrefix);
       return m.length >= 2 && m;
     });
@@ -113,14 +113,14 @@ describe('events on NATS', () => {
   });
 
   it('publishes events whose writer died after storing them, and moves their current states first', async () => {
-    const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
+    const conn = await connectMongo(svc.env.mongoUrl, testLogger('t'));
     try {
       const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
       const dead = buildEvents(A.accountId, A.appId, validateInputs([{ subject: 'crashed', issuer: 'i', target: 't', action: true }]));
       // A writer that died right after storing: nothing projected or published, due in 200 ms.
       await repo.events.insertEvents(dead, new Date(Date.now() + 200));
 
-      await waitFor(async () => (await repo.outbox.countUnpublished()) === 0, 20_000, 'relay to publish');
+      await eventually(async () => (await repo.outbox.countUnpublished()) === 0, 20_000, 'relay to publish');
       const ids = (await streamMessages(nc, svc.env.natsPrefix)).map((m) => m.msgId);
       expect(ids.filter((id) => id === dead[0]!.id)).toHaveLength(1);
       const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'crashed', issuer: 'i', target: 't', current: true });
@@ -131,7 +131,7 @@ describe('events on NATS', () => {
   });
 
   it('answers the stored events when their current states cannot be applied, and the relay applies and publishes them later', async () => {
-    const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
+    const conn = await connectMongo(svc.env.mongoUrl, testLogger('t'));
     try {
       const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
       const { consents, published, warnings } = writerWith(repo, () => Promise.reject(new Error('database hiccup')), 300);
@@ -141,7 +141,7 @@ describe('events on NATS', () => {
       expect(warnings).toHaveLength(1);
       expect(published).toEqual([]); // left to the relay, which re-applies the current state first
 
-      await waitFor(async () => (await streamMessages(nc, svc.env.natsPrefix)).some((m) => m.msgId === ev!.id), 20_000, 'relay to publish');
+      await eventually(async () => (await streamMessages(nc, svc.env.natsPrefix)).some((m) => m.msgId === ev!.id), 20_000, 'relay to publish');
       const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'hiccup', issuer: 'i', target: 't', current: true });
       expect(cur.events.map((e) => e.id)).toEqual([ev!.id]);
     } finally {
@@ -150,7 +150,7 @@ describe('events on NATS', () => {
   });
 
   it("answers the stored events before the caller's deadline while their current states are still being applied, and publishes after", async () => {
-    const conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
+    const conn = await connectMongo(svc.env.mongoUrl, testLogger('t'));
     try {
       const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
       let finish!: () => void;
@@ -175,7 +175,7 @@ describe('events on NATS', () => {
 
   it('hands every due event to exactly one of three racing relays', async () => {
     // a database of its own: the running service's relay must not take part
-    const conn = await connectMongo(testEnv('consentclaims').mongoUrl, createLogger('t', 'silent'));
+    const conn = await connectMongo(testEnv('consentclaims').mongoUrl, testLogger('t'));
     try {
       const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
       const evs = buildEvents('acc-claim', 'app', validateInputs(Array.from({ length: 50 }, () => ({ subject: 's', issuer: 'i', target: 't', action: true }))));
@@ -193,7 +193,7 @@ describe('events on NATS', () => {
 describe('events while NATS is down', () => {
   const bin = findBinary('nats-server');
   let child: ChildProcess | undefined;
-  let svc: RunningConsent | undefined;
+  let svc: RunningService<'consent'> | undefined;
   let port: number;
   const storeDir = mkdtempSync(join(tmpdir(), 'consent-nats-'));
   const startNats = async () => {
@@ -209,7 +209,7 @@ describe('events while NATS is down', () => {
     port = await freePort();
     await startNats();
     const env = { ...testEnv('consentoutage'), natsUrl: `nats://127.0.0.1:${port}` };
-    svc = await startTestConsent('consentoutage', { ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: '500' }, env);
+    svc = await startService('consent', env, { ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: '500' });
     const before = await svc.client.createConsents({ ...A, events: [input({ subject: 'before' })] });
 
     await stopChild(child!);
@@ -224,7 +224,7 @@ describe('events while NATS is down', () => {
     const nc = await connect({ servers: env.natsUrl });
     try {
       const expected = [before.events[0]!.id, ...during].sort();
-      const msgs = await waitFor(
+      const msgs = await eventually(
         async () => {
           const m = await streamMessages(nc, env.natsPrefix).catch(() => []);
           return m.length >= expected.length && m;

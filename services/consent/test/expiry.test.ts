@@ -1,13 +1,13 @@
 import { connect, type NatsConnection } from 'nats';
 import type { Connection } from 'mongoose';
-import { connectMongo, createLogger, streamName, syncIndexes, type EventEnvelope } from '@accord/common';
+import { connectMongo, streamName, syncIndexes, type EventEnvelope } from '@accord/common';
 import { consentBusEventEnvelope, decodeConsentBusEvent, isConsentBusContentType } from '@accord/proto';
 import { testEnv } from '@accord/local-stack';
 import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
 import { EXPIRED_EVENT, ExpirySweeper } from '../src/events/expiry-sweeper';
 import { defineModels, EXPIRY_ANNOUNCED } from '../src/store/models';
 import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
-import { input, sleep, startTestConsent, waitFor } from './helpers';
+import { consentInput as input, sleep, startService, eventually, testLogger } from '@accord/testkit';
 
 const A = { accountId: 'acc-exp', appId: 'app-exp' };
 const silent = { warn: () => undefined };
@@ -45,7 +45,7 @@ describe('consent.expired sweeper (against the CI database)', () => {
   let repo: ConsentRepositories;
   let models: ReturnType<typeof defineModels>;
   beforeAll(async () => {
-    conn = await connectMongo(testEnv('consentexpiry').mongoUrl, createLogger('t', 'silent'));
+    conn = await connectMongo(testEnv('consentexpiry').mongoUrl, testLogger('t'));
     models = defineModels(conn);
     repo = consentRepositories(models, { publishLeaseMs: 30_000 });
     await syncIndexes(conn);
@@ -137,7 +137,7 @@ describe('consent.expired sweeper (against the CI database)', () => {
       await write([ev!]);
       calls.length = 0;
       sweeper.sweepWhenDue([ev!]);
-      await waitFor(async () => stream.published.length === 1, 3000, 'the hinted sweep');
+      await eventually(async () => stream.published.length === 1, 3000, 'the hinted sweep');
       expect(Date.now()).toBeGreaterThanOrEqual(ev!.expiresAt!.getTime());
       expect(stream.published[0]!.env.data.id).toBe(ev!.id);
       // claim, read of the claim, mark
@@ -175,8 +175,8 @@ describe('consent.expired on the event stream, two consent replicas', () => {
   test('a consent written through one replica is announced once when it lapses, while both sweep', async () => {
     const env = testEnv('consentexpirystream');
     const sweepEnv = { ACCORD_CONSENT_EXPIRY_SWEEP_MS: '100' };
-    const one = await startTestConsent('consentexpirystream', sweepEnv, env);
-    const two = await startTestConsent('consentexpirystream', sweepEnv, env);
+    const one = await startService('consent', env, sweepEnv);
+    const two = await startService('consent', env, sweepEnv);
     const nc: NatsConnection = await connect({ servers: env.natsUrl });
     try {
       const expiresAt = new Date(Date.now() + 1500);
@@ -198,7 +198,7 @@ describe('consent.expired on the event stream, two consent replicas', () => {
         return out;
       };
       expect(await expired()).toHaveLength(0);
-      await waitFor(async () => (await expired()).length > 0, 10_000, 'consent.expired');
+      await eventually(async () => (await expired()).length > 0, 10_000, 'consent.expired');
       expect(Date.now()).toBeGreaterThanOrEqual(expiresAt.getTime());
       await sleep(1000);
       const all = await expired();

@@ -1,16 +1,17 @@
-import { connectMongo, createLogger } from '@accord/common';
+import { connectMongo } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import type { Connection } from 'mongoose';
 import { buildEvents, validateInputs } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
 import { consentRepositories } from '../src/store/repositories';
+import { testLogger } from '@accord/testkit';
 
 const ev = (subject: string, target = 'https://shop.example/privacy') => ({ subject, issuer: 'https://shop.example', target, action: true });
 
 describe('the size estimate of an export (X-Total-Count)', () => {
   let conn: Connection;
   beforeAll(async () => {
-    conn = await connectMongo(testEnv('exporttotal').mongoUrl, createLogger('t', 'silent'));
+    conn = await connectMongo(testEnv('exporttotal').mongoUrl, testLogger('t'));
   });
   afterAll(async () => conn.close());
 

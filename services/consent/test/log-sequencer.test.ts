@@ -2,7 +2,7 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import { exportJWK } from 'jose';
 import type { Connection } from 'mongoose';
-import { connectMongo, createLogger, syncIndexes } from '@accord/common';
+import { connectMongo, syncIndexes } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { hashFromBase64, rootOf, verifyConsistency, verifyInclusion, verifyTreeHead } from '@accord/verify';
 import type { ConsentEvent } from '../src/domain/consent';
@@ -13,7 +13,7 @@ import { defineLogModels, type LogHeadDoc, type LogModels } from '../src/store/l
 import { LogRepository } from '../src/store/log-repository';
 import { defineModels } from '../src/store/models';
 import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
-import { sleep, waitFor } from './helpers';
+import { sleep, eventually, testLogger } from '@accord/testkit';
 
 jest.setTimeout(60_000);
 let conn: Connection;
@@ -22,7 +22,7 @@ let models: LogModels;
 let events: ConsentRepositories;
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const key = { kid: 'seq-test', alg: 'ES256' as const, privateKey };
-const logger = createLogger('t', 'silent');
+const logger = testLogger('t');
 
 beforeAll(async () => {
   conn = await connectMongo(testEnv('logseq').mongoUrl, logger);
@@ -70,7 +70,7 @@ async function write(accountId: string): Promise<ConsentEvent> {
 
 async function expectSoundLog(account: string, written: ConsentEvent[]): Promise<LogHeadDoc> {
   const repo = new LogRepository(models);
-  const head = await waitFor(
+  const head = await eventually(
     async () => {
       const h = await repo.latestHead(account);
       return h && h.treeSize === written.length ? h : undefined;

@@ -1,12 +1,13 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { exportJWK, type JWK } from 'jose';
 import type { Connection } from 'mongoose';
-import { connectMongo, createLogger, syncIndexes } from '@accord/common';
+import { connectMongo, syncIndexes } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { hashFromBase64, leafHash, rootOf, verifyConsistency, verifyInclusion, verifyTreeHead } from '@accord/verify';
 import { signTreeHead } from '../src/domain/log';
 import { defineLogModels, type LogModels } from '../src/store/log-models';
 import { LogContentionError, LogRepository } from '../src/store/log-repository';
+import { testLogger } from '@accord/testkit';
 
 let conn: Connection;
 let models: LogModels;
@@ -15,7 +16,7 @@ const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const key = { kid: 'log-test', alg: 'ES256' as const, privateKey };
 
 beforeAll(async () => {
-  conn = await connectMongo(testEnv('logstore').mongoUrl, createLogger('t', 'silent'));
+  conn = await connectMongo(testEnv('logstore').mongoUrl, testLogger('t'));
   models = defineLogModels(conn);
   await syncIndexes(conn);
   jwk = { ...(await exportJWK(createPublicKey(privateKey))), kid: 'log-test' };

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import { connectMongo, createLogger, jwkToJson } from '@accord/common';
+import { connectMongo, jwkToJson } from '@accord/common';
 import { consentEventJson, type consentv1 } from '@accord/proto';
 import type { JSONWebKeySet } from 'jose';
 import { connect } from 'nats';
@@ -8,11 +8,11 @@ import { verifyBundle, verifyTreeHead } from '@accord/verify';
 import { publicHead } from '../src/domain/log';
 import { defineLogModels } from '../src/store/log-models';
 import { LogRepository } from '../src/store/log-repository';
-import { input, startTestConsent, waitFor, type RunningConsent } from './helpers';
+import { consentInput as input, startService, eventually, type RunningService, testLogger } from '@accord/testkit';
 
 const A = { accountId: 'acc-log', appId: 'app-log' };
-let svc: RunningConsent;
-let second: RunningConsent;
+let svc: RunningService<'consent'>;
+let second: RunningService<'consent'>;
 let conn: Connection;
 let logRepo: LogRepository;
 
@@ -22,10 +22,10 @@ const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export
 const env = { ACCORD_CONSENT_LOG_POLL_MS: '100', ACCORD_CONSENT_LOG_LEASE_MS: '500', ACCORD_RECEIPT_SIGNING_KEYS: pem };
 
 beforeAll(async () => {
-  svc = await startTestConsent('consentlog', env);
+  svc = await startService('consent', 'consentlog', env);
   // a second replica on the same database: the two share the sequencing
-  second = await startTestConsent('consentlog', env, svc.env);
-  conn = await connectMongo(svc.env.mongoUrl, createLogger('t', 'silent'));
+  second = await startService('consent', svc.env, env);
+  conn = await connectMongo(svc.env.mongoUrl, testLogger('t'));
   logRepo = new LogRepository(defineLogModels(conn));
 });
 afterAll(async () => {
@@ -50,7 +50,7 @@ describe('the consent log behind the write path', () => {
     }
     const last = created[created.length - 1]!;
     // the receipt asked for after sequencing carries the anchor
-    const receipt = await waitFor(
+    const receipt = await eventually(
       async () => {
         const r = (await svc.client.getReceipt({ accountId: A.accountId, id: last.id })).receipt;
         const claims = JSON.parse(Buffer.from(r.split('.')[1]!, 'base64url').toString()) as { accord: { log?: { treeSize: number } } };
@@ -87,7 +87,7 @@ describe('the consent log behind the write path', () => {
     });
     try {
       for (let i = 0; i < 3; i++) await svc.client.createConsents({ ...account, events: [input({ subject: `witness-${i}` })] });
-      const last = await waitFor(async () => heads.find((h) => h.data.treeSize === 3), 20_000, 'the head of size 3 on NATS');
+      const last = await eventually(async () => heads.find((h) => h.data.treeSize === 3), 20_000, 'the head of size 3 on NATS');
       expect(last).toMatchObject({ type: 'log.tree_head', accountId: account.accountId });
       expect(last.data).toEqual(await svc.client.getTreeHead({ accountId: account.accountId }));
       const jwks = { keys: ((await svc.client.getReceiptKeys({})).jwks?.keys ?? []).map(jwkToJson) };

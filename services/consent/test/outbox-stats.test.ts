@@ -1,17 +1,18 @@
-import { connectMongo, createLogger } from '@accord/common';
+import { connectMongo } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import type { Connection } from 'mongoose';
 import { buildEvents, validateInputs } from '../src/domain/consent';
 import { defineModels } from '../src/store/models';
 import { mongoOutboxStats } from '../src/store/outbox-stats';
 import { consentRepositories } from '../src/store/repositories';
+import { testLogger } from '@accord/testkit';
 
 const ev = (subject: string) => ({ subject, issuer: 'https://shop.example', target: 'https://shop.example/privacy', action: true });
 
 describe('outbox metrics source', () => {
   let conn: Connection;
   beforeAll(async () => {
-    conn = await connectMongo(testEnv('outboxstats').mongoUrl, createLogger('t', 'silent'));
+    conn = await connectMongo(testEnv('outboxstats').mongoUrl, testLogger('t'));
   });
   afterAll(async () => conn.close());
 

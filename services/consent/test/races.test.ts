@@ -1,4 +1,4 @@
-import { connectMongo, createLogger } from '@accord/common';
+import { connectMongo } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import type { Connection } from 'mongoose';
 import { buildEvents, stateKey, validateInputs, type ConsentEvent } from '../src/domain/consent';
@@ -8,7 +8,7 @@ import { consentRepositories, type ConsentRepositories } from '../src/store/repo
 
 /** An application's statistics as the use case computes them. */
 const statsOf = async (r: ConsentRepositories, accountId: string, appId: string) => statisticsOf(appId, await r.statistics.read(accountId, appId));
-import { input, startTestConsent, type RunningConsent } from './helpers';
+import { consentInput as input, startService, type RunningService, testLogger } from '@accord/testkit';
 
 const ISSUER = input().issuer;
 
@@ -25,7 +25,7 @@ describe('40 racing writers against the store itself (no batching: each event it
   beforeAll(async () => {
     const { mongoUrl } = testEnv('consentraces');
     // four connections, like four replicas
-    conns = await Promise.all([0, 1, 2, 3].map(() => connectMongo(mongoUrl, createLogger('t', 'silent'))));
+    conns = await Promise.all([0, 1, 2, 3].map(() => connectMongo(mongoUrl, testLogger('t'))));
     repos = conns.map((c) => consentRepositories(defineModels(c), { publishLeaseMs: 30_000 }));
   });
   afterAll(async () => Promise.all(conns.map((c) => c.close())));
@@ -85,7 +85,7 @@ describe('40 racing writers against the store itself (no batching: each event it
 describe('current states written by Accord 0.1 (flat fields, no `cur`)', () => {
   it('are read and counted as they are, and a newer event replaces them', async () => {
     const { mongoUrl } = testEnv('consentlegacy');
-    const conn = await connectMongo(mongoUrl, createLogger('t', 'silent'));
+    const conn = await connectMongo(mongoUrl, testLogger('t'));
     try {
       const models = defineModels(conn);
       const repo = consentRepositories(models, { publishLeaseMs: 30_000 });
@@ -129,10 +129,10 @@ describe('current states written by Accord 0.1 (flat fields, no `cur`)', () => {
 });
 
 describe('40 racing writers through three consent replicas', () => {
-  const replicas: RunningConsent[] = [];
+  const replicas: RunningService<'consent'>[] = [];
   beforeAll(async () => {
     const env = testEnv('consentreplicas');
-    for (let i = 0; i < 3; i++) replicas.push(await startTestConsent('consentreplicas', {}, env));
+    for (let i = 0; i < 3; i++) replicas.push(await startService('consent', env, {}));
   });
   afterAll(async () => Promise.all(replicas.map((r) => r.stop())));
 

@@ -1,8 +1,8 @@
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import { generateKeyPairSync } from 'node:crypto';
-import { createLogger, jwkToJson, NotFoundError, startGrpcServer, implement, type AsyncService, type RunningGrpcServer } from '@accord/common';
+import { jwkToJson, NotFoundError, type RunningGrpcServer } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
-import { expectGrpcError, fieldErrors, input, startTestConsent, type RunningConsent } from './helpers';
+import { expectGrpcError, fieldErrors, consentInput as input, startService, type RunningService, startFakeGrpc } from '@accord/testkit';
 
 const BASE = 'https://accord.example';
 const A = { accountId: 'acc-r', appId: 'app-r' };
@@ -20,7 +20,6 @@ async function fakeDataProcessing(): Promise<{
 }> {
   const calls: dataprocessingv1.GetSpecForConsentRequest[] = [];
   const versions: Record<string, number> = {};
-  const logger = createLogger('fake-dp', 'silent');
   const impl = {
     async getSpecForConsent(req: dataprocessingv1.GetSpecForConsentRequest): Promise<dataprocessingv1.SpecForConsent> {
       calls.push(req);
@@ -51,23 +50,13 @@ async function fakeDataProcessing(): Promise<{
       };
     },
   };
-  const server = await startGrpcServer({
-    port: 0,
-    logger,
-    services: [
-      {
-        definition: dataprocessingv1.DataProcessingServiceService,
-        implementation: implement(impl as unknown as AsyncService<dataprocessingv1.DataProcessingServiceServer>, logger),
-        name: 'accord.dataprocessing.v1.DataProcessingService',
-      },
-    ],
-  });
+  const { server } = await startFakeGrpc(dataprocessingv1.DataProcessingServiceService, 'accord.dataprocessing.v1.DataProcessingService', impl);
   return { server, calls, versions };
 }
 
-let svc: RunningConsent;
-let noDp: RunningConsent;
-let cached: RunningConsent;
+let svc: RunningService<'consent'>;
+let noDp: RunningService<'consent'>;
+let cached: RunningService<'consent'>;
 let dp: Awaited<ReturnType<typeof fakeDataProcessing>>;
 let jwks: ReturnType<typeof createLocalJWKSet>;
 
@@ -80,19 +69,19 @@ beforeAll(async () => {
     ACCORD_RECEIPT_CONTROLLER_NAME: 'Shop GmbH',
     ACCORD_RECEIPT_CONTROLLER_CONTACT: 'privacy@shop.example',
   };
-  svc = await startTestConsent('consentreceipt', {
+  svc = await startService('consent', 'consentreceipt', {
     ...receiptEnv,
     ACCORD_DATAPROCESSING_ADDR: `127.0.0.1:${dp.server.port}`,
     ACCORD_CONSENT_SPEC_CACHE_MS: '0',
   });
   // same database and data processing service, current versions remembered for a minute
-  cached = await startTestConsent(
-    'consentreceipt',
-    { ...receiptEnv, ACCORD_DATAPROCESSING_ADDR: `127.0.0.1:${dp.server.port}`, ACCORD_CONSENT_SPEC_CACHE_MS: '60000' },
-    svc.env,
-  );
+  cached = await startService('consent', svc.env, {
+    ...receiptEnv,
+    ACCORD_DATAPROCESSING_ADDR: `127.0.0.1:${dp.server.port}`,
+    ACCORD_CONSENT_SPEC_CACHE_MS: '60000',
+  });
   // same database, but the data processing service is unreachable
-  noDp = await startTestConsent('consentreceipt', { ...receiptEnv, ACCORD_DATAPROCESSING_ADDR: '127.0.0.1:1' }, svc.env);
+  noDp = await startService('consent', svc.env, { ...receiptEnv, ACCORD_DATAPROCESSING_ADDR: '127.0.0.1:1' });
   const keys = await svc.client.getReceiptKeys({});
   jwks = createLocalJWKSet({ keys: keys.jwks!.keys.map((k) => jwkToJson(k) as unknown as JWK) });
 });

@@ -1,12 +1,12 @@
 import type { Connection } from 'mongoose';
-import { connectMongo, createLogger, syncIndexes, type EventEnvelope } from '@accord/common';
+import { connectMongo, syncIndexes, type EventEnvelope } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { consentBusEventEnvelope, decodeConsentBusEvent } from '@accord/proto';
 import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
 import { RENEWAL_EVENT, RenewalAnnouncer, renewalBusEvent, targetsOf, type PendingRenewal, type RenewalOptions } from '../src/events/renewal-announcer';
 import { defineModels } from '../src/store/models';
 import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
-import { sleep } from './helpers';
+import { sleep, testLogger } from '@accord/testkit';
 
 const A = { accountId: 'acc-rn', appId: 'app-rn' };
 const SPEC = 'spec-rn-1';
@@ -75,7 +75,7 @@ describe('consent.renewal_required fan-out (against the CI database)', () => {
   let conn: Connection;
   let repo: ConsentRepositories;
   beforeAll(async () => {
-    conn = await connectMongo(testEnv('consentrenewaljobs').mongoUrl, createLogger('t', 'silent'));
+    conn = await connectMongo(testEnv('consentrenewaljobs').mongoUrl, testLogger('t'));
     repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
     await syncIndexes(conn);
   });

@@ -1,10 +1,11 @@
 import type { Connection } from 'mongoose';
-import { connectMongo, createLogger, syncIndexes, UnavailableError } from '@accord/common';
+import { connectMongo, syncIndexes, UnavailableError } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { Consents } from '../src/app/consents';
 import type { SpecDetails } from '../src/domain/receipt';
 import { defineModels } from '../src/store/models';
 import { consentRepositories } from '../src/store/repositories';
+import { testLogger } from '@accord/testkit';
 
 const A = { accountId: 'acc-renew', appId: 'app-renew' };
 const SPEC = 'spec-renew-1';
@@ -19,7 +20,7 @@ describe('renewalRequired: consents to a specification changed materially since 
   const warnings: unknown[] = [];
 
   beforeAll(async () => {
-    conn = await connectMongo(testEnv('consentrenewal').mongoUrl, createLogger('t', 'silent'));
+    conn = await connectMongo(testEnv('consentrenewal').mongoUrl, testLogger('t'));
     await syncIndexes(conn);
     const specs = {
       lookup: async () => undefined,

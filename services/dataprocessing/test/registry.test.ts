@@ -1,25 +1,22 @@
 import { status } from '@grpc/grpc-js';
-import { expectGrpcError, fieldsOf, startTestDp, type RunningDp } from './helpers';
+import { expectGrpcError, fieldsOf, groupFields, specFields, startService, type RunningService } from '@accord/testkit';
 
-let svc: RunningDp;
+let svc: RunningService<'dataprocessing'>;
 const A = { accountId: 'acc-a', appId: 'app-a1' };
 const A2 = { accountId: 'acc-a', appId: 'app-a2' };
 const B = { accountId: 'acc-b', appId: 'app-b1' };
 
 beforeAll(async () => {
-  svc = await startTestDp('dpregistry');
+  svc = await startService('dataprocessing', 'dpregistry');
 });
 afterAll(async () => svc?.stop());
 
-const newGroup = (
-  who = A,
-  fields: { name?: string; description?: string; purpose?: string } = { name: 'Newsletter', description: 'Our news', purpose: 'marketing' },
-) => svc.client.createGroup({ ...who, fields });
+const newGroup = (who = A, fields: { name?: string; description?: string; purpose?: string } = groupFields()) => svc.client.createGroup({ ...who, fields });
 const newSpec = async (who = A, fields: Record<string, unknown> = {}, groupId?: string) =>
   svc.client.createSpec({
     ...who,
     groupId: groupId ?? (await newGroup(who)).id,
-    fields: { data: 'e-mail', purpose: 'send news', action: 'collect', ...fields },
+    fields: specFields(fields),
     texts: [],
   });
 
@@ -121,7 +118,7 @@ describe('specifications', () => {
       texts: [],
     });
     expect(s.duration).toBeUndefined();
-    expect(s.target).toBe(`${svc.baseUrl}/dataprocessing/v0/dpspecs/${s.id}`);
+    expect(s.target).toBe(`${svc.config.ACCORD_BASE_URL}/dataprocessing/v0/dpspecs/${s.id}`);
     expect(await svc.client.getSpec({ accountId: A.accountId, id: s.id })).toEqual(s);
   });
 
@@ -488,7 +485,7 @@ describe('consent targets', () => {
     expect(await svc.client.resolveTarget({ accountId: A.accountId, target: 'https://example.com/privacy' })).toEqual({ isSpecTarget: false, specId: '' });
     expect((await svc.client.resolveTarget({ accountId: A.accountId, target: s.target.replace('accord.test', 'other.test') })).isSpecTarget).toBe(false);
     await expectGrpcError(
-      svc.client.resolveTarget({ accountId: A.accountId, target: `${svc.baseUrl}/dataprocessing/v0/dpspecs/${'e'.repeat(24)}` }),
+      svc.client.resolveTarget({ accountId: A.accountId, target: `${svc.config.ACCORD_BASE_URL}/dataprocessing/v0/dpspecs/${'e'.repeat(24)}` }),
       status.NOT_FOUND,
     );
   });

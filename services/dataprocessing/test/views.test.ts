@@ -1,9 +1,22 @@
 import { status } from '@grpc/grpc-js';
 import { freePort } from '@accord/local-stack';
-import { expectGrpcError, fieldsOf, startFakeConsent, startTestDp, type RunningDp } from './helpers';
+import { consentv1 } from '@accord/proto';
+import { expectGrpcError, fieldsOf, startFakeGrpc, startService, type RunningService } from '@accord/testkit';
+
+/** A stand-in consent service implementing only GetCurrentStates; records the requests. */
+async function startFakeConsent(getCurrentStates: (req: consentv1.GetCurrentStatesRequest) => Promise<consentv1.GetCurrentStatesResponse>) {
+  const calls: consentv1.GetCurrentStatesRequest[] = [];
+  const fake = await startFakeGrpc(consentv1.ConsentServiceService, 'accord.consent.v1.ConsentService', {
+    async getCurrentStates(req: consentv1.GetCurrentStatesRequest) {
+      calls.push(req);
+      return getCurrentStates(req);
+    },
+  });
+  return { ...fake, calls };
+}
 
 const A = { accountId: 'acc-views', appId: 'app-1' };
-let svc: RunningDp;
+let svc: RunningService<'dataprocessing'>;
 let fake: Awaited<ReturnType<typeof startFakeConsent>>;
 
 beforeAll(async () => {
@@ -33,7 +46,7 @@ beforeAll(async () => {
       },
     ]),
   }));
-  svc = await startTestDp('dpviews', { ACCORD_CONSENT_ADDR: fake.address, ACCORD_DEFAULT_LOCATION: 'EEA' });
+  svc = await startService('dataprocessing', 'dpviews', { ACCORD_CONSENT_ADDR: fake.address, ACCORD_DEFAULT_LOCATION: 'EEA' });
 });
 afterAll(async () => {
   await svc?.stop();
@@ -125,7 +138,10 @@ describe('dashboard', () => {
   });
 
   it('is UNAVAILABLE when the consent service cannot be reached', async () => {
-    const down = await startTestDp('dpviewsdown', { ACCORD_CONSENT_ADDR: `127.0.0.1:${await freePort()}`, ACCORD_CONSENT_TIMEOUT_MS: '500' });
+    const down = await startService('dataprocessing', 'dpviewsdown', {
+      ACCORD_CONSENT_ADDR: `127.0.0.1:${await freePort()}`,
+      ACCORD_CONSENT_TIMEOUT_MS: '500',
+    });
     try {
       const g = await down.client.createGroup({ ...A, fields: { name: 'x' } });
       await down.client.createSpec({ ...A, groupId: g.id, fields: { data: 'd', purpose: 'p', action: 'use' }, texts: [] });

@@ -2,10 +2,8 @@
  * Console API component tests: the gateway's /console/api against the real services (real
  * MongoDB-wire server, NATS), as the console's pages call it.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startStack, type Stack } from '../../../e2e/harness';
-import { asUser, consoleLink, signIn, type ConsoleUser } from './console-helpers';
+import { asUser, consoleLink, signIn, startReceiver, type ConsoleUser, type Receiver } from '@accord/testkit';
 
 // Each test makes several round trips through the stack; a loaded shared machine needs more than jest's 5 s.
 jest.setTimeout(60_000);
@@ -212,25 +210,16 @@ describe('applications, tokens and the API key', () => {
 });
 
 describe('webhooks', () => {
-  let receiver: Server;
-  const received: string[] = [];
+  let receiver: Receiver;
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        received.push(body);
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    receiver = await startReceiver();
   });
-  afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
+  afterAll(() => receiver.close());
 
   it('registers a webhook for an application, sends a test event, and shows the delivery in the log', async () => {
     const call = asUser(stack, owner);
     const app = (await call('GET', '/applications')).body.find((a: { name: string }) => a.name === 'web');
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    const url = receiver.url;
     const w = await call('POST', `/applications/${app.id}/webhooks`, { url, events: ['consent'] });
     expect(w.status).toBe(201);
     expect(w.body.secret).toMatch(/^whsec_/);
@@ -241,7 +230,7 @@ describe('webhooks', () => {
       deliveries = (await call('GET', `/applications/${app.id}/webhooks/${w.body.id}/deliveries`)).body;
     }
     expect(deliveries[0]).toMatchObject({ status: 'succeeded', attempts: [expect.objectContaining({ statusCode: 204 })] });
-    expect(received.length).toBeGreaterThanOrEqual(1);
+    expect(receiver.received.length).toBeGreaterThanOrEqual(1);
     const edited = await call('PATCH', `/applications/${app.id}/webhooks/${w.body.id}`, { url: url + '2' });
     expect(edited.body.url).toBe(url + '2');
     expect((await call('DELETE', `/applications/${app.id}/webhooks/${w.body.id}`)).status).toBe(204);

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
 import { freePort } from '@accord/local-stack';
 import { runAdmin } from '../src';
-import { ADMIN_TOKEN, startTestOAuth, tokenRequest, type RunningOAuth } from './helpers';
+import { ADMIN_TOKEN, startService, tokenRequest, type RunningService } from '@accord/testkit';
 
-let svc: RunningOAuth;
+let svc: RunningService<'oauth'>;
 beforeAll(async () => {
-  svc = await startTestOAuth('oauthadmin');
+  svc = await startService('oauth', 'oauthadmin');
 });
 afterAll(async () => svc?.stop());
 
@@ -35,7 +35,7 @@ describe('admin RPCs', () => {
   });
 
   it('are disabled when the service has no admin token', async () => {
-    const noAdmin = await startTestOAuth('oauthnoadmin', { ACCORD_ADMIN_TOKEN: undefined });
+    const noAdmin = await startService('oauth', 'oauthnoadmin', { ACCORD_ADMIN_TOKEN: undefined });
     try {
       await expect(noAdmin.client.bootstrap({ accountName: 'x', appName: 'y', scopes: [] }, { metadata: noAdmin.admin })).rejects.toMatchObject({
         code: status.PERMISSION_DENIED,

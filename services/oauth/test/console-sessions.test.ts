@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { connectMongo, createLogger, loadSigningKeys, syncIndexes } from '@accord/common';
+import { connectMongo, loadSigningKeys, syncIndexes } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { ConsoleCore } from '../src/app/console';
 import { CredentialCrypto } from '../src/domain/secrets';
@@ -8,6 +8,7 @@ import { defineConsoleModels } from '../src/store/console-models';
 import { ConsoleRepository } from '../src/store/console-repository';
 import { defineModels } from '../src/store/models';
 import { OAuthRepository } from '../src/store/repository';
+import { testLogger } from '@accord/testkit';
 
 // The console's session rules against the real store, with a clock the test moves.
 let conn: Connection;
@@ -19,7 +20,7 @@ const advance = (seconds: number) => (now = new Date(now.getTime() + seconds * 1
 const limits = { idleTimeoutSeconds: 600, absoluteTimeoutSeconds: 3600 };
 
 beforeAll(async () => {
-  const logger = createLogger('oauth-test', 'silent');
+  const logger = testLogger('oauth-test');
   conn = await connectMongo(testEnv('consolesessions').mongoUrl, logger);
   const models = defineModels(conn);
   const consoleModels = defineConsoleModels(conn);

@@ -1,4 +1,4 @@
-import { connectMongo, createLogger, loadSigningKeys, syncIndexes } from '@accord/common';
+import { connectMongo, loadSigningKeys, syncIndexes } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import type { Connection } from 'mongoose';
 import { CredentialCrypto } from '../src/domain/secrets';
@@ -6,6 +6,7 @@ import { OAuthCore } from '../src/app/oauth';
 import { ensureExpiry } from '../src/store/expiry';
 import { defineModels, type OAuthModels } from '../src/store/models';
 import { OAuthRepository } from '../src/store/repository';
+import { testLogger } from '@accord/testkit';
 
 // The core on a real database with a controllable clock: lifetimes without waiting.
 let conn: Connection;
@@ -14,7 +15,7 @@ let clock = new Date('2030-01-01T00:00:00Z');
 let core: OAuthCore;
 
 beforeAll(async () => {
-  const logger = createLogger('oauth-test', 'silent');
+  const logger = testLogger('oauth-test');
   conn = await connectMongo(testEnv('oauthexpiry').mongoUrl, logger);
   models = defineModels(conn);
   await syncIndexes(conn);
@@ -49,7 +50,7 @@ it('refresh tokens expire at the end of their family, which refreshes do not ext
 });
 
 it('expired token families are deleted by the expiry sweep (or TTL index)', async () => {
-  const expiry = await ensureExpiry([models.tokenFamilies] as never[], createLogger('t', 'silent'), 60_000);
+  const expiry = await ensureExpiry([models.tokenFamilies] as never[], testLogger('t'), 60_000);
   expiry.stop();
   const past = new Date(Date.now() - 1000);
   const future = new Date(Date.now() + 60_000);

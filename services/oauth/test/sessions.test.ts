@@ -1,11 +1,11 @@
 import { status } from '@grpc/grpc-js';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { runAdmin } from '../src';
-import { ADMIN_TOKEN, startTestOAuth, type RunningOAuth } from './helpers';
+import { ADMIN_TOKEN, startService, type RunningService } from '@accord/testkit';
 
-let svc: RunningOAuth;
+let svc: RunningService<'oauth'>;
 beforeAll(async () => {
-  svc = await startTestOAuth('oauthsessions');
+  svc = await startService('oauth', 'oauthsessions');
 });
 afterAll(async () => svc?.stop());
 

@@ -2,14 +2,14 @@ import { status } from '@grpc/grpc-js';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import { jwkToJson } from '@accord/common';
 import type { oauthv1 } from '@accord/proto';
-import { startTestOAuth, tokenRequest, type RunningOAuth } from './helpers';
+import { startService, tokenRequest, type RunningService } from '@accord/testkit';
 
-let svc: RunningOAuth;
+let svc: RunningService<'oauth'>;
 let app: oauthv1.BootstrapResponse;
 let other: oauthv1.BootstrapResponse;
 
 beforeAll(async () => {
-  svc = await startTestOAuth('oauthtoken');
+  svc = await startService('oauth', 'oauthtoken');
   app = await svc.client.bootstrap({ accountName: 'acme', appName: 'web', scopes: ['consent', 'dataprocessing'] }, { metadata: svc.admin });
   other = await svc.client.bootstrap({ accountName: 'globex', appName: 'api', scopes: ['consent', 'dataprocessing', 'webhooks'] }, { metadata: svc.admin });
 });
@@ -95,7 +95,7 @@ describe('access token', () => {
   it('is signed by the first configured key while every configured key is published', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const pem = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const rotated = await startTestOAuth('oauthkeys', { ACCORD_TOKEN_SIGNING_KEYS: pem() + '\n' + pem(), ACCORD_ACCESS_TOKEN_TTL: '120' });
+    const rotated = await startService('oauth', 'oauthkeys', { ACCORD_TOKEN_SIGNING_KEYS: pem() + '\n' + pem(), ACCORD_ACCESS_TOKEN_TTL: '120' });
     try {
       const b = await rotated.client.bootstrap({ accountName: 'a', appName: 'b', scopes: [] }, { metadata: rotated.admin });
       const { jwks } = await rotated.client.getJwks({});

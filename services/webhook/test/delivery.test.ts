@@ -3,11 +3,11 @@ import { Webhook } from 'standardwebhooks';
 import { eventSubject } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { CONSENT_BUS_CONTENT_TYPE, consentEventJson, encodeConsentBusEvent, webhookv1, type consentv1 } from '@accord/proto';
-import { connectTestNats, consentData, eventually, publishEvent, startInstance, startReceiver } from './helpers';
+import { connectTestNats, consentData, eventually, publishEvent, startService, startReceiver, type RunningService } from '@accord/testkit';
 
 jest.setTimeout(60_000);
 const t = testEnv('webhookdlv');
-let svc: Awaited<ReturnType<typeof startInstance>>;
+let svc: RunningService<'webhook'>;
 let nc: NatsConnection;
 const app = { accountId: 'acc-1', appId: 'app-1' };
 let seq = 0;
@@ -15,7 +15,7 @@ const eventId = () => `evt${Date.now().toString(16)}${(seq++).toString(16).padSt
 const consent = (id = eventId(), who = app) => ({ id, type: 'consent', ...who, data: consentData(id) });
 
 beforeAll(async () => {
-  svc = await startInstance(t);
+  svc = await startService('webhook', t);
   nc = await connectTestNats(t.natsUrl);
 });
 afterAll(async () => {

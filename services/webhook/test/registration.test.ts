@@ -1,17 +1,17 @@
 import { status } from '@grpc/grpc-js';
 import { fieldErrorsOf, type FieldError } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
-import { startInstance } from './helpers';
+import { startService, type RunningService } from '@accord/testkit';
 
 jest.setTimeout(60_000);
 const t = testEnv('webhookreg');
-let svc: Awaited<ReturnType<typeof startInstance>>;
+let svc: RunningService<'webhook'>;
 const app = { accountId: 'acc-1', appId: 'app-1' };
 const otherApp = { accountId: 'acc-1', appId: 'app-2' };
 const otherAccount = { accountId: 'acc-2', appId: 'app-1' };
 
 beforeAll(async () => {
-  svc = await startInstance(t, { ACCORD_WEBHOOK_SECRET_GRACE: '1h' });
+  svc = await startService('webhook', t, { ACCORD_WEBHOOK_SECRET_GRACE: '1h' });
 });
 afterAll(() => svc.stop());
 

@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import type { NatsConnection } from 'nats';
 import { testEnv } from '@accord/local-stack';
-import { connectTestNats, consentData, publishEvent, startInstance, startReceiver } from './helpers';
+import { connectTestNats, consentData, publishEvent, startService, startReceiver } from '@accord/testkit';
 
 jest.setTimeout(90_000);
 
@@ -23,7 +23,7 @@ describe('delivery survives restarts and runs on several replicas', () => {
   it('loses nothing when the webhook service restarts mid-queue, including events published while it is down', async () => {
     const t = testEnv('webhookrestart');
     const rx = await startReceiver(() => ({ status: 200, delayMs: 50 }));
-    let a = await startInstance(t, { ACCORD_WEBHOOK_CONCURRENCY: '2' });
+    let a = await startService('webhook', t, { ACCORD_WEBHOOK_CONCURRENCY: '2' });
     try {
       await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
       const events = Array.from({ length: 30 }, consent);
@@ -33,7 +33,7 @@ describe('delivery survives restarts and runs on several replicas', () => {
       const during = Array.from({ length: 10 }, consent);
       for (const e of during) await publishEvent(nc, t.natsPrefix, e);
       expect(rx.received.length).toBeLessThan(40); // the restart really happened mid-queue
-      a = await startInstance(t);
+      a = await startService('webhook', t);
       const all = [...events, ...during].map((e) => e.id);
       const deadline = Date.now() + 30_000;
       while (!all.every((id) => idsOf(rx).includes(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -47,8 +47,8 @@ describe('delivery survives restarts and runs on several replicas', () => {
   it('shares the queue between two replicas without sending any attempt twice', async () => {
     const t = testEnv('webhookreplicas');
     const rx = await startReceiver();
-    const a = await startInstance(t);
-    const b = await startInstance(t);
+    const a = await startService('webhook', t);
+    const b = await startService('webhook', t);
     try {
       await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
       const events = Array.from({ length: 40 }, consent);
@@ -69,12 +69,12 @@ describe('delivery survives restarts and runs on several replicas', () => {
     const t = testEnv('webhookcache');
     const first = await startReceiver();
     const second = await startReceiver();
-    const a = await startInstance(t);
+    const a = await startService('webhook', t);
     try {
       await a.client.createWebhook({ ...app, url: first.url, events: ['consent'], headers: {} });
       await publishEvent(nc, t.natsPrefix, consent());
       await first.waitFor(1); // replica a has now cached the application's subscribers
-      const b = await startInstance(t);
+      const b = await startService('webhook', t);
       try {
         await b.client.createWebhook({ ...app, url: second.url, events: ['consent'], headers: {} });
       } finally {
@@ -95,7 +95,7 @@ describe('delivery survives restarts and runs on several replicas', () => {
   it('takes over an attempt whose lease a crashed replica left behind, once the lease expires', async () => {
     const t = testEnv('webhooklease');
     const rx = await startReceiver();
-    const a = await startInstance(t);
+    const a = await startService('webhook', t);
     const conn = await mongoose.createConnection(t.mongoUrl).asPromise();
     try {
       const w = await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });

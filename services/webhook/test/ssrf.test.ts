@@ -4,7 +4,7 @@ import { fieldErrorsOf } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { webhookv1 } from '@accord/proto';
 import type { Resolver } from '../src/http/sender';
-import { connectTestNats, consentData, eventually, publishEvent, startInstance, startReceiver } from './helpers';
+import { connectTestNats, consentData, eventually, publishEvent, startService, startReceiver, type RunningService } from '@accord/testkit';
 
 jest.setTimeout(60_000);
 
@@ -31,9 +31,9 @@ afterAll(() => nc.close());
 
 describe('SSRF protection under the production setting (no allow-list)', () => {
   const t = testEnv('webhookssrf');
-  let svc: Awaited<ReturnType<typeof startInstance>>;
+  let svc: RunningService<'webhook'>;
   beforeAll(async () => {
-    svc = await startInstance(t, { ACCORD_WEBHOOK_ALLOW_CIDRS: '' }, { resolve });
+    svc = await startService('webhook', t, { ACCORD_WEBHOOK_ALLOW_CIDRS: '' }, { resolve });
   });
   afterAll(() => svc.stop());
 
@@ -87,9 +87,9 @@ describe('SSRF protection under the production setting (no allow-list)', () => {
 
 describe('SSRF allow-list (npm start setting)', () => {
   const t = testEnv('webhookallow');
-  let svc: Awaited<ReturnType<typeof startInstance>>;
+  let svc: RunningService<'webhook'>;
   beforeAll(async () => {
-    svc = await startInstance(t, { ACCORD_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8,::1/128' }, { resolve });
+    svc = await startService('webhook', t, { ACCORD_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8,::1/128' }, { resolve });
   });
   afterAll(() => svc.stop());
 

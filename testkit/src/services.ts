@@ -1,0 +1,131 @@
+import { Metadata } from '@grpc/grpc-js';
+import { createClient, createLogger, loadConfig, type ClientOptions, type Logger, type PromiseClient } from '@accord/common';
+import * as consent from '@accord/consent';
+import * as dataprocessing from '@accord/dataprocessing';
+import * as gateway from '@accord/gateway';
+import { testEnv, type ServiceName } from '@accord/local-stack';
+import * as oauth from '@accord/oauth';
+import { consentv1, dataprocessingv1, oauthv1, webhookv1 } from '@accord/proto';
+import * as webhook from '@accord/webhook';
+import { testLogLevel } from './log';
+
+/** A fresh database and NATS namespace (see testEnv), or one shared with another instance. */
+export type TestEnv = ReturnType<typeof testEnv>;
+export type Env = Record<string, string | undefined>;
+
+interface Started {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Each process of the stack, in-process: its config schema and start function behind one shape. */
+export const START: Record<ServiceName | 'gateway', (env: Env, logger: Logger, hooks?: webhook.WebhookTestHooks) => Promise<Started>> = {
+  oauth: (env, l) => oauth.startOAuth(loadConfig(oauth.configShape, env), l),
+  consent: (env, l) => consent.startConsent(loadConfig(consent.configShape, env), l),
+  dataprocessing: (env, l) => dataprocessing.startDataProcessing(loadConfig(dataprocessing.configShape, env), l),
+  webhook: (env, l, hooks) => webhook.startWebhook(loadConfig(webhook.configShape, env), l, hooks),
+  gateway: (env, l) => gateway.startGateway(loadConfig(gateway.configShape, env), l),
+};
+
+/** The admin token the component tests configure (oauth's admin RPCs). */
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+const nats = (t: TestEnv) => ({ NATS_URL: t.natsUrl, ACCORD_NATS_PREFIX: t.natsPrefix });
+
+/**
+ * What a component test needs of each service: its gRPC definition, client options, and the
+ * configuration it runs with unless the test says otherwise (short polls and timeouts, loopback
+ * webhooks). Data only; `startService` does the rest.
+ */
+export const COMPONENTS = {
+  consent: {
+    definition: consentv1.ConsentServiceService,
+    client: { timeoutMs: 20_000 },
+    env: (t: TestEnv): Env => ({
+      ...nats(t),
+      SHUTDOWN_GRACE_MS: '1000',
+      ACCORD_DATAPROCESSING_ADDR: '127.0.0.1:1',
+      ACCORD_CONSENT_OUTBOX_POLL_MS: '100',
+      ACCORD_CONSENT_OUTBOX_LEASE_MS: '1500',
+      ACCORD_CONSENT_PUBLISH_TIMEOUT_MS: '1000',
+    }),
+  },
+  dataprocessing: {
+    definition: dataprocessingv1.DataProcessingServiceService,
+    client: { retries: 0 },
+    env: (): Env => ({ ACCORD_BASE_URL: 'https://accord.test' }),
+  },
+  oauth: {
+    definition: oauthv1.OAuthServiceService,
+    client: {},
+    env: (): Env => ({
+      ACCORD_ADMIN_TOKEN: ADMIN_TOKEN,
+      ACCORD_HASH_KEY: 'test-hash-key-test-hash-key-test-hash-key',
+      ACCORD_BASE_URL: 'http://accord.test',
+      SHUTDOWN_GRACE_MS: '500',
+    }),
+  },
+  webhook: {
+    definition: webhookv1.WebhookServiceService,
+    client: {},
+    env: (t: TestEnv): Env => ({
+      ...nats(t),
+      SHUTDOWN_GRACE_MS: '1000',
+      ACCORD_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
+      ACCORD_WEBHOOK_RETRY_SCHEDULE: '200ms,400ms',
+      ACCORD_WEBHOOK_JITTER: '0',
+      ACCORD_WEBHOOK_TIMEOUT_MS: '2000',
+      ACCORD_WEBHOOK_POLL_MS: '50',
+    }),
+  },
+} satisfies Record<ServiceName, { definition: object; client: ClientOptions; env(t: TestEnv): Env }>;
+
+export type Component = keyof typeof COMPONENTS;
+export type TestClient<S extends Component> = PromiseClient<(typeof COMPONENTS)[S]['definition']>;
+
+export interface RunningService<S extends Component> {
+  client: TestClient<S>;
+  port: number;
+  /** host:port of its gRPC server */
+  addr: string;
+  /** Its database and NATS namespace: pass it to start another instance on the same data. */
+  env: TestEnv;
+  /** The configuration it was started with. */
+  config: Env;
+  /** Metadata carrying the admin token (oauth's admin RPCs). */
+  admin: Metadata;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one service in-process on a free port and makes its gRPC client: on a fresh database
+ * and NATS namespace named after `where`, or on the given one (another replica on the same
+ * data). `env` overrides the defaults of COMPONENTS (undefined removes one).
+ */
+export async function startService<S extends Component>(
+  service: S,
+  where: string | TestEnv,
+  env: Env = {},
+  hooks?: webhook.WebhookTestHooks,
+): Promise<RunningService<S>> {
+  const t = typeof where === 'string' ? testEnv(where) : where;
+  const spec = COMPONENTS[service];
+  const config: Env = { MONGO_URL: t.mongoUrl, GRPC_PORT: '0', LOG_LEVEL: testLogLevel(), ...spec.env(t), ...env };
+  const svc = await START[service](config, createLogger(`${service}-test`, config.LOG_LEVEL), hooks);
+  const addr = `127.0.0.1:${svc.port}`;
+  const client = createClient(spec.definition, addr, spec.client) as TestClient<S>;
+  const admin = new Metadata();
+  admin.set('authorization', `Bearer ${ADMIN_TOKEN}`);
+  return {
+    client,
+    port: svc.port,
+    addr,
+    env: t,
+    config,
+    admin,
+    async stop() {
+      client.close();
+      await svc.stop();
+    },
+  };
+}
