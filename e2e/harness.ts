@@ -4,27 +4,13 @@
  * subject namespace). Tests talk to it over real HTTP, as a user would.
  */
 import { Metadata } from '@grpc/grpc-js';
-import { createClient, createLogger, loadConfig, type Logger } from '@accord/common';
+import { createClient, createLogger } from '@accord/common';
 import { freePort, pickServicePorts, serviceEnv, generateSecrets, stackEnv, testEnv, type ServiceName, type StackPorts } from '@accord/local-stack';
 import { oauthv1 } from '@accord/proto';
-import * as consent from '@accord/consent';
-import * as dataprocessing from '@accord/dataprocessing';
-import * as gateway from '@accord/gateway';
-import * as oauth from '@accord/oauth';
-import * as webhook from '@accord/webhook';
+import { START, testLogLevel } from '@accord/testkit';
 import { responseProblems } from './openapi-check';
 
 type Running = { port: number; stop(): Promise<void> };
-type Starter = (env: Record<string, string>, logger: Logger) => Promise<Running>;
-
-// Each service: its config schema and its start function, behind one shape.
-const starters: Record<ServiceName | 'gateway', Starter> = {
-  oauth: (env, l) => oauth.startOAuth(loadConfig(oauth.configShape, env), l),
-  consent: (env, l) => consent.startConsent(loadConfig(consent.configShape, env), l),
-  dataprocessing: (env, l) => dataprocessing.startDataProcessing(loadConfig(dataprocessing.configShape, env), l),
-  webhook: (env, l) => webhook.startWebhook(loadConfig(webhook.configShape, env), l),
-  gateway: (env, l) => gateway.startGateway(loadConfig(gateway.configShape, env), l),
-};
 const ORDER: Array<ServiceName | 'gateway'> = ['oauth', 'dataprocessing', 'consent', 'webhook', 'gateway'];
 
 export interface Credentials {
@@ -79,7 +65,7 @@ export async function startStack(name: string, opts: { env?: Record<string, stri
     ports,
     secrets,
     extra: {
-      LOG_LEVEL: process.env.ACCORD_TEST_LOG ?? 'silent',
+      LOG_LEVEL: testLogLevel(),
       SHUTDOWN_GRACE_MS: '2000',
       ACCORD_WEBHOOK_RETRY_SCHEDULE: '1s,2s,4s',
       ACCORD_WEBHOOK_TIMEOUT_MS: '5000',
@@ -88,8 +74,7 @@ export async function startStack(name: string, opts: { env?: Record<string, stri
   });
   const running = new Map<string, Running>();
   const start = async (svc: ServiceName | 'gateway') => {
-    const logger = createLogger(svc, env.LOG_LEVEL);
-    running.set(svc, await starters[svc]({ ...env, ...serviceEnv(svc, ports) }, logger));
+    running.set(svc, await START[svc]({ ...env, ...serviceEnv(svc, ports) }, createLogger(svc, env.LOG_LEVEL)));
   };
   const stopService = async (svc: ServiceName | 'gateway') => {
     const r = running.get(svc);

@@ -1,44 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { createLogger, loadConfig } from '@accord/common';
-import * as consent from '@accord/consent';
+import { createLogger } from '@accord/common';
+import { eventually, sleep, START, startReceiver } from '@accord/testkit';
 import { startStack, type Credentials, type Stack } from './harness';
 
 jest.setTimeout(90_000);
-
-/** A real HTTP receiver on 127.0.0.1 answering 204. */
-async function receiver() {
-  const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    bodies: () => received.map((r) => JSON.parse(r.body) as { type: string; text?: string; data: Record<string, unknown> }),
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(fn: () => boolean, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!fn()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 let stack: Stack;
 let acme: Credentials;
@@ -49,7 +14,7 @@ let replica: { stop(): Promise<void> } | undefined;
 
 beforeAll(async () => {
   stack = await startStack('lifecycle', { env: { ACCORD_CONSENT_EXPIRY_SWEEP_MS: '200', ACCORD_CONSENT_RENEWAL_SWEEP_MS: '200' } });
-  replica = await consent.startConsent(loadConfig(consent.configShape, { ...stack.env, GRPC_PORT: '0' }), createLogger('consent-2', stack.env.LOG_LEVEL));
+  replica = await START.consent({ ...stack.env, GRPC_PORT: '0' }, createLogger('consent-2', stack.env.LOG_LEVEL));
   acme = await stack.bootstrap({ account: 'acme', app: 'web', scopes: ['consent', 'dataprocessing', 'webhooks'] });
   consentToken = await stack.token(acme, 'consent');
   hooksToken = await stack.token(acme, 'webhooks');
@@ -66,8 +31,8 @@ const search = (q: Record<string, string>) =>
 
 describe('consent.expired webhooks', () => {
   test('a lapsed consent shows expired and its consent.expired webhook arrives exactly once (two consent replicas sweeping); a renewed one sends none', async () => {
-    const expiredHook = await receiver();
-    const consentHook = await receiver();
+    const expiredHook = await startReceiver();
+    const consentHook = await startReceiver();
     try {
       const reg = await stack.request('POST', '/webhooks/v0', { token: hooksToken, json: { url: expiredHook.url, events: ['consent.expired'] } });
       expect(reg.status).toBe(201);
@@ -83,7 +48,7 @@ describe('consent.expired webhooks', () => {
       const renewal = await post(ev({ subject: 'renewed', action: false }));
       expect(renewal.status).toBe(201);
 
-      await until(() => expiredHook.received.length >= 1, 15_000, 'the consent.expired delivery');
+      await eventually(() => expiredHook.received.length >= 1, 15_000, 'the consent.expired delivery');
       expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(expiresAt));
       // both replicas keep sweeping: still exactly one delivery a while later
       await sleep(2500);
@@ -105,7 +70,7 @@ describe('consent.expired webhooks', () => {
       expect(expiredHook.bodies().map((b) => b.data.id)).not.toContain(renewed.body.id);
 
       // the `consent` webhook got the three consent events and no lapse (opt-in by event type)
-      await until(() => consentHook.received.length >= 3, 10_000, 'the consent deliveries');
+      await eventually(() => consentHook.received.length >= 3, 10_000, 'the consent deliveries');
       expect(consentHook.bodies().map((b) => b.type)).toEqual(['consent', 'consent', 'consent']);
 
       // the current state reads as expired; the renewed one does not
@@ -182,8 +147,8 @@ describe('re-consent on material change', () => {
 
 describe('consent.renewal_required webhooks', () => {
   test('a material change sends exactly one signed consent.renewal_required per affected state (two consent replicas); a text edit sends none; a `consent` webhook gets none', async () => {
-    const renewalHook = await receiver();
-    const consentHook = await receiver();
+    const renewalHook = await startReceiver();
+    const consentHook = await startReceiver();
     try {
       const dpToken = await stack.token(acme, 'dataprocessing');
       const dp = (method: string, path: string, json?: unknown) =>
@@ -214,7 +179,7 @@ describe('consent.renewal_required webhooks', () => {
       // the purpose changes: material (version 3); the update answers without waiting for the fan-out
       const changed = await dp('PATCH', `/dpspecs/${spec.body.id}`, { purpose: 'offers of partners' });
       expect(changed.body).toMatchObject({ version: 3, reconsentSince: 3 });
-      await until(() => ofSpec().length >= 3, 20_000, 'three consent.renewal_required deliveries');
+      await eventually(() => ofSpec().length >= 3, 20_000, 'three consent.renewal_required deliveries');
       // both replicas keep looking: still exactly one per state a while later
       await sleep(2000);
       const bodies = ofSpec();
@@ -239,7 +204,7 @@ describe('consent.renewal_required webhooks', () => {
       expect(new Set(renewalHook.received.map((r) => r.headers['webhook-id'])).size).toBe(renewalHook.received.length);
 
       // the `consent` webhook got the four consent events and no renewal (opt-in by event type)
-      await until(() => consentHook.received.length >= 4, 10_000, 'the consent deliveries');
+      await eventually(() => consentHook.received.length >= 4, 10_000, 'the consent deliveries');
       await sleep(500);
       expect(consentHook.bodies().map((b) => b.type)).toEqual(['consent', 'consent', 'consent', 'consent']);
     } finally {

@@ -2,9 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { main as accordVerify } from '../clients/verify/src/cli';
+import { sleep } from '@accord/testkit';
 import type { HttpResult } from './harness';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** GET the proof until the event is sequenced (409 + Retry-After before), at most 20 s. */
 export async function proofOf(as: (method: string, path: string) => Promise<HttpResult>, id: string): Promise<Record<string, unknown>> {

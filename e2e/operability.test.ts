@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createLogger, metricsRegistry, startMetricsServer, type MetricsServer } from '@accord/common';
+import { metricsRegistry, startMetricsServer, type MetricsServer } from '@accord/common';
 import { toolsDir } from '@accord/local-stack';
+import { sleep, startReceiver, testLogger } from '@accord/testkit';
 import { startStack, type Credentials, type Stack } from './harness';
 
 jest.setTimeout(90_000);
@@ -21,7 +20,7 @@ beforeAll(async () => {
   metricsRegistry.resetMetrics();
   stack = await startStack('operability');
   acme = await stack.bootstrap({ account: 'acme', app: 'web', scopes: ['consent', 'webhooks'] });
-  metrics = await startMetricsServer({ port: 0, host: '127.0.0.1', logger: createLogger('metrics', 'silent') });
+  metrics = await startMetricsServer({ port: 0, host: '127.0.0.1', logger: testLogger('metrics') });
 }, 120_000);
 afterAll(async () => {
   await metrics?.close();
@@ -48,18 +47,10 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 describe('Prometheus metrics', () => {
   test('a consent through the stack moves RED, consent, token, outbox and delivery metrics, with no ids in labels', async () => {
-    const received: string[] = [];
-    const rx = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        received.push(req.url ?? '');
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
+    const rx = await startReceiver();
     try {
       const webhooksToken = await stack.token(acme, 'webhooks');
-      const url = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/hook`;
+      const url = rx.url;
       expect((await stack.request('POST', '/webhooks/v0', { token: webhooksToken, json: { url, events: ['consent'] } })).status).toBe(201);
       const token = await stack.token(acme, 'consent');
       const bad = await stack.request('POST', '/oauth/v0/token', {
@@ -78,8 +69,8 @@ describe('Prometheus metrics', () => {
       const got = await stack.request('GET', `/consent/v0/consents/${posted.body[0].id}`, { token, apiKey: acme.apiKey });
       expect(got.status).toBe(200);
       const deadline = Date.now() + 20_000;
-      while (received.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(received).toHaveLength(2);
+      while (rx.received.length < 2 && Date.now() < deadline) await sleep(50);
+      expect(rx.received).toHaveLength(2);
 
       let text = await scrape();
       // An attempt is recorded just after the receiver answered: wait (bounded) for both records.
@@ -119,8 +110,7 @@ describe('Prometheus metrics', () => {
       expect(text).not.toContain(posted.body[0].id);
       expect(text).not.toContain(acme.clientId);
     } finally {
-      rx.closeAllConnections();
-      await new Promise((r) => rx.close(r));
+      await rx.close();
     }
   });
 });

@@ -1,49 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { sleep, startReceiver } from '@accord/testkit';
 import { startStack, type Credentials, type Stack } from './harness';
 
 jest.setTimeout(90_000);
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
-
-/** A real HTTP receiver on 127.0.0.1; `respond` picks each answer's status (default 204). */
-async function receiver(respond: (n: number) => number = () => 204) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-      res.writeHead(respond(received.length)).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    received,
-    async waitFor(n: number, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < n) {
-        if (Date.now() > deadline) throw new Error(`receiver got ${received.length} of ${n} requests`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      return received;
-    },
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let stack: Stack;
 let acme: Credentials;
@@ -123,7 +82,7 @@ describe('/webhooks/v0 registration', () => {
   });
 
   test('rotates the secret: deliveries then carry a signature for the new and the old secret', async () => {
-    const rx = await receiver();
+    const rx = await startReceiver();
     try {
       const w = (await hooks(acme, 'POST', '', { url: rx.url, events: ['consent'] })).body;
       const rotated = await hooks(acme, 'POST', `/${w.id}/secret/rotate`);
@@ -145,7 +104,7 @@ describe('/webhooks/v0 registration', () => {
 
 describe('delivery through the stack', () => {
   test('a consent posted to /consent/v0/consents reaches the receiver signed, with the custom headers', async () => {
-    const rx = await receiver();
+    const rx = await startReceiver();
     try {
       const w = (await hooks(acme, 'POST', '', { url: rx.url, events: ['consent'], headers: { Authorization: 'Bearer receiver-token' } })).body;
       const posted = await postConsent(acme, { subject: 'signed-user' });
@@ -164,7 +123,7 @@ describe('delivery through the stack', () => {
   });
 
   test("a delivered webhook's data is exactly GET /consent/v0/consents/{id} of the same event (plain, and with every optional field; consent.expired adds expired: true)", async () => {
-    const rx = await receiver();
+    const rx = await startReceiver();
     try {
       const w = (await hooks(globex, 'POST', '', { url: rx.url, events: ['consent', 'consent.expired'] })).body;
       const expiresAt = new Date(Date.now() + 2_000).toISOString();
@@ -202,8 +161,8 @@ describe('delivery through the stack', () => {
   });
 
   test("another application's webhook receives nothing of this application's consents", async () => {
-    const mine = await receiver();
-    const theirs = await receiver();
+    const mine = await startReceiver();
+    const theirs = await startReceiver();
     try {
       await hooks(acmeOther, 'POST', '', { url: mine.url, events: ['consent'] });
       await hooks(acme, 'POST', '', { url: theirs.url, events: ['consent'] });
@@ -219,7 +178,7 @@ describe('delivery through the stack', () => {
   });
 
   test('a receiver that fails first is retried and then succeeds with the same webhook-id; the attempts are listed', async () => {
-    const rx = await receiver((n) => (n === 1 ? 503 : 200));
+    const rx = await startReceiver((_r, n) => ({ status: n === 1 ? 503 : 200 }));
     try {
       const w = (await hooks(globex, 'POST', '', { url: rx.url, events: ['consent'] })).body;
       await postConsent(globex, { subject: 'retry-user' });
@@ -240,7 +199,7 @@ describe('delivery through the stack', () => {
   });
 
   test('a deleted webhook receives nothing more', async () => {
-    const rx = await receiver();
+    const rx = await startReceiver();
     try {
       const w = (await hooks(acme, 'POST', '', { url: rx.url, events: ['consent'] })).body;
       await postConsent(acme, { subject: 'before-delete' });
@@ -256,7 +215,7 @@ describe('delivery through the stack', () => {
   });
 
   test('redelivers a delivery on request with the same webhook-id, and pages deliveries with Link', async () => {
-    const rx = await receiver();
+    const rx = await startReceiver();
     try {
       const w = (await hooks(acme, 'POST', '', { url: rx.url, events: ['consent'] })).body;
       for (const s of ['page-1', 'page-2', 'page-3']) await postConsent(acme, { subject: s });
@@ -278,7 +237,7 @@ describe('delivery through the stack', () => {
   });
 
   test('a webhook service restart mid-queue loses nothing', async () => {
-    const rx = await receiver();
+    const rx = await startReceiver();
     try {
       await hooks(globex, 'POST', '', { url: rx.url, events: ['consent'] });
       const subjects = Array.from({ length: 12 }, (_, i) => `restart-${i}`);

@@ -3,7 +3,8 @@
  * every event is either fully visible (stored, its current state, counted in the statistics,
  * published once on the stream) or was never answered 201.
  */
-import { call, consentLoad, drained, duplicates, more201, sleep, startFaultStack, type FaultStack } from './fault-stack';
+import { sleep } from '@accord/testkit';
+import { call, consentLoad, drained, duplicates, more201, startFaultStack, type FaultStack } from './fault-stack';
 
 describe('the consent service killed in the middle of array POSTs', () => {
   let stack: FaultStack | undefined;

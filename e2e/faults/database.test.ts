@@ -3,7 +3,8 @@
  * meanwhile every request fails fast with a 503 problem (none hangs past the gateway's deadline,
  * no process exits), /readyz turns red, and afterwards everything recovers by itself.
  */
-import { call, eventually, sleep, startFaultStack, type FaultStack } from './fault-stack';
+import { eventually, sleep } from '@accord/testkit';
+import { call, startFaultStack, THROUGH_FAULTS, type FaultStack } from './fault-stack';
 
 const OUTAGE_MS = Number(process.env.ACCORD_FAULT_DB_OUTAGE_S ?? 20) * 1000;
 /** The gateway's deadline for a downstream call. */
@@ -40,10 +41,15 @@ describe('the database stopped, then started again', () => {
       }
       await stack.startMongo();
       const t1 = Date.now();
-      const recovered = await eventually(async () => {
-        const ready = (await fetch(`${stack!.url}/readyz`)).status === 200;
-        return ready && (await call(stack!, acc, 'POST', '/consent/v0/consents', { json: consent('after') })).status === 201;
-      }, 60_000);
+      const recovered = await eventually(
+        async () => {
+          const ready = (await fetch(`${stack!.url}/readyz`)).status === 200;
+          return ready && (await call(stack!, acc, 'POST', '/consent/v0/consents', { json: consent('after') })).status === 201;
+        },
+        60_000,
+        'the stack to take consents again',
+        THROUGH_FAULTS,
+      );
       const recoveryS = (Date.now() - t1) / 1000;
       const readAgain = await call(stack, acc, 'GET', `/consent/v0/consents/${before.body.id}`);
 

@@ -6,14 +6,12 @@
  * and started again. Plus a steady, bounded load and the readers the scenarios count with.
  */
 import type { ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import { appendFileSync, mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Metadata } from '@grpc/grpc-js';
 import { connect, type NatsConnection } from 'nats';
-import { connectMongo, createClient, createLogger, streamName } from '@accord/common';
+import { connectMongo, createClient, streamName } from '@accord/common';
 import {
   findBinary,
   freePort,
@@ -31,9 +29,12 @@ import {
   type ServiceName,
 } from '@accord/local-stack';
 import { oauthv1 } from '@accord/proto';
+import { eventually, sleep, testLogger, type EventuallyOptions } from '@accord/testkit';
 
 export type ProcessName = ServiceName | 'gateway';
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** How the scenarios wait through an outage: a failing check is retried, and at the deadline the last value is answered for the test's own assertion. */
+export const THROUGH_FAULTS: EventuallyOptions = { stepMs: 250, tolerant: true };
 
 export interface FaultStack {
   url: string;
@@ -294,7 +295,7 @@ export function consentLoad(
 /** Waits until the load has `n` more 201 answers than now (or `timeoutMs` passed). */
 export async function more201(live: LoadResult, n: number, timeoutMs = 60_000): Promise<void> {
   const target = (live.statuses[201] ?? 0) + n;
-  await eventually(async () => (live.statuses[201] ?? 0) >= target, timeoutMs);
+  await eventually(async () => (live.statuses[201] ?? 0) >= target, timeoutMs, `${n} more 201 answers`, THROUGH_FAULTS);
 }
 
 /** The `Nats-Msg-Id`s of the consent events on the stream, in stream order. */
@@ -321,7 +322,7 @@ export async function stored(
   mongoUrl: string,
   appId: string,
 ): Promise<{ events: Array<{ id: string; subject: string; pending: boolean }>; currentIds: Map<string, string> }> {
-  const conn = await connectMongo(mongoUrl, createLogger('fault-reader', 'silent'));
+  const conn = await connectMongo(mongoUrl, testLogger('fault-reader'));
   try {
     const db = conn.db!;
     const events = await db
@@ -347,60 +348,28 @@ export async function stored(
  * holds as many distinct messages as there are stored events; returns both sides.
  */
 export async function drained(stack: FaultStack, appId: string, timeoutMs = 60_000) {
-  const s = await eventually(async () => {
-    const now = await stored(stack.mongoUrl, appId);
-    return now.events.every((e) => !e.pending) && now;
-  }, timeoutMs);
+  const s = await eventually(
+    async () => {
+      const now = await stored(stack.mongoUrl, appId);
+      return now.events.every((e) => !e.pending) && now;
+    },
+    timeoutMs,
+    'the outbox to drain',
+    THROUGH_FAULTS,
+  );
   const last = s || (await stored(stack.mongoUrl, appId));
   const storedIds = last.events.map((e) => e.id).sort();
   const streamed =
-    (await eventually(async () => {
-      const ids = await streamIds(stack.natsUrl, stack.natsPrefix);
-      return new Set(ids).size >= storedIds.length && ids;
-    }, 30_000)) || (await streamIds(stack.natsUrl, stack.natsPrefix));
+    (await eventually(
+      async () => {
+        const ids = await streamIds(stack.natsUrl, stack.natsPrefix);
+        return new Set(ids).size >= storedIds.length && ids;
+      },
+      30_000,
+      'every stored event on the stream',
+      THROUGH_FAULTS,
+    )) || (await streamIds(stack.natsUrl, stack.natsPrefix));
   return { ...last, pending: last.events.filter((e) => e.pending).map((e) => e.id), storedIds, streamed };
-}
-
-export interface Received {
-  webhookId: string;
-  at: number;
-}
-
-/**
- * A real HTTP receiver on loopback. `respond` decides each answer: a status, or 'hang' (never
- * answers), with an optional delay before it.
- */
-export async function receiver(respond: (n: number) => { status: number; delayMs?: number } | 'hang' = () => ({ status: 204 })) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received.push({ webhookId: String(req.headers['webhook-id']), at: Date.now() });
-      const answer = respond(received.length);
-      if (answer === 'hang') return;
-      setTimeout(() => res.writeHead(answer.status).end(), answer.delayMs ?? 0);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
-
-/** Polls `check` every 250 ms until it returns something truthy or `timeoutMs` passes (then the last value). */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check().catch(() => undefined as T);
-    if (v || Date.now() > deadline) return v;
-    await sleep(250);
-  }
 }
 
 /** Counts of each value that occurs more than once. */

@@ -4,13 +4,14 @@
  * stream (none lost, none duplicated), every consent answered 201 is among them, and each reaches
  * the webhook.
  */
-import { call, consentLoad, drained, duplicates, eventually, more201, receiver, sleep, startFaultStack, type FaultStack } from './fault-stack';
+import { eventually, sleep, startReceiver, type Receiver } from '@accord/testkit';
+import { call, consentLoad, drained, duplicates, more201, startFaultStack, THROUGH_FAULTS, type FaultStack } from './fault-stack';
 
 const OUTAGE_MS = Number(process.env.ACCORD_FAULT_NATS_OUTAGE_S ?? 30) * 1000;
 
 describe('NATS stopped, then started again, under a steady load', () => {
   let stack: FaultStack | undefined;
-  let rx: Awaited<ReturnType<typeof receiver>> | undefined;
+  let rx: Receiver | undefined;
   afterAll(async () => {
     await rx?.close();
     await stack?.stop();
@@ -21,7 +22,7 @@ describe('NATS stopped, then started again, under a steady load', () => {
     async () => {
       stack = await startFaultStack('faultnats');
       const acc = await stack.account('faultnats');
-      rx = await receiver();
+      rx = await startReceiver();
       expect((await call(stack, acc, 'POST', '/webhooks/v0', { token: 'webhooks', json: { url: rx.url, events: ['consent'] } })).status).toBe(201);
 
       const load = consentLoad(stack, acc, { tag: 'nats', eventsPerRequest: 5, concurrency: 2, pauseMs: 100, maxRequests: 3_000, maxMs: OUTAGE_MS + 120_000 });
@@ -36,10 +37,15 @@ describe('NATS stopped, then started again, under a steady load', () => {
       const { pending, storedIds, streamed } = await drained(stack, acc.appId);
       expect(pending).toEqual([]); // the outbox drained
       const answered = new Set(sent.answered);
-      const delivered = await eventually(async () => {
-        const got = new Set(rx!.received.map((r) => r.webhookId));
-        return sent.answered.every((id) => got.has(id)) && got;
-      }, 90_000);
+      const delivered = await eventually(
+        async () => {
+          const got = new Set(rx!.received.map((r) => r.webhookId));
+          return sent.answered.every((id) => got.has(id)) && got;
+        },
+        90_000,
+        'every answered event delivered',
+        THROUGH_FAULTS,
+      );
       const deliveredIds = delivered || new Set(rx.received.map((r) => r.webhookId));
       const figures = {
         outageS: OUTAGE_MS / 1000,
