@@ -36,6 +36,13 @@ module.exports = {
       from: { path: '^services/gateway/src/routes/' },
       to: { path: '^services/gateway/src/openapi/', pathNot: '^services/gateway/src/openapi/(validate|index)\\.ts$' },
     },
+    {
+      name: 'testkit-only-in-tests',
+      severity: 'error',
+      comment: 'The test kit starts services and fakes: shipped code (anything but *.test.ts under src) may not import it.',
+      from: { path: '^(services|proto|clients|deploy)/.+/src/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^testkit/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
