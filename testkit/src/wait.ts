@@ -1,4 +1,7 @@
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+import { sleep } from '@accord/common';
+
+// The one sleep is @accord/common's; tests take it from the kit with the rest.
+export { sleep };
 
 export interface EventuallyOptions {
   /** Pause between two checks (default 100 ms). */
