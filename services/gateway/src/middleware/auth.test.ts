@@ -28,7 +28,8 @@ describe('verified access tokens (gateway cache)', () => {
   it('accepts a token again from the cache while its key is published, and stops when the key is withdrawn', async () => {
     const a = await keyPair('a');
     let published = [a.jwk];
-    const keys = new KeyStore(async () => published, 0, createLogger('test', 'silent'), 0);
+    // ttl -1: the store refetches the JWKS on every lookup (with 0, two lookups in the same millisecond shared a fetch)
+    const keys = new KeyStore(async () => published, -1, createLogger('test', 'silent'), 0);
     const verified = new VerifiedTokens();
     const t = await token(a.privateKey, 'a', Math.floor(Date.now() / 1000) + 300);
     expect((await verified.verify(t, keys, ISSUER)).acc).toBe('acc-1');
