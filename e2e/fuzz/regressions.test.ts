@@ -55,6 +55,19 @@ describe('cases found by fuzzing', () => {
     expect(r.status).toBe(400);
   });
 
+  it('an empty targetVersion or expiresAt in a form counts as absent, and the document says so', async () => {
+    const form = { subject: 'form-empty', issuer: 'i', target: 't', targetVersion: '', expiresAt: '' };
+    expect(documentAccepts('ConsentFormRequest', form)).toBe(true);
+    expect(documentAccepts('ConsentFormRequest', { ...form, targetVersion: '0' })).toBe(false);
+    expect(documentAccepts('ConsentFormRequest', { ...form, expiresAt: 'soon' })).toBe(false);
+    const r = await stack.request('POST', '/consent/v0/consents', { token, apiKey: creds.apiKey, form });
+    expect(r.status).toBe(201);
+    expect(r.body).not.toHaveProperty('targetVersion');
+    expect(r.body).not.toHaveProperty('expiresAt');
+    const zero = await stack.request('POST', '/consent/v0/consents', { token, apiKey: creds.apiKey, form: { ...form, targetVersion: '0' } });
+    expect(zero.status).toBe(400);
+  });
+
   it('a language code outside ISO 639-1 is refused by the document and the service alike', async () => {
     expect(documentAccepts('DpViewQuery', { lang: 'bz' }, 'query')).toBe(false);
     expect(documentAccepts('DpViewQuery', { lang: 'FO' }, 'query')).toBe(true);

@@ -3389,8 +3389,8 @@ export interface components {
       action?: 'true' | 'false' | 'null' | '';
       /** @description As in ConsentInput. */
       delegate?: string;
-      /** Format: date-time */
-      expiresAt?: string;
+      /** @description As in ConsentInput; empty: absent. */
+      expiresAt?: string | unknown | unknown;
       /** @description As in ConsentInput. */
       issuer: string;
       /** @description As in ConsentInput. */
@@ -3401,6 +3401,7 @@ export interface components {
       subject: string;
       /** @description As in ConsentInput. */
       target: string;
+      /** @description As in ConsentInput, in decimal digits; empty: absent. */
       targetVersion?: string;
     };
     ConsentInclusionProof: {

@@ -454,8 +454,8 @@ export const consentOpenApi: OpenApiFragment = {
         scope: optional(LIMITS.scope, 'As in ConsentInput.'),
         delegate: optional(LIMITS.delegate, 'As in ConsentInput.'),
         action: { type: 'string', enum: ['true', 'false', 'null', ''], description: 'Empty or `null`: no action taken.' },
-        targetVersion: { type: 'string', pattern: '^[1-9][0-9]{0,9}$' },
-        expiresAt: { type: 'string', format: 'date-time' },
+        targetVersion: { type: 'string', pattern: '^([1-9][0-9]{0,9})?$', description: 'As in ConsentInput, in decimal digits; empty: absent.' },
+        expiresAt: { type: 'string', anyOf: [{ format: 'date-time' }, { maxLength: 0 }], description: 'As in ConsentInput; empty: absent.' },
       },
     },
     ConsentEvent: {
