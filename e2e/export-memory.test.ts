@@ -26,7 +26,10 @@ let app: Credentials;
 let token: string;
 
 beforeAll(async () => {
-  stack = await startStack('export-memory');
+  // The test bounds memory, not latency: on a loaded CI machine the first page of 100,000 events
+  // on the CI database (a scan, it ignores non-unique indexes) once took longer than the default
+  // 10 s gRPC deadline and the export answered 504 before streaming anything.
+  stack = await startStack('export-memory', { env: { ACCORD_GRPC_TIMEOUT_MS: '60000' } });
   app = await stack.bootstrap({ account: 'export-memory', app: 'export-memory-app', scopes: ['consent'] });
   token = await stack.token(app, 'consent');
   const client = await MongoClient.connect(stack.env.MONGO_URL!);
