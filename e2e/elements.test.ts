@@ -151,8 +151,8 @@ describe('<accord-consent-request> in Chromium', () => {
     expect(await inShadow(page, tag, '[part=caption]').textContent()).toBe('Wählen Sie, wofür wir Ihre Daten verwenden dürfen.');
     expect(await inShadow(page, tag, '[part=label]').allTextContents()).toEqual(['Newsletter per E-Mail', 'Reichweitenmessung']);
     expect(await inShadow(page, tag, '[part=legal-basis]').allTextContents()).toEqual([
-      expect.stringContaining('Rechtsgrundlage: Consent'),
-      expect.stringContaining('Legitimate interest'),
+      'Rechtsgrundlage: Einwilligung (Art. 6 Abs. 1 lit. a DSGVO)',
+      'Rechtsgrundlage: Berechtigtes Interesse (Art. 6 Abs. 1 lit. f DSGVO)',
     ]);
     // Keyboard only: tick the newsletter, leave analytics, then "save choices".
     await page.keyboard.press('Tab');
@@ -210,6 +210,10 @@ describe('<accord-consent-dashboard> in Chromium', () => {
     const page = await open('accord-consent-dashboard', token, 'lang="en"');
     const tag = 'accord-consent-dashboard';
     await inShadow(page, tag, 'h2').waitFor();
+    expect(await inShadow(page, tag, '[part=legal-basis]').allTextContents()).toEqual([
+      'Legal basis: Consent (Art. 6(1)(a) GDPR)',
+      'Legal basis: Legitimate interest (Art. 6(1)(f) GDPR)',
+    ]);
     expect(await inShadow(page, tag, '[part=state]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.state))).toEqual(['accepted', 'accepted']);
     await page.keyboard.press('Tab');
     expect(await focused(page, tag)).toBe('E-mail newsletter');

@@ -45,16 +45,30 @@ const STRINGS = {
 } as const;
 type Strings = { [K in keyof (typeof STRINGS)['en']]: string };
 
-const LEGAL_BASIS: Record<string, string> = {
-  CONSENT: 'Consent (Art. 6(1)(a) GDPR)',
-  CONTRACT: 'Contract (Art. 6(1)(b) GDPR)',
-  LEGAL_OBLIGATION: 'Legal obligation (Art. 6(1)(c) GDPR)',
-  VITAL_INTEREST: 'Vital interest (Art. 6(1)(d) GDPR)',
-  PUBLIC_INTEREST: 'Public interest (Art. 6(1)(e) GDPR)',
-  OFFICIAL_AUTHORITY: 'Official authority (Art. 6(1)(e) GDPR)',
-  LEGITIMATE_INTEREST: 'Legitimate interest (Art. 6(1)(f) GDPR)',
-  LEGITIMATE_INTEREST_3RDPARTY: 'Legitimate interest of a third party (Art. 6(1)(f) GDPR)',
-  CUSTOM: 'Other',
+/** The legal bases' names (Art. 6(1) GDPR) in each UI language; an unknown basis shows its code. */
+const LEGAL_BASIS: Record<keyof typeof STRINGS, Record<string, string>> = {
+  en: {
+    CONSENT: 'Consent (Art. 6(1)(a) GDPR)',
+    CONTRACT: 'Contract (Art. 6(1)(b) GDPR)',
+    LEGAL_OBLIGATION: 'Legal obligation (Art. 6(1)(c) GDPR)',
+    VITAL_INTEREST: 'Vital interest (Art. 6(1)(d) GDPR)',
+    PUBLIC_INTEREST: 'Public interest (Art. 6(1)(e) GDPR)',
+    OFFICIAL_AUTHORITY: 'Official authority (Art. 6(1)(e) GDPR)',
+    LEGITIMATE_INTEREST: 'Legitimate interest (Art. 6(1)(f) GDPR)',
+    LEGITIMATE_INTEREST_3RDPARTY: 'Legitimate interest of a third party (Art. 6(1)(f) GDPR)',
+    CUSTOM: 'Other',
+  },
+  de: {
+    CONSENT: 'Einwilligung (Art. 6 Abs. 1 lit. a DSGVO)',
+    CONTRACT: 'Vertragserfüllung (Art. 6 Abs. 1 lit. b DSGVO)',
+    LEGAL_OBLIGATION: 'Rechtliche Verpflichtung (Art. 6 Abs. 1 lit. c DSGVO)',
+    VITAL_INTEREST: 'Lebenswichtige Interessen (Art. 6 Abs. 1 lit. d DSGVO)',
+    PUBLIC_INTEREST: 'Öffentliches Interesse (Art. 6 Abs. 1 lit. e DSGVO)',
+    OFFICIAL_AUTHORITY: 'Öffentliche Gewalt (Art. 6 Abs. 1 lit. e DSGVO)',
+    LEGITIMATE_INTEREST: 'Berechtigtes Interesse (Art. 6 Abs. 1 lit. f DSGVO)',
+    LEGITIMATE_INTEREST_3RDPARTY: 'Berechtigtes Interesse eines Dritten (Art. 6 Abs. 1 lit. f DSGVO)',
+    CUSTOM: 'Sonstige',
+  },
 };
 
 const STYLE = `
@@ -133,8 +147,11 @@ abstract class AccordElement extends Base {
   protected get lang2(): string {
     return (this.getAttribute('lang') || document.documentElement.lang || 'en').slice(0, 2).toLowerCase();
   }
+  protected get uiLang(): keyof typeof STRINGS {
+    return this.lang2 in STRINGS ? (this.lang2 as keyof typeof STRINGS) : 'en';
+  }
   protected get t(): Strings {
-    return (STRINGS as Record<string, Strings>)[this.lang2] ?? STRINGS.en;
+    return STRINGS[this.uiLang];
   }
   protected eid(suffix: string): string {
     return `accord-${this.uid}-${suffix}`;
@@ -193,7 +210,7 @@ abstract class AccordElement extends Base {
   }
   protected basis(item: Item): string {
     return item.legalBasis
-      ? `<span class="basis" part="legal-basis">${esc(this.t.legalBasis)}: ${esc(LEGAL_BASIS[item.legalBasis] ?? item.legalBasis)}</span>`
+      ? `<span class="basis" part="legal-basis">${esc(this.t.legalBasis)}: ${esc(LEGAL_BASIS[this.uiLang][item.legalBasis] ?? item.legalBasis)}</span>`
       : '';
   }
 }
