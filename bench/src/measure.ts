@@ -24,6 +24,8 @@ export function countCommandsDuringRuns(counter: MongoCommandCounter): void {
   commandCounter = counter;
 }
 
+const RATE = Number(process.env.BENCH_RATE ?? 0) || undefined;
+
 /** Runs an autocannon run and adds the CPU each process spent per completed request. */
 export async function withCpu(
   run: () => Promise<autocannon.Result>,
@@ -64,6 +66,10 @@ export async function measure(
       body: opts.body,
       duration: opts.durationSec,
       connections: opts.connections ?? 10,
+      // A fixed offered load (BENCH_RATE requests/s in all) makes CPU per request comparable
+      // between two builds: at full speed, background work that runs per second (the log's
+      // passes, the relay's polls) is shared by however many requests the run happened to reach.
+      ...(RATE ? { overallRate: RATE } : {}),
     }),
   );
   return {
