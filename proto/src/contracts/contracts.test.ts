@@ -25,6 +25,11 @@ describe('the generated component schemas', () => {
     expect(input.properties.expiresAt).toEqual({ type: 'string', format: 'date-time', description: expect.any(String) });
   });
 
+  it('state a record of anything as an object alone', () => {
+    const payload = webhooks.webhooksSchemas.WebhookEventPayload as { properties: { data: Record<string, unknown> } };
+    expect(payload.properties.data).toEqual({ type: 'object', description: expect.any(String) });
+  });
+
   it('take their limits from LIMITS', () => {
     const create = webhooks.webhooksSchemas.WebhookCreateRequest as { properties: Record<string, Record<string, unknown>> };
     expect(create.properties.events).toMatchObject({ maxItems: webhooks.LIMITS.events, items: { enum: webhooks.SUBSCRIBABLE_EVENT_TYPES } });
@@ -41,6 +46,13 @@ describe('the zod schemas', () => {
       webhooks.WebhookCreateRequest.safeParse({ url: 'https://hooks.example.com/accord', events: ['consent'], headers: { Authorization: 'Bearer x' } }).success,
     ).toBe(true);
     expect(dataprocessing.SpecCreateRequest.safeParse({ data: 'e-mail', purpose: 'newsletter', action: 'collect' }).success).toBe(true);
+  });
+
+  it('describe the examples the document shows of its answers', () => {
+    expect(consent.ConsentEvent.safeParse(consent.EXAMPLE_EVENT).error).toBeUndefined();
+    expect(consent.ConsentErasure.safeParse(consent.EXAMPLE_ERASURE).error).toBeUndefined();
+    const payload = webhooks.webhooksSchemas.WebhookEventPayload as { examples: unknown[] };
+    expect(webhooks.WebhookEventPayload.safeParse(payload.examples[0]).error).toBeUndefined();
   });
 
   it('refuse what the document refuses', () => {

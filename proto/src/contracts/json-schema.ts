@@ -14,7 +14,7 @@ export const contractRegistry = (): ContractRegistry => z.registry<{ id: string 
  * nullable values written as `type: [T, "null"]` (zod writes `anyOf: [T, {type: "null"}]`) so
  * that the gateway's validator reports "must be string,null" rather than "must match a schema in
  * anyOf", as it always has; record keys lose zod's `propertyNames: {type: "string"}`, which JSON
- * property names always satisfy.
+ * property names always satisfy, and records of anything lose `additionalProperties: {}`.
  */
 export function componentSchemas(registry: ContractRegistry): Record<string, JsonSchema> {
   const out = z.toJSONSchema(registry, { target: 'draft-2020-12', io: 'input', uri: (id) => `#/components/schemas/${id}`, override });
@@ -58,6 +58,9 @@ function collapseNullable(node: unknown): unknown {
     if (Object.keys(rest).length) o.propertyNames = rest;
     else delete o.propertyNames;
   }
+  // Values that may be anything (a record of z.unknown()): zod's `additionalProperties: {}` says nothing.
+  const additional = o.additionalProperties;
+  if (additional && typeof additional === 'object' && !Object.keys(additional).length) delete o.additionalProperties;
   const anyOf = o.anyOf as JsonSchema[] | undefined;
   if (!Array.isArray(anyOf) || anyOf.length !== 2) return o;
   const nullIndex = anyOf.findIndex((s) => s.type === 'null' && Object.keys(s).length === 1);
