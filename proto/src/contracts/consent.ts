@@ -44,8 +44,8 @@ export const EVENT_ID_PATTERN = /^[0-9a-f]{32}$/;
 
 const registry = contractRegistry();
 
-/** A required claim: URI or string, at least one non-blank character. */
-const claim = (max: number, description: string) => z.string().min(1).max(max).regex(/\S/).describe(description);
+/** A required claim: URI or string, at least one non-blank character (also a session's subject and issuer). */
+export const claim = (max: number, description: string) => z.string().min(1).max(max).regex(/\S/).describe(description);
 /** An optional text: empty (= absent) or with at least one non-blank character (blank ones are refused). */
 const optionalText = (max: number, description: string) => z.string().max(max).regex(/^$|\S/).optional().describe(description);
 

@@ -32,14 +32,27 @@ export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   return collapseNullable(rest) as JsonSchema;
 }
 
+const VALUES_ONLY = 'x-accord-values-only';
+
 /**
- * `format: date-time` alone: zod adds its own regex for z.iso.datetime(), which only restates the
- * format (RFC 3339) that the document's validator (ajv-formats) checks anyway. And `integer`
- * alone for an integer without bounds of its own.
+ * An enum stated by its values alone, without `type: string`: the validator then answers a value
+ * of another type with "must be one of: …", as the hand-written schemas it replaces always did
+ * (with the type, it would say "must be string").
+ */
+export const valuesOnly = <T extends z.ZodType>(schema: T): T => schema.meta({ [VALUES_ONLY]: true });
+
+/**
+ * `format: date-time` (or `date`) alone: zod adds its own regex for z.iso.datetime() and
+ * z.iso.date(), which only restates the format (RFC 3339) that the document's validator
+ * (ajv-formats) checks anyway. And `integer` alone for an integer without bounds of its own.
  */
 function override(ctx: { jsonSchema: JsonSchema }): void {
   const s = ctx.jsonSchema;
-  if (s.format === 'date-time') delete s.pattern;
+  if (s.format === 'date-time' || s.format === 'date') delete s.pattern;
+  if (s[VALUES_ONLY]) {
+    delete s[VALUES_ONLY];
+    if (Array.isArray(s.enum)) delete s.type;
+  }
   // An unbounded z.int() is a plain integer (zod writes the safe-integer range).
   if (s.type === 'integer' && s.minimum === Number.MIN_SAFE_INTEGER && s.maximum === Number.MAX_SAFE_INTEGER) {
     delete s.minimum;
