@@ -77,6 +77,35 @@ export const ConsentInput = z
   });
 registry.add(ConsentInput, { id: 'ConsentInput' });
 
+/** The body of POST /consents: one event, or 1 to LIMITS.maxBatch of them (more is a 413). */
+export const ConsentCreateRequest = z.xor([ConsentInput, z.array(ConsentInput).min(1).max(LIMITS.maxBatch)]);
+registry.add(ConsentCreateRequest, { id: 'ConsentCreateRequest' });
+
+/** Form fields (one event): absent or empty optional fields are absent, as the gateway reads the form. */
+const formText = (max: number) => optionalText(max, 'As in ConsentInput.');
+
+export const ConsentFormRequest = z
+  .strictObject({
+    subject: claim(LIMITS.subject, 'As in ConsentInput.'),
+    issuer: claim(LIMITS.issuer, 'As in ConsentInput.'),
+    target: claim(LIMITS.target, 'As in ConsentInput.'),
+    source: formText(LIMITS.source),
+    scope: formText(LIMITS.scope),
+    delegate: formText(LIMITS.delegate),
+    action: z.enum(['true', 'false', 'null', '']).optional().describe('Empty or `null`: no action taken.'),
+    targetVersion: z
+      .string()
+      .regex(/^([1-9][0-9]{0,9})?$/)
+      .optional()
+      .describe('As in ConsentInput, in decimal digits; empty: absent.'),
+    expiresAt: z
+      .union([z.iso.datetime({ offset: true }), z.string().max(0)])
+      .optional()
+      .describe('As in ConsentInput; empty: absent.'),
+  })
+  .describe('One event as form fields; every value is a string.');
+registry.add(ConsentFormRequest, { id: 'ConsentFormRequest' });
+
 export const ConsentEraseRequest = z.strictObject({
   subject: claim(LIMITS.subject, 'The subject to erase, exactly as written in its events. Not an `erased:` value (those are what erasure writes).')
     .refine((s) => !s.startsWith('erased:'))

@@ -77,6 +77,10 @@ describe('the zod schemas', () => {
 
   it('refuse what the document refuses', () => {
     expect(consent.ConsentEraseRequest.safeParse({ subject: 'erased:abc' }).success).toBe(false);
+    const form = { subject: 's', issuer: 'i', target: 't', targetVersion: '', expiresAt: '' };
+    expect(consent.ConsentFormRequest.safeParse(form).success).toBe(true);
+    expect(consent.ConsentFormRequest.safeParse({ ...form, expiresAt: 'soon' }).success).toBe(false);
+    expect(consent.ConsentCreateRequest.safeParse([]).success).toBe(false);
     expect(webhooks.WebhookUpdateRequest.safeParse({}).success).toBe(false);
     expect(webhooks.WebhookCreateRequest.safeParse({ url: 'https://h.example', events: ['ping'] }).success).toBe(false);
     expect(dataprocessing.SpecPutRequest.safeParse({ data: ' ', purpose: 'p', action: 'collect' }).success).toBe(false);

@@ -5,9 +5,8 @@ import { ref, type OpenApiFragment } from './types';
 
 /**
  * /consent/v0: paths, parameters, status codes, examples and prose. The request and answer
- * schemas (ConsentInput, ConsentEvent, erasure, proofs, statistics, the queries) and the limits
- * are generated from the contract, @accord/proto's contracts/consent.ts; the form body and the
- * object-or-array body are written here from the same limits.
+ * schemas (the JSON, array and form bodies, ConsentEvent, erasure, proofs, statistics, the
+ * queries) and the limits are generated from the contract, @accord/proto's contracts/consent.ts.
  */
 const { LIMITS, EXAMPLE_EVENT: exampleEvent, EXAMPLE_ERASURE: exampleErasure, consentSchemas } = contracts.consent;
 const CONSENT_MAX_BATCH = LIMITS.maxBatch;
@@ -15,10 +14,6 @@ const EXPORT_JSON_MAX_DOC = LIMITS.exportJsonMax;
 type QuerySchema = { properties: Record<string, Record<string, unknown>>; required?: readonly string[] };
 
 const security = [{ bearer: [], apiKey: [] }];
-
-const uriOrString = (max: number, description: string) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S', description });
-/** An optional text: empty (= absent) or with at least one non-blank character (blank ones are refused). */
-const optional = (max: number, description: string) => ({ type: 'string', maxLength: max, pattern: '^$|\\S', description });
 
 export const consentOpenApi: OpenApiFragment = {
   tags: [
@@ -412,27 +407,5 @@ export const consentOpenApi: OpenApiFragment = {
       },
     },
   },
-  schemas: {
-    ...consentSchemas,
-    ConsentCreateRequest: {
-      oneOf: [ref('ConsentInput'), { type: 'array', minItems: 1, maxItems: CONSENT_MAX_BATCH, items: ref('ConsentInput') }],
-    },
-    ConsentFormRequest: {
-      type: 'object',
-      description: 'One event as form fields; every value is a string.',
-      required: ['subject', 'issuer', 'target'],
-      additionalProperties: false,
-      properties: {
-        subject: uriOrString(LIMITS.subject, 'As in ConsentInput.'),
-        issuer: uriOrString(LIMITS.issuer, 'As in ConsentInput.'),
-        target: uriOrString(LIMITS.target, 'As in ConsentInput.'),
-        source: optional(LIMITS.source, 'As in ConsentInput.'),
-        scope: optional(LIMITS.scope, 'As in ConsentInput.'),
-        delegate: optional(LIMITS.delegate, 'As in ConsentInput.'),
-        action: { type: 'string', enum: ['true', 'false', 'null', ''], description: 'Empty or `null`: no action taken.' },
-        targetVersion: { type: 'string', pattern: '^([1-9][0-9]{0,9})?$', description: 'As in ConsentInput, in decimal digits; empty: absent.' },
-        expiresAt: { type: 'string', anyOf: [{ format: 'date-time' }, { maxLength: 0 }], description: 'As in ConsentInput; empty: absent.' },
-      },
-    },
-  },
+  schemas: consentSchemas,
 };
