@@ -1,11 +1,14 @@
 // Hand-written beside the generated code: the REST JSON form of a consent event, shared by the
 // gateway (REST answers, NDJSON export, webhook data) and the admin CLI's export, so both write
-// the same lines.
+// the same lines. Its type is the contract's (contracts/consent.ts `ConsentEvent`, the document's
+// schema of the same name): a field built here and not documented there, or documented and not
+// built, fails the type check.
+import type { ConsentEventJson } from './contracts/consent';
 import type { ConsentEvent } from './gen/accord/consent/v1/consent';
 
 /** The REST JSON of a consent event (also the `data` of the NATS/webhook `consent` event). */
-export function consentEventJson(ev: ConsentEvent): Record<string, unknown> {
-  return {
+export function consentEventJson(ev: ConsentEvent): ConsentEventJson {
+  const json = {
     id: ev.id,
     subject: ev.subject,
     issuer: ev.issuer,
@@ -15,7 +18,8 @@ export function consentEventJson(ev: ConsentEvent): Record<string, unknown> {
     ...(ev.delegate !== undefined ? { delegate: ev.delegate } : {}),
     action: ev.action ?? null,
     token: ev.token,
-    createdAt: ev.createdAt?.toISOString(),
+    // The consent service stamps every event; ts-proto types every Timestamp field optional.
+    createdAt: ev.createdAt?.toISOString() as string,
     appId: ev.appId,
     ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
     ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
@@ -23,4 +27,11 @@ export function consentEventJson(ev: ConsentEvent): Record<string, unknown> {
     ...(ev.renewalRequired ? { renewalRequired: true } : {}),
     ...(ev.erasedAt ? { erasedAt: ev.erasedAt.toISOString() } : {}),
   };
+  return json satisfies SameKeys<typeof json, ConsentEventJson>;
 }
+
+/**
+ * `T` when it has exactly the keys of `U`, else `never` (so `satisfies` fails): the return type
+ * alone would not catch a field added through a spread, nor an optional field left out.
+ */
+type SameKeys<T, U> = [Exclude<keyof T, keyof U>, Exclude<keyof U, keyof T>] extends [never, never] ? T : never;

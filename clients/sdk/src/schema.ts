@@ -3390,7 +3390,7 @@ export interface components {
       /** @description As in ConsentInput. */
       delegate?: string;
       /** @description As in ConsentInput; empty: absent. */
-      expiresAt?: string | unknown | unknown;
+      expiresAt?: string;
       /** @description As in ConsentInput. */
       issuer: string;
       /** @description As in ConsentInput. */

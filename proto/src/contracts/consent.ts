@@ -3,9 +3,11 @@ import { componentSchemas, contractRegistry } from './json-schema';
 
 /**
  * The consent contract: what a consent event input, an erasure and the consent queries may hold,
- * and the limits of the consent API. One source for the gateway's OpenAPI component schemas
- * (generated from the zod schemas below and enforced on every request) and for the consent
- * service's validator (its LIMITS and page sizes are these).
+ * what the consent API answers (events, erasure records, receipts, log heads and proofs,
+ * exports, statistics), and the limits of the consent API. One source for the gateway's OpenAPI
+ * component schemas (generated from the zod schemas below, enforced on every request and checked
+ * against every e2e answer), for the type of the REST JSON of an event (`consentEventJson`) and
+ * for the consent service's validator (its LIMITS and page sizes are these).
  */
 
 /** Largest specification version a consent event may name (int32). */
@@ -42,8 +44,8 @@ export const EVENT_ID_PATTERN = /^[0-9a-f]{32}$/;
 
 const registry = contractRegistry();
 
-/** A required claim: URI or string, at least one non-blank character. */
-const claim = (max: number, description: string) => z.string().min(1).max(max).regex(/\S/).describe(description);
+/** A required claim: URI or string, at least one non-blank character (also a session's subject and issuer). */
+export const claim = (max: number, description: string) => z.string().min(1).max(max).regex(/\S/).describe(description);
 /** An optional text: empty (= absent) or with at least one non-blank character (blank ones are refused). */
 const optionalText = (max: number, description: string) => z.string().max(max).regex(/^$|\S/).optional().describe(description);
 
@@ -74,6 +76,35 @@ export const ConsentInput = z
     examples: [{ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', action: true }],
   });
 registry.add(ConsentInput, { id: 'ConsentInput' });
+
+/** The body of POST /consents: one event, or 1 to LIMITS.maxBatch of them (more is a 413). */
+export const ConsentCreateRequest = z.xor([ConsentInput, z.array(ConsentInput).min(1).max(LIMITS.maxBatch)]);
+registry.add(ConsentCreateRequest, { id: 'ConsentCreateRequest' });
+
+/** Form fields (one event): absent or empty optional fields are absent, as the gateway reads the form. */
+const formText = (max: number) => optionalText(max, 'As in ConsentInput.');
+
+export const ConsentFormRequest = z
+  .strictObject({
+    subject: claim(LIMITS.subject, 'As in ConsentInput.'),
+    issuer: claim(LIMITS.issuer, 'As in ConsentInput.'),
+    target: claim(LIMITS.target, 'As in ConsentInput.'),
+    source: formText(LIMITS.source),
+    scope: formText(LIMITS.scope),
+    delegate: formText(LIMITS.delegate),
+    action: z.enum(['true', 'false', 'null', '']).optional().describe('Empty or `null`: no action taken.'),
+    targetVersion: z
+      .string()
+      .regex(/^([1-9][0-9]{0,9})?$/)
+      .optional()
+      .describe('As in ConsentInput, in decimal digits; empty: absent.'),
+    expiresAt: z
+      .union([z.iso.datetime({ offset: true }), z.string().max(0)])
+      .optional()
+      .describe('As in ConsentInput; empty: absent.'),
+  })
+  .describe('One event as form fields; every value is a string.');
+registry.add(ConsentFormRequest, { id: 'ConsentFormRequest' });
 
 export const ConsentEraseRequest = z.strictObject({
   subject: claim(LIMITS.subject, 'The subject to erase, exactly as written in its events. Not an `erased:` value (those are what erasure writes).')
@@ -144,5 +175,174 @@ export const ConsentErasuresQuery = z.object({
 });
 registry.add(ConsentErasuresQuery, { id: 'ConsentErasuresQuery' });
 
-/** The OpenAPI component schemas of the consent requests, by name. */
+// --- answers ------------------------------------------------------------------------------
+
+const dateTime = () => z.iso.datetime({ offset: true });
+/** A SHA-256 hash of the consent log, standard padded base64. */
+const base64Hash = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/)
+    .describe('SHA-256, standard padded base64.');
+
+/** The example event of the document (its ConsentEvent schema and the consent operations). */
+export const EXAMPLE_EVENT = {
+  id: '0193a5c2f1e8000000a1b2c3d4e5f601',
+  subject: 'https://shop.example/users/42',
+  issuer: 'https://shop.example',
+  target: 'https://accord.example/dataprocessing/v0/dpspecs/6740d0c1a2b3c4d5e6f70812',
+  source: 'https://shop.example/signup',
+  scope: 'default',
+  action: true,
+  token: 'K7Q2ZP',
+  createdAt: '2026-11-20T10:15:30.123Z',
+  appId: 'app_3f9c1e',
+} as const;
+
+/** The example erasure record of the document. */
+export const EXAMPLE_ERASURE = {
+  id: '0193a5c2f1e8a1b2c3d4e5f60718293a',
+  subjectHash: 'erased:zFpU1QiRQX_3H5eWujjb26cw0e4v0WZ0hxT65F3vjDE',
+  appId: 'app_3f9c1e',
+  clientId: 'cli_8d2f0a',
+  erasedAt: '2026-11-23T11:38:09.218Z',
+  events: 7,
+  states: 6,
+} as const;
+
+/**
+ * A consent event as the REST API answers it (and as webhooks, the NDJSON export and the log
+ * leaf carry it): the type of `consentEventJson`'s result is this schema's, so the JSON built
+ * and the JSON documented cannot differ.
+ */
+export const ConsentEvent = z
+  .object({
+    id: z
+      .string()
+      .regex(EVENT_ID_PATTERN)
+      .describe('32 lowercase hex characters, time-ordered: ids sort like createdAt, ties in the same millisecond deterministically.'),
+    subject: z.string(),
+    issuer: z.string(),
+    target: z.string(),
+    source: z.string().optional().describe('Present when sent.'),
+    scope: z.string(),
+    delegate: z.string().optional().describe('Present when sent.'),
+    action: z.boolean().nullable(),
+    token: z
+      .string()
+      .regex(/^[A-Z0-9]{6}$/)
+      .describe('Short random token for humans; not unique.'),
+    createdAt: dateTime().describe('ISO 8601 UTC with milliseconds.'),
+    appId: z.string().describe('The application that wrote the event.'),
+    targetVersion: z.int().optional().describe('The specification version consented to; present when the target names a specification.'),
+    expiresAt: dateTime().optional().describe('When the consent lapses; present when set.'),
+    expired: z
+      .boolean()
+      .optional()
+      .describe('Current states only (search with current=true): present and true when `expiresAt` has passed. The state is then no longer a consent.'),
+    erasedAt: dateTime()
+      .optional()
+      .describe('Present when the subject was erased: `subject` (and `source`, `delegate`) are keyed hashes (`erased:…`) since. Not part of the log leaf.'),
+    renewalRequired: z
+      .boolean()
+      .optional()
+      .describe(
+        'Current states only (search with current=true): present and true when the target names a specification that changed materially after the version consented to (`targetVersion` is older than the specification’s `reconsentSince`): ask the subject again. Computed when read (the specification is remembered up to ACCORD_CONSENT_SPEC_CACHE_MS, 1 s).',
+      ),
+  })
+  .meta({ description: 'An immutable consent event.', examples: [EXAMPLE_EVENT] });
+registry.add(ConsentEvent, { id: 'ConsentEvent' });
+
+/** The REST JSON of a consent event (the type `consentEventJson` returns). */
+export type ConsentEventJson = z.input<typeof ConsentEvent>;
+
+export const ConsentErasure = z
+  .object({
+    id: z.string().regex(EVENT_ID_PATTERN).describe('Time-ordered id of the record.'),
+    subjectHash: z
+      .string()
+      .regex(/^erased:[A-Za-z0-9_-]{43}$/)
+      .describe('What the subject became in the events: its keyed hash.'),
+    issuer: z.string().optional().describe('Present when the erasure was narrowed to one issuer.'),
+    appId: z.string().describe('The application whose token asked.'),
+    clientId: z.string().describe('The OAuth client that asked.'),
+    erasedAt: dateTime(),
+    events: z.int().min(0).describe('Events whose personal data this erasure replaced (0 when nothing was left).'),
+    states: z.int().min(0).describe('Current states moved to the erased subject.'),
+  })
+  .meta({ description: 'The record of one erasure, kept without the subject in clear.', examples: [EXAMPLE_ERASURE] });
+registry.add(ConsentErasure, { id: 'ConsentErasure' });
+
+export const ConsentReceipt = z.object({
+  receipt: z.string().describe('Compact JWS (JWT) with Kantara Consent Receipt v1.1.0 claims.'),
+});
+registry.add(ConsentReceipt, { id: 'ConsentReceipt' });
+
+export const ConsentTreeHead = z.object({
+  treeSize: treeSize().describe('Leaves (events) in the tree.'),
+  rootHash: base64Hash(),
+  timestamp: dateTime(),
+  signature: z.string().describe('Compact JWS over {treeSize, rootHash, timestamp, account} (RFC 8785 JSON).'),
+});
+registry.add(ConsentTreeHead, { id: 'ConsentTreeHead' });
+
+export const ConsentInclusionProof = z.object({
+  leafIndex: z.int().min(0),
+  treeSize: treeSize(),
+  leafHash: base64Hash(),
+  auditPath: z.array(base64Hash()).describe('Sibling hashes from the leaf up (RFC 9162 §2.1.3.1 order).'),
+});
+registry.add(ConsentInclusionProof, { id: 'ConsentInclusionProof' });
+
+export const ConsentConsistencyProof = z.object({
+  first: z.int(),
+  second: z.int(),
+  proof: z.array(base64Hash()),
+});
+registry.add(ConsentConsistencyProof, { id: 'ConsentConsistencyProof' });
+
+export const ConsentSubjectExport = z
+  .object({
+    subject: z.string(),
+    events: z.array(ConsentEvent).describe('The subject’s events across targets (within the filters), oldest first.'),
+    current: z
+      .array(ConsentEvent)
+      .describe(
+        'The newest of those events for each (issuer, target, scope), newest first, with `expired: true` once `expiresAt` has passed: without since/until, the subject’s current states.',
+      ),
+  })
+  .describe('One subject’s export (GDPR art. 15 access request).');
+registry.add(ConsentSubjectExport, { id: 'ConsentSubjectExport' });
+
+const count = (description: string) => z.int().describe(description);
+
+export const ConsentStatistics = z.object({
+  appId: z.string(),
+  total: count('Events written by the application.'),
+  accepted: count('Of which action true.'),
+  declined: count('Of which action false.'),
+  noAction: count('Of which action null.'),
+  distinctSubjects: count('Distinct subjects in the events of the application.'),
+  latestEventAt: dateTime().nullable().describe('createdAt of the newest event; null when none.'),
+  targets: z
+    .array(
+      z.object({
+        target: z.string(),
+        events: count('Events of the application for this target.'),
+        currentAccepted: count('Consent states of this target whose current event, written by this application, is action true.'),
+        currentDeclined: count('Same, action false.'),
+        currentNoAction: count('Same, action null.'),
+        currentExpired: count(
+          'Current states of this target, written by this application, whose `expiresAt` has passed (counted here and not under their action).',
+        ),
+        currentRenewalRequired: count(
+          'Current states of this target (a specification), written by this application, consented to a version older than its latest material change (`renewalRequired`; also counted under their action or `currentExpired`). 0 for other targets.',
+        ),
+      }),
+    )
+    .describe(`Per target (at most the ${LIMITS.statisticsTargets} with the most events, most first).`),
+});
+registry.add(ConsentStatistics, { id: 'ConsentStatistics' });
+
+/** The OpenAPI component schemas of the consent requests and answers, by name. */
 export const consentSchemas = componentSchemas(registry);

@@ -1,4 +1,4 @@
-import { consent, dataprocessing, webhooks } from './index';
+import { console as consoleApi, consent, dataprocessing, oauth, sessions, webhooks } from './index';
 
 // The contracts are the one source of the gateway's request schemas: these tests pin how zod's
 // output is turned into the OpenAPI 3.1 schemas the gateway validates against.
@@ -25,6 +25,21 @@ describe('the generated component schemas', () => {
     expect(input.properties.expiresAt).toEqual({ type: 'string', format: 'date-time', description: expect.any(String) });
   });
 
+  it('state a record of anything as an object alone', () => {
+    const payload = webhooks.webhooksSchemas.WebhookEventPayload as { properties: { data: Record<string, unknown> } };
+    expect(payload.properties.data).toEqual({ type: 'object', description: expect.any(String) });
+  });
+
+  it('state a values-only enum without its type, so that another type is answered with the allowed values', () => {
+    const update = consoleApi.consoleSchemas.ConsoleMemberUpdateRequest as { properties: { role: Record<string, unknown> } };
+    expect(update.properties.role).toEqual({ enum: [...consoleApi.ROLES] });
+  });
+
+  it('state dates by format only', () => {
+    const query = consoleApi.consoleSchemas.ConsoleStatisticsQuery as { properties: { from: Record<string, unknown> } };
+    expect(query.properties.from).toEqual({ type: 'string', format: 'date', description: expect.any(String) });
+  });
+
   it('take their limits from LIMITS', () => {
     const create = webhooks.webhooksSchemas.WebhookCreateRequest as { properties: Record<string, Record<string, unknown>> };
     expect(create.properties.events).toMatchObject({ maxItems: webhooks.LIMITS.events, items: { enum: webhooks.SUBSCRIBABLE_EVENT_TYPES } });
@@ -43,8 +58,29 @@ describe('the zod schemas', () => {
     expect(dataprocessing.SpecCreateRequest.safeParse({ data: 'e-mail', purpose: 'newsletter', action: 'collect' }).success).toBe(true);
   });
 
+  it('describe the examples the document shows of its answers', () => {
+    expect(consent.ConsentEvent.safeParse(consent.EXAMPLE_EVENT).error).toBeUndefined();
+    expect(consent.ConsentErasure.safeParse(consent.EXAMPLE_ERASURE).error).toBeUndefined();
+    const payload = webhooks.webhooksSchemas.WebhookEventPayload as { examples: unknown[] };
+    expect(webhooks.WebhookEventPayload.safeParse(payload.examples[0]).error).toBeUndefined();
+  });
+
+  it('say what the document says of sessions and tokens', () => {
+    expect(sessions.sessionsSchemas.ConsentSessionRequest).toMatchObject({ anyOf: [{ required: ['groupId'] }, { required: ['targets'] }] });
+    expect(sessions.ConsentSessionRequest.safeParse({ subject: 'user-1', issuer: 'shop', groupId: 'g1' }).success).toBe(true);
+    expect(sessions.ConsentSessionRequest.safeParse({ subject: 'user-1', issuer: 'shop' }).success).toBe(false);
+    expect(oauth.TokenResponse.safeParse({ access_token: 'a', expires_in: 3600, scope: 'consent', refresh_token: 'r', token_type: 'Bearer' }).success).toBe(
+      true,
+    );
+    expect(consoleApi.ConsoleTokenRequest.safeParse({ scopes: ['consent', 'consent'] }).success).toBe(false);
+  });
+
   it('refuse what the document refuses', () => {
     expect(consent.ConsentEraseRequest.safeParse({ subject: 'erased:abc' }).success).toBe(false);
+    const form = { subject: 's', issuer: 'i', target: 't', targetVersion: '', expiresAt: '' };
+    expect(consent.ConsentFormRequest.safeParse(form).success).toBe(true);
+    expect(consent.ConsentFormRequest.safeParse({ ...form, expiresAt: 'soon' }).success).toBe(false);
+    expect(consent.ConsentCreateRequest.safeParse([]).success).toBe(false);
     expect(webhooks.WebhookUpdateRequest.safeParse({}).success).toBe(false);
     expect(webhooks.WebhookCreateRequest.safeParse({ url: 'https://h.example', events: ['ping'] }).success).toBe(false);
     expect(dataprocessing.SpecPutRequest.safeParse({ data: ' ', purpose: 'p', action: 'collect' }).success).toBe(false);

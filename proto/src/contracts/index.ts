@@ -2,6 +2,9 @@
 // OpenAPI document (generated), the gateway's request validation and the services' validators.
 // See docs/contracts.md.
 export * as consent from './consent';
+export * as console from './console';
 export * as dataprocessing from './dataprocessing';
+export * as oauth from './oauth';
+export * as sessions from './sessions';
 export * as webhooks from './webhooks';
 export { componentSchemas, jsonSchemaOf, type JsonSchema } from './json-schema';

@@ -14,7 +14,7 @@ export const contractRegistry = (): ContractRegistry => z.registry<{ id: string 
  * nullable values written as `type: [T, "null"]` (zod writes `anyOf: [T, {type: "null"}]`) so
  * that the gateway's validator reports "must be string,null" rather than "must match a schema in
  * anyOf", as it always has; record keys lose zod's `propertyNames: {type: "string"}`, which JSON
- * property names always satisfy.
+ * property names always satisfy, and records of anything lose `additionalProperties: {}`.
  */
 export function componentSchemas(registry: ContractRegistry): Record<string, JsonSchema> {
   const out = z.toJSONSchema(registry, { target: 'draft-2020-12', io: 'input', uri: (id) => `#/components/schemas/${id}`, override });
@@ -32,14 +32,27 @@ export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   return collapseNullable(rest) as JsonSchema;
 }
 
+const VALUES_ONLY = 'x-accord-values-only';
+
 /**
- * `format: date-time` alone: zod adds its own regex for z.iso.datetime(), which only restates the
- * format (RFC 3339) that the document's validator (ajv-formats) checks anyway. And `integer`
- * alone for an integer without bounds of its own.
+ * An enum stated by its values alone, without `type: string`: the validator then answers a value
+ * of another type with "must be one of: …", as the hand-written schemas it replaces always did
+ * (with the type, it would say "must be string").
+ */
+export const valuesOnly = <T extends z.ZodType>(schema: T): T => schema.meta({ [VALUES_ONLY]: true });
+
+/**
+ * `format: date-time` (or `date`) alone: zod adds its own regex for z.iso.datetime() and
+ * z.iso.date(), which only restates the format (RFC 3339) that the document's validator
+ * (ajv-formats) checks anyway. And `integer` alone for an integer without bounds of its own.
  */
 function override(ctx: { jsonSchema: JsonSchema }): void {
   const s = ctx.jsonSchema;
-  if (s.format === 'date-time') delete s.pattern;
+  if (s.format === 'date-time' || s.format === 'date') delete s.pattern;
+  if (s[VALUES_ONLY]) {
+    delete s[VALUES_ONLY];
+    if (Array.isArray(s.enum)) delete s.type;
+  }
   // An unbounded z.int() is a plain integer (zod writes the safe-integer range).
   if (s.type === 'integer' && s.minimum === Number.MIN_SAFE_INTEGER && s.maximum === Number.MAX_SAFE_INTEGER) {
     delete s.minimum;
@@ -58,6 +71,9 @@ function collapseNullable(node: unknown): unknown {
     if (Object.keys(rest).length) o.propertyNames = rest;
     else delete o.propertyNames;
   }
+  // Values that may be anything (a record of z.unknown()): zod's `additionalProperties: {}` says nothing.
+  const additional = o.additionalProperties;
+  if (additional && typeof additional === 'object' && !Object.keys(additional).length) delete o.additionalProperties;
   const anyOf = o.anyOf as JsonSchema[] | undefined;
   if (!Array.isArray(anyOf) || anyOf.length !== 2) return o;
   const nullIndex = anyOf.findIndex((s) => s.type === 'null' && Object.keys(s).length === 1);

@@ -171,5 +171,39 @@ export const WebhookDelivery = z.object({
 });
 registry.add(WebhookDelivery, { id: 'WebhookDelivery' });
 
-/** The OpenAPI component schemas of the webhook requests and answers (all but the delivery body), by name. */
+const eventTypeList = SUBSCRIBABLE_EVENT_TYPES.map((t) => `\`${t}\``).join(', ');
+
+/** The body of every delivery (the webhook service's `deliveryBody`). */
+export const WebhookEventPayload = z
+  .object({
+    type: z.string().describe(`An event type the webhook lists (${eventTypeList}), or \`ping\` for test events.`),
+    text: z.string().optional().describe('Human-readable description of the event.'),
+    data: z
+      .record(z.string(), z.unknown())
+      .describe(
+        'For `consent`: the consent event as the consent API returns it. For `consent.expired`: the consent event that lapsed (the current one of its state when its `expiresAt` passed), with `expired: true`; sent once per state and event (a renewal that lapses in turn is a new one). For `consent.renewal_required`: the current consent event of a state whose specification changed materially after the version consented to, with `renewalRequired: true` and `reconsentSince` (the material version, integer); sent once per state and material version.',
+      ),
+  })
+  .meta({
+    description: 'Body of every delivery (signed as sent; verify the raw bytes).',
+    examples: [
+      {
+        type: 'consent',
+        text: 'A consent event was recorded',
+        data: {
+          id: '65f0c0ffee0000000000beef',
+          subject: 'user-1',
+          issuer: 'https://shop.example',
+          target: 'https://shop.example/privacy',
+          scope: 'default',
+          action: true,
+          token: 'K3X9QZ',
+          createdAt: '2026-01-01T12:00:00.000Z',
+        },
+      },
+    ],
+  });
+registry.add(WebhookEventPayload, { id: 'WebhookEventPayload' });
+
+/** The OpenAPI component schemas of the webhook requests, answers and delivery body, by name. */
 export const webhooksSchemas = componentSchemas(registry);

@@ -4,45 +4,16 @@ import { queryParameters } from './params';
 import { ref, type OpenApiFragment } from './types';
 
 /**
- * /consent/v0: paths and response schemas. The request schemas (ConsentInput, erasure, queries)
- * and the limits are generated from the contract, @accord/proto's contracts/consent.ts; the form
- * body and the object-or-array body are written here from the same limits.
+ * /consent/v0: paths, parameters, status codes, examples and prose. The request and answer
+ * schemas (the JSON, array and form bodies, ConsentEvent, erasure, proofs, statistics, the
+ * queries) and the limits are generated from the contract, @accord/proto's contracts/consent.ts.
  */
-const { LIMITS, consentSchemas: inputs } = contracts.consent;
+const { LIMITS, EXAMPLE_EVENT: exampleEvent, EXAMPLE_ERASURE: exampleErasure, consentSchemas } = contracts.consent;
 const CONSENT_MAX_BATCH = LIMITS.maxBatch;
 const EXPORT_JSON_MAX_DOC = LIMITS.exportJsonMax;
 type QuerySchema = { properties: Record<string, Record<string, unknown>>; required?: readonly string[] };
 
 const security = [{ bearer: [], apiKey: [] }];
-
-const uriOrString = (max: number, description: string) => ({ type: 'string', minLength: 1, maxLength: max, pattern: '\\S', description });
-/** An optional text: empty (= absent) or with at least one non-blank character (blank ones are refused). */
-const optional = (max: number, description: string) => ({ type: 'string', maxLength: max, pattern: '^$|\\S', description });
-
-const exampleEvent = {
-  id: '0193a5c2f1e8000000a1b2c3d4e5f601',
-  subject: 'https://shop.example/users/42',
-  issuer: 'https://shop.example',
-  target: 'https://accord.example/dataprocessing/v0/dpspecs/6740d0c1a2b3c4d5e6f70812',
-  source: 'https://shop.example/signup',
-  scope: 'default',
-  action: true,
-  token: 'K7Q2ZP',
-  createdAt: '2026-11-20T10:15:30.123Z',
-  appId: 'app_3f9c1e',
-};
-
-const exampleErasure = {
-  id: '0193a5c2f1e8a1b2c3d4e5f60718293a',
-  subjectHash: 'erased:zFpU1QiRQX_3H5eWujjb26cw0e4v0WZ0hxT65F3vjDE',
-  appId: 'app_3f9c1e',
-  clientId: 'cli_8d2f0a',
-  erasedAt: '2026-11-23T11:38:09.218Z',
-  events: 7,
-  states: 6,
-};
-
-const base64Hash = { type: 'string', pattern: '^[A-Za-z0-9+/]{43}=$', description: 'SHA-256, standard padded base64.' } as const;
 
 export const consentOpenApi: OpenApiFragment = {
   tags: [
@@ -182,7 +153,7 @@ export const consentOpenApi: OpenApiFragment = {
         security,
         parameters: [
           { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } },
-          ...queryParameters(inputs.ConsentProofQuery as QuerySchema),
+          ...queryParameters(consentSchemas.ConsentProofQuery as QuerySchema),
         ],
         responses: {
           '200': { description: 'The proof.', content: { 'application/json': { schema: ref('ConsentInclusionProof') } } },
@@ -224,7 +195,7 @@ export const consentOpenApi: OpenApiFragment = {
         description:
           'Shows that the tree of `first` leaves is a prefix of the tree of `second` leaves: two signed heads whose proof fails are evidence of a fork. Empty when first = second.',
         security,
-        parameters: queryParameters(inputs.ConsentConsistencyQuery as QuerySchema),
+        parameters: queryParameters(consentSchemas.ConsentConsistencyQuery as QuerySchema),
         responses: {
           '200': { description: 'The proof.', content: { 'application/json': { schema: ref('ConsentConsistencyProof') } } },
           '400': errorResponses['400'],
@@ -265,7 +236,7 @@ export const consentOpenApi: OpenApiFragment = {
           'Always a JSON array, newest first (by id, which orders like createdAt). subject, issuer and target are required (400 naming each missing one). ' +
           `Long results are paged: \`limit\` (default ${LIMITS.searchPageDefault}, max ${LIMITS.searchPageMax}) and a \`Link: <…>; rel="next"\` header carrying the cursor of the next page; no header on the last page. Unknown query parameters are ignored.`,
         security,
-        parameters: queryParameters(inputs.ConsentSearchQuery as QuerySchema),
+        parameters: queryParameters(consentSchemas.ConsentSearchQuery as QuerySchema),
         responses: {
           '200': {
             description: 'Matching events, newest first.',
@@ -294,7 +265,7 @@ export const consentOpenApi: OpenApiFragment = {
           `With \`subject\` and \`Accept: application/json\`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), ` +
           `at most ${EXPORT_JSON_MAX_DOC} events (413 beyond, use NDJSON); without \`subject\`, or with \`cursor\`, the JSON form is a 400. NDJSON is the default (no Accept, \`*/*\`).`,
         security,
-        parameters: queryParameters(inputs.ConsentExportQuery as QuerySchema),
+        parameters: queryParameters(consentSchemas.ConsentExportQuery as QuerySchema),
         responses: {
           '200': {
             description: 'The events, one JSON object per line (NDJSON), or one subject’s export as one JSON document.',
@@ -373,7 +344,7 @@ export const consentOpenApi: OpenApiFragment = {
           'One record per POST /consent/v0/subjects/erase of any application of the account: who asked (appId, clientId), when, the keyed hash the subject became, and how many events and current states changed. ' +
           'Never the subject in clear. Paged like search: `limit` and a `Link: <…>; rel="next"` header.',
         security,
-        parameters: queryParameters(inputs.ConsentErasuresQuery as QuerySchema),
+        parameters: queryParameters(consentSchemas.ConsentErasuresQuery as QuerySchema),
         responses: {
           '200': {
             description: 'Erasure records, newest first.',
@@ -436,169 +407,5 @@ export const consentOpenApi: OpenApiFragment = {
       },
     },
   },
-  schemas: {
-    ...inputs,
-    ConsentCreateRequest: {
-      oneOf: [ref('ConsentInput'), { type: 'array', minItems: 1, maxItems: CONSENT_MAX_BATCH, items: ref('ConsentInput') }],
-    },
-    ConsentFormRequest: {
-      type: 'object',
-      description: 'One event as form fields; every value is a string.',
-      required: ['subject', 'issuer', 'target'],
-      additionalProperties: false,
-      properties: {
-        subject: uriOrString(LIMITS.subject, 'As in ConsentInput.'),
-        issuer: uriOrString(LIMITS.issuer, 'As in ConsentInput.'),
-        target: uriOrString(LIMITS.target, 'As in ConsentInput.'),
-        source: optional(LIMITS.source, 'As in ConsentInput.'),
-        scope: optional(LIMITS.scope, 'As in ConsentInput.'),
-        delegate: optional(LIMITS.delegate, 'As in ConsentInput.'),
-        action: { type: 'string', enum: ['true', 'false', 'null', ''], description: 'Empty or `null`: no action taken.' },
-        targetVersion: { type: 'string', pattern: '^([1-9][0-9]{0,9})?$', description: 'As in ConsentInput, in decimal digits; empty: absent.' },
-        expiresAt: { type: 'string', anyOf: [{ format: 'date-time' }, { maxLength: 0 }], description: 'As in ConsentInput; empty: absent.' },
-      },
-    },
-    ConsentEvent: {
-      type: 'object',
-      description: 'An immutable consent event.',
-      required: ['id', 'subject', 'issuer', 'target', 'scope', 'action', 'token', 'createdAt', 'appId'],
-      properties: {
-        id: {
-          type: 'string',
-          pattern: '^[0-9a-f]{32}$',
-          description: '32 lowercase hex characters, time-ordered: ids sort like createdAt, ties in the same millisecond deterministically.',
-        },
-        subject: { type: 'string' },
-        issuer: { type: 'string' },
-        target: { type: 'string' },
-        source: { type: 'string', description: 'Present when sent.' },
-        scope: { type: 'string' },
-        delegate: { type: 'string', description: 'Present when sent.' },
-        action: { type: ['boolean', 'null'] },
-        token: { type: 'string', pattern: '^[A-Z0-9]{6}$', description: 'Short random token for humans; not unique.' },
-        createdAt: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' },
-        appId: { type: 'string', description: 'The application that wrote the event.' },
-        targetVersion: { type: 'integer', description: 'The specification version consented to; present when the target names a specification.' },
-        expiresAt: { type: 'string', format: 'date-time', description: 'When the consent lapses; present when set.' },
-        expired: {
-          type: 'boolean',
-          description: 'Current states only (search with current=true): present and true when `expiresAt` has passed. The state is then no longer a consent.',
-        },
-        erasedAt: {
-          type: 'string',
-          format: 'date-time',
-          description:
-            'Present when the subject was erased: `subject` (and `source`, `delegate`) are keyed hashes (`erased:…`) since. Not part of the log leaf.',
-        },
-        renewalRequired: {
-          type: 'boolean',
-          description:
-            'Current states only (search with current=true): present and true when the target names a specification that changed materially after the version consented to (`targetVersion` is older than the specification’s `reconsentSince`): ask the subject again. Computed when read (the specification is remembered up to ACCORD_CONSENT_SPEC_CACHE_MS, 1 s).',
-        },
-      },
-      examples: [exampleEvent],
-    },
-    ConsentErasure: {
-      type: 'object',
-      description: 'The record of one erasure, kept without the subject in clear.',
-      required: ['id', 'subjectHash', 'appId', 'clientId', 'erasedAt', 'events', 'states'],
-      properties: {
-        id: { type: 'string', pattern: '^[0-9a-f]{32}$', description: 'Time-ordered id of the record.' },
-        subjectHash: { type: 'string', pattern: '^erased:[A-Za-z0-9_-]{43}$', description: 'What the subject became in the events: its keyed hash.' },
-        issuer: { type: 'string', description: 'Present when the erasure was narrowed to one issuer.' },
-        appId: { type: 'string', description: 'The application whose token asked.' },
-        clientId: { type: 'string', description: 'The OAuth client that asked.' },
-        erasedAt: { type: 'string', format: 'date-time' },
-        events: { type: 'integer', minimum: 0, description: 'Events whose personal data this erasure replaced (0 when nothing was left).' },
-        states: { type: 'integer', minimum: 0, description: 'Current states moved to the erased subject.' },
-      },
-      examples: [exampleErasure],
-    },
-    ConsentReceipt: {
-      type: 'object',
-      required: ['receipt'],
-      properties: { receipt: { type: 'string', description: 'Compact JWS (JWT) with Kantara Consent Receipt v1.1.0 claims.' } },
-    },
-    ConsentTreeHead: {
-      type: 'object',
-      required: ['treeSize', 'rootHash', 'timestamp', 'signature'],
-      properties: {
-        treeSize: { type: 'integer', minimum: 1, description: 'Leaves (events) in the tree.' },
-        rootHash: base64Hash,
-        timestamp: { type: 'string', format: 'date-time' },
-        signature: { type: 'string', description: 'Compact JWS over {treeSize, rootHash, timestamp, account} (RFC 8785 JSON).' },
-      },
-    },
-    ConsentInclusionProof: {
-      type: 'object',
-      required: ['leafIndex', 'treeSize', 'leafHash', 'auditPath'],
-      properties: {
-        leafIndex: { type: 'integer', minimum: 0 },
-        treeSize: { type: 'integer', minimum: 1 },
-        leafHash: base64Hash,
-        auditPath: { type: 'array', items: base64Hash, description: 'Sibling hashes from the leaf up (RFC 9162 §2.1.3.1 order).' },
-      },
-    },
-    ConsentConsistencyProof: {
-      type: 'object',
-      required: ['first', 'second', 'proof'],
-      properties: { first: { type: 'integer' }, second: { type: 'integer' }, proof: { type: 'array', items: base64Hash } },
-    },
-    ConsentSubjectExport: {
-      type: 'object',
-      required: ['subject', 'events', 'current'],
-      description: 'One subject’s export (GDPR art. 15 access request).',
-      properties: {
-        subject: { type: 'string' },
-        events: { type: 'array', items: ref('ConsentEvent'), description: 'The subject’s events across targets (within the filters), oldest first.' },
-        current: {
-          type: 'array',
-          items: ref('ConsentEvent'),
-          description:
-            'The newest of those events for each (issuer, target, scope), newest first, with `expired: true` once `expiresAt` has passed: without since/until, the subject’s current states.',
-        },
-      },
-    },
-    ConsentStatistics: {
-      type: 'object',
-      required: ['appId', 'total', 'accepted', 'declined', 'noAction', 'distinctSubjects', 'latestEventAt', 'targets'],
-      properties: {
-        appId: { type: 'string' },
-        total: { type: 'integer', description: 'Events written by the application.' },
-        accepted: { type: 'integer', description: 'Of which action true.' },
-        declined: { type: 'integer', description: 'Of which action false.' },
-        noAction: { type: 'integer', description: 'Of which action null.' },
-        distinctSubjects: { type: 'integer', description: 'Distinct subjects in the events of the application.' },
-        latestEventAt: { type: ['string', 'null'], format: 'date-time', description: 'createdAt of the newest event; null when none.' },
-        targets: {
-          type: 'array',
-          description: `Per target (at most the ${LIMITS.statisticsTargets} with the most events, most first).`,
-          items: {
-            type: 'object',
-            required: ['target', 'events', 'currentAccepted', 'currentDeclined', 'currentNoAction', 'currentExpired', 'currentRenewalRequired'],
-            properties: {
-              target: { type: 'string' },
-              events: { type: 'integer', description: 'Events of the application for this target.' },
-              currentAccepted: {
-                type: 'integer',
-                description: 'Consent states of this target whose current event, written by this application, is action true.',
-              },
-              currentDeclined: { type: 'integer', description: 'Same, action false.' },
-              currentNoAction: { type: 'integer', description: 'Same, action null.' },
-              currentExpired: {
-                type: 'integer',
-                description:
-                  'Current states of this target, written by this application, whose `expiresAt` has passed (counted here and not under their action).',
-              },
-              currentRenewalRequired: {
-                type: 'integer',
-                description:
-                  'Current states of this target (a specification), written by this application, consented to a version older than its latest material change (`renewalRequired`; also counted under their action or `currentExpired`). 0 for other targets.',
-              },
-            },
-          },
-        },
-      },
-    },
-  },
+  schemas: consentSchemas,
 };

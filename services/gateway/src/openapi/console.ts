@@ -1,3 +1,4 @@
+import { contracts } from '@accord/proto';
 import { errorResponses } from './common';
 import { ref, type OpenApiFragment } from './types';
 import { queryParameters } from './params';
@@ -5,15 +6,16 @@ import { queryParameters } from './params';
 // The console API: what the account web application at /console/ calls. Authenticated by the
 // session cookie (set by POST /console/api/session); every change also needs the x-csrf-token
 // header with the session's CSRF token. Roles: viewer (reads), developer (applications, tokens,
-// webhooks, allowed origins), owner (also the API key and members).
+// webhooks, allowed origins), owner (also the API key and members). The request and answer
+// schemas are the contract's, @accord/proto's contracts/console.ts.
+const { LIMITS, consoleSchemas } = contracts.console;
 const security = [{ consoleSession: [] }];
 const { '400': e400, '401': e401, '403': e403, '404': e404, '503': e503 } = errorResponses;
 const e409 = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
-const role = { enum: ['owner', 'developer', 'viewer'] };
-const memberParam = { name: 'id', in: 'path', required: true, description: 'Member id.', schema: { type: 'string', maxLength: 64 } };
+const memberParam = { name: 'id', in: 'path', required: true, description: 'Member id.', schema: { type: 'string', maxLength: LIMITS.idLength } };
 const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
 const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
-const appParam = { name: 'id', in: 'path', required: true, description: 'Application id.', schema: { type: 'string', maxLength: 64 } };
+const appParam = { name: 'id', in: 'path', required: true, description: 'Application id.', schema: { type: 'string', maxLength: LIMITS.idLength } };
 const csrf = {
   name: 'x-csrf-token',
   in: 'header',
@@ -37,14 +39,7 @@ const read = (summary: string, responses: Record<string, unknown>, parameters: u
   parameters,
   responses: { ...responses, '401': e401, '503': e503 },
 });
-const scopes = { type: 'array', maxItems: 3, uniqueItems: true, items: { enum: ['consent', 'dataprocessing', 'webhooks'] } };
-const when = { type: ['string', 'null'], format: 'date-time' };
-const statisticsQuery = {
-  properties: {
-    from: { type: 'string', format: 'date', description: 'First UTC day (default: 29 days before `to`).' },
-    to: { type: 'string', format: 'date', description: 'Last UTC day (default: today). At most 366 days in all.' },
-  },
-};
+type QuerySchema = Parameters<typeof queryParameters>[0];
 
 export const consoleOpenApi: OpenApiFragment = {
   tags: [{ name: 'console', description: 'The API of the account web application (/console/): session cookie + CSRF header, roles owner/developer/viewer.' }],
@@ -161,7 +156,7 @@ export const consoleOpenApi: OpenApiFragment = {
         'Revokes a refresh token family (developer).',
         { '200': json(ref('ConsoleTokenFamily'), 'Revoked.'), '404': e404 },
         {
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 64 } }],
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: LIMITS.idLength } }],
         },
       ),
     },
@@ -179,14 +174,14 @@ export const consoleOpenApi: OpenApiFragment = {
       get: read(
         'Events per day by action over a date range, current accepted/declined per target, and the top targets.',
         { '200': json({ type: 'object' }, 'Statistics.'), '400': e400, '404': e404 },
-        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(statisticsQuery)],
+        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(consoleSchemas.ConsoleStatisticsQuery as QuerySchema)],
       ),
     },
     '/console/api/applications/{appId}/statistics.csv': {
       get: read(
         'The same as CSV (daily counts, then per-target states), as a download.',
         { '200': { description: 'CSV.', content: { 'text/csv': { schema: { type: 'string' } } } }, '400': e400, '404': e404 },
-        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(statisticsQuery)],
+        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(consoleSchemas.ConsoleStatisticsQuery as QuerySchema)],
       ),
     },
     '/console/api/applications/{appId}/dataprocessing/dpgroups': {
@@ -220,97 +215,5 @@ export const consoleOpenApi: OpenApiFragment = {
       ),
     },
   },
-  schemas: {
-    ConsoleStatisticsQuery: { type: 'object', additionalProperties: false, ...statisticsQuery },
-    ConsoleSignInRequest: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['link'],
-      properties: { link: { type: 'string', minLength: 1, maxLength: 256, description: 'The token after `#link=` in the console link.' } },
-    },
-    ConsoleSession: {
-      type: 'object',
-      properties: {
-        account: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } },
-        member: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, role: { enum: ['owner', 'developer', 'viewer'] } } },
-        csrfToken: { type: 'string' },
-        expiresAt: { type: 'string', format: 'date-time' },
-        idleExpiresAt: { type: 'string', format: 'date-time' },
-      },
-    },
-    ConsoleApplicationCreateRequest: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name'],
-      properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, scopes },
-    },
-    ConsoleRotateRequest: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        graceSeconds: { type: 'integer', minimum: 0, maximum: 604800, description: 'How long the previous secret or key keeps working (max 7 days).' },
-      },
-    },
-    ConsoleTokenRequest: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { scopes: { ...scopes, description: 'Empty or absent: every scope of the application.' } },
-    },
-    ConsoleApplication: {
-      type: 'object',
-      properties: {
-        id: { type: 'string' },
-        name: { type: 'string' },
-        clientId: { type: 'string' },
-        scopes,
-        createdAt: when,
-        disabledAt: when,
-        secretRotatedAt: when,
-        previousSecretExpiresAt: when,
-        allowedOrigins: { type: 'array', items: { type: 'string' }, description: 'Browser origins allowed for consent sessions (CORS).' },
-      },
-    },
-    ConsoleOriginsRequest: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['origins'],
-      properties: {
-        origins: {
-          type: 'array',
-          maxItems: 50,
-          items: { type: 'string', maxLength: 300 },
-          description: 'Each `scheme://host[:port]` (http or https; no path, query or wildcard). Empty: no origin allowed.',
-          examples: [['https://shop.example', 'http://localhost:3000']],
-        },
-      },
-    },
-    ConsoleMember: {
-      type: 'object',
-      properties: { id: { type: 'string' }, name: { type: 'string' }, role, createdAt: when },
-    },
-    ConsoleInviteRequest: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name', 'role'],
-      properties: { name: { type: 'string', minLength: 1, maxLength: 200, description: 'The new member name (unique in the account).' }, role },
-    },
-    ConsoleMemberUpdateRequest: { type: 'object', additionalProperties: false, required: ['role'], properties: { role } },
-    ConsoleInvite: {
-      type: 'object',
-      properties: {
-        member: ref('ConsoleMember'),
-        link: { type: 'string', description: 'The one-time sign-in URL (the token is in the fragment).' },
-        expiresAt: { type: 'string', format: 'date-time' },
-      },
-    },
-    ConsoleApplicationWithSecret: { type: 'object', properties: { application: ref('ConsoleApplication'), clientSecret: { type: 'string' } } },
-    ConsoleTokenFamily: {
-      type: 'object',
-      properties: { id: { type: 'string' }, createdAt: when, expiresAt: when, revokedAt: when, revokedReason: { type: ['string', 'null'] } },
-    },
-    ConsoleApiKey: {
-      type: 'object',
-      properties: { masked: { type: 'string', examples: ['ak_…x9Qz'] }, apiKey: { type: 'string' }, rotatedAt: when, previousExpiresAt: when },
-    },
-  },
+  schemas: consoleSchemas,
 };

@@ -1,18 +1,11 @@
+import { contracts } from '@accord/proto';
 import type { OpenApiFragment } from './types';
 import { ref } from './types';
 
-const tokenRequestProps = {
-  grant_type: { type: 'string', enum: ['client_credentials', 'refresh_token'] },
-  scope: {
-    type: 'string',
-    description:
-      "Space-separated scopes (consent, dataprocessing, webhooks). Must be a subset of the application's; absent means all of them (client_credentials) or those of the refresh token.",
-  },
-  client_id: { type: 'string', description: 'With client_secret, when no Basic header is sent.' },
-  client_secret: { type: 'string' },
-  refresh_token: { type: 'string', description: 'For grant_type=refresh_token.' },
-};
-
+/**
+ * POST /oauth/v0/token: path, status codes and prose. The request, answer and error schemas are
+ * the contract's, @accord/proto's contracts/oauth.ts.
+ */
 export const oauthOpenApi: OpenApiFragment = {
   tags: [{ name: 'oauth', description: 'OAuth 2.0 token endpoint (RFC 6749).' }],
   paths: {
@@ -55,42 +48,5 @@ export const oauthOpenApi: OpenApiFragment = {
       },
     },
   },
-  schemas: {
-    TokenRequest: { type: 'object', required: ['grant_type'], properties: tokenRequestProps },
-    TokenResponse: {
-      type: 'object',
-      required: ['access_token', 'expires_in', 'scope', 'refresh_token', 'token_type'],
-      properties: {
-        access_token: {
-          type: 'string',
-          description:
-            'A JWT (ES256) with claims iss, sub (client id), acc (account), app (application), scope, jti, iat, exp; verify with /.well-known/jwks.json.',
-        },
-        expires_in: { type: 'integer', description: 'Lifetime of the access token in seconds.' },
-        scope: { type: 'string', description: 'Granted scopes, space-separated.' },
-        refresh_token: { type: 'string', description: 'Opaque; single use (rotated).' },
-        token_type: { type: 'string', const: 'Bearer' },
-      },
-    },
-    OAuthError: {
-      type: 'object',
-      required: ['error'],
-      properties: {
-        error: {
-          type: 'string',
-          enum: [
-            'invalid_request',
-            'invalid_client',
-            'invalid_grant',
-            'unauthorized_client',
-            'unsupported_grant_type',
-            'invalid_scope',
-            'temporarily_unavailable',
-            'server_error',
-          ],
-        },
-        error_description: { type: 'string' },
-      },
-    },
-  },
+  schemas: contracts.oauth.oauthSchemas,
 };

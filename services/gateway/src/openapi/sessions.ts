@@ -1,7 +1,13 @@
+import { contracts } from '@accord/proto';
 import { errorResponses } from './common';
 import { ref, type OpenApiFragment } from './types';
 
-/** POST /consent/v0/sessions: consent sessions for browsers (see docs/sdk.md). */
+/**
+ * POST /consent/v0/sessions: consent sessions for browsers (see docs/sdk.md). The request and
+ * answer schemas are the contract's, @accord/proto's contracts/sessions.ts.
+ */
+const { LIMITS } = contracts.sessions;
+
 export const sessionsOpenApi: OpenApiFragment = {
   tags: [
     {
@@ -22,7 +28,7 @@ export const sessionsOpenApi: OpenApiFragment = {
         description:
           'Called by a backend with its access token (scope consent) and x-api-key; the answer goes to the browser, the credentials never do. ' +
           'The token is signed by the oauth service (JWT typ `accord-session+jwt`) and bound to the account, application, subject and issuer, ' +
-          'and to the group or targets given (at least one of them). Default lifetime 900 seconds, at most 3600.',
+          `and to the group or targets given (at least one of them). Default lifetime ${LIMITS.ttlDefault} seconds, at most ${LIMITS.ttlMax}.`,
         security: [{ bearer: [], apiKey: [] }],
         requestBody: { required: true, content: { 'application/json': { schema: ref('ConsentSessionRequest') } } },
         responses: {
@@ -32,39 +38,5 @@ export const sessionsOpenApi: OpenApiFragment = {
       },
     },
   },
-  schemas: {
-    ConsentSessionRequest: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['subject', 'issuer'],
-      properties: {
-        subject: { type: 'string', minLength: 1, maxLength: 1024, pattern: '\\S', description: 'The end user the browser acts for.' },
-        issuer: { type: 'string', minLength: 1, maxLength: 1024, pattern: '\\S', description: 'The issuer recorded on the consent events.' },
-        groupId: {
-          type: 'string',
-          minLength: 1,
-          maxLength: 64,
-          pattern: '^[A-Za-z0-9_-]+$',
-          description: 'The group whose consent request and dashboard the browser may read.',
-        },
-        targets: {
-          type: 'array',
-          minItems: 1,
-          maxItems: 100,
-          items: { type: 'string', minLength: 1, maxLength: 2048 },
-          description: 'Consent targets the browser may record (and, for specification URLs, read). Narrows a group session when both are given.',
-        },
-        ttlSeconds: { type: 'integer', minimum: 1, maximum: 3600, description: 'Lifetime in seconds (default 900).' },
-      },
-      anyOf: [{ required: ['groupId'] }, { required: ['targets'] }],
-    },
-    ConsentSession: {
-      type: 'object',
-      required: ['sessionToken', 'expiresAt'],
-      properties: {
-        sessionToken: { type: 'string', description: 'Bearer token for the browser (Authorization: Bearer <sessionToken>, no x-api-key).' },
-        expiresAt: { type: 'string', format: 'date-time' },
-      },
-    },
-  },
+  schemas: contracts.sessions.sessionsSchemas,
 };

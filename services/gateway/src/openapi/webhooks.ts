@@ -4,11 +4,11 @@ import { ref, type OpenApiFragment } from './types';
 import { queryParameters } from './params';
 
 /**
- * /webhooks/v0: paths, parameters, responses and the delivery body. The request and answer
- * schemas, limits, event types and the delivery defaults stated below are the contract's,
+ * /webhooks/v0: paths, parameters, responses and prose. The request and answer schemas, the
+ * delivery body, limits, event types and the delivery defaults stated below are the contract's,
  * @accord/proto's contracts/webhooks.ts.
  */
-const { DELIVERY, durationText, webhooksSchemas: inputs } = contracts.webhooks;
+const { DELIVERY, durationText, webhooksSchemas } = contracts.webhooks;
 const retrySchedule = DELIVERY.retrySchedule.map(durationText).join(', ');
 
 const security = [{ bearer: [] }];
@@ -101,7 +101,7 @@ export const webhooksOpenApi: OpenApiFragment = {
         operationId: 'listWebhookDeliveries',
         summary: 'Deliveries of a webhook, newest first, with every attempt. The next page is in the `Link: <…>; rel="next"` header.',
         security,
-        parameters: queryParameters(inputs.WebhookDeliveriesQuery as Parameters<typeof queryParameters>[0]),
+        parameters: queryParameters(webhooksSchemas.WebhookDeliveriesQuery as Parameters<typeof queryParameters>[0]),
         responses: {
           '200': {
             ...json({ type: 'array', items: ref('WebhookDelivery') }, 'One page of deliveries.'),
@@ -136,41 +136,5 @@ export const webhooksOpenApi: OpenApiFragment = {
       },
     },
   },
-  schemas: {
-    ...inputs,
-    WebhookEventPayload: {
-      type: 'object',
-      description: 'Body of every delivery (signed as sent; verify the raw bytes).',
-      required: ['type', 'data'],
-      properties: {
-        type: {
-          type: 'string',
-          description:
-            'An event type the webhook lists (`consent`, `consent.expired`, `consent.renewal_required`, `log.tree_head`), or `ping` for test events.',
-        },
-        text: { type: 'string', description: 'Human-readable description of the event.' },
-        data: {
-          type: 'object',
-          description:
-            'For `consent`: the consent event as the consent API returns it. For `consent.expired`: the consent event that lapsed (the current one of its state when its `expiresAt` passed), with `expired: true`; sent once per state and event (a renewal that lapses in turn is a new one). For `consent.renewal_required`: the current consent event of a state whose specification changed materially after the version consented to, with `renewalRequired: true` and `reconsentSince` (the material version, integer); sent once per state and material version.',
-        },
-      },
-      examples: [
-        {
-          type: 'consent',
-          text: 'A consent event was recorded',
-          data: {
-            id: '65f0c0ffee0000000000beef',
-            subject: 'user-1',
-            issuer: 'https://shop.example',
-            target: 'https://shop.example/privacy',
-            scope: 'default',
-            action: true,
-            token: 'K3X9QZ',
-            createdAt: '2026-01-01T12:00:00.000Z',
-          },
-        },
-      ],
-    },
-  },
+  schemas: webhooksSchemas,
 };
