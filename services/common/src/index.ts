@@ -15,3 +15,4 @@ export * from './reflection';
 export * from './tracing';
 export * from './event-bus';
 export * from './group-commit';
+export * from './periodic-task';

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
-import { eventSubject, mapLimit, type Logger } from '@accord/common';
+import { eventSubject, mapLimit, PeriodicTask, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
 import { toProto } from '../grpc/handlers';
 import type { ExpiryRepository, LapsedState } from '../store/expiry-repository';
@@ -63,25 +63,28 @@ export function expiredBusEvent(s: LapsedState): ConsentBusEvent {
  * `intervalMs` late otherwise.
  */
 export class ExpirySweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private nextAt = Infinity;
-  private running: Promise<number> | undefined;
-  private stopped = false;
+  private readonly sweeps: PeriodicTask<number>;
 
   constructor(
     private readonly repo: Pick<ExpiryRepository, 'claimLapsed' | 'lapsedOfClaim' | 'markExpiryAnnounced'>,
     private readonly js: Pick<JetStreamClient, 'publish'>,
     private readonly opts: SweeperOptions,
-  ) {}
-
-  start(): void {
-    this.schedule(0);
+  ) {
+    this.sweeps = new PeriodicTask({
+      run: () => this.runOnce(),
+      // a full chunk may mean more are due; otherwise the next sweep (unless sweepWhenDue planned an earlier one meanwhile)
+      next: (n) => ((n ?? 0) >= (opts.batch ?? 500) ? 0 : opts.intervalMs),
+      logger: opts.logger,
+      failure: 'expiry: sweep failed',
+    });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+  start(): void {
+    this.sweeps.start();
+  }
+
+  stop(): Promise<void> {
+    return this.sweeps.stop();
   }
 
   /** This process wrote events that lapse at these times: sweep when the first one does, if sooner than planned. */
@@ -90,7 +93,7 @@ export class ExpirySweeper {
     for (const e of events) if (e.expiresAt && e.expiresAt.getTime() < first) first = e.expiresAt.getTime();
     if (first === Infinity) return;
     const at = first + DUE_MARGIN_MS;
-    if (at < this.nextAt) this.schedule(Math.max(0, at - Date.now()));
+    if (at < this.sweeps.plannedAt) this.sweeps.runIn(Math.max(0, at - Date.now()));
   }
 
   /** One sweep: claims lapsed states, announces them. Resolves with the number announced. */
@@ -126,30 +129,5 @@ export class ExpirySweeper {
       if (states.length < batch) break;
     }
     return announced;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.nextAt = Date.now() + delayMs;
-    this.timer = setTimeout(() => void this.tick(), delayMs);
-    this.timer.unref?.();
-  }
-
-  private async tick(): Promise<void> {
-    this.nextAt = Infinity;
-    if (this.running) {
-      // a sweep is under way: look again right after it
-      await this.running.catch(() => 0);
-      return this.schedule(0);
-    }
-    this.running = this.runOnce().catch((err: unknown) => {
-      this.opts.logger.warn({ err }, 'expiry: sweep failed');
-      return 0;
-    });
-    const n = await this.running;
-    this.running = undefined;
-    // a full chunk may mean more are due; otherwise the next sweep, unless sweepWhenDue planned an earlier one meanwhile
-    if (this.nextAt === Infinity) this.schedule(n >= (this.opts.batch ?? 500) ? 0 : this.opts.intervalMs);
   }
 }

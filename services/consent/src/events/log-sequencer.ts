@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@accord/common';
+import { PeriodicTask, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
 import { eventLeafHash, type SignedTreeHead } from '../domain/log';
 import type { LogHeadDoc } from '../store/log-models';
@@ -58,10 +58,8 @@ export interface SequencerOptions {
  */
 export class LogSequencer {
   readonly owner = randomUUID();
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly passes: PeriodicTask<number>;
   private again = false;
-  private stopped = false;
   private readonly held = new Set<string>();
   /** The largest head this sequencer published per account (a pass with nothing new publishes nothing). */
   private readonly published = new Map<string, number>();
@@ -76,10 +74,19 @@ export class LogSequencer {
     private readonly opts: SequencerOptions,
   ) {
     this.idleMs = opts.pollMs;
+    this.passes = new PeriodicTask({
+      run: () => {
+        this.nudged = false;
+        return this.runOnce();
+      },
+      next: (n) => this.afterPass(n ?? 0),
+      logger: opts.logger,
+      failure: 'consent log: sequencing pass failed; retrying',
+    });
   }
 
   start(): void {
-    this.schedule(0);
+    this.passes.start();
   }
 
   /**
@@ -87,18 +94,16 @@ export class LogSequencer {
    * which also keeps the pass out of the write's answer path; a pass under way runs again.
    */
   nudge(): void {
-    if (this.stopped) return;
-    if (this.running) this.again = true;
+    if (this.passes.stopped) return;
+    if (this.passes.running) this.again = true;
     else if (!this.nudged) {
       this.nudged = true;
-      this.schedule(Math.max(NUDGE_MS, this.notBefore - Date.now()));
+      this.passes.runIn(Math.max(NUDGE_MS, this.notBefore - Date.now()));
     }
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.passes.stop();
     await Promise.allSettled([...this.held].map((a) => this.repo.releaseLease(a, this.owner)));
     this.held.clear();
   }
@@ -107,7 +112,7 @@ export class LogSequencer {
   async runOnce(): Promise<number> {
     let total = 0;
     for (const account of await this.opts.queue.logPendingAccounts(this.opts.maxAccountsPerPass ?? 100)) {
-      if (this.stopped) break;
+      if (this.passes.stopped) break;
       total += await this.sequenceAccount(account);
     }
     return total;
@@ -122,7 +127,7 @@ export class LogSequencer {
     this.held.add(account);
     let done = 0;
     // bounded: a backlog is worked off over several passes, renewing the lease between them
-    for (let round = 0; round < 10 && !this.stopped; round++) {
+    for (let round = 0; round < 10 && !this.passes.stopped; round++) {
       const ready = await this.opts.queue.logPending(account, this.opts.batchSize);
       if (!ready.length) break;
       let head: LogHeadDoc | undefined;
@@ -157,30 +162,17 @@ export class LogSequencer {
     }
   }
 
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.nudged = false;
-      let found = 0;
-      this.running = this.runOnce()
-        .then((n) => void (found = n))
-        .catch((err: unknown) => this.opts.logger.warn({ err }, 'consent log: sequencing pass failed; retrying'))
-        .finally(() => {
-          this.running = undefined;
-          const again = this.again;
-          this.again = false;
-          // While passes find nothing the pause doubles, up to IDLE_MAX_MS: an idle replica sends
-          // one small query every 2 s, and a write here nudges it at once.
-          this.idleMs = found || again ? this.opts.pollMs : Math.min(this.idleMs * 2, Math.max(this.opts.pollMs, IDLE_MAX_MS));
-          // a pass that found work paces the next one (writes meanwhile wait for it together)
-          const gap = Math.min(BUSY_GAP_MS, this.opts.pollMs);
-          this.notBefore = found ? Date.now() + gap : 0;
-          if (again) this.nudged = true;
-          this.schedule(again ? (found ? gap : NUDGE_MS) : this.idleMs);
-        });
-    }, ms);
-    this.timer.unref?.();
+  /** The pause before the next pass, after one that gave `found` events their leaves. */
+  private afterPass(found: number): number {
+    const again = this.again;
+    this.again = false;
+    // While passes find nothing the pause doubles, up to IDLE_MAX_MS: an idle replica sends
+    // one small query every 2 s, and a write here nudges it at once.
+    this.idleMs = found || again ? this.opts.pollMs : Math.min(this.idleMs * 2, Math.max(this.opts.pollMs, IDLE_MAX_MS));
+    // a pass that found work paces the next one (writes meanwhile wait for it together)
+    const gap = Math.min(BUSY_GAP_MS, this.opts.pollMs);
+    this.notBefore = found ? Date.now() + gap : 0;
+    if (again) this.nudged = true;
+    return again ? (found ? gap : NUDGE_MS) : this.idleMs;
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
-import { eventSubject, inSpan, mapLimit, SpanKind, traceHeaders, type Logger } from '@accord/common';
+import { eventSubject, inSpan, mapLimit, PeriodicTask, SpanKind, traceHeaders, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
 import type { CurrentStateRepository } from '../store/current-repository';
 import type { OutboxRepository } from '../store/outbox-repository';
@@ -41,9 +41,7 @@ const MIN_POLL_MS = 100;
  * per `pollMs`.
  */
 export class OutboxRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private readonly rounds: PeriodicTask<number>;
   private readonly inFlight = new Set<Promise<unknown>>();
   private idlePollMs = MIN_POLL_MS;
   private toMark: string[] = [];
@@ -54,16 +52,21 @@ export class OutboxRelay {
     private readonly repo: { outbox: OutboxRepository; current: Pick<CurrentStateRepository, 'applyCurrent'> },
     private readonly js: JetStreamClient,
     private readonly opts: RelayOptions,
-  ) {}
+  ) {
+    this.rounds = new PeriodicTask({
+      run: () => this.runOnce(),
+      next: (claimed) => (this.idlePollMs = claimed ? MIN_POLL_MS : Math.min(this.idlePollMs * 2, this.opts.pollMs)),
+      logger: opts.logger,
+      failure: 'outbox: relay round failed',
+    });
+  }
 
   start(): void {
-    this.schedule(0);
+    this.rounds.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight, this.running]);
+    await Promise.allSettled([...this.inFlight, this.rounds.stop()]);
     await this.flushMarks();
   }
 
@@ -105,7 +108,7 @@ export class OutboxRelay {
       const retryInMs = Math.min(this.opts.leaseMs, 2_000);
       await this.repo.outbox.deferPublication(failed, new Date(Date.now() + retryInMs));
       this.opts.logger.warn({ count: failed.length, err: (firstError as Error)?.message, retryInMs }, 'outbox: publish failed; will retry');
-      this.schedule(retryInMs);
+      this.rounds.runIn(retryInMs);
     }
     return failed.length;
   }
@@ -152,28 +155,5 @@ export class OutboxRelay {
   private track(p: Promise<unknown>): void {
     this.inFlight.add(p);
     void p.finally(() => this.inFlight.delete(p));
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), delayMs);
-    this.timer.unref?.();
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) return;
-    let claimed = 0;
-    this.running = (async () => {
-      try {
-        claimed = await this.runOnce();
-      } catch (err) {
-        this.opts.logger.warn({ err }, 'outbox: relay round failed');
-      }
-    })();
-    await this.running;
-    this.running = undefined;
-    this.idlePollMs = claimed ? MIN_POLL_MS : Math.min(this.idlePollMs * 2, this.opts.pollMs);
-    this.schedule(this.idlePollMs);
   }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
-import { eventSubject, sleep, type Logger } from '@accord/common';
+import { eventSubject, PeriodicTask, sleep, type Logger } from '@accord/common';
 import { toProto } from '../grpc/handlers';
 import type { LapsedState } from '../store/expiry-repository';
 import type { RenewalRepository } from '../store/renewal-repository';
@@ -102,9 +102,7 @@ function pacer(ratePerSecond: number): () => Promise<void> {
  * specification update itself never waits for any of this.
  */
 export class RenewalAnnouncer {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
-  private stopped = false;
+  private readonly looks: PeriodicTask<number>;
   private readonly pace: () => Promise<void>;
   readonly owner = randomUUID();
 
@@ -115,16 +113,20 @@ export class RenewalAnnouncer {
     private readonly opts: RenewalOptions,
   ) {
     this.pace = pacer(opts.ratePerSecond);
+    this.looks = new PeriodicTask({
+      run: () => this.runOnce(),
+      next: () => opts.intervalMs,
+      logger: opts.logger,
+      failure: 'renewal: look for material changes failed',
+    });
   }
 
   start(): void {
-    this.schedule(0);
+    this.looks.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.looks.stop();
   }
 
   private get pageSize(): number {
@@ -137,7 +139,7 @@ export class RenewalAnnouncer {
     const pending = await this.signals.pending(100);
     let announced = 0;
     for (const p of pending) {
-      if (this.stopped) break;
+      if (this.looks.stopped) break;
       const job = await this.repo.renewalJob({ accountId: p.accountId, specId: p.specId, version: p.version, targets: targetsOf(p) }, now());
       if (!job.done) {
         if (job.leaseUntil.getTime() > now().getTime()) continue; // another replica works on it
@@ -157,7 +159,7 @@ export class RenewalAnnouncer {
     let after = job.lastKey;
     let announced = 0;
     for (;;) {
-      if (this.stopped) return { announced, done: false };
+      if (this.looks.stopped) return { announced, done: false };
       const page = await this.repo.renewalPage(job.accountId, job.targets, job.version, after, this.pageSize);
       let failed = 0;
       let firstError: unknown;
@@ -192,22 +194,5 @@ export class RenewalAnnouncer {
       }
       if (!page.full) return { announced, done: await this.repo.finishRenewalJob(job._id, this.owner) };
     }
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), delayMs);
-    this.timer.unref?.();
-  }
-
-  private async tick(): Promise<void> {
-    this.running = this.runOnce().catch((err: unknown) => {
-      this.opts.logger.warn({ err: (err as Error)?.message }, 'renewal: look for material changes failed');
-      return 0;
-    });
-    await this.running;
-    this.running = undefined;
-    this.schedule(this.opts.intervalMs);
   }
 }
