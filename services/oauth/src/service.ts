@@ -78,7 +78,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       port: grpc.port,
       async stop() {
         await grpc.shutdown(config.SHUTDOWN_GRACE_MS);
-        expiry.stop();
+        await expiry.stop();
         await conn.close();
       },
     };

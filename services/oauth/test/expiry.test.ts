@@ -51,33 +51,24 @@ it('refresh tokens expire at the end of their family, which refreshes do not ext
 
 it('expired token families are deleted by the expiry sweep (or TTL index)', async () => {
   const expiry = await ensureExpiry([models.tokenFamilies] as never[], testLogger('t'), 60_000);
-  expiry.stop();
+  await expiry.stop();
   const past = new Date(Date.now() - 1000);
   const future = new Date(Date.now() + 60_000);
-  await models.tokenFamilies.create({
-    _id: 'old-family',
-    clientId: 'c',
-    applicationId: 'p',
-    accountId: 'a',
-    scopes: ['consent'],
-    gen: 0,
-    createdAt: past,
-    expiresAt: past,
-    revokedAt: null,
-    revokedReason: null,
-  });
-  await models.tokenFamilies.create({
-    _id: 'live-family',
-    clientId: 'c',
-    applicationId: 'p',
-    accountId: 'a',
-    scopes: ['consent'],
-    gen: 0,
-    createdAt: past,
-    expiresAt: future,
-    revokedAt: null,
-    revokedReason: null,
-  });
+  const family = (_id: string, expiresAt: Date) =>
+    models.tokenFamilies.create({
+      _id,
+      clientId: 'c',
+      applicationId: 'p',
+      accountId: 'a',
+      scopes: ['consent'],
+      gen: 0,
+      createdAt: past,
+      expiresAt,
+      revokedAt: null,
+      revokedReason: null,
+    });
+  await family('old-family', past);
+  await family('live-family', future);
   if (expiry.mode === 'sweeper') {
     await expiry.sweep();
     expect(await models.tokenFamilies.exists({ _id: 'old-family' })).toBeNull();

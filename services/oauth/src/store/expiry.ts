@@ -1,4 +1,4 @@
-import type { Logger } from '@accord/common';
+import { PeriodicTask, type Logger } from '@accord/common';
 import type { Model } from 'mongoose';
 
 /**
@@ -11,7 +11,7 @@ export async function ensureExpiry(
   models: Model<{ expiresAt: Date }>[],
   logger: Logger,
   sweepEveryMs = 10 * 60_000,
-): Promise<{ mode: 'ttl-index' | 'sweeper'; sweep(): Promise<void>; stop(): void }> {
+): Promise<{ mode: 'ttl-index' | 'sweeper'; sweep(): Promise<void>; stop(): Promise<void> }> {
   let ttl = true;
   for (const model of models) {
     if (ttl) {
@@ -26,7 +26,7 @@ export async function ensureExpiry(
     }
     await model.collection.createIndex({ expiresAt: 1 }, { name: 'expiresAt_1' });
   }
-  if (ttl) return { mode: 'ttl-index', sweep: async () => undefined, stop: () => undefined };
+  if (ttl) return { mode: 'ttl-index', sweep: async () => undefined, stop: async () => undefined };
   const sweep = async () => {
     for (const model of models) {
       try {
@@ -37,8 +37,8 @@ export async function ensureExpiry(
       }
     }
   };
-  const timer = setInterval(() => void sweep(), sweepEveryMs);
-  timer.unref();
-  void sweep();
-  return { mode: 'sweeper', sweep, stop: () => clearInterval(timer) };
+  // a sweep never overlaps the previous one, and stop waits for the one under way (before the connection closes)
+  const sweeps = new PeriodicTask({ run: sweep, next: () => sweepEveryMs, logger, failure: 'expiry sweep failed; will retry' });
+  sweeps.start();
+  return { mode: 'sweeper', sweep, stop: () => sweeps.stop() };
 }
