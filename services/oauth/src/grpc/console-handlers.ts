@@ -4,6 +4,7 @@ import type { ApiKeyView, ConsoleCore, SessionLimits, SessionView } from '../app
 import type { MemberDoc } from '../store/console-models';
 import type { ApplicationDoc, TokenFamilyDoc } from '../store/models';
 import { requireAdmin } from './admin-auth';
+import { toApplication } from './handlers';
 
 export type ConsoleHandlers = Handlers<oauthconsolev1.OAuthConsoleServiceServer>;
 
@@ -29,17 +30,11 @@ const toSession = (v: SessionView): oauthconsolev1.ConsoleSession => ({
   idleExpiresAt: new Date(v.session.lastSeenAt.getTime() + v.session.idleTimeoutMs),
 });
 
-const toApplication = (a: ApplicationDoc): oauthconsolev1.ConsoleApplication => ({
-  id: a._id,
-  accountId: a.accountId,
-  name: a.name,
-  clientId: a.clientId,
-  scopes: a.scopes,
-  createdAt: a.createdAt,
+const toConsoleApplication = (a: ApplicationDoc): oauthconsolev1.ConsoleApplication => ({
+  ...toApplication(a),
   disabledAt: opt(a.disabledAt),
   secretRotatedAt: opt(a.secretRotatedAt),
   previousSecretExpiresAt: a.previousSecretExpiresAt && a.previousSecretExpiresAt > new Date() ? a.previousSecretExpiresAt : undefined,
-  allowedOrigins: a.allowedOrigins ?? [],
 });
 
 const toFamily = (f: TokenFamilyDoc, applicationId: string): oauthconsolev1.TokenFamily => ({
@@ -104,21 +99,21 @@ export function consoleHandlers(core: ConsoleCore, adminToken: string | undefine
       return { revokedSessions: await core.removeMember(req.accountId, req.memberId) };
     },
     async listAccountApplications(req) {
-      return { applications: (await core.listApplications(req.accountId)).map(toApplication) };
+      return { applications: (await core.listApplications(req.accountId)).map(toConsoleApplication) };
     },
     async createAccountApplication(req) {
       const r = await core.createApplication(req.accountId, req.name, req.scopes);
-      return { application: toApplication(r.application), clientSecret: r.clientSecret };
+      return { application: toConsoleApplication(r.application), clientSecret: r.clientSecret };
     },
     async rotateApplicationSecret(req) {
       const r = await core.rotateSecret(req.accountId, req.applicationId, req.graceSeconds);
-      return { application: toApplication(r.application), clientSecret: r.clientSecret };
+      return { application: toConsoleApplication(r.application), clientSecret: r.clientSecret };
     },
     async disableApplication(req) {
-      return toApplication(await core.disableApplication(req.accountId, req.applicationId));
+      return toConsoleApplication(await core.disableApplication(req.accountId, req.applicationId));
     },
     async setApplicationOrigins(req) {
-      return toApplication(await core.setOrigins(req.accountId, req.applicationId, req.origins));
+      return toConsoleApplication(await core.setOrigins(req.accountId, req.applicationId, req.origins));
     },
     async issueApplicationToken(req) {
       return core.issueToken(req.accountId, req.applicationId, req.scopes);

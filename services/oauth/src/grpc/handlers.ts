@@ -7,7 +7,8 @@ import { countGrant } from '../metrics';
 import { requireAdmin } from './admin-auth';
 
 const toAccount = (a: AccountDoc): oauthv1.Account => ({ id: a._id, name: a.name, createdAt: a.createdAt });
-const toApplication = (a: ApplicationDoc): oauthv1.Application => ({
+/** An application as the admin API shows it (the console's view adds its lifecycle). */
+export const toApplication = (a: ApplicationDoc): oauthv1.Application => ({
   id: a._id,
   accountId: a.accountId,
   name: a.name,
