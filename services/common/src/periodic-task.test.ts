@@ -11,6 +11,15 @@ function gate<R>(): { promise: Promise<R>; open(value: R): void; fail(err: Error
   return { promise, open, fail };
 }
 
+/** Asserts that `run` is called again exactly `ms` from now, not a millisecond sooner. */
+async function expectNextRunIn(run: jest.Mock, ms: number): Promise<void> {
+  const before = run.mock.calls.length;
+  await jest.advanceTimersByTimeAsync(ms - 1);
+  expect(run).toHaveBeenCalledTimes(before);
+  await jest.advanceTimersByTimeAsync(1);
+  expect(run).toHaveBeenCalledTimes(before + 1);
+}
+
 function task<R>(opts: Partial<PeriodicTaskOptions<R>> & Pick<PeriodicTaskOptions<R>, 'run'>) {
   const logger = { warn: jest.fn() };
   const t = new PeriodicTask<R>({ next: () => 1_000, logger, failure: 'run failed', ...opts });
@@ -30,14 +39,8 @@ describe('PeriodicTask', () => {
     expect(run).not.toHaveBeenCalled(); // never inside the caller
     await jest.advanceTimersByTimeAsync(0);
     expect(run).toHaveBeenCalledTimes(1);
-    await jest.advanceTimersByTimeAsync(9);
-    expect(run).toHaveBeenCalledTimes(1);
-    await jest.advanceTimersByTimeAsync(1);
-    expect(run).toHaveBeenCalledTimes(2);
-    await jest.advanceTimersByTimeAsync(99);
-    expect(run).toHaveBeenCalledTimes(2);
-    await jest.advanceTimersByTimeAsync(1);
-    expect(run).toHaveBeenCalledTimes(3);
+    await expectNextRunIn(run, 10);
+    await expectNextRunIn(run, 100);
     expect(next.mock.calls.map(([n]) => n)).toEqual([3, 0, 0]);
     await t.stop();
   });
@@ -54,8 +57,7 @@ describe('PeriodicTask', () => {
     await jest.advanceTimersByTimeAsync(0);
     expect(logger.warn).toHaveBeenCalledWith({ err: expect.objectContaining({ message: 'boom' }) }, 'run failed');
     expect(next).toHaveBeenLastCalledWith(undefined);
-    await jest.advanceTimersByTimeAsync(50);
-    expect(run).toHaveBeenCalledTimes(2);
+    await expectNextRunIn(run, 50);
     expect(logger.warn).toHaveBeenCalledTimes(1);
     await t.stop();
   });
@@ -71,10 +73,7 @@ describe('PeriodicTask', () => {
     expect(run).toHaveBeenCalledTimes(1);
     expect(t.plannedAt).toBe(1_020);
     t.runIn(5_000);
-    await jest.advanceTimersByTimeAsync(4_999);
-    expect(run).toHaveBeenCalledTimes(1);
-    await jest.advanceTimersByTimeAsync(1);
-    expect(run).toHaveBeenCalledTimes(2);
+    await expectNextRunIn(run, 5_000);
     await t.stop();
   });
 
@@ -117,10 +116,7 @@ describe('PeriodicTask', () => {
     await jest.advanceTimersByTimeAsync(0);
     expect(next).toHaveBeenCalledWith(1); // told anyway: owners keep their own state from it
     expect(t.plannedAt).toBe(300);
-    await jest.advanceTimersByTimeAsync(299);
-    expect(run).toHaveBeenCalledTimes(1);
-    await jest.advanceTimersByTimeAsync(1);
-    expect(run).toHaveBeenCalledTimes(2);
+    await expectNextRunIn(run, 300);
     await t.stop();
   });
 
@@ -161,8 +157,7 @@ describe('PeriodicTask', () => {
     t.start();
     await jest.advanceTimersByTimeAsync(0);
     expect(t.running).toBe(false);
-    await jest.advanceTimersByTimeAsync(5);
-    expect(run).toHaveBeenCalledTimes(2);
+    await expectNextRunIn(run, 5);
     expect(logger.warn).toHaveBeenCalledTimes(2);
     await t.stop();
   });
