@@ -10,15 +10,8 @@ export function deliveryId(eventId: string, webhookId: number): string {
   return 'dlv_' + createHash('sha256').update(`${eventId}\0${webhookId}`).digest('base64url').slice(0, 24);
 }
 
-export interface NewDelivery {
-  webhookId: number;
-  accountId: string;
-  appId: string;
-  eventId: string;
-  eventType: string;
-  body: string;
-  traceparent?: string;
-}
+/** What the caller gives of a delivery; the store derives the id and keeps the status, attempts and lease. */
+export type NewDelivery = Pick<DeliveryDoc, 'webhookId' | 'accountId' | 'appId' | 'eventId' | 'eventType' | 'body' | 'traceparent'>;
 
 export interface Claimed {
   delivery: DeliveryDoc;
