@@ -13,20 +13,27 @@ export function textToPb(t: TextRecord): pb.Text {
   return { id: String(t.id), value: t.value, language: t.language, type: t.type, createdAt: t.createdAt, updatedAt: t.updatedAt };
 }
 
+/** What a person is told about a processing, as a specification and a consent request item both carry it (absent values as proto3 has them). */
+function termsToPb(t: Pick<ConsentItem, 'data' | 'purpose' | 'action' | 'sensitive' | 'location' | 'duration' | 'legalBasis' | 'externalHref'>) {
+  return {
+    data: t.data,
+    purpose: t.purpose,
+    action: t.action,
+    sensitive: t.sensitive,
+    location: t.location,
+    duration: t.duration ?? undefined,
+    legalBasis: t.legalBasis ?? '',
+    externalHref: t.externalHref ?? '',
+  };
+}
+
 /** The fields a specification has in both of its messages (Spec and SpecForConsent). */
 function specFieldsToPb(s: SpecRecord, target: string) {
   return {
     id: s.id,
     groupId: s.groupId,
-    data: s.data,
-    purpose: s.purpose,
-    action: s.action,
-    sensitive: s.sensitive,
+    ...termsToPb(s),
     consentTarget: s.consentTarget,
-    location: s.location,
-    duration: s.duration ?? undefined,
-    legalBasis: s.legalBasis ?? '',
-    externalHref: s.externalHref ?? '',
     consentValidityDays: s.consentValidityDays ?? undefined,
     texts: s.texts.map(textToPb),
     version: s.version,
@@ -59,14 +66,7 @@ export function itemToPb(i: ConsentItem): pb.ConsentRequestItem {
     specId: i.specId,
     target: i.target,
     text: i.text ? textToPb(i.text) : undefined,
-    data: i.data,
-    purpose: i.purpose,
-    action: i.action,
-    sensitive: i.sensitive,
-    location: i.location,
-    duration: i.duration ?? undefined,
-    legalBasis: i.legalBasis ?? '',
-    externalHref: i.externalHref ?? '',
+    ...termsToPb(i),
     version: i.version,
   };
 }
