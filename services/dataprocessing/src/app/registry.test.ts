@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError } from '@accord/common';
 import type { GroupRecord, GroupState, SpecRecord, SpecVersionRecord } from '../domain/model';
 import type { RegistryStore } from './ports';
 import { Registry } from './registry';
+import { versionFields } from '../domain/specs';
 
 /** An in-memory store with the same contract as the Mongo one, plus hooks to inject failures. */
 class MemoryStore implements RegistryStore {
@@ -52,16 +53,7 @@ class MemoryStore implements RegistryStore {
     if (this.crashOnRollForward) throw new Error('crash');
     const s = this.specs.get(v.specId);
     if (!s || s.version >= v.version) return;
-    this.specs.set(v.specId, {
-      ...s,
-      ...v.state,
-      texts: v.texts,
-      nextTextId: v.nextTextId,
-      appId: v.appId,
-      updatedAt: v.createdAt,
-      version: v.version,
-      deletedAt: v.deletedAt,
-    });
+    this.specs.set(v.specId, { ...s, ...versionFields(v) });
   }
   async pendingRenewals() {
     return [];

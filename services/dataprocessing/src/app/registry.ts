@@ -10,6 +10,7 @@ import {
   reconsentSinceAfter,
   removeText,
   replaceText,
+  specAsOf,
   stateOf,
   type SpecChange,
 } from '../domain/specs';
@@ -69,24 +70,6 @@ function pageOf(page: Page | undefined): { limit: number; afterId: string | null
 
 function cursorOf(items: { id: string }[], limit: number): string {
   return items.length > limit ? Buffer.from(items[limit - 1]!.id, 'utf8').toString('base64url') : '';
-}
-
-/** A specification as it was at one version. */
-function specAsOf(v: SpecVersionRecord): SpecRecord {
-  return {
-    id: v.specId,
-    accountId: v.accountId,
-    groupId: v.groupId,
-    appId: v.appId,
-    ...v.state,
-    texts: v.texts,
-    nextTextId: v.nextTextId,
-    version: v.version,
-    reconsentSince: v.reconsentSince,
-    createdAt: v.specCreatedAt,
-    updatedAt: v.createdAt,
-    deletedAt: v.deletedAt,
-  };
 }
 
 function recordOf(spec: SpecRecord): SpecVersionRecord {

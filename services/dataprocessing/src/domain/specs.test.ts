@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '@accord/common';
-import { addTexts, isMaterial, oldestKeptVersion, parseTextId, reconsentSinceAfter, removeText, replaceText } from './specs';
-import type { SpecRecord, SpecState, TextRecord } from './model';
+import { addTexts, isMaterial, oldestKeptVersion, parseTextId, reconsentSinceAfter, removeText, replaceText, specAsOf, versionFields } from './specs';
+import type { SpecRecord, SpecState, SpecVersionRecord, TextRecord } from './model';
 
 const now = new Date('2026-01-01T00:00:00Z');
 
@@ -114,5 +114,57 @@ describe('material changes (re-consent)', () => {
     expect(isMaterial(base, { ...base, ...change })).toBe(false);
     expect(reconsentSinceAfter(spec, { state: { ...base, ...change }, texts: [], nextTextId: 1 }, 7)).toBe(3);
     expect(reconsentSinceAfter(spec, { state: { ...base, ...change }, texts: [], nextTextId: 1, requiresReconsent: true }, 7)).toBe(7);
+  });
+});
+
+describe('a version record and its specification', () => {
+  const created = new Date('2025-06-01T00:00:00Z');
+  const text: TextRecord = { id: 1, value: 'We send news', language: 'en', type: 'default', createdAt: created, updatedAt: created };
+  const v: SpecVersionRecord = {
+    specId: 's1',
+    accountId: 'acc',
+    version: 3,
+    createdAt: now,
+    appId: 'app-2',
+    state: {
+      data: 'e-mail',
+      purpose: 'news',
+      action: 'collect',
+      sensitive: false,
+      consentTarget: true,
+      location: 'EU',
+      duration: null,
+      legalBasis: null,
+      externalHref: null,
+    },
+    groupId: 'g1',
+    texts: [text],
+    nextTextId: 2,
+    specCreatedAt: created,
+    reconsentSince: 2,
+    deletedAt: null,
+  };
+
+  it('is the specification as it was: created when the first version was, updated when this one was made, by its application', () => {
+    expect(specAsOf(v)).toEqual({
+      id: 's1',
+      accountId: 'acc',
+      groupId: 'g1',
+      ...v.state,
+      texts: [text],
+      nextTextId: 2,
+      version: 3,
+      reconsentSince: 2,
+      appId: 'app-2',
+      createdAt: created,
+      updatedAt: now,
+      deletedAt: null,
+    });
+  });
+
+  it('sets everything but the identity and the creation time when a specification is rolled forward to it', () => {
+    const fields = versionFields(v);
+    for (const fixed of ['id', 'accountId', 'groupId', 'createdAt']) expect(fields).not.toHaveProperty(fixed);
+    expect(fields).toMatchObject({ version: 3, reconsentSince: 2, updatedAt: now, appId: 'app-2', deletedAt: null, data: 'e-mail' });
   });
 });

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '@accord/common';
-import { LIMITS, type SpecRecord, type SpecState, type TextRecord, type TextState } from './model';
+import { LIMITS, type SpecRecord, type SpecState, type SpecVersionRecord, type TextRecord, type TextState } from './model';
 
 /**
  * Rules of a specification's life: texts live inside their specification (one per language and
@@ -33,6 +33,25 @@ export function stateOf(spec: SpecRecord): SpecState {
     externalHref: spec.externalHref,
     ...(spec.consentValidityDays != null ? { consentValidityDays: spec.consentValidityDays } : {}),
   };
+}
+
+/** What a version sets on its specification: all but the identity (id, account, group) and the creation time. */
+export function versionFields(v: SpecVersionRecord): Omit<SpecRecord, 'id' | 'accountId' | 'groupId' | 'createdAt'> {
+  return {
+    ...v.state,
+    texts: v.texts,
+    nextTextId: v.nextTextId,
+    appId: v.appId,
+    updatedAt: v.createdAt,
+    version: v.version,
+    reconsentSince: v.reconsentSince,
+    deletedAt: v.deletedAt,
+  };
+}
+
+/** A specification as it was at one version. */
+export function specAsOf(v: SpecVersionRecord): SpecRecord {
+  return { id: v.specId, accountId: v.accountId, groupId: v.groupId, createdAt: v.specCreatedAt, ...versionFields(v) };
 }
 
 export function sameState(a: SpecState, b: SpecState): boolean {

@@ -1,6 +1,7 @@
 import { isDuplicateKey } from '@accord/common';
 import type { RegistryStore } from '../app/ports';
 import type { Action, GroupRecord, GroupState, LegalBasis, SpecRecord, SpecState, SpecVersionRecord, TextRecord, TextType } from '../domain/model';
+import { versionFields } from '../domain/specs';
 import type { GroupDoc, GroupTombstoneDoc, Models, SpecDoc, SpecFieldsDoc, SpecVersionDoc, TextDoc } from './models';
 
 /**
@@ -95,16 +96,7 @@ export class MongoRegistryStore implements RegistryStore {
     await this.m.Spec.updateOne(
       { _id: v.specId },
       {
-        $set: {
-          ...v.state,
-          texts: v.texts,
-          nextTextId: v.nextTextId,
-          appId: v.appId,
-          updatedAt: v.createdAt,
-          version: v.version,
-          reconsentSince: v.reconsentSince,
-          deletedAt: v.deletedAt,
-        },
+        $set: versionFields(v),
         ...material,
       },
     );
