@@ -1,5 +1,6 @@
 import type { sendUnaryData, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
-import type { CallContext, Handlers, KnownKeys } from './grpc-server';
+import type { ServiceDefinition } from '@grpc/grpc-js';
+import { serviceName, type CallContext, type Handlers, type KnownKeys } from './grpc-server';
 
 // A generated server interface: named unary methods plus grpc-js's string index signature.
 interface GreeterServer extends UntypedServiceImplementation {
@@ -18,5 +19,18 @@ describe('handler types', () => {
     expect(holds<Equal<Handlers<GreeterServer>, { greet: (request: { name: string }, ctx: CallContext) => Promise<{ text: string }> }>>()).toBe(true);
     const impl: Handlers<GreeterServer> = { greet: async (req) => ({ text: `hello ${req.name}` }) };
     await expect(impl.greet({ name: 'Ada' }, {} as CallContext)).resolves.toEqual({ text: 'hello Ada' });
+  });
+});
+
+describe('serviceName', () => {
+  const method = (path: string) => ({ path, requestStream: false, responseStream: false }) as unknown as ServiceDefinition[string];
+
+  it('is the fully qualified name its methods are called under (what health and reflection report)', () => {
+    const definition = { create: method('/accord.consent.v1.ConsentService/Create'), get: method('/accord.consent.v1.ConsentService/Get') };
+    expect(serviceName(definition as ServiceDefinition)).toBe('accord.consent.v1.ConsentService');
+  });
+
+  it('refuses a definition without methods rather than register a nameless service', () => {
+    expect(() => serviceName({} as ServiceDefinition)).toThrow(/without methods/);
   });
 });

@@ -14,6 +14,8 @@ import { grpcServerHandled, grpcServerHandling } from './metrics';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from './context';
 import { toServiceError } from './errors';
 import type { Logger } from './logger';
+import { followDatabase } from './mongo';
+import type { Connection } from 'mongoose';
 
 export interface CallContext {
   requestId: string;
@@ -66,8 +68,16 @@ export function implement<S extends UntypedServiceImplementation>(impl: AsyncSer
 export interface GrpcServiceRegistration {
   definition: ServiceDefinition;
   implementation: UntypedServiceImplementation;
-  /** Fully qualified service name, reported by the health service. */
-  name: string;
+  /** Fully qualified service name, reported by the health service (default: serviceName of the definition). */
+  name?: string;
+}
+
+/** A service's fully qualified name, as its methods' paths give it: `/accord.consent.v1.ConsentService/Create` → `accord.consent.v1.ConsentService`. */
+export function serviceName(definition: ServiceDefinition): string {
+  const path = Object.values(definition)[0]?.path;
+  const name = path?.split('/')[1];
+  if (!name) throw new Error('a gRPC service definition without methods has no name');
+  return name;
 }
 
 export interface RunningGrpcServer {
@@ -81,7 +91,7 @@ export interface RunningGrpcServer {
 }
 
 /** Wraps every unary method to count it and time it (RED per method; labels are proto names). */
-function instrument(s: GrpcServiceRegistration): UntypedServiceImplementation {
+function instrument(s: Required<GrpcServiceRegistration>): UntypedServiceImplementation {
   const out: UntypedServiceImplementation = {};
   for (const [key, fn] of Object.entries(s.implementation)) {
     const method = (s.definition[key]?.path ?? key).split('/').pop()!;
@@ -100,18 +110,26 @@ function instrument(s: GrpcServiceRegistration): UntypedServiceImplementation {
 
 /**
  * Starts a gRPC server with the standard health protocol and server reflection (v1 and v1alpha,
- * for grpcurl and friends); every service is SERVING once bound.
+ * for grpcurl and friends); every service is SERVING once bound, and, given the service's
+ * `database`, NOT_SERVING while the connection to it is lost (followDatabase).
  */
-export async function startGrpcServer(opts: { host?: string; port: number; services: GrpcServiceRegistration[]; logger: Logger }): Promise<RunningGrpcServer> {
+export async function startGrpcServer(opts: {
+  host?: string;
+  port: number;
+  services: GrpcServiceRegistration[];
+  logger: Logger;
+  database?: Connection;
+}): Promise<RunningGrpcServer> {
+  const services = opts.services.map((s) => ({ ...s, name: s.name ?? serviceName(s.definition) }));
   const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
   const statuses: Record<string, 'SERVING' | 'NOT_SERVING'> = { '': 'NOT_SERVING' };
-  for (const s of opts.services) statuses[s.name] = 'NOT_SERVING';
+  for (const s of services) statuses[s.name] = 'NOT_SERVING';
   const health = new HealthImplementation(statuses);
   health.addToServer(server);
-  for (const s of opts.services) server.addService(s.definition, instrument(s));
+  for (const s of services) server.addService(s.definition, instrument(s));
   addReflection(
     server,
-    opts.services.map((s) => s.name),
+    services.map((s) => s.name),
   );
 
   const port = await new Promise<number>((resolve, reject) =>
@@ -121,7 +139,7 @@ export async function startGrpcServer(opts: { host?: string; port: number; servi
   opts.logger.info({ port }, 'gRPC server listening');
 
   let shuttingDown = false;
-  return {
+  const running: RunningGrpcServer = {
     server,
     port,
     health,
@@ -146,4 +164,6 @@ export async function startGrpcServer(opts: { host?: string; port: number; servi
       });
     },
   };
+  if (opts.database) followDatabase(opts.database, (serving) => running.setServing(serving), opts.logger);
+  return running;
 }

@@ -1,4 +1,4 @@
-import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
+import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
 import { consentactivityv1, consentv1 } from '@accord/proto';
 import { dataprocessingRenewalSignals, dataprocessingSpecSource } from './grpc/dataprocessing-client';
 import { resolveErasureKey, type Config } from './config';
@@ -113,17 +113,15 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       {
         definition: consentv1.ConsentServiceService,
         implementation: consentHandlers(consents, logger, new ConsentLog(logRepo, repo.logQueue)),
-        name: 'accord.consent.v1.ConsentService',
       },
       {
         definition: consentactivityv1.ConsentActivityServiceService,
         implementation: activityHandlers(models.events, logger),
-        name: 'accord.consent.v1.ConsentActivityService',
       },
     ],
+    database: conn,
     logger,
   });
-  followDatabase(conn, (serving) => server.setServing(serving), logger);
 
   return {
     port: server.port,

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { connectMongo, implement, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
+import { connectMongo, implement, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
 import type { Config } from './config';
 import { Registry } from './app/registry';
@@ -27,12 +27,11 @@ export async function startDataProcessing(config: Config, logger: Logger): Promi
       {
         definition: dataprocessingv1.DataProcessingServiceService,
         implementation: implement<dataprocessingv1.DataProcessingServiceServer>(dataProcessingHandlers(registry), logger),
-        name: 'accord.dataprocessing.v1.DataProcessingService',
       },
     ],
+    database: conn,
     logger,
   });
-  followDatabase(conn, (serving) => server.setServing(serving), logger);
 
   return {
     port: server.port,

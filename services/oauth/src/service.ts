@@ -1,4 +1,4 @@
-import { connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
+import { connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
 import { limitsv1, oauthconsolev1, oauthv1 } from '@accord/proto';
 import { resolveHashKey, type Config } from './config';
 import { ConsoleCore } from './app/console';
@@ -57,22 +57,19 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
         {
           definition: oauthv1.OAuthServiceService,
           implementation: implement<oauthv1.OAuthServiceServer>(oauthHandlers(core, config.ACCORD_ADMIN_TOKEN), logger),
-          name: 'accord.oauth.v1.OAuthService',
         },
         {
           definition: limitsv1.LimitsServiceService,
           implementation: implement<limitsv1.LimitsServiceServer>(limitsHandlers(new Limits(limits, repo), config.ACCORD_ADMIN_TOKEN), logger),
-          name: 'accord.oauth.v1.LimitsService',
         },
         {
           definition: oauthconsolev1.OAuthConsoleServiceService,
           implementation: implement<oauthconsolev1.OAuthConsoleServiceServer>(consoleHandlers(consoleCore, config.ACCORD_ADMIN_TOKEN), logger),
-          name: 'accord.oauth.v1.OAuthConsoleService',
         },
       ],
+      database: conn,
       logger,
     });
-    followDatabase(conn, (serving) => grpc.setServing(serving), logger);
     logger.info({ port: grpc.port, kids: keys.map((k) => k.kid) }, 'oauth service started');
     return {
       port: grpc.port,

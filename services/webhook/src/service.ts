@@ -1,4 +1,4 @@
-import { connectMongo, connectNats, implement, startGrpcServer, syncIndexes, type Logger, followDatabase } from '@accord/common';
+import { connectMongo, connectNats, implement, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
 import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './http/sender';
@@ -75,12 +75,11 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
       {
         definition: webhookv1.WebhookServiceService,
         implementation: implement<webhookv1.WebhookServiceServer>(webhookHandlers(app), logger),
-        name: 'accord.webhook.v1.WebhookService',
       },
     ],
+    database: conn,
     logger,
   });
-  followDatabase(conn, (serving) => grpc.setServing(serving), logger);
   worker.start();
   let consumer: { stop(): Promise<void> };
   try {
