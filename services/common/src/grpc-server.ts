@@ -167,3 +167,45 @@ export async function startGrpcServer(opts: {
   if (opts.database) followDatabase(opts.database, (serving) => running.setServing(serving), opts.logger);
   return running;
 }
+
+/** What serveGrpc reads of a service's config (grpcPortEnv and baseEnv). */
+export interface GrpcServeConfig {
+  GRPC_HOST: string;
+  GRPC_PORT: number;
+  SHUTDOWN_GRACE_MS: number;
+}
+
+export interface ServedService {
+  port: number;
+  server: RunningGrpcServer;
+  /** Drains calls (up to SHUTDOWN_GRACE_MS), runs `release`, then closes the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A service's gRPC server where its config says (GRPC_HOST, GRPC_PORT), serving while its
+ * database is reachable, with the one stop sequence every service follows: no new calls and the
+ * running ones drained first, then `release` (the service's own jobs, clients and connections, in
+ * the order it needs), the database last — whatever still runs may need it until then.
+ */
+export async function serveGrpc(
+  config: GrpcServeConfig,
+  opts: { services: GrpcServiceRegistration[]; database: Connection; logger: Logger; release?: () => Promise<void> | void },
+): Promise<ServedService> {
+  const server = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    services: opts.services,
+    database: opts.database,
+    logger: opts.logger,
+  });
+  return {
+    port: server.port,
+    server,
+    async stop() {
+      await server.shutdown(config.SHUTDOWN_GRACE_MS);
+      await opts.release?.();
+      await opts.database.close();
+    },
+  };
+}

@@ -1,4 +1,4 @@
-import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, serveGrpc, syncIndexes, type Logger } from '@accord/common';
 import { consentactivityv1, consentv1 } from '@accord/proto';
 import { dataprocessingRenewalSignals, dataprocessingSpecSource } from './grpc/dataprocessing-client';
 import { resolveErasureKey, type Config } from './config';
@@ -107,8 +107,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     erasure.key,
   );
 
-  const server = await startGrpcServer({
-    port: config.GRPC_PORT,
+  return serveGrpc(config, {
     services: [
       {
         definition: consentv1.ConsentServiceService,
@@ -121,12 +120,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     ],
     database: conn,
     logger,
-  });
-
-  return {
-    port: server.port,
-    async stop() {
-      await server.shutdown(config.SHUTDOWN_GRACE_MS);
+    async release() {
       setOutboxStats(undefined);
       await consents.drain();
       await sequencer.stop();
@@ -136,7 +130,6 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       specs.close();
       renewalSignals.close();
       await nc.drain().catch(() => nc.close());
-      await conn.close();
     },
-  };
+  });
 }

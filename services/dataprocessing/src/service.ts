@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { connectMongo, implement, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, implement, serveGrpc, syncIndexes, type Logger } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
 import type { Config } from './config';
 import { Registry } from './app/registry';
@@ -20,9 +20,7 @@ export async function startDataProcessing(config: Config, logger: Logger): Promi
     newId: () => new Types.ObjectId().toHexString(),
   });
 
-  const server = await startGrpcServer({
-    host: config.GRPC_HOST,
-    port: config.GRPC_PORT,
+  return serveGrpc(config, {
     services: [
       {
         definition: dataprocessingv1.DataProcessingServiceService,
@@ -31,14 +29,6 @@ export async function startDataProcessing(config: Config, logger: Logger): Promi
     ],
     database: conn,
     logger,
+    release: () => consent.close(),
   });
-
-  return {
-    port: server.port,
-    async stop() {
-      await server.shutdown(config.SHUTDOWN_GRACE_MS);
-      consent.close();
-      await conn.close();
-    },
-  };
 }

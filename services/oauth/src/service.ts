@@ -1,4 +1,4 @@
-import { connectMongo, implement, loadSigningKeys, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, implement, loadSigningKeys, serveGrpc, syncIndexes, type Logger } from '@accord/common';
 import { limitsv1, oauthconsolev1, oauthv1 } from '@accord/proto';
 import { resolveHashKey, type Config } from './config';
 import { ConsoleCore } from './app/console';
@@ -50,9 +50,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       logger,
     });
     const consoleCore = new ConsoleCore({ repo: new ConsoleRepository(models, consoleModels), oauthRepo: repo, oauth: core, crypto });
-    const grpc = await startGrpcServer({
-      port: config.GRPC_PORT,
-      host: config.GRPC_HOST,
+    const served = await serveGrpc(config, {
       services: [
         {
           definition: oauthv1.OAuthServiceService,
@@ -69,16 +67,10 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       ],
       database: conn,
       logger,
+      release: () => expiry.stop(),
     });
-    logger.info({ port: grpc.port, kids: keys.map((k) => k.kid) }, 'oauth service started');
-    return {
-      port: grpc.port,
-      async stop() {
-        await grpc.shutdown(config.SHUTDOWN_GRACE_MS);
-        await expiry.stop();
-        await conn.close();
-      },
-    };
+    logger.info({ port: served.port, kids: keys.map((k) => k.kid) }, 'oauth service started');
+    return served;
   } catch (err) {
     await conn.close().catch(() => undefined);
     throw err;

@@ -1,4 +1,4 @@
-import { connectMongo, connectNats, implement, startGrpcServer, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, connectNats, implement, serveGrpc, syncIndexes, type Logger } from '@accord/common';
 import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './http/sender';
@@ -68,9 +68,8 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     onQueued: (ids) => worker.offer(ids),
   });
 
-  const grpc = await startGrpcServer({
-    port: config.GRPC_PORT,
-    host: config.GRPC_HOST,
+  let consumer: { stop(): Promise<void> } | undefined;
+  const served = await serveGrpc(config, {
     services: [
       {
         definition: webhookv1.WebhookServiceService,
@@ -79,30 +78,24 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     ],
     database: conn,
     logger,
-  });
-  worker.start();
-  let consumer: { stop(): Promise<void> };
-  try {
-    consumer = await startEventConsumer({ nc, prefix: config.ACCORD_NATS_PREFIX, logger, handle: (event) => app.fanOut(event) });
-  } catch (err) {
-    await worker.stop();
-    await grpc.shutdown(0);
-    await nc.close();
-    await conn.close();
-    throw err;
-  }
-
-  return {
-    port: grpc.port,
-    async stop() {
-      await grpc.shutdown(config.SHUTDOWN_GRACE_MS);
+    async release() {
       setQueueDepth(undefined);
-      await consumer.stop();
+      await consumer?.stop();
       changeSub.unsubscribe();
       await worker.stop();
       sender.close();
       await nc.drain().catch(() => nc.close());
-      await conn.close();
     },
-  };
+  });
+  worker.start();
+  try {
+    consumer = await startEventConsumer({ nc, prefix: config.ACCORD_NATS_PREFIX, logger, handle: (event) => app.fanOut(event) });
+  } catch (err) {
+    await worker.stop();
+    await served.server.shutdown(0);
+    await nc.close();
+    await conn.close();
+    throw err;
+  }
+  return served;
 }
