@@ -4,6 +4,19 @@ import type { SpecRecord, SpecState, SpecVersionRecord, TextRecord } from './mod
 
 const now = new Date('2026-01-01T00:00:00Z');
 
+/** The state of a newsletter specification. */
+const newsletter: SpecState = {
+  data: 'e-mail',
+  purpose: 'news',
+  action: 'collect',
+  sensitive: false,
+  consentTarget: true,
+  location: 'EU',
+  duration: 30,
+  legalBasis: 'CONSENT',
+  externalHref: null,
+};
+
 describe('texts of a specification', () => {
   it('get increasing integer ids that are never reused', () => {
     const a = addTexts(
@@ -79,17 +92,7 @@ describe('version history', () => {
 });
 
 describe('material changes (re-consent)', () => {
-  const base: SpecState = {
-    data: 'e-mail',
-    purpose: 'news',
-    action: 'collect',
-    sensitive: false,
-    consentTarget: true,
-    location: 'EU',
-    duration: 30,
-    legalBasis: 'CONSENT',
-    externalHref: null,
-  };
+  const base = newsletter;
   const spec = { ...base, reconsentSince: 3 } as unknown as SpecRecord;
 
   it.each([
@@ -126,17 +129,7 @@ describe('a version record and its specification', () => {
     version: 3,
     createdAt: now,
     appId: 'app-2',
-    state: {
-      data: 'e-mail',
-      purpose: 'news',
-      action: 'collect',
-      sensitive: false,
-      consentTarget: true,
-      location: 'EU',
-      duration: null,
-      legalBasis: null,
-      externalHref: null,
-    },
+    state: newsletter,
     groupId: 'g1',
     texts: [text],
     nextTextId: 2,
