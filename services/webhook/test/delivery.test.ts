@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { eventSubject } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { CONSENT_BUS_CONTENT_TYPE, consentEventJson, encodeConsentBusEvent, webhookv1, type consentv1 } from '@accord/proto';
-import { connectTestNats, consentData, eventually, publishEvent, startService, startReceiver, type RunningService } from '@accord/testkit';
+import { connectTestNats, consentData, eventually, publishEvent, startService, startReceiver, type Receiver, type RunningService } from '@accord/testkit';
 
 jest.setTimeout(60_000);
 const t = testEnv('webhookdlv');
@@ -22,6 +22,16 @@ afterAll(async () => {
   await nc.close();
   await svc.stop();
 });
+
+/** A receiver answering as `respond` says, behind a webhook of `app` for consent events; closed when `body` ends, passed or failed. */
+async function withConsentWebhook(respond: Parameters<typeof startReceiver>[0], body: (rx: Receiver, w: webhookv1.Webhook) => Promise<void>): Promise<void> {
+  const rx = await startReceiver(respond);
+  try {
+    await body(rx, await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} }));
+  } finally {
+    await rx.close();
+  }
+}
 
 const { DELIVERY_STATUS_SUCCEEDED, DELIVERY_STATUS_FAILED } = webhookv1.DeliveryStatus;
 
@@ -152,126 +162,114 @@ describe('webhook delivery', () => {
   });
 
   it('retries a failing receiver until it succeeds, with the same webhook-id and a fresh timestamp', async () => {
-    const rx = await startReceiver((_r, n) => ({ status: n < 3 ? 500 : 200 }));
-    try {
-      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
-      const e = consent();
-      await publishEvent(nc, t.natsPrefix, e);
-      const got = await rx.waitFor(3);
-      expect(got.map((r) => r.headers['webhook-id'])).toEqual([e.id, e.id, e.id]);
-      for (const r of got) expect(new Webhook(w.secret).verify(r.body, r.headers as Record<string, string>)).toMatchObject({ type: 'consent' });
-      // Schedule 200ms, 400ms (no jitter in this config).
-      expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(180);
-      expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(380);
-      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
-      const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
-      expect(d!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
-      expect(d!.attempts[0]!.error).toBe('unexpected status 500');
-    } finally {
-      await rx.close();
-    }
+    await withConsentWebhook(
+      (_r, n) => ({ status: n < 3 ? 500 : 200 }),
+      async (rx, w) => {
+        const e = consent();
+        await publishEvent(nc, t.natsPrefix, e);
+        const got = await rx.waitFor(3);
+        expect(got.map((r) => r.headers['webhook-id'])).toEqual([e.id, e.id, e.id]);
+        for (const r of got) expect(new Webhook(w.secret).verify(r.body, r.headers as Record<string, string>)).toMatchObject({ type: 'consent' });
+        // Schedule 200ms, 400ms (no jitter in this config).
+        expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(180);
+        expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(380);
+        await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
+        const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+        expect(d!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
+        expect(d!.attempts[0]!.error).toBe('unexpected status 500');
+      },
+    );
   });
 
   it('counts an answer slower than the timeout as a failure and retries', async () => {
-    const rx = await startReceiver((_r, n) => (n === 1 ? { status: 200, delayMs: 2_600 } : { status: 200 }));
-    try {
-      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
-      const e = consent();
-      await publishEvent(nc, t.natsPrefix, e);
-      const got = await rx.waitFor(2);
-      expect(got[1]!.headers['webhook-id']).toBe(e.id);
-      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
-      const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
-      expect(d!.attempts[0]).toMatchObject({ statusCode: 0, error: 'timed out after 2000 ms' });
-      expect(d!.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(1_900);
-      expect(d!.attempts[1]).toMatchObject({ statusCode: 200 });
-    } finally {
-      await rx.close();
-    }
+    await withConsentWebhook(
+      (_r, n) => (n === 1 ? { status: 200, delayMs: 2_600 } : { status: 200 }),
+      async (rx, w) => {
+        const e = consent();
+        await publishEvent(nc, t.natsPrefix, e);
+        const got = await rx.waitFor(2);
+        expect(got[1]!.headers['webhook-id']).toBe(e.id);
+        await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
+        const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+        expect(d!.attempts[0]).toMatchObject({ statusCode: 0, error: 'timed out after 2000 ms' });
+        expect(d!.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(1_900);
+        expect(d!.attempts[1]).toMatchObject({ statusCode: 200 });
+      },
+    );
   });
 
   it('honours Retry-After when it asks for more than the schedule', async () => {
-    const rx = await startReceiver((_r, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 }));
-    try {
-      await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
-      await publishEvent(nc, t.natsPrefix, consent());
-      const got = await rx.waitFor(2);
-      expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(1_900);
-    } finally {
-      await rx.close();
-    }
+    await withConsentWebhook(
+      (_r, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 }),
+      async (rx) => {
+        await publishEvent(nc, t.natsPrefix, consent());
+        const got = await rx.waitFor(2);
+        expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(1_900);
+      },
+    );
   });
 
   it('marks a delivery failed after the last scheduled attempt and keeps it', async () => {
-    const rx = await startReceiver(() => ({ status: 500 }));
-    try {
-      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
-      await publishEvent(nc, t.natsPrefix, consent());
-      await rx.waitFor(3);
-      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_FAILED);
-      await new Promise((r) => setTimeout(r, 700));
-      expect(rx.received).toHaveLength(3); // 1 + two scheduled retries
-      const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
-      expect(d!.attempts).toHaveLength(3);
-      expect(d!.nextAttemptAt).toBeUndefined();
-    } finally {
-      await rx.close();
-    }
+    await withConsentWebhook(
+      () => ({ status: 500 }),
+      async (rx, w) => {
+        await publishEvent(nc, t.natsPrefix, consent());
+        await rx.waitFor(3);
+        await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_FAILED);
+        await new Promise((r) => setTimeout(r, 700));
+        expect(rx.received).toHaveLength(3); // 1 + two scheduled retries
+        const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+        expect(d!.attempts).toHaveLength(3);
+        expect(d!.nextAttemptAt).toBeUndefined();
+      },
+    );
   });
 
   it('disables the webhook when the receiver answers 410 Gone', async () => {
-    const rx = await startReceiver(() => ({ status: 410 }));
-    try {
-      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
-      await publishEvent(nc, t.natsPrefix, consent());
-      await rx.waitFor(1);
-      await eventually(async () => (await svc.client.getWebhook({ ...app, id: w.id })).disabled);
-      await publishEvent(nc, t.natsPrefix, consent());
-      await new Promise((r) => setTimeout(r, 800));
-      expect(rx.received).toHaveLength(1);
-      expect((await svc.client.getWebhook({ ...app, id: w.id })).disabledReason).toMatch(/410/);
-      const re = await svc.client.updateWebhook({ ...app, id: w.id, disabled: false });
-      expect(re.disabled).toBe(false);
-    } finally {
-      await rx.close();
-    }
+    await withConsentWebhook(
+      () => ({ status: 410 }),
+      async (rx, w) => {
+        await publishEvent(nc, t.natsPrefix, consent());
+        await rx.waitFor(1);
+        await eventually(async () => (await svc.client.getWebhook({ ...app, id: w.id })).disabled);
+        await publishEvent(nc, t.natsPrefix, consent());
+        await new Promise((r) => setTimeout(r, 800));
+        expect(rx.received).toHaveLength(1);
+        expect((await svc.client.getWebhook({ ...app, id: w.id })).disabledReason).toMatch(/410/);
+        const re = await svc.client.updateWebhook({ ...app, id: w.id, disabled: false });
+        expect(re.disabled).toBe(false);
+      },
+    );
   });
 
   it('sends nothing more to a deleted webhook, not even pending retries', async () => {
     // The retry waits 2 s (Retry-After), so the deletion surely comes before it.
-    const rx = await startReceiver(() => ({ status: 500, headers: { 'retry-after': '2' } }));
-    try {
-      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
-      await publishEvent(nc, t.natsPrefix, consent());
-      await rx.waitFor(1);
-      await svc.client.deleteWebhook({ ...app, id: w.id });
-      await publishEvent(nc, t.natsPrefix, consent());
-      await new Promise((r) => setTimeout(r, 2_500));
-      expect(rx.received).toHaveLength(1);
-    } finally {
-      await rx.close();
-    }
+    await withConsentWebhook(
+      () => ({ status: 500, headers: { 'retry-after': '2' } }),
+      async (rx, w) => {
+        await publishEvent(nc, t.natsPrefix, consent());
+        await rx.waitFor(1);
+        await svc.client.deleteWebhook({ ...app, id: w.id });
+        await publishEvent(nc, t.natsPrefix, consent());
+        await new Promise((r) => setTimeout(r, 2_500));
+        expect(rx.received).toHaveLength(1);
+      },
+    );
   });
 
   it('signs with both the new and the previous secret after a rotation', async () => {
-    const rx = await startReceiver();
-    try {
-      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+    await withConsentWebhook(undefined, async (rx, w) => {
       const rotated = await svc.client.rotateWebhookSecret({ ...app, id: w.id });
       await publishEvent(nc, t.natsPrefix, consent());
       const [r] = await rx.waitFor(1);
       expect((r!.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
       expect(new Webhook(w.secret).verify(r!.body, r!.headers as Record<string, string>)).toBeTruthy();
       expect(new Webhook(rotated.secret).verify(r!.body, r!.headers as Record<string, string>)).toBeTruthy();
-    } finally {
-      await rx.close();
-    }
+    });
   });
 
   it('sends a signed ping through the test endpoint, and redelivers a delivery with the same webhook-id', async () => {
-    const rx = await startReceiver();
-    try {
-      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+    await withConsentWebhook(undefined, async (rx, w) => {
       const d = await svc.client.sendTestEvent({ ...app, webhookId: w.id });
       expect(d.eventType).toBe('ping');
       const [r] = await rx.waitFor(1);
@@ -281,15 +279,11 @@ describe('webhook delivery', () => {
       const got = await rx.waitFor(2);
       expect(got[1]!.headers['webhook-id']).toBe(got[0]!.headers['webhook-id']);
       await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.attempts.length === 2);
-    } finally {
-      await rx.close();
-    }
+    });
   });
 
   it('handles the same event arriving twice (a JetStream redelivery) as one delivery', async () => {
-    const rx = await startReceiver();
-    try {
-      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+    await withConsentWebhook(undefined, async (rx, w) => {
       const e = consent();
       await publishEvent(nc, t.natsPrefix, e);
       await rx.waitFor(1);
@@ -299,15 +293,11 @@ describe('webhook delivery', () => {
       await new Promise((r) => setTimeout(r, 1_000));
       expect(rx.received).toHaveLength(1);
       expect((await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries).toHaveLength(1);
-    } finally {
-      await rx.close();
-    }
+    });
   });
 
   it('pages through deliveries newest first', async () => {
-    const rx = await startReceiver();
-    try {
-      const w = await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+    await withConsentWebhook(undefined, async (rx, w) => {
       const ids = [consent(), consent(), consent()];
       for (const e of ids) await publishEvent(nc, t.natsPrefix, e);
       await rx.waitFor(3);
@@ -318,8 +308,6 @@ describe('webhook delivery', () => {
       expect(p2.deliveries).toHaveLength(1);
       expect(p2.nextCursor).toBe('');
       expect(new Set([...p1.deliveries, ...p2.deliveries].map((d) => d.eventId))).toEqual(new Set(ids.map((e) => e.id)));
-    } finally {
-      await rx.close();
-    }
+    });
   });
 });
