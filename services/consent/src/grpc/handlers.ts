@@ -85,18 +85,8 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       return { receipt: await consents.receiptFor(req.accountId, req.id) };
     },
     async getStatistics(req) {
-      const s = await consents.statistics(req.accountId, req.appId);
-      const out: consentv1.Statistics = {
-        appId: s.appId,
-        total: s.total,
-        accepted: s.accepted,
-        declined: s.declined,
-        noAction: s.noAction,
-        distinctSubjects: s.distinctSubjects,
-        targets: s.targets,
-      };
-      if (s.latestEventAt) out.latestEventAt = s.latestEventAt;
-      return out;
+      // the domain's Statistics is the message field for field (the type checks it)
+      return consents.statistics(req.accountId, req.appId);
     },
     async getCurrentStates(req) {
       return { events: (await consents.currentStates(req.accountId, req.subject, req.issuer, req.targets)).map(toProto) };
