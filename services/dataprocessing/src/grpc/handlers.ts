@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Handlers, type FieldError } from '@accord/common';
+import { InvalidArgumentError, type CallContext, type Handlers, type FieldError } from '@accord/common';
 import type { dataprocessingv1 as pb } from '@accord/proto';
 import type { Registry } from '../app/registry';
 import { consentRequestToPb, dashboardItemToPb, groupToPb, specForConsentToPb, specToPb, textToPb, versionToPb } from './mapping';
@@ -13,96 +13,94 @@ function caller(req: { accountId: string; appId?: string }): void {
   if (fields.length) throw new InvalidArgumentError(fields.map((f) => `${f.field}: ${f.message}`).join('; '), fields);
 }
 
+/** The calls that name no caller: the consent service's side of the renewal signal, across accounts. */
+const ACCOUNTLESS: ReadonlySet<string> = new Set<keyof DataProcessingHandlers>(['listPendingRenewals', 'ackRenewal']);
+
+/** Checks the caller of every call (but the accountless ones) before its handler runs: a handler added later cannot forget it. */
+function checkingCallers(handlers: DataProcessingHandlers): DataProcessingHandlers {
+  const out: Record<string, (req: { accountId: string; appId?: string }, ctx: CallContext) => Promise<unknown>> = {};
+  for (const [name, handle] of Object.entries(handlers as unknown as typeof out)) {
+    out[name] = ACCOUNTLESS.has(name)
+      ? handle
+      : async (req, ctx) => {
+          caller(req);
+          return handle(req, ctx);
+        };
+  }
+  return out as unknown as DataProcessingHandlers;
+}
+
 /** gRPC handlers: proto in, registry call, proto out. */
 export function dataProcessingHandlers(registry: Registry): DataProcessingHandlers {
   const spec = (s: Parameters<typeof specToPb>[0]) => specToPb(s, registry.targetOf(s.id));
-  return {
+  return checkingCallers({
     async createGroup(req) {
-      caller(req);
       return groupToPb(await registry.createGroup(req.accountId, req.appId, req.fields ?? {}));
     },
     async getGroup(req) {
-      caller(req);
       return groupToPb(await registry.getGroup(req.accountId, req.id));
     },
     async listGroups(req) {
-      caller(req);
       const { groups, nextCursor } = await registry.listGroups(req.accountId, req.page);
       return { groups: groups.map(groupToPb), nextCursor };
     },
     async updateGroup(req) {
-      caller(req);
       return groupToPb(await registry.updateGroup(req.accountId, req.id, req.fields ?? {}, req.updateMask));
     },
     async deleteGroup(req) {
-      caller(req);
       await registry.deleteGroup(req.accountId, req.appId, req.id);
       return {};
     },
 
     async createSpec(req) {
-      caller(req);
       return spec(await registry.createSpec(req.accountId, req.appId, req.groupId, req.fields ?? {}, req.texts));
     },
     async getSpec(req) {
-      caller(req);
       return spec(await registry.getSpec(req.accountId, req.id));
     },
     async listSpecs(req) {
-      caller(req);
       const { specs, nextCursor } = await registry.listSpecs(req.accountId, req.groupId, req.page);
       return { specs: specs.map(spec), nextCursor };
     },
     async updateSpec(req) {
-      caller(req);
       return spec(
         await registry.updateSpec(req.accountId, req.appId, req.id, req.fields ?? {}, req.updateMask, req.expectedVersion, req.requiresReconsent ?? false),
       );
     },
     async deleteSpec(req) {
-      caller(req);
       await registry.deleteSpec(req.accountId, req.appId, req.id);
       return {};
     },
     async listSpecVersions(req) {
-      caller(req);
       const versions = await registry.listVersions(req.accountId, req.specId);
       return { versions: versions.map((v) => versionToPb(v, registry.targetOf(req.specId))) };
     },
     async getSpecVersion(req) {
-      caller(req);
       return versionToPb(await registry.getVersion(req.accountId, req.specId, req.version), registry.targetOf(req.specId));
     },
 
     async createText(req) {
-      caller(req);
       return textToPb(await registry.createText(req.accountId, req.appId, req.specId, req.fields ?? {}));
     },
     async listTexts(req) {
-      caller(req);
       return { texts: (await registry.listTexts(req.accountId, req.specId)).map(textToPb) };
     },
     async getText(req) {
-      caller(req);
       return textToPb(await registry.getText(req.accountId, req.specId, req.textId));
     },
     async updateText(req) {
-      caller(req);
       return textToPb(await registry.updateText(req.accountId, req.appId, req.specId, req.textId, req.fields ?? {}, req.updateMask));
     },
     async deleteText(req) {
-      caller(req);
       await registry.deleteText(req.accountId, req.appId, req.specId, req.textId);
       return {};
     },
 
     async getSpecForConsent(req) {
-      caller(req);
       const { spec: s, group, target } = await registry.specForConsent(req.accountId, req.specId, req.version);
       return specForConsentToPb(s, group, target);
     },
     async resolveTarget(req) {
-      caller(req);
       const found = await registry.resolveTarget(req.accountId, req.target);
       if (!found) return { isSpecTarget: false, specId: '' };
       const { spec: s, group, target } = found.resolved;
@@ -118,15 +116,12 @@ export function dataProcessingHandlers(registry: Registry): DataProcessingHandle
     },
 
     async getGroupPolicy(req) {
-      caller(req);
       return registry.policy(req.accountId, req.groupId, req.language, req.textType);
     },
     async getConsentRequest(req) {
-      caller(req);
       return consentRequestToPb(await registry.consentRequest(req.accountId, req.groupId, req.language, req.textType));
     },
     async getDashboard(req) {
-      caller(req);
       const { request, items } = await registry.dashboard(req.accountId, req.groupId, req.subject, req.issuer, req.language, req.textType);
       return {
         groupId: request.groupId,
@@ -138,5 +133,5 @@ export function dataProcessingHandlers(registry: Registry): DataProcessingHandle
         items: items.map(dashboardItemToPb),
       };
     },
-  };
+  });
 }
