@@ -13,6 +13,14 @@ afterAll(async () => svc?.stop());
 
 const create = (who: { accountId: string; appId: string }, events: Parameters<typeof input>[0][]) =>
   svc.client.createConsents({ ...who, events: events.map((e) => input(e)) });
+/** A search of account A for one subject and target (the default issuer): its whole history, or its current events. */
+const searchOf = (who: { subject: string; target: string }, current: boolean) => ({
+  accountId: A.accountId,
+  subject: who.subject,
+  issuer: input().issuer,
+  target: who.target,
+  current,
+});
 
 describe('writing events', () => {
   it('stores one event with a time-ordered hex id, a 6-character token, a millisecond timestamp and scope "default"', async () => {
@@ -59,13 +67,7 @@ describe('writing events', () => {
       { field: '/1/subject', message: 'is required' },
       { field: '/2/target', message: 'must be at most 2048 characters' },
     ]);
-    const found = await svc.client.searchConsents({
-      accountId: A.accountId,
-      subject: 'all-or-nothing',
-      issuer: input().issuer,
-      target: input().target,
-      current: false,
-    });
+    const found = await svc.client.searchConsents(searchOf({ subject: 'all-or-nothing', target: input().target }, false));
     expect(found.events).toEqual([]);
   });
 
@@ -134,7 +136,7 @@ describe('reading events', () => {
     await create(A, [{ ...who, action: true, scope: 'email' }]);
     await create(A, [{ ...who, action: false, scope: 'email', source: 'phone' }]);
     await create(A, [{ ...who, action: true, scope: 'sms' }]);
-    const q = { accountId: A.accountId, subject: who.subject, issuer: input().issuer, target: who.target, current: false };
+    const q = searchOf(who, false);
     const all = await svc.client.searchConsents(q);
     expect(all.events.map((e) => [e.scope, e.action ?? null])).toEqual([
       ['sms', true],
@@ -154,7 +156,7 @@ describe('reading events', () => {
       { ...who, action: true, scope: 'b' },
     ]);
     const second = await create(A, [{ ...who, action: false, scope: 'a' }]);
-    const q = { accountId: A.accountId, subject: who.subject, issuer: input().issuer, target: who.target, current: true };
+    const q = searchOf(who, true);
     const a = await svc.client.searchConsents({ ...q, scope: 'a' });
     expect(a.events.map((e) => e.id)).toEqual([second.events[0]!.id]);
     const each = await svc.client.searchConsents(q);
@@ -169,14 +171,7 @@ describe('reading events', () => {
       .map((r) => r.events[0]!.id)
       .sort()
       .at(-1);
-    const cur = await svc.client.searchConsents({
-      accountId: A.accountId,
-      subject: who.subject,
-      issuer: input().issuer,
-      target: who.target,
-      current: true,
-      scope: 'default',
-    });
+    const cur = await svc.client.searchConsents({ ...searchOf(who, true), scope: 'default' });
     expect(cur.events.map((e) => e.id)).toEqual([newest]);
   });
 
@@ -213,14 +208,7 @@ describe('reading events', () => {
     const seen: string[] = [];
     let cursor = '';
     for (let i = 0; i < 10; i++) {
-      const page = await svc.client.searchConsents({
-        accountId: A.accountId,
-        subject: who.subject,
-        issuer: input().issuer,
-        target: who.target,
-        current: false,
-        page: { limit: 10, cursor },
-      });
+      const page = await svc.client.searchConsents({ ...searchOf(who, false), page: { limit: 10, cursor } });
       seen.push(...page.events.map((e) => e.id));
       if (!page.nextCursor) break;
       cursor = page.nextCursor;
