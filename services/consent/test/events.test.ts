@@ -36,6 +36,16 @@ async function streamMessages(nc: NatsConnection, prefix: string): Promise<Strea
   return out;
 }
 
+/** Runs `body` with the consent repositories on a connection of its own to `mongoUrl`, closed after, passed or failed. */
+async function withRepositories(mongoUrl: string, body: (repo: ConsentRepositories) => Promise<void>): Promise<void> {
+  const conn = await connectMongo(mongoUrl, testLogger('t'));
+  try {
+    await body(consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 }));
+  } finally {
+    await conn.close();
+  }
+}
+
 /**
  * A Consents use case over `repo` whose current-state step is `applyCurrent`, with a relay
  * stand-in that records what the writer hands over for publishing, and the warnings it logs.
@@ -113,9 +123,7 @@ describe('events on NATS', () => {
   });
 
   it('publishes events whose writer died after storing them, and moves their current states first', async () => {
-    const conn = await connectMongo(svc.env.mongoUrl, testLogger('t'));
-    try {
-      const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
+    await withRepositories(svc.env.mongoUrl, async (repo) => {
       const dead = buildEvents(A.accountId, A.appId, validateInputs([{ subject: 'crashed', issuer: 'i', target: 't', action: true }]));
       // A writer that died right after storing: nothing projected or published, due in 200 ms.
       await repo.events.insertEvents(dead, new Date(Date.now() + 200));
@@ -125,15 +133,11 @@ describe('events on NATS', () => {
       expect(ids.filter((id) => id === dead[0]!.id)).toHaveLength(1);
       const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'crashed', issuer: 'i', target: 't', current: true });
       expect(cur.events.map((e) => e.id)).toEqual([dead[0]!.id]);
-    } finally {
-      await conn.close();
-    }
+    });
   });
 
   it('answers the stored events when their current states cannot be applied, and the relay applies and publishes them later', async () => {
-    const conn = await connectMongo(svc.env.mongoUrl, testLogger('t'));
-    try {
-      const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
+    await withRepositories(svc.env.mongoUrl, async (repo) => {
       const { consents, published, warnings } = writerWith(repo, () => Promise.reject(new Error('database hiccup')), 300);
       const [ev] = await consents.create(A.accountId, A.appId, [{ subject: 'hiccup', issuer: 'i', target: 't', action: true }]);
       expect(ev!.id).toMatch(/^[0-9a-f]{32}$/);
@@ -144,15 +148,11 @@ describe('events on NATS', () => {
       await eventually(async () => (await streamMessages(nc, svc.env.natsPrefix)).some((m) => m.msgId === ev!.id), 20_000, 'relay to publish');
       const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'hiccup', issuer: 'i', target: 't', current: true });
       expect(cur.events.map((e) => e.id)).toEqual([ev!.id]);
-    } finally {
-      await conn.close();
-    }
+    });
   });
 
   it("answers the stored events before the caller's deadline while their current states are still being applied, and publishes after", async () => {
-    const conn = await connectMongo(svc.env.mongoUrl, testLogger('t'));
-    try {
-      const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
+    await withRepositories(svc.env.mongoUrl, async (repo) => {
       let finish!: () => void;
       const { consents, published } = writerWith(
         repo,
@@ -168,25 +168,19 @@ describe('events on NATS', () => {
       expect(published).toEqual([ev!.id]);
       const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'late', issuer: 'i', target: 't', current: true });
       expect(cur.events.map((e) => e.id)).toEqual([ev!.id]);
-    } finally {
-      await conn.close();
-    }
+    });
   });
 
   it('hands every due event to exactly one of three racing relays', async () => {
     // a database of its own: the running service's relay must not take part
-    const conn = await connectMongo(testEnv('consentclaims').mongoUrl, testLogger('t'));
-    try {
-      const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
+    await withRepositories(testEnv('consentclaims').mongoUrl, async (repo) => {
       const evs = buildEvents('acc-claim', 'app', validateInputs(Array.from({ length: 50 }, () => ({ subject: 's', issuer: 'i', target: 't', action: true }))));
       await repo.events.insertEvents(evs, new Date(Date.now() - 1000)); // already due: up for grabs
       const claims = await Promise.all(['r1', 'r2', 'r3'].map((claim) => repo.outbox.claimDue(claim, 60_000, 100)));
       const claimed = claims.flat().map((e) => e.id);
       expect(claimed.sort()).toEqual(evs.map((e) => e.id).sort()); // each once, none left out
       expect(await repo.outbox.claimDue('r4', 60_000, 100)).toEqual([]); // leased now
-    } finally {
-      await conn.close();
-    }
+    });
   });
 });
 
