@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { connect, type NatsConnection } from 'nats';
-import { connectMongo, eventSubject, streamName, type EventEnvelope } from '@accord/common';
+import { eventSubject, streamName, type EventEnvelope } from '@accord/common';
 import { CONSENT_BUS_CONTENT_TYPE, consentBusEventEnvelope, consentEventJson, decodeConsentBusEvent, isConsentBusContentType } from '@accord/proto';
 import { findBinary, freePort, itWithBinary, spawnLogged, stopChild, testEnv, waitForPort } from '@accord/local-stack';
 import { Consents } from '../src/app/consents';
 import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
-import { defineModels } from '../src/store/models';
-import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
-import { consentInput as input, startService, eventually, type RunningService, testLogger } from '@accord/testkit';
+import type { ConsentRepositories } from '../src/store/repositories';
+import { withRepositories } from './repositories';
+import { consentInput as input, startService, eventually, type RunningService } from '@accord/testkit';
 
 const A = { accountId: 'acc-ev', appId: 'app-ev' };
 
@@ -34,16 +34,6 @@ async function streamMessages(nc: NatsConnection, prefix: string): Promise<Strea
     out.push({ subject: m.subject, msgId: m.header?.get('Nats-Msg-Id'), contentType, envelope });
   }
   return out;
-}
-
-/** Runs `body` with the consent repositories on a connection of its own to `mongoUrl`, closed after, passed or failed. */
-async function withRepositories(mongoUrl: string, body: (repo: ConsentRepositories) => Promise<void>): Promise<void> {
-  const conn = await connectMongo(mongoUrl, testLogger('t'));
-  try {
-    await body(consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 }));
-  } finally {
-    await conn.close();
-  }
 }
 
 /**
