@@ -147,6 +147,14 @@ function exportArgs(values: Record<string, unknown>): ExportArgs {
   return a;
 }
 
+/** `label: value` lines, the values in one column: what the commands print for a person. */
+export function aligned(fields: Record<string, string>): string {
+  const width = Math.max(...Object.keys(fields).map((k) => k.length)) + 1;
+  return Object.entries(fields)
+    .map(([label, value]) => `${`${label}:`.padEnd(width)} ${value}`)
+    .join('\n');
+}
+
 function required(values: Record<string, unknown>, name: string, command: string): string {
   const v = values[name];
   if (typeof v !== 'string' || !v.trim()) throw new CliError(`${command}: --${name} is required (see --help)`);
@@ -301,11 +309,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
           out(
             [
               `account ${r.accountCreated ? 'created' : 'reused'}: ${r.accountId}`,
-              `apiKey:       ${r.apiKey}`,
-              `appId:        ${r.appId}`,
-              `clientId:     ${r.clientId}`,
-              `clientSecret: ${r.clientSecret}`,
-              `scopes:       ${r.scopes.join(' ')}`,
+              aligned({ apiKey: r.apiKey, appId: r.appId, clientId: r.clientId, clientSecret: r.clientSecret, scopes: r.scopes.join(' ') }),
               '',
               'The client secret is shown only now: store it. Get a token with',
               `  curl -u '${r.clientId}:<clientSecret>' -d grant_type=client_credentials <base_url>/oauth/v0/token`,
@@ -339,11 +343,8 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
       }
       case 'rotate-secret': {
         const r = await client.rotateClientSecret(args as unknown as oauthv1.RotateClientSecretRequest, opts);
-        out(
-          json
-            ? JSON.stringify({ clientId: r.clientId, clientSecret: r.clientSecret })
-            : `clientId:     ${r.clientId}\nclientSecret: ${r.clientSecret}\n(shown only now; the old secret no longer works)`,
-        );
+        const shown = { clientId: r.clientId, clientSecret: r.clientSecret };
+        out(json ? JSON.stringify(shown) : `${aligned(shown)}\n(shown only now; the old secret no longer works)`);
         break;
       }
       case 'set-origins': {
@@ -351,17 +352,14 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
         out(
           json
             ? JSON.stringify({ appId: a.id, allowedOrigins: a.allowedOrigins })
-            : `appId:          ${a.id}\nallowedOrigins: ${a.allowedOrigins.join(' ') || '(none)'}`,
+            : aligned({ appId: a.id, allowedOrigins: a.allowedOrigins.join(' ') || '(none)' }),
         );
         break;
       }
       case 'rotate-api-key': {
         const r = await client.rotateApiKey(args as unknown as oauthv1.RotateApiKeyRequest, opts);
-        out(
-          json
-            ? JSON.stringify({ accountId: r.accountId, apiKey: r.apiKey })
-            : `accountId: ${r.accountId}\napiKey:    ${r.apiKey}\n(the old API key no longer works)`,
-        );
+        const shown = { accountId: r.accountId, apiKey: r.apiKey };
+        out(json ? JSON.stringify(shown) : `${aligned(shown)}\n(the old API key no longer works)`);
         break;
       }
     }
