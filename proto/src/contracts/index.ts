@@ -7,4 +7,4 @@ export * as dataprocessing from './dataprocessing';
 export * as oauth from './oauth';
 export * as sessions from './sessions';
 export * as webhooks from './webhooks';
-export { componentSchemas, jsonSchemaOf, type JsonSchema } from './json-schema';
+export { componentSchemas, jsonSchemaOf, longerThan, type JsonSchema } from './json-schema';

@@ -87,3 +87,10 @@ function collapseNullable(node: unknown): unknown {
     ...outer,
   };
 }
+
+/**
+ * More than `max` characters, counted as JSON Schema's `maxLength` counts them (code points, not
+ * UTF-16 units): the services' own length checks use it, so a value the document accepts is never
+ * refused behind it.
+ */
+export const longerThan = (v: string, max: number): boolean => v.length > max && [...v].length > max;

@@ -51,6 +51,7 @@ export const DEFAULT_SCOPE = 'default';
  * OpenAPI document is generated from.
  */
 export const { LIMITS, MAX_VERSION, EVENT_ID_PATTERN } = contracts.consent;
+const { longerThan } = contracts;
 
 export const REQUIRED_FIELDS = ['subject', 'issuer', 'target'] as const;
 export const OPTIONAL_FIELDS = ['source', 'scope', 'delegate'] as const;
@@ -62,8 +63,6 @@ export const TOKEN_PATTERN = /^[A-Z0-9]{6}$/;
  * defaults to `default`). All problems of all inputs are reported at once, with JSON-pointer
  * paths relative to the array (`/3/subject`); nothing is stored unless everything is valid.
  */
-/** More than `max` characters, counted as the OpenAPI document's maxLength counts them (code points, not UTF-16 units). */
-export const longerThan = (v: string, max: number): boolean => v.length > max && [...v].length > max;
 
 export function validateInputs(inputs: ConsentInput[], now: number = Date.now()): NormalizedInput[] {
   if (inputs.length === 0) throw InvalidArgumentError.field('/', 'at least one event is required');

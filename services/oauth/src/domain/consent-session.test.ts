@@ -11,6 +11,19 @@ describe('consent session input', () => {
     const fields = checkSessionInput({ ...base, subject: ' ', issuer: '', groupId: '' }).map((e) => e.field);
     expect(fields).toEqual(['/subject', '/issuer', '/groupId']);
   });
+  it("holds subject, issuer and targets to the consent events' limits, counted in characters as the document counts them", () => {
+    const errors = checkSessionInput({ ...base, subject: 's'.repeat(1025), issuer: 'i'.repeat(1025), targets: ['t'.repeat(2049)] });
+    expect(errors).toEqual([
+      { field: '/subject', message: 'must be at most 1024 characters' },
+      { field: '/issuer', message: 'must be at most 1024 characters' },
+      { field: '/targets/0', message: 'must be 1 to 2048 characters' },
+    ]);
+    // 1024 characters outside the BMP are 2048 UTF-16 units: still 1024 characters
+    expect(checkSessionInput({ ...base, subject: '😀'.repeat(1024), issuer: 'i'.repeat(1024), targets: ['t'.repeat(2048)] })).toEqual([]);
+  });
+  it('refuses a group id longer than the document allows', () => {
+    expect(checkSessionInput({ ...base, groupId: 'g'.repeat(65) }).map((e) => e.field)).toEqual(['/groupId']);
+  });
   it('refuses a ttl above one hour', () => {
     expect(checkSessionInput({ ...base, ttlSeconds: 3601 }).map((e) => e.field)).toEqual(['/ttlSeconds']);
   });

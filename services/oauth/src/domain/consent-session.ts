@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { FieldError, SigningKey } from '@accord/common';
+import { contracts } from '@accord/proto';
 import { ACCESS_TOKEN_AUDIENCE } from './access-token';
 
 /** The JWT `typ` of consent session tokens: never accepted where an access token (at+jwt) is expected. */
 export const SESSION_TOKEN_TYPE = 'accord-session+jwt';
-export const SESSION_DEFAULT_TTL = 900;
-export const SESSION_MAX_TTL = 3600;
-const MAX_TARGETS = 100;
-const MAX_FIELD = 2048;
+/** The session contract's limits (@accord/proto contracts/sessions.ts), which the gateway's document states. */
+const { LIMITS } = contracts.sessions;
+export const SESSION_DEFAULT_TTL = LIMITS.ttlDefault;
+export const SESSION_MAX_TTL = LIMITS.ttlMax;
 const MAX_ORIGINS = 50;
 
 export interface ConsentSessionInput {
@@ -24,19 +25,20 @@ export interface ConsentSessionInput {
 /** Field errors of a session request (empty when it is valid). */
 export function checkSessionInput(i: ConsentSessionInput): FieldError[] {
   const errors: FieldError[] = [];
-  const text = (name: string, v: string) => {
+  const text = (name: 'subject' | 'issuer', v: string) => {
     if (!v.trim()) errors.push({ field: `/${name}`, message: 'is required' });
-    else if (v.length > MAX_FIELD) errors.push({ field: `/${name}`, message: `must be at most ${MAX_FIELD} characters` });
+    else if (contracts.longerThan(v, LIMITS[name])) errors.push({ field: `/${name}`, message: `must be at most ${LIMITS[name]} characters` });
   };
   if (!i.accountId) errors.push({ field: '/account_id', message: 'is required' });
   if (!i.appId) errors.push({ field: '/app_id', message: 'is required' });
   text('subject', i.subject);
   text('issuer', i.issuer);
-  if (i.groupId && !/^[A-Za-z0-9_-]{1,64}$/.test(i.groupId)) errors.push({ field: '/groupId', message: 'is not a group id' });
+  if (i.groupId && (i.groupId.length > LIMITS.groupIdLength || !/^[A-Za-z0-9_-]+$/.test(i.groupId)))
+    errors.push({ field: '/groupId', message: 'is not a group id' });
   if (!i.groupId && i.targets.length === 0) errors.push({ field: '/groupId', message: 'a groupId or at least one target is required' });
-  if (i.targets.length > MAX_TARGETS) errors.push({ field: '/targets', message: `at most ${MAX_TARGETS} targets` });
+  if (i.targets.length > LIMITS.targets) errors.push({ field: '/targets', message: `at most ${LIMITS.targets} targets` });
   i.targets.forEach((t, n) => {
-    if (!t || t.length > MAX_FIELD) errors.push({ field: `/targets/${n}`, message: `must be 1 to ${MAX_FIELD} characters` });
+    if (!t || contracts.longerThan(t, LIMITS.target)) errors.push({ field: `/targets/${n}`, message: `must be 1 to ${LIMITS.target} characters` });
   });
   if (!Number.isInteger(i.ttlSeconds) || i.ttlSeconds < 0 || i.ttlSeconds > SESSION_MAX_TTL) {
     errors.push({ field: '/ttlSeconds', message: `must be an integer from 1 to ${SESSION_MAX_TTL}` });
