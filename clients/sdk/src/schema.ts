@@ -4553,14 +4553,16 @@ export interface components {
      *       "type": "consent",
      *       "text": "A consent event was recorded",
      *       "data": {
-     *         "id": "65f0c0ffee0000000000beef",
-     *         "subject": "user-1",
+     *         "id": "0193a5c2f1e8000000a1b2c3d4e5f601",
+     *         "subject": "https://shop.example/users/42",
      *         "issuer": "https://shop.example",
-     *         "target": "https://shop.example/privacy",
+     *         "target": "https://accord.example/dataprocessing/v0/dpspecs/6740d0c1a2b3c4d5e6f70812",
+     *         "source": "https://shop.example/signup",
      *         "scope": "default",
      *         "action": true,
-     *         "token": "K3X9QZ",
-     *         "createdAt": "2026-01-01T12:00:00.000Z"
+     *         "token": "K7Q2ZP",
+     *         "createdAt": "2026-11-20T10:15:30.123Z",
+     *         "appId": "app_3f9c1e"
      *       }
      *     }
      */

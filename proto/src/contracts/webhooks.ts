@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { componentSchemas, contractRegistry } from './json-schema';
+import { EXAMPLE_EVENT } from './consent';
 
 /**
  * The webhooks contract: the event types a webhook can subscribe to, what a registration may
@@ -190,16 +191,8 @@ export const WebhookEventPayload = z
       {
         type: 'consent',
         text: 'A consent event was recorded',
-        data: {
-          id: '65f0c0ffee0000000000beef',
-          subject: 'user-1',
-          issuer: 'https://shop.example',
-          target: 'https://shop.example/privacy',
-          scope: 'default',
-          action: true,
-          token: 'K3X9QZ',
-          createdAt: '2026-01-01T12:00:00.000Z',
-        },
+        // a real event's JSON, as GET /consent/v0/consents/{id} answers it
+        data: EXAMPLE_EVENT,
       },
     ],
   });
