@@ -122,7 +122,11 @@ export async function startFaultStack(name: string, opts: { ownMongo?: boolean; 
     child.on('exit', (code, signal) => {
       if (children.get(svc) === child) exits.push(`${svc} exited (${code ?? signal})`);
     });
-    await waitForPort(ports[svc], '127.0.0.1', 30_000, child);
+    await waitForPort(ports[svc], '127.0.0.1', 30_000, child).catch((err: Error) => {
+      // the process's own last words say why (a port taken meanwhile, a database not answering, …)
+      const own = logs.filter((l) => l.startsWith(`${svc}: `)).slice(-20);
+      throw new Error(`${svc}: ${err.message}; its last log lines:\n${own.join('\n')}`);
+    });
   };
   const kill = async (svc: ProcessName, signal: NodeJS.Signals = 'SIGKILL') => {
     const child = children.get(svc);
@@ -158,6 +162,9 @@ export async function startFaultStack(name: string, opts: { ownMongo?: boolean; 
       secrets,
       extra: {
         LOG_LEVEL: 'info',
+        // a free port each: the defaults (9464–9468) may be held by another stack of the same test run
+        METRICS_PORT: '0',
+        METRICS_HOST: '127.0.0.1',
         SHUTDOWN_GRACE_MS: '2000',
         ACCORD_WEBHOOK_RETRY_SCHEDULE: '1s,2s,4s,8s',
         ACCORD_WEBHOOK_JITTER: '0',
