@@ -7,8 +7,26 @@ import { delimiter, join, resolve } from 'node:path';
 /** The repository's root folder. */
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
-/** A free TCP port on loopback, picked by the kernel. */
-export function freePort(): Promise<number> {
+/**
+ * Ports handed out by freePort: below Linux's ephemeral range (32768–60999 by default), where the
+ * kernel picks the local port of every outgoing connection. A port the kernel picked for us
+ * (`listen(0)`) comes from that range, so between our check and the process that binds it, any
+ * connection the stack opens (to MongoDB, NATS, another service) could take it as its own local
+ * port, and the process would exit with EADDRINUSE.
+ */
+const FREE_PORT_RANGE = { from: 20_000, to: 32_767 };
+
+/** A free TCP port on loopback, outside the range of outgoing connections' local ports. */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = FREE_PORT_RANGE.from + Math.floor(Math.random() * (FREE_PORT_RANGE.to - FREE_PORT_RANGE.from + 1));
+    if (await portFree(port)) return port;
+  }
+  return kernelPort();
+}
+
+/** A free TCP port on loopback, picked by the kernel (from the ephemeral range). */
+function kernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
