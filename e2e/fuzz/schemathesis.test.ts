@@ -4,7 +4,8 @@
  * links (create, then read, change, delete). Every check is on (`--checks all`): no 5xx, no
  * status code, content type, header or body the document does not declare, valid data accepted,
  * invalid data refused, undeclared methods 405. Found cases are kept as regressions in
- * regressions.test.ts.
+ * regressions.test.ts. A report that invalid data was accepted, about a body the document itself
+ * accepts, is schemathesis's false positive and is logged instead (findings.ts).
  *
  * CI runs a bounded pass (ACCORD_FUZZ_EXAMPLES cases per operation and phase, default 25, within
  * ACCORD_FUZZ_SECONDS, default 200); `npm run fuzz` a long one. Needs schemathesis in the project's
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { itWithBinary, REPO_ROOT } from '@accord/local-stack';
 import { startStack, type Stack } from '../harness';
+import { onlyFalsePositives } from './findings';
 
 const st = join(process.env.ACCORD_TOOLS_DIR ?? join(REPO_ROOT, '.accord', 'tools'), 'venv', 'bin', 'st');
 const examples = Number(process.env.ACCORD_FUZZ_EXAMPLES ?? 25);
@@ -89,8 +91,13 @@ describe('schemathesis against the running stack', () => {
       const generated = /(\d+) generated/.exec(out);
       console.log(`[fuzz] schemathesis: ${generated ? generated[1] : '?'} test cases, exit code ${code}`);
       if (code !== 0) {
-        const from = ['ERRORS', 'FAILURES', 'SUMMARY'].map((w) => out.indexOf(w)).filter((i) => i >= 0);
-        throw new Error(`schemathesis failed (exit ${code}):\n${out.slice(from.length ? Math.min(...from) - 40 : -8000)}`);
+        // schemathesis's own false positives (see findings.ts) are logged, not failed on
+        const excused = code === 1 ? onlyFalsePositives(out) : undefined;
+        if (!excused) {
+          const from = ['ERRORS', 'FAILURES', 'SUMMARY'].map((w) => out.indexOf(w)).filter((i) => i >= 0);
+          throw new Error(`schemathesis failed (exit ${code}):\n${out.slice(from.length ? Math.min(...from) - 40 : -8000)}`);
+        }
+        console.log(`[fuzz] not findings — the document accepts the body sent: ${excused.map((c) => `${c.operation} (${c.id})`).join(', ')}`);
       }
       expect(Number(generated?.[1] ?? 0)).toBeGreaterThan(examples * 20);
       // the stack is still healthy afterwards
