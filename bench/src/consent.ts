@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { withCpu, type BenchResult } from './measure';
+import { offeredLoad, withCpu, type BenchResult } from './measure';
 
 export type { BenchResult };
 
@@ -78,6 +78,7 @@ async function run(
       duration: o.durationSec,
       connections: 10,
       timeout: 60,
+      ...offeredLoad(),
       // A fresh body or path per request (autocannon 8's idReplacement sends nothing at all).
       ...(makeBody || makePath
         ? {

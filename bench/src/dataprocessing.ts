@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { offeredLoad } from './measure';
 
 export interface BenchResult {
   name: string;
@@ -19,7 +20,15 @@ async function measure(
   name: string,
   o: { url: string; method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string; durationSec: number },
 ): Promise<BenchResult> {
-  const result = await autocannon({ url: o.url, method: o.method ?? 'GET', headers: o.headers, body: o.body, duration: o.durationSec, connections: 10 });
+  const result = await autocannon({
+    url: o.url,
+    method: o.method ?? 'GET',
+    headers: o.headers,
+    body: o.body,
+    duration: o.durationSec,
+    connections: 10,
+    ...offeredLoad(),
+  });
   return {
     name,
     requestsPerSec: Math.round(result.requests.average),

@@ -26,6 +26,14 @@ export function countCommandsDuringRuns(counter: MongoCommandCounter): void {
 
 const RATE = Number(process.env.BENCH_RATE ?? 0) || undefined;
 
+/**
+ * autocannon's options for BENCH_RATE: a fixed offered load (requests/s in all) makes CPU per
+ * request comparable between two builds — at full speed, background work that runs per second
+ * (the log's passes, the relay's polls) is shared by however many requests the run happened to
+ * reach. Every run of the bench takes it, the ceiling's included (its ratios then mean nothing).
+ */
+export const offeredLoad = (): { overallRate?: number } => (RATE ? { overallRate: RATE } : {});
+
 /** Runs an autocannon run and adds the CPU each process spent per completed request. */
 export async function withCpu(
   run: () => Promise<autocannon.Result>,
@@ -66,10 +74,7 @@ export async function measure(
       body: opts.body,
       duration: opts.durationSec,
       connections: opts.connections ?? 10,
-      // A fixed offered load (BENCH_RATE requests/s in all) makes CPU per request comparable
-      // between two builds: at full speed, background work that runs per second (the log's
-      // passes, the relay's polls) is shared by however many requests the run happened to reach.
-      ...(RATE ? { overallRate: RATE } : {}),
+      ...offeredLoad(),
     }),
   );
   return {
