@@ -126,13 +126,37 @@ export const hundredEvents = (run: string, n: number) =>
     })),
   );
 
+/**
+ * The consent runs, in the order they run. BENCH_CONSENT_RUNS picks some, e.g. `search,current`
+ * to compare reads of two builds on the same seed: the POST runs before them add as many events
+ * as each build manages to store, and the searches then scan different collections.
+ */
+export const CONSENT_RUNS = ['post', 'array', 'search', 'current', 'scope', 'change'] as const;
+export type ConsentRun = (typeof CONSENT_RUNS)[number];
+
+/** The runs BENCH_CONSENT_RUNS names (all when unset or empty); an unknown name is an error. */
+export function consentRuns(value: string | undefined): Set<ConsentRun> {
+  const names = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!names.length) return new Set(CONSENT_RUNS);
+  const unknown = names.filter((n) => !(CONSENT_RUNS as readonly string[]).includes(n));
+  if (unknown.length) throw new Error(`BENCH_CONSENT_RUNS: unknown run ${unknown.join(', ')} (the runs: ${CONSENT_RUNS.join(', ')})`);
+  return new Set(names as ConsentRun[]);
+}
+
 /** Same-run ceilings (requests/s of the bare app): one insertOne, one insertMany of 100. */
 export interface ConsentCeilings {
   insert?: number;
   insertMany?: number;
 }
 
-export async function benchConsent(opts: BenchOpts, ceilings: ConsentCeilings = {}): Promise<BenchResult[]> {
+export async function benchConsent(
+  opts: BenchOpts,
+  ceilings: ConsentCeilings = {},
+  runs: ReadonlySet<ConsentRun> = new Set(CONSENT_RUNS),
+): Promise<BenchResult[]> {
   const headers = { authorization: `Bearer ${opts.token}`, 'x-api-key': opts.apiKey, 'content-type': 'application/json' };
   const seedCount = Number(process.env.BENCH_CONSENT_SEED ?? SEED_EVENTS);
   const seedSec = await seed(opts, headers, seedCount);
@@ -160,35 +184,37 @@ export async function benchConsent(opts: BenchOpts, ceilings: ConsentCeilings = 
     if (res.status !== 200 || got.length !== want) throw new Error(`search${extra}: HTTP ${res.status} with ${got.length} events, expected ${want}`);
   }
   const results: BenchResult[] = [];
-  const single = await run('POST /consent/v0/consents (1 event)', { url: base, method: 'POST', headers, body: one, durationSec: opts.durationSec });
-  results.push({ ...single, ...(ceilings.insert ? { ceilingPerSec: ceilings.insert } : {}) });
-  const array = await run('POST /consent/v0/consents (array of 100)', { url: base, method: 'POST', headers, body: hundred, durationSec: opts.durationSec });
-  results.push({ ...array, eventsPerRequest: 100, ...(ceilings.insertMany ? { ceilingPerSec: ceilings.insertMany } : {}) });
-  results.push(await run('GET /consent/v0/consents/search', { url: base, path: searchPath(''), headers, durationSec: opts.durationSec }));
-  results.push(
-    await run('GET /consent/v0/consents/search?current=true', { url: base, path: searchPath('&current=true'), headers, durationSec: opts.durationSec }),
-  );
-  results.push(
-    await run('GET /consent/v0/consents/search?current=true&scope=email', {
-      url: base,
-      path: searchPath('&current=true&scope=email'),
-      headers,
-      durationSec: opts.durationSec,
-    }),
-  );
+  if (runs.has('post')) {
+    const single = await run('POST /consent/v0/consents (1 event)', { url: base, method: 'POST', headers, body: one, durationSec: opts.durationSec });
+    results.push({ ...single, ...(ceilings.insert ? { ceilingPerSec: ceilings.insert } : {}) });
+  }
+  if (runs.has('array')) {
+    const array = await run('POST /consent/v0/consents (array of 100)', { url: base, method: 'POST', headers, body: hundred, durationSec: opts.durationSec });
+    results.push({ ...array, eventsPerRequest: 100, ...(ceilings.insertMany ? { ceilingPerSec: ceilings.insertMany } : {}) });
+  }
+  const searches = [
+    ['search', '', 'GET /consent/v0/consents/search'],
+    ['current', '&current=true', 'GET /consent/v0/consents/search?current=true'],
+    ['scope', '&current=true&scope=email', 'GET /consent/v0/consents/search?current=true&scope=email'],
+  ] as const;
+  for (const [key, extra, name] of searches) {
+    if (runs.has(key)) results.push(await run(name, { url: base, path: searchPath(extra), headers, durationSec: opts.durationSec }));
+  }
   // last, as it adds events to seeded subjects: a change of an existing state
   const change = (n: number) => {
     const s = seeded(n + 1);
     return JSON.stringify({ subject: `bench-subject-${s}`, issuer: ISSUER, target: targetOf(s), scope: 'email', action: n % 2 === 0 });
   };
-  results.push(
-    await run('POST /consent/v0/consents (1 event changing a seeded state)', {
-      url: base,
-      method: 'POST',
-      headers,
-      body: change,
-      durationSec: opts.durationSec,
-    }),
-  );
+  if (runs.has('change')) {
+    results.push(
+      await run('POST /consent/v0/consents (1 event changing a seeded state)', {
+        url: base,
+        method: 'POST',
+        headers,
+        body: change,
+        durationSec: opts.durationSec,
+      }),
+    );
+  }
   return results;
 }

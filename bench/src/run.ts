@@ -13,7 +13,7 @@ import { launchStack, REPO_ROOT, spawnLogged, startInfra, stopChild, withDatabas
 import { oauthv1 } from '@accord/proto';
 import type { BenchResult } from './measure';
 import { countCommandsDuringRuns, measure, printResults } from './measure';
-import { benchConsent, hundredEvents, oneEvent } from './consent';
+import { benchConsent, consentRuns, hundredEvents, oneEvent } from './consent';
 import { countCommands, idleRate, printCounts, type CommandCountRow } from './counts';
 import { benchDataprocessing } from './dataprocessing';
 import { benchExport, printExport, type ExportFigures } from './export';
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   const durationSec = Number(process.env.BENCH_DURATION ?? 10);
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const wants = (area: string) => !only || only.includes(area);
+  const runs = consentRuns(process.env.BENCH_CONSENT_RUNS); // before anything starts: an unknown name fails at once
   const dataDir = mkdtempSync(join(tmpdir(), 'accord-bench-'));
   // the whole stack and the ceiling reach the database through a proxy that counts commands
   const infra = await startInfra({ dataDir, ephemeral: true });
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
         durationSec,
       });
       results.push(ceil, { ...ceilMany, eventsPerRequest: 100 });
-      results.push(...(await benchConsent(common, { insert: ceil.requestsPerSec, insertMany: ceilMany.requestsPerSec })));
+      results.push(...(await benchConsent(common, { insert: ceil.requestsPerSec, insertMany: ceilMany.requestsPerSec }, runs)));
     }
     for (const [area, run] of Object.entries(areaBenches)) if (wants(area)) results.push(...(await run(common)));
     let exported: ExportFigures | undefined;
