@@ -60,21 +60,51 @@ export async function withCpu(
 
 /**
  * Runs autocannon against one endpoint. `non2xx` responses count as errors, so a benchmark
- * that silently measures error pages shows it.
+ * that silently measures error pages shows it. `body` and `path`, when functions, make a fresh
+ * body or path (with query) for every request.
  */
 export async function measure(
   name: string,
-  opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; durationSec: number; connections?: number },
+  opts: {
+    url: string;
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: string | ((n: number) => string);
+    path?: (n: number) => string;
+    durationSec: number;
+    connections?: number;
+    /** Requests/s offered in all (autocannon's overallRate); BENCH_RATE otherwise. */
+    rate?: number;
+    timeoutSec?: number;
+  },
 ): Promise<BenchResult> {
+  let n = 0;
+  const { body, path } = opts;
+  const connections = opts.connections ?? 10;
+  const fresh = typeof body === 'function' || path !== undefined;
   const { result, cpuMs, commands } = await withCpu(() =>
     autocannon({
       url: opts.url,
       method: opts.method ?? 'GET',
       headers: opts.headers,
-      body: opts.body,
       duration: opts.durationSec,
-      connections: opts.connections ?? 10,
-      ...offeredLoad(),
+      connections,
+      ...(opts.timeoutSec ? { timeout: opts.timeoutSec } : {}),
+      ...(opts.rate ? { overallRate: opts.rate } : offeredLoad()),
+      ...(typeof body === 'string' ? { body } : {}),
+      // A fresh body or path per request (autocannon 8's idReplacement sends nothing at all).
+      ...(fresh
+        ? {
+            requests: [
+              {
+                setupRequest: (req: autocannon.Request) => {
+                  const i = n++;
+                  return { ...req, ...(typeof body === 'function' ? { body: body(i) } : {}), ...(path ? { path: path(i) } : {}) };
+                },
+              },
+            ],
+          }
+        : {}),
     }),
   );
   return {
@@ -86,7 +116,7 @@ export async function measure(
     p99Ms: result.latency.p99,
     // Requests still unanswered when the run ends are not in autocannon's counts: when nothing
     // completed at all, every open connection was such a request, and it counts as an error.
-    errors: result.errors + result.timeouts + result.non2xx + (result.requests.total === 0 ? (opts.connections ?? 10) : 0),
+    errors: result.errors + result.timeouts + result.non2xx + (result.requests.total === 0 ? connections : 0),
   };
 }
 
