@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: starts the whole stack as processes (as `npm start` does, in a temporary data
- * directory), bootstraps credentials, and measures each API through the gateway with autocannon.
- * BENCH_DURATION (seconds per endpoint, default 10) and BENCH_ONLY (comma-separated areas:
- * oauth,consent,dataprocessing,webhooks,export) tune a run; BENCH_EXPORT_EVENTS sizes the export.
+ * directory), bootstraps credentials, and measures each API through the gateway with autocannon,
+ * beside the peers a user would pick instead (c15t, Ory Hydra) and a bare ceiling app, in the
+ * same run. BENCH_DURATION (seconds per endpoint, default 10) and BENCH_ONLY (comma-separated
+ * areas: oauth,consent,dataprocessing,webhooks,export,peers) tune a run; BENCH_EXPORT_EVENTS
+ * sizes the export.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import { launchStack, REPO_ROOT, spawnLogged, startInfra, stopChild, withDatabas
 import { oauthv1 } from '@accord/proto';
 import type { BenchResult } from './measure';
 import { countCommandsDuringRuns, measure, printResults } from './measure';
+import { jobs, printSideBySide } from './compare';
 import { benchConsent, consentRuns, hundredEvents, oneEvent } from './consent';
 import { countCommands, idleRate, printCounts, type CommandCountRow } from './counts';
 import { benchDataprocessing } from './dataprocessing';
@@ -20,6 +23,7 @@ import { benchExport, printExport, type ExportFigures } from './export';
 import { metricRows, printMetricRows, scrapeAll } from './metrics';
 import { MongoCommandCounter } from './mongo-proxy';
 import { benchOAuth } from './oauth';
+import { benchPeers, peerResults, type PeerReport } from './peers';
 import { benchWebhooks } from './webhooks';
 
 /** The ceiling app (bench/src/ceiling.ts) as a process of its own, like each service. */
@@ -40,11 +44,25 @@ async function startCeiling(mongoUrl: string): Promise<{ url: string; stop(): Pr
   return { url: `http://127.0.0.1:${p}`, stop: () => stopChild(child) };
 }
 
+/** The names of Accord's runs the side-by-side table compares (consent.ts and oauth.ts name them). */
+const RECORD = 'POST /consent/v0/consents (1 event)';
+const READ = 'GET /consent/v0/consents/search?current=true&scope=email';
+const TOKEN = 'POST /oauth/v0/token (client_credentials)';
+
 async function main(): Promise<void> {
   const durationSec = Number(process.env.BENCH_DURATION ?? 10);
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const wants = (area: string) => !only || only.includes(area);
   const runs = consentRuns(process.env.BENCH_CONSENT_RUNS); // before anything starts: an unknown name fails at once
+  if (only?.every((a) => a === 'peers')) {
+    // the peers alone: Accord's stack is not started
+    const report = await benchPeers(durationSec);
+    console.log('');
+    printResults(peerResults(report));
+    console.log('');
+    printSideBySide(jobs({}, {}, report), report);
+    return;
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'accord-bench-'));
   // the whole stack and the ceiling reach the database through a proxy that counts commands
   const infra = await startInfra({ dataDir, ephemeral: true });
@@ -88,10 +106,12 @@ async function main(): Promise<void> {
     countCommandsDuringRuns(counter);
     const metricsBefore = await scrapeAll(stack.metricsPorts);
     const results: BenchResult[] = [];
+    const ceilings: { record?: BenchResult; read?: BenchResult; token?: BenchResult } = {};
     if (wants('oauth')) {
       const ceil = await measure('ceiling: findOne + ES256 signature', { url: `${ceiling.url}/token`, method: 'POST', durationSec });
       const [tok] = await benchOAuth({ baseUrl: stack.url, clientId: creds.clientId, clientSecret: creds.clientSecret, durationSec });
       results.push(ceil, { ...tok!, ceilingPerSec: ceil.requestsPerSec });
+      ceilings.token = ceil;
     }
     if (wants('consent')) {
       const ceil = await measure('ceiling: one insertOne', {
@@ -108,14 +128,26 @@ async function main(): Promise<void> {
         body: hundredEvents('ceiling', 0),
         durationSec,
       });
-      results.push(ceil, { ...ceilMany, eventsPerRequest: 100 });
-      results.push(...(await benchConsent(common, { insert: ceil.requestsPerSec, insertMany: ceilMany.requestsPerSec }, runs)));
+      const ceilRead = await measure('ceiling: one findOne by _id', { url: `${ceiling.url}/current/0`, path: (n) => `/current/${n}`, durationSec });
+      results.push(ceil, { ...ceilMany, eventsPerRequest: 100 }, ceilRead);
+      Object.assign(ceilings, { record: ceil, read: ceilRead });
+      results.push(...(await benchConsent(common, { insert: ceil.requestsPerSec, insertMany: ceilMany.requestsPerSec, read: ceilRead.requestsPerSec }, runs)));
     }
     for (const [area, run] of Object.entries(areaBenches)) if (wants(area)) results.push(...(await run(common)));
+    let peers: PeerReport | undefined;
+    if (wants('peers')) {
+      peers = await benchPeers(durationSec);
+      results.push(...peerResults(peers));
+    }
     let exported: ExportFigures | undefined;
     if (wants('export')) exported = await benchExport({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId });
     console.log('');
     printResults(results);
+    if (peers) {
+      const named = (name: string) => results.find((r) => r.name === name);
+      console.log('');
+      printSideBySide(jobs({ record: named(RECORD), read: named(READ), token: named(TOKEN) }, ceilings, peers), peers);
+    }
     if (exported) {
       console.log('');
       printExport(exported);
