@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { formatCpu, perRequest, sampleCpu } from './cpu';
+import { formatCpu, perRequest, sampleCpu, untilQuiet } from './cpu';
 import type { MongoCommandCounter } from './mongo-proxy';
 
 export interface BenchResult {
@@ -34,14 +34,22 @@ const RATE = Number(process.env.BENCH_RATE ?? 0) || undefined;
  */
 export const offeredLoad = (): { overallRate?: number } => (RATE ? { overallRate: RATE } : {});
 
-/** Runs an autocannon run and adds the CPU each process spent per completed request. */
+/**
+ * Runs an autocannon run and adds the CPU each process spent per completed request, and the
+ * database commands. The run starts on a quiet stack, and the counting goes on after it until the
+ * stack is quiet again: what a request causes after its answer (publication, webhook delivery,
+ * the log's sequencing) is part of its cost.
+ */
 export async function withCpu(
   run: () => Promise<autocannon.Result>,
 ): Promise<{ result: autocannon.Result; cpuMs?: Record<string, number>; commands?: BenchResult['commands'] }> {
+  const settled = await untilQuiet();
+  if (!settled.quiet) console.log(`(the stack was still busy after ${Math.round(settled.waitedMs / 1000)} s; measuring anyway)`);
   const before = sampleCpu();
   commandCounter?.take();
   const result = await run();
   const n = result.requests.total;
+  await untilQuiet();
   const cpuMs = perRequest(before, sampleCpu(), n);
   const c = commandCounter?.take();
   const commands =
@@ -138,7 +146,7 @@ export function printResults(results: BenchResult[]): void {
   for (const r of rows) console.log(line(r));
   const withCpuFigures = results.filter((r) => r.cpuMs);
   if (!withCpuFigures.length) return;
-  console.log('\nCPU per request, by process (ms, from /proc over the same runs):');
+  console.log('\nCPU per request, by process (ms, from /proc over the same runs and the work they left, until the stack was quiet):');
   for (const r of withCpuFigures) console.log(`  ${r.name}: ${formatCpu(r.cpuMs!)}`);
   const withCommands = results.filter((r) => r.commands && r.commands.perRequest > 0);
   if (!withCommands.length) return;
