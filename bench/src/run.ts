@@ -6,13 +6,8 @@
  * areas: oauth,consent,dataprocessing,webhooks,export,peers) tune a run; BENCH_EXPORT_EVENTS
  * sizes the export.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Metadata } from '@grpc/grpc-js';
-import { createClient } from '@accord/common';
-import { launchStack, REPO_ROOT, spawnLogged, startInfra, stopChild, withDatabase } from '@accord/local-stack';
-import { oauthv1 } from '@accord/proto';
+import { REPO_ROOT, spawnLogged, stopChild, withDatabase } from '@accord/local-stack';
 import type { BenchResult } from './measure';
 import { countCommandsDuringRuns, measure, printResults } from './measure';
 import { jobs, printSideBySide } from './compare';
@@ -21,9 +16,9 @@ import { countCommands, idleRate, printCounts, type CommandCountRow } from './co
 import { benchDataprocessing } from './dataprocessing';
 import { benchExport, printExport, type ExportFigures } from './export';
 import { metricRows, printMetricRows, scrapeAll } from './metrics';
-import { MongoCommandCounter } from './mongo-proxy';
 import { benchOAuth } from './oauth';
 import { benchPeers, peerResults, type PeerReport } from './peers';
+import { startBenchStack } from './stack';
 import { benchWebhooks } from './webhooks';
 
 /** The ceiling app (bench/src/ceiling.ts) as a process of its own, like each service. */
@@ -63,45 +58,13 @@ async function main(): Promise<void> {
     printSideBySide(jobs({}, {}, report), report);
     return;
   }
-  const dataDir = mkdtempSync(join(tmpdir(), 'accord-bench-'));
-  // the whole stack and the ceiling reach the database through a proxy that counts commands
-  const infra = await startInfra({ dataDir, ephemeral: true });
-  const upstream = new URL(infra.mongoUrl);
-  const counter = new MongoCommandCounter({ host: upstream.hostname, port: Number(upstream.port) });
-  const proxied = await counter.start(infra.mongoUrl);
-  const stack = await launchStack({
-    dataDir,
-    ephemeral: true,
-    gatewayPort: 0,
-    // Request limits off: the bench measures throughput, not the limiter (one client, one account).
-    env: {
-      LOG_LEVEL: 'warn',
-      MONGO_URL: proxied,
-      NATS_URL: infra.natsUrl,
-      ACCORD_LIMIT_ACCOUNT_RPS: '0',
-      ACCORD_LIMIT_APP_RPS: '0',
-      ACCORD_LIMIT_TOKEN_RPS: '0',
-    },
-    output: (n, l) => process.env.BENCH_LOG && console.log(`${n} | ${l}`),
-  });
-  const ceiling = await startCeiling(withDatabase(proxied, 'accord_ceiling'));
-  console.log(`stack ready at ${stack.url} (${infra.description}); ceiling at ${ceiling.url}; ${durationSec}s per endpoint`);
+  const bench = await startBenchStack();
+  const { stack, counter, proxied, creds, tokenBody, token, headers } = bench;
+  let ceiling: { url: string; stop(): Promise<void> } | undefined;
   try {
-    const admin = createClient(oauthv1.OAuthServiceService, `127.0.0.1:${stack.ports.oauth}`);
-    const md = new Metadata();
-    md.set('authorization', `Bearer ${stack.secrets.adminToken}`);
-    const creds = await admin.bootstrap({ accountName: 'bench', appName: 'bench', scopes: ['consent', 'dataprocessing', 'webhooks'] }, { metadata: md });
-    admin.close();
-    const tokenBody = JSON.stringify({
-      grant_type: 'client_credentials',
-      client_id: creds.clientId,
-      client_secret: creds.clientSecret,
-      scope: 'consent dataprocessing webhooks',
-    });
-    const tokenRes = await fetch(`${stack.url}/oauth/v0/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody });
-    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+    ceiling = await startCeiling(withDatabase(proxied, 'accord_ceiling'));
+    console.log(`stack ready at ${stack.url} (${bench.description}); ceiling at ${ceiling.url}; ${durationSec}s per endpoint`);
     const common = { baseUrl: stack.url, token, apiKey: creds.apiKey, durationSec };
-    const headers = { authorization: `Bearer ${token}`, 'x-api-key': creds.apiKey, 'content-type': 'application/json' };
 
     countCommandsDuringRuns(counter);
     const metricsBefore = await scrapeAll(stack.metricsPorts);
@@ -195,11 +158,8 @@ async function main(): Promise<void> {
       `\nidle stack, 10 s after 5 s of quiet: ${idle.work.toFixed(1)} work commands/s (${idle.detail || 'none'}), ${idle.monitoring.toFixed(1)} driver heartbeats/s`,
     );
   } finally {
-    await stack.stop();
-    await ceiling.stop();
-    await counter.stop();
-    await infra.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await ceiling?.stop();
+    await bench.stop();
   }
 }
 
