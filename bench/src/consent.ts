@@ -1,3 +1,4 @@
+import { untilQuiet } from './cpu';
 import { measure, type BenchResult } from './measure';
 
 export type { BenchResult };
@@ -115,6 +116,9 @@ export async function benchConsent(
   const seedCount = Number(process.env.BENCH_CONSENT_SEED ?? SEED_EVENTS);
   const seedSec = await seed(opts, headers, seedCount);
   console.log(`consent: seeded ${seedCount} events in ${seedSec.toFixed(1)} s (${Math.round(seedCount / seedSec)} events/s)`);
+  // the seed's publication, webhook deliveries and log sequencing take their time: not in the first run
+  const settled = await untilQuiet({ maxMs: 600_000 });
+  console.log(`consent: the stack was ${settled.quiet ? 'quiet' : 'still busy'} ${Math.round(settled.waitedMs / 1000)} s after the seed`);
 
   const run1 = Date.now().toString(36);
   const one = (n: number) => oneEvent(run1, n);
