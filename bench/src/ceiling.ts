@@ -4,6 +4,8 @@
  *   POST /insert  one insertOne of the JSON body           (the ceiling of POST /consents)
  *   POST /insertMany  one insertMany of the JSON array      (the ceiling of POST /consents with an array)
  *   POST /token   one findOne of a client + one ES256 JWT   (the ceiling of the token endpoint)
+ *   GET /current/:n  one findOne by _id of 1 of 1000 stored states, as JSON
+ *                                                          (the ceiling of a current search with scope)
  * Prints `ceiling listening on <port>` when ready. Env: MONGO_URL (database in the path).
  */
 import express from 'express';
@@ -19,6 +21,12 @@ async function main(): Promise<void> {
   const clients = db.collection<{ _id: string; secretHash: string; accountId: string; scopes: string[] }>('clients');
   await clients.updateOne({ _id: 'cl_ceiling' }, { $set: { secretHash: 'x', accountId: 'acc', scopes: ['consent'] } }, { upsert: true });
   const { privateKey } = await generateKeyPair('ES256');
+  const states = db.collection<{ _id: string }>('current');
+  const STATES = 1000;
+  await states.deleteMany({});
+  await states.insertMany(
+    Array.from({ length: STATES }, (_, i) => ({ _id: `state-${i}`, subject: `subject-${i}`, scope: 'email', action: true, updatedAt: new Date() })),
+  );
 
   const app = express();
   app.use(express.json({ limit: '1mb' }));
@@ -41,6 +49,11 @@ async function main(): Promise<void> {
       .setSubject(c._id)
       .sign(privateKey);
     res.json({ access_token: jwt, token_type: 'Bearer', expires_in: 900 });
+  });
+  app.get('/current/:n', async (req, res) => {
+    const state = await states.findOne({ _id: `state-${Number(req.params.n) % STATES}` });
+    if (!state) return void res.status(404).end();
+    res.json([state]);
   });
   const server = app.listen(0, '127.0.0.1', () => {
     console.log(`ceiling listening on ${(server.address() as { port: number }).port}`);

@@ -31,10 +31,13 @@ function readProc(pid: number): Proc | undefined {
 
 /** A readable name for a process of the stack, from its command line. */
 export function labelOf(cmdline: string, pid: number, self: number): string {
-  if (pid === self) return 'bench (load + proxy)';
+  if (pid === self) return SELF;
   const service = /services\/(\w+)\/dist\/main\.js/.exec(cmdline);
   if (service) return service[1]!;
   if (/ceiling\.js/.test(cmdline)) return 'ceiling app';
+  if (/c15t-server\.mjs/.test(cmdline)) return 'c15t';
+  if (/\/hydra serve\b/.test(cmdline)) return 'hydra';
+  if (/\bpostgres\b/.test(cmdline)) return 'postgres';
   if (/\bjava\b|mongo-java-server/.test(cmdline)) return 'database';
   if (/\bmongod\b/.test(cmdline)) return 'database';
   if (/nats-server/.test(cmdline)) return 'nats';
@@ -85,6 +88,31 @@ export function perRequest(before: CpuSample | undefined, after: CpuSample | und
     if (d > 0) out[label] = d / requests;
   }
   return out;
+}
+
+const SELF = 'bench (load + proxy)';
+
+/**
+ * Waits until the processes the bench started (its own excluded) are quiet: under `busyMsPerSec`
+ * ms of CPU per second over one `windowMs`, or `maxMs` passed. Before a run, so that the work an
+ * earlier run (or the seed) left behind — publication, webhook deliveries, the log's passes —
+ * is neither measured nor in the way; after it, so that the CPU a run's requests cause after
+ * their answers is counted as theirs. Resolves at once where CPU cannot be read.
+ */
+export async function untilQuiet(opts: { busyMsPerSec?: number; windowMs?: number; maxMs?: number } = {}): Promise<{ waitedMs: number; quiet: boolean }> {
+  const { busyMsPerSec = 50, windowMs = 500, maxMs = 30_000 } = opts;
+  const started = Date.now();
+  const busy = (s: CpuSample | undefined) => (s ? [...s].filter(([k]) => k !== SELF).reduce((sum, [, v]) => sum + v, 0) : 0);
+  let last = sampleCpu();
+  if (!last) return { waitedMs: 0, quiet: true };
+  for (;;) {
+    await new Promise((r) => setTimeout(r, windowMs));
+    const now = sampleCpu();
+    const rate = ((busy(now) - busy(last)) * 1000) / windowMs;
+    last = now;
+    if (rate < busyMsPerSec) return { waitedMs: Date.now() - started, quiet: true };
+    if (Date.now() - started >= maxMs) return { waitedMs: Date.now() - started, quiet: false };
+  }
 }
 
 /** `gateway 1.20 · consent 0.95 · … = total 3.40 ms` */

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { formatCpu, perRequest, sampleCpu } from './cpu';
+import { formatCpu, perRequest, sampleCpu, untilQuiet } from './cpu';
 import type { MongoCommandCounter } from './mongo-proxy';
 
 export interface BenchResult {
@@ -34,14 +34,22 @@ const RATE = Number(process.env.BENCH_RATE ?? 0) || undefined;
  */
 export const offeredLoad = (): { overallRate?: number } => (RATE ? { overallRate: RATE } : {});
 
-/** Runs an autocannon run and adds the CPU each process spent per completed request. */
+/**
+ * Runs an autocannon run and adds the CPU each process spent per completed request, and the
+ * database commands. The run starts on a quiet stack, and the counting goes on after it until the
+ * stack is quiet again: what a request causes after its answer (publication, webhook delivery,
+ * the log's sequencing) is part of its cost.
+ */
 export async function withCpu(
   run: () => Promise<autocannon.Result>,
 ): Promise<{ result: autocannon.Result; cpuMs?: Record<string, number>; commands?: BenchResult['commands'] }> {
+  const settled = await untilQuiet();
+  if (!settled.quiet) console.log(`(the stack was still busy after ${Math.round(settled.waitedMs / 1000)} s; measuring anyway)`);
   const before = sampleCpu();
   commandCounter?.take();
   const result = await run();
   const n = result.requests.total;
+  await untilQuiet();
   const cpuMs = perRequest(before, sampleCpu(), n);
   const c = commandCounter?.take();
   const commands =
@@ -60,21 +68,51 @@ export async function withCpu(
 
 /**
  * Runs autocannon against one endpoint. `non2xx` responses count as errors, so a benchmark
- * that silently measures error pages shows it.
+ * that silently measures error pages shows it. `body` and `path`, when functions, make a fresh
+ * body or path (with query) for every request.
  */
 export async function measure(
   name: string,
-  opts: { url: string; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; durationSec: number; connections?: number },
+  opts: {
+    url: string;
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: string | ((n: number) => string);
+    path?: (n: number) => string;
+    durationSec: number;
+    connections?: number;
+    /** Requests/s offered in all (autocannon's overallRate); BENCH_RATE otherwise. */
+    rate?: number;
+    timeoutSec?: number;
+  },
 ): Promise<BenchResult> {
+  let n = 0;
+  const { body, path } = opts;
+  const connections = opts.connections ?? 10;
+  const fresh = typeof body === 'function' || path !== undefined;
   const { result, cpuMs, commands } = await withCpu(() =>
     autocannon({
       url: opts.url,
       method: opts.method ?? 'GET',
       headers: opts.headers,
-      body: opts.body,
       duration: opts.durationSec,
-      connections: opts.connections ?? 10,
-      ...offeredLoad(),
+      connections,
+      ...(opts.timeoutSec ? { timeout: opts.timeoutSec } : {}),
+      ...(opts.rate ? { overallRate: opts.rate } : offeredLoad()),
+      ...(typeof body === 'string' ? { body } : {}),
+      // A fresh body or path per request (autocannon 8's idReplacement sends nothing at all).
+      ...(fresh
+        ? {
+            requests: [
+              {
+                setupRequest: (req: autocannon.Request) => {
+                  const i = n++;
+                  return { ...req, ...(typeof body === 'function' ? { body: body(i) } : {}), ...(path ? { path: path(i) } : {}) };
+                },
+              },
+            ],
+          }
+        : {}),
     }),
   );
   return {
@@ -86,7 +124,7 @@ export async function measure(
     p99Ms: result.latency.p99,
     // Requests still unanswered when the run ends are not in autocannon's counts: when nothing
     // completed at all, every open connection was such a request, and it counts as an error.
-    errors: result.errors + result.timeouts + result.non2xx + (result.requests.total === 0 ? (opts.connections ?? 10) : 0),
+    errors: result.errors + result.timeouts + result.non2xx + (result.requests.total === 0 ? connections : 0),
   };
 }
 
@@ -108,7 +146,7 @@ export function printResults(results: BenchResult[]): void {
   for (const r of rows) console.log(line(r));
   const withCpuFigures = results.filter((r) => r.cpuMs);
   if (!withCpuFigures.length) return;
-  console.log('\nCPU per request, by process (ms, from /proc over the same runs):');
+  console.log('\nCPU per request, by process (ms, from /proc over the same runs and the work they left, until the stack was quiet):');
   for (const r of withCpuFigures) console.log(`  ${r.name}: ${formatCpu(r.cpuMs!)}`);
   const withCommands = results.filter((r) => r.commands && r.commands.perRequest > 0);
   if (!withCommands.length) return;

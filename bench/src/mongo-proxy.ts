@@ -10,6 +10,9 @@ export interface CommandCount {
   monitoring: number;
   /** Milliseconds from each work command to its reply, summed by `<command> <collection>` (server time plus queueing). */
   waitMs: Map<string, number>;
+  /** Bytes sent to the database and received from it (every message, monitoring included). */
+  bytesSent: number;
+  bytesReceived: number;
 }
 
 /**
@@ -25,6 +28,8 @@ export class MongoCommandCounter {
   private workTotal = 0;
   private monitoring = 0;
   private waitMs = new Map<string, number>();
+  private bytesSent = 0;
+  private bytesReceived = 0;
   /** Work commands awaiting their reply: request id → (key, sent at). */
   private readonly sent = new Map<number, { key: string; at: number }>();
 
@@ -47,7 +52,16 @@ export class MongoCommandCounter {
 
   /** The counts since the last reset, and resets them. */
   take(): CommandCount {
-    const out = { work: this.work, workTotal: this.workTotal, monitoring: this.monitoring, waitMs: this.waitMs };
+    const out = {
+      work: this.work,
+      workTotal: this.workTotal,
+      monitoring: this.monitoring,
+      waitMs: this.waitMs,
+      bytesSent: this.bytesSent,
+      bytesReceived: this.bytesReceived,
+    };
+    this.bytesSent = 0;
+    this.bytesReceived = 0;
     this.work = new Map();
     this.waitMs = new Map();
     this.workTotal = 0;
@@ -69,6 +83,7 @@ export class MongoCommandCounter {
     server.pipe(client);
     let replies: Buffer = Buffer.alloc(0);
     server.on('data', (chunk: Buffer) => {
+      this.bytesReceived += chunk.length;
       replies = replies.length ? Buffer.concat([replies, chunk]) : chunk;
       while (replies.length >= 16) {
         const len = replies.readInt32LE(0);
@@ -83,6 +98,7 @@ export class MongoCommandCounter {
     });
     let pending: Buffer = Buffer.alloc(0);
     client.on('data', (chunk: Buffer) => {
+      this.bytesSent += chunk.length;
       server.write(chunk);
       pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       while (pending.length >= 16) {

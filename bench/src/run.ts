@@ -1,25 +1,24 @@
 /**
  * `npm run bench`: starts the whole stack as processes (as `npm start` does, in a temporary data
- * directory), bootstraps credentials, and measures each API through the gateway with autocannon.
- * BENCH_DURATION (seconds per endpoint, default 10) and BENCH_ONLY (comma-separated areas:
- * oauth,consent,dataprocessing,webhooks,export) tune a run; BENCH_EXPORT_EVENTS sizes the export.
+ * directory), bootstraps credentials, and measures each API through the gateway with autocannon,
+ * beside the peers a user would pick instead (c15t, Ory Hydra) and a bare ceiling app, in the
+ * same run. BENCH_DURATION (seconds per endpoint, default 10) and BENCH_ONLY (comma-separated
+ * areas: oauth,consent,dataprocessing,webhooks,export,peers) tune a run; BENCH_EXPORT_EVENTS
+ * sizes the export.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Metadata } from '@grpc/grpc-js';
-import { createClient } from '@accord/common';
-import { launchStack, REPO_ROOT, spawnLogged, startInfra, stopChild, withDatabase } from '@accord/local-stack';
-import { oauthv1 } from '@accord/proto';
+import { REPO_ROOT, spawnLogged, stopChild, withDatabase } from '@accord/local-stack';
 import type { BenchResult } from './measure';
 import { countCommandsDuringRuns, measure, printResults } from './measure';
+import { jobs, printSideBySide } from './compare';
 import { benchConsent, consentRuns, hundredEvents, oneEvent } from './consent';
 import { countCommands, idleRate, printCounts, type CommandCountRow } from './counts';
 import { benchDataprocessing } from './dataprocessing';
 import { benchExport, printExport, type ExportFigures } from './export';
 import { metricRows, printMetricRows, scrapeAll } from './metrics';
-import { MongoCommandCounter } from './mongo-proxy';
 import { benchOAuth } from './oauth';
+import { benchPeers, peerResults, type PeerReport } from './peers';
+import { startBenchStack } from './stack';
 import { benchWebhooks } from './webhooks';
 
 /** The ceiling app (bench/src/ceiling.ts) as a process of its own, like each service. */
@@ -40,58 +39,42 @@ async function startCeiling(mongoUrl: string): Promise<{ url: string; stop(): Pr
   return { url: `http://127.0.0.1:${p}`, stop: () => stopChild(child) };
 }
 
+/** The names of Accord's runs the side-by-side table compares (consent.ts and oauth.ts name them). */
+const RECORD = 'POST /consent/v0/consents (1 event)';
+const READ = 'GET /consent/v0/consents/search?current=true&scope=email';
+const TOKEN = 'POST /oauth/v0/token (client_credentials)';
+
 async function main(): Promise<void> {
   const durationSec = Number(process.env.BENCH_DURATION ?? 10);
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const wants = (area: string) => !only || only.includes(area);
   const runs = consentRuns(process.env.BENCH_CONSENT_RUNS); // before anything starts: an unknown name fails at once
-  const dataDir = mkdtempSync(join(tmpdir(), 'accord-bench-'));
-  // the whole stack and the ceiling reach the database through a proxy that counts commands
-  const infra = await startInfra({ dataDir, ephemeral: true });
-  const upstream = new URL(infra.mongoUrl);
-  const counter = new MongoCommandCounter({ host: upstream.hostname, port: Number(upstream.port) });
-  const proxied = await counter.start(infra.mongoUrl);
-  const stack = await launchStack({
-    dataDir,
-    ephemeral: true,
-    gatewayPort: 0,
-    // Request limits off: the bench measures throughput, not the limiter (one client, one account).
-    env: {
-      LOG_LEVEL: 'warn',
-      MONGO_URL: proxied,
-      NATS_URL: infra.natsUrl,
-      ACCORD_LIMIT_ACCOUNT_RPS: '0',
-      ACCORD_LIMIT_APP_RPS: '0',
-      ACCORD_LIMIT_TOKEN_RPS: '0',
-    },
-    output: (n, l) => process.env.BENCH_LOG && console.log(`${n} | ${l}`),
-  });
-  const ceiling = await startCeiling(withDatabase(proxied, 'accord_ceiling'));
-  console.log(`stack ready at ${stack.url} (${infra.description}); ceiling at ${ceiling.url}; ${durationSec}s per endpoint`);
+  if (only?.every((a) => a === 'peers')) {
+    // the peers alone: Accord's stack is not started
+    const report = await benchPeers(durationSec);
+    console.log('');
+    printResults(peerResults(report));
+    console.log('');
+    printSideBySide(jobs({}, {}, report), report);
+    return;
+  }
+  const bench = await startBenchStack();
+  const { stack, counter, proxied, creds, tokenBody, token, headers } = bench;
+  let ceiling: { url: string; stop(): Promise<void> } | undefined;
   try {
-    const admin = createClient(oauthv1.OAuthServiceService, `127.0.0.1:${stack.ports.oauth}`);
-    const md = new Metadata();
-    md.set('authorization', `Bearer ${stack.secrets.adminToken}`);
-    const creds = await admin.bootstrap({ accountName: 'bench', appName: 'bench', scopes: ['consent', 'dataprocessing', 'webhooks'] }, { metadata: md });
-    admin.close();
-    const tokenBody = JSON.stringify({
-      grant_type: 'client_credentials',
-      client_id: creds.clientId,
-      client_secret: creds.clientSecret,
-      scope: 'consent dataprocessing webhooks',
-    });
-    const tokenRes = await fetch(`${stack.url}/oauth/v0/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody });
-    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+    ceiling = await startCeiling(withDatabase(proxied, 'accord_ceiling'));
+    console.log(`stack ready at ${stack.url} (${bench.description}); ceiling at ${ceiling.url}; ${durationSec}s per endpoint`);
     const common = { baseUrl: stack.url, token, apiKey: creds.apiKey, durationSec };
-    const headers = { authorization: `Bearer ${token}`, 'x-api-key': creds.apiKey, 'content-type': 'application/json' };
 
     countCommandsDuringRuns(counter);
     const metricsBefore = await scrapeAll(stack.metricsPorts);
     const results: BenchResult[] = [];
+    const ceilings: { record?: BenchResult; read?: BenchResult; token?: BenchResult } = {};
     if (wants('oauth')) {
       const ceil = await measure('ceiling: findOne + ES256 signature', { url: `${ceiling.url}/token`, method: 'POST', durationSec });
       const [tok] = await benchOAuth({ baseUrl: stack.url, clientId: creds.clientId, clientSecret: creds.clientSecret, durationSec });
       results.push(ceil, { ...tok!, ceilingPerSec: ceil.requestsPerSec });
+      ceilings.token = ceil;
     }
     if (wants('consent')) {
       const ceil = await measure('ceiling: one insertOne', {
@@ -108,14 +91,26 @@ async function main(): Promise<void> {
         body: hundredEvents('ceiling', 0),
         durationSec,
       });
-      results.push(ceil, { ...ceilMany, eventsPerRequest: 100 });
-      results.push(...(await benchConsent(common, { insert: ceil.requestsPerSec, insertMany: ceilMany.requestsPerSec }, runs)));
+      const ceilRead = await measure('ceiling: one findOne by _id', { url: `${ceiling.url}/current/0`, path: (n) => `/current/${n}`, durationSec });
+      results.push(ceil, { ...ceilMany, eventsPerRequest: 100 }, ceilRead);
+      Object.assign(ceilings, { record: ceil, read: ceilRead });
+      results.push(...(await benchConsent(common, { insert: ceil.requestsPerSec, insertMany: ceilMany.requestsPerSec, read: ceilRead.requestsPerSec }, runs)));
     }
     for (const [area, run] of Object.entries(areaBenches)) if (wants(area)) results.push(...(await run(common)));
+    let peers: PeerReport | undefined;
+    if (wants('peers')) {
+      peers = await benchPeers(durationSec);
+      results.push(...peerResults(peers));
+    }
     let exported: ExportFigures | undefined;
     if (wants('export')) exported = await benchExport({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId });
     console.log('');
     printResults(results);
+    if (peers) {
+      const named = (name: string) => results.find((r) => r.name === name);
+      console.log('');
+      printSideBySide(jobs({ record: named(RECORD), read: named(READ), token: named(TOKEN) }, ceilings, peers), peers);
+    }
     if (exported) {
       console.log('');
       printExport(exported);
@@ -163,11 +158,8 @@ async function main(): Promise<void> {
       `\nidle stack, 10 s after 5 s of quiet: ${idle.work.toFixed(1)} work commands/s (${idle.detail || 'none'}), ${idle.monitoring.toFixed(1)} driver heartbeats/s`,
     );
   } finally {
-    await stack.stop();
-    await ceiling.stop();
-    await counter.stop();
-    await infra.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await ceiling?.stop();
+    await bench.stop();
   }
 }
 

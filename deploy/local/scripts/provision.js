@@ -5,6 +5,10 @@
 //   node deploy/local/scripts/provision.js start   npm packages, NATS, the database server, build
 //   node deploy/local/scripts/provision.js test    the same, plus the test tools (helm, grpcurl, promtool, Chromium)
 //   node deploy/local/scripts/provision.js ci      like test, for .ci/run
+//   node deploy/local/scripts/provision.js bench   like start, plus the bench's peers (`npm run bench`):
+//                                                  PostgreSQL for c15t (apt) and Ory Hydra (Go); a peer
+//                                                  that cannot be installed is named and skipped, and the
+//                                                  bench reports it as not measured
 //
 // One progress line per step ("[accord] <step>: present" or "…: installing with <command>").
 // When something cannot be installed (not root for apt, no Go), one line names the command to
@@ -57,6 +61,13 @@ function system(env) {
       if (r.status !== 0) throw new ProvisionError(`\`${[cmd, ...args].join(' ')}\` failed${r.stderr ? `: ${r.stderr.trim().split('\n').pop()}` : ''}`);
     },
     exists: (f) => fs.existsSync(f),
+    list: (d) => {
+      try {
+        return fs.readdirSync(d);
+      } catch {
+        return [];
+      }
+    },
     read: (f) => fs.readFileSync(f, 'utf8'),
     write: (f, s) => fs.writeFileSync(f, s),
     mtime: (f) => fs.statSync(f).mtimeMs,
@@ -179,6 +190,43 @@ function steps(mode, env, sys) {
     ]);
   }
 
+  if (mode === 'bench') {
+    const only = env.BENCH_ONLY?.split(',').map((a) => a.trim());
+    // Peers that cannot be installed do not stop the bench: it names them as not measured.
+    const peer = (name, step) => (log) => {
+      try {
+        step(log);
+      } catch (err) {
+        if (!(err instanceof ProvisionError)) throw err;
+        log(`${name}: ${err.message}; the bench reports this peer as not measured`);
+      }
+    };
+    if (!only || only.includes('peers')) {
+      list.push([
+        'postgresql',
+        peer('postgresql (for the c15t peer)', (log) => {
+          const debian = '/usr/lib/postgresql';
+          const installed = sys.which('initdb') || (sys.list?.(debian) ?? []).some((v) => sys.exists(path.join(debian, v, 'bin', 'initdb')));
+          if (installed) return log('postgresql (for the c15t peer): present');
+          apt(sys, 'postgresql (for the c15t peer)', ['postgresql'], log);
+        }),
+      ]);
+      list.push([
+        'hydra',
+        peer('hydra (the token peer)', (log) => {
+          const bin = path.join(tools, 'bin', 'hydra');
+          const script = path.join(ROOT, 'bench', 'scripts', 'install-hydra.sh');
+          const pinned = /^mod="([^"]+)"/m.exec(sys.read(script))?.[1];
+          const stampFile = path.join(tools, 'bin', '.hydra.version');
+          if (sys.exists(bin) && sys.exists(stampFile) && sys.read(stampFile).trim() === pinned) return log('hydra (the token peer): present');
+          if (!sys.which('go')) throw new ProvisionError('Go is needed to build it (`sudo apt-get install -y golang-go`)');
+          log(`hydra (the token peer): building ${pinned} into ${path.relative(ROOT, path.dirname(bin)) || path.dirname(bin)} (niced, a few minutes)`);
+          sys.run(script, [], { quiet: true });
+        }),
+      ]);
+    }
+  }
+
   list.push([
     'build',
     (log) => {
@@ -211,8 +259,8 @@ module.exports = { provision, steps, toolsDir, ProvisionError };
 
 if (require.main === module) {
   const mode = process.argv[2] ?? 'start';
-  if (!['start', 'test', 'ci'].includes(mode)) {
-    process.stderr.write(`[accord] usage: provision.js start|test|ci\n`);
+  if (!['start', 'test', 'ci', 'bench'].includes(mode)) {
+    process.stderr.write(`[accord] usage: provision.js start|test|ci|bench\n`);
     process.exit(2);
   }
   process.exitCode = provision(mode);

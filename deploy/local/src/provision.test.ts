@@ -180,4 +180,51 @@ describe('provisioning', () => {
     expect(user.errors).toEqual(["chromium (for the browser tests) is missing: run `sudo apt-get install -y chromium` (or see the README's quick start)"]);
     expect(machine({ ...everything, path: [...everything.path, 'apt-get'], files }).go('start')).toBe(0);
   });
+
+  describe('npm run bench (mode bench): the peers', () => {
+    const hydraScript = path.join(ROOT, 'bench', 'scripts', 'install-hydra.sh');
+    // a function: the lock file's hash is known only once beforeAll ran
+    const bench = () => ({ ...everything.files, [stampPath]: sha, [hydraScript]: 'mod="h@v1"\n' });
+
+    test('present peers are named and nothing is installed', () => {
+      const m = machine({
+        ...everything,
+        path: [...everything.path, 'initdb'],
+        files: { ...bench(), [path.join(TOOLS, 'bin', 'hydra')]: '', [path.join(TOOLS, 'bin', '.hydra.version')]: 'h@v1\n' },
+      });
+      expect(m.go('bench')).toBe(0);
+      expect(m.lines.slice(3)).toEqual(['postgresql (for the c15t peer): present', 'hydra (the token peer): present', 'build: tsc -b (incremental)']);
+      expect(m.runs).toEqual([`install-mongo-java-server.sh ${TOOLS}`, 'npm run -s build']);
+    });
+
+    test('as root, PostgreSQL comes from apt-get and Hydra is built with the pinned version', () => {
+      const m = machine({ ...everything, root: true, path: [...everything.path, 'apt-get'], files: bench() });
+      expect(m.go('bench')).toBe(0);
+      expect(m.runs).toContain('apt-get install -y -qq postgresql');
+      expect(m.lines).toContain('hydra (the token peer): building h@v1 into .accord/tools/bin (niced, a few minutes)');
+      expect(m.runs).toContain('install-hydra.sh');
+    });
+
+    test('a peer that cannot be installed is named, and the bench still runs', () => {
+      const m = machine({ ...everything, path: ['nats-server', 'java', 'mvn', 'apt-get'], files: bench() });
+      expect(m.go('bench')).toBe(0);
+      expect(m.errors).toEqual([]);
+      expect(m.lines).toContain(
+        "postgresql (for the c15t peer): postgresql (for the c15t peer) is missing: run `sudo apt-get install -y postgresql` (or see the README's quick start); the bench reports this peer as not measured",
+      );
+      expect(m.lines).toContain(
+        'hydra (the token peer): Go is needed to build it (`sudo apt-get install -y golang-go`); the bench reports this peer as not measured',
+      );
+      expect(m.runs).toEqual([`install-mongo-java-server.sh ${TOOLS}`, 'npm run -s build']);
+    });
+
+    test('BENCH_ONLY without peers provisions no peer, and npm start never does', () => {
+      const m = machine({ ...everything, files: bench() });
+      expect(m.go('bench', { BENCH_ONLY: 'consent,oauth' })).toBe(0);
+      expect(m.lines.map((l) => l.split(':')[0])).toEqual(['npm packages', 'nats-server', 'database server', 'build']);
+      const start = machine({ ...everything, files: bench() });
+      expect(start.go('start')).toBe(0);
+      expect(start.lines.some((l) => /postgresql|hydra/.test(l))).toBe(false);
+    });
+  });
 });

@@ -67,7 +67,7 @@ export function createApp(ctx: GatewayContext): Express {
   const limited = requestLimits(limiter);
   // Consent sessions (browsers): CORS for allowed origins, then the session token or an access token.
   const origins = new OriginCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
-  const session = { keys: ctx.tokenKeys, issuer, baseUrl: ctx.baseUrl, origins, dataprocessing: ctx.clients.dataprocessing };
+  const session = { keys: ctx.tokenKeys, issuer, baseUrl: ctx.baseUrl, origins, dataprocessing: ctx.clients.dataprocessing, verified };
   const cors = corsForSessions(origins);
   app.use('/consent/v0', cors, sessionOr(auth('consent', 'required'), session), limited, eventLimits(limiter), sessionRoutes(ctx), consentRoutes(ctx));
   app.use('/dataprocessing/v0', cors, sessionOr(auth('dataprocessing', 'optional'), session), limited, dataprocessingRoutes(ctx));

@@ -40,6 +40,11 @@ export class VerifiedTokens {
     this.cache = new LRUCache({ max });
   }
 
+  /** True when `token` was verified here as an access token (and not yet dropped): it is no session token. */
+  known(token: string): boolean {
+    return this.cache.has(token);
+  }
+
   async verify(token: string, keys: KeyStore, issuer: string): Promise<JWTPayload> {
     const hit = this.cache.get(token);
     if (hit && hit.payload.iss === issuer) {

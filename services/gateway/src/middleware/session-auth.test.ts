@@ -1,4 +1,5 @@
-import { checkSessionRight, OriginCache, type ConsentSession } from './session-auth';
+import type { NextFunction, Request, Response } from 'express';
+import { checkSessionRight, OriginCache, SESSION_TOKEN_TYPE, sessionOr, type ConsentSession } from './session-auth';
 
 const BASE = 'http://accord.test';
 const group: ConsentSession = { accountId: 'a', appId: 'p', subject: 'u1', issuer: 'shop', groupId: 'g1', expiresAt: new Date() };
@@ -71,5 +72,27 @@ describe('the origin cache', () => {
     expect(await cache.allowed('https://shop.example', 'a')).toBe(true);
     expect(await cache.allowed('https://b.example', 'b')).toBe(true);
     expect(calls).toEqual(['|https://shop.example', 'a|https://shop.example', 'b|https://b.example', '|https://shop.example', 'a|https://shop.example']);
+  });
+});
+
+describe('a session token or an access token', () => {
+  it('hands a token this gateway already verified as an access token straight to the access-token check', async () => {
+    // the header says session token: were it decoded, the session check (and its keys) would run
+    const header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: SESSION_TOKEN_TYPE })).toString('base64url');
+    const token = `${header}.e30.c2ln`;
+    const seen: string[] = [];
+    const regular = (_req: Request, _res: Response, next: NextFunction) => {
+      seen.push('access-token check');
+      next();
+    };
+    const keys = { key: async () => Promise.reject(new Error('the session check ran')) };
+    const opts = { issuer: 'x', baseUrl: BASE, origins: {}, dataprocessing: {}, keys } as unknown as Parameters<typeof sessionOr>[1];
+    const req = { get: (h: string) => (h === 'authorization' ? `Bearer ${token}` : undefined) } as unknown as Request;
+    await sessionOr(regular, { ...opts, verified: { known: (t) => t === token } })(req, {} as Response, () => seen.push('next'));
+    expect(seen).toEqual(['access-token check', 'next']);
+    // a token it has not verified is decoded, and this one goes to the session check
+    await expect(sessionOr(regular, { ...opts, verified: { known: () => false } })(req, {} as Response, () => undefined)).rejects.toThrow(
+      'the session check ran',
+    );
   });
 });

@@ -4,6 +4,7 @@ import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { isServiceError } from '@accord/common';
 import type { Clients } from '../clients';
 import type { KeyStore } from '../keystore';
+import type { VerifiedTokens } from './auth';
 import { HttpProblem } from '../problem';
 
 /** The JWT `typ` of consent session tokens (minted by the oauth service). */
@@ -118,10 +119,19 @@ const BEARER = /^Bearer\s+([A-Za-z0-9\-_.~+/]+=*)$/i;
  */
 export function sessionOr(
   regular: RequestHandler,
-  opts: { keys: KeyStore; issuer: string; baseUrl: string; origins: OriginCache; dataprocessing: Clients['dataprocessing'] },
+  opts: {
+    keys: KeyStore;
+    issuer: string;
+    baseUrl: string;
+    origins: OriginCache;
+    dataprocessing: Clients['dataprocessing'];
+    /** Access tokens already verified: they are not session tokens, so their header need not be decoded again. */
+    verified?: Pick<VerifiedTokens, 'known'>;
+  },
 ): RequestHandler {
   return async (req, res, next) => {
     const match = BEARER.exec((req.get('authorization') ?? '').trim());
+    if (match && opts.verified?.known(match[1]!)) return regular(req, res, next);
     let typ: unknown;
     try {
       typ = match ? decodeProtectedHeader(match[1]!).typ : undefined;

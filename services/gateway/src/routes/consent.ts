@@ -4,6 +4,7 @@ import { Router, type Request, type Response } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { fieldErrorsOf, isServiceError, type FieldError } from '@accord/common';
 import { consentEventJson, contracts, type consentv1 } from '@accord/proto';
+import { ConsentBatches } from '../consent-batches';
 import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
 import { toFieldErrors, validateBody, validateQuery, validatorFor } from '../openapi/validate';
@@ -173,15 +174,20 @@ export class ExportBody {
 export function consentRoutes(ctx: GatewayContext): Router {
   const r = Router();
   const consent = ctx.clients.consent;
+  // concurrent one-event POSTs of an application share one call to the consent service
+  const batches = new ConsentBatches((request) => consent.createConsents(request), { maxBatch: CONSENT_MAX_BATCH });
 
   r.post('/consents', async (req, res) => {
     const auth = req.auth!;
     const { items, single } = parseCreateBody(req);
+    if (single) {
+      const event = await withSinglePaths(true, batches.add(auth.accountId, auth.appId, toInput(items[0]!)));
+      res.status(201).setHeader('Location', `${ctx.baseUrl}/consent/v0/consents/${event.id}`);
+      res.json(consentEventJson(event));
+      return;
+    }
     const out = await withSinglePaths(single, consent.createConsents({ accountId: auth.accountId, appId: auth.appId, events: items.map(toInput) }));
-    const events = out.events.map(consentEventJson);
-    res.status(201);
-    if (single) res.setHeader('Location', `${ctx.baseUrl}/consent/v0/consents/${out.events[0]!.id}`);
-    res.json(single ? events[0] : events);
+    res.status(201).json(out.events.map(consentEventJson));
   });
 
   r.get('/consents/search', validateQuery('ConsentSearchQuery'), async (req, res) => {

@@ -1,0 +1,89 @@
+/**
+ * The stack under the bench: storage and NATS, a command-counting proxy in front of the
+ * database, the four services and the gateway as processes (as `npm start` runs them, in a
+ * temporary data directory), and one bootstrapped account with its token.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Metadata } from '@grpc/grpc-js';
+import { createClient } from '@accord/common';
+import { launchStack, startInfra, type LaunchedStack } from '@accord/local-stack';
+import { oauthv1 } from '@accord/proto';
+import { MongoCommandCounter } from './mongo-proxy';
+
+export interface BenchStack {
+  stack: LaunchedStack;
+  /** Describes the database and NATS, for the first line. */
+  description: string;
+  counter: MongoCommandCounter;
+  /** The database's URL through the counting proxy. */
+  proxied: string;
+  creds: { accountId: string; apiKey: string; clientId: string; clientSecret: string };
+  /** A client_credentials request body (JSON) for the bootstrapped client, all scopes. */
+  tokenBody: string;
+  token: string;
+  /** Bearer token, API key and JSON content type. */
+  headers: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchStack(opts: { env?: Record<string, string> } = {}): Promise<BenchStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'accord-bench-'));
+  // the whole stack (and the ceiling) reach the database through a proxy that counts commands
+  const infra = await startInfra({ dataDir, ephemeral: true });
+  const upstream = new URL(infra.mongoUrl);
+  const counter = new MongoCommandCounter({ host: upstream.hostname, port: Number(upstream.port) });
+  const proxied = await counter.start(infra.mongoUrl);
+  const cleanup = async () => {
+    await counter.stop();
+    await infra.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  let stack: LaunchedStack;
+  try {
+    stack = await launchStack({
+      dataDir,
+      ephemeral: true,
+      gatewayPort: 0,
+      // Request limits off: the bench measures throughput, not the limiter (one client, one account).
+      env: {
+        LOG_LEVEL: 'warn',
+        MONGO_URL: proxied,
+        NATS_URL: infra.natsUrl,
+        ACCORD_LIMIT_ACCOUNT_RPS: '0',
+        ACCORD_LIMIT_APP_RPS: '0',
+        ACCORD_LIMIT_TOKEN_RPS: '0',
+        ...opts.env,
+      },
+      output: (n, l) => process.env.BENCH_LOG && console.log(`${n} | ${l}`),
+    });
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  const stop = async () => {
+    await stack.stop();
+    await cleanup();
+  };
+  try {
+    const admin = createClient(oauthv1.OAuthServiceService, `127.0.0.1:${stack.ports.oauth}`);
+    const md = new Metadata();
+    md.set('authorization', `Bearer ${stack.secrets.adminToken}`);
+    const creds = await admin.bootstrap({ accountName: 'bench', appName: 'bench', scopes: ['consent', 'dataprocessing', 'webhooks'] }, { metadata: md });
+    admin.close();
+    const tokenBody = JSON.stringify({
+      grant_type: 'client_credentials',
+      client_id: creds.clientId,
+      client_secret: creds.clientSecret,
+      scope: 'consent dataprocessing webhooks',
+    });
+    const tokenRes = await fetch(`${stack.url}/oauth/v0/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody });
+    const token = ((await tokenRes.json()) as { access_token: string }).access_token;
+    const headers = { authorization: `Bearer ${token}`, 'x-api-key': creds.apiKey, 'content-type': 'application/json' };
+    return { stack, description: infra.description, counter, proxied, creds, tokenBody, token, headers, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
