@@ -38,10 +38,13 @@ export function redactUrl(url: string): string {
 /**
  * Readiness follows the database: NOT_SERVING while the connection is lost, SERVING again once
  * the driver reconnects (so /readyz turns red during an outage and green by itself after it).
+ * Our own close at shutdown (mongoose passes through `disconnecting` first) is no loss to warn of.
  */
 export function followDatabase(conn: Connection, setServing: (serving: boolean) => void, logger: Logger): void {
+  let closing = false;
+  conn.on('disconnecting', () => (closing = true));
   conn.on('disconnected', () => {
-    logger.warn('lost the connection to MongoDB; not ready until it is back');
+    if (!closing) logger.warn('lost the connection to MongoDB; not ready until it is back');
     setServing(false);
   });
   conn.on('reconnected', () => {
