@@ -13,6 +13,10 @@ import { portFree, REPO_ROOT } from './processes';
 const dataDir = resolve(process.env.ACCORD_DATA_DIR ?? join(REPO_ROOT, '.accord', 'local'));
 const stateFile = resolve(process.env.ACCORD_STATE_FILE ?? join(REPO_ROOT, '.accord', 'local', 'state.json'));
 const say = (line: string) => process.stdout.write(`[accord] ${line}\n`);
+/** The services log short human lines unless LOG_FORMAT asks for JSON (docs/operating.md, Logs). */
+const logFormat = process.env.LOG_FORMAT || 'pretty';
+/** NATS's start-up banner and the database's "listening" line say what `storage and events:` says in one line. */
+const chatter = (name: string, line: string) => logFormat === 'pretty' && name === 'infra' && /\[INF\]|\] listening on /.test(line);
 
 async function main(): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
@@ -38,7 +42,10 @@ async function main(): Promise<void> {
   const stack = await launchStack({
     dataDir,
     gatewayPort,
-    output: (name, line) => process.stdout.write(`${name.padEnd(14)} | ${line}\n`),
+    env: { LOG_FORMAT: logFormat },
+    output: (name, line) => {
+      if (!chatter(name, line)) process.stdout.write(`${name.padEnd(14)} | ${line}\n`);
+    },
     onInfra: (infra) => {
       started.infra = infra;
       say(`storage and events: ${infra.description}`);

@@ -1,9 +1,8 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/common';
 import type { GatewayContext } from './context';
-import { accessLogLevel } from './middleware/access-log';
+import { accessLog } from './middleware/access-log';
 import { ApiKeyCache, authenticate, VerifiedTokens } from './middleware/auth';
 import { corsForSessions } from './middleware/cors';
 import { OriginCache, sessionOr } from './middleware/session-auth';
@@ -39,14 +38,7 @@ export function createApp(ctx: GatewayContext): Express {
   app.set('query parser', 'simple');
   app.use(requestId);
   app.use(httpMetrics);
-  app.use(
-    pinoHttp({
-      logger: ctx.logger,
-      genReqId: (req) => (req as { id?: string }).id ?? '',
-      customLogLevel: accessLogLevel,
-      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }) },
-    }),
-  );
+  app.use(accessLog(ctx.logger));
   app.use(helmet());
   app.use(documentRouting(buildDocument(ctx.baseUrl) as { paths: Record<string, Record<string, unknown>> }));
   app.use(express.json({ limit: ctx.config.ACCORD_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: verifyJsonBody }));
