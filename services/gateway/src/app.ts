@@ -14,9 +14,10 @@ import { httpMetrics } from './middleware/metrics';
 import { Limiter } from './limits/limiter';
 import { buildDocument } from './openapi';
 import { consentRoutes } from './routes/consent';
-import { consoleApiRoutes, consolePages } from './routes/console';
+import { consoleApiRoutes, consoleDir, consolePages } from './routes/console';
 import { dataprocessingRoutes } from './routes/dataprocessing';
 import { docsRoutes } from './routes/docs';
+import { homeRoutes } from './routes/home';
 import { oauthErrorMiddleware, oauthRoutes } from './routes/oauth';
 import { sessionRoutes } from './routes/sessions';
 import { sdkRoutes } from './routes/sdk';
@@ -44,6 +45,7 @@ export function createApp(ctx: GatewayContext): Express {
   app.use(express.json({ limit: ctx.config.ACCORD_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: verifyJsonBody }));
   app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000, verify: verifyUtf8 }));
 
+  app.use(homeRoutes({ console: consoleDir(ctx) !== null, demoUrl: ctx.config.ACCORD_DEMO_URL }));
   app.use(systemRoutes(ctx));
   app.use(docsRoutes());
   app.use(sdkRoutes(ctx));
