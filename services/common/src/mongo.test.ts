@@ -2,7 +2,19 @@ import { EventEmitter } from 'node:events';
 import { MongoBulkWriteError, MongoServerError } from 'mongodb';
 import type { Connection } from 'mongoose';
 import type { Logger } from './logger';
-import { followDatabase, isDuplicateKey } from './mongo';
+import { followDatabase, isDuplicateKey, syncIndexes } from './mongo';
+
+describe('syncIndexes', () => {
+  it("creates a model's indexes only once mongoose has finished creating its collection", async () => {
+    const steps: string[] = [];
+    const model = (name: string) => ({
+      init: () => new Promise<void>((resolve) => setTimeout(() => (steps.push(`${name} collection`), resolve()), 5)),
+      createIndexes: async () => void steps.push(`${name} indexes`),
+    });
+    await syncIndexes({ models: { A: model('A'), B: model('B') } } as unknown as Connection);
+    expect(steps).toEqual(['A collection', 'A indexes', 'B collection', 'B indexes']);
+  });
+});
 
 describe('followDatabase', () => {
   const follow = () => {

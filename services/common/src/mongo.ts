@@ -26,9 +26,18 @@ export async function connectMongo(url: string, logger: Logger, opts: { attempts
   }
 }
 
-/** Creates the indexes declared on a connection's models (autoIndex is off so this is explicit). */
+/**
+ * Creates the indexes declared on a connection's models (autoIndex is off so this is explicit).
+ * mongoose creates each model's collection in the background as soon as the model is defined
+ * (autoCreate): that is awaited first, so no createIndex races the creation of its collection —
+ * on a fresh data directory mongo-java-server refused the loser ("Document with key
+ * 'accord.dpgroups' already existed"), and the first `npm start` died.
+ */
 export async function syncIndexes(conn: Connection): Promise<void> {
-  for (const model of Object.values(conn.models)) await model.createIndexes();
+  for (const model of Object.values(conn.models)) {
+    await model.init();
+    await model.createIndexes();
+  }
 }
 
 export function redactUrl(url: string): string {
