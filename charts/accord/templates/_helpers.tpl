@@ -134,6 +134,8 @@ components:
       receiptJurisdiction: ACCORD_RECEIPT_JURISDICTION
       receiptControllerName: ACCORD_RECEIPT_CONTROLLER_NAME
       receiptControllerContact: ACCORD_RECEIPT_CONTROLLER_CONTACT
+      receiptLanguage: ACCORD_RECEIPT_LANGUAGE
+      eventEncoding: ACCORD_CONSENT_EVENT_ENCODING
       expirySweepMs: ACCORD_CONSENT_EXPIRY_SWEEP_MS
       renewalSweepMs: ACCORD_CONSENT_RENEWAL_SWEEP_MS
       renewalRate: ACCORD_CONSENT_RENEWAL_RATE
@@ -157,6 +159,7 @@ components:
       allowCidrs: ACCORD_WEBHOOK_ALLOW_CIDRS
       timeoutMs: ACCORD_WEBHOOK_TIMEOUT_MS
       retrySchedule: ACCORD_WEBHOOK_RETRY_SCHEDULE
+      concurrency: ACCORD_WEBHOOK_CONCURRENCY
 {{- end }}
 
 {{/* Component names in a stable order. */}}

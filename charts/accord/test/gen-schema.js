@@ -65,6 +65,8 @@ const configs = {
     receiptJurisdiction: nullable(str),
     receiptControllerName: nullable(str),
     receiptControllerContact: nullable(str),
+    receiptLanguage: nullable({ type: 'string', pattern: '^[a-z]{2}$' }),
+    eventEncoding: nullable({ enum: ['protobuf', 'json'] }),
     expirySweepMs: nullable(int(100)),
     renewalSweepMs: nullable(int(100)),
     renewalRate: nullable(int(1)),
@@ -75,6 +77,7 @@ const configs = {
     allowCidrs: { type: 'string', description: 'comma-separated CIDRs exempt from the SSRF guard' },
     timeoutMs: int(1),
     retrySchedule: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)(,[0-9]+(ms|s|m|h|d))*$' },
+    concurrency: nullable({ type: 'integer', minimum: 1, maximum: 1000 }),
   },
 };
 

@@ -305,10 +305,13 @@ describe('configuration', () => {
     ['components.consent.config.renewalRate', '50', ['consent'], 'ACCORD_CONSENT_RENEWAL_RATE', '50'],
     ['components.consent.config.receiptControllerName', 'Acme', ['consent'], 'ACCORD_RECEIPT_CONTROLLER_NAME', 'Acme'],
     ['components.consent.config.receiptControllerContact', 'dpo@acme.example', ['consent'], 'ACCORD_RECEIPT_CONTROLLER_CONTACT', 'dpo@acme.example'],
+    ['components.consent.config.receiptLanguage', 'de', ['consent'], 'ACCORD_RECEIPT_LANGUAGE', 'de'],
+    ['components.consent.config.eventEncoding', 'json', ['consent'], 'ACCORD_CONSENT_EVENT_ENCODING', 'json'],
     ['components.dataprocessing.config.defaultLocation', 'US', ['dataprocessing'], 'ACCORD_DEFAULT_LOCATION', 'US'],
     ['components.webhook.config.allowCidrs', '10.0.0.0/8', ['webhook'], 'ACCORD_WEBHOOK_ALLOW_CIDRS', '10.0.0.0/8'],
     ['components.webhook.config.timeoutMs', '3000', ['webhook'], 'ACCORD_WEBHOOK_TIMEOUT_MS', '3000'],
     ['components.webhook.config.retrySchedule', '1s,1m', ['webhook'], 'ACCORD_WEBHOOK_RETRY_SCHEDULE', '1s,1m'],
+    ['components.webhook.config.concurrency', '8', ['webhook'], 'ACCORD_WEBHOOK_CONCURRENCY', '8'],
     ['nats.url', 'nats://n1:4222', ['consent', 'webhook'], 'NATS_URL', 'nats://n1:4222'],
     ['components.webhook.env.HTTPS_PROXY', 'http://proxy:3128', ['webhook'], 'HTTPS_PROXY', 'http://proxy:3128'],
   ] as const)('%s=%s sets %s on %s', (key, value, comps, envName, expected) => {

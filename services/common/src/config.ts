@@ -11,6 +11,8 @@ export class ConfigError extends Error {
 /** Env vars every service understands. */
 export const baseEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `json` or `pretty` (one human line per record); unset: pretty on a terminal, JSON otherwise (createLogger). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   ACCORD_BASE_URL: z.url().default('http://127.0.0.1:8080'),
 };

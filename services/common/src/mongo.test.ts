@@ -1,5 +1,48 @@
+import { EventEmitter } from 'node:events';
 import { MongoBulkWriteError, MongoServerError } from 'mongodb';
-import { isDuplicateKey } from './mongo';
+import type { Connection } from 'mongoose';
+import type { Logger } from './logger';
+import { followDatabase, isDuplicateKey, syncIndexes } from './mongo';
+
+describe('syncIndexes', () => {
+  it("creates a model's indexes only once mongoose has finished creating its collection", async () => {
+    const steps: string[] = [];
+    const model = (name: string) => ({
+      init: () => new Promise<void>((resolve) => setTimeout(() => (steps.push(`${name} collection`), resolve()), 5)),
+      createIndexes: async () => void steps.push(`${name} indexes`),
+    });
+    await syncIndexes({ models: { A: model('A'), B: model('B') } } as unknown as Connection);
+    expect(steps).toEqual(['A collection', 'A indexes', 'B collection', 'B indexes']);
+  });
+});
+
+describe('followDatabase', () => {
+  const follow = () => {
+    const conn = new EventEmitter();
+    const serving: boolean[] = [];
+    const warn = jest.fn();
+    const info = jest.fn();
+    followDatabase(conn as unknown as Connection, (s) => serving.push(s), { warn, info } as unknown as Logger);
+    return { conn, serving, warn, info };
+  };
+
+  it('a lost connection is a warning and NOT_SERVING, its return SERVING again', () => {
+    const { conn, serving, warn, info } = follow();
+    conn.emit('disconnected');
+    conn.emit('reconnected');
+    expect(serving).toEqual([false, true]);
+    expect(warn).toHaveBeenCalledWith('lost the connection to MongoDB; not ready until it is back');
+    expect(info).toHaveBeenCalledTimes(1);
+  });
+
+  it('our own close at shutdown (disconnecting, then disconnected) is no warning', () => {
+    const { conn, serving, warn } = follow();
+    conn.emit('disconnecting');
+    conn.emit('disconnected');
+    expect(serving).toEqual([false]);
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
 
 describe('isDuplicateKey', () => {
   it('recognises a single write refused by a unique index', () => {

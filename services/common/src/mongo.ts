@@ -26,9 +26,18 @@ export async function connectMongo(url: string, logger: Logger, opts: { attempts
   }
 }
 
-/** Creates the indexes declared on a connection's models (autoIndex is off so this is explicit). */
+/**
+ * Creates the indexes declared on a connection's models (autoIndex is off so this is explicit).
+ * mongoose creates each model's collection in the background as soon as the model is defined
+ * (autoCreate): that is awaited first, so no createIndex races the creation of its collection —
+ * on a fresh data directory mongo-java-server refused the loser ("Document with key
+ * 'accord.dpgroups' already existed"), and the first `npm start` died.
+ */
 export async function syncIndexes(conn: Connection): Promise<void> {
-  for (const model of Object.values(conn.models)) await model.createIndexes();
+  for (const model of Object.values(conn.models)) {
+    await model.init();
+    await model.createIndexes();
+  }
 }
 
 export function redactUrl(url: string): string {
@@ -38,10 +47,13 @@ export function redactUrl(url: string): string {
 /**
  * Readiness follows the database: NOT_SERVING while the connection is lost, SERVING again once
  * the driver reconnects (so /readyz turns red during an outage and green by itself after it).
+ * Our own close at shutdown (mongoose passes through `disconnecting` first) is no loss to warn of.
  */
 export function followDatabase(conn: Connection, setServing: (serving: boolean) => void, logger: Logger): void {
+  let closing = false;
+  conn.on('disconnecting', () => (closing = true));
   conn.on('disconnected', () => {
-    logger.warn('lost the connection to MongoDB; not ready until it is back');
+    if (!closing) logger.warn('lost the connection to MongoDB; not ready until it is back');
     setServing(false);
   });
   conn.on('reconnected', () => {

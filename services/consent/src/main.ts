@@ -8,6 +8,6 @@ import { startConsent } from './service';
 
 runMain('consent', async () => {
   const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.consent) });
-  const logger = createLogger('consent', config.LOG_LEVEL);
+  const logger = createLogger('consent', config.LOG_LEVEL, config.LOG_FORMAT);
   return runObserved(config, logger, tracing, () => startConsent(config, logger));
 });

@@ -8,6 +8,6 @@ import { startDataProcessing } from './service';
 
 runMain('dataprocessing', async () => {
   const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.dataprocessing) });
-  const logger = createLogger('dataprocessing', config.LOG_LEVEL);
+  const logger = createLogger('dataprocessing', config.LOG_LEVEL, config.LOG_FORMAT);
   return runObserved(config, logger, tracing, () => startDataProcessing(config, logger));
 });

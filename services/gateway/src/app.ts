@@ -1,9 +1,8 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/common';
 import type { GatewayContext } from './context';
-import { accessLogLevel } from './middleware/access-log';
+import { accessLog } from './middleware/access-log';
 import { ApiKeyCache, authenticate, VerifiedTokens } from './middleware/auth';
 import { corsForSessions } from './middleware/cors';
 import { OriginCache, sessionOr } from './middleware/session-auth';
@@ -15,9 +14,10 @@ import { httpMetrics } from './middleware/metrics';
 import { Limiter } from './limits/limiter';
 import { buildDocument } from './openapi';
 import { consentRoutes } from './routes/consent';
-import { consoleApiRoutes, consolePages } from './routes/console';
+import { consoleApiRoutes, consoleDir, consolePages } from './routes/console';
 import { dataprocessingRoutes } from './routes/dataprocessing';
 import { docsRoutes } from './routes/docs';
+import { homeRoutes } from './routes/home';
 import { oauthErrorMiddleware, oauthRoutes } from './routes/oauth';
 import { sessionRoutes } from './routes/sessions';
 import { sdkRoutes } from './routes/sdk';
@@ -39,19 +39,13 @@ export function createApp(ctx: GatewayContext): Express {
   app.set('query parser', 'simple');
   app.use(requestId);
   app.use(httpMetrics);
-  app.use(
-    pinoHttp({
-      logger: ctx.logger,
-      genReqId: (req) => (req as { id?: string }).id ?? '',
-      customLogLevel: accessLogLevel,
-      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }) },
-    }),
-  );
+  app.use(accessLog(ctx.logger));
   app.use(helmet());
   app.use(documentRouting(buildDocument(ctx.baseUrl) as { paths: Record<string, Record<string, unknown>> }));
   app.use(express.json({ limit: ctx.config.ACCORD_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: verifyJsonBody }));
   app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000, verify: verifyUtf8 }));
 
+  app.use(homeRoutes({ console: consoleDir(ctx) !== null, demoUrl: ctx.config.ACCORD_DEMO_URL }));
   app.use(systemRoutes(ctx));
   app.use(docsRoutes());
   app.use(sdkRoutes(ctx));

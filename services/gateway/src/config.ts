@@ -42,6 +42,8 @@ export const configShape = {
   ACCORD_CONSOLE_OIDC_ACCOUNT_CLAIM: z.string().optional(),
   /** Role of a member created from the account claim. */
   ACCORD_CONSOLE_OIDC_ROLE: z.enum(['owner', 'developer', 'viewer']).default('viewer'),
+  /** The demo shop, linked from the start page (GET /) when set; `npm start` sets it. */
+  ACCORD_DEMO_URL: z.url().optional(),
   ACCORD_OAUTH_ADDR: addressEnv(DEFAULT_PORTS.oauth),
   ACCORD_CONSENT_ADDR: addressEnv(DEFAULT_PORTS.consent),
   ACCORD_DATAPROCESSING_ADDR: addressEnv(DEFAULT_PORTS.dataprocessing),

@@ -8,6 +8,6 @@ import { startGateway } from './service';
 
 runMain('gateway', async () => {
   const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.gateway) });
-  const logger = createLogger('gateway', config.LOG_LEVEL);
+  const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FORMAT);
   return runObserved(config, logger, tracing, () => startGateway(config, logger));
 });

@@ -8,6 +8,6 @@ import { startOAuth } from './service';
 
 runMain('oauth', async () => {
   const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.oauth) });
-  const logger = createLogger('oauth', config.LOG_LEVEL);
+  const logger = createLogger('oauth', config.LOG_LEVEL, config.LOG_FORMAT);
   return runObserved(config, logger, tracing, () => startOAuth(config, logger));
 });

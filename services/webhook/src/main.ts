@@ -8,6 +8,6 @@ import { startWebhook } from './service';
 
 runMain('webhook', async () => {
   const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.webhook) });
-  const logger = createLogger('webhook', config.LOG_LEVEL);
+  const logger = createLogger('webhook', config.LOG_LEVEL, config.LOG_FORMAT);
   return runObserved(config, logger, tracing, () => startWebhook(config, logger));
 });

@@ -55,6 +55,14 @@ export const securitySchemes = {
 export const systemOpenApi: OpenApiFragment = {
   tags: [{ name: 'system', description: 'Health, keys and this document.' }],
   paths: {
+    '/': {
+      get: {
+        tags: ['system'],
+        summary: 'The start page: links to the console, the API reference, the demo shop (under npm start) and the health endpoints.',
+        security: [],
+        responses: { '200': { description: 'An HTML page.', content: { 'text/html': {} } } },
+      },
+    },
     '/healthz': { get: { tags: ['system'], summary: 'Liveness: the gateway process is up.', security: [], responses: { '200': { description: 'Alive.' } } } },
     '/readyz': {
       get: {

@@ -1,11 +1,31 @@
 import { Router } from 'express';
+import type { Logger } from '@accord/common';
 import type { GatewayContext } from '../context';
 import { buildDocument } from '../openapi';
+
+/**
+ * Logs readiness when it changes, not on every probe: while the services start, one info line
+ * naming those not yet serving; then one when all are; a warning only when readiness is lost
+ * after it was reached.
+ */
+export function readinessLog(logger: Logger): (services: Record<string, boolean>) => void {
+  let last: boolean | undefined;
+  return (services) => {
+    const waiting = Object.keys(services).filter((name) => !services[name]);
+    const ready = waiting.length === 0;
+    if (ready === last) return;
+    if (ready) logger.info('ready: every service is serving');
+    else if (last === undefined) logger.info({ waiting }, 'not ready yet: waiting for services');
+    else logger.warn({ notServing: waiting }, 'not ready: services not serving');
+    last = ready;
+  };
+}
 
 /** /healthz, /readyz, /.well-known/jwks.json, /openapi.json. */
 export function systemRoutes(ctx: GatewayContext): Router {
   const r = Router();
   const document = buildDocument(ctx.baseUrl);
+  const readiness = readinessLog(ctx.logger);
 
   r.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -15,6 +35,7 @@ export function systemRoutes(ctx: GatewayContext): Router {
     const entries = await Promise.all(Object.entries(ctx.clients.health).map(async ([name, probe]) => [name, await probe.serving()] as const));
     const services = Object.fromEntries(entries.map(([n, ok]) => [n, ok ? 'SERVING' : 'NOT_SERVING']));
     const ready = entries.every(([, ok]) => ok);
+    readiness(Object.fromEntries(entries));
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready', services });
   });
 
