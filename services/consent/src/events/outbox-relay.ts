@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
 import { eventSubject, inSpan, mapLimit, PeriodicTask, SpanKind, traceHeaders, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
-import type { CurrentStateRepository } from '../store/current-repository';
-import type { OutboxRepository } from '../store/outbox-repository';
+import type { ConsentStore } from '../app/ports';
 import { consentBusEvent, publishBusEvent, type BusEncoding } from './bus-event';
 
 export interface RelayOptions {
@@ -32,13 +31,9 @@ const MIN_POLL_MS = 100;
  * JetStream acknowledgement removes `pub` (marked in batches, one update for many events).
  *
  * Whatever is not acknowledged (NATS down, process crash) keeps its `pub`; once that time has
- * passed, any replica's background round claims it (OutboxRepository.claimDue, atomic per
- * event), re-applies its current state (idempotent), publishes it and marks it. Publishing twice
- * is harmless: `Nats-Msg-Id` is the event id and the stream de-duplicates.
- *
- * Rounds run when a publish fails (at the retry time) and otherwise with a pause that doubles
- * from 100 ms up to `pollMs` while they find nothing, so an idle replica sends one small update
- * per `pollMs`.
+ * passed, any replica's background round claims it (OutboxStore.claimDue, atomic per event),
+ * re-applies its current state (idempotent), publishes it and marks it. Publishing twice is
+ * harmless: `Nats-Msg-Id` is the event id and the stream de-duplicates.
  */
 export class OutboxRelay {
   private readonly rounds: PeriodicTask<number>;
@@ -49,7 +44,7 @@ export class OutboxRelay {
   private marking: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly repo: { outbox: OutboxRepository; current: Pick<CurrentStateRepository, 'applyCurrent'> },
+    private readonly store: Pick<ConsentStore, 'outbox' | 'current' | 'events'>,
     private readonly js: JetStreamClient,
     private readonly opts: RelayOptions,
   ) {
@@ -79,12 +74,17 @@ export class OutboxRelay {
   async runOnce(): Promise<number> {
     const claim = randomUUID();
     const batch = this.opts.batch ?? 500;
+    const now = new Date();
     let total = 0;
-    for (let events = await this.repo.outbox.claimDue(claim, this.opts.leaseMs, batch); events.length; events = await this.repo.outbox.claimed(claim, batch)) {
-      total += events.length;
+    for (
+      let claimed = await this.store.outbox.claimDue(claim, now, new Date(now.getTime() + this.opts.leaseMs), batch);
+      claimed.length;
+      claimed = await this.store.outbox.claimed(claim, batch)
+    ) {
+      total += claimed.length;
       // the writer may have died before applying their current states: applying them again is a no-op otherwise
-      await this.repo.current.applyCurrent(events);
-      const failed = await this.publishAll(events);
+      await this.store.current.apply(claimed);
+      const failed = await this.publishAll(claimed);
       await this.flushMarks();
       if (failed) break;
     }
@@ -106,7 +106,7 @@ export class OutboxRelay {
     });
     if (failed.length) {
       const retryInMs = Math.min(this.opts.leaseMs, 2_000);
-      await this.repo.outbox.deferPublication(failed, new Date(Date.now() + retryInMs));
+      await this.store.outbox.defer(failed, new Date(Date.now() + retryInMs));
       this.opts.logger.warn({ count: failed.length, err: (firstError as Error)?.message, retryInMs }, 'outbox: publish failed; will retry');
       this.rounds.runIn(retryInMs);
     }
@@ -146,7 +146,7 @@ export class OutboxRelay {
     this.toMark = [];
     // an unmarked event is only published again (and de-duplicated by the stream) after its lease
     this.marking = this.marking
-      .then(() => this.repo.outbox.markPublished(ids))
+      .then(() => this.store.outbox.markPublished(ids))
       .catch((err: unknown) => this.opts.logger.warn({ err, count: ids.length }, 'outbox: could not mark events as published'));
     this.track(this.marking);
     return this.marking;

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { ConsentEvent } from '../domain/consent';
+import type { ConsentEvent } from '../../domain/consent';
 
 /**
  * consent_events: the immutable events. _id is the event id (time-ordered hex). The event's
@@ -11,6 +11,13 @@ export interface EventDoc extends Omit<ConsentEvent, 'id' | 'expired' | 'renewal
   _id: string;
   pub?: Date;
   claim?: string;
+  /**
+   * On every event of a request but its last: the last one's id. The events of a request go into
+   * one ordered insert, which stores a prefix of them whatever happens, so the request is stored
+   * once its last event is; until then readers skip the event (see EventStore in app/ports.ts).
+   * Removed when the event is published or sequenced (its request is known to be whole then).
+   */
+  part?: string;
   /** The account id while the event waits for its consent-log leaf (docs/consent-log.md); removed once sequenced. */
   logq?: string;
   /** When the event's subject was erased (subject, source, delegate are keyed hashes since; docs/consent.md, Erasure). */
@@ -21,9 +28,21 @@ export interface EventDoc extends Omit<ConsentEvent, 'id' | 'expired' | 'renewal
    * hashing the redacted document, so the leaf is always the answered event's.
    */
   logh?: string;
+  /** Only on a tombstone (TombstoneDoc). */
+  gone?: Date;
 }
 
 /** consent_erasures: one record per erasure, never the subject in clear (docs/consent.md, Erasure). */
+/**
+ * A tombstone in consent_events: `_id` is the id of a request's last event that was never stored
+ * (EventStore.fence), so none can be stored under it any more. No other field: no query but a
+ * lookup by `_id` matches it.
+ */
+export interface TombstoneDoc {
+  _id: string;
+  gone: Date;
+}
+
 export interface ErasureDoc {
   /** Time-ordered (12 hex digits of the millisecond, then random), like event ids. */
   _id: string;
@@ -44,7 +63,7 @@ export interface ErasureDoc {
  * copy of the state's newest event, `id` first: a write replaces it with `$max: {cur}` by _id, which
  * MongoDB applies atomically and which keeps the larger document, i.e. the one with the larger
  * (time-ordered, fixed-width) event id. So only newer events replace it, whatever the order in
- * which racing writers arrive (CurrentStateRepository.applyCurrent). Search with current=true and GetCurrentStates
+ * which racing writers arrive (CurrentStateStore.apply). Search with current=true and GetCurrentStates
  * read these documents only (one lookup with a scope, one query without).
  *
  * Documents of Accord 0.1 hold the event's fields flat (`eventId`, `appId`, ...; some lack
@@ -140,6 +159,7 @@ export interface RenewalJobDoc {
 
 export interface Models {
   erasures: Model<ErasureDoc>;
+  /** Events, and the tombstones of requests fenced off (TombstoneDoc). */
   events: Model<EventDoc>;
   current: Model<CurrentDoc>;
   stats: Model<StatsDoc>;
@@ -170,6 +190,8 @@ export function defineModels(conn: Connection): Models {
       logq: String,
       erasedAt: Date,
       logh: String,
+      part: String,
+      gone: Date,
     },
     { ...opts, collection: 'consent_events' },
   );
@@ -202,7 +224,7 @@ export function defineModels(conn: Connection): Models {
       cur: Schema.Types.Mixed,
       eventId: String,
       appId: String,
-      action: { type: Boolean, default: null },
+      action: Boolean,
       token: String,
       createdAt: Date,
     },
