@@ -210,4 +210,21 @@ describe('log sequencing (real database)', () => {
     await s.stop();
     expect(await log.inclusionProof(account, ev.id)).toMatchObject({ leafIndex: 0, treeSize: 1 });
   });
+
+  it('one pass sequences every one of 150 accounts with waiting events (none starved behind the first 100)', async () => {
+    const accounts = Array.from({ length: 150 }, (_, i) => `acc-many-${String(i).padStart(3, '0')}`);
+    const written = await Promise.all(accounts.map((a) => write(a)));
+    const s = sequencer();
+    try {
+      expect(await s.runOnce()).toBe(150);
+    } finally {
+      await s.stop();
+    }
+    const tree = new LogTree(events.log);
+    for (const [i, a] of accounts.entries()) {
+      expect((await tree.latestHead(a))?.treeSize).toBe(1);
+      expect((await tree.inclusionProof(a, written[i]!.id)).kind).toBe('proof');
+    }
+    expect((await events.logQueue.accounts()).filter((a) => a.startsWith('acc-many-'))).toEqual([]);
+  });
 });

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { PeriodicTask, type Logger } from '@accord/common';
+import { mapLimit, PeriodicTask, type Logger } from '@accord/common';
 import { eventLeafHash, type SignedTreeHead } from '../domain/log';
 import { LogContentionError, type LogTree } from '../app/log-tree';
 import type { LogQueueStore, TreeHeadRecord } from '../app/ports';
 
-/** Accounts sequenced per pass (the rest wait for the next pass). */
-const MAX_ACCOUNTS_PER_PASS = 100;
+/** Accounts sequenced at once within a pass (each is a few commands in sequence). */
+const ACCOUNTS_IN_PARALLEL = 8;
 
 /** Longest pause between two looks for waiting events while there are none. */
 const IDLE_MAX_MS = 2_000;
@@ -46,6 +46,9 @@ export interface SequencerOptions {
  * only keeps replicas from wasting work. A crash anywhere leaves events still marked and possibly
  * leaves without a head; the next holder finishes both (LogTree.append skips events that
  * already have a leaf).
+ *
+ * A pass visits every account with waiting events (a few at a time), whatever their number, so
+ * no account waits longer than one pass for its leaves however many accounts write.
  */
 export class LogSequencer {
   readonly owner = randomUUID();
@@ -99,14 +102,11 @@ export class LogSequencer {
     this.held.clear();
   }
 
-  /** One pass over the accounts with waiting events; resolves with the number of events given a leaf. */
+  /** One pass over every account with waiting events; resolves with the number of events given a leaf. */
   async runOnce(): Promise<number> {
-    let total = 0;
-    for (const account of (await this.opts.queue.accounts()).slice(0, MAX_ACCOUNTS_PER_PASS)) {
-      if (this.passes.stopped) break;
-      total += await this.sequenceAccount(account);
-    }
-    return total;
+    const accounts = await this.opts.queue.accounts();
+    const done = await mapLimit(accounts, ACCOUNTS_IN_PARALLEL, (account) => (this.passes.stopped ? Promise.resolve(0) : this.sequenceAccount(account)));
+    return done.reduce((a, b) => a + b, 0);
   }
 
   private async sequenceAccount(account: string): Promise<number> {
