@@ -5,6 +5,7 @@ import {
   mapLimit,
   InvalidArgumentError,
   NotFoundError,
+  OutcomeUnknownError,
   UnavailableError,
   type FieldError,
   type Logger,
@@ -105,12 +106,19 @@ export class Consents {
    * than it gets calls). A call is answered when its batch is stored and its current states and
    * counters are applied.
    *
-   * Stored is stored: once the events are in, the answer is the events, whatever happens next,
-   * or a client would retry and record the consent twice. So when the current states and
-   * counters cannot be applied (an error), or not before the caller's deadline (`deadlineMs`,
-   * less a margin for the answer's way back), the events are answered anyway: the relay applies
-   * their current states when it publishes them after the lease, and a late update finishes
-   * in the background.
+   * **Answered 201 ⇔ stored, published and logged** (docs/reliability.md):
+   *
+   * - Stored is stored: once a call's events are in, the answer is the events, whatever happens
+   *   next, or a client would retry and record the consent twice. So when the current states and
+   *   counters cannot be applied (an error), or not before the caller's deadline (`deadlineMs`,
+   *   less a margin for the answer's way back), the events are answered anyway: the relay applies
+   *   their current states when it publishes them after the lease, and a late update finishes in
+   *   the background.
+   * - Not answered is not stored: when the insert fails, each call of the batch is settled on
+   *   its own (`settle`): stored whole (answered), or fenced off for good and its stored part
+   *   withdrawn (an error; nothing of it is ever read, published or logged), or, when the
+   *   database does not answer even that, an error saying the outcome is unknown (then the call
+   *   is stored whole or not at all, never in part).
    */
   async create(accountId: string, appId: string, inputs: ConsentInput[], deadlineMs = Infinity): Promise<ConsentEvent[]> {
     requireOwner(accountId, appId);
@@ -172,17 +180,15 @@ export class Consents {
    * once they are applied or its deadline is near, whichever comes first.
    */
   private async writeBatch(batch: Array<Pending<CreateCall, ConsentEvent[]>>): Promise<void> {
-    const stored = batch;
+    let stored = batch;
     try {
       await this.store.events.insert(
         batch.map((p) => p.item.events),
         new Date(Date.now() + this.settings.publishLeaseMs),
       );
     } catch (err) {
-      // never answered to anybody: withdrawn again (best effort)
-      await this.store.events.withdraw(batch.flatMap((p) => p.item.events.map((e) => e.id))).catch(() => undefined);
-      for (const p of batch) p.reject(err);
-      return;
+      stored = await this.settle(batch, err);
+      if (!stored.length) return;
     }
     const events = stored.flatMap((p) => p.item.events);
     const applied = (async () => {
@@ -208,6 +214,46 @@ export class Consents {
     // the next batch may start once every call of this one is answered (a late one no longer waits)
     await Promise.all(answered);
     this.log?.nudge();
+  }
+
+  /**
+   * After a failed insert: which calls of the batch are stored. The insert stores a prefix, so a
+   * call is stored whole once its last event is; fencing each call's last id (EventStore.fence)
+   * answers that for good, also against an insert still under way. Calls stored whole go on as
+   * if nothing had failed; fenced calls get the insert's error and their stored part, invisible
+   * to every reader, is withdrawn (when that fails, the relay withdraws it after the lease); calls
+   * the fence could not settle get OutcomeUnknownError. Resolves with the calls stored whole.
+   */
+  private async settle(batch: Array<Pending<CreateCall, ConsentEvent[]>>, err: unknown): Promise<Array<Pending<CreateCall, ConsentEvent[]>>> {
+    const lastId = (p: Pending<CreateCall, ConsentEvent[]>) => p.item.events.at(-1)!.id;
+    let fate = new Map<string, 'stored' | 'fenced'>();
+    try {
+      fate = await this.store.events.fence(batch.map(lastId));
+    } catch (fenceErr) {
+      this.logger.warn({ err: fenceErr, calls: batch.length }, 'consent: a failed insert could not be settled; its calls are answered as of unknown outcome');
+    }
+    const stored = batch.filter((p) => fate.get(lastId(p)) === 'stored');
+    const fenced = batch.filter((p) => fate.get(lastId(p)) === 'fenced');
+    const withdraw = fenced.flatMap((p) => p.item.events.slice(0, -1).map((e) => e.id));
+    if (withdraw.length)
+      await this.store.events
+        .withdraw(withdraw)
+        .catch((e: unknown) =>
+          this.logger.warn(
+            { err: e, events: withdraw.length },
+            'consent: events of a failed insert not withdrawn; they stay unread and the relay withdraws them',
+          ),
+        );
+    for (const p of fenced) p.reject(err);
+    for (const p of batch)
+      if (!fate.has(lastId(p)))
+        p.reject(
+          new OutcomeUnknownError(
+            'The database stopped answering while these consent events were being stored: they are stored all together or not at all. Search for them before sending them again.',
+          ),
+        );
+    if (stored.length < batch.length) this.logger.warn({ err, calls: batch.length, stored: stored.length, fenced: fenced.length }, 'consent: insert failed');
+    return stored;
   }
 
   private track(p: Promise<unknown>): void {
