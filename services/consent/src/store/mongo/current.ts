@@ -1,11 +1,11 @@
-import type { AnyBulkWriteOperation, FilterQuery } from 'mongoose';
+import type { AnyBulkWriteOperation, FilterQuery, mongo } from 'mongoose';
 import { stateKey, type ConsentEvent } from '../../domain/consent';
 import type { CurrentStateStore } from '../../app/ports';
 import { bulkUpserts, currentEvent, eventsOfCurrent } from './docs';
-import type { CurrentDoc, Models } from './models';
+import { driverCollection, type CurrentDoc, type Models } from './models';
 
 /** The `$max` upsert that makes `ev` the current event of the state `_id` unless a newer one is (see CurrentDoc). */
-export function currentUpsert(_id: string, ev: ConsentEvent, xq?: Date): AnyBulkWriteOperation<CurrentDoc> {
+export function currentUpsert(_id: string, ev: ConsentEvent, xq?: Date): AnyBulkWriteOperation<CurrentDoc> & mongo.AnyBulkWriteOperation<CurrentDoc> {
   return {
     updateOne: {
       filter: { _id },
@@ -39,8 +39,11 @@ export function mongoCurrentStateStore(m: Models): CurrentStateStore {
      * arrival. An upsert by _id that races another's first insert is retried by MongoDB itself
      * (>= 4.2); a duplicate-key error reaching us anyway is retried here.
      *
-     * The driver's collection, not the model: on the write path, for the same reason as the
-     * events' insert (store/mongo/events.ts).
+     * Through the driver's collection, not the model: mongoose's bulkWrite clones and casts every
+     * operation, which cost about 14 µs of CPU per operation, some three times the driver's own
+     * work (2 ms more per batch of 100 events; measured on the CI database, a micro-benchmark of
+     * both calls in alternating rounds), and this runs in front of every 201. The operations are
+     * built here from typed events, so the casting adds nothing.
      */
     async apply(events) {
       const newest = new Map<string, ConsentEvent>();
@@ -50,7 +53,7 @@ export function mongoCurrentStateStore(m: Models): CurrentStateStore {
         if (!cur || cur.id < ev.id) newest.set(key, ev);
       }
       await bulkUpserts(
-        (ops) => m.current.collection.bulkWrite(ops as never[], { ordered: false }),
+        (ops) => driverCollection(m.current).bulkWrite(ops, { ordered: false }),
         [...newest.entries()].map(([key, ev]) => currentUpsert(key, ev)),
       );
     },

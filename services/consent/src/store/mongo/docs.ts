@@ -139,7 +139,7 @@ export async function unsettled(m: Models, docs: Array<Pick<EventDoc, '_id' | 'p
  * may see E11000 on the upsert that lost (MongoDB retries most such upserts itself); an op
  * that failed so was not applied, so it is sent again.
  */
-export async function bulkUpserts(send: (ops: object[]) => Promise<unknown>, ops: object[]): Promise<void> {
+export async function bulkUpserts<O>(send: (ops: O[]) => Promise<unknown>, ops: O[]): Promise<void> {
   let pending = ops;
   for (let attempt = 0; pending.length; attempt++) {
     try {

@@ -62,7 +62,7 @@ export function mongoErasureStore(m: Models): ErasureStore {
         ops.push(currentUpsert(mv.to, mv.event, mv.expiryDue));
         ops.push({ deleteOne: { filter: { _id: mv.from, $or: [{ 'cur.id': mv.eventId }, { cur: { $exists: false }, eventId: mv.eventId }] } } });
       }
-      await bulkUpserts((list) => m.current.bulkWrite(list as AnyBulkWriteOperation<CurrentDoc>[], { ordered: false }), ops);
+      await bulkUpserts((list) => m.current.bulkWrite(list, { ordered: false }), ops);
     },
     async hasInClear(accountId, appId, subject) {
       return (await m.events.exists({ subject, accountId, appId }).exec()) !== null;
@@ -78,7 +78,7 @@ export function mongoErasureStore(m: Models): ErasureStore {
           },
         },
       ]);
-      if (ops.length) await bulkUpserts((list) => m.stats.bulkWrite(list as AnyBulkWriteOperation<StatsDoc>[], { ordered: false }), ops);
+      if (ops.length) await bulkUpserts((list) => m.stats.bulkWrite(list, { ordered: false }), ops);
     },
     async record(rec) {
       const { id, ...fields } = rec;

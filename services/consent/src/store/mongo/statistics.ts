@@ -1,8 +1,8 @@
-import type { FilterQuery } from 'mongoose';
+import type { FilterQuery, mongo } from 'mongoose';
 import { LIMITS, hashKey } from '../../domain/consent';
 import type { StatisticsStore } from '../../app/ports';
 import { bulkUpserts } from './docs';
-import type { CurrentDoc, EventDoc, Models, StatsDoc } from './models';
+import { driverCollection, type CurrentDoc, type EventDoc, type Models, type StatsDoc } from './models';
 
 /** Stands in for "never expires" when states are grouped by expiry. */
 const NEVER = new Date(8.64e15);
@@ -22,7 +22,8 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
      * per target are counted from the current documents when statistics are read, so they are
      * exact by construction.) A process that dies between the insert and this step leaves these
      * counters short by that batch (docs/consent.md), while current states and publication
-     * recover. The driver's collection, as for the other two steps of the write path.
+     * recover. Through the driver's collection, for the reason given at CurrentStateStore.apply
+     * (store/mongo/current.ts): a batch writes about two counter operations per event.
      */
     async count(events) {
       const ops = new Map<string, { inc: Record<string, number>; set: Partial<StatsDoc> }>();
@@ -44,8 +45,8 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
         bump(subjectMarkerId(ev.accountId, ev.appId, ev.subject), { kind: 'subject', accountId: ev.accountId, appId: ev.appId });
       }
       await bulkUpserts(
-        (list) => m.stats.collection.bulkWrite(list as never[], { ordered: false }),
-        [...ops.entries()].map(([_id, { inc, set }]) => ({
+        (list) => driverCollection(m.stats).bulkWrite(list, { ordered: false }),
+        [...ops.entries()].map(([_id, { inc, set }]): mongo.AnyBulkWriteOperation<StatsDoc> => ({
           updateOne: { filter: { _id }, update: Object.keys(inc).length ? { $inc: inc, $setOnInsert: set } : { $setOnInsert: set }, upsert: true },
         })),
       );
