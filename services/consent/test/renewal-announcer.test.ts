@@ -3,8 +3,8 @@ import type { EventEnvelope } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { consentBusEventEnvelope, decodeConsentBusEvent } from '@accord/proto';
 import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
-import { RENEWAL_EVENT, RenewalAnnouncer, renewalBusEvent, targetsOf, type PendingRenewal, type RenewalOptions } from '../src/events/renewal-announcer';
-import type { ConsentStore } from '../src/app/ports';
+import { RENEWAL_EVENT, RenewalAnnouncer, renewalBusEvent, targetsOf, type RenewalOptions } from '../src/events/renewal-announcer';
+import type { ConsentStore, PendingRenewal } from '../src/app/ports';
 import { openStore } from './store';
 import { sleep } from '@accord/testkit';
 

@@ -364,6 +364,21 @@ export interface EventPublisher {
   publishStored(events: ConsentEvent[]): void;
 }
 
+/** A material change of a specification whose fan-out is not acknowledged yet (dataprocessing's ListPendingRenewals). */
+export interface PendingRenewal {
+  accountId: string;
+  specId: string;
+  version: number;
+  /** The specification's target URL. */
+  target: string;
+}
+
+/** Where material changes are signalled: the data processing service (gRPC). */
+export interface RenewalSignals {
+  pending(limit: number): Promise<PendingRenewal[]>;
+  ack(specId: string, version: number): Promise<void>;
+}
+
 /** A specification (current, or as of `version`); undefined when unknown in the account. */
 export type SpecLookup = (accountId: string, specId: string, version?: number) => Promise<SpecDetails | undefined>;
 

@@ -2,26 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
 import { eventSubject, PeriodicTask, sleep, type Logger } from '@accord/common';
 import { eventMessage } from '../domain/wire';
-import type { RenewalJob, RenewalStore, StateEvent } from '../app/ports';
+import type { PendingRenewal, RenewalJob, RenewalSignals, RenewalStore, StateEvent } from '../app/ports';
 import { publishBusEvent, type BusEncoding, type ConsentBusEvent } from './bus-event';
 
 /** The event type announcing that a state's consent is due for renewal (webhooks opt in to it). */
 export const RENEWAL_EVENT = 'consent.renewal_required';
-
-/** A material change of a specification whose fan-out is not acknowledged yet (dataprocessing's ListPendingRenewals). */
-export interface PendingRenewal {
-  accountId: string;
-  specId: string;
-  version: number;
-  /** The specification's target URL. */
-  target: string;
-}
-
-/** Where material changes are signalled: the data processing service (gRPC). */
-export interface RenewalSignals {
-  pending(limit: number): Promise<PendingRenewal[]>;
-  ack(specId: string, version: number): Promise<void>;
-}
 
 export interface RenewalOptions {
   prefix: string;
