@@ -512,7 +512,7 @@ function publicJwkJson(key: SigningKey): JWK {
   return Object.fromEntries(Object.entries(key.publicJwk).filter(([, v]) => typeof v === 'string' && v !== '')) as JWK;
 }
 
-function requireAccount(accountId: string): void {
+export function requireAccount(accountId: string): void {
   if (!accountId) throw InvalidArgumentError.field('account_id', 'is required');
 }
 

@@ -8,10 +8,13 @@ const ERASE_BATCH = 1000;
 /** Rounds in a row that change nothing before an erasure gives up (a concurrent erasure may take one batch). */
 const MAX_STALLED = 3;
 
-export interface ErasureResult {
-  subjectHash: string;
-  events: number;
-  states: number;
+/** One erasure: whose subject, of which issuer (all when undefined), under which account key. */
+interface Erasure {
+  store: ErasureStore;
+  accountId: string;
+  subject: string;
+  issuer: string | undefined;
+  key: Buffer;
 }
 
 /**
@@ -19,7 +22,8 @@ export interface ErasureResult {
  * delegates of its events) by keyed hashes in every event of the account (of `issuer` only, when
  * given), moves its current states to the pseudonymous subject, and moves its distinct-subject
  * markers, keeping every count. Batched: each step reads and rewrites up to ERASE_BATCH documents
- * per round trip, never one round trip per event.
+ * per round trip, never one round trip per event. Resolves with the pseudonym and how many
+ * events and states changed.
  *
  * Each event is rewritten by one atomic update conditional on its subject still being the one
  * read, so concurrent erasures never double-hash. An event still waiting for its log leaf gets
@@ -36,11 +40,12 @@ export async function eraseSubject(
   issuer: string | undefined,
   key: Buffer,
   at: Date,
-): Promise<ErasureResult> {
+): Promise<{ subjectHash: string; events: number; states: number }> {
+  const job: Erasure = { store, accountId, subject, issuer, key };
   const subjectHash = pseudonym(key, subject);
   const apps = new Set<string>();
-  const events = await eraseEvents(store, accountId, subject, issuer, key, at, apps);
-  const states = await moveCurrentStates(store, accountId, subject, issuer, key);
+  const events = await eraseEvents(job, at, apps);
+  const states = await moveCurrentStates(job);
   // distinct subjects stay counted once: per application whose events were erased and that has
   // no event of the subject in clear left (an erasure narrowed by issuer may leave some)
   const moved: string[] = [];
@@ -50,15 +55,7 @@ export async function eraseSubject(
 }
 
 /** Rewrites the subject's events batch by batch until none is left in clear (a rewritten event no longer matches). */
-async function eraseEvents(
-  store: ErasureStore,
-  accountId: string,
-  subject: string,
-  issuer: string | undefined,
-  key: Buffer,
-  at: Date,
-  apps: Set<string>,
-): Promise<number> {
+async function eraseEvents({ store, accountId, subject, issuer, key }: Erasure, at: Date, apps: Set<string>): Promise<number> {
   let done = 0;
   let stalled = 0;
   for (;;) {
@@ -87,7 +84,7 @@ async function eraseEvents(
  * one moved (a concurrent write of new data keeps it). States whose current event is not erased
  * (new data written meanwhile) stay.
  */
-async function moveCurrentStates(store: ErasureStore, accountId: string, subject: string, issuer: string | undefined, key: Buffer): Promise<number> {
+async function moveCurrentStates({ store, accountId, subject, issuer, key }: Erasure): Promise<number> {
   let moved = 0;
   // states whose current event is new data (not erased): they stay, and are not read again
   const kept: string[] = [];

@@ -1,5 +1,6 @@
 import { AbortedError, InvalidArgumentError, NotFoundError } from '@accord/common';
 import { EVENT_ID_PATTERN } from '../domain/consent';
+import { requireAccount } from './consents';
 import type { LogTree } from './log-tree';
 import type { LogQueueStore, TreeHeadRecord } from './ports';
 
@@ -19,10 +20,6 @@ const publicOf = (h: TreeHeadRecord): PublicTreeHead => ({
   timestamp: h.timestamp.toISOString(),
   signature: h.signature,
 });
-
-function requireAccount(accountId: string): void {
-  if (!accountId) throw InvalidArgumentError.field('account_id', 'is required');
-}
 
 /** The consent log's read use cases (docs/consent-log.md): what the gRPC handlers call. */
 export class ConsentLog {

@@ -81,6 +81,17 @@ const byId = (x: { id: string }, y: { id: string }) => (x.id < y.id ? -1 : x.id 
 const copyLeaf = (l: LogLeaf): LogLeaf => ({ ...l, leafHash: Buffer.from(l.leafHash), at: new Date(l.at) });
 const NEVER = 8.64e15;
 
+/** A claim's one update: `take` each item that is `due`; how many were taken. */
+function claimEach<T>(items: Iterable<T>, due: (item: T) => boolean, take: (item: T) => void): number {
+  let n = 0;
+  for (const item of items)
+    if (due(item)) {
+      take(item);
+      n++;
+    }
+  return n;
+}
+
 export function memoryConsentStore(): MemoryConsentStore {
   const faults = new StoreFaults();
   const calls: string[] = [];
@@ -302,13 +313,11 @@ export function memoryConsentStore(): MemoryConsentStore {
     outbox: {
       async claimDue(claim, now, until, limit) {
         call('outbox.claimDue');
-        let n = 0;
-        for (const r of events.values())
-          if (r.pub && r.pub <= now) {
-            r.pub = new Date(until);
-            r.claim = claim;
-            n++;
-          }
+        const n = claimEach(
+          events.values(),
+          (r) => !!r.pub && r.pub <= now,
+          (r) => Object.assign(r, { pub: new Date(until), claim }),
+        );
         return n
           ? sorted((r) => r.claim === claim && !!r.pub)
               .slice(0, limit)
@@ -349,13 +358,11 @@ export function memoryConsentStore(): MemoryConsentStore {
     expiry: {
       async claimLapsed(claim, now, until, limit) {
         call('expiry.claimLapsed');
-        let n = 0;
-        for (const s of states.values())
-          if (s.xq && s.xq <= now) {
-            s.xq = new Date(until);
-            s.xc = claim;
-            n++;
-          }
+        const n = claimEach(
+          states.values(),
+          (s) => !!s.xq && s.xq <= now,
+          (s) => Object.assign(s, { xq: new Date(until), xc: claim }),
+        );
         return n ? lapsed(claim, limit) : [];
       },
       async lapsedOfClaim(claim, limit) {

@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model, type mongo } from 'mongoose';
 import type { ConsentEvent } from '../../domain/consent';
+import type { ErasureRecord, RenewalJob } from '../../app/ports';
 
 /**
  * consent_events: the immutable events. _id is the event id (time-ordered hex). The event's
@@ -43,18 +44,9 @@ export interface TombstoneDoc {
   gone: Date;
 }
 
-export interface ErasureDoc {
+export interface ErasureDoc extends Omit<ErasureRecord, 'id'> {
   /** Time-ordered (12 hex digits of the millisecond, then random), like event ids. */
   _id: string;
-  accountId: string;
-  /** What the subject became in the events: its keyed hash. */
-  subjectHash: string;
-  issuer?: string;
-  appId: string;
-  clientId: string;
-  erasedAt: Date;
-  events: number;
-  states: number;
 }
 
 /**
@@ -143,18 +135,8 @@ export interface StatsDoc {
  * names it) and records after each page the last state announced (`lastKey`), so a successor
  * continues there.
  */
-export interface RenewalJobDoc {
+export interface RenewalJobDoc extends Omit<RenewalJob, 'id'> {
   _id: string;
-  accountId: string;
-  specId: string;
-  version: number;
-  targets: string[];
-  createdAt: Date;
-  leaseUntil: Date;
-  owner?: string;
-  lastKey?: string;
-  announced: number;
-  done: boolean;
 }
 
 export interface Models {
