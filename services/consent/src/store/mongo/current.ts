@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, FilterQuery, mongo } from 'mongoose';
+import type { AnyBulkWriteOperation, mongo } from 'mongoose';
 import { stateKey, type ConsentEvent } from '../../domain/consent';
 import type { CurrentStateStore } from '../../app/ports';
 import { bulkUpserts, currentEvent, eventsOfCurrent } from './docs';
@@ -21,9 +21,9 @@ export function currentUpsert(_id: string, ev: ConsentEvent, xq?: Date): AnyBulk
 /** The current documents of one subject and issuer for these targets (at most `limit`). */
 export function currentDocs(m: Models, accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<CurrentDoc[]> {
   // served by the `states` index
-  const filter: FilterQuery<CurrentDoc> = { subject, issuer, accountId };
+  const filter: mongo.Filter<CurrentDoc> = { subject, issuer, accountId };
   if (targets.length) filter.target = targets.length === 1 ? targets[0] : { $in: targets };
-  return m.current.find(filter).limit(limit).lean<CurrentDoc[]>().exec();
+  return driverCollection(m.current).find(filter).limit(limit).toArray();
 }
 
 /**
@@ -58,13 +58,13 @@ export function mongoCurrentStateStore(m: Models): CurrentStateStore {
       );
     },
 
+    /** Through the driver, as every read a request waits for (see driverCollection). */
     async byKeys(accountId, keys) {
       const out = new Map<string, ConsentEvent>();
       if (!keys.length) return out;
-      const docs = await m.current
-        .find(keys.length === 1 ? { _id: keys[0] } : { _id: { $in: keys } })
-        .lean<CurrentDoc[]>()
-        .exec();
+      const docs = await driverCollection(m.current)
+        .find(keys.length === 1 ? { _id: keys[0]! } : { _id: { $in: keys } })
+        .toArray();
       const mine = docs.filter((d) => d.accountId === accountId);
       (await eventsOfCurrent(m, mine)).forEach((ev, i) => ev && out.set(mine[i]!._id, ev));
       return out;

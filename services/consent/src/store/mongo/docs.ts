@@ -1,6 +1,6 @@
 import { isDuplicateKey, mapLimit } from '@accord/common';
 import type { ConsentEvent } from '../../domain/consent';
-import type { CurrentDoc, CurrentEvent, EventDoc, Models } from './models';
+import { driverCollection, type CurrentDoc, type CurrentEvent, type EventDoc, type Models } from './models';
 
 /** What the MongoDB adapter's parts share: the mapping between events and documents, and a few reads. */
 
@@ -126,10 +126,9 @@ export async function unsettled(m: Models, docs: Array<Pick<EventDoc, '_id' | 'p
   const have = new Set(docs.map((d) => d._id));
   const ask = [...new Set(docs.flatMap((d) => (d.part && !have.has(d.part) ? [d.part] : [])))];
   if (!ask.length) return new Set();
-  const stored = await m.events
-    .find({ _id: { $in: ask }, gone: { $exists: false } }, { _id: 1 })
-    .lean<Array<{ _id: string }>>()
-    .exec();
+  const stored = await driverCollection(m.events)
+    .find({ _id: { $in: ask }, gone: { $exists: false } }, { projection: { _id: 1 } })
+    .toArray();
   const found = new Set(stored.map((d) => d._id));
   return new Set(ask.filter((id) => !found.has(id)));
 }

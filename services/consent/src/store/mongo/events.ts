@@ -1,12 +1,12 @@
-import type { FilterQuery } from 'mongoose';
+import type { FilterQuery, mongo } from 'mongoose';
 import { bulkWriteFailures, isDuplicateKey } from '@accord/common';
 import type { EventStore, ExportFilter } from '../../app/ports';
 import { fromDoc, settledOnly, toDoc } from './docs';
-import type { EventDoc, Models, TombstoneDoc } from './models';
+import { driverCollection, type EventDoc, type Models, type TombstoneDoc } from './models';
 
 /** The filter of an export (and of its count): served by `export`, `app_latest` or `search`. */
-function exportFilter(q: ExportFilter): FilterQuery<EventDoc> {
-  const filter: FilterQuery<EventDoc> = { accountId: q.accountId };
+function exportFilter(q: ExportFilter): FilterQuery<EventDoc> & mongo.Filter<EventDoc> {
+  const filter: FilterQuery<EventDoc> & mongo.Filter<EventDoc> = { accountId: q.accountId };
   if (q.subject !== undefined) filter.subject = q.subject;
   if (q.appId !== undefined) filter.appId = q.appId;
   if (q.target !== undefined) filter.target = q.target;
@@ -20,17 +20,23 @@ function exportFilter(q: ExportFilter): FilterQuery<EventDoc> {
 
 /** consent_events (see EventStore). */
 export function mongoEventStore(m: Models): EventStore {
+  const events = driverCollection(m.events);
   /**
    * Up to `limit` events of requests stored whole, in id order from the filter's start: one read,
-   * and more only when a full page held events of requests not stored whole (dropped).
+   * and more only when a full page held events of requests not stored whole (dropped). Through
+   * the driver, as every read a request waits for (see driverCollection).
    */
-  const page = async (filter: FilterQuery<EventDoc>, sort: 1 | -1, limit: number, projection?: Record<string, 0>) => {
+  const page = async (filter: mongo.Filter<EventDoc>, sort: 1 | -1, limit: number, projection?: Record<string, 0>) => {
     const out: EventDoc[] = [];
     let bound: string | undefined;
     for (;;) {
       const want = limit - out.length;
-      const f = bound === undefined ? filter : { $and: [filter, { _id: sort === 1 ? { $gt: bound } : { $lt: bound } }] };
-      const docs = await m.events.find(f, projection).sort({ _id: sort }).limit(want).lean<EventDoc[]>().exec();
+      const f: mongo.Filter<EventDoc> = bound === undefined ? filter : { $and: [filter, { _id: sort === 1 ? { $gt: bound } : { $lt: bound } }] };
+      const docs = await events
+        .find(f, projection ? { projection } : {})
+        .sort({ _id: sort })
+        .limit(want)
+        .toArray();
       out.push(...(await settledOnly(m, docs)));
       if (docs.length < want || out.length >= limit) return out;
       bound = docs.at(-1)!._id;
@@ -40,8 +46,8 @@ export function mongoEventStore(m: Models): EventStore {
     /**
      * One ordered insertMany; `logq` marks each event for the log in the same document, so no
      * stored event can miss the log, `pub` makes it its own outbox record, `part` names the
-     * request's last event. `lean`: the documents are built here, whole, so mongoose neither
-     * casts nor validates them (as cheap as the driver's own call, measured).
+     * request's last event. Through the driver: mongoose's insertMany, even `lean`, passes every
+     * document through an asynchronous step of its own before sending (see driverCollection).
      */
     async insert(requests, pubAt) {
       const docs: EventDoc[] = [];
@@ -53,7 +59,7 @@ export function mongoEventStore(m: Models): EventStore {
           docs.push(doc);
         }
       }
-      await m.events.insertMany(docs, { ordered: true, lean: true });
+      await events.insertMany(docs, { ordered: true });
     },
 
     async fence(ids) {
@@ -93,7 +99,7 @@ export function mongoEventStore(m: Models): EventStore {
 
     async findById(accountId, id) {
       // By _id alone (the account checked here): one primary-key lookup on every server.
-      const doc = await m.events.findById(id).lean<EventDoc>().exec();
+      const doc = await events.findOne({ _id: id });
       if (!doc || doc.accountId !== accountId) return undefined;
       const [kept] = await settledOnly(m, [doc]);
       return kept && fromDoc(kept);
@@ -105,7 +111,7 @@ export function mongoEventStore(m: Models): EventStore {
 
     async history(q) {
       // Served by the `search` / `search_scope` indexes.
-      const filter: FilterQuery<EventDoc> = { subject: q.subject, target: q.target, issuer: q.issuer, accountId: q.accountId };
+      const filter: mongo.Filter<EventDoc> = { subject: q.subject, target: q.target, issuer: q.issuer, accountId: q.accountId };
       if (q.scope !== undefined) filter.scope = q.scope;
       if (q.source !== undefined) filter.source = q.source;
       if (q.before) filter._id = { $lt: q.before };

@@ -1,6 +1,6 @@
 import type { ClaimedEvent, OutboxStore } from '../../app/ports';
 import { fromDoc, unsettled } from './docs';
-import type { EventDoc, Models } from './models';
+import { driverCollection, type EventDoc, type Models } from './models';
 
 /**
  * Publication bookkeeping on the event documents (each is its own outbox record): `pub` is when
@@ -19,9 +19,10 @@ export function mongoOutboxStore(m: Models): OutboxStore {
       return res.modifiedCount ? claimed(claim, limit) : [];
     },
     claimed,
+    /** Through the driver: the writer's publication marks every batch (see driverCollection). */
     async markPublished(ids) {
       // published, so its request is known to be stored whole: `part` goes too
-      if (ids.length) await m.events.updateMany({ _id: { $in: ids } }, { $unset: { pub: '', claim: '', part: '' } }).exec();
+      if (ids.length) await driverCollection(m.events).updateMany({ _id: { $in: ids } }, { $unset: { pub: '', claim: '', part: '' } });
     },
     async defer(ids, at) {
       if (ids.length) await m.events.updateMany({ _id: { $in: ids }, pub: { $exists: true } }, { $set: { pub: at } }).exec();
