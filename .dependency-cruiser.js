@@ -29,6 +29,79 @@ module.exports = {
         ],
       },
     },
+    // The rooms of a service (README, "Inside a service: the same rooms"), one rule per row. A
+    // rule that not every service obeys yet names the ones it skips in `pathNot`; porting a
+    // service to its storage port (issue 28) removes it from the list.
+    {
+      name: 'config-only-common',
+      severity: 'error',
+      comment: 'services/*/src/config.ts is the typed environment schema: it may use @accord/common (and a schema library), never the rooms of the service.',
+      from: { path: '^services/[^/]+/src/config\\.ts$', pathNot: '^services/(webhook)/' },
+      to: { path: '^services/[^/]+/src/(app|domain|store|grpc|events)(/|\\.ts$)' },
+    },
+    {
+      name: 'metrics-only-common',
+      severity: 'error',
+      comment: "services/*/src/metrics.ts declares the service's Prometheus metrics with @accord/common; the rooms report to it, not the other way round.",
+      from: { path: '^services/[^/]+/src/metrics\\.ts$' },
+      to: { path: '^services/[^/]+/src/(app|domain|store|grpc|events)(/|\\.ts$)' },
+    },
+    {
+      name: 'app-through-ports',
+      severity: 'error',
+      comment:
+        'services/*/src/app holds the use cases: they use the store and other services through the interfaces of app/ports.ts, never a store module, a gRPC or NATS adapter, nor a database, broker or transport library.',
+      from: { path: '^services/[^/]+/src/app/', pathNot: ['\\.test\\.ts$', '^services/(oauth|webhook)/'] },
+      to: {
+        path: [
+          '^services/[^/]+/src/(store|grpc|events)(/|\\.ts$)',
+          '(^|/)node_modules/(mongoose|mongodb|nats|@grpc/grpc-js|express)/',
+          '^(mongoose|mongodb|nats|@grpc/grpc-js|express)(/|$)',
+        ],
+      },
+    },
+    {
+      name: 'store-holds-queries',
+      severity: 'error',
+      comment:
+        'services/*/src/store holds the storage adapters: models and queries over the port (app/ports.ts), domain types; never the use cases, the gRPC or NATS adapters, nor a broker or transport library.',
+      from: { path: '^services/[^/]+/src/store/', pathNot: '\\.test\\.ts$' },
+      to: {
+        path: [
+          '^services/[^/]+/src/(grpc|events)(/|\\.ts$)',
+          '^services/[^/]+/src/app/(?!ports\\.ts$)',
+          '(^|/)node_modules/(nats|@grpc/grpc-js|express)/',
+          '^(nats|@grpc/grpc-js|express)(/|$)',
+        ],
+      },
+    },
+    {
+      name: 'grpc-translates-only',
+      severity: 'error',
+      comment:
+        'services/*/src/grpc holds the gRPC handlers and clients: request → use case → message. A handler never reads the store (no store module, no mongoose or mongodb) nor reaches into the NATS adapters; the types both sides share are in app/ports.ts or domain/.',
+      from: { path: '^services/[^/]+/src/grpc/', pathNot: ['\\.test\\.ts$', '^services/(oauth|webhook)/'] },
+      to: {
+        path: ['^services/[^/]+/src/(store|events)(/|\\.ts$)', '(^|/)node_modules/(mongoose|mongodb)/', '^(mongoose|mongodb)(/|$)'],
+      },
+    },
+    {
+      name: 'events-without-grpc',
+      severity: 'error',
+      comment:
+        'services/*/src/events (NATS publishers, consumers, background jobs) and grpc/ are two adapters side by side: a mapping both need lives in domain/ (the wire form of a record), never in one of them.',
+      from: { path: '^services/[^/]+/src/events/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^services/[^/]+/src/grpc(/|\\.ts$)' },
+    },
+    {
+      name: 'jobs-through-ports',
+      severity: 'error',
+      comment: "services/*/src/events: background jobs get the service's storage port (app/ports.ts), never a store module or a database library.",
+      from: { path: '^services/[^/]+/src/events/', pathNot: '\\.test\\.ts$' },
+      to: {
+        path: ['^services/[^/]+/src/store(/|\\.ts$)', '(^|/)node_modules/(mongoose|mongodb)/', '^(mongoose|mongodb)(/|$)'],
+      },
+    },
     {
       name: 'routes-without-openapi-fragments',
       severity: 'error',

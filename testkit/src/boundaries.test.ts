@@ -22,7 +22,7 @@ describe('the boundary rules of npm run lint', () => {
 
   test('fail the lint when a rule is broken', () => {
     expect(status).not.toBe(0);
-    expect(out).toMatch(/3 dependency violations/);
+    expect(out).toMatch(/13 dependency violations/);
   });
 
   test('report an import cycle with its path', () => {
@@ -35,5 +35,32 @@ describe('the boundary rules of npm run lint', () => {
 
   test('report a domain module that imports a database library, even for types only', () => {
     expect(out).toMatch(/domain-without-io: services\/shop\/src\/domain\/order\.ts → .*node_modules\/mongoose\//);
+  });
+
+  // the rooms of a service, one rule per row of the README's table
+  test('report a config.ts or metrics.ts that imports a room of its service', () => {
+    expect(out).toContain('config-only-common: services/shop/src/config.ts → services/shop/src/domain/order.ts');
+    expect(out).toContain('metrics-only-common: services/shop/src/metrics.ts → services/shop/src/domain/order.ts');
+  });
+
+  test('report a use case that takes a store module or a database library instead of its port', () => {
+    expect(out).toContain('app-through-ports: services/shop/src/app/checkout.ts → services/shop/src/store/orders.ts');
+    expect(out).toMatch(/app-through-ports: services\/shop\/src\/app\/checkout\.ts → .*node_modules\/mongoose\//);
+    expect(out).not.toContain('→ services/shop/src/app/ports.ts');
+  });
+
+  test('report a store module that calls a use case or an adapter (the port it implements is allowed)', () => {
+    expect(out).toContain('store-holds-queries: services/shop/src/store/receipts.ts → services/shop/src/app/checkout.ts');
+    expect(out).toContain('store-holds-queries: services/shop/src/store/receipts.ts → services/shop/src/events/publisher.ts');
+  });
+
+  test('report a gRPC handler that reads the store or a database library itself', () => {
+    expect(out).toContain('grpc-translates-only: services/shop/src/grpc/handlers.ts → services/shop/src/store/orders.ts');
+    expect(out).toMatch(/grpc-translates-only: services\/shop\/src\/grpc\/handlers\.ts → .*node_modules\/mongoose\//);
+  });
+
+  test('report a NATS job that borrows from the gRPC adapter or reads a store module', () => {
+    expect(out).toContain('events-without-grpc: services/shop/src/events/publisher.ts → services/shop/src/grpc/handlers.ts');
+    expect(out).toContain('jobs-through-ports: services/shop/src/events/publisher.ts → services/shop/src/store/orders.ts');
   });
 });

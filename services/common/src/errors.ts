@@ -65,6 +65,22 @@ export class UnavailableError extends AppError {
     super(status.UNAVAILABLE, message);
   }
 }
+/** The operation cannot be done now and may succeed when retried (HTTP 409 with Retry-After for a log proof not ready yet). */
+export class AbortedError extends AppError {
+  constructor(message: string) {
+    super(status.ABORTED, message);
+  }
+}
+/**
+ * The outcome is not known: the operation may or may not have taken effect (gRPC's
+ * DEADLINE_EXCEEDED says exactly that; HTTP 504). For a write whose store stopped answering
+ * half-way; the caller should look before sending it again.
+ */
+export class OutcomeUnknownError extends AppError {
+  constructor(message: string) {
+    super(status.DEADLINE_EXCEEDED, message);
+  }
+}
 
 /** Trailing metadata key carrying field errors as JSON from a service to the gateway. */
 export const FIELD_ERRORS_KEY = 'accord-field-errors';

@@ -1,53 +1,95 @@
-import { bulkWriteFailures, GroupCommit } from './group-commit';
+import { bulkWriteFailures, GroupCommit, type Pending } from './group-commit';
 
 const tick = () => new Promise((r) => setImmediate(r));
+const answerAll = <T>(batch: Array<Pending<T, void>>) => batch.forEach((p) => p.resolve());
 
 describe('group commit', () => {
-  it('writes a lone item at once and coalesces the items added while a write is in flight', async () => {
+  it('writes the items of one turn together, and coalesces the items added while a write is in flight', async () => {
     const batches: number[][] = [];
     let release!: () => void;
-    const gc = new GroupCommit<number>(async (items) => {
-      batches.push(items);
+    const gc = new GroupCommit<number>(async (batch) => {
+      batches.push(batch.map((p) => p.item));
       if (batches.length === 1) await new Promise<void>((r) => (release = r));
+      answerAll(batch);
     });
-    const first = gc.add(1);
+    const first = [gc.add(1), gc.add(2)];
     await tick();
-    expect(batches).toEqual([[1]]);
-    const rest = [2, 3, 4].map((n) => gc.add(n));
+    expect(batches).toEqual([[1, 2]]);
+    const rest = [3, 4, 5].map((n) => gc.add(n));
     await tick();
-    expect(batches).toEqual([[1]]); // waiting for the write in flight
+    expect(batches).toEqual([[1, 2]]); // waiting for the write in flight
     release();
-    await Promise.all([first, ...rest]);
-    expect(batches).toEqual([[1], [2, 3, 4]]);
+    await Promise.all([...first, ...rest]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
   });
 
-  it('fails only the items whose documents failed, and every item when the whole write fails', async () => {
-    let fail: 'one' | 'all' = 'one';
-    const gc = new GroupCommit<string>(async (items) => {
-      if (fail === 'all') throw new Error('connection lost');
-      return new Map(items.flatMap((it, i) => (it === 'bad' ? [[i, new Error(`rejected ${it}`)] as const] : [])));
+  it('answers each item with its own outcome, and every unanswered item with the error of a failed write', async () => {
+    let fail = false;
+    const gc = new GroupCommit<string, string>(async (batch) => {
+      if (fail) throw new Error('connection lost');
+      for (const p of batch) if (p.item === 'bad') p.reject(new Error(`rejected ${p.item}`));
+      batch.filter((p) => p.item !== 'bad').forEach((p) => p.resolve(p.item.toUpperCase()));
     });
     const results = await Promise.allSettled([gc.add('a'), gc.add('bad'), gc.add('c')]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    fail = 'all';
+    expect(results).toEqual([
+      { status: 'fulfilled', value: 'A' },
+      { status: 'rejected', reason: new Error('rejected bad') },
+      { status: 'fulfilled', value: 'C' },
+    ]);
+    fail = true;
     await expect(gc.add('d')).rejects.toThrow('connection lost');
   });
 
-  it('bounds a batch by maxBatch', async () => {
-    const sizes: number[] = [];
+  it('rejects an item the write forgot to answer, and answers each caller once', async () => {
+    const gc = new GroupCommit<number, number>(async (batch) => {
+      batch[0]!.resolve(1);
+      batch[0]!.reject(new Error('too late'));
+    });
+    const [a, b] = await Promise.allSettled([gc.add(1), gc.add(2)]);
+    expect(a).toEqual({ status: 'fulfilled', value: 1 });
+    expect(b).toMatchObject({ status: 'rejected', reason: { message: expect.stringMatching(/unanswered/) } });
+  });
+
+  it('bounds a batch by the weight of its items, and always takes at least one', async () => {
+    const sizes: number[][] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const gc = new GroupCommit<number>(
-      async (items) => {
-        sizes.push(items.length);
+      async (batch) => {
+        sizes.push(batch.map((p) => p.item));
         if (sizes.length === 1) await gate;
+        answerAll(batch);
       },
-      { maxBatch: 2 },
+      { maxBatch: 10, weight: (n) => n },
     );
-    const all = [1, 2, 3, 4, 5].map((n) => gc.add(n));
+    const first = gc.add(1);
+    await tick();
+    const all = [first, ...[4, 5, 2, 12, 3].map((n) => gc.add(n))];
     release();
     await Promise.all(all);
-    expect(sizes).toEqual([1, 2, 2]); // the first goes alone, at once
+    expect(sizes).toEqual([[1], [4, 5], [2], [12], [3]]);
+  });
+
+  it('writes up to maxInFlight batches at once, and drained() waits for them', async () => {
+    let running = 0;
+    let most = 0;
+    const gc = new GroupCommit<number>(
+      async (batch) => {
+        most = Math.max(most, ++running);
+        await tick();
+        running--;
+        answerAll(batch);
+      },
+      { maxBatch: 1, maxInFlight: 3 },
+    );
+    const all = [1, 2, 3, 4, 5, 6, 7].map((n) => gc.add(n));
+    await gc.drained();
+    expect(running).toBe(0);
+    await Promise.all(all);
+    expect(most).toBe(3);
   });
 
   it('reads the failed indexes of a MongoDB bulk write error', () => {
@@ -55,5 +97,8 @@ describe('group commit', () => {
     expect([...failures!.keys()]).toEqual([1]);
     expect((failures!.get(1) as { code: number }).code).toBe(11000);
     expect(bulkWriteFailures(new Error('network'))).toBeUndefined();
+    // mongoose's insertMany passes on copies of the driver's WriteErrors: `err` and `index` only
+    const copied = bulkWriteFailures({ writeErrors: [{ err: { code: 11000, errmsg: 'E11000 dup' }, index: 0 }] });
+    expect(copied!.get(0)).toMatchObject({ code: 11000, message: 'E11000 dup' });
   });
 });

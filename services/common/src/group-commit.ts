@@ -1,41 +1,97 @@
+import { writeErrorCode } from './mongo';
+
+/** One item of a batch, as the write sees it: the item and how to answer its caller. */
+export interface Pending<T, R> {
+  item: T;
+  resolve(value: R): void;
+  reject(err: unknown): void;
+}
+
+export interface GroupCommitOptions<T> {
+  /** Most weight per batch (default 500): a batch takes items while their weights fit, and always at least one. */
+  maxBatch?: number;
+  /** An item's weight (default 1), e.g. the number of documents it writes. */
+  weight?(item: T): number;
+  /** Batches written at once (default 1). */
+  maxInFlight?: number;
+}
+
 /**
- * Group commit for independent writes (PostgreSQL's `commit_delay`, Kafka's `linger.ms`): items
- * added while a write is in flight wait for it and then go together in the next one, so under
- * load N concurrent requests cost one round trip instead of N, and a lone request adds no delay
- * (its write starts at once). `write` receives the items in order and resolves with the indexes
- * that failed and why (e.g. MongoDB `insertMany({ordered: false})`'s `writeErrors`); a rejection
- * fails the whole batch. Each `add` resolves or rejects with its own item's outcome.
+ * Group commit for independent writes (PostgreSQL's `commit_delay`, Kafka's `linger.ms`): the
+ * items added in the same turn of the event loop, and those added while the batches in flight are
+ * written, go together in the next batch, so under load N concurrent requests cost one round trip
+ * instead of N, and a lone request waits one turn of the event loop at most.
+ *
+ * `write` answers every item of its batch (`resolve`/`reject`, each when it is ready, so one slow
+ * answer need not hold the others); the next batch starts in its place once `write` has
+ * resolved. An item `write` leaves unanswered is rejected; when `write` rejects, the items it has
+ * not answered get its error.
  */
-export class GroupCommit<T> {
-  private queue: Array<{ item: T; resolve: () => void; reject: (err: unknown) => void }> = [];
+export class GroupCommit<T, R = void> {
+  private queue: Array<Pending<T, R>> = [];
   private inFlight = 0;
+  private scheduled = false;
+  private readonly idle: Array<() => void> = [];
 
   constructor(
-    private readonly write: (items: T[]) => Promise<Map<number, unknown> | void>,
-    private readonly opts: { maxBatch?: number; maxInFlight?: number } = {},
+    private readonly write: (batch: Array<Pending<T, R>>) => Promise<void>,
+    private readonly opts: GroupCommitOptions<T> = {},
   ) {}
 
-  add(item: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      this.drain();
+      if (!this.scheduled && this.inFlight < (this.opts.maxInFlight ?? 1)) {
+        this.scheduled = true;
+        // the items of this turn join the batch
+        setImmediate(() => {
+          this.scheduled = false;
+          this.drain();
+        });
+      }
     });
+  }
+
+  /** Resolves once nothing is queued or being written (on shutdown). */
+  async drained(): Promise<void> {
+    while (this.queue.length || this.inFlight || this.scheduled) await new Promise<void>((r) => this.idle.push(r));
   }
 
   private drain(): void {
     while (this.queue.length && this.inFlight < (this.opts.maxInFlight ?? 1)) {
-      const batch = this.queue.splice(0, this.opts.maxBatch ?? 500);
+      const batch = this.take();
       this.inFlight++;
-      this.write(batch.map((b) => b.item))
-        .then(
-          (failed) => batch.forEach((b, i) => (failed?.has(i) ? b.reject(failed.get(i)) : b.resolve())),
-          (err: unknown) => batch.forEach((b) => b.reject(err)),
-        )
-        .finally(() => {
-          this.inFlight--;
-          this.drain();
-        });
+      void this.run(batch);
     }
+    if (!this.queue.length && !this.inFlight) for (const wake of this.idle.splice(0)) wake();
+  }
+
+  private take(): Array<Pending<T, R>> {
+    const max = this.opts.maxBatch ?? 500;
+    const weight = this.opts.weight ?? (() => 1);
+    let n = 0;
+    let sum = 0;
+    while (n < this.queue.length && (n === 0 || sum + weight(this.queue[n]!.item) <= max)) sum += weight(this.queue[n++]!.item);
+    return this.queue.splice(0, n);
+  }
+
+  private async run(batch: Array<Pending<T, R>>): Promise<void> {
+    // each caller is answered once: what `write` leaves unanswered is rejected here
+    let failure: unknown = new Error('group commit: the write left this item unanswered');
+    const open = new Set(batch);
+    const entries = batch.map((p): Pending<T, R> => ({
+      item: p.item,
+      resolve: (v) => open.delete(p) && p.resolve(v),
+      reject: (e) => open.delete(p) && p.reject(e),
+    }));
+    try {
+      await this.write(entries);
+    } catch (err) {
+      failure = err;
+    }
+    for (const p of open) p.reject(failure);
+    this.inFlight--;
+    this.drain();
   }
 }
 
@@ -45,7 +101,7 @@ export class GroupCommit<T> {
  */
 export function bulkWriteFailures(err: unknown): Map<number, unknown> | undefined {
   const raw = (err as { writeErrors?: unknown } | null)?.writeErrors;
-  const list = (Array.isArray(raw) ? raw : raw ? [raw] : []) as Array<{ index?: number; errmsg?: string; code?: number }>;
+  const list = (Array.isArray(raw) ? raw : raw ? [raw] : []) as Array<{ index?: number; errmsg?: string; err?: { errmsg?: string } }>;
   if (!list.length || list.some((w) => typeof w.index !== 'number')) return undefined;
-  return new Map(list.map((w) => [w.index!, Object.assign(new Error(w.errmsg ?? 'write failed'), { code: w.code })]));
+  return new Map(list.map((w) => [w.index!, Object.assign(new Error(w.errmsg ?? w.err?.errmsg ?? 'write failed'), { code: writeErrorCode(w) })]));
 }

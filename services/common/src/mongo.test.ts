@@ -62,6 +62,9 @@ describe('isDuplicateKey', () => {
     ).toBe(true);
     // the driver gives one write error as an object, several as an array
     expect(isDuplicateKey({ writeErrors: { code: 11000, index: 0 } })).toBe(true);
+    // mongoose's insertMany passes on copies of the driver's WriteErrors, which keep only `err` and `index`
+    expect(isDuplicateKey({ writeErrors: [{ err: { code: 11000 }, index: 2 }] })).toBe(true);
+    expect(isDuplicateKey({ writeErrors: [{ err: { code: 121 }, index: 2 }] })).toBe(false);
   });
 
   it('is false for a bulk write that also failed for another reason', () => {

@@ -75,7 +75,18 @@ export function isDuplicateKey(err: unknown): boolean {
   const e = err as { code?: unknown; writeErrors?: unknown };
   if (e.writeErrors !== undefined && e.writeErrors !== null) {
     const list = ([] as unknown[]).concat(e.writeErrors);
-    if (list.length) return list.every((w) => typeof w === 'object' && w !== null && (w as { code?: unknown }).code === DUPLICATE_KEY);
+    if (list.length) return list.every((w) => writeErrorCode(w) === DUPLICATE_KEY);
   }
   return e.code === DUPLICATE_KEY;
+}
+
+/**
+ * The code of one write error of a bulk write: the driver's WriteError has it as a getter over
+ * `err`, and mongoose's insertMany hands on copies of them (`{...writeError, index}`) that keep
+ * only `err` and `index`.
+ */
+export function writeErrorCode(w: unknown): unknown {
+  if (typeof w !== 'object' || w === null) return undefined;
+  const e = w as { code?: unknown; err?: { code?: unknown } };
+  return e.code ?? e.err?.code;
 }

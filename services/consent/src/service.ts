@@ -10,15 +10,12 @@ import { RenewalAnnouncer } from './events/renewal-announcer';
 import { activityHandlers } from './grpc/activity-handlers';
 import { consentHandlers } from './grpc/handlers';
 import { setOutboxStats } from './metrics';
-import { mongoOutboxStats } from './store/outbox-stats';
 import { signTreeHead } from './domain/log';
 import { headPublisher } from './events/head-publisher';
 import { LogSequencer } from './events/log-sequencer';
 import { ConsentLog } from './app/log';
-import { defineLogModels } from './store/log-models';
-import { LogRepository } from './store/log-repository';
-import { defineModels } from './store/models';
-import { consentRepositories } from './store/repositories';
+import { LogTree } from './app/log-tree';
+import { consentStoreOn } from './store/mongo/store';
 
 export async function startConsent(config: Config, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
   const { keys, generated } = await loadSigningKeys(config.ACCORD_RECEIPT_SIGNING_KEYS);
@@ -28,14 +25,12 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   if (erasure.insecureDefault) logger.warn('ACCORD_ERASURE_KEY is not set: erased subjects are hashed with a public development key (never deploy this)');
 
   const conn = await connectMongo(config.MONGO_URL, logger);
-  const models = defineModels(conn);
-  const logModels = defineLogModels(conn);
+  const { store } = consentStoreOn(conn);
   await syncIndexes(conn);
-  const repo = consentRepositories(models, { publishLeaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS });
-  const logRepo = new LogRepository(logModels);
+  const logTree = new LogTree(store.log);
   const nc = await connectNats(config.NATS_URL, logger, 'accord-consent');
   await ensureEventStream(await nc.jetstreamManager(), config.ACCORD_NATS_PREFIX);
-  const relay = new OutboxRelay(repo, nc.jetstream(), {
+  const relay = new OutboxRelay(store, nc.jetstream(), {
     prefix: config.ACCORD_NATS_PREFIX,
     leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
     pollMs: config.ACCORD_CONSENT_OUTBOX_POLL_MS,
@@ -45,7 +40,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   });
   relay.start();
   // lapsed consents announced once per state (consent.expired), from any replica
-  const sweeper = new ExpirySweeper(repo.expiry, nc.jetstream(), {
+  const sweeper = new ExpirySweeper(store.expiry, nc.jetstream(), {
     prefix: config.ACCORD_NATS_PREFIX,
     intervalMs: config.ACCORD_CONSENT_EXPIRY_SWEEP_MS,
     leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
@@ -56,7 +51,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   sweeper.start();
   // material specification changes announced once per state and version (consent.renewal_required), from any replica
   const renewalSignals = dataprocessingRenewalSignals(config.ACCORD_DATAPROCESSING_ADDR);
-  const renewals = new RenewalAnnouncer(repo.renewals, renewalSignals, nc.jetstream(), {
+  const renewals = new RenewalAnnouncer(store.renewals, renewalSignals, nc.jetstream(), {
     prefix: config.ACCORD_NATS_PREFIX,
     intervalMs: config.ACCORD_CONSENT_RENEWAL_SWEEP_MS,
     leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
@@ -66,14 +61,14 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     logger,
   });
   renewals.start();
-  setOutboxStats(mongoOutboxStats(models));
+  setOutboxStats({ pending: () => store.outbox.pending() });
 
   // the consent log: sequenced behind the writes, heads signed with the receipt key
-  const sequencer = new LogSequencer(logRepo, {
+  const sequencer = new LogSequencer(logTree, {
     pollMs: config.ACCORD_CONSENT_LOG_POLL_MS,
     leaseMs: config.ACCORD_CONSENT_LOG_LEASE_MS,
     batchSize: config.ACCORD_CONSENT_LOG_BATCH,
-    queue: repo.logQueue,
+    queue: store.logQueue,
     sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, keys[0]!),
     // new heads on the event stream: witnesses and `log.tree_head` webhooks
     onHead: headPublisher(nc.jetstream(), config.ACCORD_NATS_PREFIX, config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS),
@@ -83,7 +78,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
 
   const specs = dataprocessingSpecSource(config.ACCORD_DATAPROCESSING_ADDR, logger, config.ACCORD_CONSENT_SPEC_CACHE_MS);
   const consents = new Consents(
-    repo,
+    store,
     {
       // stored and applied: publish, and sweep when the first of them lapses (a timer, no command)
       publishStored: (events) => {
@@ -103,19 +98,20 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       },
     },
     logger,
-    { nudge: () => sequencer.nudge(), anchor: (accountId, id) => logRepo.anchor(accountId, id) },
+    { nudge: () => sequencer.nudge(), anchor: (accountId, id) => logTree.anchor(accountId, id) },
     erasure.key,
+    { publishLeaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS },
   );
 
   return serveGrpc(config, {
     services: [
       {
         definition: consentv1.ConsentServiceService,
-        implementation: consentHandlers(consents, logger, new ConsentLog(logRepo, repo.logQueue)),
+        implementation: consentHandlers(consents, logger, new ConsentLog(logTree, store.logQueue)),
       },
       {
         definition: consentactivityv1.ConsentActivityServiceService,
-        implementation: activityHandlers(models.events, logger),
+        implementation: activityHandlers(store.events, logger),
       },
     ],
     database: conn,

@@ -1,17 +1,14 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
-import type { Connection } from 'mongoose';
-import { connectMongo, syncIndexes } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import type { consentv1 } from '@accord/proto';
 import type { ConsentEvent } from '../src/domain/consent';
 import { accountErasureKey, pseudonym } from '../src/domain/erasure';
 import { eventLeafHash, signTreeHead } from '../src/domain/log';
 import { LogSequencer } from '../src/events/log-sequencer';
-import { defineLogModels } from '../src/store/log-models';
-import { LogRepository } from '../src/store/log-repository';
-import { defineModels } from '../src/store/models';
-import { consentRepositories } from '../src/store/repositories';
+import { eraseSubject } from '../src/app/erasure';
+import { LogTree } from '../src/app/log-tree';
+import { openStore } from './store';
 import { expectGrpcError, fieldErrors, consentInput as input, startService, eventually, type RunningService, testLogger } from '@accord/testkit';
 
 jest.setTimeout(90_000);
@@ -200,15 +197,14 @@ describe('subject erasure through the service', () => {
 });
 
 describe('erasure of an event still waiting for its log leaf', () => {
-  let conn: Connection;
-  afterAll(async () => conn?.close());
+  let close: () => Promise<void>;
+  afterAll(async () => close?.());
 
   it('the leaf is the hash of the event as answered, never of the redacted document', async () => {
     const logger = testLogger('t');
-    conn = await connectMongo(testEnv('erasepending').mongoUrl, logger);
-    const repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
-    const logModels = defineLogModels(conn);
-    await syncIndexes(conn);
+    const h = await openStore(testEnv('erasepending').mongoUrl);
+    close = h.close;
+    const repo = h.store;
     const ev: ConsentEvent = {
       id: `${Date.now().toString(16).padStart(12, '0')}${'0'.repeat(6)}${'ab'.repeat(7)}`,
       accountId: 'acc-pending',
@@ -223,16 +219,16 @@ describe('erasure of an event still waiting for its log leaf', () => {
       createdAt: new Date(),
     };
     // written (marked for the log), not sequenced yet: no sequencer has run
-    await repo.events.insertEvents([ev], new Date(Date.now() + 60_000));
+    await repo.events.insert([[ev]], new Date(Date.now() + 60_000));
     const key = accountErasureKey(SECRET, ev.accountId);
-    expect((await repo.erasure.eraseSubject(ev.accountId, 'gina', undefined, key, new Date())).events).toBe(1);
-    const pending = await repo.logQueue.logPending(ev.accountId, 10);
+    expect((await eraseSubject(repo.erasure, ev.accountId, 'gina', undefined, key, new Date())).events).toBe(1);
+    const { events: pending } = await repo.logQueue.pending(ev.accountId, 10);
     expect(pending).toHaveLength(1);
     expect(pending[0]!.subject).toMatch(/^erased:/);
     expect(pending[0]!.leafHash?.equals(eventLeafHash(ev))).toBe(true);
 
     const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const logRepo = new LogRepository(logModels);
+    const logRepo = new LogTree(repo.log);
     const seq = new LogSequencer(logRepo, {
       pollMs: 50,
       leaseMs: 400,

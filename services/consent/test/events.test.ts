@@ -7,9 +7,9 @@ import { eventSubject, streamName, type EventEnvelope } from '@accord/common';
 import { CONSENT_BUS_CONTENT_TYPE, consentBusEventEnvelope, consentEventJson, decodeConsentBusEvent, isConsentBusContentType } from '@accord/proto';
 import { findBinary, freePort, itWithBinary, spawnLogged, stopChild, testEnv, waitForPort } from '@accord/local-stack';
 import { Consents } from '../src/app/consents';
-import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
-import type { ConsentRepositories } from '../src/store/repositories';
-import { withRepositories } from './repositories';
+import { buildEvents, validateInputs } from '../src/domain/consent';
+import type { ConsentStore } from '../src/app/ports';
+import { withStore } from './store';
 import { consentInput as input, startService, eventually, type RunningService } from '@accord/testkit';
 
 const A = { accountId: 'acc-ev', appId: 'app-ev' };
@@ -37,25 +37,22 @@ async function streamMessages(nc: NatsConnection, prefix: string): Promise<Strea
 }
 
 /**
- * A Consents use case over `repo` whose current-state step is `applyCurrent`, with a relay
- * stand-in that records what the writer hands over for publishing, and the warnings it logs.
+ * A Consents use case over `store` whose current-state step is `apply`, with a relay stand-in
+ * that records what the writer hands over for publishing, and the warnings it logs; its events are
+ * due for the relay after `leaseMs`.
  */
-function writerWith(repo: ConsentRepositories, applyCurrent: ConsentRepositories['current']['applyCurrent'], leaseMs: number) {
+function writerWith(store: ConsentStore, apply: ConsentStore['current']['apply'], leaseMs: number) {
   const published: string[] = [];
   const warnings: unknown[] = [];
   const relay = { publishStored: (evs: { id: string }[]) => void published.push(...evs.map((e) => e.id)) };
-  // events due for the relay after `leaseMs`, current states applied by `applyCurrent`
-  const insertEvents = (evs: ConsentEvent[], pubAt = new Date(Date.now() + leaseMs)) => repo.events.insertEvents(evs, pubAt);
-  const repoWith: ConsentRepositories = {
-    ...repo,
-    events: Object.assign(Object.create(repo.events) as ConsentRepositories['events'], { insertEvents }),
-    current: Object.assign(Object.create(repo.current) as ConsentRepositories['current'], { applyCurrent }),
-  };
   const consents = new Consents(
-    repoWith,
-    relay as never,
+    { ...store, current: { ...store.current, apply } },
+    relay,
     { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs: { lookup: async () => undefined, current: async () => undefined } },
     { warn: (...args: unknown[]) => void warnings.push(args) },
+    undefined,
+    '',
+    { publishLeaseMs: leaseMs },
   );
   return { consents, published, warnings };
 }
@@ -113,12 +110,12 @@ describe('events on NATS', () => {
   });
 
   it('publishes events whose writer died after storing them, and moves their current states first', async () => {
-    await withRepositories(svc.env.mongoUrl, async (repo) => {
+    await withStore(svc.env.mongoUrl, async ({ store }) => {
       const dead = buildEvents(A.accountId, A.appId, validateInputs([{ subject: 'crashed', issuer: 'i', target: 't', action: true }]));
       // A writer that died right after storing: nothing projected or published, due in 200 ms.
-      await repo.events.insertEvents(dead, new Date(Date.now() + 200));
+      await store.events.insert([dead], new Date(Date.now() + 200));
 
-      await eventually(async () => (await repo.outbox.countUnpublished()) === 0, 20_000, 'relay to publish');
+      await eventually(async () => (await store.outbox.pending()).count === 0, 20_000, 'relay to publish');
       const ids = (await streamMessages(nc, svc.env.natsPrefix)).map((m) => m.msgId);
       expect(ids.filter((id) => id === dead[0]!.id)).toHaveLength(1);
       const cur = await svc.client.searchConsents({ accountId: A.accountId, subject: 'crashed', issuer: 'i', target: 't', current: true });
@@ -127,11 +124,11 @@ describe('events on NATS', () => {
   });
 
   it('answers the stored events when their current states cannot be applied, and the relay applies and publishes them later', async () => {
-    await withRepositories(svc.env.mongoUrl, async (repo) => {
-      const { consents, published, warnings } = writerWith(repo, () => Promise.reject(new Error('database hiccup')), 300);
+    await withStore(svc.env.mongoUrl, async ({ store }) => {
+      const { consents, published, warnings } = writerWith(store, () => Promise.reject(new Error('database hiccup')), 300);
       const [ev] = await consents.create(A.accountId, A.appId, [{ subject: 'hiccup', issuer: 'i', target: 't', action: true }]);
       expect(ev!.id).toMatch(/^[0-9a-f]{32}$/);
-      expect(await repo.events.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'hiccup' });
+      expect(await store.events.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'hiccup' });
       expect(warnings).toHaveLength(1);
       expect(published).toEqual([]); // left to the relay, which re-applies the current state first
 
@@ -142,16 +139,12 @@ describe('events on NATS', () => {
   });
 
   it("answers the stored events before the caller's deadline while their current states are still being applied, and publishes after", async () => {
-    await withRepositories(svc.env.mongoUrl, async (repo) => {
+    await withStore(svc.env.mongoUrl, async ({ store }) => {
       let finish!: () => void;
-      const { consents, published } = writerWith(
-        repo,
-        (evs) => new Promise<void>((res) => (finish = () => void repo.current.applyCurrent(evs).then(res))),
-        30_000,
-      );
+      const { consents, published } = writerWith(store, (evs) => new Promise<void>((res) => (finish = () => void store.current.apply(evs).then(res))), 30_000);
       // a caller that stops waiting in 1.2 s: the answer must leave before (1 s margin)
       const [ev] = await consents.create(A.accountId, A.appId, [{ subject: 'late', issuer: 'i', target: 't', action: false }], Date.now() + 1200);
-      expect(await repo.events.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'late', action: false });
+      expect(await store.events.findById(A.accountId, ev!.id)).toMatchObject({ subject: 'late', action: false });
       expect(published).toEqual([]);
       finish();
       await consents.drain();
@@ -163,13 +156,17 @@ describe('events on NATS', () => {
 
   it('hands every due event to exactly one of three racing relays', async () => {
     // a database of its own: the running service's relay must not take part
-    await withRepositories(testEnv('consentclaims').mongoUrl, async (repo) => {
+    await withStore(testEnv('consentclaims').mongoUrl, async ({ store }) => {
       const evs = buildEvents('acc-claim', 'app', validateInputs(Array.from({ length: 50 }, () => ({ subject: 's', issuer: 'i', target: 't', action: true }))));
-      await repo.events.insertEvents(evs, new Date(Date.now() - 1000)); // already due: up for grabs
-      const claims = await Promise.all(['r1', 'r2', 'r3'].map((claim) => repo.outbox.claimDue(claim, 60_000, 100)));
+      await store.events.insert(
+        evs.map((e) => [e]),
+        new Date(Date.now() - 1000),
+      ); // already due: up for grabs
+      const until = () => new Date(Date.now() + 60_000);
+      const claims = await Promise.all(['r1', 'r2', 'r3'].map((claim) => store.outbox.claimDue(claim, new Date(), until(), 100)));
       const claimed = claims.flat().map((e) => e.id);
       expect(claimed.sort()).toEqual(evs.map((e) => e.id).sort()); // each once, none left out
-      expect(await repo.outbox.claimDue('r4', 60_000, 100)).toEqual([]); // leased now
+      expect(await store.outbox.claimDue('r4', new Date(), until(), 100)).toEqual([]); // leased now
     });
   });
 });

@@ -1,13 +1,14 @@
 import { connect, type NatsConnection } from 'nats';
 import type { Connection } from 'mongoose';
-import { connectMongo, streamName, syncIndexes, type EventEnvelope } from '@accord/common';
+import { streamName, type EventEnvelope } from '@accord/common';
 import { consentBusEventEnvelope, decodeConsentBusEvent, isConsentBusContentType } from '@accord/proto';
 import { testEnv } from '@accord/local-stack';
 import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
 import { EXPIRED_EVENT, ExpirySweeper } from '../src/events/expiry-sweeper';
-import { defineModels, EXPIRY_ANNOUNCED } from '../src/store/models';
-import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
-import { consentInput as input, sleep, startService, eventually, testLogger } from '@accord/testkit';
+import type { ConsentStore } from '../src/app/ports';
+import { EXPIRY_ANNOUNCED, type Models } from '../src/store/mongo/models';
+import { openStore } from './store';
+import { consentInput as input, sleep, startService, eventually } from '@accord/testkit';
 
 const A = { accountId: 'acc-exp', appId: 'app-exp' };
 const silent = { warn: () => undefined };
@@ -42,23 +43,21 @@ function events(n: number, expiresAt: Date, over: { subject?: string; at?: numbe
 
 describe('consent.expired sweeper (against the CI database)', () => {
   let conn: Connection;
-  let repo: ConsentRepositories;
-  let models: ReturnType<typeof defineModels>;
+  let store: ConsentStore;
+  let models: Models;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    conn = await connectMongo(testEnv('consentexpiry').mongoUrl, testLogger('t'));
-    models = defineModels(conn);
-    repo = consentRepositories(models, { publishLeaseMs: 30_000 });
-    await syncIndexes(conn);
+    ({ conn, store, models, close } = await openStore(testEnv('consentexpiry').mongoUrl));
   });
-  afterAll(async () => conn?.close());
+  afterAll(async () => close?.());
   beforeEach(async () => {
     await conn.db!.collection('consent_current').deleteMany({});
     await conn.db!.collection('consent_events').deleteMany({});
   });
 
   async function write(evs: ConsentEvent[]) {
-    await repo.events.insertEvents(evs, new Date(Date.now() + 60_000));
-    await repo.current.applyCurrent(evs);
+    await store.events.insert([evs], new Date(Date.now() + 60_000));
+    await store.current.apply(evs);
   }
 
   test('eight sweepers racing announce each lapsed state exactly once, with its event', async () => {
@@ -68,7 +67,7 @@ describe('consent.expired sweeper (against the CI database)', () => {
     const stream = fakeStream();
     const sweepers = Array.from(
       { length: 8 },
-      () => new ExpirySweeper(repo.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent, batch: 7 }),
+      () => new ExpirySweeper(store.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent, batch: 7 }),
     );
     await Promise.all(sweepers.flatMap((s) => [s.runOnce(), s.runOnce()]));
     expect(stream.published).toHaveLength(120);
@@ -86,9 +85,9 @@ describe('consent.expired sweeper (against the CI database)', () => {
     const [ev] = events(1, new Date(Date.now() - 1000));
     await write([ev!]);
     const stream = fakeStream();
-    const sweeper = new ExpirySweeper(repo.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
+    const sweeper = new ExpirySweeper(store.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
     expect(await sweeper.runOnce()).toBe(1);
-    await repo.current.applyCurrent([ev!]);
+    await store.current.apply([ev!]);
     const doc = await conn.db!.collection('consent_current').findOne({});
     expect(doc!.cur.id).toBe(ev!.id);
     expect(new Date(doc!.cur.xq).getTime()).toBe(EXPIRY_ANNOUNCED.getTime());
@@ -103,7 +102,7 @@ describe('consent.expired sweeper (against the CI database)', () => {
     const [renewal] = events(1, new Date(t0 + 120_000), { subject: 'renewed', at: t0 + 5 });
     await write([renewal!]);
     const stream = fakeStream();
-    const sweeper = new ExpirySweeper(repo.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
+    const sweeper = new ExpirySweeper(store.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
     expect(await sweeper.runOnce(new Date(t0 + 90_000))).toBe(0);
     expect(await sweeper.runOnce(new Date(t0 + 150_000))).toBe(1);
     expect(stream.published[0]!.env.data.id).toBe(renewal!.id);
@@ -126,7 +125,7 @@ describe('consent.expired sweeper (against the CI database)', () => {
     }
     try {
       const stream = fakeStream();
-      const sweeper = new ExpirySweeper(repo.expiry, stream.js, { prefix: 'x', intervalMs: 60_000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
+      const sweeper = new ExpirySweeper(store.expiry, stream.js, { prefix: 'x', intervalMs: 60_000, leaseMs: 30_000, publishTimeoutMs: 1000, logger: silent });
       expect(await sweeper.runOnce()).toBe(0);
       expect(calls).toEqual(['updateMany']);
 
@@ -151,9 +150,9 @@ describe('consent.expired sweeper (against the CI database)', () => {
   test('a sweeper that dies after claiming, or cannot publish, leaves the state to another after the lease (none lost)', async () => {
     await write(events(3, new Date(Date.now() - 1000)));
     // claimed, then the process died: nothing published, nothing marked
-    expect(await repo.expiry.claimLapsed('dead-claim', 200, 100)).toHaveLength(3);
+    expect(await store.expiry.claimLapsed('dead-claim', new Date(), new Date(Date.now() + 200), 100)).toHaveLength(3);
     const stream = fakeStream();
-    const other = new ExpirySweeper(repo.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 200, publishTimeoutMs: 1000, logger: silent });
+    const other = new ExpirySweeper(store.expiry, stream.js, { prefix: 'x', intervalMs: 1000, leaseMs: 200, publishTimeoutMs: 1000, logger: silent });
     expect(await other.runOnce()).toBe(0);
     await sleep(250);
     expect(await other.runOnce()).toBe(3);
@@ -161,7 +160,7 @@ describe('consent.expired sweeper (against the CI database)', () => {
     await write(events(2, new Date(Date.now() - 1000)).map((e) => ({ ...e, subject: `down-${e.subject}` })));
     let down = true;
     const flaky = fakeStream(() => down);
-    const s2 = new ExpirySweeper(repo.expiry, flaky.js, { prefix: 'x', intervalMs: 1000, leaseMs: 200, publishTimeoutMs: 1000, logger: silent });
+    const s2 = new ExpirySweeper(store.expiry, flaky.js, { prefix: 'x', intervalMs: 1000, leaseMs: 200, publishTimeoutMs: 1000, logger: silent });
     expect(await s2.runOnce()).toBe(0);
     down = false;
     expect(await s2.runOnce()).toBe(0);

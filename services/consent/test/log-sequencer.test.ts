@@ -1,36 +1,31 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import { exportJWK } from 'jose';
-import type { Connection } from 'mongoose';
-import { connectMongo, syncIndexes } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { hashFromBase64, rootOf, verifyConsistency, verifyInclusion, verifyTreeHead } from '@accord/verify';
 import type { ConsentEvent } from '../src/domain/consent';
 import { eventLeafHash, signTreeHead } from '../src/domain/log';
 import { LogSequencer, type SequencerOptions } from '../src/events/log-sequencer';
 import { ConsentLog } from '../src/app/log';
-import { defineLogModels, type LogHeadDoc, type LogModels } from '../src/store/log-models';
-import { LogRepository } from '../src/store/log-repository';
-import { defineModels } from '../src/store/models';
-import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
+import { LogTree } from '../src/app/log-tree';
+import type { ConsentStore, TreeHeadRecord } from '../src/app/ports';
+import type { LogModels } from '../src/store/mongo/log-models';
+import { openStore } from './store';
 import { sleep, eventually, testLogger } from '@accord/testkit';
 
 jest.setTimeout(60_000);
-let conn: Connection;
+let close: () => Promise<void>;
 let models: LogModels;
-/** The write path's store: events are marked as waiting for their leaf by the insert itself. */
-let events: ConsentRepositories;
+/** The store: events are marked as waiting for their leaf by the insert itself. */
+let events: ConsentStore;
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const key = { kid: 'seq-test', alg: 'ES256' as const, privateKey };
 const logger = testLogger('t');
 
 beforeAll(async () => {
-  conn = await connectMongo(testEnv('logseq').mongoUrl, logger);
-  models = defineLogModels(conn);
-  events = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
-  await syncIndexes(conn);
+  ({ close, logModels: models, store: events } = await openStore(testEnv('logseq').mongoUrl));
 });
-afterAll(async () => conn?.close());
+afterAll(async () => close?.());
 
 let seq = 0;
 const newEvent = (accountId: string): ConsentEvent => {
@@ -50,7 +45,7 @@ const newEvent = (accountId: string): ConsentEvent => {
 };
 
 function sequencer(over: Partial<SequencerOptions> = {}): LogSequencer {
-  return new LogSequencer(new LogRepository(models), {
+  return new LogSequencer(new LogTree(events.log), {
     pollMs: 50,
     leaseMs: 400,
     batchSize: 25,
@@ -64,12 +59,12 @@ function sequencer(over: Partial<SequencerOptions> = {}): LogSequencer {
 /** A write as the write path does it: the event's insert, nothing else. */
 async function write(accountId: string): Promise<ConsentEvent> {
   const ev = newEvent(accountId);
-  await events.events.insertEvents([ev], new Date(Date.now() + 60_000));
+  await events.events.insert([[ev]], new Date(Date.now() + 60_000));
   return ev;
 }
 
-async function expectSoundLog(account: string, written: ConsentEvent[]): Promise<LogHeadDoc> {
-  const repo = new LogRepository(models);
+async function expectSoundLog(account: string, written: ConsentEvent[]): Promise<TreeHeadRecord> {
+  const repo = new LogTree(events.log);
   const head = await eventually(
     async () => {
       const h = await repo.latestHead(account);
@@ -114,14 +109,14 @@ async function expectSoundLog(account: string, written: ConsentEvent[]): Promise
       ),
     ).toBe(true);
   }
-  expect(await events.logQueue.logPending(account, 10)).toEqual([]);
+  expect((await events.logQueue.pending(account, 10)).events).toEqual([]);
   return head;
 }
 
 describe('log sequencing (real database)', () => {
   it('three replicas sequencing while eight writers write to two accounts: every event once, no gap, signed heads that extend each other', async () => {
     const replicas = [sequencer(), sequencer(), sequencer()];
-    const published: LogHeadDoc[] = [];
+    const published: TreeHeadRecord[] = [];
     replicas.push(sequencer({ onHead: (h) => void published.push(h) }));
     replicas.forEach((r) => r.start());
     const written: Record<string, ConsentEvent[]> = { 'acc-w1': [], 'acc-w2': [] };
@@ -151,7 +146,7 @@ describe('log sequencing (real database)', () => {
 
   it('a sequencer killed between writing leaves and signing the head: another replica takes over after its lease and finishes', async () => {
     const account = 'acc-killed';
-    const repo = new LogRepository(models);
+    const repo = new LogTree(events.log);
     const written: ConsentEvent[] = [];
     for (let i = 0; i < 12; i++) written.push(await write(account));
     // the doomed replica dies inside its first append, after the leaves and nodes, before the head
@@ -185,16 +180,16 @@ describe('log sequencing (real database)', () => {
     for (let i = 0; i < 7; i++) written.push(await write(account));
     const doomed = sequencer({
       queue: {
-        logPendingAccounts: (n) => events.logQueue.logPendingAccounts(n),
-        logPending: (a, n) => events.logQueue.logPending(a, n),
+        accounts: () => events.logQueue.accounts(),
+        pending: (a, n, after) => events.logQueue.pending(a, n, after),
         markLogged: async () => {
           throw new Error('killed');
         },
       },
     });
     await expect(doomed.runOnce()).rejects.toThrow('killed');
-    expect((await events.logQueue.logPending(account, 10)).length).toBe(7);
-    expect((await new LogRepository(models).latestHead(account))?.treeSize).toBe(7);
+    expect((await events.logQueue.pending(account, 10)).events.length).toBe(7);
+    expect((await new LogTree(events.log).latestHead(account))?.treeSize).toBe(7);
     await doomed.stop(); // releases its lease, as a restarted replica's would have expired
     const successor = sequencer();
     for (let i = 0; i < 2; i++) written.push(await write(account));
@@ -205,7 +200,7 @@ describe('log sequencing (real database)', () => {
 
   it('the proof of a stored event waiting for its leaf is ABORTED (409 at the gateway); an unknown event, or one of another account, is NOT_FOUND; once sequenced it proves', async () => {
     const account = 'acc-proof';
-    const log = new ConsentLog(new LogRepository(models), events.logQueue);
+    const log = new ConsentLog(new LogTree(events.log), events.logQueue);
     const ev = await write(account);
     await expect(log.inclusionProof(account, ev.id)).rejects.toMatchObject({ code: status.ABORTED });
     await expect(log.inclusionProof('acc-other', ev.id)).rejects.toMatchObject({ code: status.NOT_FOUND });
@@ -214,5 +209,22 @@ describe('log sequencing (real database)', () => {
     expect(await s.runOnce()).toBeGreaterThanOrEqual(1);
     await s.stop();
     expect(await log.inclusionProof(account, ev.id)).toMatchObject({ leafIndex: 0, treeSize: 1 });
+  });
+
+  it('one pass sequences every one of 150 accounts with waiting events (none starved behind the first 100)', async () => {
+    const accounts = Array.from({ length: 150 }, (_, i) => `acc-many-${String(i).padStart(3, '0')}`);
+    const written = await Promise.all(accounts.map((a) => write(a)));
+    const s = sequencer();
+    try {
+      expect(await s.runOnce()).toBe(150);
+    } finally {
+      await s.stop();
+    }
+    const tree = new LogTree(events.log);
+    for (const [i, a] of accounts.entries()) {
+      expect((await tree.latestHead(a))?.treeSize).toBe(1);
+      expect((await tree.inclusionProof(a, written[i]!.id)).kind).toBe('proof');
+    }
+    expect((await events.logQueue.accounts()).filter((a) => a.startsWith('acc-many-'))).toEqual([]);
   });
 });

@@ -1,27 +1,27 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { exportJWK, type JWK } from 'jose';
-import type { Connection } from 'mongoose';
-import { connectMongo, syncIndexes } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { hashFromBase64, leafHash, rootOf, verifyConsistency, verifyInclusion, verifyTreeHead } from '@accord/verify';
 import { signTreeHead } from '../src/domain/log';
-import { defineLogModels, type LogModels } from '../src/store/log-models';
-import { LogContentionError, LogRepository } from '../src/store/log-repository';
-import { testLogger } from '@accord/testkit';
+import { LogContentionError, LogTree } from '../src/app/log-tree';
+import type { LogTreeStore } from '../src/app/ports';
+import type { LogModels } from '../src/store/mongo/log-models';
+import { openStore } from './store';
 
-let conn: Connection;
+let close: () => Promise<void>;
 let models: LogModels;
+let store: LogTreeStore;
 let jwk: JWK;
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const key = { kid: 'log-test', alg: 'ES256' as const, privateKey };
 
 beforeAll(async () => {
-  conn = await connectMongo(testEnv('logstore').mongoUrl, testLogger('t'));
-  models = defineLogModels(conn);
-  await syncIndexes(conn);
+  const h = await openStore(testEnv('logstore').mongoUrl);
+  ({ close, logModels: models } = h);
+  store = h.store.log;
   jwk = { ...(await exportJWK(createPublicKey(privateKey))), kid: 'log-test' };
 });
-afterAll(async () => conn?.close());
+afterAll(async () => close?.());
 
 const leafOf = (account: string, i: number) => leafHash(Buffer.from(`${account}#${i}`));
 const entry = (account: string, i: number) => ({ eventId: `${account}-ev-${String(i).padStart(6, '0')}`, leafHash: leafOf(account, i) });
@@ -30,7 +30,7 @@ const b = (s: string) => hashFromBase64(s)!;
 
 describe('consent log store (real database)', () => {
   it('appends in batches, signs a head per batch, and every head has the RFC 9162 root of its leaves', async () => {
-    const repo = new LogRepository(models);
+    const repo = new LogTree(store);
     const acc = 'acc-batches';
     const sizes: number[] = [];
     let n = 0;
@@ -57,7 +57,7 @@ describe('consent log store (real database)', () => {
   });
 
   it('serves an inclusion proof for every leaf, against the latest head and against each older head, that verifies', async () => {
-    const repo = new LogRepository(models);
+    const repo = new LogTree(store);
     const acc = 'acc-batches';
     const latest = (await repo.latestHead(acc))!;
     for (let i = 0; i < latest.treeSize; i++) {
@@ -77,7 +77,7 @@ describe('consent log store (real database)', () => {
   });
 
   it('serves a consistency proof between any two sizes up to the latest head that verifies, and refuses beyond it', async () => {
-    const repo = new LogRepository(models);
+    const repo = new LogTree(store);
     const acc = 'acc-batches';
     const headSizes = [1, 2, 4, 9, 17, 20, 33, 54, 61];
     const roots = new Map<number, Buffer>();
@@ -96,7 +96,7 @@ describe('consent log store (real database)', () => {
   });
 
   it('a proof costs three queries and at most 2·log2(n) stored subtrees, whatever the leaf', async () => {
-    const repo = new LogRepository(models);
+    const repo = new LogTree(store);
     const acc = 'acc-batches';
     for (const i of [0, 17, 33, 60]) {
       const before = { ...repo.reads };
@@ -107,14 +107,14 @@ describe('consent log store (real database)', () => {
   });
 
   it('tells an event without a leaf from one whose leaf no head covers yet, and never shows another account its leaves', async () => {
-    const repo = new LogRepository(models);
+    const repo = new LogTree(store);
     expect((await repo.inclusionProof('acc-q', 'nope')).kind).toBe('no-leaf');
     expect((await repo.inclusionProof('acc-q', entry('acc-batches', 1).eventId)).kind).toBe('no-leaf');
     expect((await repo.inclusionProof('acc-batches', entry('acc-batches', 1).eventId)).kind).toBe('proof');
   });
 
   it('finishes the work of a sequencer that died after writing leaves: no gap, no duplicate, the same root', async () => {
-    const repo = new LogRepository(models);
+    const repo = new LogTree(store);
     const acc = 'acc-crash';
     await repo.append(
       acc,
@@ -149,10 +149,10 @@ describe('consent log store (real database)', () => {
   it.each(['acc-race-1', 'acc-race-2', 'acc-race-3'])(
     'several sequencers racing on one account (%s) never give two events one position or one event two positions',
     async (acc) => {
-      const repos = Array.from({ length: 4 }, () => new LogRepository(models));
+      const repos = Array.from({ length: 4 }, () => new LogTree(store));
       const total = 40;
       // every sequencer tries to sequence every event (as with an expired lease), in rounds, retrying after contention
-      const run = async (repo: LogRepository, offset: number) => {
+      const run = async (repo: LogTree, offset: number) => {
         for (let round = 0; round < 60; round++) {
           const batch = Array.from({ length: 5 }, (_, i) => entry(acc, (offset + round * 5 + i) % total));
           try {
@@ -183,20 +183,10 @@ describe('consent log store (real database)', () => {
     },
   );
 
-  it('a lease has one owner at a time, is renewed by its owner, and passes on when it expires', async () => {
-    const repo = new LogRepository(models);
+  it('concurrent takers of a free lease: exactly one wins', async () => {
     const t0 = new Date('2026-11-23T07:00:00Z');
-    const at = (ms: number) => new Date(t0.getTime() + ms);
-    expect(await repo.acquireLease('acc-lease', 'a', 1000, t0)).toBe(true);
-    expect(await repo.acquireLease('acc-lease', 'b', 1000, at(10))).toBe(false);
-    expect(await repo.acquireLease('acc-lease', 'a', 1000, at(500))).toBe(true); // renew
-    expect(await repo.acquireLease('acc-lease', 'b', 1000, at(1200))).toBe(false);
-    expect(await repo.acquireLease('acc-lease', 'b', 1000, at(1600))).toBe(true); // a's lease ran out
-    expect(await repo.acquireLease('acc-lease', 'a', 1000, at(1700))).toBe(false);
-    await repo.releaseLease('acc-lease', 'b');
-    expect(await repo.acquireLease('acc-lease', 'a', 1000, at(1800))).toBe(true);
-    // concurrent takers of a free lease: exactly one wins
-    const wins = await Promise.all(['p', 'q', 'r', 's'].map((o) => repo.acquireLease('acc-lease-2', o, 1000, t0)));
+    const until = new Date(t0.getTime() + 1000);
+    const wins = await Promise.all(['p', 'q', 'r', 's'].map((o) => store.takeLease('acc-lease-2', o, t0, until)));
     expect(wins.filter(Boolean)).toHaveLength(1);
   });
 });

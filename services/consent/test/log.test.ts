@@ -6,15 +6,16 @@ import type { JSONWebKeySet } from 'jose';
 import { connect } from 'nats';
 import { verifyBundle, verifyTreeHead } from '@accord/verify';
 import { publicHead } from '../src/domain/log';
-import { defineLogModels } from '../src/store/log-models';
-import { LogRepository } from '../src/store/log-repository';
+import { LogTree } from '../src/app/log-tree';
+import { defineLogModels } from '../src/store/mongo/log-models';
+import { mongoLogTreeStore } from '../src/store/mongo/log-tree';
 import { consentInput as input, startService, eventually, type RunningService, testLogger } from '@accord/testkit';
 
 const A = { accountId: 'acc-log', appId: 'app-log' };
 let svc: RunningService<'consent'>;
 let second: RunningService<'consent'>;
 let conn: Connection;
-let logRepo: LogRepository;
+let logRepo: LogTree;
 
 jest.setTimeout(60_000);
 // the replicas of one installation share the receipt key (it signs receipts and tree heads)
@@ -26,7 +27,7 @@ beforeAll(async () => {
   // a second replica on the same database: the two share the sequencing
   second = await startService('consent', svc.env, env);
   conn = await connectMongo(svc.env.mongoUrl, testLogger('t'));
-  logRepo = new LogRepository(defineLogModels(conn));
+  logRepo = new LogTree(mongoLogTreeStore(defineLogModels(conn)));
 });
 afterAll(async () => {
   await second?.stop();

@@ -1,14 +1,15 @@
-import { connectMongo } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
-import type { Connection } from 'mongoose';
 import { buildEvents, stateKey, validateInputs, type ConsentEvent } from '../src/domain/consent';
-import { defineModels } from '../src/store/models';
 import { statisticsOf } from '../src/domain/statistics';
-import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
+import type { ConsentStore } from '../src/app/ports';
+import { openStore, withStore } from './store';
+import { consentInput as input, startService, type RunningService } from '@accord/testkit';
 
 /** An application's statistics as the use case computes them. */
-const statsOf = async (r: ConsentRepositories, accountId: string, appId: string) => statisticsOf(appId, await r.statistics.read(accountId, appId));
-import { consentInput as input, startService, type RunningService, testLogger } from '@accord/testkit';
+const statsOf = async (s: ConsentStore, accountId: string, appId: string) => statisticsOf(appId, await s.statistics.read(accountId, appId, new Date()));
+/** The current events of one subject on one target (the default issuer), newest first. */
+const currentOfSubject = async (s: ConsentStore, accountId: string, subject: string, target: string) =>
+  (await s.current.ofSubject(accountId, subject, ISSUER, [target], 10)).sort((x, y) => (x.id < y.id ? 1 : -1));
 
 const ISSUER = input().issuer;
 
@@ -20,15 +21,15 @@ const currentOf = (action: boolean | null | undefined): number[] => {
 };
 
 describe('40 racing writers against the store itself (no batching: each event its own round trips)', () => {
-  let conns: Connection[] = [];
-  let repos: ConsentRepositories[] = [];
+  let handles: Array<Awaited<ReturnType<typeof openStore>>> = [];
+  let repos: ConsentStore[] = [];
   beforeAll(async () => {
     const { mongoUrl } = testEnv('consentraces');
     // four connections, like four replicas
-    conns = await Promise.all([0, 1, 2, 3].map(() => connectMongo(mongoUrl, testLogger('t'))));
-    repos = conns.map((c) => consentRepositories(defineModels(c), { publishLeaseMs: 30_000 }));
+    handles = await Promise.all([0, 1, 2, 3].map(() => openStore(mongoUrl)));
+    repos = handles.map((h) => h.store);
   });
-  afterAll(async () => Promise.all(conns.map((c) => c.close())));
+  afterAll(async () => Promise.all(handles.map((h) => h.close())));
 
   it('moves one state to the newest of 40 events and counts every event exactly once', async () => {
     const events = buildEvents(
@@ -36,18 +37,17 @@ describe('40 racing writers against the store itself (no batching: each event it
       'app-race',
       validateInputs(Array.from({ length: 40 }, (_, i) => ({ subject: 'racer', issuer: ISSUER, target: 't-one', action: i % 3 === 0 ? null : i % 2 === 0 }))),
     );
-    await repos[0]!.events.insertEvents(events, new Date(Date.now() + 60_000));
+    await repos[0]!.events.insert([events], new Date(Date.now() + 60_000));
     // in shuffled order, each writer on its own connection, all at once
     const shuffled = [...events].sort(() => Math.random() - 0.5);
     await Promise.all(
       shuffled.map(async (ev, i) => {
         const repo = repos[i % repos.length]!;
-        await Promise.all([repo.current.applyCurrent([ev]), repo.statistics.count([ev])]);
+        await Promise.all([repo.current.apply([ev]), repo.statistics.count([ev])]);
       }),
     );
     const newest = events.at(-1)!;
-    const cur = await repos[1]!.events.search({ accountId: 'acc-race', subject: 'racer', issuer: ISSUER, target: 't-one', current: true, limit: 10 });
-    expect(cur.events.map((e) => e.id)).toEqual([newest.id]);
+    expect((await currentOfSubject(repos[1]!, 'acc-race', 'racer', 't-one')).map((e) => e.id)).toEqual([newest.id]);
     const stats = await statsOf(repos[2]!, 'acc-race', 'app-race');
     expect(stats).toMatchObject({
       total: 40,
@@ -67,11 +67,11 @@ describe('40 racing writers against the store itself (no batching: each event it
       'app-count',
       validateInputs(Array.from({ length: 40 }, (_, i) => ({ subject: `s-${i}`, issuer: ISSUER, target: 't-many', action: i % 4 !== 0 }))),
     );
-    await repos[0]!.events.insertEvents(events, new Date(Date.now() + 60_000));
+    await repos[0]!.events.insert([events], new Date(Date.now() + 60_000));
     await Promise.all(
       events.map(async (ev, i) => {
         const repo = repos[i % repos.length]!;
-        await Promise.all([repo.current.applyCurrent([ev]), repo.statistics.count([ev])]);
+        await Promise.all([repo.current.apply([ev]), repo.statistics.count([ev])]);
       }),
     );
     const stats = await statsOf(repos[3]!, 'acc-race', 'app-count');
@@ -84,11 +84,7 @@ describe('40 racing writers against the store itself (no batching: each event it
 
 describe('current states written by Accord 0.1 (flat fields, no `cur`)', () => {
   it('are read and counted as they are, and a newer event replaces them', async () => {
-    const { mongoUrl } = testEnv('consentlegacy');
-    const conn = await connectMongo(mongoUrl, testLogger('t'));
-    try {
-      const models = defineModels(conn);
-      const repo = consentRepositories(models, { publishLeaseMs: 30_000 });
+    await withStore(testEnv('consentlegacy').mongoUrl, async ({ store: repo, models }) => {
       const [old, next] = buildEvents(
         'acc-legacy',
         'app-legacy',
@@ -108,23 +104,21 @@ describe('current states written by Accord 0.1 (flat fields, no `cur`)', () => {
         token: old!.token,
         createdAt: old!.createdAt,
       } as never);
-      const q = { accountId: 'acc-legacy', subject: 'l', issuer: ISSUER, target: 't', current: true, limit: 10 };
-      expect((await repo.events.search(q)).events).toEqual([old]);
+      const current = () => currentOfSubject(repo, 'acc-legacy', 'l', 't');
+      expect(await current()).toEqual([old]);
       expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([]); // no counters of 0.1 here
       await repo.statistics.count([next!]);
       expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([
         { target: 't', events: 1, currentAccepted: 1, currentDeclined: 0, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 }, // the 0.1 state, accepted
       ]);
-      await repo.current.applyCurrent([next!]);
-      expect((await repo.events.search(q)).events).toEqual([next]);
-      await repo.current.applyCurrent([old!]); // older: no change
-      expect((await repo.events.search(q)).events).toEqual([next]);
+      await repo.current.apply([next!]);
+      expect(await current()).toEqual([next]);
+      await repo.current.apply([old!]); // older: no change
+      expect(await current()).toEqual([next]);
       expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([
         { target: 't', events: 1, currentAccepted: 0, currentDeclined: 1, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 },
       ]);
-    } finally {
-      await conn.close();
-    }
+    });
   });
 });
 

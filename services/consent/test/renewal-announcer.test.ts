@@ -1,12 +1,12 @@
 import type { Connection } from 'mongoose';
-import { connectMongo, syncIndexes, type EventEnvelope } from '@accord/common';
+import type { EventEnvelope } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { consentBusEventEnvelope, decodeConsentBusEvent } from '@accord/proto';
 import { buildEvents, validateInputs, type ConsentEvent } from '../src/domain/consent';
-import { RENEWAL_EVENT, RenewalAnnouncer, renewalBusEvent, targetsOf, type PendingRenewal, type RenewalOptions } from '../src/events/renewal-announcer';
-import { defineModels } from '../src/store/models';
-import { consentRepositories, type ConsentRepositories } from '../src/store/repositories';
-import { sleep, testLogger } from '@accord/testkit';
+import { RENEWAL_EVENT, RenewalAnnouncer, renewalBusEvent, targetsOf, type RenewalOptions } from '../src/events/renewal-announcer';
+import type { ConsentStore, PendingRenewal } from '../src/app/ports';
+import { openStore } from './store';
+import { sleep } from '@accord/testkit';
 
 const A = { accountId: 'acc-rn', appId: 'app-rn' };
 const SPEC = 'spec-rn-1';
@@ -73,20 +73,19 @@ const options = (over: Partial<RenewalOptions> = {}): RenewalOptions => ({
 
 describe('consent.renewal_required fan-out (against the CI database)', () => {
   let conn: Connection;
-  let repo: ConsentRepositories;
+  let repo: ConsentStore;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    conn = await connectMongo(testEnv('consentrenewaljobs').mongoUrl, testLogger('t'));
-    repo = consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 });
-    await syncIndexes(conn);
+    ({ conn, store: repo, close } = await openStore(testEnv('consentrenewaljobs').mongoUrl));
   });
-  afterAll(async () => conn?.close());
+  afterAll(async () => close?.());
   beforeEach(async () => {
     for (const c of ['consent_current', 'consent_events', 'consent_renewal_jobs']) await conn.db!.collection(c).deleteMany({});
   });
 
   async function write(evs: ConsentEvent[]) {
-    await repo.events.insertEvents(evs, new Date(Date.now() + 60_000));
-    await repo.current.applyCurrent(evs);
+    await repo.events.insert([evs], new Date(Date.now() + 60_000));
+    await repo.current.apply(evs);
   }
 
   test('two replicas racing announce each affected state exactly once, then acknowledge; states at the new version and other targets are left out', async () => {

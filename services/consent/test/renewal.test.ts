@@ -1,11 +1,8 @@
-import type { Connection } from 'mongoose';
-import { connectMongo, syncIndexes, UnavailableError } from '@accord/common';
+import { UnavailableError } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { Consents } from '../src/app/consents';
 import type { SpecDetails } from '../src/domain/receipt';
-import { defineModels } from '../src/store/models';
-import { consentRepositories } from '../src/store/repositories';
-import { testLogger } from '@accord/testkit';
+import { openStore } from './store';
 
 const A = { accountId: 'acc-renew', appId: 'app-renew' };
 const SPEC = 'spec-renew-1';
@@ -13,15 +10,15 @@ const target = `urn:accord:dpspec:${SPEC}`;
 const other = 'https://shop.example/privacy';
 
 describe('renewalRequired: consents to a specification changed materially since (against the CI database)', () => {
-  let conn: Connection;
+  let close: () => Promise<void>;
   let consents: Consents;
   /** The specification as the data processing service would answer (mutable by the tests). */
   let spec: { version: number; reconsentSince: number } | 'unavailable';
   const warnings: unknown[] = [];
 
   beforeAll(async () => {
-    conn = await connectMongo(testEnv('consentrenewal').mongoUrl, testLogger('t'));
-    await syncIndexes(conn);
+    const h = await openStore(testEnv('consentrenewal').mongoUrl);
+    close = h.close;
     const specs = {
       lookup: async () => undefined,
       current: async (_accountId: string, specId: string): Promise<SpecDetails | undefined> => {
@@ -30,13 +27,13 @@ describe('renewalRequired: consents to a specification changed materially since 
       },
     };
     consents = new Consents(
-      consentRepositories(defineModels(conn), { publishLeaseMs: 30_000 }),
+      h.store,
       { publishStored: () => undefined },
       { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs },
       { warn: (...args: unknown[]) => void warnings.push(args) },
     );
   });
-  afterAll(async () => conn?.close());
+  afterAll(async () => close?.());
 
   const current = async (subject: string, t = target) =>
     (await consents.search({ ...A, subject, issuer: 'https://shop.example', target: t, current: true })).events;

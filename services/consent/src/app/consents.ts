@@ -1,12 +1,15 @@
 import type { JWK } from 'jose';
 import {
   FailedPreconditionError,
+  GroupCommit,
   mapLimit,
   InvalidArgumentError,
   NotFoundError,
+  OutcomeUnknownError,
   UnavailableError,
   type FieldError,
   type Logger,
+  type Pending,
   type SigningKey,
 } from '@accord/common';
 import {
@@ -15,6 +18,7 @@ import {
   LIMITS,
   markExpired,
   markRenewals,
+  stateKey,
   TOKEN_PATTERN,
   validateInputs,
   type ConsentEvent,
@@ -22,11 +26,11 @@ import {
   type NormalizedInput,
 } from '../domain/consent';
 import { accountErasureKey, validateErase } from '../domain/erasure';
+import { idFloor, timeOrderedId } from '../domain/event-id';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from '../domain/receipt';
-import type { ErasureDoc } from '../store/models';
-import type { SearchQuery } from '../store/event-repository';
 import { statisticsOf, versionedTargets, type Statistics } from '../domain/statistics';
-import type { ConsentLogPort, ConsentStore, EventPublisher, SpecSource } from './ports';
+import { eraseSubject } from './erasure';
+import type { ConsentLogPort, ConsentStore, ErasureRecord, EventPublisher, ExportFilter, SpecSource } from './ports';
 
 export const { searchPageDefault: SEARCH_DEFAULT_LIMIT, searchPageMax: SEARCH_MAX_LIMIT } = LIMITS;
 export const TOKEN_MAX_EVENTS = 100;
@@ -38,20 +42,39 @@ const DAY_MS = 86_400_000;
 const ANSWER_MARGIN_MS = 1000;
 /** setTimeout's limit (a call without deadline waits until its current states are applied). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** Batches of one process written at once (each is three round trips, see store/repositories.ts). */
+/** Batches of one process written at once (each is three round trips, see ConsentStore). */
 const MAX_BATCHES_IN_FLIGHT = 4;
 /** Events one batch takes from the queue (several requests' worth). */
 const MAX_BATCH_EVENTS = 2000;
+/** Most states (scopes) of one subject, issuer and target read by a current search. */
+const MAX_STATES = 10_000;
+/** Time budget of the exact count behind an export's `X-Total-Count` (then the counters). */
+export const EXPORT_COUNT_MS = 1000;
 
-/** A search as callers ask it: the store's query, with the page size optional (default applied here). */
-export type SearchParams = Omit<SearchQuery, 'limit'> & { limit?: number };
+/** A search as callers ask it. */
+export interface SearchParams {
+  accountId: string;
+  subject: string;
+  issuer: string;
+  target: string;
+  source?: string;
+  scope?: string;
+  current: boolean;
+  limit?: number;
+  /** Id of the last event of the previous page (results continue with older events). */
+  cursor?: string;
+}
 
-/** A create call waiting in the group-commit queue. */
-interface Pending {
+/** A create call in the group-commit queue: its events and its caller's deadline. */
+interface CreateCall {
   events: ConsentEvent[];
   deadlineMs: number;
-  resolve(events: ConsentEvent[]): void;
-  reject(err: unknown): void;
+}
+
+/** Settings of the write path. */
+export interface WriteSettings {
+  /** How long a new event belongs to its writer's publish before any relay may claim it (ACCORD_CONSENT_OUTBOX_LEASE_MS). */
+  publishLeaseMs: number;
 }
 
 /** The consent use cases: what the gRPC handlers call. */
@@ -64,39 +87,44 @@ export class Consents {
     private readonly log?: ConsentLogPort,
     /** The installation's erasure secret (ACCORD_ERASURE_KEY); per-account keys are derived from it. */
     private readonly erasureSecret: string = '',
+    private readonly settings: WriteSettings = { publishLeaseMs: 30_000 },
   ) {}
 
-  private queue: Pending[] = [];
-  private batchesInFlight = 0;
-  /** Batches being written, and current-state updates still running after their requests were answered. */
+  /** Group commit of create calls (see `create`). */
+  private readonly writes = new GroupCommit<CreateCall, ConsentEvent[]>((batch) => this.writeBatch(batch), {
+    maxBatch: MAX_BATCH_EVENTS,
+    weight: (c) => c.events.length,
+    maxInFlight: MAX_BATCHES_IN_FLIGHT,
+  });
+  /** Current-state updates and publications still running after their requests were answered. */
   private readonly background = new Set<Promise<unknown>>();
 
   /**
    * Validates all inputs, then queues the events for the next batch (group commit: the create
-   * calls that arrive while earlier batches are being written go together, one insertMany, one
-   * bulkWrite of current-state updates, one bulkWrite of counters, so a busy process sends far fewer commands
-   * than it gets calls). A call is answered when its batch is stored and its current states and counters are applied.
+   * calls that arrive while earlier batches are being written go together, one insert, one
+   * write of current-state updates, one of counters, so a busy process sends far fewer commands
+   * than it gets calls). A call is answered when its batch is stored and its current states and
+   * counters are applied.
    *
-   * Stored is stored: once the events are in, the answer is the events, whatever happens next,
-   * or a client would retry and record the consent twice. So when the current states and
-   * counters cannot be applied (an error), or not before the caller's deadline (`deadlineMs`,
-   * less a margin for the answer's way back), the events are answered anyway: the relay applies
-   * their current states when it publishes them after the lease, and a late update finishes
-   * in the background.
+   * **Answered 201 ⇔ stored, published and logged** (docs/reliability.md):
+   *
+   * - Stored is stored: once a call's events are in, the answer is the events, whatever happens
+   *   next, or a client would retry and record the consent twice. So when the current states and
+   *   counters cannot be applied (an error), or not before the caller's deadline (`deadlineMs`,
+   *   less a margin for the answer's way back), the events are answered anyway: the relay applies
+   *   their current states when it publishes them after the lease, and a late update finishes in
+   *   the background.
+   * - Not answered is not stored: when the insert fails, each call of the batch is settled on
+   *   its own (`settle`): stored whole (answered), or fenced off for good and its stored part
+   *   withdrawn (an error; nothing of it is ever read, published or logged), or, when the
+   *   database does not answer even that, an error saying the outcome is unknown (then the call
+   *   is stored whole or not at all, never in part).
    */
   async create(accountId: string, appId: string, inputs: ConsentInput[], deadlineMs = Infinity): Promise<ConsentEvent[]> {
     requireOwner(accountId, appId);
     const normalized = validateInputs(inputs);
     if (normalized.some((i) => specIdOfTarget(i.target, this.receipt.settings.baseUrl))) await this.bindSpecVersions(accountId, normalized);
-    const events = buildEvents(accountId, appId, normalized);
-    return new Promise<ConsentEvent[]>((resolve, reject) => {
-      this.queue.push({ events, deadlineMs, resolve, reject });
-      if (this.batchesInFlight < MAX_BATCHES_IN_FLIGHT) {
-        this.batchesInFlight++;
-        // calls of the same tick join this batch
-        setImmediate(() => this.track(this.writeBatches()));
-      }
-    });
+    return this.writes.add({ events: buildEvents(accountId, appId, normalized), deadlineMs });
   }
 
   /**
@@ -147,52 +175,85 @@ export class Consents {
       throw new InvalidArgumentError(errors.length === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : `${errors.length} invalid fields`, errors);
   }
 
-  /** Writes queued calls in batches until the queue is empty. */
-  private async writeBatches(): Promise<void> {
+  /**
+   * One batch: the insert, then the current states and counters (together), answering each call
+   * once they are applied or its deadline is near, whichever comes first.
+   */
+  private async writeBatch(batch: Array<Pending<CreateCall, ConsentEvent[]>>): Promise<void> {
+    let stored = batch;
     try {
-      for (let batch = this.takeBatch(); batch.length; batch = this.takeBatch()) await this.writeBatch(batch);
-    } finally {
-      this.batchesInFlight--;
-    }
-  }
-
-  private takeBatch(): Pending[] {
-    let n = 0;
-    let events = 0;
-    while (n < this.queue.length && (n === 0 || events + this.queue[n]!.events.length <= MAX_BATCH_EVENTS)) events += this.queue[n++]!.events.length;
-    return this.queue.splice(0, n);
-  }
-
-  private async writeBatch(batch: Pending[]): Promise<void> {
-    const events = batch.flatMap((p) => p.events);
-    try {
-      await this.store.events.insertEvents(events);
+      await this.store.events.insert(
+        batch.map((p) => p.item.events),
+        new Date(Date.now() + this.settings.publishLeaseMs),
+      );
     } catch (err) {
-      for (const p of batch) p.reject(err);
-      return;
+      stored = await this.settle(batch, err);
+      if (!stored.length) return;
     }
+    const events = stored.flatMap((p) => p.item.events);
     const applied = (async () => {
-      await Promise.all([this.store.current.applyCurrent(events), this.store.statistics.count(events)]);
+      await Promise.all([this.store.current.apply(events), this.store.statistics.count(events)]);
       return true;
     })().catch((err: unknown) => {
       this.logger.warn({ err, events: events.length }, 'consent: current states not applied; the outbox relay applies them after the lease');
       return false;
     });
     this.track(applied.then((ok) => ok && this.relay.publishStored(events)));
-    const answered = batch.map(async (p) => {
-      const budget = p.deadlineMs - Date.now() - ANSWER_MARGIN_MS;
+    const answered = stored.map(async (p) => {
+      const budget = p.item.deadlineMs - Date.now() - ANSWER_MARGIN_MS;
       let timer: NodeJS.Timeout | undefined;
       const late = await Promise.race([
         applied.then(() => false),
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), Math.max(0, Math.min(budget, MAX_TIMER_MS))))),
       ]);
       clearTimeout(timer);
-      if (late) this.logger.warn({ events: p.events.length }, 'consent: answering before the current states are applied (deadline near); they follow shortly');
-      p.resolve(p.events);
+      if (late)
+        this.logger.warn({ events: p.item.events.length }, 'consent: answering before the current states are applied (deadline near); they follow shortly');
+      p.resolve(p.item.events);
     });
     // the next batch may start once every call of this one is answered (a late one no longer waits)
     await Promise.all(answered);
     this.log?.nudge();
+  }
+
+  /**
+   * After a failed insert: which calls of the batch are stored. The insert stores a prefix, so a
+   * call is stored whole once its last event is; fencing each call's last id (EventStore.fence)
+   * answers that for good, also against an insert still under way. Calls stored whole go on as
+   * if nothing had failed; fenced calls get the insert's error and their stored part, invisible
+   * to every reader, is withdrawn (when that fails, the relay withdraws it after the lease); calls
+   * the fence could not settle get OutcomeUnknownError. Resolves with the calls stored whole.
+   */
+  private async settle(batch: Array<Pending<CreateCall, ConsentEvent[]>>, err: unknown): Promise<Array<Pending<CreateCall, ConsentEvent[]>>> {
+    const lastId = (p: Pending<CreateCall, ConsentEvent[]>) => p.item.events.at(-1)!.id;
+    let fate = new Map<string, 'stored' | 'fenced'>();
+    try {
+      fate = await this.store.events.fence(batch.map(lastId));
+    } catch (fenceErr) {
+      this.logger.warn({ err: fenceErr, calls: batch.length }, 'consent: a failed insert could not be settled; its calls are answered as of unknown outcome');
+    }
+    const stored = batch.filter((p) => fate.get(lastId(p)) === 'stored');
+    const fenced = batch.filter((p) => fate.get(lastId(p)) === 'fenced');
+    const withdraw = fenced.flatMap((p) => p.item.events.slice(0, -1).map((e) => e.id));
+    if (withdraw.length)
+      await this.store.events
+        .withdraw(withdraw)
+        .catch((e: unknown) =>
+          this.logger.warn(
+            { err: e, events: withdraw.length },
+            'consent: events of a failed insert not withdrawn; they stay unread and the relay withdraws them',
+          ),
+        );
+    for (const p of fenced) p.reject(err);
+    for (const p of batch)
+      if (!fate.has(lastId(p)))
+        p.reject(
+          new OutcomeUnknownError(
+            'The database stopped answering while these consent events were being stored: they are stored all together or not at all. Search for them before sending them again.',
+          ),
+        );
+    if (stored.length < batch.length) this.logger.warn({ err, calls: batch.length, stored: stored.length, fenced: fenced.length }, 'consent: insert failed');
+    return stored;
   }
 
   private track(p: Promise<unknown>): void {
@@ -202,6 +263,7 @@ export class Consents {
 
   /** Waits for batches and current-state updates still running (on shutdown). */
   async drain(): Promise<void> {
+    await this.writes.drained();
     while (this.background.size) await Promise.allSettled([...this.background]);
   }
 
@@ -228,19 +290,38 @@ export class Consents {
     if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT)
       throw InvalidArgumentError.field('limit', `must be an integer from 1 to ${SEARCH_MAX_LIMIT}`);
     if (p.cursor && !EVENT_ID_PATTERN.test(p.cursor)) throw InvalidArgumentError.field('cursor', 'is not a cursor of this search');
-    const q: Parameters<ConsentStore['events']['search']>[0] = {
-      accountId: p.accountId,
-      subject: p.subject,
-      issuer: p.issuer,
-      target: p.target,
-      current: p.current,
-      limit,
-    };
-    if (p.source) q.source = p.source;
-    if (p.scope) q.scope = p.scope;
-    if (p.cursor) q.cursor = p.cursor;
-    const page = await this.store.events.search(q);
-    return q.current ? { ...page, events: await this.markLifecycle(p.accountId, page.events) } : page;
+    let events: ConsentEvent[];
+    if (p.current) {
+      // the current states hold the newest event of each state: with a scope, one lookup by key;
+      // without, the states of this subject, issuer and target
+      const states =
+        p.scope !== undefined && p.scope !== ''
+          ? [...(await this.store.current.byKeys(p.accountId, [stateKey(p.accountId, p.subject, p.issuer, p.target, p.scope)])).values()]
+          : await this.store.current.ofSubject(p.accountId, p.subject, p.issuer, [p.target], MAX_STATES);
+      events = states
+        .filter((e) => !p.source || e.source === p.source)
+        .filter((e) => !p.cursor || e.id < p.cursor)
+        .sort((x, y) => (x.id < y.id ? 1 : -1))
+        .slice(0, limit + 1);
+    } else {
+      const q: Parameters<ConsentStore['events']['history']>[0] = {
+        accountId: p.accountId,
+        subject: p.subject,
+        issuer: p.issuer,
+        target: p.target,
+        limit: limit + 1,
+      };
+      if (p.source) q.source = p.source;
+      if (p.scope) q.scope = p.scope;
+      if (p.cursor) q.before = p.cursor;
+      events = await this.store.events.history(q);
+    }
+    const page: { events: ConsentEvent[]; next?: string } = { events };
+    if (events.length > limit) {
+      page.events = events.slice(0, limit);
+      page.next = page.events[limit - 1]!.id;
+    }
+    return p.current ? { ...page, events: await this.markLifecycle(p.accountId, page.events) } : page;
   }
 
   /** One page of the account's events, oldest first, for an export; `next` continues it. */
@@ -265,20 +346,44 @@ export class Consents {
       errors.push({ field: 'cursor', message: 'is not a cursor of an export (the id of the last event received)' });
     if (p.since && p.until && p.since >= p.until) errors.push({ field: 'until', message: 'must be later than since' });
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
-    // time bounds as id bounds: ids start with the creation millisecond (12 hex digits)
-    const idAt = (d: Date) => `${Math.max(0, d.getTime()).toString(16).padStart(12, '0')}${'0'.repeat(20)}`;
-    const q: Parameters<ConsentStore['events']['exportPage']>[0] = { accountId: p.accountId, limit };
+    // time bounds as id bounds: ids start with their creation millisecond
+    const q: ExportFilter = { accountId: p.accountId };
     if (p.cursor) q.after = p.cursor;
-    if (p.since) q.from = idAt(p.since);
-    if (p.until) q.before = idAt(p.until);
+    if (p.since) q.from = idFloor(p.since.getTime());
+    if (p.until) q.before = idFloor(p.until.getTime());
     if (p.appId) q.appId = p.appId;
     if (p.target) q.target = p.target;
     if (p.subject) q.subject = p.subject;
-    const [events, total] = await Promise.all([this.store.events.exportPage(q), p.withTotal ? this.store.events.exportTotal(q) : undefined]);
+    const [events, total] = await Promise.all([this.store.events.exportPage({ ...q, limit }), p.withTotal ? this.exportTotal(q) : undefined]);
     const page: { events: ConsentEvent[]; next?: string; total?: { total: number; exact: boolean } } = { events };
     if (events.length === limit) page.next = events[events.length - 1]!.id;
     if (total !== undefined) page.total = total;
     return page;
+  }
+
+  /**
+   * How many events an export holds, for progress (`X-Total-Count`). With only application and
+   * target filters: the statistics counters (no scan of the events). Otherwise one count with
+   * the export's own filter, given EXPORT_COUNT_MS at most; when it takes longer (millions of
+   * events and a narrow filter outside the index), the counters again, an upper bound that
+   * ignores since, until, subject and cursor (`exact: false`).
+   */
+  private async exportTotal(q: ExportFilter, countMs = EXPORT_COUNT_MS): Promise<{ total: number; exact: boolean }> {
+    const counters = () =>
+      this.store.statistics.eventTotal({ accountId: q.accountId, ...(q.appId ? { appId: q.appId } : {}), ...(q.target ? { target: q.target } : {}) });
+    if (q.subject === undefined && q.after === undefined && q.from === undefined && q.before === undefined) return { total: await counters(), exact: true };
+    // the database stops the count after countMs; the timer bounds the wait on servers that ignore that
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), countMs + 100)));
+    const count = this.store.events.count(q, countMs);
+    try {
+      const n = await Promise.race([count, late]);
+      if (n !== undefined) return { total: n, exact: true };
+    } finally {
+      clearTimeout(timer);
+    }
+    count.catch(() => undefined);
+    return { total: await counters(), exact: false };
   }
 
   async currentStates(accountId: string, subject: string, issuer: string, targets: string[]): Promise<ConsentEvent[]> {
@@ -286,7 +391,11 @@ export class Consents {
     const errors = (['subject', 'issuer'] as const).filter((f) => !(f === 'subject' ? subject : issuer)).map((f) => ({ field: f, message: 'is required' }));
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     if (targets.length > CURRENT_STATES_MAX) throw InvalidArgumentError.field('targets', `at most ${CURRENT_STATES_MAX}`);
-    return this.markLifecycle(accountId, await this.store.current.currentStates(accountId, subject, issuer, targets, CURRENT_STATES_MAX));
+    const states = await this.store.current.ofSubject(accountId, subject, issuer, targets, CURRENT_STATES_MAX);
+    return this.markLifecycle(
+      accountId,
+      states.sort((x, y) => (x.id < y.id ? 1 : -1)),
+    );
   }
 
   async statistics(accountId: string, appId: string): Promise<Statistics> {
@@ -361,26 +470,36 @@ export class Consents {
    * who asked and how many events and states changed, under the subject's hash only. Erasing
    * again changes nothing and answers 0.
    */
-  async erase(accountId: string, appId: string, clientId: string, input: { subject?: string; issuer?: string }): Promise<ErasureDoc> {
+  async erase(accountId: string, appId: string, clientId: string, input: { subject?: string; issuer?: string }): Promise<ErasureRecord> {
     requireOwner(accountId, appId);
     const { subject, issuer } = validateErase(input);
     if (!this.erasureSecret) throw new FailedPreconditionError('Subject erasure is not configured (ACCORD_ERASURE_KEY).');
     const at = new Date();
-    const out = await this.store.erasure.eraseSubject(accountId, subject, issuer, accountErasureKey(this.erasureSecret, accountId), at);
-    const rec: Omit<ErasureDoc, '_id'> = { accountId, subjectHash: out.subjectHash, appId, clientId, erasedAt: at, events: out.events, states: out.states };
+    const out = await eraseSubject(this.store.erasure, accountId, subject, issuer, accountErasureKey(this.erasureSecret, accountId), at);
+    const rec: ErasureRecord = {
+      id: timeOrderedId(at),
+      accountId,
+      subjectHash: out.subjectHash,
+      appId,
+      clientId,
+      erasedAt: at,
+      events: out.events,
+      states: out.states,
+    };
     if (issuer !== undefined) rec.issuer = issuer;
-    return this.store.erasure.recordErasure(rec);
+    await this.store.erasure.record(rec);
+    return rec;
   }
 
   /** The account's erasure records, newest first; `next` continues the list. */
-  async erasures(accountId: string, limit?: number, cursor?: string): Promise<{ erasures: ErasureDoc[]; next?: string }> {
+  async erasures(accountId: string, limit?: number, cursor?: string): Promise<{ erasures: ErasureRecord[]; next?: string }> {
     requireAccount(accountId);
     const n = limit || ERASURES_DEFAULT_LIMIT;
     if (!Number.isInteger(n) || n < 1 || n > ERASURES_MAX_LIMIT)
       throw InvalidArgumentError.field('limit', `must be an integer from 1 to ${ERASURES_MAX_LIMIT}`);
     if (cursor && !EVENT_ID_PATTERN.test(cursor)) throw InvalidArgumentError.field('cursor', 'is not a cursor of this list');
-    const rows = await this.store.erasure.erasures(accountId, n + 1, cursor || undefined);
-    if (rows.length > n) return { erasures: rows.slice(0, n), next: rows[n - 1]!._id };
+    const rows = await this.store.erasure.list(accountId, n + 1, cursor || undefined);
+    if (rows.length > n) return { erasures: rows.slice(0, n), next: rows[n - 1]!.id };
     return { erasures: rows };
   }
 
@@ -393,7 +512,7 @@ function publicJwkJson(key: SigningKey): JWK {
   return Object.fromEntries(Object.entries(key.publicJwk).filter(([, v]) => typeof v === 'string' && v !== '')) as JWK;
 }
 
-function requireAccount(accountId: string): void {
+export function requireAccount(accountId: string): void {
   if (!accountId) throw InvalidArgumentError.field('account_id', 'is required');
 }
 

@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { ConsentLog } from './log';
-import type { LogRepository, ProofOutcome } from '../store/log-repository';
+import type { LogTree, ProofOutcome } from './log-tree';
 
 const ID = 'a'.repeat(32);
 const proof = { leafIndex: 0, treeSize: 1, leafHash: 'AA==', auditPath: [] };
@@ -14,8 +14,8 @@ function logWith(outcomes: ProofOutcome['kind'][], pending: boolean) {
       seen.push(kind);
       return kind === 'proof' ? { kind, proof, head: {} } : { kind };
     },
-  } as unknown as LogRepository;
-  return { log: new ConsentLog(repo, { isLogPending: async () => pending }), seen };
+  } as unknown as LogTree;
+  return { log: new ConsentLog(repo, { isPending: async () => pending }), seen };
 }
 
 describe('ConsentLog.inclusionProof without a leaf', () => {

@@ -1,8 +1,8 @@
-import { status } from '@grpc/grpc-js';
-import { AppError, InvalidArgumentError, NotFoundError } from '@accord/common';
+import { AbortedError, InvalidArgumentError, NotFoundError } from '@accord/common';
 import { EVENT_ID_PATTERN } from '../domain/consent';
-import type { LogHeadDoc } from '../store/log-models';
-import type { LogRepository } from '../store/log-repository';
+import { requireAccount } from './consents';
+import type { LogTree } from './log-tree';
+import type { LogQueueStore, TreeHeadRecord } from './ports';
 
 /** How long a caller should wait before asking again for the proof of an event not yet sequenced (seconds). */
 export const PROOF_RETRY_AFTER_S = 2;
@@ -14,23 +14,19 @@ export interface PublicTreeHead {
   signature: string;
 }
 
-const publicOf = (h: LogHeadDoc): PublicTreeHead => ({
+const publicOf = (h: TreeHeadRecord): PublicTreeHead => ({
   treeSize: h.treeSize,
   rootHash: h.rootHash,
   timestamp: h.timestamp.toISOString(),
   signature: h.signature,
 });
 
-function requireAccount(accountId: string): void {
-  if (!accountId) throw InvalidArgumentError.field('account_id', 'is required');
-}
-
 /** The consent log's read use cases (docs/consent-log.md): what the gRPC handlers call. */
 export class ConsentLog {
   constructor(
-    private readonly repo: LogRepository,
-    /** The event store: whether an event without a leaf is waiting for one (409) or unknown (404). */
-    private readonly events: { isLogPending(accountId: string, id: string): Promise<boolean> },
+    private readonly repo: LogTree,
+    /** The log's queue: whether an event without a leaf is waiting for one (409) or unknown (404). */
+    private readonly queue: Pick<LogQueueStore, 'isPending'>,
   ) {}
 
   async treeHead(accountId: string): Promise<PublicTreeHead> {
@@ -49,12 +45,12 @@ export class ConsentLog {
     if (out.kind === 'no-leaf') {
       // waiting for its leaf, or sequenced between the two reads: the sequencer unmarks an event
       // only after its leaf is written, so once unmarked, a second read finds the leaf if there is one
-      if (await this.events.isLogPending(accountId, id)) out = { kind: 'unsequenced' };
+      if (await this.queue.isPending(accountId, id)) out = { kind: 'unsequenced' };
       else out = await this.repo.inclusionProof(accountId, id, treeSize);
     }
     if (out.kind === 'proof') return out.proof;
     if (out.kind === 'unsequenced')
-      throw new AppError(status.ABORTED, `The consent event is not in the log yet; it is sequenced within seconds. Retry after ${PROOF_RETRY_AFTER_S} s.`);
+      throw new AbortedError(`The consent event is not in the log yet; it is sequenced within seconds. Retry after ${PROOF_RETRY_AFTER_S} s.`);
     if (out.kind === 'no-head') throw InvalidArgumentError.field('treeSize', `is not the size of a tree head that contains this event`);
     throw new NotFoundError('Consent event not found');
   }

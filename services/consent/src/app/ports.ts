@@ -1,22 +1,382 @@
-import type { LogAnchor } from '@accord/verify';
+import type { LogAnchor, Subtree } from '@accord/verify';
 import type { ConsentEvent } from '../domain/consent';
 import type { SpecDetails } from '../domain/receipt';
-import type { CurrentStateRepository } from '../store/current-repository';
-import type { ErasureRepository } from '../store/erasure-repository';
-import type { EventRepository } from '../store/event-repository';
-import type { StatisticsRepository } from '../store/statistics-repository';
+import type { StatisticsCounts } from '../domain/statistics';
 
-/** What the consent use cases need of the store (store/repositories.ts provides it). */
+/**
+ * The consent service's storage: one port, grouped by what it holds. The MongoDB adapter
+ * (store/mongo) and the memory adapter (store/memory) implement it, and one contract test runs
+ * the same cases against both (test/store-contract.test.ts).
+ *
+ * The store holds queries: every method is one read or one write (or a few, named where they
+ * are), each atomic per document, so the store is exact with any number of writers and replicas
+ * without transactions. Leases, durations, retries, batching rules and arithmetic are the
+ * callers' (app/, events/, domain/): they pass times (`now`, `until`), never lease lengths.
+ *
+ * A batch of new events costs three commands whatever its size: `events.insert`,
+ * `current.apply`, `statistics.count`.
+ */
 export interface ConsentStore {
-  events: Pick<EventRepository, 'insertEvents' | 'findById' | 'findByToken' | 'search' | 'exportPage' | 'exportTotal'>;
-  current: Pick<CurrentStateRepository, 'applyCurrent' | 'currentStates'>;
-  statistics: Pick<StatisticsRepository, 'count' | 'read'>;
-  erasure: Pick<ErasureRepository, 'eraseSubject' | 'recordErasure' | 'erasures'>;
+  events: EventStore;
+  current: CurrentStateStore;
+  statistics: StatisticsStore;
+  outbox: OutboxStore;
+  expiry: ExpiryStore;
+  renewals: RenewalStore;
+  logQueue: LogQueueStore;
+  log: LogTreeStore;
+  erasure: ErasureStore;
 }
+
+// --- events ---------------------------------------------------------------------------------
+
+/** One subject's history on one target (search without `current`), newest first. */
+export interface HistoryQuery {
+  accountId: string;
+  subject: string;
+  issuer: string;
+  target: string;
+  scope?: string;
+  source?: string;
+  /** Only events with a smaller id (older): the cursor of the previous page. */
+  before?: string;
+  limit: number;
+}
+
+/** The filter of an export: the account's events, oldest first, within id bounds. */
+export interface ExportFilter {
+  accountId: string;
+  appId?: string;
+  target?: string;
+  subject?: string;
+  /** Event id bounds: `after` exclusive (the cursor), `from` inclusive, `before` exclusive. */
+  after?: string;
+  from?: string;
+  before?: string;
+}
+
+/**
+ * The consent events: stored once and never changed (erasure aside), read back by id, token,
+ * history and export. Each event is also its own outbox record (OutboxStore) and log-queue entry
+ * (LogQueueStore).
+ *
+ * **Requests are stored whole or not at all, as readers see them.** `insert` writes the events of
+ * several requests with one ordered insert, which stores a prefix of them whatever happens; every
+ * event but the last of a request names that last one, so a request is stored once its last
+ * event is. Until then (a request the insert cut in half, or one still being inserted) no read,
+ * outbox claim or log-queue read returns its events, except `claim`, which shows them as
+ * unsettled so that the relay can settle them (`fence`, then `withdraw`).
+ */
+export interface EventStore {
+  /**
+   * The write path's step 1: the requests' events in one ordered insert, due for the relay at
+   * `pubAt` and waiting for their log leaf. Throws when the insert failed: `fence` then tells
+   * which requests are stored.
+   */
+  insert(requests: ConsentEvent[][], pubAt: Date): Promise<void>;
+  /**
+   * For each id: `stored` when an event is stored under it; otherwise `fenced`: a tombstone holds
+   * the id from now on, so no event can ever be stored under it (an insert still under way fails
+   * there). The fence of a request's last event settles the request for good. Ids whose fate
+   * could not be settled are absent; throws when none could be (the database did not answer).
+   */
+  fence(ids: string[]): Promise<Map<string, 'stored' | 'fenced'>>;
+  /** Removes the events of fenced requests (never answered, never visible). */
+  withdraw(ids: string[]): Promise<void>;
+  findById(accountId: string, id: string): Promise<ConsentEvent | undefined>;
+  /** Events sharing a token, newest first. */
+  findByToken(accountId: string, token: string, limit: number): Promise<ConsentEvent[]>;
+  history(q: HistoryQuery): Promise<ConsentEvent[]>;
+  /** One page of an export, oldest first. */
+  exportPage(q: ExportFilter & { limit: number }): Promise<ConsentEvent[]>;
+  /** How many events an export's filter matches; undefined when the database gave up counting after `maxTimeMs`. */
+  count(q: ExportFilter, maxTimeMs: number): Promise<number | undefined>;
+  /** The id and action of an application's events with ids in [from, to), in id order, at most `limit`. */
+  actions(accountId: string, appId: string, from: string, to: string, limit: number): AsyncIterable<{ id: string; action: boolean | null }>;
+}
+
+// --- current states -------------------------------------------------------------------------
+
+/**
+ * The current state of each (account, subject, issuer, target, scope), keyed by `stateKey`: a
+ * copy of its newest event, so reads of current states never look at the history.
+ */
+export interface CurrentStateStore {
+  /**
+   * The write path's step 2: each state the events touch holds its newest event; a newer one
+   * already held stays, whatever the order in which writers arrive (one atomic `$max` per
+   * state). Idempotent: applying the same events again changes nothing.
+   */
+  apply(events: ConsentEvent[]): Promise<void>;
+  /** The current event of each of these states (state keys) of the account; unknown keys are absent. One lookup by key. */
+  byKeys(accountId: string, keys: string[]): Promise<Map<string, ConsentEvent>>;
+  /** The current events of one subject and issuer on these targets (all targets when none is given), at most `limit`, in no order. */
+  ofSubject(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<ConsentEvent[]>;
+}
+
+// --- statistics -----------------------------------------------------------------------------
+
+export interface StatisticsStore {
+  /**
+   * The write path's step 3: the event counters of a batch (per application by action, per
+   * application and target, a marker per application and subject), one write of increments.
+   */
+  count(events: ConsentEvent[]): Promise<void>;
+  /** What an application's statistics are made of (the arithmetic is domain/statistics.ts). */
+  read(accountId: string, appId: string, now: Date): Promise<StatisticsCounts>;
+  /** Events counted for an account, of one application and of one target when given (a sum of counters, no scan). */
+  eventTotal(q: { accountId: string; appId?: string; target?: string }): Promise<number>;
+}
+
+// --- publication (outbox) ---------------------------------------------------------------------
+
+/**
+ * A claimed event. `unsettledUntil` names the last event of its request when that one is not
+ * stored (a request cut in half by a failed insert, or one still being inserted): not to be
+ * published before the request is settled (EventStore.fence).
+ */
+export type ClaimedEvent = ConsentEvent & { unsettledUntil?: string };
+
+export interface OutboxStore {
+  /**
+   * Claims every event due at `now` (its writer did not publish it in time): one update that
+   * moves their due time to `until` and tags them with `claim` (atomic per event, so of several
+   * relays exactly one claims an event until then), then the first `limit` of the claim. An idle
+   * round is the one update, matching nothing.
+   */
+  claimDue(claim: string, now: Date, until: Date, limit: number): Promise<ClaimedEvent[]>;
+  /** Events of a claim not yet published, oldest first. */
+  claimed(claim: string, limit: number): Promise<ClaimedEvent[]>;
+  /** Published: the events leave the outbox. One write for any number. */
+  markPublished(ids: string[]): Promise<void>;
+  /** Not published: due again at `at`. */
+  defer(ids: string[], at: Date): Promise<void>;
+  /** Events not yet published, and when the oldest was stored (metrics). */
+  pending(): Promise<{ count: number; oldestStoredAt: Date | null }>;
+}
+
+// --- expiry queue ---------------------------------------------------------------------------
+
+/** A state (its key) and its current event. */
+export interface StateEvent {
+  key: string;
+  event: ConsentEvent;
+}
+
+/** The expiry queue, kept on the current states (each due when its event lapses). */
+export interface ExpiryStore {
+  /**
+   * Claims the states whose current event lapsed by `now` and is not yet announced: one update
+   * that makes them due again at `until` and tags them with `claim` (atomic per state), then the
+   * first `limit` of the claim. A state renewed meanwhile is not among them.
+   */
+  claimLapsed(claim: string, now: Date, until: Date, limit: number): Promise<StateEvent[]>;
+  /** States of a claim not yet announced. */
+  lapsedOfClaim(claim: string, limit: number): Promise<StateEvent[]>;
+  /** Announced: the states leave the queue for good, each only while the same event is current. */
+  markAnnounced(states: Array<{ key: string; eventId: string }>): Promise<void>;
+}
+
+// --- renewal fan-out jobs -------------------------------------------------------------------
+
+/** The resumable `consent.renewal_required` fan-out of one (specification, material version). */
+export interface RenewalJob {
+  /** `<specId>:<version>` */
+  id: string;
+  accountId: string;
+  specId: string;
+  version: number;
+  targets: string[];
+  createdAt: Date;
+  /** Held by `owner` until then. */
+  leaseUntil: Date;
+  owner?: string;
+  /** The last state announced. */
+  lastKey?: string;
+  announced: number;
+  done: boolean;
+}
+
+export interface RenewalStore {
+  /** The job of one (specification, version), created on first sight (racing replicas make one), as stored. */
+  job(job: Pick<RenewalJob, 'accountId' | 'specId' | 'version' | 'targets'>, now: Date): Promise<RenewalJob>;
+  /** Takes the job until `until` when it is not done and its lease ran out by `now`; null otherwise. One atomic update. */
+  claim(id: string, owner: string, now: Date, until: Date): Promise<RenewalJob | null>;
+  /** Records progress and holds the job until `until`, only while `owner` holds it; false when another took it over. */
+  advance(id: string, owner: string, lastKey: string, count: number, until: Date): Promise<boolean>;
+  /** The fan-out is complete (only while `owner` holds the job). */
+  finish(id: string, owner: string): Promise<boolean>;
+  /**
+   * Current states of these targets consented to a version older than `version`, after state key
+   * `afterKey`, by key, erased ones left out; `lastKey` is the last key read, `full` whether the
+   * page was full.
+   */
+  page(
+    accountId: string,
+    targets: string[],
+    version: number,
+    afterKey: string | undefined,
+    limit: number,
+  ): Promise<{ states: StateEvent[]; lastKey: string | undefined; full: boolean }>;
+}
+
+// --- the consent log ------------------------------------------------------------------------
+
+/** An event waiting for its leaf; `leafHash` when an erasure fixed it before redacting the event. */
+export type LogPendingEvent = ConsentEvent & { leafHash?: Buffer };
+
+/** The log's queue: events waiting for their leaf are marked on their own documents by `EventStore.insert`. */
+export interface LogQueueStore {
+  /** Every account with events waiting for their leaf. One command. */
+  accounts(): Promise<string[]>;
+  /**
+   * An account's events waiting for their leaf, by id, after `after`, reading at most `limit`;
+   * events of requests not (yet) stored whole are skipped. `last` is the last id read (the next
+   * call continues after it), `full` whether `limit` were read.
+   */
+  pending(accountId: string, limit: number, after?: string): Promise<{ events: LogPendingEvent[]; last?: string; full: boolean }>;
+  /** Sequenced: the events leave the queue. One write for any number. */
+  markLogged(ids: string[]): Promise<void>;
+  /** Whether the account's event is stored and waiting for its leaf. */
+  isPending(accountId: string, id: string): Promise<boolean>;
+}
+
+/** One leaf of an account's log (the position is unique: the fence between sequencers). */
+export interface LogLeaf {
+  accountId: string;
+  leafIndex: number;
+  eventId: string;
+  /** SHA-256(0x00 ‖ JCS(event)), 32 bytes. */
+  leafHash: Buffer;
+  at: Date;
+}
+
+/** A signed tree head as stored. */
+export interface TreeHeadRecord {
+  accountId: string;
+  treeSize: number;
+  /** Standard padded base64. */
+  rootHash: string;
+  timestamp: Date;
+  /** Compact JWS over {treeSize, rootHash, timestamp, account}. */
+  signature: string;
+  kid: string;
+}
+
+/**
+ * The log's storage (docs/consent-log.md): leaves, the hash of every complete subtree, signed
+ * heads, and the per-account sequencing lease. Appending and proving are app/log-tree.ts.
+ */
+export interface LogTreeStore {
+  /** Takes or renews the account's sequencing lease until `until`: free (ran out by `now`) or already `owner`'s. */
+  takeLease(accountId: string, owner: string, now: Date, until: Date): Promise<boolean>;
+  releaseLease(accountId: string, owner: string): Promise<void>;
+  latestHead(accountId: string): Promise<TreeHeadRecord | undefined>;
+  head(accountId: string, treeSize: number): Promise<TreeHeadRecord | undefined>;
+  /** The leaf of an event in the account's log. */
+  leaf(accountId: string, eventId: string): Promise<LogLeaf | undefined>;
+  /** The leaves at positions `from`, `from` + 1, … up to the first free one (lookups by position). */
+  leavesFrom(accountId: string, from: number): Promise<LogLeaf[]>;
+  /** Which of these events have a leaf. */
+  withLeaves(eventIds: string[]): Promise<Set<string>>;
+  /** Inserts leaves in order; false when a position or an event was taken first (the leaves before it are in). */
+  insertLeaves(leaves: LogLeaf[]): Promise<boolean>;
+  /** Stores complete-subtree hashes (idempotent: the same subtree always has the same hash). */
+  insertSubtrees(accountId: string, subtrees: Array<Subtree & { hash: Buffer }>): Promise<void>;
+  /** The stored hashes of these subtrees (one lookup), by `level/index`; missing ones are absent. */
+  subtrees(accountId: string, subtrees: Subtree[]): Promise<Map<string, Buffer>>;
+  /** Stores a head; false when a head of that size exists. */
+  insertHead(head: TreeHeadRecord): Promise<boolean>;
+}
+
+// --- erasure --------------------------------------------------------------------------------
+
+/** One erasure, recorded without the subject in clear (docs/consent.md, Erasure). */
+export interface ErasureRecord {
+  /** Time-ordered, like event ids. */
+  id: string;
+  accountId: string;
+  /** What the subject became in the events: its keyed hash. */
+  subjectHash: string;
+  issuer?: string;
+  appId: string;
+  clientId: string;
+  erasedAt: Date;
+  events: number;
+  states: number;
+}
+
+/** An event's personal fields rewritten, while its subject is still the one read. */
+export interface EventRewrite {
+  id: string;
+  /** The subject as read (the rewrite is conditional on it). */
+  subject: string;
+  set: { subject: string; source?: string; delegate?: string; erasedAt: Date; leafHash?: Buffer };
+}
+
+/** A current state moving to a new key (its subject erased). */
+export interface StateMove {
+  /** The key it leaves, removed only while it still holds the event `eventId`. */
+  from: string;
+  eventId: string;
+  /** Its new key, given the event (a newer one held there stays). */
+  to: string;
+  event: ConsentEvent;
+  /** Its place in the expiry queue, kept (see `statesOf`). */
+  expiryDue?: Date;
+}
+
+/** What subject erasure reads and rewrites (the steps are app/erasure.ts). */
+export interface ErasureStore {
+  /** Up to `limit` events of the subject (of `issuer` when given) still in clear; `logPending` when waiting for their leaf. */
+  inClear(accountId: string, subject: string, issuer: string | undefined, limit: number): Promise<Array<ConsentEvent & { logPending: boolean }>>;
+  /** Rewrites events, each only while its subject is still the one read; resolves with how many changed. One write. */
+  rewrite(rewrites: EventRewrite[]): Promise<number>;
+  /**
+   * Current states of the subject (of `issuer`), except those keyed in `skip`, at most `limit`;
+   * `event` absent when unreadable; `expiryDue` when the expiry sweeper is next due to look at the
+   * state (it moves past any time once the lapse is announced).
+   */
+  statesOf(
+    accountId: string,
+    subject: string,
+    issuer: string | undefined,
+    skip: string[],
+    limit: number,
+  ): Promise<Array<{ key: string; event?: ConsentEvent; expiryDue?: Date }>>;
+  /** Which of these events are erased. */
+  erased(ids: string[]): Promise<Set<string>>;
+  /** Moves current states to new keys. One write. */
+  moveStates(moves: StateMove[]): Promise<void>;
+  /** Whether the application still has an event of the subject in clear. */
+  hasInClear(accountId: string, appId: string, subject: string): Promise<boolean>;
+  /** The distinct-subject markers of these applications move from the subject to its pseudonym. One write. */
+  moveSubjectMarkers(accountId: string, subject: string, pseudonym: string, appIds: string[]): Promise<void>;
+  record(rec: ErasureRecord): Promise<void>;
+  /** The account's records, newest first, with ids below `before`. */
+  list(accountId: string, limit: number, before?: string): Promise<ErasureRecord[]>;
+}
+
+// --- other ports ------------------------------------------------------------------------------
 
 /** Where stored events go once their current states are applied: the outbox relay publishes them (events/outbox-relay.ts). */
 export interface EventPublisher {
   publishStored(events: ConsentEvent[]): void;
+}
+
+/** A material change of a specification whose fan-out is not acknowledged yet (dataprocessing's ListPendingRenewals). */
+export interface PendingRenewal {
+  accountId: string;
+  specId: string;
+  version: number;
+  /** The specification's target URL. */
+  target: string;
+}
+
+/** Where material changes are signalled: the data processing service (gRPC). */
+export interface RenewalSignals {
+  pending(limit: number): Promise<PendingRenewal[]>;
+  ack(specId: string, version: number): Promise<void>;
 }
 
 /** A specification (current, or as of `version`); undefined when unknown in the account. */
@@ -35,8 +395,8 @@ export interface SpecSource {
 
 /**
  * What the write path and receipts need from the consent log (docs/consent-log.md). The write
- * itself only marks its event documents as waiting for a leaf (EventRepository.insertEvents);
- * the sequencer runs behind it.
+ * itself only marks its events as waiting for a leaf (EventStore.insert); the sequencer runs
+ * behind it.
  */
 export interface ConsentLogPort {
   /** After a batch is answered: sequence soon (never awaited). */

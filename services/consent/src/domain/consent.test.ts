@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from '@accord/common';
 import { consentEventJson } from '@accord/proto';
-import { toProto } from '../grpc/handlers';
-import { buildEvents, LIMITS, markExpired, markRenewals, needsRenewal, newToken, nextEventId, stateKey, validateInputs, type ConsentInput } from './consent';
+import { eventMessage } from './wire';
+import { buildEvents, LIMITS, markExpired, markRenewals, needsRenewal, newToken, stateKey, validateInputs, type ConsentInput } from './consent';
+import { idFloor, idTime, nextEventId, timeOrderedId } from './event-id';
 import { leafJson } from './log';
 
 const ok: ConsentInput = { subject: 's', issuer: 'i', target: 't', action: true };
@@ -110,7 +111,16 @@ describe('event ids', () => {
   it('are 32 lowercase hex characters starting with the creation millisecond', () => {
     const { id, createdAt } = nextEventId(1_700_000_000_123);
     expect(id).toMatch(/^[0-9a-f]{32}$/);
-    expect(parseInt(id.slice(0, 12), 16)).toBe(createdAt.getTime());
+    expect(idTime(id)).toEqual(createdAt);
+  });
+
+  it('bound time ranges: the floor of a millisecond sorts after every id of the one before and before every id of its own', () => {
+    const t = 1_700_000_000_500;
+    const floor = idFloor(t);
+    expect(floor).toBe(t.toString(16).padStart(12, '0') + '0'.repeat(20));
+    expect(timeOrderedId(new Date(t - 1)) < floor).toBe(true);
+    expect(timeOrderedId(new Date(t)) >= floor).toBe(true);
+    expect(idTime(timeOrderedId(new Date(t))).getTime()).toBe(t);
   });
 
   it('strictly increase within one millisecond and when the clock steps back', () => {
@@ -145,7 +155,7 @@ describe('tokens and events', () => {
       ]),
     );
     expect(evs[0]!.id < evs[1]!.id).toBe(true);
-    const rest = (e: (typeof evs)[number]) => consentEventJson(toProto(e));
+    const rest = (e: (typeof evs)[number]) => consentEventJson(eventMessage(e));
     expect(rest(evs[0]!)).toEqual({
       id: evs[0]!.id,
       subject: 's',

@@ -1,6 +1,7 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { InvalidArgumentError, type FieldError } from '@accord/common';
 import { contracts } from '@accord/proto';
+import { nextEventId } from './event-id';
 
 /** What a client may send for one event (the service assigns id, token, createdAt). */
 export interface ConsentInput {
@@ -112,33 +113,7 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
 /** A client's event after validation: the event's own fields, before ids, token and time are given. */
 export type NormalizedInput = Pick<ConsentEvent, 'subject' | 'issuer' | 'target' | 'source' | 'scope' | 'delegate' | 'action' | 'targetVersion' | 'expiresAt'>;
 
-// --- ids and tokens -------------------------------------------------------------------------
-
-const NODE = randomBytes(5).toString('hex');
-let lastMs = 0;
-let seq = 0;
-
-/**
- * A new event id and its creation time. The id is 32 lowercase hex characters:
- * 12 (milliseconds since the epoch) + 6 (per-process sequence within the millisecond)
- * + 10 (random per process) + 4 (random). Ids therefore sort like (createdAt, then order of
- * creation within a process), so "newest first" is simply "id descending", and ties in
- * createdAt sort deterministically. Within a process ids strictly increase, even if the clock
- * steps back (createdAt then stays at the last value).
- */
-export function nextEventId(now: number = Date.now()): { id: string; createdAt: Date } {
-  let ms = Math.max(now, lastMs);
-  if (ms === lastMs) {
-    seq++;
-    if (seq > 0xffffff) {
-      ms++;
-      seq = 0;
-    }
-  } else seq = 0;
-  lastMs = ms;
-  const id = ms.toString(16).padStart(12, '0') + seq.toString(16).padStart(6, '0') + NODE + randomBytes(2).toString('hex');
-  return { id, createdAt: new Date(ms) };
-}
+// --- tokens --------------------------------------------------------------------------------
 
 const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 

@@ -1,4 +1,4 @@
-import { dayRange, eventIdAt } from './days';
+import { dayRange } from './days';
 
 describe('day ranges of the activity chart', () => {
   it('list every UTC day of an inclusive range, across a month end', () => {
@@ -10,8 +10,5 @@ describe('day ranges of the activity chart', () => {
     expect(() => dayRange('2026-02-30', '2026-03-01')).toThrow(/from_day: must be a day/);
     expect(() => dayRange('2026-03-02', '2026-03-01')).toThrow(/to_day: must not be before/);
     expect(() => dayRange('2024-01-01', '2025-01-02')).toThrow(/at most 366 days/);
-  });
-  it('map a time to the smallest event id at that millisecond', () => {
-    expect(eventIdAt(0x0123456789ab)).toBe('0123456789ab' + '0'.repeat(20));
   });
 });

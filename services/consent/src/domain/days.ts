@@ -20,6 +20,3 @@ export function dayRange(from: string, to: string): { days: string[]; startMs: n
   const days = Array.from({ length: count }, (_, i) => new Date(startMs + i * DAY_MS).toISOString().slice(0, 10));
   return { days, startMs, endMs: lastMs + DAY_MS };
 }
-
-/** The smallest event id at or after a time: event ids begin with the 12-hex-digit millisecond time. */
-export const eventIdAt = (ms: number) => ms.toString(16).padStart(12, '0') + '0'.repeat(20);

@@ -1,7 +1,7 @@
 import { headers as natsHeaders } from 'nats';
 import { CONSENT_BUS_CONTENT_TYPE, consentEventJson, decodeConsentBusEvent } from '@accord/proto';
 import { buildEvents, validateInputs } from '../domain/consent';
-import { toProto } from '../grpc/handlers';
+import { eventMessage } from '../domain/wire';
 import { consentBusEvent, publishBusEvent } from './bus-event';
 
 type Headers = ReturnType<typeof natsHeaders>;
@@ -29,7 +29,7 @@ describe('publishing consent bus events', () => {
     expect(m!.headers!.get('traceparent')).toBe('00-abc-def-01');
     const decoded = decodeConsentBusEvent(m!.data);
     expect(decoded).toMatchObject({ id: ev!.id, type: 'consent', accountId: 'acc', appId: 'app', occurredAt: ev!.createdAt });
-    expect(decoded.event).toEqual(toProto(ev!));
+    expect(decoded.event).toEqual(eventMessage(ev!));
   });
 
   it('with encoding json, writes the JSON envelope of earlier releases (no Content-Type), data rendered as REST renders it', async () => {
@@ -44,7 +44,7 @@ describe('publishing consent bus events', () => {
       accountId: 'acc',
       appId: 'app',
       occurredAt: ev!.createdAt.toISOString(),
-      data: consentEventJson(toProto(ev!)),
+      data: consentEventJson(eventMessage(ev!)),
     });
   });
 });

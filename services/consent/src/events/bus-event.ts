@@ -1,6 +1,6 @@
 import { headers as natsHeaders, type JetStreamClient, type MsgHdrs } from 'nats';
 import { CONSENT_BUS_CONTENT_TYPE, consentBusEventEnvelope, encodeConsentBusEvent, type consenteventsv1 } from '@accord/proto';
-import { toProto } from '../grpc/handlers';
+import { eventMessage } from '../domain/wire';
 import type { ConsentEvent } from '../domain/consent';
 
 export type ConsentBusEvent = consenteventsv1.ConsentBusEvent;
@@ -14,7 +14,7 @@ export type BusEncoding = 'protobuf' | 'json';
 
 /** The bus event of a stored consent event (type `consent`, id = the event's id, at its createdAt). */
 export function consentBusEvent(ev: ConsentEvent): ConsentBusEvent {
-  return { id: ev.id, type: 'consent', accountId: ev.accountId, appId: ev.appId, occurredAt: ev.createdAt, event: toProto(ev) };
+  return { id: ev.id, type: 'consent', accountId: ev.accountId, appId: ev.appId, occurredAt: ev.createdAt, event: eventMessage(ev) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { consentBusEventData, decodeConsentBusEvent, encodeConsentBusEvent } from '@accord/proto';
 import { buildEvents, validateInputs } from '../domain/consent';
-import { EXPIRED_EVENT, expiredBusEvent } from './expiry-sweeper';
+import { memoryConsentStore } from '../store/memory/store';
+import { EXPIRED_EVENT, ExpirySweeper, expiredBusEvent } from './expiry-sweeper';
 
 describe('consent.expired bus event', () => {
   const [ev] = buildEvents('acc', 'app', validateInputs([{ subject: 's', issuer: 'i', target: 't', action: true }]));
@@ -23,5 +24,33 @@ describe('consent.expired bus event', () => {
       }).id,
     ).not.toBe(a);
     expect(a).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe('the expiry sweeper on the memory store', () => {
+  const sent: string[] = [];
+  const js = {
+    publish: async (_subject: string, data: Uint8Array) => {
+      sent.push(decodeConsentBusEvent(data).event!.id);
+      return {} as never;
+    },
+  };
+  const opts = { prefix: 'x', intervalMs: 60_000, leaseMs: 1000, publishTimeoutMs: 100, logger: { warn: () => undefined } };
+
+  test('costs one store call when nothing lapsed, and two (claim, mark) around the publication for a round with work', async () => {
+    const store = memoryConsentStore();
+    const sweeper = new ExpirySweeper(store.expiry, js, opts);
+    expect(await sweeper.runOnce()).toBe(0);
+    expect(store.calls).toEqual(['expiry.claimLapsed']);
+    const t = Date.now();
+    const [ev] = buildEvents('acc', 'app', validateInputs([{ subject: 's', issuer: 'i', target: 't', action: true, expiresAt: new Date(t + 1000) }], t), t);
+    await store.current.apply([ev!]);
+    store.calls.length = 0;
+    expect(await sweeper.runOnce(new Date(t + 2000))).toBe(1);
+    expect(store.calls).toEqual(['expiry.claimLapsed', 'expiry.markAnnounced']);
+    expect(sent).toEqual([ev!.id]);
+    // announced once: later sweeps find nothing
+    expect(await sweeper.runOnce(new Date(t + 10 ** 9))).toBe(0);
+    await sweeper.stop();
   });
 });

@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
 import { eventSubject, mapLimit, PeriodicTask, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
-import { toProto } from '../grpc/handlers';
-import type { ExpiryRepository, LapsedState } from '../store/expiry-repository';
+import { eventMessage } from '../domain/wire';
+import type { ExpiryStore, StateEvent } from '../app/ports';
 import { publishBusEvent, type BusEncoding, type ConsentBusEvent } from './bus-event';
 
 /** The event type announcing that a state's current consent lapsed (webhooks opt in to it). */
@@ -32,7 +32,7 @@ const DUE_MARGIN_MS = 20;
  * after publishing, before marking) is one JetStream message (Nats-Msg-Id dedupe) and one
  * webhook delivery; a renewal is a new event and so a new id.
  */
-export function expiredBusEvent(s: LapsedState): ConsentBusEvent {
+export function expiredBusEvent(s: StateEvent): ConsentBusEvent {
   const id = createHash('sha256').update(`${EXPIRED_EVENT}\0${s.key}\0${s.event.id}`).digest('hex').slice(0, 32);
   return {
     id,
@@ -40,7 +40,7 @@ export function expiredBusEvent(s: LapsedState): ConsentBusEvent {
     accountId: s.event.accountId,
     appId: s.event.appId,
     occurredAt: s.event.expiresAt ?? new Date(),
-    event: { ...toProto(s.event), expired: true },
+    event: { ...eventMessage(s.event), expired: true },
   };
 }
 
@@ -66,7 +66,7 @@ export class ExpirySweeper {
   private readonly sweeps: PeriodicTask<number>;
 
   constructor(
-    private readonly repo: Pick<ExpiryRepository, 'claimLapsed' | 'lapsedOfClaim' | 'markExpiryAnnounced'>,
+    private readonly repo: ExpiryStore,
     private readonly js: Pick<JetStreamClient, 'publish'>,
     private readonly opts: SweeperOptions,
   ) {
@@ -101,7 +101,8 @@ export class ExpirySweeper {
     const claim = randomUUID();
     const batch = this.opts.batch ?? 500;
     let announced = 0;
-    for (let states = await this.repo.claimLapsed(claim, this.opts.leaseMs, batch, now); states.length; states = await this.repo.lapsedOfClaim(claim, batch)) {
+    const until = new Date(now.getTime() + this.opts.leaseMs);
+    for (let states = await this.repo.claimLapsed(claim, now, until, batch); states.length; states = await this.repo.lapsedOfClaim(claim, batch)) {
       const done: Array<{ key: string; eventId: string }> = [];
       let failed = 0;
       let firstError: unknown;
@@ -118,7 +119,7 @@ export class ExpirySweeper {
           firstError ??= err;
         }
       });
-      await this.repo.markExpiryAnnounced(done);
+      await this.repo.markAnnounced(done);
       announced += done.length;
       if (failed) {
         // left claimed: due again after the lease, for any replica

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
 import { eventSubject, type EventEnvelope } from '@accord/common';
 import type { TreeHead } from '@accord/verify';
-import type { LogHeadDoc } from '../store/log-models';
+import type { TreeHeadRecord } from '../app/ports';
 
 /** The event type of a new signed tree head (webhooks subscribe to it; docs/consent-log.md). */
 export const TREE_HEAD_EVENT = 'log.tree_head';
@@ -14,7 +14,7 @@ export const ACCOUNT_WIDE_APP = '_';
  * Its id is derived from (account, treeSize), so a head published twice (two replicas, a
  * retry) is one JetStream message (Nats-Msg-Id dedupe) and one webhook delivery.
  */
-export function treeHeadEnvelope(head: LogHeadDoc): EventEnvelope<TreeHead> {
+export function treeHeadEnvelope(head: TreeHeadRecord): EventEnvelope<TreeHead> {
   const id = createHash('sha256').update(`${TREE_HEAD_EVENT}\0${head.accountId}\0${head.treeSize}`).digest('hex').slice(0, 32);
   const timestamp = head.timestamp.toISOString();
   return {
@@ -38,7 +38,7 @@ export function treeHeadSubject(prefix: string, accountId: string): string {
  * published is still stored and served, and the next head covers it (a witness checks the
  * consistency proof between the heads it saw).
  */
-export function headPublisher(js: Pick<JetStreamClient, 'publish'>, prefix: string, timeoutMs: number): (head: LogHeadDoc) => Promise<void> {
+export function headPublisher(js: Pick<JetStreamClient, 'publish'>, prefix: string, timeoutMs: number): (head: TreeHeadRecord) => Promise<void> {
   return async (head) => {
     const env = treeHeadEnvelope(head);
     await js.publish(treeHeadSubject(prefix, head.accountId), Buffer.from(JSON.stringify(env)), { msgID: env.id, timeout: timeoutMs });

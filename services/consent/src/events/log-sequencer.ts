@@ -1,19 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { PeriodicTask, type Logger } from '@accord/common';
-import type { ConsentEvent } from '../domain/consent';
+import { mapLimit, PeriodicTask, type Logger } from '@accord/common';
 import { eventLeafHash, type SignedTreeHead } from '../domain/log';
-import type { LogHeadDoc } from '../store/log-models';
-import { LogContentionError, type LogRepository } from '../store/log-repository';
+import { LogContentionError, type LogTree } from '../app/log-tree';
+import type { LogQueueStore, TreeHeadRecord } from '../app/ports';
 
-/** The events waiting for their leaf: marked on their own documents by the write (store/log-queue-repository.ts). */
-export interface LogQueue {
-  /** Accounts with events waiting (at most `limit`). */
-  logPendingAccounts(limit: number): Promise<string[]>;
-  /** An account's waiting events, oldest first; `leafHash` when it was fixed before the event was redacted (erasure). */
-  logPending(accountId: string, limit: number): Promise<Array<ConsentEvent & { leafHash?: Buffer }>>;
-  /** These events have their leaves. */
-  markLogged(ids: string[]): Promise<void>;
-}
+/** Accounts sequenced at once within a pass (each is a few commands in sequence). */
+const ACCOUNTS_IN_PARALLEL = 8;
 
 /** Longest pause between two looks for waiting events while there are none. */
 const IDLE_MAX_MS = 2_000;
@@ -35,12 +27,11 @@ export interface SequencerOptions {
   leaseMs: number;
   /** Most events per signed head. */
   batchSize: number;
-  /** Accounts sequenced per pass (the rest wait for the next pass). */
-  maxAccountsPerPass?: number;
-  queue: LogQueue;
+  /** The events waiting for their leaf (marked on their own documents by the write). */
+  queue: Pick<LogQueueStore, 'accounts' | 'pending' | 'markLogged'>;
   sign(account: string, treeSize: number, rootHash: Buffer): Promise<SignedTreeHead>;
   /** A new head was published (NATS subject, `log.tree_head` webhooks). Failures are logged, never retried here. */
-  onHead?(head: LogHeadDoc): Promise<void> | void;
+  onHead?(head: TreeHeadRecord): Promise<void> | void;
   logger: Logger;
   now?: () => Date;
 }
@@ -53,8 +44,11 @@ export interface SequencerOptions {
  * Correctness does not rest on the lease (a paused holder may still write after it expired):
  * positions are primary keys, so a stale sequencer's write fails and it re-reads. The lease
  * only keeps replicas from wasting work. A crash anywhere leaves events still marked and possibly
- * leaves without a head; the next holder finishes both (LogRepository.append skips events that
+ * leaves without a head; the next holder finishes both (LogTree.append skips events that
  * already have a leaf).
+ *
+ * A pass visits every account with waiting events (a few at a time), whatever their number, so
+ * no account waits longer than one pass for its leaves however many accounts write.
  */
 export class LogSequencer {
   readonly owner = randomUUID();
@@ -70,7 +64,7 @@ export class LogSequencer {
   private notBefore = 0;
 
   constructor(
-    private readonly repo: LogRepository,
+    private readonly repo: LogTree,
     private readonly opts: SequencerOptions,
   ) {
     this.idleMs = opts.pollMs;
@@ -104,33 +98,36 @@ export class LogSequencer {
 
   async stop(): Promise<void> {
     await this.passes.stop();
-    await Promise.allSettled([...this.held].map((a) => this.repo.releaseLease(a, this.owner)));
+    await Promise.allSettled([...this.held].map((a) => this.repo.store.releaseLease(a, this.owner)));
     this.held.clear();
   }
 
-  /** One pass over the accounts with waiting events; resolves with the number of events given a leaf. */
+  /** One pass over every account with waiting events; resolves with the number of events given a leaf. */
   async runOnce(): Promise<number> {
-    let total = 0;
-    for (const account of await this.opts.queue.logPendingAccounts(this.opts.maxAccountsPerPass ?? 100)) {
-      if (this.passes.stopped) break;
-      total += await this.sequenceAccount(account);
-    }
-    return total;
+    const accounts = await this.opts.queue.accounts();
+    const done = await mapLimit(accounts, ACCOUNTS_IN_PARALLEL, (account) => (this.passes.stopped ? Promise.resolve(0) : this.sequenceAccount(account)));
+    return done.reduce((a, b) => a + b, 0);
   }
 
   private async sequenceAccount(account: string): Promise<number> {
     const now = this.opts.now?.() ?? new Date();
-    if (!(await this.repo.acquireLease(account, this.owner, this.opts.leaseMs, now))) {
+    if (!(await this.repo.store.takeLease(account, this.owner, now, new Date(now.getTime() + this.opts.leaseMs)))) {
       this.held.delete(account);
       return 0;
     }
     this.held.add(account);
     let done = 0;
+    let after: string | undefined;
     // bounded: a backlog is worked off over several passes, renewing the lease between them
     for (let round = 0; round < 10 && !this.passes.stopped; round++) {
-      const ready = await this.opts.queue.logPending(account, this.opts.batchSize);
-      if (!ready.length) break;
-      let head: LogHeadDoc | undefined;
+      const { events: ready, last, full } = await this.opts.queue.pending(account, this.opts.batchSize, after);
+      // events of requests not stored whole are skipped (left waiting): go on after them
+      after = last;
+      if (!ready.length) {
+        if (full) continue;
+        break;
+      }
+      let head: TreeHeadRecord | undefined;
       try {
         head = await this.repo.append(
           account,
@@ -147,12 +144,12 @@ export class LogSequencer {
       await this.opts.queue.markLogged(ready.map((e) => e.id));
       done += ready.length;
       if (head) await this.publish(head);
-      if (ready.length < this.opts.batchSize) break;
+      if (!full) break;
     }
     return done;
   }
 
-  private async publish(head: LogHeadDoc): Promise<void> {
+  private async publish(head: TreeHeadRecord): Promise<void> {
     if ((this.published.get(head.accountId) ?? -1) >= head.treeSize) return;
     this.published.set(head.accountId, head.treeSize);
     try {

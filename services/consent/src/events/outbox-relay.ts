@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
 import { eventSubject, inSpan, mapLimit, PeriodicTask, SpanKind, traceHeaders, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
-import type { CurrentStateRepository } from '../store/current-repository';
-import type { OutboxRepository } from '../store/outbox-repository';
+import type { ClaimedEvent, ConsentStore } from '../app/ports';
 import { consentBusEvent, publishBusEvent, type BusEncoding } from './bus-event';
 
 export interface RelayOptions {
@@ -32,9 +31,14 @@ const MIN_POLL_MS = 100;
  * JetStream acknowledgement removes `pub` (marked in batches, one update for many events).
  *
  * Whatever is not acknowledged (NATS down, process crash) keeps its `pub`; once that time has
- * passed, any replica's background round claims it (OutboxRepository.claimDue, atomic per
- * event), re-applies its current state (idempotent), publishes it and marks it. Publishing twice
- * is harmless: `Nats-Msg-Id` is the event id and the stream de-duplicates.
+ * passed, any replica's background round claims it (OutboxStore.claimDue, atomic per event),
+ * re-applies its current state (idempotent), publishes it and marks it. Publishing twice is
+ * harmless: `Nats-Msg-Id` is the event id and the stream de-duplicates.
+ *
+ * A claimed event of a request that is not stored whole (its writer's insert failed half-way
+ * and the writer could not withdraw it, or died) is never published: the round settles its
+ * request for good (EventStore.fence of the request's last event) and withdraws it, or
+ * publishes it when the request turns out to be stored whole after all.
  *
  * Rounds run when a publish fails (at the retry time) and otherwise with a pause that doubles
  * from 100 ms up to `pollMs` while they find nothing, so an idle replica sends one small update
@@ -49,7 +53,7 @@ export class OutboxRelay {
   private marking: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly repo: { outbox: OutboxRepository; current: Pick<CurrentStateRepository, 'applyCurrent'> },
+    private readonly store: Pick<ConsentStore, 'outbox' | 'current' | 'events'>,
     private readonly js: JetStreamClient,
     private readonly opts: RelayOptions,
   ) {
@@ -79,16 +83,48 @@ export class OutboxRelay {
   async runOnce(): Promise<number> {
     const claim = randomUUID();
     const batch = this.opts.batch ?? 500;
+    const now = new Date();
     let total = 0;
-    for (let events = await this.repo.outbox.claimDue(claim, this.opts.leaseMs, batch); events.length; events = await this.repo.outbox.claimed(claim, batch)) {
-      total += events.length;
+    for (
+      let claimed = await this.store.outbox.claimDue(claim, now, new Date(now.getTime() + this.opts.leaseMs), batch);
+      claimed.length;
+      claimed = await this.store.outbox.claimed(claim, batch)
+    ) {
+      total += claimed.length;
+      const { events, deferred } = await this.settle(claimed);
       // the writer may have died before applying their current states: applying them again is a no-op otherwise
-      await this.repo.current.applyCurrent(events);
+      await this.store.current.apply(events);
       const failed = await this.publishAll(events);
       await this.flushMarks();
-      if (failed) break;
+      if (failed || deferred) break;
     }
     return total;
+  }
+
+  /**
+   * The claimed events that may be published: those of requests stored whole. The others'
+   * requests are settled (their last event's id fenced): fenced ones are withdrawn, those found
+   * stored whole are published, those the fence could not settle wait for the next lease.
+   */
+  private async settle(claimed: ClaimedEvent[]): Promise<{ events: ConsentEvent[]; deferred: number }> {
+    const open = claimed.filter((e) => e.unsettledUntil !== undefined);
+    if (!open.length) return { events: claimed, deferred: 0 };
+    let fate = new Map<string, 'stored' | 'fenced'>();
+    try {
+      fate = await this.store.events.fence([...new Set(open.map((e) => e.unsettledUntil!))]);
+    } catch (err) {
+      this.opts.logger.warn({ err, events: open.length }, 'outbox: could not settle events of a request stored in part; will retry');
+    }
+    const fateOf = (e: ClaimedEvent) => (e.unsettledUntil === undefined ? 'stored' : fate.get(e.unsettledUntil));
+    const gone = open.filter((e) => fateOf(e) === 'fenced').map((e) => e.id);
+    if (gone.length) {
+      await this.store.events.withdraw(gone);
+      this.opts.logger.warn({ events: gone.length }, 'outbox: withdrew the events of a request its writer stored in part and never answered');
+    }
+    const unknown = open.filter((e) => fateOf(e) === undefined).map((e) => e.id);
+    if (unknown.length) await this.store.outbox.defer(unknown, new Date(Date.now() + this.opts.leaseMs));
+    const events = claimed.filter((e) => fateOf(e) === 'stored').map(({ unsettledUntil: _, ...e }) => e);
+    return { events, deferred: unknown.length };
   }
 
   /** Publishes; queues the acknowledged for marking; defers the rest. Resolves with the number that failed. */
@@ -106,7 +142,7 @@ export class OutboxRelay {
     });
     if (failed.length) {
       const retryInMs = Math.min(this.opts.leaseMs, 2_000);
-      await this.repo.outbox.deferPublication(failed, new Date(Date.now() + retryInMs));
+      await this.store.outbox.defer(failed, new Date(Date.now() + retryInMs));
       this.opts.logger.warn({ count: failed.length, err: (firstError as Error)?.message, retryInMs }, 'outbox: publish failed; will retry');
       this.rounds.runIn(retryInMs);
     }
@@ -146,7 +182,7 @@ export class OutboxRelay {
     this.toMark = [];
     // an unmarked event is only published again (and de-duplicated by the stream) after its lease
     this.marking = this.marking
-      .then(() => this.repo.outbox.markPublished(ids))
+      .then(() => this.store.outbox.markPublished(ids))
       .catch((err: unknown) => this.opts.logger.warn({ err, count: ids.length }, 'outbox: could not mark events as published'));
     this.track(this.marking);
     return this.marking;

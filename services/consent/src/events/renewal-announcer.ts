@@ -1,29 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
 import { eventSubject, PeriodicTask, sleep, type Logger } from '@accord/common';
-import { toProto } from '../grpc/handlers';
-import type { LapsedState } from '../store/expiry-repository';
-import type { RenewalRepository } from '../store/renewal-repository';
-import type { RenewalJobDoc } from '../store/models';
+import { eventMessage } from '../domain/wire';
+import type { PendingRenewal, RenewalJob, RenewalSignals, RenewalStore, StateEvent } from '../app/ports';
 import { publishBusEvent, type BusEncoding, type ConsentBusEvent } from './bus-event';
 
 /** The event type announcing that a state's consent is due for renewal (webhooks opt in to it). */
 export const RENEWAL_EVENT = 'consent.renewal_required';
-
-/** A material change of a specification whose fan-out is not acknowledged yet (dataprocessing's ListPendingRenewals). */
-export interface PendingRenewal {
-  accountId: string;
-  specId: string;
-  version: number;
-  /** The specification's target URL. */
-  target: string;
-}
-
-/** Where material changes are signalled: the data processing service (gRPC). */
-export interface RenewalSignals {
-  pending(limit: number): Promise<PendingRenewal[]>;
-  ack(specId: string, version: number): Promise<void>;
-}
 
 export interface RenewalOptions {
   prefix: string;
@@ -49,7 +32,7 @@ export interface RenewalOptions {
  * that died after publishing, before recording progress), it is one JetStream message
  * (Nats-Msg-Id dedupe) and one webhook delivery; a later material version is a new id.
  */
-export function renewalBusEvent(s: LapsedState, version: number, occurredAt: Date): ConsentBusEvent {
+export function renewalBusEvent(s: StateEvent, version: number, occurredAt: Date): ConsentBusEvent {
   const id = createHash('sha256').update(`${RENEWAL_EVENT}\0${s.key}\0${version}`).digest('hex').slice(0, 32);
   return {
     id,
@@ -57,7 +40,7 @@ export function renewalBusEvent(s: LapsedState, version: number, occurredAt: Dat
     accountId: s.event.accountId,
     appId: s.event.appId,
     occurredAt,
-    event: { ...toProto(s.event), renewalRequired: true },
+    event: { ...eventMessage(s.event), renewalRequired: true },
     reconsentSince: version,
   };
 }
@@ -107,7 +90,7 @@ export class RenewalAnnouncer {
   readonly owner = randomUUID();
 
   constructor(
-    private readonly repo: Pick<RenewalRepository, 'renewalJob' | 'claimRenewalJob' | 'advanceRenewalJob' | 'finishRenewalJob' | 'renewalPage'>,
+    private readonly repo: RenewalStore,
     private readonly signals: RenewalSignals,
     private readonly js: Pick<JetStreamClient, 'publish'>,
     private readonly opts: RenewalOptions,
@@ -140,10 +123,10 @@ export class RenewalAnnouncer {
     let announced = 0;
     for (const p of pending) {
       if (this.looks.stopped) break;
-      const job = await this.repo.renewalJob({ accountId: p.accountId, specId: p.specId, version: p.version, targets: targetsOf(p) }, now());
+      const job = await this.repo.job({ accountId: p.accountId, specId: p.specId, version: p.version, targets: targetsOf(p) }, now());
       if (!job.done) {
         if (job.leaseUntil.getTime() > now().getTime()) continue; // another replica works on it
-        const claimed = await this.repo.claimRenewalJob(job._id, this.owner, this.opts.leaseMs, now());
+        const claimed = await this.repo.claim(job.id, this.owner, now(), this.leaseFrom(now()));
         if (!claimed) continue;
         const r = await this.work(claimed, now);
         announced += r.announced;
@@ -155,12 +138,16 @@ export class RenewalAnnouncer {
   }
 
   /** Pages through the job's states from its last recorded key; done when the last page was read and recorded. */
-  private async work(job: RenewalJobDoc, now: () => Date): Promise<{ announced: number; done: boolean }> {
+  private leaseFrom(now: Date): Date {
+    return new Date(now.getTime() + this.opts.leaseMs);
+  }
+
+  private async work(job: RenewalJob, now: () => Date): Promise<{ announced: number; done: boolean }> {
     let after = job.lastKey;
     let announced = 0;
     for (;;) {
       if (this.looks.stopped) return { announced, done: false };
-      const page = await this.repo.renewalPage(job.accountId, job.targets, job.version, after, this.pageSize);
+      const page = await this.repo.page(job.accountId, job.targets, job.version, after, this.pageSize);
       let failed = 0;
       let firstError: unknown;
       await Promise.all(
@@ -181,18 +168,17 @@ export class RenewalAnnouncer {
       if (failed) {
         // progress stays at the previous page: this replica or another continues there after the lease
         this.opts.logger.warn(
-          { count: failed, err: (firstError as Error)?.message, job: job._id, retryInMs: this.opts.leaseMs },
+          { count: failed, err: (firstError as Error)?.message, job: job.id, retryInMs: this.opts.leaseMs },
           'renewal: publish failed; will retry',
         );
         return { announced, done: false };
       }
       announced += page.states.length;
       if (page.lastKey !== undefined) {
-        if (!(await this.repo.advanceRenewalJob(job._id, this.owner, page.lastKey, page.states.length, this.opts.leaseMs, now())))
-          return { announced, done: false };
+        if (!(await this.repo.advance(job.id, this.owner, page.lastKey, page.states.length, this.leaseFrom(now())))) return { announced, done: false };
         after = page.lastKey;
       }
-      if (!page.full) return { announced, done: await this.repo.finishRenewalJob(job._id, this.owner) };
+      if (!page.full) return { announced, done: await this.repo.finish(job.id, this.owner) };
     }
   }
 }

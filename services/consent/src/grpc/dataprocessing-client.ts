@@ -1,9 +1,8 @@
 import { status } from '@grpc/grpc-js';
 import { createClient, isServiceError, UnavailableError, type Logger, type PromiseClient } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
-import type { SpecLookup, SpecSource } from '../app/ports';
+import type { RenewalSignals, SpecLookup, SpecSource } from '../app/ports';
 import type { SpecDetails } from '../domain/receipt';
-import type { RenewalSignals } from '../events/renewal-announcer';
 
 /** Most specifications remembered at once by `current` (the memory is cleared when full). */
 const CACHE_MAX = 10_000;

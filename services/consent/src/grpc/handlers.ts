@@ -1,36 +1,15 @@
 import { implement, type Handlers, type Logger } from '@accord/common';
 import { consentv1 } from '@accord/proto';
 import type { Consents } from '../app/consents';
-import type { ConsentEvent, ConsentInput } from '../domain/consent';
+import type { ConsentInput } from '../domain/consent';
+import { eventMessage } from '../domain/wire';
 import { countRecorded } from '../metrics';
 import type { ConsentLog } from '../app/log';
-import type { ErasureDoc } from '../store/models';
+import type { ErasureRecord } from '../app/ports';
 
-export function toProto(ev: ConsentEvent): consentv1.ConsentEvent {
-  const out: consentv1.ConsentEvent = {
-    id: ev.id,
-    subject: ev.subject,
-    issuer: ev.issuer,
-    target: ev.target,
-    scope: ev.scope,
-    token: ev.token,
-    createdAt: ev.createdAt,
-    appId: ev.appId,
-  };
-  if (ev.source !== undefined) out.source = ev.source;
-  if (ev.delegate !== undefined) out.delegate = ev.delegate;
-  if (ev.action !== null) out.action = ev.action;
-  if (ev.targetVersion !== undefined) out.targetVersion = ev.targetVersion;
-  if (ev.expiresAt !== undefined) out.expiresAt = ev.expiresAt;
-  if (ev.expired) out.expired = true;
-  if (ev.renewalRequired) out.renewalRequired = true;
-  if (ev.erasedAt) out.erasedAt = ev.erasedAt;
-  return out;
-}
-
-function erasureToProto(e: ErasureDoc): consentv1.Erasure {
+function erasureToProto(e: ErasureRecord): consentv1.Erasure {
   const out: consentv1.Erasure = {
-    id: e._id,
+    id: e.id,
     subjectHash: e.subjectHash,
     appId: e.appId ?? '',
     clientId: e.clientId ?? '',
@@ -58,13 +37,13 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
     async createConsents(req, ctx) {
       const events = await consents.create(req.accountId, req.appId, req.events.map(fromProtoInput), ctx.deadlineMs);
       countRecorded(events);
-      return { events: events.map(toProto) };
+      return { events: events.map(eventMessage) };
     },
     async getConsent(req) {
-      return toProto(await consents.get(req.accountId, req.id));
+      return eventMessage(await consents.get(req.accountId, req.id));
     },
     async getConsentsByToken(req) {
-      return { events: (await consents.byToken(req.accountId, req.token)).map(toProto) };
+      return { events: (await consents.byToken(req.accountId, req.token)).map(eventMessage) };
     },
     async searchConsents(req) {
       const params: Parameters<Consents['search']>[0] = {
@@ -79,7 +58,7 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       if (req.page?.limit) params.limit = req.page.limit;
       if (req.page?.cursor) params.cursor = req.page.cursor;
       const page = await consents.search(params);
-      return { events: page.events.map(toProto), nextCursor: page.next ?? '' };
+      return { events: page.events.map(eventMessage), nextCursor: page.next ?? '' };
     },
     async getReceipt(req) {
       return { receipt: await consents.receiptFor(req.accountId, req.id) };
@@ -89,7 +68,7 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       return consents.statistics(req.accountId, req.appId);
     },
     async getCurrentStates(req) {
-      return { events: (await consents.currentStates(req.accountId, req.subject, req.issuer, req.targets)).map(toProto) };
+      return { events: (await consents.currentStates(req.accountId, req.subject, req.issuer, req.targets)).map(eventMessage) };
     },
     async exportConsents(req) {
       const p: Parameters<Consents['exportPage']>[0] = { accountId: req.accountId, limit: req.limit };
@@ -102,7 +81,7 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       if (req.withTotal) p.withTotal = true;
       const page = await consents.exportPage(p);
       return {
-        events: page.events.map(toProto),
+        events: page.events.map(eventMessage),
         nextCursor: page.next ?? '',
         ...(page.total ? { total: page.total.total, totalExact: page.total.exact } : { totalExact: false }),
       };

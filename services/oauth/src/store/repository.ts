@@ -63,20 +63,21 @@ export class OAuthRepository {
 
   /**
    * Inserts a new family. Concurrent grants share one unordered `insertMany` (group commit): under
-   * load N token requests cost one round trip, a lone one starts its insert at once. The document
+   * load N token requests cost one round trip, a lone one waits one turn of the event loop at most. The document
    * is built by the core, so mongoose's casting adds nothing.
    */
   insertFamily(doc: TokenFamilyDoc): Promise<void> {
     return this.familyInserts.add(doc);
   }
-  private readonly familyInserts = new GroupCommit<TokenFamilyDoc>(async (docs) => {
+  private readonly familyInserts = new GroupCommit<TokenFamilyDoc>(async (batch) => {
+    let failed: Map<number, unknown> | undefined;
     try {
-      await this.m.tokenFamilies.collection.insertMany(docs as never[], { ordered: false });
+      await this.m.tokenFamilies.collection.insertMany(batch.map((p) => p.item) as never[], { ordered: false });
     } catch (err) {
-      const failed = bulkWriteFailures(err);
+      failed = bulkWriteFailures(err);
       if (!failed) throw err;
-      return failed;
     }
+    batch.forEach((p, i) => (failed?.has(i) ? p.reject(failed.get(i)) : p.resolve()));
   });
   findFamily(id: string): Promise<TokenFamilyDoc | null> {
     return this.m.tokenFamilies.findById(id).lean<TokenFamilyDoc>().exec();

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { LogLeaf, TreeHeadRecord } from '../../app/ports';
 
 /**
  * The verifiable consent log (docs/consent-log.md). One append-only Merkle tree per account,
@@ -15,14 +16,8 @@ import { Schema, type Connection, type Model } from 'mongoose';
  * most one position because a sequencer only writes at the next free position after reading
  * which events already have one (and `eventId` is unique as well).
  */
-export interface LogLeafDoc {
+export interface LogLeafDoc extends LogLeaf {
   _id: string;
-  accountId: string;
-  leafIndex: number;
-  eventId: string;
-  /** SHA-256(0x00 ‖ JCS(event)), 32 bytes. */
-  leafHash: Buffer;
-  at: Date;
 }
 
 /**
@@ -37,16 +32,8 @@ export interface LogNodeDoc {
 }
 
 /** consent_log_heads: every signed head, _id = `<accountId>/<treeSize>`. */
-export interface LogHeadDoc {
+export interface LogHeadDoc extends TreeHeadRecord {
   _id: string;
-  accountId: string;
-  treeSize: number;
-  /** Standard padded base64. */
-  rootHash: string;
-  timestamp: Date;
-  /** Compact JWS over {treeSize, rootHash, timestamp, account}. */
-  signature: string;
-  kid: string;
 }
 
 /** consent_log_leases: who sequences an account's log until when, _id = accountId. */

@@ -1,0 +1,29 @@
+import type { consentv1 } from '@accord/proto';
+import type { ConsentEvent } from './consent';
+
+/**
+ * A consent event as the `accord.consent.v1.ConsentEvent` message: what the gRPC API answers and
+ * what every bus event about an event carries (`consent`, `consent.expired`,
+ * `consent.renewal_required`), so both adapters render an event the same way.
+ */
+export function eventMessage(ev: ConsentEvent): consentv1.ConsentEvent {
+  const out: consentv1.ConsentEvent = {
+    id: ev.id,
+    subject: ev.subject,
+    issuer: ev.issuer,
+    target: ev.target,
+    scope: ev.scope,
+    token: ev.token,
+    createdAt: ev.createdAt,
+    appId: ev.appId,
+  };
+  if (ev.source !== undefined) out.source = ev.source;
+  if (ev.delegate !== undefined) out.delegate = ev.delegate;
+  if (ev.action !== null) out.action = ev.action;
+  if (ev.targetVersion !== undefined) out.targetVersion = ev.targetVersion;
+  if (ev.expiresAt !== undefined) out.expiresAt = ev.expiresAt;
+  if (ev.expired) out.expired = true;
+  if (ev.renewalRequired) out.renewalRequired = true;
+  if (ev.erasedAt) out.erasedAt = ev.erasedAt;
+  return out;
+}
