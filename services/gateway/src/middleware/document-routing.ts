@@ -13,7 +13,11 @@ interface Route {
   bodyTypes: Map<string, string[]>;
 }
 
-/** The routes of an OpenAPI document, literal paths before templated ones (`/consents/search` before `/consents/{id}`). */
+/**
+ * The routes of an OpenAPI document, literal paths before templated ones (`/consents/search`
+ * before `/consents/{id}`), each matching its path exactly as the routers do (case-sensitive,
+ * no optional trailing slash: routes/router.ts).
+ */
 export function documentRoutes(doc: { paths: Record<string, Record<string, unknown>> }): Route[] {
   const routes = Object.entries(doc.paths).map(([template, item]) => {
     const methods = METHODS.filter((m) => item[m] !== undefined).map((m) => m.toUpperCase());
@@ -31,7 +35,7 @@ export function documentRoutes(doc: { paths: Record<string, Record<string, unkno
       .split('/')
       .map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
       .join('/');
-    return { template, pattern: new RegExp(`^${source}/?$`), params: (template.match(/\{/g) ?? []).length, allow: methods, bodyTypes };
+    return { template, pattern: new RegExp(`^${source}$`), params: (template.match(/\{/g) ?? []).length, allow: methods, bodyTypes };
   });
   return routes.sort((a, b) => a.params - b.params);
 }

@@ -51,13 +51,13 @@ export function requestLimits(limiter: Limiter): RequestHandler {
 }
 
 /**
- * POST /consent/v0/consents: at most `maxEventsPerRequest` events in one array (413) and
- * `maxEventsPerDay` per account and UTC day (429), counted in the oauth service so that every
- * gateway replica shares the count. Events of a request that then fails are given back.
+ * Mounted on the route that stores events (`r.post('/consents', eventLimit, …)`): at most
+ * `maxEventsPerRequest` events in one array (413) and `maxEventsPerDay` per account and UTC day
+ * (429), counted in the oauth service so that every gateway replica shares the count. Events of
+ * a request that then fails are given back.
  */
 export function eventLimits(limiter: Limiter): RequestHandler {
   return async (req, res, next) => {
-    if (req.method !== 'POST' || req.path !== '/consents') return next();
     const auth = req.auth!;
     const limits = await limiter.limitsOf(auth.accountId);
     const body: unknown = req.body;
@@ -109,13 +109,12 @@ function clientIdOf(req: Request): string {
 }
 
 /**
- * POST /oauth/v0/token: a token bucket per client id, and buckets of failed client
- * authentications (401) per client id and per source address; an empty failure bucket refuses
- * further attempts of that client or address until it refills.
+ * Mounted on the token route (`r.post('/token', tokenLimit, …)`): a token bucket per client id,
+ * and buckets of failed client authentications (401) per client id and per source address; an
+ * empty failure bucket refuses further attempts of that client or address until it refills.
  */
 export function tokenLimits(limiter: Limiter): RequestHandler {
   return (req, res, next) => {
-    if (req.method !== 'POST' || req.path !== '/token') return next();
     const now = Date.now();
     const clientId = clientIdOf(req).slice(0, 256);
     const address = req.ip ?? req.socket.remoteAddress ?? '';

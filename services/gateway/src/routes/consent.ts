@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { constants as zlibConstants, createGzip, type Gzip } from 'node:zlib';
-import { Router, type Request, type Response } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { fieldErrorsOf, isServiceError, type FieldError } from '@accord/common';
 import { consentEventJson, contracts, type consentv1 } from '@accord/proto';
@@ -9,6 +9,7 @@ import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
 import { toFieldErrors, validateBody, validateQuery, validatorFor } from '../openapi/validate';
 import { HttpProblem } from '../problem';
+import { strictRouter } from './router';
 
 /** Business limits of the consent API, from the contract (not from the OpenAPI text). */
 const { maxBatch: CONSENT_MAX_BATCH, exportJsonMax: EXPORT_JSON_MAX_DOC } = contracts.consent.LIMITS;
@@ -170,14 +171,14 @@ export class ExportBody {
   }
 }
 
-/** /consent/v0: consent events (write-once), receipts, search, statistics. */
-export function consentRoutes(ctx: GatewayContext): Router {
-  const r = Router();
+/** /consent/v0: consent events (write-once), receipts, search, statistics; `eventLimit` guards the route that stores events. */
+export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): Router {
+  const r = strictRouter();
   const consent = ctx.clients.consent;
   // concurrent one-event POSTs of an application share one call to the consent service
   const batches = new ConsentBatches((request) => consent.createConsents(request), { maxBatch: CONSENT_MAX_BATCH });
 
-  r.post('/consents', async (req, res) => {
+  r.post('/consents', eventLimit, async (req, res) => {
     const auth = req.auth!;
     const { items, single } = parseCreateBody(req);
     if (single) {
