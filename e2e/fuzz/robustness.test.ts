@@ -158,6 +158,19 @@ describe('the gateway under hostile input', () => {
     expect(r.text).toMatch(new RegExp(`\r\nallow: ${allow}\r\n`, 'i'));
   });
 
+  it.each([
+    ['/consent/v0/consents/%E0%A4%A', 'id'],
+    ['/consent/v0/consents/%zz/receipt', 'id'],
+    ['/consent/v0/consents/token/%E0%A4', 'token'],
+    ['/dataprocessing/v0/dpgroups/%E0%A4%A', 'group_id'],
+    ['/dataprocessing/v0/dpspecs/%C3/texts', 'spec_id'],
+    ['/webhooks/v0/%FF', 'id'],
+  ])('answers a malformed percent-escape in a path parameter (GET %s) with 400 naming the parameter', async (path, field) => {
+    const r = await stack.request('GET', path, { headers: auth() });
+    expect(problemOf(r)).toEqual({ status: 400, type: 'application/problem+json' });
+    expect(r.body.errors).toEqual([{ field, message: expect.stringMatching(/percent-encoded UTF-8/) }]);
+  });
+
   it('answers an unreadable body on the token endpoint in its own (RFC 6749) form', async () => {
     const r = await stack.request('POST', '/oauth/v0/token', { json: '"AAA' });
     expect(r.status).toBe(400);
