@@ -7,6 +7,7 @@ import { consentEventJson, contracts, type consentv1 } from '@accord/proto';
 import { ConsentBatches } from '../consent-batches';
 import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
+import { storingEvents } from '../middleware/limits';
 import { toFieldErrors, validateBody, validateQuery, validatorFor } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 import { strictRouter } from './router';
@@ -182,12 +183,18 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
     const auth = req.auth!;
     const { items, single } = parseCreateBody(req);
     if (single) {
-      const event = await withSinglePaths(true, batches.add(auth.accountId, auth.appId, toInput(items[0]!)));
+      const event = await withSinglePaths(
+        true,
+        storingEvents(res, () => batches.add(auth.accountId, auth.appId, toInput(items[0]!))),
+      );
       res.status(201).setHeader('Location', `${ctx.baseUrl}/consent/v0/consents/${event.id}`);
       res.json(consentEventJson(event));
       return;
     }
-    const out = await withSinglePaths(single, consent.createConsents({ accountId: auth.accountId, appId: auth.appId, events: items.map(toInput) }));
+    const out = await withSinglePaths(
+      single,
+      storingEvents(res, () => consent.createConsents({ accountId: auth.accountId, appId: auth.appId, events: items.map(toInput) })),
+    );
     res.status(201).json(out.events.map(consentEventJson));
   });
 
