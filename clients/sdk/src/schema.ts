@@ -3635,7 +3635,7 @@ export interface components {
     };
     /** @description One subject’s export (GDPR art. 15 access request). */
     ConsentSubjectExport: {
-      /** @description The newest of those events for each (issuer, target, scope), newest first, with `expired: true` once `expiresAt` has passed: without since/until, the subject’s current states. */
+      /** @description The subject’s current states for each (issuer, target, scope) those events name, newest first, exactly as search with current=true answers them (its newest event, with `expired` and `renewalRequired`), whatever the filters. */
       current: components['schemas']['ConsentEvent'][];
       /** @description The subject’s events across targets (within the filters), oldest first. */
       events: components['schemas']['ConsentEvent'][];
