@@ -126,8 +126,9 @@ describe('delivery through the stack', () => {
     const rx = await startReceiver();
     try {
       const w = (await hooks(globex, 'POST', '', { url: rx.url, events: ['consent', 'consent.expired'] })).body;
-      const expiresAt = new Date(Date.now() + 2_000).toISOString();
       const plain = await postConsent(globex, { subject: 'same-as-rest-plain' });
+      // far enough ahead that the POST surely arrives before it, also on a loaded machine
+      const expiresAt = new Date(Date.now() + 3_000).toISOString();
       const full = await postConsent(globex, {
         subject: 'same-as-rest-full',
         action: false,
