@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { sleep, startReceiver } from '@accord/testkit';
+import { eventually, sleep, startReceiver } from '@accord/testkit';
 import { startStack, type Credentials, type Stack } from './harness';
 
 jest.setTimeout(90_000);
@@ -187,11 +187,15 @@ describe('delivery through the stack', () => {
       expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
       expect(second!.at - first!.at).toBeGreaterThanOrEqual(700); // schedule 1s ± 20 %
       expect(new Webhook(w.secret).verify(second!.body, second!.headers as Record<string, string>)).toBeTruthy();
-      let deliveries: Array<{ status: string; attempts: Array<{ statusCode: number | null }> }> = [];
-      for (let i = 0; i < 50 && deliveries[0]?.status !== 'succeeded'; i++) {
-        deliveries = (await hooks(globex, 'GET', `/${w.id}/deliveries`)).body;
-        await sleep(100);
-      }
+      type Listed = Array<{ status: string; attempts: Array<{ statusCode: number | null }> }>;
+      const deliveries = await eventually(
+        async () => {
+          const listed = (await hooks(globex, 'GET', `/${w.id}/deliveries`)).body as Listed;
+          return listed[0]?.status === 'succeeded' && listed;
+        },
+        30_000,
+        'the delivery recorded as succeeded',
+      );
       expect(deliveries[0]).toMatchObject({ status: 'succeeded', eventType: 'consent', eventId: first!.headers['webhook-id'] });
       expect(deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([503, 200]);
     } finally {
