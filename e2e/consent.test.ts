@@ -329,7 +329,8 @@ describe('lifecycle: version-bound consent and expiry', () => {
     const app = await stack.bootstrap({ account: 'acme', app: 'expiry-app', scopes: ['consent'] });
     const token = await stack.token(app, 'consent');
     const target = 'https://shop.example/expiring';
-    const expiresAt = new Date(Date.now() + 1000).toISOString();
+    // far enough ahead that the POST surely arrives before it, also on a loaded machine
+    const expiresAt = new Date(Date.now() + 3000).toISOString();
     const post = await stack.request('POST', '/consent/v0/consents', {
       token,
       apiKey: app.apiKey,

@@ -40,7 +40,8 @@ describe('consent.expired webhooks', () => {
       const regConsent = await stack.request('POST', '/webhooks/v0', { token: hooksToken, json: { url: consentHook.url, events: ['consent'] } });
       expect(regConsent.status).toBe(201);
 
-      const expiresAt = new Date(Date.now() + 2000).toISOString();
+      // the renewal below must come before the lapse, also on a loaded machine
+      const expiresAt = new Date(Date.now() + 4000).toISOString();
       const lapsing = await post(ev({ subject: 'lapsing', action: true, expiresAt }));
       expect(lapsing.status).toBe(201);
       // same expiry, renewed before it lapses (a new event without expiry): nothing is announced for it
@@ -142,6 +143,67 @@ describe('re-consent on material change', () => {
     expect(dashboard.status).toBe(200);
     const item = dashboard.body.items.find((i: { specId: string }) => i.specId === spec.body.id);
     expect(item.scopes).toEqual([expect.objectContaining({ scope: 'default', eventId: again.body.id, targetVersion: 4, renewalRequired: true })]);
+  });
+});
+
+describe("a subject's export", () => {
+  test('its JSON form shows the same current states as search with current=true: renewalRequired and expired included', async () => {
+    // an account of its own: its renewal announcements reach no other test's webhooks
+    const own = await stack.bootstrap({ account: 'export-lifecycle', app: 'web', scopes: ['consent', 'dataprocessing'] });
+    const dpToken = await stack.token(own, 'dataprocessing');
+    const token = await stack.token(own, 'consent');
+    const dp = (method: string, path: string, json?: unknown) =>
+      stack.request(method, `/dataprocessing/v0${path}`, { token: dpToken, apiKey: own.apiKey, ...(json ? { json } : {}) });
+    const post = (json: unknown) => stack.request('POST', '/consent/v0/consents', { token, apiKey: own.apiKey, json });
+    const search = (q: Record<string, string>) =>
+      stack.request('GET', `/consent/v0/consents/search?${new URLSearchParams(q).toString()}`, { token, apiKey: own.apiKey });
+    const group = await dp('POST', '/dpgroups', { name: 'Export lifecycle', purpose: 'marketing' });
+    const spec = await dp('POST', `/dpgroups/${group.body.id}/specs`, { data: 'e-mail', purpose: 'offers', action: 'collect' });
+    const specTarget = spec.body.target as string;
+    const subject = 'exported-reader';
+    const other = 'https://other.example';
+    const lapsing = 'https://shop.example/lapsing';
+    const expiresAt = new Date(Date.now() + 3000).toISOString();
+    expect((await post(ev({ subject, target: lapsing, action: true, expiresAt }))).status).toBe(201);
+    expect((await post(ev({ subject, target: specTarget, action: true }))).status).toBe(201);
+    expect((await post(ev({ subject, target: 'https://shop.example/news', action: true }))).status).toBe(201);
+    expect((await post(ev({ subject, target: 'https://shop.example/news', action: false }))).status).toBe(201);
+    expect((await post(ev({ subject, target: 'https://shop.example/news', scope: 'sms', action: null }))).status).toBe(201);
+    expect((await post(ev({ subject, issuer: other, target: specTarget, action: false }))).status).toBe(201);
+    // a material change: consents to version 1 are due for renewal
+    expect((await dp('PATCH', `/dpspecs/${spec.body.id}`, { purpose: 'offers and partner offers' })).body).toMatchObject({ reconsentSince: 2 });
+    // past the lapse and the consent service's remembered specification (ACCORD_CONSENT_SPEC_CACHE_MS, 1 s)
+    await sleep(Math.max(1100, Date.parse(expiresAt) - Date.now() + 100));
+
+    const searched: Array<Record<string, unknown>> = [];
+    for (const [issuer, target] of [
+      ['https://shop.example', specTarget],
+      ['https://shop.example', lapsing],
+      ['https://shop.example', 'https://shop.example/news'],
+      [other, specTarget],
+    ]) {
+      const res = await search({ subject, issuer: issuer!, target: target!, current: 'true' });
+      expect(res.status).toBe(200);
+      searched.push(...res.body);
+    }
+    const exported = await stack.request('GET', `/consent/v0/consents/export?subject=${subject}`, {
+      token,
+      apiKey: own.apiKey,
+      headers: { accept: 'application/json' },
+    });
+    expect(exported.status).toBe(200);
+    const newestFirst = (list: Array<Record<string, unknown>>) => [...list].sort((a, b) => (String(a.id) < String(b.id) ? 1 : -1));
+    expect(exported.body.current).toEqual(newestFirst(searched));
+    expect(exported.body.current).toHaveLength(5);
+    expect(exported.body.current).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ issuer: 'https://shop.example', target: specTarget, targetVersion: 1, renewalRequired: true }),
+        expect.objectContaining({ issuer: other, target: specTarget, renewalRequired: true }),
+        expect.objectContaining({ target: lapsing, expiresAt, expired: true }),
+        expect.objectContaining({ target: 'https://shop.example/news', scope: 'default', action: false }),
+      ]),
+    );
+    expect(exported.body.events).toHaveLength(6);
   });
 });
 

@@ -118,6 +118,23 @@ describe('what a session token may do', () => {
     expect((await stack.request('GET', '/webhooks/v0', { token: s })).status).toBe(401);
   });
 
+  test('a malformed percent-escape in a path a session may read is a 400 problem naming the parameter, never a 500', async () => {
+    const s = await mint();
+    for (const [path, field] of [
+      ['/dataprocessing/v0/dpgroups/%E0%A4%A/consent-request', 'group_id'],
+      ['/dataprocessing/v0/dpgroups/%zz/dashboard?subject=user-1&issuer=shop', 'group_id'],
+      ['/dataprocessing/v0/dpspecs/%E0%A4%A', 'spec_id'],
+    ] as const) {
+      const res = await asBrowser(s, 'GET', path);
+      expect({ path, status: res.status, type: res.headers.get('content-type')?.split(';')[0] }).toEqual({
+        path,
+        status: 400,
+        type: 'application/problem+json',
+      });
+      expect(res.body.errors).toEqual([{ field, message: expect.stringMatching(/percent-encoded UTF-8/) }]);
+    }
+  });
+
   test('sending the API key with a session token is refused, so keys never need to reach a browser', async () => {
     const s = await mint();
     const res = await stack.request('GET', `/dataprocessing/v0/dpgroups/${groupId}/consent-request`, { token: s, apiKey: shop.apiKey });

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { sleep, startReceiver } from '@accord/testkit';
+import { eventually, sleep, startReceiver } from '@accord/testkit';
 import { startStack, type Credentials, type Stack } from './harness';
 
 jest.setTimeout(90_000);
@@ -126,8 +126,9 @@ describe('delivery through the stack', () => {
     const rx = await startReceiver();
     try {
       const w = (await hooks(globex, 'POST', '', { url: rx.url, events: ['consent', 'consent.expired'] })).body;
-      const expiresAt = new Date(Date.now() + 2_000).toISOString();
       const plain = await postConsent(globex, { subject: 'same-as-rest-plain' });
+      // far enough ahead that the POST surely arrives before it, also on a loaded machine
+      const expiresAt = new Date(Date.now() + 3_000).toISOString();
       const full = await postConsent(globex, {
         subject: 'same-as-rest-full',
         action: false,
@@ -186,11 +187,15 @@ describe('delivery through the stack', () => {
       expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
       expect(second!.at - first!.at).toBeGreaterThanOrEqual(700); // schedule 1s ± 20 %
       expect(new Webhook(w.secret).verify(second!.body, second!.headers as Record<string, string>)).toBeTruthy();
-      let deliveries: Array<{ status: string; attempts: Array<{ statusCode: number | null }> }> = [];
-      for (let i = 0; i < 50 && deliveries[0]?.status !== 'succeeded'; i++) {
-        deliveries = (await hooks(globex, 'GET', `/${w.id}/deliveries`)).body;
-        await sleep(100);
-      }
+      type Listed = Array<{ status: string; attempts: Array<{ statusCode: number | null }> }>;
+      const deliveries = await eventually(
+        async () => {
+          const listed = (await hooks(globex, 'GET', `/${w.id}/deliveries`)).body as Listed;
+          return listed[0]?.status === 'succeeded' && listed;
+        },
+        30_000,
+        'the delivery recorded as succeeded',
+      );
       expect(deliveries[0]).toMatchObject({ status: 'succeeded', eventType: 'consent', eventId: first!.headers['webhook-id'] });
       expect(deliveries[0]!.attempts.map((a) => a.statusCode)).toEqual([503, 200]);
     } finally {

@@ -37,10 +37,17 @@ const nats = (t: TestEnv) => ({ NATS_URL: t.natsUrl, ACCORD_NATS_PREFIX: t.natsP
  * configuration it runs with unless the test says otherwise (short polls and timeouts, loopback
  * webhooks). Data only; `startService` does the rest.
  */
+/**
+ * The deadline of a component test's calls: the tests are not about deadlines, and on a loaded
+ * machine (beside stress-ng and other builds) a call to a service in the test's own process took
+ * over the 5 s default (webhook delivery.test.ts: createWebhook, listDeliveries).
+ */
+const CALL_DEADLINE_MS = 20_000;
+
 export const COMPONENTS = {
   consent: {
     definition: consentv1.ConsentServiceService,
-    client: { timeoutMs: 20_000 },
+    client: { timeoutMs: CALL_DEADLINE_MS },
     env: (t: TestEnv): Env => ({
       ...nats(t),
       SHUTDOWN_GRACE_MS: '1000',
@@ -52,12 +59,12 @@ export const COMPONENTS = {
   },
   dataprocessing: {
     definition: dataprocessingv1.DataProcessingServiceService,
-    client: { retries: 0 },
+    client: { retries: 0, timeoutMs: CALL_DEADLINE_MS },
     env: (): Env => ({ ACCORD_BASE_URL: 'https://accord.test' }),
   },
   oauth: {
     definition: oauthv1.OAuthServiceService,
-    client: {},
+    client: { timeoutMs: CALL_DEADLINE_MS },
     env: (): Env => ({
       ACCORD_ADMIN_TOKEN: ADMIN_TOKEN,
       ACCORD_HASH_KEY: 'test-hash-key-test-hash-key-test-hash-key',
@@ -67,7 +74,7 @@ export const COMPONENTS = {
   },
   webhook: {
     definition: webhookv1.WebhookServiceService,
-    client: {},
+    client: { timeoutMs: CALL_DEADLINE_MS },
     env: (t: TestEnv): Env => ({
       ...nats(t),
       SHUTDOWN_GRACE_MS: '1000',

@@ -706,6 +706,15 @@ export interface paths {
             'application/json': components['schemas']['DpGroup'][];
           };
         };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
           headers: {
@@ -1057,6 +1066,15 @@ export interface paths {
             'application/json': components['schemas']['Webhook'][];
           };
         };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
           headers: {
@@ -1236,6 +1254,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ConsoleApplication'];
+          };
+        };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
           };
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -1554,6 +1581,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ConsoleTokenFamily'][];
+          };
+        };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
           };
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -1914,6 +1950,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
@@ -2555,6 +2600,15 @@ export interface paths {
             'application/json': components['schemas']['ConsoleTokenFamily'];
           };
         };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
           headers: {
@@ -3085,6 +3139,15 @@ export interface paths {
           };
           content?: never;
         };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description The bundle is not built here, or another version. */
         404: {
           headers: {
@@ -3572,7 +3635,7 @@ export interface components {
     };
     /** @description One subject’s export (GDPR art. 15 access request). */
     ConsentSubjectExport: {
-      /** @description The newest of those events for each (issuer, target, scope), newest first, with `expired: true` once `expiresAt` has passed: without since/until, the subject’s current states. */
+      /** @description The subject’s current states for each (issuer, target, scope) those events name, newest first, exactly as search with current=true answers them (its newest event, with `expired` and `renewalRequired`), whatever the filters. */
       current: components['schemas']['ConsentEvent'][];
       /** @description The subject’s events across targets (within the filters), oldest first. */
       events: components['schemas']['ConsentEvent'][];
@@ -4850,6 +4913,15 @@ export interface operations {
           'application/json': components['schemas']['ConsentEvent'];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -5044,6 +5116,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConsentReceipt'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -6180,6 +6261,15 @@ export interface operations {
           'application/json': components['schemas']['DpGroup'];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -6374,6 +6464,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
@@ -7102,6 +7201,15 @@ export interface operations {
           'application/json': components['schemas']['DpSpec'];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -7319,6 +7427,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
@@ -7545,6 +7662,15 @@ export interface operations {
           'application/json': components['schemas']['DpText'][];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -7759,6 +7885,15 @@ export interface operations {
           'application/json': components['schemas']['DpText'];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -7966,6 +8101,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
@@ -8175,6 +8319,15 @@ export interface operations {
           'application/json': components['schemas']['DpSpecVersion'][];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -8258,6 +8411,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DpSpecVersion'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */

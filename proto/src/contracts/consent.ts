@@ -308,7 +308,7 @@ export const ConsentSubjectExport = z
     current: z
       .array(ConsentEvent)
       .describe(
-        'The newest of those events for each (issuer, target, scope), newest first, with `expired: true` once `expiresAt` has passed: without since/until, the subject’s current states.',
+        'The subject’s current states for each (issuer, target, scope) those events name, newest first, exactly as search with current=true answers them (its newest event, with `expired` and `renewalRequired`), whatever the filters.',
       ),
   })
   .describe('One subject’s export (GDPR art. 15 access request).');

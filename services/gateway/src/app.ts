@@ -35,6 +35,9 @@ const requestId: RequestHandler = (req, res, next) => {
 export function createApp(ctx: GatewayContext): Express {
   const app = express();
   app.disable('x-powered-by');
+  // One spelling per path, as the OpenAPI document has it (every router too: routes/router.ts).
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   app.set('trust proxy', ctx.config.ACCORD_TRUST_PROXY);
   app.set('query parser', 'simple');
   app.use(requestId);
@@ -50,7 +53,7 @@ export function createApp(ctx: GatewayContext): Express {
   app.use(docsRoutes());
   app.use(sdkRoutes(ctx));
   const limiter = new Limiter(ctx.config, ctx.clients.limits, ctx.logger);
-  app.use('/oauth/v0', tokenLimits(limiter), oauthRoutes(ctx));
+  app.use('/oauth/v0', oauthRoutes(ctx, tokenLimits(limiter)));
   app.use('/oauth/v0/token', oauthErrorMiddleware(ctx.logger));
 
   const apiKeys = new ApiKeyCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
@@ -63,7 +66,7 @@ export function createApp(ctx: GatewayContext): Express {
   const origins = new OriginCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
   const session = { keys: ctx.tokenKeys, issuer, baseUrl: ctx.baseUrl, origins, dataprocessing: ctx.clients.dataprocessing, verified };
   const cors = corsForSessions(origins);
-  app.use('/consent/v0', cors, sessionOr(auth('consent', 'required'), session), limited, eventLimits(limiter), sessionRoutes(ctx), consentRoutes(ctx));
+  app.use('/consent/v0', cors, sessionOr(auth('consent', 'required'), session), limited, sessionRoutes(ctx), consentRoutes(ctx, eventLimits(limiter)));
   app.use('/dataprocessing/v0', cors, sessionOr(auth('dataprocessing', 'optional'), session), limited, dataprocessingRoutes(ctx));
   app.use('/webhooks/v0', auth('webhooks', 'optional'), limited, webhooksRoutes(ctx));
 

@@ -29,6 +29,18 @@ export class HttpProblem extends Error {
   }
 }
 
+/**
+ * A path parameter decoded (`%2F` → `/`), or a 400 problem naming it when its percent-escapes are
+ * not UTF-8 (`%E0%A4%A`, `%zz`): such a path names nothing, and decodeURIComponent would throw.
+ */
+export function decodedPathParam(raw: string, name: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw HttpProblem.field(name, 'is not valid percent-encoded UTF-8');
+  }
+}
+
 const TITLES: Record<number, [string, string]> = {
   400: ['Bad request', 'bad-request'],
   401: ['Unauthorized', 'unauthorized'],

@@ -12,6 +12,13 @@ const consent = () => {
   return { id, type: 'consent', ...app, data: consentData(id) };
 };
 const idsOf = (rx: { received: Array<{ headers: Record<string, unknown> }> }) => rx.received.map((r) => String(r.headers['webhook-id']));
+/**
+ * These tests are about restarts and replicas, not timeouts: an attempt gets 15 s (the
+ * receivers answer in 50 ms). With the component tests' 2 s, a loaded machine, where the
+ * receiver in this process answers late, timed attempts out and retried them, which read as an
+ * attempt sent twice, or ran out of retries, which read as an event lost.
+ */
+const UNHURRIED = { ACCORD_WEBHOOK_TIMEOUT_MS: '15000' };
 
 describe('delivery survives restarts and runs on several replicas', () => {
   let nc: NatsConnection;
@@ -23,7 +30,7 @@ describe('delivery survives restarts and runs on several replicas', () => {
   it('loses nothing when the webhook service restarts mid-queue, including events published while it is down', async () => {
     const t = testEnv('webhookrestart');
     const rx = await startReceiver(() => ({ status: 200, delayMs: 50 }));
-    let a = await startService('webhook', t, { ACCORD_WEBHOOK_CONCURRENCY: '2' });
+    let a = await startService('webhook', t, { ...UNHURRIED, ACCORD_WEBHOOK_CONCURRENCY: '2' });
     try {
       await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
       const events = Array.from({ length: 30 }, consent);
@@ -33,9 +40,9 @@ describe('delivery survives restarts and runs on several replicas', () => {
       const during = Array.from({ length: 10 }, consent);
       for (const e of during) await publishEvent(nc, t.natsPrefix, e);
       expect(rx.received.length).toBeLessThan(40); // the restart really happened mid-queue
-      a = await startService('webhook', t);
+      a = await startService('webhook', t, UNHURRIED);
       const all = [...events, ...during].map((e) => e.id);
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 60_000;
       while (!all.every((id) => idsOf(rx).includes(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(all.filter((id) => !idsOf(rx).includes(id))).toEqual([]);
     } finally {
@@ -47,8 +54,8 @@ describe('delivery survives restarts and runs on several replicas', () => {
   it('shares the queue between two replicas without sending any attempt twice', async () => {
     const t = testEnv('webhookreplicas');
     const rx = await startReceiver();
-    const a = await startService('webhook', t);
-    const b = await startService('webhook', t);
+    const a = await startService('webhook', t, UNHURRIED);
+    const b = await startService('webhook', t, UNHURRIED);
     try {
       await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
       const events = Array.from({ length: 40 }, consent);

@@ -1,19 +1,24 @@
 import type { RequestHandler } from 'express';
-import { HttpProblem, titleFor } from '../problem';
+import { decodedPathParam, HttpProblem, titleFor } from '../problem';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 interface Route {
   template: string;
   pattern: RegExp;
-  params: number;
+  /** The names of the path's parameters, in order (the pattern captures each). */
+  params: string[];
   /** Upper-case methods the document declares (HEAD added where GET is). */
   allow: string[];
   /** Media types (lower-case, no parameters) each method's request body may have. */
   bodyTypes: Map<string, string[]>;
 }
 
-/** The routes of an OpenAPI document, literal paths before templated ones (`/consents/search` before `/consents/{id}`). */
+/**
+ * The routes of an OpenAPI document, literal paths before templated ones (`/consents/search`
+ * before `/consents/{id}`), each matching its path exactly as the routers do (case-sensitive,
+ * no optional trailing slash: routes/router.ts).
+ */
 export function documentRoutes(doc: { paths: Record<string, Record<string, unknown>> }): Route[] {
   const routes = Object.entries(doc.paths).map(([template, item]) => {
     const methods = METHODS.filter((m) => item[m] !== undefined).map((m) => m.toUpperCase());
@@ -27,20 +32,27 @@ export function documentRoutes(doc: { paths: Record<string, Record<string, unkno
           Object.keys(content).map((t) => t.toLowerCase()),
         );
     }
+    const params: string[] = [];
     const source = template
       .split('/')
-      .map((seg) => (/^\{[^}]+\}$/.test(seg) ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .map((seg) => {
+        const param = /^\{([^}]+)\}$/.exec(seg);
+        if (!param) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        params.push(param[1]!);
+        return '([^/]+)';
+      })
       .join('/');
-    return { template, pattern: new RegExp(`^${source}/?$`), params: (template.match(/\{/g) ?? []).length, allow: methods, bodyTypes };
+    return { template, pattern: new RegExp(`^${source}$`), params, allow: methods, bodyTypes };
   });
-  return routes.sort((a, b) => a.params - b.params);
+  return routes.sort((a, b) => a.params.length - b.params.length);
 }
 
 /**
  * Answers from the OpenAPI document what no route needs to repeat: 405 with `Allow` for a method
- * a documented path does not declare (TRACE, OPTIONS other than a CORS preflight, PUT on a read-only resource…), and 415 for
- * a body whose media type the operation does not accept. Runs before authentication and body
- * parsing, so neither costs anything for such requests. Paths the document lacks pass through
+ * a documented path does not declare (TRACE, OPTIONS other than a CORS preflight, PUT on a read-only resource…), 415 for
+ * a body whose media type the operation does not accept, and 400 naming a path parameter whose
+ * percent-escapes are not UTF-8 (Express would throw decoding it). Runs before authentication and body
+ * parsing, so none of them costs anything for such requests. Paths the document lacks pass through
  * (404 later).
  */
 export function documentRouting(doc: { paths: Record<string, Record<string, unknown>> }): RequestHandler {
@@ -48,8 +60,22 @@ export function documentRouting(doc: { paths: Record<string, Record<string, unkn
   return (req, _res, next) => {
     // A CORS preflight is answered by the CORS middleware of the routes that allow browsers.
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return next();
-    const route = routes.find((r) => r.pattern.test(req.path));
+    let route: Route | undefined;
+    let values: string[] = [];
+    for (const r of routes) {
+      const m = r.pattern.exec(req.path);
+      if (m) {
+        route = r;
+        values = m.slice(1);
+        break;
+      }
+    }
     if (!route) return next();
+    try {
+      route.params.forEach((name, i) => decodedPathParam(values[i]!, name));
+    } catch (err) {
+      return next(err);
+    }
     if (!route.allow.includes(req.method)) {
       const allow = route.allow.join(', ');
       return next(new HttpProblem(405, titleFor(405), `${req.method} is not allowed here; allowed: ${allow}.`, [], { Allow: allow }));

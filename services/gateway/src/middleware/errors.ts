@@ -51,6 +51,10 @@ export function toProblem(err: unknown): HttpProblem {
     if (status === 400 && fields.length) return HttpProblem.validation(fields, err.details);
     return new HttpProblem(status, titleFor(status), err.details);
   }
+  // Express decoding a route parameter that is not percent-encoded UTF-8 (paths the document
+  // names are refused earlier, naming the parameter: document-routing.ts)
+  if (err instanceof URIError && (err as ParserError).status === 400)
+    return new HttpProblem(400, titleFor(400), 'A path segment is not valid percent-encoded UTF-8.');
   const pe = err as ParserError;
   if (pe && typeof pe.status === 'number' && pe.status >= 400 && pe.status < 500 && pe.type) {
     if (pe.type === 'entity.too.large') return new HttpProblem(413, titleFor(413), 'The request body is larger than the configured limit.');

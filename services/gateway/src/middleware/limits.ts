@@ -1,4 +1,6 @@
+import { status as Code } from '@grpc/grpc-js';
 import type { Request, RequestHandler, Response } from 'express';
+import { isServiceError } from '@accord/common';
 import { rateLimited, setRateLimitHeaders, type Applied, type Limiter, type LimitName } from '../limits/limiter';
 import { unlimited } from '../limits/token-bucket';
 import { HttpProblem } from '../problem';
@@ -50,14 +52,58 @@ export function requestLimits(limiter: Limiter): RequestHandler {
   };
 }
 
+/** The events a request took from the account's day, and whether they may have been stored since. */
+interface EventCharge {
+  sent: boolean;
+}
+const CHARGE = 'eventCharge';
+
 /**
- * POST /consent/v0/consents: at most `maxEventsPerRequest` events in one array (413) and
- * `maxEventsPerDay` per account and UTC day (429), counted in the oauth service so that every
- * gateway replica shares the count. Events of a request that then fails are given back.
+ * gRPC codes with which the consent service refuses a write before storing any of it: its
+ * validation, ownership checks and lookups run first, and its write is all or nothing. Any other
+ * failure (a deadline passing, a call cancelled or dropped, an internal error) can come after the
+ * batch was stored, and so can UNAVAILABLE (a connection lost while the answer was on its way).
+ */
+const REFUSED_BEFORE_STORING = new Set<number>([
+  Code.INVALID_ARGUMENT,
+  Code.FAILED_PRECONDITION,
+  Code.OUT_OF_RANGE,
+  Code.NOT_FOUND,
+  Code.ALREADY_EXISTS,
+  Code.PERMISSION_DENIED,
+  Code.UNAUTHENTICATED,
+  Code.RESOURCE_EXHAUSTED,
+  Code.UNIMPLEMENTED,
+]);
+
+/**
+ * Runs the write that the event limit of this route guards (see `eventLimits`). From the moment
+ * it is sent, the request's events count as possibly stored, unless the consent service refused
+ * them before storing: only then, or when the write was never sent, are they given back.
+ */
+export async function storingEvents<T>(res: Response, write: () => Promise<T>): Promise<T> {
+  const charge = res.locals[CHARGE] as EventCharge | undefined;
+  if (charge) charge.sent = true;
+  try {
+    return await write();
+  } catch (err) {
+    // a refusal of the service, or the validation problem of one event that a shared call
+    // refused (consent-batches.ts: nothing of a refused call is stored)
+    if (charge && ((isServiceError(err) && REFUSED_BEFORE_STORING.has(err.code)) || (err instanceof HttpProblem && err.status < 500))) charge.sent = false;
+    throw err;
+  }
+}
+
+/**
+ * Mounted on the route that stores events (`r.post('/consents', eventLimit, …)`): at most
+ * `maxEventsPerRequest` events in one array (413) and `maxEventsPerDay` per account and UTC day
+ * (429), counted in the oauth service so that every gateway replica shares the count. The events
+ * of a request that fails are given back only when they certainly were not stored: refused by
+ * the gateway before the write was sent, or by the consent service before it stored them
+ * (`storingEvents`). A 504, 503, 500 or 499 keeps them counted.
  */
 export function eventLimits(limiter: Limiter): RequestHandler {
   return async (req, res, next) => {
-    if (req.method !== 'POST' || req.path !== '/consents') return next();
     const auth = req.auth!;
     const limits = await limiter.limitsOf(auth.accountId);
     const body: unknown = req.body;
@@ -87,8 +133,10 @@ export function eventLimits(limiter: Limiter): RequestHandler {
         `The account's daily event limit (${limits.maxEventsPerDay}) would be exceeded: ${r.used} used today, ${count} in this request; the count starts again in ${r.resetSeconds} s.`,
       );
     }
+    const charge: EventCharge = { sent: false };
+    res.locals[CHARGE] = charge;
     res.once('finish', () => {
-      if (res.statusCode >= 400) void limiter.consumeDailyEvents(auth.accountId, -count, limits.maxEventsPerDay).catch(() => undefined);
+      if (res.statusCode >= 400 && !charge.sent) void limiter.consumeDailyEvents(auth.accountId, -count, limits.maxEventsPerDay).catch(() => undefined);
     });
     next();
   };
@@ -109,13 +157,12 @@ function clientIdOf(req: Request): string {
 }
 
 /**
- * POST /oauth/v0/token: a token bucket per client id, and buckets of failed client
- * authentications (401) per client id and per source address; an empty failure bucket refuses
- * further attempts of that client or address until it refills.
+ * Mounted on the token route (`r.post('/token', tokenLimit, …)`): a token bucket per client id,
+ * and buckets of failed client authentications (401) per client id and per source address; an
+ * empty failure bucket refuses further attempts of that client or address until it refills.
  */
 export function tokenLimits(limiter: Limiter): RequestHandler {
   return (req, res, next) => {
-    if (req.method !== 'POST' || req.path !== '/token') return next();
     const now = Date.now();
     const clientId = clientIdOf(req).slice(0, 256);
     const address = req.ip ?? req.socket.remoteAddress ?? '';

@@ -36,6 +36,15 @@ describe('consent session rights', () => {
       expect(check(group, m!, p!)).toThrow(expect.objectContaining({ status: 403 }));
     }
   });
+  it('answer a malformed percent-escape in a group or specification id with a 400 naming it, not an exception', () => {
+    const s: ConsentSession = { ...group, targets: [`${BASE}/dataprocessing/v0/dpspecs/s1`] };
+    expect(check(s, 'GET', '/dataprocessing/v0/dpgroups/%E0%A4%A/consent-request')).toThrow(
+      expect.objectContaining({ status: 400, errors: [expect.objectContaining({ field: 'group_id' })] }),
+    );
+    expect(check(s, 'GET', '/dataprocessing/v0/dpspecs/%zz')).toThrow(
+      expect.objectContaining({ status: 400, errors: [expect.objectContaining({ field: 'spec_id' })] }),
+    );
+  });
   it('allow a targets session to read only its specification URLs', () => {
     const s: ConsentSession = { ...group, groupId: undefined, targets: [`${BASE}/dataprocessing/v0/dpspecs/s1`] };
     expect(check(s, 'GET', '/dataprocessing/v0/dpspecs/s1')).not.toThrow();

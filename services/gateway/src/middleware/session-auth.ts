@@ -5,7 +5,7 @@ import { isServiceError } from '@accord/common';
 import type { Clients } from '../clients';
 import type { KeyStore } from '../keystore';
 import type { VerifiedTokens } from './auth';
-import { HttpProblem } from '../problem';
+import { decodedPathParam, HttpProblem } from '../problem';
 
 /** The JWT `typ` of consent session tokens (minted by the oauth service). */
 export const SESSION_TOKEN_TYPE = 'accord-session+jwt';
@@ -47,13 +47,13 @@ export function checkSessionRight(
   };
   const group = /^\/dataprocessing\/v0\/dpgroups\/([^/]+)\/(consent-request|dashboard)$/.exec(path);
   if (method === 'GET' && group) {
-    if (!s.groupId || decodeURIComponent(group[1]!) !== s.groupId) throw forbidden('This consent session is not for this group.', 'session-group');
+    if (!s.groupId || decodedPathParam(group[1]!, 'group_id') !== s.groupId) throw forbidden('This consent session is not for this group.', 'session-group');
     if (group[2] === 'dashboard') sameSubject();
     return;
   }
   const spec = /^\/dataprocessing\/v0\/dpspecs\/([^/]+)$/.exec(path);
   if (method === 'GET' && spec) {
-    if (!s.targets?.includes(`${baseUrl}/dataprocessing/v0/dpspecs/${decodeURIComponent(spec[1]!)}`))
+    if (!s.targets?.includes(`${baseUrl}/dataprocessing/v0/dpspecs/${decodedPathParam(spec[1]!, 'spec_id')}`))
       throw forbidden('This specification is not a target of the consent session.', 'session-target');
     return;
   }

@@ -35,6 +35,7 @@ export function buildDocument(baseUrl: string): Record<string, unknown> {
   }
   addRateLimitResponses(paths);
   addBodyErrors(paths);
+  addPathErrors(paths);
   return {
     openapi: '3.1.0',
     info: {
@@ -87,6 +88,20 @@ function addBodyErrors(paths: Record<string, unknown>): void {
       if (!op.requestBody) continue;
       const content = op.responses['400']?.content;
       for (const [code, description] of Object.entries(BODY_ERRORS)) op.responses[code] ??= { description, ...(content ? { content } : {}) };
+    }
+  }
+}
+
+/** Every operation with a path parameter can answer 400 naming it, when its percent-escapes are not UTF-8 (document-routing.ts). */
+function addPathErrors(paths: Record<string, unknown>): void {
+  for (const [path, item] of Object.entries(paths) as Array<[string, Record<string, { responses?: Record<string, unknown> }>]>) {
+    if (!path.includes('{')) continue;
+    for (const op of Object.values(item)) {
+      if (!op?.responses) continue;
+      op.responses['400'] ??= {
+        description: 'A path parameter is not valid percent-encoded UTF-8; `errors` names it.',
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      };
     }
   }
 }

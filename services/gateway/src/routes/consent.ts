@@ -1,14 +1,16 @@
 import type { Writable } from 'node:stream';
 import { constants as zlibConstants, createGzip, type Gzip } from 'node:zlib';
-import { Router, type Request, type Response } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { status as Code } from '@grpc/grpc-js';
-import { fieldErrorsOf, isServiceError, type FieldError } from '@accord/common';
+import { fieldErrorsOf, isServiceError, mapLimit, type FieldError } from '@accord/common';
 import { consentEventJson, contracts, type consentv1 } from '@accord/proto';
 import { ConsentBatches } from '../consent-batches';
 import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
+import { storingEvents } from '../middleware/limits';
 import { toFieldErrors, validateBody, validateQuery, validatorFor } from '../openapi/validate';
 import { HttpProblem } from '../problem';
+import { strictRouter } from './router';
 
 /** Business limits of the consent API, from the contract (not from the OpenAPI text). */
 const { maxBatch: CONSENT_MAX_BATCH, exportJsonMax: EXPORT_JSON_MAX_DOC } = contracts.consent.LIMITS;
@@ -106,13 +108,37 @@ const ID = /^[0-9a-f]{32}$/;
 const EXPORT_PAGE = contracts.consent.LIMITS.exportPage;
 const EXPORT_JSON_MAX = EXPORT_JSON_MAX_DOC;
 
-/** The newest event of each (issuer, target, scope) among events sorted oldest first, newest first, `expired` marked. */
-export function currentOf(events: consentv1.ConsentEvent[], now = new Date()): consentv1.ConsentEvent[] {
-  const newest = new Map<string, consentv1.ConsentEvent>();
-  for (const e of events) newest.set(JSON.stringify([e.issuer, e.target, e.scope]), e);
-  return [...newest.values()]
-    .sort((a, b) => (a.id < b.id ? 1 : -1))
-    .map((e) => (e.expiresAt !== undefined && e.expiresAt <= now ? { ...e, expired: true } : e));
+const SEARCH_PAGE_MAX = contracts.consent.LIMITS.searchPageMax;
+
+/**
+ * A subject's current states for the (issuer, target, scope) its exported events name, exactly as
+ * `search?current=true` answers them: the consent service decides which event is current and
+ * marks `expired` and `renewalRequired`; the gateway keeps no rule of its own. One search per
+ * (issuer, target), page by page, newest first overall.
+ */
+export async function currentStatesOf(
+  consent: Pick<GatewayContext['clients']['consent'], 'searchConsents'>,
+  accountId: string,
+  subject: string,
+  events: consentv1.ConsentEvent[],
+): Promise<consentv1.ConsentEvent[]> {
+  const key = (e: consentv1.ConsentEvent, withScope = true) => JSON.stringify(withScope ? [e.issuer, e.target, e.scope] : [e.issuer, e.target]);
+  const named = new Set(events.map((e) => key(e)));
+  const pairs = [...new Map(events.map((e) => [key(e, false), e])).values()];
+  const states = await mapLimit(pairs, 8, async ({ issuer, target }) => {
+    const out: consentv1.ConsentEvent[] = [];
+    let cursor = '';
+    do {
+      const page = await consent.searchConsents({ accountId, subject, issuer, target, current: true, page: { limit: SEARCH_PAGE_MAX, cursor } });
+      out.push(...page.events);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return out;
+  });
+  return states
+    .flat()
+    .filter((e) => named.has(key(e)))
+    .sort((a, b) => (a.id < b.id ? 1 : -1));
 }
 
 /**
@@ -170,23 +196,29 @@ export class ExportBody {
   }
 }
 
-/** /consent/v0: consent events (write-once), receipts, search, statistics. */
-export function consentRoutes(ctx: GatewayContext): Router {
-  const r = Router();
+/** /consent/v0: consent events (write-once), receipts, search, statistics; `eventLimit` guards the route that stores events. */
+export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): Router {
+  const r = strictRouter();
   const consent = ctx.clients.consent;
   // concurrent one-event POSTs of an application share one call to the consent service
   const batches = new ConsentBatches((request) => consent.createConsents(request), { maxBatch: CONSENT_MAX_BATCH });
 
-  r.post('/consents', async (req, res) => {
+  r.post('/consents', eventLimit, async (req, res) => {
     const auth = req.auth!;
     const { items, single } = parseCreateBody(req);
     if (single) {
-      const event = await withSinglePaths(true, batches.add(auth.accountId, auth.appId, toInput(items[0]!)));
+      const event = await withSinglePaths(
+        true,
+        storingEvents(res, () => batches.add(auth.accountId, auth.appId, toInput(items[0]!))),
+      );
       res.status(201).setHeader('Location', `${ctx.baseUrl}/consent/v0/consents/${event.id}`);
       res.json(consentEventJson(event));
       return;
     }
-    const out = await withSinglePaths(single, consent.createConsents({ accountId: auth.accountId, appId: auth.appId, events: items.map(toInput) }));
+    const out = await withSinglePaths(
+      single,
+      storingEvents(res, () => consent.createConsents({ accountId: auth.accountId, appId: auth.appId, events: items.map(toInput) })),
+    );
     res.status(201).json(out.events.map(consentEventJson));
   });
 
@@ -257,11 +289,12 @@ export function consentRoutes(ctx: GatewayContext): Router {
           [{ field: 'subject', message: `has more than ${EXPORT_JSON_MAX} events; export it as NDJSON` }],
         );
       }
+      const current = await currentStatesOf(consent, req.auth!.accountId, q.subject!, events);
       res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
       res.setHeader('X-Total-Count', String(events.length));
       const out = new ExportBody(req, res);
       await out.start();
-      await out.write(JSON.stringify({ subject: q.subject, events: events.map(consentEventJson), current: currentOf(events).map(consentEventJson) }));
+      await out.write(JSON.stringify({ subject: q.subject, events: events.map(consentEventJson), current: current.map(consentEventJson) }));
       out.end();
       return;
     }

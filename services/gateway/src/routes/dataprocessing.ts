@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { isServiceError } from '@accord/common';
 import { contracts, type dataprocessingv1 as pb } from '@accord/proto';
@@ -6,6 +6,7 @@ import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
 import { validateBody, validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
+import { strictRouter } from './router';
 
 /**
  * /dataprocessing/v0: groups, versioned specifications, their texts, and the views built from
@@ -121,7 +122,7 @@ function viewParams(res: Response): { language: string; textType: string } {
 }
 
 export function dataprocessingRoutes(ctx: GatewayContext): Router {
-  const r = Router();
+  const r = strictRouter();
   const dp = ctx.clients.dataprocessing;
   const who = (req: Request) => ({ accountId: req.auth!.accountId, appId: req.auth!.appId });
   const param = (req: Request, name: string) => String(req.params[name]);

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
+import { strictRouter } from './router';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -36,7 +37,7 @@ const INIT = `window.ui = SwaggerUIBundle({
  * token, x-api-key, Basic client credentials), so "Try it out" works with a pasted token.
  */
 export function docsRoutes(): Router {
-  const r = Router();
+  const r = strictRouter();
   const assets = dirname(require.resolve('swagger-ui-dist/package.json'));
   r.get(['/docs', '/docs/'], (_req, res) => {
     res.type('html').setHeader('Cache-Control', 'no-cache');

@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import type { Router } from 'express';
+import { strictRouter } from './router';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -38,7 +39,7 @@ ${items.join('\n')}
 
 /** GET /: a small page pointing to the console, the API reference, the demo and the health endpoints. */
 export function homeRoutes(links: HomeLinks): Router {
-  const r = Router();
+  const r = strictRouter();
   const page = homePage(links);
   r.get('/', (_req, res) => {
     res.type('html').setHeader('Cache-Control', 'no-cache');

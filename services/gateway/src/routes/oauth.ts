@@ -1,9 +1,10 @@
-import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { isServiceError, type Logger } from '@accord/common';
 import type { GatewayContext } from '../context';
 import { toProblem } from '../middleware/errors';
 import { titleFor } from '../problem';
+import { strictRouter } from './router';
 
 const FIELDS = ['grant_type', 'scope', 'client_id', 'client_secret', 'refresh_token'] as const;
 
@@ -32,12 +33,12 @@ export function basicCredentials(req: Request): { clientId: string; clientSecret
 }
 
 /**
- * POST /oauth/v0/token. Protocol checks that need the raw HTTP request (Basic header, duplicate
+ * POST /oauth/v0/token, behind its limits (`tokenLimit`). Protocol checks that need the raw HTTP request (Basic header, duplicate
  * parameters, body shape) happen here; grant logic lives in the oauth service.
  */
-export function oauthRoutes(ctx: GatewayContext): Router {
-  const r = Router();
-  r.post('/token', async (req, res) => {
+export function oauthRoutes(ctx: GatewayContext, tokenLimit: RequestHandler): Router {
+  const r = strictRouter();
+  r.post('/token', tokenLimit, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Pragma', 'no-cache');
     const body: unknown = req.body;

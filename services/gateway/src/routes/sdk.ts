@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Router, type Response } from 'express';
+import { type Router, type Response } from 'express';
 import type { GatewayContext } from '../context';
 import { HttpProblem } from '../problem';
+import { strictRouter } from './router';
 
 /** Where the browser bundle is: ACCORD_SDK_BUNDLE, else the built @accord/sdk workspace package. */
 export function sdkBundlePath(configured: string): string | undefined {
@@ -21,7 +22,7 @@ export function sdkBundlePath(configured: string): string | undefined {
  * public code, so it is served with `Access-Control-Allow-Origin: *` and a cross-origin CORP.
  */
 export function sdkRoutes(ctx: GatewayContext): Router {
-  const r = Router();
+  const r = strictRouter();
   const file = sdkBundlePath(ctx.config.ACCORD_SDK_BUNDLE);
   let loaded: Promise<{ body: Buffer; etag: string; version: string }> | undefined;
   const load = () =>

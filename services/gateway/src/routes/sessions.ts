@@ -1,12 +1,13 @@
-import { Router } from 'express';
+import { type Router } from 'express';
 import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
 import { validateBody } from '../openapi/validate';
 import { HttpProblem } from '../problem';
+import { strictRouter } from './router';
 
 /** POST /consent/v0/sessions: a backend mints a browser-safe consent session (oauth service signs). */
 export function sessionRoutes(ctx: GatewayContext): Router {
-  const r = Router();
+  const r = strictRouter();
   r.post('/sessions', validateBody('ConsentSessionRequest'), async (req, res) => {
     const auth = req.auth!;
     if (req.consentSession) throw new HttpProblem(403, 'Forbidden', 'A consent session cannot mint sessions.', [], {}, 'session-forbidden');

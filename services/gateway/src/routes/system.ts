@@ -1,7 +1,8 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import type { Logger } from '@accord/common';
 import type { GatewayContext } from '../context';
 import { buildDocument } from '../openapi';
+import { strictRouter } from './router';
 
 /**
  * Logs readiness when it changes, not on every probe: while the services start, one info line
@@ -23,7 +24,7 @@ export function readinessLog(logger: Logger): (services: Record<string, boolean>
 
 /** /healthz, /readyz, /.well-known/jwks.json, /openapi.json. */
 export function systemRoutes(ctx: GatewayContext): Router {
-  const r = Router();
+  const r = strictRouter();
   const document = buildDocument(ctx.baseUrl);
   const readiness = readinessLog(ctx.logger);
 

@@ -1,9 +1,10 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { webhookv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { methodNotAllowed } from '../middleware/errors';
 import { validateBody, validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
+import { strictRouter } from './router';
 
 /** REST form of a webhook. The secret is shown to its owner (not in the list). */
 function webhookJson(w: webhookv1.Webhook, withSecret = true): Record<string, unknown> {
@@ -54,7 +55,7 @@ function webhookId(req: Request): number {
 
 /** /webhooks/v0: registration of the caller application's webhooks and their deliveries. */
 export function webhooksRoutes(ctx: GatewayContext): Router {
-  const r = Router();
+  const r = strictRouter();
   const caller = (req: Request) => ({ accountId: req.auth!.accountId, appId: req.auth!.appId });
   const client = ctx.clients.webhook;
 

@@ -1,8 +1,9 @@
-import { Router, type RequestHandler } from 'express';
+import { type Router, type RequestHandler } from 'express';
 import type { GatewayContext } from '../../context';
 import { HttpProblem } from '../../problem';
 import { dataprocessingRoutes } from '../dataprocessing';
 import { webhooksRoutes } from '../webhooks';
+import { strictRouter } from '../router';
 
 /**
  * Acts as one application of the session's account: checks that the application in the path
@@ -32,7 +33,7 @@ export function readsOr(change: RequestHandler): RequestHandler {
  * account's, changes are recorded as made by that application).
  */
 export function consoleApplicationApis(ctx: GatewayContext, developer: RequestHandler): Router {
-  const r = Router();
+  const r = strictRouter();
   r.use('/applications/:appId/webhooks', asApplication(ctx), readsOr(developer), webhooksRoutes(ctx));
   r.use('/applications/:appId/dataprocessing', asApplication(ctx), readsOr(developer), dataprocessingRoutes(ctx));
   return r;

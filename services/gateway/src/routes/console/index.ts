@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
 import type { oauthconsolev1 } from '@accord/proto';
 import type { GatewayContext } from '../../context';
 import { methodNotAllowed } from '../../middleware/errors';
@@ -10,6 +10,7 @@ import { consoleOidcRoutes } from './oidc';
 import { consoleStatisticsRoutes } from './statistics';
 import { asApplication, consoleApplicationApis } from './application-apis';
 import type { OriginCache } from '../../middleware/session-auth';
+import { strictRouter } from '../router';
 
 const iso = (d: Date | undefined) => d?.toISOString() ?? null;
 
@@ -48,7 +49,7 @@ const keyJson = (k: oauthconsolev1.ApiKeyInfo | undefined) => ({
  * here, and the account is always the session's, never one named by the caller.
  */
 export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCache } = {}): Router {
-  const r = Router();
+  const r = strictRouter();
   const oc = ctx.clients.oauthConsole;
 
   // Sign-in with a one-time console link (no session yet, so no CSRF token: the link is the proof).
@@ -168,7 +169,7 @@ export function consoleDir(ctx: GatewayContext): string | null {
 
 /** The console's pages: its static files (index.html, styles, compiled modules); every page is the one index.html. */
 export function consolePages(ctx: GatewayContext): Router {
-  const r = Router();
+  const r = strictRouter();
   const dir = consoleDir(ctx);
   if (!dir) return r;
   const opts = { index: false, fallthrough: true, maxAge: 0 };

@@ -1,8 +1,9 @@
-import { Router, type Request } from 'express';
+import { type Router, type Request } from 'express';
 import { generators, Issuer, type BaseClient } from 'openid-client';
 import type { GatewayContext } from '../../context';
 import { HttpProblem } from '../../problem';
 import { limits, readCookie, sessionCookie } from './session';
+import { strictRouter } from '../router';
 
 const TX_COOKIE = 'accord_console_oidc';
 const TX_TTL_S = 600;
@@ -16,7 +17,7 @@ const TX_TTL_S = 600;
  * accounts, a new member (ACCORD_CONSOLE_OIDC_ROLE) of the first existing one.
  */
 export function consoleOidcRoutes(ctx: GatewayContext): Router {
-  const r = Router();
+  const r = strictRouter();
   const c = ctx.config;
   const enabled = Boolean(c.ACCORD_CONSOLE_OIDC_ISSUER && c.ACCORD_CONSOLE_OIDC_CLIENT_ID);
   const redirectUri = `${ctx.baseUrl}/console/api/oidc/callback`;

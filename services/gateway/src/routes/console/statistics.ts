@@ -1,7 +1,8 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { type Router, type Request, type RequestHandler } from 'express';
 import type { GatewayContext } from '../../context';
 import { validateQuery } from '../../openapi/validate';
 import { HttpProblem } from '../../problem';
+import { strictRouter } from '../router';
 
 const DAY_MS = 86_400_000;
 const TOP_TARGETS = 10;
@@ -27,7 +28,7 @@ const csvCell = (v: string | number) => {
  * and the per-target states as CSV.
  */
 export function consoleStatisticsRoutes(ctx: GatewayContext, asApplication: RequestHandler): Router {
-  const r = Router();
+  const r = strictRouter();
   const load = async (req: Request, from: string, to: string) => {
     const auth = req.auth!;
     const [daily, stats] = await Promise.all([
