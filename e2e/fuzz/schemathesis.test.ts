@@ -52,7 +52,11 @@ function testedOperations(xml: string): Set<string> {
 describe('schemathesis against the running stack', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack('fuzz');
+    // The fuzzer looks for wrong answers, not slow ones (speed is the bench's): the gateway's
+    // deadline is 30 s here instead of 10 s, so that a machine loaded beside CI (a 1,000-event
+    // POST or an erasure took 10.3 s at load 21) is not read as a 504 finding, while a call that
+    // hangs still is one.
+    stack = await startStack('fuzz', { env: { ACCORD_GRPC_TIMEOUT_MS: '30000' } });
   }, 120_000);
   // The stop waits for webhook attempts in flight to the fuzzer's URLs (each bounded by the 5 s
   // request timeout), then each service's grace period: 30 s was less than that on a loaded
@@ -84,8 +88,9 @@ describe('schemathesis against the running stack', () => {
           // The check follows links across operations, so it is off for the whole run (the CLI's
           // `--checks all` outranks the config file); deleted webhooks and groups answering 404 is
           // proved by e2e tests.
+          // max_response_time is a wall-clock bound (10 s): speed targets live in npm run bench.
           '--exclude-checks',
-          'use_after_free',
+          'use_after_free,max_response_time',
           // One worker: with two, hypothesis parses lambdas' source from two threads at once, and
           // Python 3.11's parser (Debian's) then fails inside the fuzzer ("AST constructor
           // recursion depth mismatch", a CPython thread-safety bug) — a crash of the tool that

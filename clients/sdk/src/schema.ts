@@ -409,6 +409,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     put?: never;
@@ -517,6 +526,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     delete?: never;
@@ -571,6 +589,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -670,6 +697,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     delete?: never;
@@ -744,6 +780,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -854,6 +899,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     delete?: never;
@@ -933,6 +987,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -1028,6 +1091,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     put?: never;
@@ -1104,6 +1176,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -1214,6 +1295,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     delete?: never;
@@ -1303,6 +1393,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -1420,6 +1519,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -1546,6 +1654,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     delete?: never;
@@ -1621,6 +1738,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -1748,6 +1874,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     delete?: never;
@@ -1802,6 +1937,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -1910,6 +2054,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     delete?: never;
@@ -2007,6 +2160,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -2121,6 +2283,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -2282,6 +2453,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     put?: never;
@@ -2338,6 +2518,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -2425,6 +2614,15 @@ export interface paths {
             'application/problem+json': components['schemas']['Problem'];
           };
         };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
       };
     };
     /** Signs out (this session). */
@@ -2476,6 +2674,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -2552,6 +2759,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -2647,6 +2863,15 @@ export interface paths {
         };
         /** @description A backing service is unavailable. */
         503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
           headers: {
             [name: string]: unknown;
           };
@@ -3094,6 +3319,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+        504: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
         };
       };
     };
@@ -4891,6 +5125,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   getConsent: {
@@ -4984,6 +5227,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -5096,6 +5348,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   getConsentReceipt: {
@@ -5189,6 +5450,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -5305,6 +5575,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   searchConsents: {
@@ -5404,6 +5683,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   getConsentStatistics: {
@@ -5468,6 +5756,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -5567,6 +5864,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   getConsentLogConsistency: {
@@ -5652,6 +5958,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   getConsentLogTreeHead: {
@@ -5725,6 +6040,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -5843,6 +6167,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   eraseSubject: {
@@ -5954,6 +6287,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   listErasures: {
@@ -6041,6 +6383,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   listDpGroups: {
@@ -6121,6 +6472,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -6238,6 +6598,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   getDpGroup: {
@@ -6323,6 +6692,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -6444,6 +6822,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   deleteDpGroup: {
@@ -6527,6 +6914,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -6648,6 +7044,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   getDpConsentRequest: {
@@ -6738,6 +7143,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -6846,6 +7260,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   getDpGroupPolicy: {
@@ -6936,6 +7359,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -7035,6 +7467,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -7176,6 +7617,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   getDpSpec: {
@@ -7263,6 +7713,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -7407,6 +7866,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   deleteDpSpec: {
@@ -7490,6 +7958,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -7639,6 +8116,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   listDpTexts: {
@@ -7724,6 +8210,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -7860,6 +8355,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   getDpText: {
@@ -7947,6 +8451,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -8079,6 +8592,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   deleteDpText: {
@@ -8164,6 +8686,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -8296,6 +8827,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   listDpSpecVersions: {
@@ -8381,6 +8921,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -8475,6 +9024,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -8577,6 +9135,15 @@ export interface operations {
           'application/json': components['schemas']['OAuthError'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   listWebhooks: {
@@ -8626,6 +9193,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -8713,6 +9289,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -8812,6 +9397,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   deleteWebhook: {
@@ -8895,6 +9489,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -9016,6 +9619,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   listWebhookDeliveries: {
@@ -9108,6 +9720,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -9209,6 +9830,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   rotateWebhookSecret: {
@@ -9301,6 +9931,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   testWebhook: {
@@ -9386,6 +10025,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };

@@ -36,6 +36,7 @@ export function buildDocument(baseUrl: string): Record<string, unknown> {
   addRateLimitResponses(paths);
   addBodyErrors(paths);
   addPathErrors(paths);
+  addDeadlineResponses(paths);
   return {
     openapi: '3.1.0',
     info: {
@@ -100,6 +101,24 @@ function addPathErrors(paths: Record<string, unknown>): void {
       if (!op?.responses) continue;
       op.responses['400'] ??= {
         description: 'A path parameter is not valid percent-encoded UTF-8; `errors` names it.',
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      };
+    }
+  }
+}
+
+/**
+ * Every operation that reaches a backing service (it documents the 503 of one that is down) can
+ * also answer 504: the service did not answer within the gateway's deadline
+ * (`ACCORD_GRPC_TIMEOUT_MS`). For a write the outcome is then unknown (docs/reliability.md).
+ */
+function addDeadlineResponses(paths: Record<string, unknown>): void {
+  for (const item of Object.values(paths) as Array<Record<string, { responses?: Record<string, unknown> }>>) {
+    for (const op of Object.values(item)) {
+      if (!op?.responses?.['503']) continue;
+      op.responses['504'] ??= {
+        description:
+          'A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md).',
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
       };
     }

@@ -59,6 +59,16 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/healthz']!.get!.responses!['429']).toBeUndefined();
   });
 
+  test('every operation that can find a backing service down (503) documents its deadline too (504)', () => {
+    const ops = Object.values(doc.paths as Record<string, Record<string, { responses?: Record<string, unknown> }>>).flatMap((o) =>
+      Object.values(o).filter((op) => op?.responses),
+    );
+    const reaching = ops.filter((op) => op.responses!['503']);
+    expect(reaching.length).toBeGreaterThan(20);
+    for (const op of reaching) expect(op.responses!['504']).toBeDefined();
+    expect(doc.paths['/consent/v0/consents']!.post!.responses!['504']).toBeDefined();
+  });
+
   test('the system endpoints and the token endpoint are documented', () => {
     for (const p of ['/healthz', '/readyz', '/.well-known/jwks.json', '/openapi.json', '/oauth/v0/token']) expect(doc.paths[p]).toBeDefined();
   });
