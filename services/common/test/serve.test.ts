@@ -30,13 +30,15 @@ function fakeDatabase(steps: string[]): Connection {
 describe('serveGrpc', () => {
   it('stops in one order: calls under way answered, then the service released, then the database closed', async () => {
     const steps: string[] = [];
+    let arrived!: () => void;
+    const underWay = new Promise<void>((resolve) => (arrived = resolve));
     const served = await serveGrpc(
       { GRPC_HOST: '127.0.0.1', GRPC_PORT: 0, SHUTDOWN_GRACE_MS: 5_000 },
       {
         services: [
           {
             definition,
-            implementation: implement({ wait: async (req: { ms: number }) => (await sleep(req.ms), { waited: req.ms }) } as never, logger),
+            implementation: implement({ wait: async (req: { ms: number }) => (arrived(), await sleep(req.ms), { waited: req.ms }) } as never, logger),
           },
         ],
         database: fakeDatabase(steps),
@@ -58,7 +60,7 @@ describe('serveGrpc', () => {
           return err ? reject(err) : resolve(res);
         }),
       );
-      await sleep(50); // the call is under way
+      await underWay; // the handler runs (a fixed sleep here was too short on a loaded machine: the stop came first)
       await served.stop();
       await expect(answered).resolves.toEqual({ waited: 200 });
       expect(steps).toEqual(['call answered', 'released', 'database closed']);
