@@ -204,9 +204,11 @@ describe.each(Object.entries(configs))('%s values', (_name, objs) => {
     expect(env.ACCORD_WEBHOOK_ALLOW_CIDRS).toBe(_name === 'existingSecret' ? '10.20.0.0/16' : '');
   });
 
-  it('has a helm test pod that checks the gateway /readyz', () => {
+  it('has a helm test pod that checks the gateway /readyz and is kept for `helm test --logs`', () => {
     const [pod] = byKind(objs, 'Pod');
     expect(pod.metadata.annotations['helm.sh/hook']).toBe('test');
+    // hook-succeeded deleted the pod before `helm test --logs` could read it ("pods not found")
+    expect(pod.metadata.annotations['helm.sh/hook-delete-policy']).toBe('before-hook-creation');
     const gwPort = find(objs, 'Service', componentName('gateway')).spec.ports[0].port;
     expect(pod.spec.containers[0].command).toContain(`http://${componentName('gateway')}:${gwPort}/readyz`);
   });
