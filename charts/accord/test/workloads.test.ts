@@ -270,6 +270,39 @@ describe('secrets', () => {
     expect(natsSts.spec.volumeClaimTemplates).toHaveLength(1);
   });
 
+  it('runs the bundled datastores without a StorageClass when persistence is off (emptyDir)', () => {
+    const objs = render({ valuesFiles: [ci('bundled')], set: { 'mongodb.persistence.enabled': false, 'nats.persistence.enabled': false } });
+    for (const name of ['accord-mongodb', 'accord-nats']) {
+      const sts = find(objs, 'StatefulSet', name);
+      expect(sts.spec.volumeClaimTemplates).toBeUndefined();
+      expect(sts.spec.template.spec.volumes.find((v: { name: string }) => v.name === 'data')).toEqual({ name: 'data', emptyDir: {} });
+      expect(sts.spec.template.spec.containers[0].volumeMounts.map((m: { name: string }) => m.name)).toContain('data');
+    }
+    expect(find(configs.bundled, 'StatefulSet', 'accord-mongodb').spec.template.spec.volumes.map((v: { name: string }) => v.name)).toEqual(['tmp']);
+  });
+
+  it("starts another MongoDB-compatible image with the given args and probes instead of the official image's mongod and mongosh", () => {
+    const official = container(find(configs.bundled, 'StatefulSet', 'accord-mongodb'));
+    expect(official.command).toEqual(['/bin/bash', '-c']);
+    expect(official.readinessProbe.exec.command[0]).toBe('mongosh');
+    const objs = render({
+      valuesFiles: [ci('bundled')],
+      set: {
+        'mongodb.image.repository': 'localhost/accord/test-mongo',
+        'mongodb.args[0]': '--file',
+        'mongodb.args[1]': '/data/db/accord.mv',
+        'mongodb.readinessProbe.tcpSocket.port': 'mongodb',
+        'mongodb.livenessProbe.tcpSocket.port': 'mongodb',
+      },
+    });
+    const other = container(find(objs, 'StatefulSet', 'accord-mongodb'));
+    expect(other.image).toBe('localhost/accord/test-mongo:7');
+    expect(other.command).toBeUndefined();
+    expect(other.args).toEqual(['--file', '/data/db/accord.mv']);
+    expect(other.readinessProbe).toEqual({ tcpSocket: { port: 'mongodb' } });
+    expect(other.livenessProbe).toEqual({ tcpSocket: { port: 'mongodb' } });
+  });
+
   it('renders no Secret and references existingSecret keys when secrets come from outside', () => {
     const objs2 = configs.existingSecret;
     expect(byKind(objs2, 'Secret')).toEqual([]);
