@@ -204,6 +204,16 @@ describe.each(Object.entries(configs))('%s values', (_name, objs) => {
     expect(env.ACCORD_WEBHOOK_ALLOW_CIDRS).toBe(_name === 'existingSecret' ? '10.20.0.0/16' : '');
   });
 
+  it('waits before SIGTERM, with node (the images have no shell), so that traffic leaves a pod before it stops', () => {
+    for (const c of COMPONENTS) {
+      const d = deployment(objs, c);
+      const wait = container(d).lifecycle.preStop.exec.command;
+      expect(wait).toEqual(['node', '-e', 'setTimeout(() => {}, 5000)']);
+      // the wait and the service's own drain both fit in the grace period
+      expect(d.spec.template.spec.terminationGracePeriodSeconds * 1000).toBeGreaterThan(5000 + Number(envOf(d).SHUTDOWN_GRACE_MS));
+    }
+  });
+
   it('has a helm test pod that checks the gateway /readyz and is kept for `helm test --logs`', () => {
     const [pod] = byKind(objs, 'Pod');
     expect(pod.metadata.annotations['helm.sh/hook']).toBe('test');
