@@ -24,10 +24,15 @@ if [ "${ACCORD_PODMAN_DOCKER_INSIDE:-}" != 1 ]; then
   # Mount points for the private copies, made (and removed after) only when missing.
   made=()
   for d in /var/lib/cni /run/netns; do [ -d "$d" ] || { mkdir -p "$d" && made+=("$d"); }; done
-  set +e
-  ACCORD_PODMAN_DOCKER_INSIDE=1 unshare --net --mount --propagation private --fork -- "$0" "$@"
-  status=$?
-  set -e
+  # Signals reach the command (unshare passes them on and ends it with itself); the mount points
+  # go whatever happens.
+  ACCORD_PODMAN_DOCKER_INSIDE=1 unshare --net --mount --propagation private --fork --kill-child=TERM -- "$0" "$@" &
+  child=$!
+  trap 'kill -TERM "$child" 2>/dev/null' TERM INT
+  status=0
+  wait "$child" || status=$?
+  # a trapped signal interrupts the first wait; the second waits for the end of the command
+  wait "$child" 2>/dev/null || true
   for d in "${made[@]}"; do rmdir "$d" 2>/dev/null || true; done
   exit "$status"
 fi
@@ -48,6 +53,7 @@ end() {
   rm -rf "$sock_dir"
 }
 trap end EXIT
+trap 'exit 143' TERM INT
 for _ in $(seq 100); do [ -S "$sock_dir/docker.sock" ] && break; sleep 0.1; done
 export DOCKER_HOST="unix://$sock_dir/docker.sock" TESTCONTAINERS_RYUK_DISABLED=true
 "$@"
