@@ -32,7 +32,11 @@ function bridge(from, to) {
       outbound.destroy();
     };
     inbound.on('error', close);
-    outbound.on('error', close);
+    outbound.on('error', (err) => {
+      // what the target did (refused, reset…), for whoever reads this bridge's output
+      process.stderr.write(`${new Date().toISOString()} ${err.code ?? err.message}\n`);
+      close();
+    });
     inbound.pipe(outbound);
     outbound.pipe(inbound);
   });

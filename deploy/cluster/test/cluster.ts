@@ -56,6 +56,22 @@ export function must(cmd: string, args: string[], opts: { input?: string; timeou
   return r.stdout;
 }
 
+/**
+ * The same as a child process that does not block: while a test's load runs in this process
+ * (and the host side of its tunnel), a blocking call would stop both for as long as it runs.
+ */
+function runAsync(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: REPO, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ status: code ?? -1, stdout, stderr }));
+  });
+}
+
 function binary(name: string): string {
   return path.join(fs.readFileSync(path.join(stateDir(), 'bin'), 'utf8').trim(), name);
 }
@@ -81,6 +97,9 @@ export function helmBin(): string {
   throw new Error('helm not found: npm test provisions it (deploy/local/scripts/provision.js test)');
 }
 export const helmRun = (args: string[], timeoutMs?: number): Run => run(helmBin(), args, { env: kubeEnv(), timeoutMs });
+/** kubectl and helm without blocking this process (for use while a load runs). */
+export const kubectlAsync = (args: string[]): Promise<Run> => runAsync(binary('kubectl'), args, { env: kubeEnv() });
+export const helmAsync = (args: string[]): Promise<Run> => runAsync(helmBin(), args, { env: kubeEnv() });
 export const helm = (args: string[], timeoutMs?: number): string => {
   const r = helmRun(args, timeoutMs);
   if (r.status !== 0) throw new Error(`helm ${args.join(' ')} failed (${r.status}):\n${r.stderr}${r.stdout}`);
@@ -104,7 +123,7 @@ export function standInImages(): { mongo: string; nats: string } {
  * ClusterIP, a pod): deploy/cluster/bridge.js started inside the namespace listens on a Unix
  * socket, and a listener here pipes each connection to it.
  */
-export async function openTunnel(target: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function openTunnel(target: string): Promise<{ url: string; errors: string[]; close(): Promise<void> }> {
   const supervisor = fs.readFileSync(path.join(stateDir(), 'supervisor.pid'), 'utf8').trim();
   const sock = path.join(stateDir(), 'run', `tunnel-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`);
   const inside = spawn(
@@ -114,11 +133,12 @@ export async function openTunnel(target: string): Promise<{ url: string; close()
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  // What the bridge met connecting to the target or on its connections (refused, reset…).
+  const errors: string[] = [];
   await new Promise<void>((resolve, reject) => {
-    let err = '';
-    inside.stderr.on('data', (d) => (err += d));
+    inside.stderr.on('data', (d) => errors.push(...String(d).split('\n').filter(Boolean)));
     inside.stdout.on('data', (d) => String(d).includes('listening') && resolve());
-    inside.once('exit', (code) => reject(new Error(`bridge into the cluster exited (${code}): ${err}`)));
+    inside.once('exit', (code) => reject(new Error(`bridge into the cluster exited (${code}): ${errors.join('\n')}`)));
   });
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
@@ -139,6 +159,7 @@ export async function openTunnel(target: string): Promise<{ url: string; close()
   const { port } = server.address() as net.AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    errors,
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();

@@ -34,9 +34,11 @@ export function startLoad(opts: { baseUrl: string; token: string; apiKey: string
         });
         const body = await res.text();
         if (res.status === 201) result.created.push((JSON.parse(body) as { id: string }).id);
-        else result.failures.push(`${subject}: ${res.status} ${body.slice(0, 200)}`);
+        else result.failures.push(`${new Date().toISOString()} ${subject}: ${res.status} ${body.slice(0, 200)}`);
       } catch (err) {
-        result.failures.push(`${subject}: ${(err as Error).message}${(err as { cause?: Error }).cause ? ` (${(err as { cause: Error }).cause.message})` : ''}`);
+        result.failures.push(
+          `${new Date().toISOString()} ${subject}: ${(err as Error).message}${(err as { cause?: Error }).cause ? ` (${(err as { cause: Error }).cause.message})` : ''}`,
+        );
       }
     }
   };
