@@ -39,9 +39,13 @@ mkdir -p "$out.tmp"
   cd "$mod"
   # Static binaries, as Kubernetes releases them; the version is stamped as its release build does
   # (without it the API server says v0.0.0-master, which helm takes for the cluster's version).
+  status=0
   CGO_ENABLED=0 GOFLAGS="${GOFLAGS:-} -buildvcs=false -mod=readonly" nice -n 10 go build -trimpath \
     -ldflags "-s -w -X $v.gitVersion=$version -X $v.gitMajor=1 -X $v.gitMinor=$minor -X $v.gitTreeState=clean" \
-    -o "$out.tmp/" tool ./cmd/...
+    -o "$out.tmp/" tool ./cmd/... >"$out.tmp/.log" 2>&1 || status=$?
+  # what go says but its list of modules downloaded
+  grep -v '^go: downloading' "$out.tmp/.log" >&2 || true
+  exit "$status"
 )
 touch "$out.tmp/.complete"
 rm -rf "$out"
