@@ -33,5 +33,14 @@ module.exports = {
     { ...withServers, displayName: 'component', testMatch: ['<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/deploy/local/test/**/*.test.ts'] },
     { ...withServers, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.test.ts'] },
     { ...base, displayName: 'chart', testMatch: ['<rootDir>/charts/accord/test/**/*.test.ts'], testTimeout: 120000 },
+    // charts/accord and the images on a real Kubernetes (deploy/cluster): runs when the cluster's
+    // programs and the images are built (`npm run images && npm run test:cluster`), else says so in one line.
+    {
+      ...base,
+      displayName: 'cluster',
+      testMatch: ['<rootDir>/deploy/cluster/test/**/*.test.ts'],
+      globalSetup: '<rootDir>/deploy/cluster/test/global-setup.ts',
+      globalTeardown: '<rootDir>/deploy/cluster/test/global-teardown.ts',
+    },
   ],
 };

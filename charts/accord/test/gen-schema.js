@@ -117,7 +117,8 @@ function component(name) {
 }
 
 const image = obj({ repository: str, tag: str, pullPolicy: { enum: ['Always', 'IfNotPresent', 'Never'] } });
-const persistence = obj({ size: str, storageClass: str });
+const persistence = obj({ enabled: bool, size: str, storageClass: str });
+const probeObject = { type: 'object' };
 const resources = obj({ requests: freeMap, limits: freeMap });
 const peers = list({ type: 'object' });
 const ports = list(port);
@@ -163,6 +164,10 @@ const schema = {
       existingSecretKey: str,
       database: { type: 'string', minLength: 1 },
       image,
+      command: list(str),
+      args: list(str),
+      livenessProbe: probeObject,
+      readinessProbe: probeObject,
       persistence,
       resources,
     }),

@@ -204,9 +204,21 @@ describe.each(Object.entries(configs))('%s values', (_name, objs) => {
     expect(env.ACCORD_WEBHOOK_ALLOW_CIDRS).toBe(_name === 'existingSecret' ? '10.20.0.0/16' : '');
   });
 
-  it('has a helm test pod that checks the gateway /readyz', () => {
+  it('waits before SIGTERM, with node (the images have no shell), so that traffic leaves a pod before it stops', () => {
+    for (const c of COMPONENTS) {
+      const d = deployment(objs, c);
+      const wait = container(d).lifecycle.preStop.exec.command;
+      expect(wait).toEqual(['node', '-e', 'setTimeout(() => {}, 5000)']);
+      // the wait and the service's own drain both fit in the grace period
+      expect(d.spec.template.spec.terminationGracePeriodSeconds * 1000).toBeGreaterThan(5000 + Number(envOf(d).SHUTDOWN_GRACE_MS));
+    }
+  });
+
+  it('has a helm test pod that checks the gateway /readyz and is kept for `helm test --logs`', () => {
     const [pod] = byKind(objs, 'Pod');
     expect(pod.metadata.annotations['helm.sh/hook']).toBe('test');
+    // hook-succeeded deleted the pod before `helm test --logs` could read it ("pods not found")
+    expect(pod.metadata.annotations['helm.sh/hook-delete-policy']).toBe('before-hook-creation');
     const gwPort = find(objs, 'Service', componentName('gateway')).spec.ports[0].port;
     expect(pod.spec.containers[0].command).toContain(`http://${componentName('gateway')}:${gwPort}/readyz`);
   });
@@ -266,6 +278,39 @@ describe('secrets', () => {
     expect(natsSts.spec.template.spec.containers[0].image).toBe('nats:2');
     expect(natsSts.spec.template.spec.containers[0].args).toContain('--jetstream');
     expect(natsSts.spec.volumeClaimTemplates).toHaveLength(1);
+  });
+
+  it('runs the bundled datastores without a StorageClass when persistence is off (emptyDir)', () => {
+    const objs = render({ valuesFiles: [ci('bundled')], set: { 'mongodb.persistence.enabled': false, 'nats.persistence.enabled': false } });
+    for (const name of ['accord-mongodb', 'accord-nats']) {
+      const sts = find(objs, 'StatefulSet', name);
+      expect(sts.spec.volumeClaimTemplates).toBeUndefined();
+      expect(sts.spec.template.spec.volumes.find((v: { name: string }) => v.name === 'data')).toEqual({ name: 'data', emptyDir: {} });
+      expect(sts.spec.template.spec.containers[0].volumeMounts.map((m: { name: string }) => m.name)).toContain('data');
+    }
+    expect(find(configs.bundled, 'StatefulSet', 'accord-mongodb').spec.template.spec.volumes.map((v: { name: string }) => v.name)).toEqual(['tmp']);
+  });
+
+  it("starts another MongoDB-compatible image with the given args and probes instead of the official image's mongod and mongosh", () => {
+    const official = container(find(configs.bundled, 'StatefulSet', 'accord-mongodb'));
+    expect(official.command).toEqual(['/bin/bash', '-c']);
+    expect(official.readinessProbe.exec.command[0]).toBe('mongosh');
+    const objs = render({
+      valuesFiles: [ci('bundled')],
+      set: {
+        'mongodb.image.repository': 'localhost/accord/test-mongo',
+        'mongodb.args[0]': '--file',
+        'mongodb.args[1]': '/data/db/accord.mv',
+        'mongodb.readinessProbe.tcpSocket.port': 'mongodb',
+        'mongodb.livenessProbe.tcpSocket.port': 'mongodb',
+      },
+    });
+    const other = container(find(objs, 'StatefulSet', 'accord-mongodb'));
+    expect(other.image).toBe('localhost/accord/test-mongo:7');
+    expect(other.command).toBeUndefined();
+    expect(other.args).toEqual(['--file', '/data/db/accord.mv']);
+    expect(other.readinessProbe).toEqual({ tcpSocket: { port: 'mongodb' } });
+    expect(other.livenessProbe).toEqual({ tcpSocket: { port: 'mongodb' } });
   });
 
   it('renders no Secret and references existingSecret keys when secrets come from outside', () => {

@@ -124,7 +124,7 @@ function steps(mode, env, sys) {
     (log) => {
       if (env.NATS_URL) return log('nats-server: not needed (NATS_URL is set)');
       if (sys.which('nats-server')) return log('nats-server: present');
-      if (dockerAnswers()) return log('nats-server: not needed (Docker answers; the nats:2 image is used)');
+      if (dockerAnswers()) return log(`nats-server: not needed (Docker answers; the ${env.ACCORD_NATS_IMAGE || 'nats:2'} image is used)`);
       apt(sys, 'nats-server', ['nats-server'], log);
     },
   ]);
@@ -134,7 +134,7 @@ function steps(mode, env, sys) {
     (log) => {
       if (env.MONGO_URL) return log('database server: not needed (MONGO_URL is set)');
       if (sys.which('mongod')) return log('database server: present (mongod)');
-      if (dockerAnswers()) return log('database server: not needed (Docker answers; the mongo:7 image is used)');
+      if (dockerAnswers()) return log(`database server: not needed (Docker answers; the ${env.ACCORD_MONGO_IMAGE || 'mongo:7'} image is used)`);
       const missing = [];
       if (!sys.which('java')) missing.push('openjdk-17-jdk-headless');
       if (!sys.which('mvn')) missing.push('maven');

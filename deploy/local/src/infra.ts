@@ -20,17 +20,33 @@ export const INSTALL_HINTS = {
 
 export class MissingBinaryError extends Error {}
 
-/** True when a Docker engine answers (not just the CLI). */
-export function dockerAvailable(): Promise<boolean> {
-  if (process.env.ACCORD_NO_DOCKER === '1') return Promise.resolve(false);
+/** True when a Docker engine answers (not just the CLI): Docker, or podman's Docker-compatible socket through DOCKER_HOST. */
+export function dockerAvailable(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  if (env.ACCORD_NO_DOCKER === '1') return Promise.resolve(false);
   return new Promise((resolve) => {
-    execFile('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: 3_000 }, (err, stdout) => resolve(!err && stdout.trim().length > 0));
+    execFile('docker', ['info', '--format', '{{.ServerVersion}}'], { timeout: 3_000, env }, (err, stdout) => resolve(!err && stdout.trim().length > 0));
   });
 }
 
 /**
+ * The images the Docker path starts (ACCORD_MONGO_IMAGE, ACCORD_NATS_IMAGE), and the log line
+ * each server prints once it accepts connections. The wait is on the log, not on the port: the
+ * official nats image has no shell for testcontainers' port check. Another image must start its
+ * server with no arguments (MongoDB on 27017; NATS from `-js`, so nats-server is the entrypoint)
+ * and print one of these lines.
+ */
+export const CONTAINER_IMAGES = {
+  mongo: { variable: 'ACCORD_MONGO_IMAGE', fallback: 'mongo:7', ready: /Waiting for connections|listening on \S+:27017/ },
+  nats: { variable: 'ACCORD_NATS_IMAGE', fallback: 'nats:2', ready: /Server is ready/ },
+} as const;
+
+const containerImage = (env: NodeJS.ProcessEnv, which: keyof typeof CONTAINER_IMAGES) =>
+  env[CONTAINER_IMAGES[which].variable] || CONTAINER_IMAGES[which].fallback;
+
+/**
  * Provides MongoDB and NATS, in this order of preference for each: the URL from the
- * environment (MONGO_URL / NATS_URL), containers when Docker answers (mongo:7, nats:2 -js),
+ * environment (MONGO_URL / NATS_URL), containers when Docker answers (mongo:7, nats:2 -js, or
+ * ACCORD_MONGO_IMAGE / ACCORD_NATS_IMAGE),
  * else local servers (`mongod`, or mongo-java-server, and `nats-server -js`) on free loopback
  * ports with their data under `dataDir`.
  */
@@ -45,23 +61,29 @@ export async function startInfra(opts: { dataDir: string; ephemeral?: boolean; l
   try {
     let mongoUrl = env.MONGO_URL;
     let natsUrl = env.NATS_URL;
-    const docker = (!mongoUrl || !natsUrl) && (await dockerAvailable());
+    const docker = (!mongoUrl || !natsUrl) && (await dockerAvailable(env));
     if (mongoUrl) parts.push('MongoDB from MONGO_URL');
     if (natsUrl) parts.push('NATS from NATS_URL');
     if (docker && (!mongoUrl || !natsUrl)) {
       // Loaded only when Docker answers: testcontainers is a dev dependency.
-      const { GenericContainer } = await import('testcontainers');
+      const { GenericContainer, Wait } = await import('testcontainers');
       if (!mongoUrl) {
-        const c = await new GenericContainer('mongo:7').withExposedPorts(27017).start();
+        const image = containerImage(env, 'mongo');
+        const c = await new GenericContainer(image).withExposedPorts(27017).withWaitStrategy(Wait.forLogMessage(CONTAINER_IMAGES.mongo.ready)).start();
         stops.push(async () => void (await c.stop()));
         mongoUrl = `mongodb://${c.getHost()}:${c.getMappedPort(27017)}/accord`;
-        parts.push('MongoDB in Docker (mongo:7)');
+        parts.push(`MongoDB in Docker (${image})`);
       }
       if (!natsUrl) {
-        const c = await new GenericContainer('nats:2').withCommand(['-js']).withExposedPorts(4222).start();
+        const image = containerImage(env, 'nats');
+        const c = await new GenericContainer(image)
+          .withCommand(['-js'])
+          .withExposedPorts(4222)
+          .withWaitStrategy(Wait.forLogMessage(CONTAINER_IMAGES.nats.ready))
+          .start();
         stops.push(async () => void (await c.stop()));
         natsUrl = `nats://${c.getHost()}:${c.getMappedPort(4222)}`;
-        parts.push('NATS in Docker (nats:2)');
+        parts.push(`NATS in Docker (${image})`);
       }
     }
     if (!mongoUrl) {

@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '@accord/common';
@@ -30,6 +30,9 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
+/** How long a stopping gateway keeps its connections open for clients to leave them (at most half the grace period). */
+const DRAIN_MS = 1_000;
+
 /** Starts the gateway's HTTP server. With ACCORD_GATEWAY_PORT=0 a free port is used. */
 export async function startGateway(config: Config, logger: Logger): Promise<{ port: number; url: string; stop(): Promise<void> }> {
   const clients = createClients(config);
@@ -38,12 +41,25 @@ export async function startGateway(config: Config, logger: Logger): Promise<{ po
   const baseUrl = config.ACCORD_BASE_URL.replace(/\/+$/, '');
   const app = createApp({ config, logger, clients, tokenKeys, receiptKeys, baseUrl });
 
+  // Once stopping, every answer says `Connection: close`, so that a client with a keep-alive
+  // connection here leaves it after its answer instead of sending its next request into a
+  // connection that is being closed (an error a POST cannot safely retry).
+  let draining = false;
+  const unanswered = new Set<ServerResponse>();
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    if (draining) res.setHeader('connection', 'close');
+    else {
+      unanswered.add(res);
+      res.once('close', () => unanswered.delete(res));
+    }
+    app(req, res);
+  };
   // 64 KiB of request line and headers: the longest query the document allows (two 2048-character
   // parameters of 4-byte UTF-8, percent-encoded) fits; Node's default of 16 KiB refused it with 431.
   const server = createServer(
     // the request timeout is enforced on this interval, so it must be well below the timeout itself
     { maxHeaderSize: 64 * 1024, connectionsCheckingInterval: Math.min(1_000, config.ACCORD_REQUEST_TIMEOUT_MS / 2) },
-    app,
+    handle,
   ).listen(config.ACCORD_GATEWAY_PORT, config.ACCORD_GATEWAY_HOST);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -60,6 +76,12 @@ export async function startGateway(config: Config, logger: Logger): Promise<{ po
     port,
     url: `http://127.0.0.1:${port}`,
     async stop() {
+      draining = true;
+      for (const res of unanswered) if (!res.headersSent) res.setHeader('connection', 'close');
+      // Clients keeping connections open get a moment to send on them and be told to leave
+      // (a busy connection closes after its next answer); what is still idle then is closed.
+      const open = await new Promise<number>((resolve) => server.getConnections((_err, n) => resolve(n ?? 0)));
+      if (open > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(DRAIN_MS, config.SHUTDOWN_GRACE_MS / 2)));
       // Stop accepting, let in-flight requests finish (bounded by the grace period), then close clients.
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

@@ -1,0 +1,571 @@
+// charts/accord on a real Kubernetes (deploy/cluster): what a platform team's `helm install`
+// meets. In order: a strict server-side dry run of every ci values file in a namespace enforcing
+// the `restricted` Pod Security level; an install from the images `npm run images` built, all
+// pods Ready and `helm test --logs` green; the black-box smoke through the gateway's Service,
+// with a webhook delivered to a receiver in the cluster; `helm upgrade` to a new image tag under
+// a steady consent load (no failed request, no lost event); a consent pod deleted under load
+// (nothing answered 201 lost); the bundled evaluation profile; the monitoring objects once their
+// CRDs are installed. Counts go to .ci/artifacts/cluster.json.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { Webhook } from 'standardwebhooks';
+import { stringify } from 'yaml';
+import {
+  appVersion,
+  CHART,
+  helm,
+  helmAsync,
+  helmRun,
+  kubectl,
+  kubectlAsync,
+  kubectlJson,
+  kubectlRun,
+  loadImages,
+  must,
+  openTunnel,
+  REPO,
+  serviceAddress,
+  SERVICES,
+  standInImages,
+  stateDir,
+} from './cluster';
+import { clusterSkipReason } from './skip';
+import { startLoad, type LoadResult } from './load';
+
+const skip = clusterSkipReason();
+const crdSource = { reason: skip ? null : goMissing() };
+// Skipped, the jest setup of the cluster project has said why in one line (global-setup.ts).
+const describeCluster = skip ? describe.skip : describe;
+
+jest.setTimeout(900_000);
+
+const TAG = appVersion();
+const NEXT_TAG = `${TAG}-next`;
+const NS = 'accord';
+const BUNDLED_NS = 'accord-bundled';
+// The CRDs of ServiceMonitor and PrometheusRule, from this module (checked against the Go checksum database).
+const PROMETHEUS_OPERATOR = 'github.com/prometheus-operator/prometheus-operator@v0.85.0';
+const DATA_NS = 'accord-data';
+// The cluster's Service range (deploy/cluster/up.sh): the receiver's ClusterIP is in it.
+const SERVICE_CIDR = '10.96.0.0/16';
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-cluster-test-'));
+const report: Record<string, unknown> = {};
+
+const serviceImages = (tag: string) => SERVICES.map((s) => `localhost/accord/${s}:${tag}`);
+
+/** A namespace that enforces (and warns about) the `restricted` Pod Security level. */
+function restrictedNamespace(name: string) {
+  kubectl(
+    ['apply', '-f', '-'],
+    stringify({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name,
+        labels: {
+          'pod-security.kubernetes.io/enforce': 'restricted',
+          'pod-security.kubernetes.io/enforce-version': 'latest',
+          'pod-security.kubernetes.io/warn': 'restricted',
+          'pod-security.kubernetes.io/warn-version': 'latest',
+        },
+      },
+    }),
+  );
+}
+
+/** A container spec that the restricted level admits. */
+const restrictedContainer = {
+  securityContext: {
+    runAsNonRoot: true,
+    runAsUser: 1000,
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+    seccompProfile: { type: 'RuntimeDefault' },
+  },
+};
+
+/** A Deployment and Service of one stand-in or helper, in the data namespace. */
+function helperWorkload(name: string, image: string, port: number, extra: Record<string, unknown>) {
+  return [
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name, namespace: DATA_NS },
+      spec: {
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: {
+            automountServiceAccountToken: false,
+            containers: [
+              {
+                name,
+                image,
+                imagePullPolicy: 'Never',
+                ports: [{ containerPort: port }],
+                readinessProbe: { tcpSocket: { port }, periodSeconds: 1 },
+                ...restrictedContainer,
+                ...extra,
+              },
+            ],
+            volumes: [{ name: 'tmp', emptyDir: {} }],
+          },
+        },
+      },
+    },
+    { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: DATA_NS }, spec: { selector: { app: name }, ports: [{ port, targetPort: port }] } },
+  ];
+}
+
+// The webhook receiver: counts deliveries per consent event id, keeps the last one for its signature.
+const RECEIVER = `
+const seen = new Map(); let last = null; let deliveries = 0;
+require('http').createServer((req, res) => {
+  if (req.method === 'POST') {
+    let body = ''; req.setEncoding('utf8'); req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      deliveries++; last = { headers: req.headers, body };
+      try { const id = JSON.parse(body).data.id; if (id) seen.set(id, (seen.get(id) || 0) + 1); } catch {}
+      res.writeHead(204).end();
+    });
+  } else {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ deliveries, ids: [...seen.keys()], last }));
+  }
+}).listen(8080);`;
+
+interface Creds {
+  accountId: string;
+  apiKey: string;
+  appId: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+let gateway: { url: string; errors: string[]; close(): Promise<void> };
+let receiver: { url: string; errors: string[]; close(): Promise<void> };
+let creds: Creds;
+let consentToken: string;
+let webhookSecret: string;
+
+async function api(method: string, p: string, opts: { token?: string; json?: unknown; basic?: [string, string] } = {}) {
+  const headers: Record<string, string> = {};
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.basic) headers.authorization = `Basic ${Buffer.from(opts.basic.join(':')).toString('base64')}`;
+  if (opts.token && creds) headers['x-api-key'] = creds.apiKey;
+  if (opts.json !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${gateway.url}${p}`, { method, headers, body: opts.json === undefined ? undefined : JSON.stringify(opts.json) });
+  const text = await res.text();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body };
+}
+
+async function received(): Promise<{ deliveries: number; ids: string[]; last: { headers: Record<string, string>; body: string } | null }> {
+  return (await fetch(`${receiver.url}/received`)).json() as never;
+}
+
+/** Waits until every id reached the receiver (or the time is up); returns the ids that did not. */
+async function undelivered(ids: string[], seconds = 120): Promise<string[]> {
+  const deadline = Date.now() + seconds * 1000;
+  let missing = ids;
+  while (Date.now() < deadline) {
+    const got = new Set((await received()).ids);
+    missing = ids.filter((id) => !got.has(id));
+    if (missing.length === 0) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return missing;
+}
+
+/** The ids of `ids` that GET /consent/v0/consents/{id} does not find. */
+async function unstored(ids: string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (let i = 0; i < ids.length; i += 8) {
+    const batch = ids.slice(i, i + 8);
+    const answers = await Promise.all(batch.map((id) => api('GET', `/consent/v0/consents/${id}`, { token: consentToken })));
+    answers.forEach((a, j) => a.status === 200 || missing.push(`${batch[j]} (${a.status})`));
+  }
+  return missing;
+}
+
+const podsWide = (ns: string) => kubectl(['-n', ns, 'get', 'pods', '-o', 'wide']);
+
+function rolloutStatus(ns: string, timeout = '300s') {
+  for (const d of kubectlJson(['-n', ns, 'get', 'deployments']).items)
+    kubectl(['-n', ns, 'rollout', 'status', `deployment/${d.metadata.name}`, `--timeout=${timeout}`]);
+}
+
+// While a load runs, nothing may block this process: the load and the host side of the tunnel
+// into the cluster run in it, and a blocking kubectl or helm stopped both for as long as it ran.
+
+/** kubectl without blocking; throws with its output when it fails. */
+async function kubectlWhileLoaded(args: string[]): Promise<string> {
+  const r = await kubectlAsync(args);
+  if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.status}):\n${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+/** Every Deployment of the namespace rolled out, and no pod of an older ReplicaSet left, without blocking. */
+async function rolledOut(ns: string) {
+  for (const d of JSON.parse(await kubectlWhileLoaded(['-n', ns, 'get', 'deployments', '-o', 'json'])).items)
+    await kubectlWhileLoaded(['-n', ns, 'rollout', 'status', `deployment/${d.metadata.name}`, '--timeout=300s']);
+}
+
+/** The image tags of the namespace's service pods (not the kept `helm test` pod), without blocking. */
+async function podTags(ns: string): Promise<string[]> {
+  const pods = JSON.parse(await kubectlWhileLoaded(['-n', ns, 'get', 'pods', '-l', 'app.kubernetes.io/component!=test', '-o', 'json'])).items;
+  return pods.map((p: { spec: { containers: Array<{ image: string }> } }) => p.spec.containers[0]!.image.split(':').pop()).sort();
+}
+
+describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  let standIns: { mongo: string; nats: string };
+
+  beforeAll(() => {
+    // A cluster kept up between runs (npm run cluster:up) starts from what a fresh one has.
+    kubectl(['delete', 'namespace', 'accord-dryrun', NS, DATA_NS, BUNDLED_NS, '--ignore-not-found', '--wait']);
+    kubectl(['delete', 'persistentvolumes,storageclasses', '-l', 'accord.test/cluster', '--ignore-not-found', '--wait']);
+    kubectl(['delete', 'crd', 'servicemonitors.monitoring.coreos.com', 'prometheusrules.monitoring.coreos.com', '--ignore-not-found', '--wait']);
+    standIns = standInImages();
+    for (const s of SERVICES) must('podman', ['tag', `localhost/accord/${s}:${TAG}`, `localhost/accord/${s}:${NEXT_TAG}`]);
+    loadImages([...serviceImages(TAG), ...serviceImages(NEXT_TAG), standIns.mongo, standIns.nats]);
+    report.kubernetes = JSON.parse(kubectl(['version', '-o', 'json'])).serverVersion.gitVersion;
+  });
+
+  afterAll(async () => {
+    await gateway?.close();
+    await receiver?.close();
+    fs.mkdirSync(path.join(REPO, '.ci', 'artifacts'), { recursive: true });
+    fs.writeFileSync(path.join(REPO, '.ci', 'artifacts', 'cluster.json'), JSON.stringify(report, null, 2) + '\n');
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  test('every ci values file passes a strict server-side dry run in a restricted namespace', () => {
+    restrictedNamespace('accord-dryrun');
+    const files = fs.readdirSync(path.join(CHART, 'ci')).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    for (const file of files) {
+      const manifest = helm(['template', 'accord', CHART, '-n', 'accord-dryrun', '-f', path.join(CHART, 'ci', file)]);
+      const r = kubectlRun(['apply', '-n', 'accord-dryrun', '--dry-run=server', '--validate=strict', '-f', '-'], manifest);
+      expect([file, r.status, r.stderr]).toEqual([file, 0, '']);
+    }
+    // The check can fail: an unknown field is refused, a privileged container too.
+    const manifest = helm(['template', 'accord', CHART, '-n', 'accord-dryrun']);
+    const typo = kubectlRun(
+      ['apply', '-n', 'accord-dryrun', '--dry-run=server', '--validate=strict', '-f', '-'],
+      manifest.replace('revisionHistoryLimit:', 'revisionHistoryLimitt:'),
+    );
+    expect(typo.stderr).toMatch(/strict decoding error: unknown field "spec.revisionHistoryLimitt"/);
+    const rooted = kubectlRun(['apply', '-n', 'accord-dryrun', '--dry-run=server', '-f', '-'], manifest.replace(/runAsNonRoot: true/g, 'runAsNonRoot: false'));
+    expect(rooted.stderr).toMatch(/violate PodSecurity "restricted:latest"/);
+  });
+
+  test('helm install: every pod Ready, helm test --logs green', () => {
+    kubectl(['create', 'namespace', DATA_NS]);
+    const data = [
+      ...helperWorkload('mongo', standIns.mongo, 27017, {}),
+      ...helperWorkload('nats', standIns.nats, 4222, { args: ['--jetstream', '--store_dir', '/tmp/nats'], volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }] }),
+      ...helperWorkload('receiver', `localhost/accord/gateway:${TAG}`, 8080, { command: ['node', '-e', RECEIVER] }),
+    ];
+    kubectl(['apply', '-f', '-'], data.map((o) => stringify(o)).join('---\n'));
+    rolloutStatus(DATA_NS);
+
+    restrictedNamespace(NS);
+    const values = path.join(tmp, 'values.yaml');
+    fs.writeFileSync(
+      values,
+      stringify({
+        image: { repository: 'localhost/accord', tag: TAG, pullPolicy: 'Never' },
+        mongodb: { url: `mongodb://mongo.${DATA_NS}.svc.cluster.local:27017/accord` },
+        nats: { url: `nats://nats.${DATA_NS}.svc.cluster.local:4222` },
+        components: {
+          default: { podDisruptionBudget: { enabled: true } },
+          gateway: { replicas: 2 },
+          consent: { replicas: 2 },
+          // The receiver runs in the cluster, on a private address the SSRF guard refuses by default.
+          webhook: { config: { allowCidrs: SERVICE_CIDR, retrySchedule: '1s,2s,5s,10s' } },
+        },
+      }),
+    );
+    const install = helmRun(['install', 'accord', CHART, '-n', NS, '-f', values, '--wait', '--timeout', '10m']);
+    expect([install.status, install.stderr]).toEqual([0, '']);
+    for (const p of kubectlJson(['-n', NS, 'get', 'pods']).items) {
+      expect([p.metadata.name, p.status.conditions.find((c: { type: string }) => c.type === 'Ready')?.status]).toEqual([p.metadata.name, 'True']);
+    }
+    report.podsAfterInstall = podsWide(NS);
+    process.stdout.write(`\n$ kubectl -n ${NS} get pods -o wide\n${report.podsAfterInstall}`);
+
+    const t = helmRun(['test', 'accord', '-n', NS, '--logs', '--timeout', '5m']);
+    report.helmTest = t.stdout;
+    process.stdout.write(`\n$ helm test accord -n ${NS} --logs\n${t.stdout}${t.stderr}`);
+    expect([t.status, t.stderr]).toEqual([0, '']);
+    expect(t.stdout).toMatch(/Phase:\s+Succeeded/);
+    expect(t.stdout).toContain(`GET http://accord-gateway:8080/readyz -> 200`);
+  });
+
+  test('black-box smoke through the gateway Service: token, consent, search, a signed webhook delivered in the cluster', async () => {
+    gateway = await openTunnel(serviceAddress(NS, 'accord-gateway'));
+    receiver = await openTunnel(serviceAddress(DATA_NS, 'receiver'));
+    // Bootstrapped as docs/kubernetes.md says, with the admin CLI in the oauth pod.
+    creds = JSON.parse(
+      kubectl([
+        '-n',
+        NS,
+        'exec',
+        'deploy/accord-oauth',
+        '--',
+        'node',
+        'services/oauth/dist/cli/admin.js',
+        'bootstrap',
+        '--account',
+        'acme',
+        '--app',
+        'web',
+        '--scopes',
+        'consent,webhooks',
+        '--json',
+      ]),
+    );
+    const token = async (scope: string) => {
+      const r = await api('POST', '/oauth/v0/token', { basic: [creds.clientId, creds.clientSecret], json: { grant_type: 'client_credentials', scope } });
+      expect(r.status).toBe(200);
+      return r.body.access_token as string;
+    };
+    consentToken = await token('consent');
+    const hooksToken = await token('webhooks');
+
+    const hook = await api('POST', '/webhooks/v0', {
+      token: hooksToken,
+      json: { url: `http://receiver.${DATA_NS}.svc.cluster.local:8080/hook`, events: ['consent'] },
+    });
+    expect(hook.status).toBe(201);
+    webhookSecret = hook.body.secret;
+
+    const posted = await api('POST', '/consent/v0/consents', {
+      token: consentToken,
+      json: { subject: 'smoke-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', action: true },
+    });
+    expect(posted.status).toBe(201);
+    const who = { subject: 'smoke-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy' };
+    const found = await api('GET', `/consent/v0/consents/search?${new URLSearchParams(who)}`, { token: consentToken });
+    expect(found.status).toBe(200);
+    expect(JSON.stringify(found.body)).toContain(posted.body.id);
+
+    expect(await undelivered([posted.body.id], 60)).toEqual([]);
+    const { last } = await received();
+    const payload = new Webhook(webhookSecret).verify(last!.body, last!.headers) as { type: string; data: { id: string } };
+    expect(payload.type).toBe('consent');
+  });
+
+  test('helm upgrade to a new image tag under a steady consent load: no failed request, no lost event', async () => {
+    const load = startLoad({ baseUrl: gateway.url, token: consentToken, apiKey: creds.apiKey, label: 'upgrade' });
+    await until(() => load.answered() >= 20);
+    const upgrade = await helmAsync(['upgrade', 'accord', CHART, '-n', NS, '--reuse-values', '--set', `image.tag=${NEXT_TAG}`, '--wait', '--timeout', '10m']);
+    await rolledOut(NS);
+    // until the old pods, stopping, are gone: every service pod runs the new tag
+    const deadline = Date.now() + 120_000;
+    while ((await podTags(NS)).some((t) => t !== NEXT_TAG) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
+    const answeredAtEnd = load.answered();
+    await until(() => load.answered() >= answeredAtEnd + 20);
+    const result = await load.stop();
+    // When pods stopped and started, to read beside the failures' times if there are any.
+    report.upgradeEvents = kubectl([
+      '-n',
+      NS,
+      'get',
+      'events',
+      '--sort-by=.metadata.creationTimestamp',
+      '-o',
+      'custom-columns=TIME:.metadata.creationTimestamp,REASON:.reason,OBJECT:.involvedObject.name',
+    ])
+      .split('\n')
+      .filter((l) => /Killing|Started/.test(l));
+    await expectNothingLost('upgrade', result, { failures: 0 });
+    expect([upgrade.status, upgrade.stderr]).toEqual([0, '']);
+    expect(await podTags(NS)).toEqual(Array(7).fill(NEXT_TAG));
+  });
+
+  test('a consent pod deleted under load: nothing answered 201 is lost', async () => {
+    const load = startLoad({ baseUrl: gateway.url, token: consentToken, apiKey: creds.apiKey, label: 'kill' });
+    await until(() => load.answered() >= 20);
+    const victim = JSON.parse(await kubectlWhileLoaded(['-n', NS, 'get', 'pods', '-l', 'app.kubernetes.io/component=consent', '-o', 'json'])).items[0].metadata
+      .name;
+    await kubectlWhileLoaded(['-n', NS, 'delete', 'pod', victim, '--grace-period=0', '--force', '--wait=false']);
+    await rolledOut(NS);
+    const answeredAtEnd = load.answered();
+    await until(() => load.answered() >= answeredAtEnd + 20);
+    const result = await load.stop();
+    await expectNothingLost('consentPodDeleted', result, {});
+  });
+
+  test('the bundled evaluation profile starts (stand-in MongoDB and NATS images, explicit volumes) and its helm test passes', () => {
+    // `helm uninstall` of the first release; its test pod (kept for `helm test --logs`) goes with it.
+    helm(['uninstall', 'accord', '-n', NS, '--wait']);
+    report.leftAfterUninstall = kubectl(['-n', NS, 'get', 'pods,pvc,secrets', '-o', 'name']).trim().split('\n').filter(Boolean);
+
+    // Two local volumes on the node, each bound ahead to its StatefulSet's claim, and a
+    // StorageClass without a provisioner.
+    const volumes = path.join(stateDir(), 'volumes');
+    const pv = (name: string, claim: string, uid: number, size: string) => {
+      const dir = path.join(volumes, name);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.chownSync(dir, uid, uid);
+      return {
+        apiVersion: 'v1',
+        kind: 'PersistentVolume',
+        metadata: { name: `accord-bundled-${name}`, labels: { 'accord.test/cluster': 'true' } },
+        spec: {
+          capacity: { storage: size },
+          accessModes: ['ReadWriteOnce'],
+          storageClassName: 'accord-local',
+          persistentVolumeReclaimPolicy: 'Delete',
+          claimRef: { namespace: BUNDLED_NS, name: claim },
+          local: { path: dir },
+          nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['accord'] }] }] } },
+        },
+      };
+    };
+    const storage = [
+      {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'StorageClass',
+        metadata: { name: 'accord-local', labels: { 'accord.test/cluster': 'true' } },
+        provisioner: 'kubernetes.io/no-provisioner',
+        volumeBindingMode: 'WaitForFirstConsumer',
+      },
+      pv('mongodb', 'data-accord-mongodb-0', 999, '2Gi'),
+      pv('nats', 'data-accord-nats-0', 1000, '2Gi'),
+    ];
+    kubectl(['apply', '-f', '-'], storage.map((o) => stringify(o)).join('---\n'));
+
+    restrictedNamespace(BUNDLED_NS);
+    const [mongoRepo, mongoTag] = standIns.mongo.split(/:(?=[^:]+$)/);
+    const [natsRepo, natsTag] = standIns.nats.split(/:(?=[^:]+$)/);
+    const tcp = (port: string, periodSeconds: number) => ({ tcpSocket: { port }, periodSeconds });
+    const values = path.join(tmp, 'bundled.yaml');
+    fs.writeFileSync(
+      values,
+      stringify({
+        image: { repository: 'localhost/accord', tag: TAG, pullPolicy: 'Never' },
+        mongodb: {
+          image: { repository: mongoRepo, tag: mongoTag, pullPolicy: 'Never' },
+          // mongo-java-server keeps its data in one file under the volume.
+          args: ['--file', '/data/db/accord.mv'],
+          livenessProbe: tcp('mongodb', 10),
+          readinessProbe: tcp('mongodb', 2),
+          persistence: { storageClass: 'accord-local' },
+          resources: { requests: { cpu: '100m', memory: '256Mi' }, limits: { memory: '1Gi' } },
+        },
+        nats: { image: { repository: natsRepo, tag: natsTag, pullPolicy: 'Never' }, persistence: { storageClass: 'accord-local' } },
+      }),
+    );
+    const install = helmRun([
+      'install',
+      'accord',
+      CHART,
+      '-n',
+      BUNDLED_NS,
+      '-f',
+      path.join(CHART, 'ci', 'bundled-values.yaml'),
+      '-f',
+      values,
+      '--wait',
+      '--timeout',
+      '10m',
+    ]);
+    report.bundledPods = podsWide(BUNDLED_NS);
+    process.stdout.write(`\n$ kubectl -n ${BUNDLED_NS} get pods -o wide\n${report.bundledPods}`);
+    expect([install.status, install.stderr]).toEqual([0, '']);
+    expect(
+      kubectlJson(['-n', BUNDLED_NS, 'get', 'pvc']).items.map((c: { metadata: { name: string }; status: { phase: string } }) => [
+        c.metadata.name,
+        c.status.phase,
+      ]),
+    ).toEqual([
+      ['data-accord-mongodb-0', 'Bound'],
+      ['data-accord-nats-0', 'Bound'],
+    ]);
+    const t = helmRun(['test', 'accord', '-n', BUNDLED_NS, '--logs', '--timeout', '5m']);
+    report.bundledHelmTest = t.stdout;
+    expect([t.status, t.stderr]).toEqual([0, '']);
+    expect(t.stdout).toContain('GET http://accord-gateway:8080/readyz -> 200');
+  });
+
+  (crdSource.reason ? test.skip : test)(
+    `the monitoring objects apply once their CRDs are installed (${PROMETHEUS_OPERATOR}${crdSource.reason ? `: skipped, ${crdSource.reason}` : ''})`,
+    () => {
+      const upgrade = (on: boolean) =>
+        helmRun([
+          'upgrade',
+          'accord',
+          CHART,
+          '-n',
+          BUNDLED_NS,
+          '--reuse-values',
+          ...['serviceMonitor', 'prometheusRule', 'dashboard'].flatMap((k) => ['--set', `metrics.${k}.enabled=${on}`]),
+        ]);
+      // Without the CRDs the API server refuses them: the CRDs are what makes the difference.
+      expect(upgrade(true).stderr).toMatch(/no matches for kind "(ServiceMonitor|PrometheusRule)"/);
+      const dir = prometheusOperatorCrds();
+      for (const kind of ['servicemonitors', 'prometheusrules']) {
+        kubectl(['apply', '--server-side', '-f', path.join(dir, 'example', 'prometheus-operator-crd', `monitoring.coreos.com_${kind}.yaml`)]);
+        kubectl(['wait', '--for=condition=Established', `crd/${kind}.monitoring.coreos.com`, '--timeout=60s']);
+      }
+      const r = upgrade(true);
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(
+        kubectl(['-n', BUNDLED_NS, 'get', 'servicemonitors,prometheusrules,configmaps', '-l', 'app.kubernetes.io/instance=accord', '-o', 'name'])
+          .trim()
+          .split('\n')
+          .sort(),
+      ).toEqual(['configmap/accord-dashboard', 'prometheusrule.monitoring.coreos.com/accord', 'servicemonitor.monitoring.coreos.com/accord']);
+    },
+  );
+});
+
+async function until(condition: () => boolean, seconds = 120): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function expectNothingLost(name: string, result: LoadResult, expected: { failures?: number }) {
+  const notStored = await unstored(result.created);
+  const notDelivered = await undelivered(result.created);
+  report[name] = {
+    // what the bridge into the cluster met on its connections to the gateway Service meanwhile
+    bridgeErrors: gateway.errors.splice(0),
+    sent: result.sent,
+    created: result.created.length,
+    failed: result.failures.length,
+    notStored: notStored.length,
+    notDelivered: notDelivered.length,
+    failures: result.failures.slice(0, 20),
+  };
+  process.stdout.write(`\n${name}: ${JSON.stringify(report[name], null, 2)}\n`);
+  expect(result.created.length).toBeGreaterThan(40);
+  if (expected.failures !== undefined) expect(result.failures).toEqual([]);
+  expect(notStored).toEqual([]);
+  expect(notDelivered).toEqual([]);
+}
+
+function goMissing(): string | null {
+  return spawnSync('go', ['version']).status === 0 ? null : 'Go is not installed, and the CRDs come from the Go module proxy';
+}
+
+/** The folder of the prometheus-operator module, downloaded (and verified) by the go command. */
+function prometheusOperatorCrds(): string {
+  const out = spawnSync('go', ['mod', 'download', '-json', PROMETHEUS_OPERATOR], { cwd: tmp, encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=mod' } });
+  if (out.status !== 0) throw new Error(`go mod download ${PROMETHEUS_OPERATOR} failed: ${out.stderr}${out.stdout}`);
+  return (JSON.parse(out.stdout) as { Dir: string }).Dir;
+}
