@@ -87,6 +87,8 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
   if (inputs.length > LIMITS.maxBatch) throw InvalidArgumentError.field('/', `at most ${LIMITS.maxBatch} events per request`);
   const errors: FieldError[] = [];
   const out: NormalizedInput[] = [];
+  // the events of one request often share their TC or GPP string (one subject, several targets): decoded once
+  const decodedStrings = new Map<string, unknown>();
   inputs.forEach((input, i) => {
     for (const f of REQUIRED_FIELDS) {
       const v = input[f];
@@ -119,7 +121,7 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
       else if (expiresAt.getTime() <= now) errors.push({ field: `/${i}/expiresAt`, message: 'must be in the future' });
       else normalized.expiresAt = expiresAt;
     }
-    Object.assign(normalized, validateSignals(input, `/${i}`, errors));
+    Object.assign(normalized, validateSignals(input, `/${i}`, errors, decodedStrings));
     out.push(normalized);
   });
   if (errors.length) {
@@ -137,7 +139,13 @@ export type Signals = Pick<ConsentEvent, (typeof SIGNAL_FIELDS)[number]>;
  * absent) within their length and decoding with the IAB libraries, kept with what they say; the
  * jurisdiction a code of the ISO lists, upper case. Problems are added to `errors` under `at`.
  */
-export function validateSignals(input: Pick<ConsentInput, 'gpc' | 'tcString' | 'gppString' | 'jurisdiction'>, at: string, errors: FieldError[]): Signals {
+export function validateSignals(
+  input: Pick<ConsentInput, 'gpc' | 'tcString' | 'gppString' | 'jurisdiction'>,
+  at: string,
+  errors: FieldError[],
+  /** Strings already decoded (by kind and value), and what came of it: the facts or the SignalError. */
+  decodedStrings: Map<string, unknown> = new Map(),
+): Signals {
   const out: Signals = {};
   const { gpc, tcString, gppString, jurisdiction } = input;
   if (gpc !== undefined && gpc !== null) {
@@ -148,13 +156,19 @@ export function validateSignals(input: Pick<ConsentInput, 'gpc' | 'tcString' | '
     if (v === undefined || v === null || v === '') return undefined;
     if (typeof v !== 'string') errors.push({ field: `${at}/${field}`, message: 'must be a string' });
     else if (v.length > SIGNAL_LIMITS[field]) errors.push({ field: `${at}/${field}`, message: `must be at most ${SIGNAL_LIMITS[field]} characters` });
-    else
-      try {
-        return decode(v);
-      } catch (err) {
-        if (!(err instanceof SignalError)) throw err;
-        errors.push({ field: `${at}/${field}`, message: err.message });
-      }
+    else {
+      const key = `${field}\n${v}`;
+      if (!decodedStrings.has(key))
+        try {
+          decodedStrings.set(key, decode(v));
+        } catch (err) {
+          if (!(err instanceof SignalError)) throw err;
+          decodedStrings.set(key, err);
+        }
+      const got = decodedStrings.get(key);
+      if (!(got instanceof SignalError)) return structuredClone(got as T);
+      errors.push({ field: `${at}/${field}`, message: got.message });
+    }
     return undefined;
   };
   const tcf = decoded('tcString', tcString, decodeTcString);
