@@ -107,7 +107,7 @@ export interface paths {
     put?: never;
     /**
      * Record one consent event, or an array of them (all or nothing).
-     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer.
+     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
      */
     post: operations['createConsents'];
     delete?: never;
@@ -225,7 +225,7 @@ export interface paths {
     };
     /**
      * Statistics of the application of the access token.
-     * @description Counters maintained on write (constant-time read). Counts cover the events written by this application. A consent state is (subject, issuer, target, scope); it counts for the application that wrote its current (newest) event.
+     * @description Counters maintained on write (constant-time read). Counts cover the events written by this application. A consent state is (subject, issuer, target, scope); it counts for the application that wrote its current (newest) event. `gpcDeclines` counts the events that record a Global Privacy Control signal with no explicit choice (`gpc: true`, no action), `jurisdictions` the events by the jurisdiction they were recorded in, `currentGpcDeclines` (per target) the states whose current event is such a signal.
      */
     get: operations['getConsentStatistics'];
     put?: never;
@@ -5233,7 +5233,10 @@ export interface operations {
   createConsents: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Global Privacy Control: `1` (sent by the browser while the signal is on) sets `gpc: true` on every event of the request whose body does not say; other values are ignored. */
+        'Sec-GPC'?: string;
+      };
       path?: never;
       cookie?: never;
     };
