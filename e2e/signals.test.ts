@@ -58,7 +58,7 @@ const ev = (over: Record<string, unknown> = {}) => ({ subject: 'user-1', issuer:
 const qs = (q: Record<string, string>) => new URLSearchParams(q).toString();
 
 describe('signals on consent events', () => {
-  test('round-trip: the POST answer, GET, search, NDJSON export, the webhook, the receipt claims and the log proof all carry them', async () => {
+  test('round-trip: the POST answer, GET, search, the subject export (history and current states), the webhook, the receipt claims and the log proof all carry them', async () => {
     const rx = await startReceiver();
     try {
       const hook = await stack.request('POST', '/webhooks/v0', { token: hooksToken, json: { url: rx.url, events: ['consent'] } });
@@ -75,14 +75,10 @@ describe('signals on consent events', () => {
       const who = { subject: 'round-trip', issuer: 'https://shop.example', target: 'https://shop.example/privacy' };
       expect((await consent('GET', `/consents/search?${qs(who)}`)).body).toEqual([posted.body]);
       expect((await consent('GET', `/consents/search?${qs({ ...who, current: 'true' })}`)).body).toEqual([posted.body]);
-      const exported = await consent('GET', `/consents/export?${qs({ subject: 'round-trip' })}`);
+      const exported = await consent('GET', `/consents/export?${qs({ subject: 'round-trip' })}`, { headers: { accept: 'application/json' } });
       expect(exported.status).toBe(200);
-      expect(
-        String(exported.body)
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l)),
-      ).toEqual([posted.body]);
+      // one subject's export (the JSON form): its history and its current states carry the signals
+      expect(exported.body).toMatchObject({ subject: 'round-trip', events: [posted.body], current: [posted.body] });
 
       await eventually(() => rx.received.length >= 1, 15_000, 'the consent delivery');
       expect(rx.bodies()[0]).toEqual({ type: 'consent', text: expect.any(String), data: posted.body });

@@ -25,10 +25,18 @@ function fieldsFrom<T>(body: Body, names: readonly string[]): T {
   return out as T;
 }
 
-/** A specification's fields from a JSON body: as fieldsFrom, `regimes` wrapped in its message. */
+/**
+ * A specification's fields from a JSON body: as fieldsFrom, `regimes` wrapped in its message, each
+ * regime's `gpc` sent as proto3 says "absent" ('': the service's default) when the body omits it.
+ */
 function specFieldsFrom(body: Body): pb.SpecFields {
   const fields = fieldsFrom<pb.SpecFields>(body, SPEC_FIELDS);
-  if (fields.regimes) fields.regimes = { byJurisdiction: body.regimes as pb.RegimeMap['byJurisdiction'] };
+  if (fields.regimes) {
+    const byJurisdiction: pb.RegimeMap['byJurisdiction'] = {};
+    for (const [k, v] of Object.entries(body.regimes as Record<string, { model: string; gpc?: string }>))
+      byJurisdiction[k] = { model: v.model, gpc: v.gpc ?? '' };
+    fields.regimes = { byJurisdiction };
+  }
   return fields;
 }
 
