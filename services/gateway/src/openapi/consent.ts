@@ -50,7 +50,8 @@ export const consentOpenApi: OpenApiFragment = {
             name: 'Sec-GPC',
             in: 'header',
             required: false,
-            description: 'Global Privacy Control: `1` (sent by the browser while the signal is on) sets `gpc: true` on every event of the request whose body does not say; other values are ignored.',
+            description:
+              'Global Privacy Control: `1` (sent by the browser while the signal is on) sets `gpc: true` on every event of the request whose body does not say; other values are ignored.',
             schema: { type: 'string' },
           },
         ],
