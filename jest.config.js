@@ -1,7 +1,12 @@
 // One jest run, several projects: unit tests beside the code (no I/O), component tests per
 // service (real MongoDB-compatible server + NATS from the shared globalSetup), e2e through the
 // whole stack, and offline checks of the Helm chart.
-const transform = { '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] };
+const transform = {
+  '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }],
+  // ES-module-only dependencies, compiled to CommonJS like our sources (Node >= 20.19 requires them natively)
+  '/node_modules/iso-3166/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+};
+const transformIgnorePatterns = ['/node_modules/(?!iso-3166/)'];
 const moduleNameMapper = {
   '^@accord/proto$': '<rootDir>/proto/src/index.ts',
   '^@accord/verify$': '<rootDir>/clients/verify/src/index.ts',
@@ -10,7 +15,7 @@ const moduleNameMapper = {
   '^@accord/testkit$': '<rootDir>/testkit/src/index.ts',
   '^@accord/(oauth|consent|dataprocessing|webhook|gateway)$': '<rootDir>/services/$1/src/index.ts',
 };
-const base = { rootDir: __dirname, transform, moduleNameMapper, testEnvironment: 'node' };
+const base = { rootDir: __dirname, transform, transformIgnorePatterns, moduleNameMapper, testEnvironment: 'node' };
 const withServers = {
   ...base,
   globalSetup: '<rootDir>/deploy/local/src/jest/global-setup.ts',

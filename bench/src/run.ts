@@ -130,6 +130,14 @@ async function main(): Promise<void> {
     });
     rows.push(await countCommands(counter, 'POST one event, new state', (i) => post(ev(i, { action: true }))));
     rows.push(await countCommands(counter, 'POST one event, changing a state', (i) => post(ev(0, { action: i % 2 === 0 }))));
+    // signals (issue 26): a TC string (TCF 2.3, CMP 10), a GPP string (uspv1, usnat, usca), gpc and a jurisdiction add no command
+    const signals = {
+      gpc: true,
+      jurisdiction: 'US-CA',
+      tcString: 'CQuMEMAQuMEMAAKACAENCWFoALAAAEIAAAYgAAoAAAAA.IAAA.YAAAAAAAAAAA',
+      gppString: 'DBABzYA~1YYN~CEAWAAAAAABA.QA~BAQAAABA.QA',
+    };
+    rows.push(await countCommands(counter, 'POST one event with signals, new state', (i) => post(ev(500 + i, { action: true, ...signals }))));
     rows.push(
       await countCommands(counter, 'POST array of 100, new states', (i) =>
         post(Array.from({ length: 100 }, (_, k) => ev(1000 + i * 100 + k, { action: true }))),

@@ -4,7 +4,30 @@
 // schema of the same name): a field built here and not documented there, or documented and not
 // built, fails the type check.
 import type { ConsentEventJson } from './contracts/consent';
-import type { ConsentEvent } from './gen/accord/consent/v1/consent';
+import type { ConsentEvent, GppFacts, TcfFacts } from './gen/accord/consent/v1/consent';
+
+/** A TC string's facts as JSON (every field, as the consent service stored them). */
+function tcfJson(t: TcfFacts) {
+  return {
+    version: t.version,
+    policyVersion: t.policyVersion,
+    cmpId: t.cmpId,
+    cmpVersion: t.cmpVersion,
+    purposes: [...t.purposes],
+    legitimateInterests: [...t.legitimateInterests],
+    specialFeatures: [...t.specialFeatures],
+  };
+}
+
+/** A GPP string's facts as JSON (absent opt-outs stay absent). */
+function gppJson(g: GppFacts) {
+  return {
+    sections: [...g.sections],
+    ...(g.saleOptOut !== undefined ? { saleOptOut: g.saleOptOut } : {}),
+    ...(g.sharingOptOut !== undefined ? { sharingOptOut: g.sharingOptOut } : {}),
+    ...(g.targetedAdvertisingOptOut !== undefined ? { targetedAdvertisingOptOut: g.targetedAdvertisingOptOut } : {}),
+  };
+}
 
 /** The REST JSON of a consent event (also the `data` of the NATS/webhook `consent` event). */
 export function consentEventJson(ev: ConsentEvent): ConsentEventJson {
@@ -26,6 +49,12 @@ export function consentEventJson(ev: ConsentEvent): ConsentEventJson {
     ...(ev.expired ? { expired: true } : {}),
     ...(ev.renewalRequired ? { renewalRequired: true } : {}),
     ...(ev.erasedAt ? { erasedAt: ev.erasedAt.toISOString() } : {}),
+    ...(ev.gpc !== undefined ? { gpc: ev.gpc } : {}),
+    ...(ev.tcString !== undefined ? { tcString: ev.tcString } : {}),
+    ...(ev.tcf ? { tcf: tcfJson(ev.tcf) } : {}),
+    ...(ev.gppString !== undefined ? { gppString: ev.gppString } : {}),
+    ...(ev.gpp ? { gpp: gppJson(ev.gpp) } : {}),
+    ...(ev.jurisdiction !== undefined ? { jurisdiction: ev.jurisdiction } : {}),
   };
   return json satisfies SameKeys<typeof json, ConsentEventJson>;
 }

@@ -93,6 +93,7 @@ components:
     config:
       bodyLimit: ACCORD_BODY_LIMIT
       trustProxy: ACCORD_TRUST_PROXY
+      geoHeader: ACCORD_GEO_HEADER
       limitAccountRps: ACCORD_LIMIT_ACCOUNT_RPS
       limitAccountBurst: ACCORD_LIMIT_ACCOUNT_BURST
       limitAppRps: ACCORD_LIMIT_APP_RPS

@@ -38,6 +38,7 @@ const configs = {
     ...commonConfig,
     bodyLimit: { type: 'string', pattern: '^[0-9]+(b|kb|mb|gb)?$' },
     trustProxy: nullable(int(0)),
+    geoHeader: nullable({ type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }),
     limitAccountRps: nullable({ type: 'number', minimum: 0 }),
     limitAccountBurst: nullable(int(0)),
     limitAppRps: nullable({ type: 'number', minimum: 0 }),

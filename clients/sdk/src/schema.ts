@@ -107,7 +107,7 @@ export interface paths {
     put?: never;
     /**
      * Record one consent event, or an array of them (all or nothing).
-     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer.
+     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
      */
     post: operations['createConsents'];
     delete?: never;
@@ -225,7 +225,7 @@ export interface paths {
     };
     /**
      * Statistics of the application of the access token.
-     * @description Counters maintained on write (constant-time read). Counts cover the events written by this application. A consent state is (subject, issuer, target, scope); it counts for the application that wrote its current (newest) event.
+     * @description Counters maintained on write (constant-time read). Counts cover the events written by this application. A consent state is (subject, issuer, target, scope); it counts for the application that wrote its current (newest) event. `gpcDeclines` counts the events that record a Global Privacy Control signal with no explicit choice (`gpc: true`, no action), `jurisdictions` the events by the jurisdiction they were recorded in, `currentGpcDeclines` (per target) the states whose current event is such a signal.
      */
     get: operations['getConsentStatistics'];
     put?: never;
@@ -2938,7 +2938,10 @@ export interface paths {
       };
       cookie?: never;
     };
-    /** What a consent request UI needs: title (group name), caption (group description), one item per consent-target specification. */
+    /**
+     * What a consent request UI needs: title (group name), caption (group description), one item per consent-target specification.
+     * @description Each item carries its specification’s `regime` in the subject’s jurisdiction (the `jurisdiction` query, else the trusted geo header when ACCORD_GEO_HEADER is set, else `*`), what the UI pre-selects there (`preselected`), and whether a Global Privacy Control signal decided it (`gpcApplied`, with `gpc=true`). docs/consent.md, Signals and regimes.
+     */
     get: operations['getDpConsentRequest'];
     put?: never;
     post?: never;
@@ -2960,7 +2963,7 @@ export interface paths {
     };
     /**
      * The consent request items with the subject’s current consent for each (from the consent registry).
-     * @description 503 when the consent registry cannot be reached (no partial answer).
+     * @description As the consent request, with the pre-selection taken from the subject’s current choice of the `default` scope: an explicit choice stands, unless the regime honours GPC, `gpc=true` and the choice was made without the signal (then the signal declines: `gpcApplied`). 503 when the consent registry cannot be reached (no partial answer).
      */
     get: operations['getDpDashboard'];
     put?: never;
@@ -3687,9 +3690,17 @@ export interface components {
        * @description When the consent lapses; present when set.
        */
       expiresAt?: string;
+      /** @description Present when sent (or set by `Sec-GPC: 1`): whether a Global Privacy Control signal was present. */
+      gpc?: boolean;
+      /** @description With `gppString`: what it says. */
+      gpp?: components['schemas']['ConsentGppFacts'];
+      /** @description Present when sent: the IAB GPP string. */
+      gppString?: string;
       /** @description 32 lowercase hex characters, time-ordered: ids sort like createdAt, ties in the same millisecond deterministically. */
       id: string;
       issuer: string;
+      /** @description Present when sent: ISO 3166-1 alpha-2 or ISO 3166-2 code, upper case. */
+      jurisdiction?: string;
       /** @description Current states only (search with current=true): present and true when the target names a specification that changed materially after the version consented to (`targetVersion` is older than the specification’s `reconsentSince`): ask the subject again. Computed when read (the specification is remembered up to ACCORD_CONSENT_SPEC_CACHE_MS, 1 s). */
       renewalRequired?: boolean;
       scope: string;
@@ -3699,6 +3710,10 @@ export interface components {
       target: string;
       /** @description The specification version consented to; present when the target names a specification. */
       targetVersion?: number;
+      /** @description With `tcString`: what it says. */
+      tcf?: components['schemas']['ConsentTcfFacts'];
+      /** @description Present when sent: the IAB TCF TC string. */
+      tcString?: string;
       /** @description Short random token for humans; not unique. */
       token: string;
     };
@@ -3733,8 +3748,17 @@ export interface components {
       delegate?: string;
       /** @description As in ConsentInput; empty: absent. */
       expiresAt?: string;
+      /**
+       * @description As in ConsentInput; empty: absent.
+       * @enum {string}
+       */
+      gpc?: 'true' | 'false' | '';
+      /** @description As in ConsentInput; empty: absent. */
+      gppString?: string;
       /** @description As in ConsentInput. */
       issuer: string;
+      /** @description As in ConsentInput; empty: absent. */
+      jurisdiction?: string;
       /** @description As in ConsentInput. */
       scope?: string;
       /** @description As in ConsentInput. */
@@ -3745,6 +3769,19 @@ export interface components {
       target: string;
       /** @description As in ConsentInput, in decimal digits; empty: absent. */
       targetVersion?: string;
+      /** @description As in ConsentInput; empty: absent. */
+      tcString?: string;
+    };
+    /** @description Facts decoded from `gppString` when the event was stored (IAB @iabgpp/cmpapi). */
+    ConsentGppFacts: {
+      /** @description US sections: true when any opts out of the sale of personal data, false when they say the subject did not; absent when none applies. */
+      saleOptOut?: boolean;
+      /** @description The sections present, by their GPP API prefix (`tcfeuv2`, `uspv1`, `usnat`, `usca`, …), in the order of the string. */
+      sections: string[];
+      /** @description Same, for sharing (cross-context behavioural advertising). */
+      sharingOptOut?: boolean;
+      /** @description Same, for targeted advertising. */
+      targetedAdvertisingOptOut?: boolean;
     };
     ConsentInclusionProof: {
       /** @description Sibling hashes from the leaf up (RFC 9162 §2.1.3.1 order). */
@@ -3773,8 +3810,17 @@ export interface components {
        * @description When the consent lapses (must be in the future). Current states show `expired: true` afterwards.
        */
       expiresAt?: string;
+      /** @description Whether a Global Privacy Control signal was present (`Sec-GPC: 1`). With `action` null: the signal observed with no explicit choice (a GPC-driven decline where the regime honours GPC; docs/consent.md, Signals and regimes). Absent: not known; the request header `Sec-GPC: 1` sets it to true on every event of the request that does not say. */
+      gpc?: boolean;
+      /** @description An IAB Global Privacy Platform string, decoded when stored (`gpp`): one that does not decode is refused. At most 10000 characters; empty = absent. */
+      gppString?: string;
       /** @description Claim for the issuer principal (URI or string). */
       issuer: string;
+      /**
+       * @description Where the subject is, as an ISO 3166-1 alpha-2 (`DE`) or ISO 3166-2 (`US-CA`) code from the ISO lists; stored upper case. It chooses the regime of a specification target.
+       * @example US-CA
+       */
+      jurisdiction?: string;
       /** @description Section or clause of the target. Absent or empty: `default`. */
       scope?: string;
       /** @description Claim for the source of the consent. Empty = absent. */
@@ -3785,6 +3831,8 @@ export interface components {
       target: string;
       /** @description Targets naming a specification: the version shown to the subject (from 1 to the current version). Absent: the current version. Refused for unknown specifications. */
       targetVersion?: number;
+      /** @description An IAB TCF v2 TC string (TCF 2.0–2.3) the subject's choice was made with, decoded when stored (`tcf`): one that does not decode, or of another framework version, is refused. At most 10000 characters; empty = absent. */
+      tcString?: string;
     };
     ConsentProofQuery: {
       /** @description Prove against the signed head of this size (it must exist and contain the event) instead of the latest. */
@@ -3799,8 +3847,15 @@ export interface components {
       current?: boolean;
       /** @description Opaque cursor from the `Link: rel="next"` header of the previous page. */
       cursor?: string;
+      /** @description Only events recorded with this `gpc` (true: with a GPC signal; false: those that say there was none). With current=true: the current event is returned only when it matches. */
+      gpc?: boolean;
       /** @description Issuer to match. */
       issuer: string;
+      /**
+       * @description Only events recorded in this jurisdiction (exactly this code). With current=true: as `gpc`.
+       * @example US-CA
+       */
+      jurisdiction?: string;
       /** @description Events per page (default 100, at most 1000). */
       limit?: number;
       /** @description Scope to match. */
@@ -3841,6 +3896,14 @@ export interface components {
       declined: number;
       /** @description Distinct subjects in the events of the application. */
       distinctSubjects: number;
+      /** @description Of all events, those that record a Global Privacy Control signal with no explicit choice (`gpc: true`, `action: null`): the GPC-driven declines. */
+      gpcDeclines: number;
+      /** @description Events by the jurisdiction they were recorded in (at most the 1000 with the most events, most first); events without one are not counted here. */
+      jurisdictions: {
+        /** @description Events of the application recorded in this jurisdiction. */
+        events: number;
+        jurisdiction: string;
+      }[];
       /**
        * Format: date-time
        * @description createdAt of the newest event; null when none.
@@ -3856,6 +3919,8 @@ export interface components {
         currentDeclined: number;
         /** @description Current states of this target, written by this application, whose `expiresAt` has passed (counted here and not under their action). */
         currentExpired: number;
+        /** @description Current states of this target, written by this application, whose current event is a GPC signal with no explicit choice (also counted under `currentNoAction` or `currentExpired`). */
+        currentGpcDeclines: number;
         /** @description Same, action null. */
         currentNoAction: number;
         /** @description Current states of this target (a specification), written by this application, consented to a version older than its latest material change (`renewalRequired`; also counted under their action or `currentExpired`). 0 for other targets. */
@@ -3874,6 +3939,22 @@ export interface components {
       /** @description The subject’s events across targets (within the filters), oldest first. */
       events: components['schemas']['ConsentEvent'][];
       subject: string;
+    };
+    /** @description Facts decoded from `tcString` when the event was stored (IAB @iabtechlabtcf/core). */
+    ConsentTcfFacts: {
+      /** @description The consent management platform that made the string. */
+      cmpId: number;
+      cmpVersion: number;
+      /** @description Purposes whose legitimate interest was not objected to (ids, ascending). */
+      legitimateInterests: number[];
+      /** @description TCF policy version (4: TCF 2.2, 5: TCF 2.3). */
+      policyVersion: number;
+      /** @description Purposes consented to (ids, ascending). */
+      purposes: number[];
+      /** @description Special features opted in to (ids, ascending). */
+      specialFeatures: number[];
+      /** @description TC string format version (2 for TCF 2.0 to 2.3). */
+      version: number;
     };
     ConsentTreeHead: {
       /** @description SHA-256, standard padded base64. */
@@ -4006,8 +4087,12 @@ export interface components {
     };
     DpConsentRequest: {
       caption: string;
+      /** @description Whether a GPC signal was taken into account (the `gpc` query). */
+      gpc: boolean;
       groupId: string;
       items: components['schemas']['DpConsentRequestItem'][];
+      /** @description The jurisdiction the regimes were chosen for (query, else the trusted geo header); null: none (`*`). */
+      jurisdiction: string | null;
       /** @description The requested language (each text says its own). */
       language: string | null;
       title: string;
@@ -4018,6 +4103,8 @@ export interface components {
       data: string;
       duration: number | null;
       externalHref: string | null;
+      /** @description A Global Privacy Control signal decided `preselected` (the UI says so): the regime honours GPC and no explicit choice was made with the signal on. */
+      gpcApplied: boolean;
       /** @enum {unknown} */
       legalBasis:
         | 'CONSENT'
@@ -4031,7 +4118,18 @@ export interface components {
         | 'CUSTOM'
         | null;
       location: string;
+      /** @description What the UI pre-selects: opt-in false, opt-out true, the subject’s current choice on a dashboard, false when a GPC signal is applied; null under notice (no choice to make). */
+      preselected: boolean | null;
       purpose: string;
+      /** @description The specification’s regime in the view’s jurisdiction (most specific key wins). */
+      regime: {
+        /** @enum {string} */
+        gpc: 'ignore' | 'opt-out';
+        /** @description The key of `regimes` that applies: the jurisdiction’s code, a less specific one, or `*`. */
+        key: string;
+        /** @enum {string} */
+        model: 'opt-in' | 'opt-out' | 'notice';
+      };
       sensitive: boolean;
       specId: string;
       /**
@@ -4046,6 +4144,8 @@ export interface components {
     };
     DpDashboard: {
       caption: string;
+      /** @description Whether a GPC signal was taken into account (the `gpc` query). */
+      gpc: boolean;
       groupId: string;
       issuer: string;
       items: (components['schemas']['DpConsentRequestItem'] & {
@@ -4054,6 +4154,8 @@ export interface components {
           /** Format: date-time */
           createdAt: string | null;
           eventId: string;
+          /** @description The event’s `gpc`, when it says. */
+          gpc?: boolean;
           /** @description Present and true when the specification changed materially after that version (its `reconsentSince` is later): the subject needs to answer again. */
           renewalRequired?: boolean;
           scope: string;
@@ -4068,13 +4170,22 @@ export interface components {
          */
         state: 'accepted' | 'declined' | 'no_action' | 'none';
       })[];
+      /** @description The jurisdiction the regimes were chosen for (query, else the trusted geo header); null: none (`*`). */
+      jurisdiction: string | null;
       language: string | null;
       subject: string;
       title: string;
     };
     DpDashboardQuery: {
+      /** @description The subject’s browser sends a Global Privacy Control signal (`navigator.globalPrivacyControl`); where the regime honours it, it pre-selects a decline. */
+      gpc?: boolean;
       /** @description The issuer the consents were given to. */
       issuer: string;
+      /**
+       * @description Where the subject is (ISO 3166-1 alpha-2 or ISO 3166-2): each item answers the regime of its specification there. Absent: the gateway’s trusted geo header when configured (ACCORD_GEO_HEADER), else `*`.
+       * @example US-CA
+       */
+      jurisdiction?: string;
       /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
       lang?: components['schemas']['LanguageCode'];
       /** @description The subject whose consents are shown. */
@@ -4117,6 +4228,15 @@ export interface components {
        */
       limit: number;
     };
+    DpPolicyQuery: {
+      /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
+      lang?: components['schemas']['LanguageCode'];
+      /**
+       * @description Preferred text type (default `default`); within a language falls back to `default`, then any type.
+       * @enum {string}
+       */
+      type?: 'default' | 'short' | 'children' | 'legal';
+    };
     DpSpec: {
       /** @enum {string} */
       action: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
@@ -4151,8 +4271,17 @@ export interface components {
         | null;
       location: string;
       purpose: string;
-      /** @description The latest version made by a material change: purpose, data, action, legalBasis, duration, location or sensitive changed, or the editor sent `requiresReconsent: true`. 1 on creation. Text edits and other fields are not material unless marked. Current consents to an older version show `renewalRequired: true`. */
+      /** @description The latest version made by a material change: purpose, data, action, legalBasis, duration, location, sensitive or regimes changed, or the editor sent `requiresReconsent: true`. 1 on creation. Text edits and other fields are not material unless marked. Current consents to an older version show `renewalRequired: true`. */
       reconsentSince: number;
+      /** @description How consent works per jurisdiction, normalised: keys upper case, `gpc` explicit, `*` always present (docs/consent.md, Signals and regimes). */
+      regimes: {
+        [key: string]: {
+          /** @enum {string} */
+          gpc: 'ignore' | 'opt-out';
+          /** @enum {string} */
+          model: 'opt-in' | 'opt-out' | 'notice';
+        };
+      };
       sensitive: boolean;
       /**
        * Format: uri
@@ -4203,6 +4332,32 @@ export interface components {
       location?: string | null;
       /** @description Purpose of the processing. */
       purpose: string;
+      /**
+       * @description How consent works per jurisdiction (docs/consent.md, Signals and regimes). Null or absent: `{"*": {"model": "opt-in"}}`, nothing until accepted everywhere. A change is material.
+       * @example {
+       *       "*": {
+       *         "model": "opt-in"
+       *       },
+       *       "US-CA": {
+       *         "model": "opt-out",
+       *         "gpc": "opt-out"
+       *       }
+       *     }
+       */
+      regimes?: {
+        [key: string]: {
+          /**
+           * @description ignore (default): a Global Privacy Control signal changes nothing; opt-out: it counts as a decline where no explicit choice was made after it. Not with `notice`.
+           * @enum {string}
+           */
+          gpc?: 'ignore' | 'opt-out';
+          /**
+           * @description opt-in: nothing until accepted; opt-out: allowed until declined; notice: no choice, shown for information.
+           * @enum {string}
+           */
+          model: 'opt-in' | 'opt-out' | 'notice';
+        };
+      } | null;
       /** @description Special-category (sensitive) data. Default false. */
       sensitive?: boolean | null;
       /** @description Texts created with the specification. */
@@ -4246,6 +4401,32 @@ export interface components {
       location?: string | null;
       /** @description Purpose of the processing. */
       purpose?: string;
+      /**
+       * @description How consent works per jurisdiction (docs/consent.md, Signals and regimes). Null or absent: `{"*": {"model": "opt-in"}}`, nothing until accepted everywhere. A change is material.
+       * @example {
+       *       "*": {
+       *         "model": "opt-in"
+       *       },
+       *       "US-CA": {
+       *         "model": "opt-out",
+       *         "gpc": "opt-out"
+       *       }
+       *     }
+       */
+      regimes?: {
+        [key: string]: {
+          /**
+           * @description ignore (default): a Global Privacy Control signal changes nothing; opt-out: it counts as a decline where no explicit choice was made after it. Not with `notice`.
+           * @enum {string}
+           */
+          gpc?: 'ignore' | 'opt-out';
+          /**
+           * @description opt-in: nothing until accepted; opt-out: allowed until declined; notice: no choice, shown for information.
+           * @enum {string}
+           */
+          model: 'opt-in' | 'opt-out' | 'notice';
+        };
+      } | null;
       /** @description Marks this change material: current consents to earlier versions become due for renewal (`renewalRequired`), whatever the change (a change with only this flag still makes a new version, e.g. after text edits that need a new answer). Changes of purpose, data, action, legalBasis, duration, location or sensitive are material without it. */
       requiresReconsent?: boolean;
       /** @description Special-category (sensitive) data. Default false. */
@@ -4289,6 +4470,32 @@ export interface components {
       location?: string | null;
       /** @description Purpose of the processing. */
       purpose: string;
+      /**
+       * @description How consent works per jurisdiction (docs/consent.md, Signals and regimes). Null or absent: `{"*": {"model": "opt-in"}}`, nothing until accepted everywhere. A change is material.
+       * @example {
+       *       "*": {
+       *         "model": "opt-in"
+       *       },
+       *       "US-CA": {
+       *         "model": "opt-out",
+       *         "gpc": "opt-out"
+       *       }
+       *     }
+       */
+      regimes?: {
+        [key: string]: {
+          /**
+           * @description ignore (default): a Global Privacy Control signal changes nothing; opt-out: it counts as a decline where no explicit choice was made after it. Not with `notice`.
+           * @enum {string}
+           */
+          gpc?: 'ignore' | 'opt-out';
+          /**
+           * @description opt-in: nothing until accepted; opt-out: allowed until declined; notice: no choice, shown for information.
+           * @enum {string}
+           */
+          model: 'opt-in' | 'opt-out' | 'notice';
+        };
+      } | null;
       /** @description Marks this change material: current consents to earlier versions become due for renewal (`renewalRequired`), whatever the change (a change with only this flag still makes a new version, e.g. after text edits that need a new answer). Changes of purpose, data, action, legalBasis, duration, location or sensitive are material without it. */
       requiresReconsent?: boolean;
       /** @description Special-category (sensitive) data. Default false. */
@@ -4342,6 +4549,13 @@ export interface components {
       value?: string;
     };
     DpViewQuery: {
+      /** @description The subject’s browser sends a Global Privacy Control signal (`navigator.globalPrivacyControl`); where the regime honours it, it pre-selects a decline. */
+      gpc?: boolean;
+      /**
+       * @description Where the subject is (ISO 3166-1 alpha-2 or ISO 3166-2): each item answers the regime of its specification there. Absent: the gateway’s trusted geo header when configured (ACCORD_GEO_HEADER), else `*`.
+       * @example US-CA
+       */
+      jurisdiction?: string;
       /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
       lang?: components['schemas']['LanguageCode'];
       /**
@@ -4958,6 +5172,7 @@ export type SchemaConsentErasuresQuery = components['schemas']['ConsentErasuresQ
 export type SchemaConsentEvent = components['schemas']['ConsentEvent'];
 export type SchemaConsentExportQuery = components['schemas']['ConsentExportQuery'];
 export type SchemaConsentFormRequest = components['schemas']['ConsentFormRequest'];
+export type SchemaConsentGppFacts = components['schemas']['ConsentGppFacts'];
 export type SchemaConsentInclusionProof = components['schemas']['ConsentInclusionProof'];
 export type SchemaConsentInput = components['schemas']['ConsentInput'];
 export type SchemaConsentProofQuery = components['schemas']['ConsentProofQuery'];
@@ -4967,6 +5182,7 @@ export type SchemaConsentSession = components['schemas']['ConsentSession'];
 export type SchemaConsentSessionRequest = components['schemas']['ConsentSessionRequest'];
 export type SchemaConsentStatistics = components['schemas']['ConsentStatistics'];
 export type SchemaConsentSubjectExport = components['schemas']['ConsentSubjectExport'];
+export type SchemaConsentTcfFacts = components['schemas']['ConsentTcfFacts'];
 export type SchemaConsentTreeHead = components['schemas']['ConsentTreeHead'];
 export type SchemaConsoleApiKey = components['schemas']['ConsoleApiKey'];
 export type SchemaConsoleApplication = components['schemas']['ConsoleApplication'];
@@ -4990,6 +5206,7 @@ export type SchemaDpDashboardQuery = components['schemas']['DpDashboardQuery'];
 export type SchemaDpGroup = components['schemas']['DpGroup'];
 export type SchemaDpGroupInput = components['schemas']['DpGroupInput'];
 export type SchemaDpListQuery = components['schemas']['DpListQuery'];
+export type SchemaDpPolicyQuery = components['schemas']['DpPolicyQuery'];
 export type SchemaDpSpec = components['schemas']['DpSpec'];
 export type SchemaDpSpecCreateRequest = components['schemas']['DpSpecCreateRequest'];
 export type SchemaDpSpecPatchRequest = components['schemas']['DpSpecPatchRequest'];
@@ -5016,7 +5233,10 @@ export interface operations {
   createConsents: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Global Privacy Control: `1` (sent by the browser while the signal is on) sets `gpc: true` on every event of the request whose body does not say; other values are ignored. */
+        'Sec-GPC'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -5593,8 +5813,12 @@ export interface operations {
         current?: boolean;
         /** @description Opaque cursor from the `Link: rel="next"` header of the previous page. */
         cursor?: string;
+        /** @description Only events recorded with this `gpc` (true: with a GPC signal; false: those that say there was none). With current=true: the current event is returned only when it matches. */
+        gpc?: boolean;
         /** @description Issuer to match. */
         issuer: string;
+        /** @description Only events recorded in this jurisdiction (exactly this code). With current=true: as `gpc`. */
+        jurisdiction?: string;
         /** @description Events per page (default 100, at most 1000). */
         limit?: number;
         /** @description Scope to match. */
@@ -7058,6 +7282,10 @@ export interface operations {
   getDpConsentRequest: {
     parameters: {
       query?: {
+        /** @description The subject’s browser sends a Global Privacy Control signal (`navigator.globalPrivacyControl`); where the regime honours it, it pre-selects a decline. */
+        gpc?: boolean;
+        /** @description Where the subject is (ISO 3166-1 alpha-2 or ISO 3166-2): each item answers the regime of its specification there. Absent: the gateway’s trusted geo header when configured (ACCORD_GEO_HEADER), else `*`. */
+        jurisdiction?: string;
         /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
         lang?: components['schemas']['LanguageCode'];
         /** @description Preferred text type (default `default`); within a language falls back to `default`, then any type. */
@@ -7164,8 +7392,12 @@ export interface operations {
   getDpDashboard: {
     parameters: {
       query: {
+        /** @description The subject’s browser sends a Global Privacy Control signal (`navigator.globalPrivacyControl`); where the regime honours it, it pre-selects a decline. */
+        gpc?: boolean;
         /** @description The issuer the consents were given to. */
         issuer: string;
+        /** @description Where the subject is (ISO 3166-1 alpha-2 or ISO 3166-2): each item answers the regime of its specification there. Absent: the gateway’s trusted geo header when configured (ACCORD_GEO_HEADER), else `*`. */
+        jurisdiction?: string;
         /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
         lang?: components['schemas']['LanguageCode'];
         /** @description The subject whose consents are shown. */

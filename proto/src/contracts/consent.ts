@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { componentSchemas, contractRegistry } from './json-schema';
+import { Jurisdiction } from './regimes';
 
 /**
  * The consent contract: what a consent event input, an erasure and the consent queries may hold,
@@ -22,6 +23,9 @@ export const LIMITS = {
   scope: 256,
   delegate: 1024,
   appId: 128,
+  /** An IAB TCF v2 TC string and an IAB GPP string (characters; real ones are a few hundred). */
+  tcString: 10_000,
+  gppString: 10_000,
   /** Events in one create call (POST /consents with an array; a larger one is answered 413). */
   maxBatch: 1000,
   /** Events per search page: default and largest. */
@@ -46,6 +50,15 @@ const registry = contractRegistry();
 
 /** A required claim: URI or string, at least one non-blank character (also a session's subject and issuer). */
 export const claim = (max: number, description: string) => z.string().min(1).max(max).regex(/\S/).describe(description);
+/** The signal fields of an event input (JSON), also the form's descriptions. */
+const signalDescriptions = {
+  gpc: 'Whether a Global Privacy Control signal was present (`Sec-GPC: 1`). With `action` null: the signal observed with no explicit choice (a GPC-driven decline where the regime honours GPC; docs/consent.md, Signals and regimes). Absent: not known; the request header `Sec-GPC: 1` sets it to true on every event of the request that does not say.',
+  tcString: `An IAB TCF v2 TC string (TCF 2.0–2.3) the subject's choice was made with, decoded when stored (\`tcf\`): one that does not decode, or of another framework version, is refused. At most ${LIMITS.tcString} characters; empty = absent.`,
+  gppString: `An IAB Global Privacy Platform string, decoded when stored (\`gpp\`): one that does not decode is refused. At most ${LIMITS.gppString} characters; empty = absent.`,
+  jurisdiction:
+    'Where the subject is, as an ISO 3166-1 alpha-2 (`DE`) or ISO 3166-2 (`US-CA`) code from the ISO lists; stored upper case. It chooses the regime of a specification target.',
+} as const;
+
 /** An optional text: empty (= absent) or with at least one non-blank character (blank ones are refused). */
 const optionalText = (max: number, description: string) => z.string().max(max).regex(/^$|\S/).optional().describe(description);
 
@@ -70,6 +83,10 @@ export const ConsentInput = z
       .datetime({ offset: true })
       .optional()
       .describe('When the consent lapses (must be in the future). Current states show `expired: true` afterwards.'),
+    gpc: z.boolean().optional().describe(signalDescriptions.gpc),
+    tcString: z.string().max(LIMITS.tcString).optional().describe(signalDescriptions.tcString),
+    gppString: z.string().max(LIMITS.gppString).optional().describe(signalDescriptions.gppString),
+    jurisdiction: Jurisdiction.optional().describe(signalDescriptions.jurisdiction),
   })
   .meta({
     description: 'The client fields of a consent event. Unknown fields are refused.',
@@ -100,6 +117,13 @@ export const ConsentFormRequest = z
       .describe('As in ConsentInput, in decimal digits; empty: absent.'),
     expiresAt: z
       .union([z.iso.datetime({ offset: true }), z.string().max(0)])
+      .optional()
+      .describe('As in ConsentInput; empty: absent.'),
+    gpc: z.enum(['true', 'false', '']).optional().describe('As in ConsentInput; empty: absent.'),
+    tcString: z.string().max(LIMITS.tcString).optional().describe('As in ConsentInput; empty: absent.'),
+    gppString: z.string().max(LIMITS.gppString).optional().describe('As in ConsentInput; empty: absent.'),
+    jurisdiction: z
+      .union([Jurisdiction, z.string().max(0)])
       .optional()
       .describe('As in ConsentInput; empty: absent.'),
   })
@@ -137,6 +161,13 @@ export const ConsentSearchQuery = z.object({
     .optional()
     .describe(`Events per page (default ${LIMITS.searchPageDefault}, at most ${LIMITS.searchPageMax}).`),
   cursor: z.string().max(LIMITS.searchCursorLength).optional().describe('Opaque cursor from the `Link: rel="next"` header of the previous page.'),
+  gpc: z
+    .boolean()
+    .optional()
+    .describe(
+      'Only events recorded with this `gpc` (true: with a GPC signal; false: those that say there was none). With current=true: the current event is returned only when it matches.',
+    ),
+  jurisdiction: Jurisdiction.optional().describe('Only events recorded in this jurisdiction (exactly this code). With current=true: as `gpc`.'),
 });
 registry.add(ConsentSearchQuery, { id: 'ConsentSearchQuery' });
 
@@ -184,6 +215,35 @@ const base64Hash = () =>
     .string()
     .regex(/^[A-Za-z0-9+/]{43}=$/)
     .describe('SHA-256, standard padded base64.');
+
+/** What Accord keeps of a TC string beside it: searchable facts, not the vendor lists. */
+export const TcfFacts = z
+  .object({
+    version: z.int().describe('TC string format version (2 for TCF 2.0 to 2.3).'),
+    policyVersion: z.int().describe('TCF policy version (4: TCF 2.2, 5: TCF 2.3).'),
+    cmpId: z.int().describe('The consent management platform that made the string.'),
+    cmpVersion: z.int(),
+    purposes: z.array(z.int()).describe('Purposes consented to (ids, ascending).'),
+    legitimateInterests: z.array(z.int()).describe('Purposes whose legitimate interest was not objected to (ids, ascending).'),
+    specialFeatures: z.array(z.int()).describe('Special features opted in to (ids, ascending).'),
+  })
+  .meta({ description: 'Facts decoded from `tcString` when the event was stored (IAB @iabtechlabtcf/core).' });
+registry.add(TcfFacts, { id: 'ConsentTcfFacts' });
+
+export const GppFacts = z
+  .object({
+    sections: z
+      .array(z.string())
+      .describe('The sections present, by their GPP API prefix (`tcfeuv2`, `uspv1`, `usnat`, `usca`, …), in the order of the string.'),
+    saleOptOut: z
+      .boolean()
+      .optional()
+      .describe('US sections: true when any opts out of the sale of personal data, false when they say the subject did not; absent when none applies.'),
+    sharingOptOut: z.boolean().optional().describe('Same, for sharing (cross-context behavioural advertising).'),
+    targetedAdvertisingOptOut: z.boolean().optional().describe('Same, for targeted advertising.'),
+  })
+  .meta({ description: 'Facts decoded from `gppString` when the event was stored (IAB @iabgpp/cmpapi).' });
+registry.add(GppFacts, { id: 'ConsentGppFacts' });
 
 /** The example event of the document (its ConsentEvent schema and the consent operations). */
 export const EXAMPLE_EVENT = {
@@ -249,6 +309,12 @@ export const ConsentEvent = z
       .describe(
         'Current states only (search with current=true): present and true when the target names a specification that changed materially after the version consented to (`targetVersion` is older than the specification’s `reconsentSince`): ask the subject again. Computed when read (the specification is remembered up to ACCORD_CONSENT_SPEC_CACHE_MS, 1 s).',
       ),
+    gpc: z.boolean().optional().describe('Present when sent (or set by `Sec-GPC: 1`): whether a Global Privacy Control signal was present.'),
+    tcString: z.string().optional().describe('Present when sent: the IAB TCF TC string.'),
+    tcf: TcfFacts.optional().describe('With `tcString`: what it says.'),
+    gppString: z.string().optional().describe('Present when sent: the IAB GPP string.'),
+    gpp: GppFacts.optional().describe('With `gppString`: what it says.'),
+    jurisdiction: z.string().optional().describe('Present when sent: ISO 3166-1 alpha-2 or ISO 3166-2 code, upper case.'),
   })
   .meta({ description: 'An immutable consent event.', examples: [EXAMPLE_EVENT] });
 registry.add(ConsentEvent, { id: 'ConsentEvent' });
@@ -323,6 +389,14 @@ export const ConsentStatistics = z.object({
   declined: count('Of which action false.'),
   noAction: count('Of which action null.'),
   distinctSubjects: count('Distinct subjects in the events of the application.'),
+  gpcDeclines: count(
+    'Of all events, those that record a Global Privacy Control signal with no explicit choice (`gpc: true`, `action: null`): the GPC-driven declines.',
+  ),
+  jurisdictions: z
+    .array(z.object({ jurisdiction: z.string(), events: count('Events of the application recorded in this jurisdiction.') }))
+    .describe(
+      `Events by the jurisdiction they were recorded in (at most the ${LIMITS.statisticsTargets} with the most events, most first); events without one are not counted here.`,
+    ),
   latestEventAt: dateTime().nullable().describe('createdAt of the newest event; null when none.'),
   targets: z
     .array(
@@ -337,6 +411,9 @@ export const ConsentStatistics = z.object({
         ),
         currentRenewalRequired: count(
           'Current states of this target (a specification), written by this application, consented to a version older than its latest material change (`renewalRequired`; also counted under their action or `currentExpired`). 0 for other targets.',
+        ),
+        currentGpcDeclines: count(
+          'Current states of this target, written by this application, whose current event is a GPC signal with no explicit choice (also counted under `currentNoAction` or `currentExpired`).',
         ),
       }),
     )

@@ -1,6 +1,7 @@
 import ISO6391 from 'iso-639-1';
 import { z } from 'zod';
 import { componentSchemas, contractRegistry } from './json-schema';
+import { Jurisdiction, REGIME_GPC, REGIME_MODELS, RegimesInput } from './regimes';
 
 /**
  * The data processing contract: what a group, a specification and a text may hold. One source
@@ -85,6 +86,7 @@ export const SPEC_FIELDS = [
   'legalBasis',
   'externalHref',
   'consentValidityDays',
+  'regimes',
 ] as const;
 export const TEXT_FIELDS = ['value', 'language', 'type'] as const;
 
@@ -154,6 +156,11 @@ const specFields = {
     .describe(
       'Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry.',
     ),
+  regimes: RegimesInput.nullable()
+    .optional()
+    .describe(
+      'How consent works per jurisdiction (docs/consent.md, Signals and regimes). Null or absent: `{"*": {"model": "opt-in"}}`, nothing until accepted everywhere. A change is material.',
+    ),
 };
 const optionalSpecFields = Object.fromEntries(Object.entries(specFields).map(([k, v]) => [k, v.optional()])) as {
   [K in keyof typeof specFields]: z.ZodOptional<(typeof specFields)[K]>;
@@ -183,18 +190,32 @@ export const ListQuery = z.object({
 });
 registry.add(ListQuery, { id: 'DpListQuery' });
 
+const signalFields = {
+  jurisdiction: Jurisdiction.optional().describe(
+    'Where the subject is (ISO 3166-1 alpha-2 or ISO 3166-2): each item answers the regime of its specification there. Absent: the gateway’s trusted geo header when configured (ACCORD_GEO_HEADER), else `*`.',
+  ),
+  gpc: z
+    .boolean()
+    .optional()
+    .describe(
+      'The subject’s browser sends a Global Privacy Control signal (`navigator.globalPrivacyControl`); where the regime honours it, it pre-selects a decline.',
+    ),
+};
 const viewFields = {
   lang: LanguageCode.optional().describe(
     'Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose.',
   ),
   type: z.enum(TEXT_TYPES).optional().describe('Preferred text type (default `default`); within a language falls back to `default`, then any type.'),
 };
-export const ViewQuery = z.object(viewFields);
+export const PolicyQuery = z.object(viewFields);
+registry.add(PolicyQuery, { id: 'DpPolicyQuery' });
+export const ViewQuery = z.object({ ...signalFields, ...viewFields });
 registry.add(ViewQuery, { id: 'DpViewQuery' });
 const party = (description: string) => z.string().min(1).max(LIMITS.partyLength).describe(description);
 export const DashboardQuery = z.object({
   subject: party('The subject whose consents are shown.'),
   issuer: party('The issuer the consents were given to.'),
+  ...signalFields,
   ...viewFields,
 });
 registry.add(DashboardQuery, { id: 'DpDashboardQuery' });
@@ -202,7 +223,16 @@ registry.add(DashboardQuery, { id: 'DpDashboardQuery' });
 // --- answers ------------------------------------------------------------------------------
 
 const dateTime = () => z.iso.datetime({ offset: true });
-const material = 'purpose, data, action, legalBasis, duration, location or sensitive changed, or the editor sent `requiresReconsent: true`';
+const material = 'purpose, data, action, legalBasis, duration, location, sensitive or regimes changed, or the editor sent `requiresReconsent: true`';
+
+const regime = {
+  model: z.enum(REGIME_MODELS),
+  gpc: z.enum(REGIME_GPC),
+};
+/** Regimes as answered: normalised, `*` always present, `gpc` explicit. */
+const Regimes = z
+  .record(z.string(), z.object(regime))
+  .describe('How consent works per jurisdiction, normalised: keys upper case, `gpc` explicit, `*` always present (docs/consent.md, Signals and regimes).');
 
 export const Group = z.object({
   id: z.string().describe('24 hex characters.'),
@@ -259,6 +289,7 @@ export const Spec = z.object({
   archived: z.boolean().describe('True once deleted: still readable (with its versions) so consent events stay explainable; read-only and not listed.'),
   deletedAt: dateTime().nullable().optional(),
   consentValidityDays: z.int().optional().describe('Present when set: days a consent to this specification stays valid.'),
+  regimes: Regimes,
 });
 registry.add(Spec, { id: 'DpSpec' });
 
@@ -282,14 +313,34 @@ export const ConsentRequestItem = z.object({
   legalBasis: optionalFacts.legalBasis.unwrap(),
   externalHref: optionalFacts.externalHref.unwrap(),
   version: z.int().describe('Current version of the specification.'),
+  regime: z
+    .object({ key: z.string().describe('The key of `regimes` that applies: the jurisdiction’s code, a less specific one, or `*`.'), ...regime })
+    .describe('The specification’s regime in the view’s jurisdiction (most specific key wins).'),
+  preselected: z
+    .boolean()
+    .nullable()
+    .describe(
+      'What the UI pre-selects: opt-in false, opt-out true, the subject’s current choice on a dashboard, false when a GPC signal is applied; null under notice (no choice to make).',
+    ),
+  gpcApplied: z
+    .boolean()
+    .describe(
+      'A Global Privacy Control signal decided `preselected` (the UI says so): the regime honours GPC and no explicit choice was made with the signal on.',
+    ),
 });
 registry.add(ConsentRequestItem, { id: 'DpConsentRequestItem' });
+
+const viewSignals = {
+  jurisdiction: z.string().nullable().describe('The jurisdiction the regimes were chosen for (query, else the trusted geo header); null: none (`*`).'),
+  gpc: z.boolean().describe('Whether a GPC signal was taken into account (the `gpc` query).'),
+};
 
 export const ConsentRequest = z.object({
   groupId: z.string(),
   title: z.string(),
   caption: z.string(),
   language: z.string().nullable().describe('The requested language (each text says its own).'),
+  ...viewSignals,
   items: z.array(ConsentRequestItem),
 });
 registry.add(ConsentRequest, { id: 'DpConsentRequest' });
@@ -302,6 +353,7 @@ export const Dashboard = z.object({
   language: z.string().nullable(),
   subject: z.string(),
   issuer: z.string(),
+  ...viewSignals,
   items: z.array(
     z.intersection(
       ConsentRequestItem,
@@ -321,6 +373,7 @@ export const Dashboard = z.object({
                 .describe(
                   'Present and true when the specification changed materially after that version (its `reconsentSince` is later): the subject needs to answer again.',
                 ),
+              gpc: z.boolean().optional().describe('The event’s `gpc`, when it says.'),
             }),
           )
           .describe('Current event of every scope of the target, `default` first.'),

@@ -5,6 +5,7 @@ export * as consent from './consent';
 export * as console from './console';
 export * as dataprocessing from './dataprocessing';
 export * as oauth from './oauth';
+export * as regimes from './regimes';
 export * as sessions from './sessions';
 export * as webhooks from './webhooks';
 export { componentSchemas, jsonSchemaOf, longerThan, type JsonSchema } from './json-schema';

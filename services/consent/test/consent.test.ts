@@ -262,13 +262,40 @@ describe('statistics', () => {
     expect(s).toMatchObject({ appId: 'app-s1', total: 5, accepted: 3, declined: 1, noAction: 1, distinctSubjects: 3 });
     expect(s.latestEventAt).toEqual(last.events[0]!.createdAt);
     expect(s.targets).toEqual([
-      { target: t1, events: 4, currentAccepted: 1, currentDeclined: 1, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 },
-      { target: 'https://s.example/t2', events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 1, currentExpired: 0, currentRenewalRequired: 0 },
+      {
+        target: t1,
+        events: 4,
+        currentAccepted: 1,
+        currentDeclined: 1,
+        currentNoAction: 0,
+        currentExpired: 0,
+        currentRenewalRequired: 0,
+        currentGpcDeclines: 0,
+      },
+      {
+        target: 'https://s.example/t2',
+        events: 1,
+        currentAccepted: 0,
+        currentDeclined: 0,
+        currentNoAction: 1,
+        currentExpired: 0,
+        currentRenewalRequired: 0,
+        currentGpcDeclines: 0,
+      },
     ]);
     const o = await svc.client.getStatistics(other);
     expect(o).toMatchObject({ total: 1, declined: 1, distinctSubjects: 1 });
     expect(o.targets).toEqual([
-      { target: t1, events: 1, currentAccepted: 0, currentDeclined: 1, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 },
+      {
+        target: t1,
+        events: 1,
+        currentAccepted: 0,
+        currentDeclined: 1,
+        currentNoAction: 0,
+        currentExpired: 0,
+        currentRenewalRequired: 0,
+        currentGpcDeclines: 0,
+      },
     ]);
     const none = await svc.client.getStatistics({ accountId: 'acc-none', appId: 'app-none' });
     expect(none).toMatchObject({ total: 0, distinctSubjects: 0, targets: [] });
@@ -305,13 +332,18 @@ describe('expiry', () => {
     // the event itself is history: no expired flag outside current states
     expect((await svc.client.getConsent({ accountId: who.accountId, id: events[0]!.id })).expired).toBeUndefined();
     expect((await svc.client.getStatistics(who)).targets).toEqual([
-      { target, events: 2, currentAccepted: 1, currentDeclined: 0, currentNoAction: 0, currentExpired: 1, currentRenewalRequired: 0 },
+      { target, events: 2, currentAccepted: 1, currentDeclined: 0, currentNoAction: 0, currentExpired: 1, currentRenewalRequired: 0, currentGpcDeclines: 0 },
     ]);
 
     // consenting again (without expiry) makes the state current and unexpired
     await create(who, [{ subject: 'lapsing', target, action: true }]);
     expect((await current('lapsing')).events[0]!.expired).toBeUndefined();
-    expect((await svc.client.getStatistics(who)).targets[0]).toMatchObject({ currentAccepted: 2, currentExpired: 0, currentRenewalRequired: 0 });
+    expect((await svc.client.getStatistics(who)).targets[0]).toMatchObject({
+      currentAccepted: 2,
+      currentExpired: 0,
+      currentRenewalRequired: 0,
+      currentGpcDeclines: 0,
+    });
   });
 });
 
@@ -384,5 +416,79 @@ describe('export', () => {
       status.INVALID_ARGUMENT,
     );
     expect(fieldErrors(err).map((f) => f.field)).toEqual(['limit', 'cursor', 'until']);
+  });
+});
+
+describe('signals (gRPC callers get the REST rules)', () => {
+  /** Made with the IAB encoders (services/consent/src/domain/signals.test.ts): TCF 2.3, CMP 10, purposes 1, 3, 4; LI 2, 7; special feature 1. */
+  const TC = 'CQuMEMAQuMEMAAKACAENCWFoALAAAEIAAAYgAAoAAAAA.IAAA.YAAAAAAAAAAA';
+  /** uspv1 (sale opt-out Y), usnat (sale and sharing opted out, targeted advertising not), usca (sale opted out). */
+  const GPP = 'DBABzYA~1YYN~CEAWAAAAAABA.QA~BAQAAABA.QA';
+
+  it('stores gpc, the decoded TC and GPP strings and the jurisdiction (upper case), and reads them back everywhere', async () => {
+    const who = { accountId: 'acc-sig', appId: 'app-sig' };
+    const { events } = await create(who, [{ subject: 'sig-1', gpc: true, tcString: TC, gppString: GPP, jurisdiction: 'us-ca', action: true }]);
+    const ev = events[0]!;
+    expect(ev).toMatchObject({
+      gpc: true,
+      tcString: TC,
+      tcf: { version: 2, policyVersion: 5, cmpId: 10, cmpVersion: 2, purposes: [1, 3, 4], legitimateInterests: [2, 7], specialFeatures: [1] },
+      gppString: GPP,
+      gpp: { sections: ['uspv1', 'usnat', 'usca'], saleOptOut: true, sharingOptOut: true, targetedAdvertisingOptOut: false },
+      jurisdiction: 'US-CA',
+    });
+    const { gpc, tcString, tcf, gppString, gpp, jurisdiction } = ev;
+    const signals = { gpc, tcString, tcf, gppString, gpp, jurisdiction };
+    expect(await svc.client.getConsent({ accountId: who.accountId, id: ev.id })).toMatchObject(signals);
+    const q = { accountId: who.accountId, subject: 'sig-1', issuer: input().issuer, target: input().target };
+    expect((await svc.client.searchConsents({ ...q, current: true })).events[0]).toMatchObject(signals);
+    expect((await svc.client.getCurrentStates({ ...q, targets: [] })).events[0]).toMatchObject(signals);
+    expect((await svc.client.exportConsents({ accountId: who.accountId, cursor: '', limit: 10, withTotal: false })).events[0]).toMatchObject(signals);
+  });
+
+  it('refuses an undecodable, foreign-version or oversized string and an unknown jurisdiction, naming each, storing nothing of the call', async () => {
+    const who = { accountId: 'acc-sig-bad', appId: 'app' };
+    const err = await expectGrpcError(
+      create(who, [
+        { subject: 'ok', action: true },
+        { subject: 'bad', tcString: 'BOEFEAyOEFEAyAHABDENAI4AAAB9vABAASA', gppString: 'garbage' },
+        { subject: 'bad', tcString: 'C'.repeat(10_001), jurisdiction: 'ZZ' },
+      ]),
+      status.INVALID_ARGUMENT,
+    );
+    expect(fieldErrors(err).map((f) => f.field)).toEqual(['/1/tcString', '/1/gppString', '/2/tcString', '/2/jurisdiction']);
+    expect((await svc.client.exportConsents({ accountId: who.accountId, cursor: '', limit: 10, withTotal: false })).events).toEqual([]);
+  });
+
+  it('search filters on gpc and jurisdiction, in the history and the current state', async () => {
+    const who = { accountId: A.accountId, appId: A.appId };
+    const subject = 'sig-filter';
+    await create(who, [
+      { subject, action: true, jurisdiction: 'DE' },
+      { subject, gpc: true, jurisdiction: 'US-CA' },
+    ]);
+    const q = { accountId: A.accountId, subject, issuer: input().issuer, target: input().target };
+    expect((await svc.client.searchConsents({ ...q, current: false, gpc: true })).events.map((e) => e.jurisdiction)).toEqual(['US-CA']);
+    expect((await svc.client.searchConsents({ ...q, current: false, jurisdiction: 'de' })).events.map((e) => e.action)).toEqual([true]);
+    expect((await svc.client.searchConsents({ ...q, current: true, jurisdiction: 'DE' })).events).toEqual([]);
+    expect((await svc.client.searchConsents({ ...q, current: true, gpc: true })).events).toHaveLength(1);
+    await expectGrpcError(svc.client.searchConsents({ ...q, current: false, jurisdiction: 'XX' }), status.INVALID_ARGUMENT);
+  });
+
+  it('statistics count GPC-driven declines and events by jurisdiction', async () => {
+    const who = { accountId: 'acc-sig-stats', appId: 'app' };
+    await create(who, [
+      { subject: 'u1', gpc: true, jurisdiction: 'US-CA' },
+      { subject: 'u2', gpc: true, action: true, jurisdiction: 'US-CA' },
+      { subject: 'u3', action: false, jurisdiction: 'DE' },
+      { subject: 'u4', action: true },
+    ]);
+    const s = await svc.client.getStatistics(who);
+    expect(s).toMatchObject({ total: 4, gpcDeclines: 1 });
+    expect(s.jurisdictions).toEqual([
+      { jurisdiction: 'US-CA', events: 2 },
+      { jurisdiction: 'DE', events: 1 },
+    ]);
+    expect(s.targets[0]).toMatchObject({ currentNoAction: 1, currentGpcDeclines: 1, currentAccepted: 2, currentDeclined: 1 });
   });
 });

@@ -77,7 +77,16 @@ describe('40 racing writers against the store itself (no batching: each event it
     const stats = await statsOf(repos[3]!, 'acc-race', 'app-count');
     expect(stats).toMatchObject({ total: 40, accepted: 30, declined: 10, noAction: 0, distinctSubjects: 40 });
     expect(stats.targets).toEqual([
-      { target: 't-many', events: 40, currentAccepted: 30, currentDeclined: 10, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 },
+      {
+        target: 't-many',
+        events: 40,
+        currentAccepted: 30,
+        currentDeclined: 10,
+        currentNoAction: 0,
+        currentExpired: 0,
+        currentRenewalRequired: 0,
+        currentGpcDeclines: 0,
+      },
     ]);
   });
 });
@@ -109,14 +118,32 @@ describe('current states written by Accord 0.1 (flat fields, no `cur`)', () => {
       expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([]); // no counters of 0.1 here
       await repo.statistics.count([next!]);
       expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([
-        { target: 't', events: 1, currentAccepted: 1, currentDeclined: 0, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 }, // the 0.1 state, accepted
+        {
+          target: 't',
+          events: 1,
+          currentAccepted: 1,
+          currentDeclined: 0,
+          currentNoAction: 0,
+          currentExpired: 0,
+          currentRenewalRequired: 0,
+          currentGpcDeclines: 0,
+        }, // the 0.1 state, accepted
       ]);
       await repo.current.apply([next!]);
       expect(await current()).toEqual([next]);
       await repo.current.apply([old!]); // older: no change
       expect(await current()).toEqual([next]);
       expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([
-        { target: 't', events: 1, currentAccepted: 0, currentDeclined: 1, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 },
+        {
+          target: 't',
+          events: 1,
+          currentAccepted: 0,
+          currentDeclined: 1,
+          currentNoAction: 0,
+          currentExpired: 0,
+          currentRenewalRequired: 0,
+          currentGpcDeclines: 0,
+        },
       ]);
     });
   });

@@ -38,6 +38,7 @@ async function fakeDataProcessing(): Promise<{
         location: 'EU',
         duration: 30,
         legalBasis: 'CONSENT',
+        regimes: {},
         externalHref: req.specId === 's1' ? 'https://shop.example/privacy#newsletter' : '',
         texts: [],
         groupName: 'Marketing',

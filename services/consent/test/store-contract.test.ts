@@ -232,6 +232,62 @@ describe.each(adapters)('the consent store ($name)', (adapter) => {
     });
   });
 
+  describe('signals', () => {
+    /** IAB-encoded (see services/consent/src/domain/signals.test.ts): a TCF 2.3 TC string and a GPP string with uspv1, usnat, usca. */
+    const TC = 'CQuMEMAQuMEMAAKACAENCWFoALAAAEIAAAYgAAoAAAAA.IAAA.YAAAAAAAAAAA';
+    const GPP = 'DBABzYA~1YYN~CEAWAAAAAABA.QA~BAQAAABA.QA';
+
+    it('keep gpc, both strings with what they say, and the jurisdiction through reads, history filters and current states; absent ones stay absent', async () => {
+      const [signalled, plain, other] = evs('acc', [
+        { action: null, gpc: true, tcString: TC, gppString: GPP, jurisdiction: 'us-ca' },
+        { subject: 'p', action: true },
+        { action: true, gpc: false, jurisdiction: 'DE' },
+      ]);
+      expect(signalled).toMatchObject({ gpc: true, jurisdiction: 'US-CA', tcf: { purposes: [1, 3, 4] }, gpp: { sections: ['uspv1', 'usnat', 'usca'] } });
+      await s.events.insert([[signalled!, plain!, other!]], later());
+      expect(await s.events.findById('acc', signalled!.id)).toEqual(signalled);
+      const back = await s.events.findById('acc', plain!.id);
+      expect(back).toEqual(plain);
+      for (const f of ['gpc', 'tcString', 'tcf', 'gppString', 'gpp', 'jurisdiction']) expect(back).not.toHaveProperty(f);
+      const history = (q: { gpc?: boolean; jurisdiction?: string }) =>
+        s.events.history({ accountId: 'acc', subject: 's', issuer: ISSUER, target: TARGET, limit: 10, ...q });
+      expect(ids(await history({ gpc: true }))).toEqual([signalled!.id]);
+      expect(ids(await history({ gpc: false }))).toEqual([other!.id]);
+      expect(ids(await history({ jurisdiction: 'US-CA' }))).toEqual([signalled!.id]);
+      expect((await s.events.exportPage({ accountId: 'acc', limit: 10 }))[0]).toEqual(signalled);
+
+      await s.current.apply([signalled!, plain!]);
+      const key = stateKey('acc', 's', ISSUER, TARGET, 'default');
+      expect((await s.current.byKeys('acc', [key])).get(key)).toEqual(signalled);
+      await s.current.apply([other!]);
+      expect((await s.current.byKeys('acc', [key])).get(key)).toEqual(other);
+      expect(await s.current.ofSubject('acc', 'p', ISSUER, [], 10)).toEqual([plain]);
+    });
+
+    it('are counted: GPC-driven declines of an application, its events by jurisdiction (most first), current states that are GPC declines', async () => {
+      const list = evs('acc', [
+        { subject: 'a', action: null, gpc: true, jurisdiction: 'US-CA' },
+        { subject: 'b', action: true, gpc: true, jurisdiction: 'US-CA' },
+        { subject: 'c', action: null, jurisdiction: 'DE' },
+        { subject: 'd', action: null, gpc: true },
+      ]);
+      await s.events.insert([list], later());
+      await s.current.apply(list);
+      await s.statistics.count(list);
+      await s.statistics.count(evs('acc', [{ jurisdiction: 'FR' }], 'app-2'));
+      const read = await s.statistics.read('acc', 'app', new Date());
+      expect(read.app).toEqual({ total: 4, accepted: 1, declined: 0, noAction: 3, gpcDeclines: 2 });
+      expect(read.jurisdictions).toEqual([
+        { jurisdiction: 'US-CA', events: 2 },
+        { jurisdiction: 'DE', events: 1 },
+      ]);
+      const sum = (pick: (x: (typeof read.states)[number]) => boolean) => read.states.filter(pick).reduce((n, x) => n + x.count, 0);
+      expect(sum((x) => x.gpcDecline === true)).toBe(2);
+      expect(sum((x) => x.action === null && !x.gpcDecline)).toBe(1);
+      expect(await s.statistics.eventTotal({ accountId: 'acc' })).toBe(5);
+    });
+  });
+
   describe('outbox', () => {
     it('claims due events once until the lease runs out, publishes, defers and counts what waits', async () => {
       const t = Date.now();

@@ -229,6 +229,58 @@ describe('specifications', () => {
     expect(await svc.client.getSpec({ accountId: A.accountId, id: s.id })).toMatchObject({ version: 6, reconsentSince: 6 });
   });
 
+  it('carry regimes: the default opt-in everywhere, normalised when set, a change of them material and kept with each version', async () => {
+    const s = await newSpec(A);
+    const optIn = { model: 'opt-in', gpc: 'ignore' };
+    expect(s.regimes).toEqual({ '*': optIn });
+    const ca = { model: 'opt-out', gpc: 'opt-out' };
+    const set = await svc.client.updateSpec({
+      ...A,
+      id: s.id,
+      fields: { regimes: { byJurisdiction: { 'us-ca': { model: 'opt-out', gpc: 'opt-out' } } } },
+      updateMask: ['regimes'],
+    });
+    expect(set).toMatchObject({ version: 2, reconsentSince: 2, regimes: { '*': optIn, 'US-CA': ca } });
+    // the same regimes again, written otherwise (`*` spelled out, upper case): no new version
+    const same = await svc.client.updateSpec({
+      ...A,
+      id: s.id,
+      fields: { regimes: { byJurisdiction: { '*': { model: 'opt-in', gpc: '' }, 'US-CA': ca } } },
+      updateMask: ['regimes'],
+    });
+    expect(same).toMatchObject({ version: 2 });
+    // another field changed: the regimes stay as they are
+    expect(await svc.client.updateSpec({ ...A, id: s.id, fields: { externalHref: 'https://example.com/p' }, updateMask: ['externalHref'] })).toMatchObject({
+      version: 3,
+      reconsentSince: 2,
+      regimes: { '*': optIn, 'US-CA': ca },
+    });
+    // named in the mask without a value: back to the default, a material change
+    expect(await svc.client.updateSpec({ ...A, id: s.id, fields: {}, updateMask: ['regimes'] })).toMatchObject({
+      version: 4,
+      reconsentSince: 4,
+      regimes: { '*': optIn },
+    });
+    expect((await svc.client.getSpecVersion({ accountId: A.accountId, specId: s.id, version: 2 })).spec!.regimes).toEqual({ '*': optIn, 'US-CA': ca });
+    expect((await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id, version: 3 })).regimes).toEqual({ '*': optIn, 'US-CA': ca });
+  });
+
+  it('refuse bad regimes, naming each', async () => {
+    const g = await newGroup(A);
+    const err = await expectGrpcError(
+      svc.client.createSpec({
+        ...A,
+        groupId: g.id,
+        fields: specFields({
+          regimes: { byJurisdiction: { XX: { model: 'opt-in', gpc: '' }, FR: { model: 'maybe', gpc: '' }, DE: { model: 'opt-in', gpc: 'never' } } },
+        }),
+        texts: [],
+      }),
+      status.INVALID_ARGUMENT,
+    );
+    expect(fieldsOf(err).sort()).toEqual(['/regimes/DE/gpc', '/regimes/FR/model', '/regimes/XX']);
+  });
+
   it('signal each material change to the consent service until it acknowledges that version (text edits signal nothing; a later material version survives an older ack)', async () => {
     const pendingOf = async (id: string) => (await svc.client.listPendingRenewals({ limit: 1000 })).renewals.filter((r) => r.specId === id);
     const s = await newSpec(A);

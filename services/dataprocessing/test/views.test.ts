@@ -116,6 +116,38 @@ describe('consent request', () => {
   });
 });
 
+describe('regimes in the views', () => {
+  it('each item answers its regime in the jurisdiction asked, the pre-selection and whether GPC decided it; an unknown code is refused', async () => {
+    const g = await svc.client.createGroup({ ...A, fields: { name: 'ads' } });
+    const regimes = { byJurisdiction: { US: { model: 'opt-out', gpc: '' }, 'US-CA': { model: 'opt-out', gpc: 'opt-out' } } };
+    const s = await svc.client.createSpec({ ...A, groupId: g.id, fields: { data: 'd', purpose: 'ads', action: 'use', regimes }, texts: [] });
+    const view = (jurisdiction: string | undefined, gpc: boolean) =>
+      svc.client.getConsentRequest({ accountId: A.accountId, groupId: g.id, language: '', textType: '', ...(jurisdiction ? { jurisdiction } : {}), gpc });
+    const ca = await view('us-ca', true);
+    expect(ca).toMatchObject({ jurisdiction: 'US-CA', gpc: true });
+    expect(ca.items[0]).toMatchObject({ specId: s.id, regime: { key: 'US-CA', model: 'opt-out', gpc: 'opt-out' }, preselected: false, gpcApplied: true });
+    expect((await view('US-NY', true)).items[0]).toMatchObject({ regime: { key: 'US' }, preselected: true, gpcApplied: false });
+    const none = await view(undefined, false);
+    expect(none).toMatchObject({ jurisdiction: '', gpc: false });
+    expect(none.items[0]).toMatchObject({ regime: { key: '*', model: 'opt-in' }, preselected: false, gpcApplied: false });
+    const err = await expectGrpcError(view('XX', false), status.INVALID_ARGUMENT);
+    expect(fieldsOf(err)).toEqual(['jurisdiction']);
+    // the dashboard: the subject's accept was made without the signal, which now declines in California
+    const d = await svc.client.getDashboard({
+      accountId: A.accountId,
+      groupId: g.id,
+      subject: 'u',
+      issuer: 'shop',
+      language: '',
+      textType: '',
+      jurisdiction: 'US-CA',
+      gpc: true,
+    });
+    expect(d).toMatchObject({ jurisdiction: 'US-CA', gpc: true });
+    expect(d.items[0]).toMatchObject({ state: 'accepted', item: { preselected: false, gpcApplied: true } });
+  });
+});
+
 describe('dashboard', () => {
   it('shows each consent-target item with the subject’s current consent from the consent service', async () => {
     const { g, s1, s3 } = await fixture();

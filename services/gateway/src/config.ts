@@ -24,6 +24,15 @@ export const configShape = {
   ACCORD_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).default(30_000),
   /** Trust X-Forwarded-* from this many proxy hops (behind an ingress: 1). */
   ACCORD_TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+  /**
+   * A request header that a CDN or ingress in front of the gateway sets to the client's country or
+   * region (e.g. CF-IPCountry): the jurisdiction of consent views that do not name one. Unset: no
+   * header is read (a client's copy is never trusted).
+   */
+  ACCORD_GEO_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'expected an HTTP header name, e.g. CF-IPCountry')
+    .optional(),
   /** The web components bundle served at /sdk/accord-elements.js (default: the built @accord/sdk package). */
   ACCORD_SDK_BUNDLE: z.string().default(''),
   /** Console sessions end after this many seconds without a request (idle timeout). */

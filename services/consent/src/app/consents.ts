@@ -1,4 +1,5 @@
 import type { JWK } from 'jose';
+import { contracts } from '@accord/proto';
 import {
   FailedPreconditionError,
   GroupCommit,
@@ -59,6 +60,9 @@ export interface SearchParams {
   target: string;
   source?: string;
   scope?: string;
+  /** Only events with this gpc / in this jurisdiction (any case; an unknown code is INVALID_ARGUMENT). */
+  gpc?: boolean;
+  jurisdiction?: string;
   current: boolean;
   limit?: number;
   /** Id of the last event of the previous page (results continue with older events). */
@@ -290,6 +294,11 @@ export class Consents {
     if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT)
       throw InvalidArgumentError.field('limit', `must be an integer from 1 to ${SEARCH_MAX_LIMIT}`);
     if (p.cursor && !EVENT_ID_PATTERN.test(p.cursor)) throw InvalidArgumentError.field('cursor', 'is not a cursor of this search');
+    let jurisdiction: string | undefined;
+    if (p.jurisdiction) {
+      jurisdiction = contracts.regimes.normalizeJurisdiction(p.jurisdiction);
+      if (!jurisdiction) throw InvalidArgumentError.field('jurisdiction', contracts.regimes.JURISDICTION_MESSAGE);
+    }
     let events: ConsentEvent[];
     if (p.current) {
       // the current states hold the newest event of each state: with a scope, one lookup by key;
@@ -300,6 +309,7 @@ export class Consents {
           : await this.store.current.ofSubject(p.accountId, p.subject, p.issuer, [p.target], MAX_STATES);
       events = states
         .filter((e) => !p.source || e.source === p.source)
+        .filter((e) => (p.gpc === undefined || e.gpc === p.gpc) && (jurisdiction === undefined || e.jurisdiction === jurisdiction))
         .filter((e) => !p.cursor || e.id < p.cursor)
         .sort((x, y) => (x.id < y.id ? 1 : -1))
         .slice(0, limit + 1);
@@ -313,6 +323,8 @@ export class Consents {
       };
       if (p.source) q.source = p.source;
       if (p.scope) q.scope = p.scope;
+      if (p.gpc !== undefined) q.gpc = p.gpc;
+      if (jurisdiction !== undefined) q.jurisdiction = jurisdiction;
       if (p.cursor) q.before = p.cursor;
       events = await this.store.events.history(q);
     }

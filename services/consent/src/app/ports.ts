@@ -38,6 +38,9 @@ export interface HistoryQuery {
   target: string;
   scope?: string;
   source?: string;
+  /** Only events with this `gpc` / in this jurisdiction (filtered within the one history). */
+  gpc?: boolean;
+  jurisdiction?: string;
   /** Only events with a smaller id (older): the cursor of the previous page. */
   before?: string;
   limit: number;

@@ -2,6 +2,7 @@ import { createHash, randomInt } from 'node:crypto';
 import { InvalidArgumentError, type FieldError } from '@accord/common';
 import { contracts } from '@accord/proto';
 import { nextEventId } from './event-id';
+import { decodeGppString, decodeTcString, SignalError, SIGNAL_LIMITS, type GppFacts, type TcfFacts } from './signals';
 
 /** What a client may send for one event (the service assigns id, token, createdAt). */
 export interface ConsentInput {
@@ -17,6 +18,11 @@ export interface ConsentInput {
   targetVersion?: number;
   /** When the consent lapses (must be later than now). */
   expiresAt?: Date;
+  /** Signals (domain/signals.ts): a GPC signal was present; a TC string; a GPP string; where the subject is. */
+  gpc?: boolean;
+  tcString?: string;
+  gppString?: string;
+  jurisdiction?: string;
 }
 
 /** A stored, immutable consent event. */
@@ -42,6 +48,16 @@ export interface ConsentEvent {
   erasedAt?: Date;
   /** Not stored: set on current states consented to a version older than the specification's latest material change (see markRenewals). */
   renewalRequired?: boolean;
+  /** Whether a Global Privacy Control signal was present (with `action` null: the signal alone). */
+  gpc?: boolean;
+  /** An IAB TCF v2 TC string and what it says. */
+  tcString?: string;
+  tcf?: TcfFacts;
+  /** An IAB GPP string and what it says. */
+  gppString?: string;
+  gpp?: GppFacts;
+  /** ISO 3166-1 alpha-2 or ISO 3166-2 code, upper case. */
+  jurisdiction?: string;
 }
 
 export const DEFAULT_SCOPE = 'default';
@@ -53,6 +69,7 @@ export const DEFAULT_SCOPE = 'default';
  */
 export const { LIMITS, MAX_VERSION, EVENT_ID_PATTERN } = contracts.consent;
 const { longerThan } = contracts;
+const { normalizeJurisdiction, JURISDICTION_MESSAGE } = contracts.regimes;
 
 export const REQUIRED_FIELDS = ['subject', 'issuer', 'target'] as const;
 export const OPTIONAL_FIELDS = ['source', 'scope', 'delegate'] as const;
@@ -70,6 +87,8 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
   if (inputs.length > LIMITS.maxBatch) throw InvalidArgumentError.field('/', `at most ${LIMITS.maxBatch} events per request`);
   const errors: FieldError[] = [];
   const out: NormalizedInput[] = [];
+  // the events of one request often share their TC or GPP string (one subject, several targets): decoded once
+  const decodedStrings = new Map<string, unknown>();
   inputs.forEach((input, i) => {
     for (const f of REQUIRED_FIELDS) {
       const v = input[f];
@@ -102,6 +121,7 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
       else if (expiresAt.getTime() <= now) errors.push({ field: `/${i}/expiresAt`, message: 'must be in the future' });
       else normalized.expiresAt = expiresAt;
     }
+    Object.assign(normalized, validateSignals(input, `/${i}`, errors, decodedStrings));
     out.push(normalized);
   });
   if (errors.length) {
@@ -110,8 +130,64 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
   return out;
 }
 
+/** The signal fields of an event (domain/signals.ts). */
+export const SIGNAL_FIELDS = ['gpc', 'tcString', 'tcf', 'gppString', 'gpp', 'jurisdiction'] as const;
+export type Signals = Pick<ConsentEvent, (typeof SIGNAL_FIELDS)[number]>;
+
+/**
+ * The signals of one input, checked and decoded: `gpc` a boolean; the TC and GPP strings (empty =
+ * absent) within their length and decoding with the IAB libraries, kept with what they say; the
+ * jurisdiction a code of the ISO lists, upper case. Problems are added to `errors` under `at`.
+ */
+export function validateSignals(
+  input: Pick<ConsentInput, 'gpc' | 'tcString' | 'gppString' | 'jurisdiction'>,
+  at: string,
+  errors: FieldError[],
+  /** Strings already decoded (by kind and value), and what came of it: the facts or the SignalError. */
+  decodedStrings: Map<string, unknown> = new Map(),
+): Signals {
+  const out: Signals = {};
+  const { gpc, tcString, gppString, jurisdiction } = input;
+  if (gpc !== undefined && gpc !== null) {
+    if (typeof gpc !== 'boolean') errors.push({ field: `${at}/gpc`, message: 'must be a boolean' });
+    else out.gpc = gpc;
+  }
+  const decoded = <T>(field: 'tcString' | 'gppString', v: unknown, decode: (s: string) => T): T | undefined => {
+    if (v === undefined || v === null || v === '') return undefined;
+    if (typeof v !== 'string') errors.push({ field: `${at}/${field}`, message: 'must be a string' });
+    else if (v.length > SIGNAL_LIMITS[field]) errors.push({ field: `${at}/${field}`, message: `must be at most ${SIGNAL_LIMITS[field]} characters` });
+    else {
+      const key = `${field}\n${v}`;
+      if (!decodedStrings.has(key))
+        try {
+          decodedStrings.set(key, decode(v));
+        } catch (err) {
+          if (!(err instanceof SignalError)) throw err;
+          decodedStrings.set(key, err);
+        }
+      const got = decodedStrings.get(key);
+      if (!(got instanceof SignalError)) return structuredClone(got as T);
+      errors.push({ field: `${at}/${field}`, message: got.message });
+    }
+    return undefined;
+  };
+  const tcf = decoded('tcString', tcString, decodeTcString);
+  if (tcf) Object.assign(out, { tcString, tcf });
+  const gpp = decoded('gppString', gppString, decodeGppString);
+  if (gpp) Object.assign(out, { gppString, gpp });
+  if (jurisdiction !== undefined && jurisdiction !== null && jurisdiction !== '') {
+    const code = typeof jurisdiction === 'string' ? normalizeJurisdiction(jurisdiction) : undefined;
+    if (!code) errors.push({ field: `${at}/jurisdiction`, message: JURISDICTION_MESSAGE });
+    else out.jurisdiction = code;
+  }
+  return out;
+}
+
 /** A client's event after validation: the event's own fields, before ids, token and time are given. */
-export type NormalizedInput = Pick<ConsentEvent, 'subject' | 'issuer' | 'target' | 'source' | 'scope' | 'delegate' | 'action' | 'targetVersion' | 'expiresAt'>;
+export type NormalizedInput = Pick<
+  ConsentEvent,
+  'subject' | 'issuer' | 'target' | 'source' | 'scope' | 'delegate' | 'action' | 'targetVersion' | 'expiresAt' | (typeof SIGNAL_FIELDS)[number]
+>;
 
 // --- tokens --------------------------------------------------------------------------------
 
@@ -144,8 +220,17 @@ export function buildEvents(accountId: string, appId: string, inputs: Normalized
     if (input.delegate !== undefined) ev.delegate = input.delegate;
     if (input.targetVersion !== undefined) ev.targetVersion = input.targetVersion;
     if (input.expiresAt !== undefined) ev.expiresAt = input.expiresAt;
-    return ev;
+    return withSignals(ev, input);
   });
+}
+
+/** `ev` with the signal fields `from` has (absent ones stay absent). */
+export function withSignals<E extends Signals>(ev: E, from: Signals): E {
+  if (from.gpc !== undefined) ev.gpc = from.gpc;
+  if (from.tcString !== undefined && from.tcf) Object.assign(ev, { tcString: from.tcString, tcf: from.tcf });
+  if (from.gppString !== undefined && from.gpp) Object.assign(ev, { gppString: from.gppString, gpp: from.gpp });
+  if (from.jurisdiction !== undefined) ev.jurisdiction = from.jurisdiction;
+  return ev;
 }
 
 /** Current states: those whose `expiresAt` is not later than `now` get `expired: true`. */

@@ -45,6 +45,26 @@ describe('log leaves of consent events', () => {
       expect(eventLeafHash(ev(2, over)).equals(base)).toBe(false);
     expect(eventLeafHash(ev(2, { accountId: 'other' })).equals(base)).toBe(true);
   });
+
+  it('an event without signals has the leaf it always had; signals are committed to as answered', () => {
+    // the leaf of ev(1) with a source, as the first test pins it: absent signals add nothing
+    expect(eventLeafHash(ev(1, { source: 'web' })).toString('base64')).toBe(
+      leafHash(eventLeaf(leafJson(ev(1, { source: 'web' })) as never)).toString('base64'),
+    );
+    expect(Object.keys(leafJson(ev(1)))).not.toEqual(expect.arrayContaining(['gpc']));
+    const signalled = ev(3, {
+      action: null,
+      gpc: true,
+      jurisdiction: 'US-CA',
+      gppString: 'DBABzw~1YYN',
+      gpp: { sections: ['uspv1'], saleOptOut: true },
+      tcString: 'CQ',
+      tcf: { version: 2, policyVersion: 5, cmpId: 10, cmpVersion: 2, purposes: [1], legitimateInterests: [], specialFeatures: [] },
+    });
+    expect(leafJson(signalled)).toMatchObject({ gpc: true, jurisdiction: 'US-CA', gpp: { sections: ['uspv1'], saleOptOut: true }, tcf: { purposes: [1] } });
+    for (const over of [{ gpc: false }, { jurisdiction: 'US' }, { gpp: { sections: ['uspv1'], saleOptOut: false } }, { tcString: 'CR' }])
+      expect(eventLeafHash({ ...signalled, ...over }).equals(eventLeafHash(signalled))).toBe(false);
+  });
 });
 
 describe('signed tree heads', () => {

@@ -12,17 +12,34 @@ import type { ConsentEvent } from './consent';
  * event (the REST JSON, consentEventJson in @accord/proto, gives the same object for it). Kept
  * apart from the REST form on purpose: receipts already issued and the offline verifier depend
  * on these exact bytes, while the REST form may gain fields (`expired`, `renewalRequired`,
- * `erasedAt` are shown on reads but are not part of the leaf).
+ * `erasedAt` are shown on reads but are not part of the leaf). Fields an event does not have
+ * are absent, so adding one (the signals) leaves every earlier leaf as it was.
  */
 export interface LeafJson extends Pick<
   ConsentEvent,
-  'id' | 'subject' | 'issuer' | 'target' | 'source' | 'scope' | 'delegate' | 'action' | 'token' | 'appId' | 'targetVersion'
+  | 'id'
+  | 'subject'
+  | 'issuer'
+  | 'target'
+  | 'source'
+  | 'scope'
+  | 'delegate'
+  | 'action'
+  | 'token'
+  | 'appId'
+  | 'targetVersion'
+  | 'gpc'
+  | 'tcString'
+  | 'tcf'
+  | 'gppString'
+  | 'gpp'
+  | 'jurisdiction'
 > {
   createdAt: string;
   expiresAt?: string;
 }
 
-/** The object an event's log leaf is the RFC 8785 JSON of. Never change it: leaves already in logs would stop verifying. */
+/** The object an event's log leaf is the RFC 8785 JSON of. Never change what it gives an event: leaves already in logs would stop verifying. */
 export function leafJson(ev: ConsentEvent): LeafJson {
   return {
     id: ev.id,
@@ -38,6 +55,12 @@ export function leafJson(ev: ConsentEvent): LeafJson {
     appId: ev.appId,
     ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
     ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
+    ...(ev.gpc !== undefined ? { gpc: ev.gpc } : {}),
+    ...(ev.tcString !== undefined ? { tcString: ev.tcString } : {}),
+    ...(ev.tcf ? { tcf: { ...ev.tcf } } : {}),
+    ...(ev.gppString !== undefined ? { gppString: ev.gppString } : {}),
+    ...(ev.gpp ? { gpp: { ...ev.gpp } } : {}),
+    ...(ev.jurisdiction !== undefined ? { jurisdiction: ev.jurisdiction } : {}),
   };
 }
 

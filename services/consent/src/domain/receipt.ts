@@ -1,6 +1,7 @@
 import { SignJWT, type JWK } from 'jose';
 import type { KeyObject } from 'node:crypto';
 import type { LogAnchor } from '@accord/verify';
+import type { contracts } from '@accord/proto';
 import type { ConsentEvent } from './consent';
 
 /** What a receipt needs from a data processing specification (GetSpecForConsent). */
@@ -22,6 +23,8 @@ export interface SpecDetails {
   consentValidityDays?: number;
   /** The latest version made by a material change: consents to older versions are due for renewal. */
   reconsentSince?: number;
+  /** How consent works per jurisdiction (normalised); absent from a data processing service that predates regimes (the default `{"*": opt-in}`). */
+  regimes?: contracts.regimes.Regimes;
 }
 
 export interface ReceiptSettings {
@@ -128,6 +131,13 @@ export function receiptClaims(
       createdAt: ev.createdAt.toISOString(),
       ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
       ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
+      // the signals the choice was made with (docs/consent.md, Signals and regimes)
+      ...(ev.gpc !== undefined ? { gpc: ev.gpc } : {}),
+      ...(ev.jurisdiction !== undefined ? { jurisdiction: ev.jurisdiction } : {}),
+      ...(ev.tcString !== undefined ? { tcString: ev.tcString } : {}),
+      ...(ev.tcf ? { tcf: ev.tcf } : {}),
+      ...(ev.gppString !== undefined ? { gppString: ev.gppString } : {}),
+      ...(ev.gpp ? { gpp: ev.gpp } : {}),
       ...(spec ? { spec: { id: spec.id, version: spec.version, archived: spec.archived } } : {}),
       ...(log ? { log: { leafIndex: log.leafIndex, treeSize: log.treeSize, rootHash: log.rootHash } } : {}),
     },

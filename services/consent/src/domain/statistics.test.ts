@@ -1,7 +1,8 @@
 import { statisticsOf, versionedTargets, type StatisticsCounts } from './statistics';
 
 const counts = (over: Partial<StatisticsCounts> = {}): StatisticsCounts => ({
-  app: { total: 7, accepted: 4, declined: 2, noAction: 1 },
+  app: { total: 7, accepted: 4, declined: 2, noAction: 1, gpcDeclines: 0 },
+  jurisdictions: [],
   targets: [
     { target: 'b', events: 3 },
     { target: 'a', events: 3 },
@@ -22,14 +23,30 @@ describe('statistics of an application', () => {
           { target: 'a', action: false, expired: false, count: 1 },
           { target: 'a', action: true, expired: true, count: 5 },
           { target: 'c', action: null, expired: false, count: 1 },
+          { target: 'c', action: null, expired: false, gpcDecline: true, count: 3 },
+          { target: 'c', action: null, expired: true, gpcDecline: true, count: 1 },
         ],
+        app: { total: 7, accepted: 4, declined: 2, noAction: 1, gpcDeclines: 4 },
+        jurisdictions: [{ jurisdiction: 'US-CA', events: 5 }],
       }),
     );
-    expect(s).toMatchObject({ appId: 'app', total: 7, accepted: 4, declined: 2, noAction: 1, distinctSubjects: 2 });
+    expect(s).toMatchObject({ appId: 'app', total: 7, accepted: 4, declined: 2, noAction: 1, distinctSubjects: 2, gpcDeclines: 4 });
+    expect(s.jurisdictions).toEqual([{ jurisdiction: 'US-CA', events: 5 }]);
+    const none = { currentRenewalRequired: 0, currentGpcDeclines: 0 };
     expect(s.targets).toEqual([
-      { target: 'a', events: 3, currentAccepted: 2, currentDeclined: 1, currentNoAction: 0, currentExpired: 5, currentRenewalRequired: 0 },
-      { target: 'b', events: 3, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 },
-      { target: 'c', events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 1, currentExpired: 0, currentRenewalRequired: 0 },
+      { target: 'a', events: 3, currentAccepted: 2, currentDeclined: 1, currentNoAction: 0, currentExpired: 5, ...none },
+      { target: 'b', events: 3, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0, ...none },
+      // GPC-driven declines are also counted under their action (no action) or as expired
+      {
+        target: 'c',
+        events: 1,
+        currentAccepted: 0,
+        currentDeclined: 0,
+        currentNoAction: 4,
+        currentExpired: 1,
+        currentRenewalRequired: 0,
+        currentGpcDeclines: 4,
+      },
     ]);
     expect(s).not.toHaveProperty('latestEventAt');
   });

@@ -9,23 +9,37 @@ export interface Statistics {
   distinctSubjects: number;
   targets: Array<{ target: string; events: number } & CurrentCounts>;
   latestEventAt?: Date;
+  /** Events recording a GPC signal with no explicit choice (gpc true, action null). */
+  gpcDeclines: number;
+  /** Events by jurisdiction, most first. */
+  jurisdictions: Array<{ jurisdiction: string; events: number }>;
 }
 
 type ActionCounter = 'currentAccepted' | 'currentDeclined' | 'currentNoAction';
 /** Current states of one target by action; lapsed ones (expiresAt passed) apart, whatever their action. */
-export type CurrentCounts = Record<ActionCounter | 'currentExpired' | 'currentRenewalRequired', number>;
-const noCurrent = (): CurrentCounts => ({ currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 0, currentRenewalRequired: 0 });
+export type CurrentCounts = Record<ActionCounter | 'currentExpired' | 'currentRenewalRequired' | 'currentGpcDeclines', number>;
+const noCurrent = (): CurrentCounts => ({
+  currentAccepted: 0,
+  currentDeclined: 0,
+  currentNoAction: 0,
+  currentExpired: 0,
+  currentRenewalRequired: 0,
+  currentGpcDeclines: 0,
+});
 const counterOf = (action: boolean | null): ActionCounter => (action === true ? 'currentAccepted' : action === false ? 'currentDeclined' : 'currentNoAction');
 
 /** What the store counts for one application (store/statistics-repository.ts). */
 export interface StatisticsCounts {
-  /** Events of the application by action. */
-  app: { total: number; accepted: number; declined: number; noAction: number };
+  /** Events of the application by action, and those recording a GPC signal with no explicit choice. */
+  app: { total: number; accepted: number; declined: number; noAction: number; gpcDeclines: number };
+  /** Events per jurisdiction, most first (at most STATISTICS_MAX_TARGETS). */
+  jurisdictions: Array<{ jurisdiction: string; events: number }>;
   /** Events per target, most first (at most STATISTICS_MAX_TARGETS). */
   targets: Array<{ target: string; events: number }>;
   distinctSubjects: number;
   /** Current states the application holds (it wrote their newest event), grouped. */
-  states: Array<{ target: string; action: boolean | null; expired: boolean; version?: number; count: number }>;
+  /** `gpcDecline`: the current event is a GPC signal with no explicit choice. */
+  states: Array<{ target: string; action: boolean | null; expired: boolean; version?: number; gpcDecline?: boolean; count: number }>;
   latestEventAt?: Date;
 }
 
@@ -45,6 +59,7 @@ export function statisticsOf(appId: string, counts: StatisticsCounts, reconsentS
     let row = byTarget.get(s.target);
     if (!row) byTarget.set(s.target, (row = noCurrent()));
     row[s.expired ? 'currentExpired' : counterOf(s.action)] += s.count;
+    if (s.gpcDecline) row.currentGpcDeclines += s.count;
   }
   if (reconsentSince)
     for (const s of counts.states)
@@ -53,6 +68,7 @@ export function statisticsOf(appId: string, counts: StatisticsCounts, reconsentS
     appId,
     ...counts.app,
     distinctSubjects: counts.distinctSubjects,
+    jurisdictions: counts.jurisdictions,
     targets: counts.targets
       .map((t) => ({ ...t, ...(byTarget.get(t.target) ?? noCurrent()) }))
       .sort((x, y) => y.events - x.events || (x.target < y.target ? -1 : 1)),

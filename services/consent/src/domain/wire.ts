@@ -25,5 +25,11 @@ export function eventMessage(ev: ConsentEvent): consentv1.ConsentEvent {
   if (ev.expired) out.expired = true;
   if (ev.renewalRequired) out.renewalRequired = true;
   if (ev.erasedAt) out.erasedAt = ev.erasedAt;
+  if (ev.gpc !== undefined) out.gpc = ev.gpc;
+  if (ev.tcString !== undefined) out.tcString = ev.tcString;
+  if (ev.tcf) out.tcf = ev.tcf;
+  if (ev.gppString !== undefined) out.gppString = ev.gppString;
+  if (ev.gpp) out.gpp = ev.gpp;
+  if (ev.jurisdiction !== undefined) out.jurisdiction = ev.jurisdiction;
   return out;
 }

@@ -1,6 +1,6 @@
 import { status } from '@grpc/grpc-js';
 import { createClient, isServiceError, UnavailableError, type Logger, type PromiseClient } from '@accord/common';
-import { dataprocessingv1 } from '@accord/proto';
+import { contracts, dataprocessingv1 } from '@accord/proto';
 import type { RenewalSignals, SpecLookup, SpecSource } from '../app/ports';
 import type { SpecDetails } from '../domain/receipt';
 
@@ -84,5 +84,7 @@ function specDetails(s: dataprocessingv1.SpecForConsent): SpecDetails {
   if (s.consentValidityDays !== undefined) out.consentValidityDays = s.consentValidityDays;
   // 0: a data processing service that predates it
   if (s.reconsentSince) out.reconsentSince = s.reconsentSince;
+  // the write path's cached lookup carries them: no call of its own (the decisions API reads them)
+  if (Object.keys(s.regimes).length) out.regimes = contracts.regimes.normalizeRegimes(s.regimes).regimes;
   return out;
 }

@@ -28,6 +28,10 @@ function fromProtoInput(i: consentv1.ConsentInput): ConsentInput {
   if (i.delegate !== undefined) out.delegate = i.delegate;
   if (i.targetVersion !== undefined) out.targetVersion = i.targetVersion;
   if (i.expiresAt !== undefined) out.expiresAt = i.expiresAt;
+  if (i.gpc !== undefined) out.gpc = i.gpc;
+  if (i.tcString !== undefined) out.tcString = i.tcString;
+  if (i.gppString !== undefined) out.gppString = i.gppString;
+  if (i.jurisdiction !== undefined) out.jurisdiction = i.jurisdiction;
   return out;
 }
 
@@ -55,6 +59,8 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       };
       if (req.source) params.source = req.source;
       if (req.scope) params.scope = req.scope;
+      if (req.gpc !== undefined) params.gpc = req.gpc;
+      if (req.jurisdiction) params.jurisdiction = req.jurisdiction;
       if (req.page?.limit) params.limit = req.page.limit;
       if (req.page?.cursor) params.cursor = req.page.cursor;
       const page = await consents.search(params);

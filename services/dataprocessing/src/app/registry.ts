@@ -16,6 +16,7 @@ import {
 } from '../domain/specs';
 import { parseSpecTarget, SPEC_ID_PATTERN, specTargetUrl } from '../domain/target';
 import {
+  jurisdictionParam,
   languageParam,
   textTypeParam,
   updateGroup,
@@ -39,6 +40,12 @@ export interface RegistryOptions {
   now?: () => Date;
   /** Attempts of an optimistic update before giving up with a conflict. */
   maxAttempts?: number;
+}
+
+/** Where the subject of a view is and whether its browser sends a GPC signal (both optional). */
+export interface ViewSignals {
+  jurisdiction?: string;
+  gpc?: boolean;
 }
 
 export interface Page {
@@ -393,8 +400,14 @@ export class Registry {
     return { group, specs };
   }
 
-  private viewOptions(language: string, type: string): ViewOptions {
-    return { baseUrl: this.opts.baseUrl, language: languageParam(language), type: textTypeParam(type) };
+  private viewOptions(language: string, type: string, signals: ViewSignals = {}): ViewOptions {
+    return {
+      baseUrl: this.opts.baseUrl,
+      language: languageParam(language),
+      type: textTypeParam(type),
+      jurisdiction: jurisdictionParam(signals.jurisdiction ?? ''),
+      gpc: signals.gpc === true,
+    };
   }
 
   async policy(accountId: string, groupId: string, language: string, type: string): Promise<{ html: string; language: string }> {
@@ -403,8 +416,8 @@ export class Registry {
     return { html: renderPolicySection(group, specs, opts), language: opts.language };
   }
 
-  async consentRequest(accountId: string, groupId: string, language: string, type: string): Promise<ConsentRequestView> {
-    const opts = this.viewOptions(language, type);
+  async consentRequest(accountId: string, groupId: string, language: string, type: string, signals: ViewSignals = {}): Promise<ConsentRequestView> {
+    const opts = this.viewOptions(language, type, signals);
     const { group, specs } = await this.groupWithSpecs(accountId, groupId);
     return buildConsentRequest(group, specs, opts);
   }
@@ -416,13 +429,14 @@ export class Registry {
     issuer: string,
     language: string,
     type: string,
+    signals: ViewSignals = {},
   ): Promise<{ request: ConsentRequestView; items: DashboardItem[] }> {
     const fields = [
       ...(subject.trim() ? [] : [{ field: 'subject', message: 'is required' }]),
       ...(issuer.trim() ? [] : [{ field: 'issuer', message: 'is required' }]),
     ];
     if (fields.length) throw new InvalidArgumentError(fields.map((f) => `${f.field}: ${f.message}`).join('; '), fields);
-    const request = await this.consentRequest(accountId, groupId, language, type);
+    const request = await this.consentRequest(accountId, groupId, language, type, signals);
     const targets = request.items.map((i) => i.target);
     const events = targets.length ? await this.consent.currentStates({ accountId, subject, issuer, targets }) : [];
     return { request, items: buildDashboard(request, events) };

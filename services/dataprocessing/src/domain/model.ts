@@ -8,6 +8,7 @@
 import { contracts } from '@accord/proto';
 
 export const { ACTIONS, LEGAL_BASES, TEXT_TYPES, LIMITS } = contracts.dataprocessing;
+export type Regimes = contracts.regimes.Regimes;
 export type Action = contracts.dataprocessing.Action;
 export type LegalBasis = contracts.dataprocessing.LegalBasis;
 export type TextType = contracts.dataprocessing.TextType;
@@ -40,6 +41,8 @@ export interface SpecState {
   externalHref: string | null;
   /** Days a consent to the specification stays valid; absent (or null): consents do not expire. */
   consentValidityDays?: number | null;
+  /** How consent works per jurisdiction, normalised (contracts/regimes.ts): `*` always present. */
+  regimes: Regimes;
 }
 
 export interface TextState {

@@ -15,6 +15,7 @@ const newsletter: SpecState = {
   duration: 30,
   legalBasis: 'CONSENT',
   externalHref: null,
+  regimes: { '*': { model: 'opt-in', gpc: 'ignore' } },
 };
 
 describe('texts of a specification', () => {
@@ -103,6 +104,8 @@ describe('material changes (re-consent)', () => {
     ['duration', { duration: 365 }],
     ['location', { location: 'US' }],
     ['sensitivity', { sensitive: true }],
+    ['regimes (a jurisdiction added)', { regimes: { '*': { model: 'opt-in', gpc: 'ignore' }, 'US-CA': { model: 'opt-out', gpc: 'opt-out' } } }],
+    ['regimes (the GPC rule of one)', { regimes: { '*': { model: 'opt-in', gpc: 'opt-out' } } }],
   ] as const)('a change of %s is material', (_, change) => {
     expect(isMaterial(base, { ...base, ...change })).toBe(true);
     expect(reconsentSinceAfter(spec, { state: { ...base, ...change }, texts: [], nextTextId: 1 }, 7)).toBe(7);

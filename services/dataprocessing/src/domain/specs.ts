@@ -1,4 +1,5 @@
 import { ConflictError, NotFoundError } from '@accord/common';
+import { contracts } from '@accord/proto';
 import { LIMITS, type SpecRecord, type SpecState, type SpecVersionRecord, type TextRecord, type TextState } from './model';
 
 /**
@@ -32,6 +33,7 @@ export function stateOf(spec: SpecRecord): SpecState {
     legalBasis: spec.legalBasis,
     externalHref: spec.externalHref,
     ...(spec.consentValidityDays != null ? { consentValidityDays: spec.consentValidityDays } : {}),
+    regimes: spec.regimes,
   };
 }
 
@@ -65,13 +67,15 @@ export function sameState(a: SpecState, b: SpecState): boolean {
     a.duration === b.duration &&
     a.legalBasis === b.legalBasis &&
     a.externalHref === b.externalHref &&
-    (a.consentValidityDays ?? null) === (b.consentValidityDays ?? null)
+    (a.consentValidityDays ?? null) === (b.consentValidityDays ?? null) &&
+    contracts.regimes.sameRegimes(a.regimes, b.regimes)
   );
 }
 
 /**
  * Whether a change of fields is material for the consents given to the specification: what is
- * processed, why, how, on which legal basis, for how long, where, or how sensitive it is. Other
+ * processed, why, how, on which legal basis, for how long, where, how sensitive it is, or how
+ * consent works in a jurisdiction (its regimes: docs/consent.md, Signals and regimes). Other
  * fields (texts, links, whether consent is asked, how long a consent stays valid) are not, unless
  * the editor marks the change `requiresReconsent`.
  */
@@ -83,7 +87,8 @@ export function isMaterial(before: SpecState, after: SpecState): boolean {
     before.legalBasis !== after.legalBasis ||
     before.duration !== after.duration ||
     before.location !== after.location ||
-    before.sensitive !== after.sensitive
+    before.sensitive !== after.sensitive ||
+    !contracts.regimes.sameRegimes(before.regimes, after.regimes)
   );
 }
 

@@ -26,7 +26,36 @@ describe('specification fields', () => {
       duration: null,
       legalBasis: null,
       externalHref: null,
+      // opt-in everywhere, GPC ignored: Accord's behaviour before regimes
+      regimes: { '*': { model: 'opt-in', gpc: 'ignore' } },
     });
+  });
+
+  it('normalises regimes (keys upper case, gpc explicit, `*` added) and names every bad one under /regimes', () => {
+    const s = validateSpec(
+      { data: 'd', purpose: 'p', action: 'collect', regimes: { byJurisdiction: { 'us-ca': { model: 'opt-out', gpc: 'opt-out' } } } },
+      defaults,
+    );
+    expect(s.regimes).toEqual({ '*': { model: 'opt-in', gpc: 'ignore' }, 'US-CA': { model: 'opt-out', gpc: 'opt-out' } });
+    expect(() =>
+      validateSpec(
+        {
+          data: 'd',
+          purpose: 'p',
+          action: 'collect',
+          regimes: { byJurisdiction: { ZZ: { model: 'opt-in' }, US: { model: 'sometimes', gpc: '' }, DE: { model: 'notice', gpc: 'opt-out' } } },
+        },
+        defaults,
+      ),
+    ).toThrow(
+      expect.objectContaining({
+        fields: [
+          { field: '/regimes/ZZ', message: expect.stringContaining('ISO 3166') },
+          { field: '/regimes/US/model', message: 'must be one of: opt-in, opt-out, notice' },
+          { field: '/regimes/DE/gpc', message: expect.stringContaining('notice') },
+        ],
+      }),
+    );
   });
 
   it('names every missing required field at once', () => {

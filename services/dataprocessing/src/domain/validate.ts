@@ -40,6 +40,8 @@ export interface SpecInput {
   legalBasis?: string | undefined;
   externalHref?: string | undefined;
   consentValidityDays?: number | undefined;
+  /** As sent (the proto RegimeMap; absent or empty: the default); checked by contracts/regimes.ts. */
+  regimes?: { byJurisdiction: Record<string, { model?: string; gpc?: string }> } | undefined;
 }
 
 export interface TextInput {
@@ -153,9 +155,15 @@ export function validateSpec(input: SpecInput, defaults: { location: string }): 
     else consentValidityDays = input.consentValidityDays;
   }
 
+  const { regimes, errors: regimeErrors } = contracts.regimes.normalizeRegimes(
+    input.regimes && Object.keys(input.regimes.byJurisdiction).length ? gpcOmitted(input.regimes.byJurisdiction) : undefined,
+  );
+  for (const e of regimeErrors) c.add(`/regimes${e.field}`, e.message);
+
   c.throwIfAny();
   return {
     ...(consentValidityDays !== null ? { consentValidityDays } : {}),
+    regimes,
     data,
     purpose,
     action,
@@ -166,6 +174,13 @@ export function validateSpec(input: SpecInput, defaults: { location: string }): 
     legalBasis,
     externalHref,
   };
+}
+
+/** Regimes as proto3 carries them: an unset `gpc` arrives as '' (absent, so the default). */
+function gpcOmitted(r: Record<string, { model?: string; gpc?: string }>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(r).map(([k, v]) => [k, v && typeof v === 'object' && v.gpc === '' ? Object.fromEntries(Object.entries(v).filter(([f]) => f !== 'gpc')) : v]),
+  );
 }
 
 /** The specification's fields after an update (mask semantics as for groups; absent = default). */
@@ -182,6 +197,7 @@ export function updateSpec(current: SpecState, input: SpecInput, mask: readonly 
     legalBasis: current.legalBasis ?? undefined,
     externalHref: current.externalHref ?? undefined,
     consentValidityDays: current.consentValidityDays ?? undefined,
+    regimes: { byJurisdiction: current.regimes },
   };
   for (const f of mask as (keyof SpecInput)[]) (merged as Record<string, unknown>)[f] = input[f];
   return validateSpec(merged, defaults);
@@ -224,6 +240,14 @@ export function languageParam(value: string, param = 'lang'): string {
   if (value === '') return '';
   const code = normalizeLanguage(value);
   if (!code) throw InvalidArgumentError.field(param, LANGUAGE_CODE_MESSAGE);
+  return code;
+}
+
+/** Validates a query parameter holding an optional jurisdiction (ISO 3166-1 alpha-2 or 3166-2); upper case, undefined when empty. */
+export function jurisdictionParam(value: string, param = 'jurisdiction'): string | undefined {
+  if (value === '') return undefined;
+  const code = contracts.regimes.normalizeJurisdiction(value);
+  if (!code) throw InvalidArgumentError.field(param, contracts.regimes.JURISDICTION_MESSAGE);
   return code;
 }
 

@@ -27,6 +27,7 @@ const spec = (id: string, over: Partial<SpecRecord> = {}): SpecRecord => ({
   duration: null,
   legalBasis: 'CONSENT',
   externalHref: null,
+  regimes: { '*': { model: 'opt-in', gpc: 'ignore' } },
   texts: [],
   nextTextId: 1,
   version: 1,
@@ -110,5 +111,52 @@ describe('consent request and dashboard', () => {
     expect(items[0]!.scopes[0]).toMatchObject({ eventId: 'e1', targetVersion: 1, renewalRequired: true });
     expect(items[1]!.scopes[0]).toMatchObject({ eventId: 'e2', targetVersion: 2 });
     expect(items[1]!.scopes[0]).not.toHaveProperty('renewalRequired');
+  });
+});
+
+describe('regimes in the consent request and dashboard', () => {
+  const regimes = { '*': { model: 'opt-in', gpc: 'ignore' }, US: { model: 'opt-out', gpc: 'ignore' }, 'US-CA': { model: 'opt-out', gpc: 'opt-out' } } as const;
+  const s1 = spec('e'.repeat(24), { regimes });
+  const s2 = spec('f'.repeat(24));
+  const view = (jurisdiction: string | undefined, gpc: boolean) => buildConsentRequest(group, [s1, s2], { ...opts, jurisdiction, gpc });
+
+  it('each item answers its regime in the jurisdiction (most specific key) and what the UI pre-selects there', () => {
+    const ca = view('US-CA', false);
+    expect(ca).toMatchObject({ jurisdiction: 'US-CA', gpc: false });
+    expect(ca.items.map((i) => [i.regime, i.preselected, i.gpcApplied])).toEqual([
+      [{ key: 'US-CA', model: 'opt-out', gpc: 'opt-out' }, true, false],
+      [{ key: '*', model: 'opt-in', gpc: 'ignore' }, false, false],
+    ]);
+    expect(view('US-TX', false).items[0]!.regime.key).toBe('US');
+    expect(view(undefined, false).items[0]!.regime).toEqual({ key: '*', model: 'opt-in', gpc: 'ignore' });
+  });
+
+  it('a GPC signal declines where the regime honours it, and nowhere else', () => {
+    expect(view('US-CA', true).items.map((i) => [i.preselected, i.gpcApplied])).toEqual([
+      [false, true],
+      [false, false],
+    ]);
+    // US (not California): opt-out, GPC ignored: still pre-selected
+    expect(view('US-TX', true).items[0]).toMatchObject({ preselected: true, gpcApplied: false });
+  });
+
+  it('dashboard: an explicit choice made with the signal on stands; one made before it gives way to it', () => {
+    const req = view('US-CA', true);
+    const target = req.items[0]!.target;
+    const withSignal = buildDashboard(req, [{ id: 'e1', target, scope: 'default', action: true, gpc: true }]);
+    expect(withSignal[0]!.item).toMatchObject({ preselected: true, gpcApplied: false });
+    expect(withSignal[0]!.scopes[0]).toMatchObject({ gpc: true });
+    const before = buildDashboard(req, [{ id: 'e1', target, scope: 'default', action: true }]);
+    expect(before[0]!.item).toMatchObject({ preselected: false, gpcApplied: true });
+    // the signal off again: the choice shows
+    expect(buildDashboard(view('US-CA', false), [{ id: 'e1', target, scope: 'default', action: true }])[0]!.item).toMatchObject({
+      preselected: true,
+      gpcApplied: false,
+    });
+    // a recorded signal (no action, gpc) keeps declining
+    expect(buildDashboard(view('US-CA', false), [{ id: 'e2', target, scope: 'default', gpc: true }])[0]!.item).toMatchObject({
+      preselected: false,
+      gpcApplied: true,
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { contracts } from '@accord/proto';
 import { specTargetUrl } from './target';
 import { chooseText } from './texts';
 import type { GroupRecord, SpecRecord, TextRecord, TextType } from './model';
@@ -12,6 +13,10 @@ export interface ViewOptions {
   /** Requested ISO 639-1 language ('' = none: English, then any language). */
   language: string;
   type: TextType;
+  /** Where the subject is (upper case ISO code; undefined: unknown, the `*` regime). */
+  jurisdiction?: string | undefined;
+  /** The subject's browser sends a Global Privacy Control signal. */
+  gpc?: boolean;
 }
 
 export interface ConsentItem {
@@ -27,6 +32,10 @@ export interface ConsentItem {
   legalBasis: string | null;
   externalHref: string | null;
   version: number;
+  /** The specification's regime in the view's jurisdiction, what the UI pre-selects (null: no choice), and whether a GPC signal decided it. */
+  regime: contracts.regimes.AppliedRegime;
+  preselected: boolean | null;
+  gpcApplied: boolean;
 }
 
 export interface ConsentRequestView {
@@ -34,32 +43,50 @@ export interface ConsentRequestView {
   title: string;
   caption: string;
   language: string;
+  /** The jurisdiction and signal the items' regimes and pre-selections are for. */
+  jurisdiction?: string | undefined;
+  gpc: boolean;
   items: ConsentItem[];
 }
 
-/** Title from the group name, caption from its description, one item per consent-target specification. */
+/**
+ * Title from the group name, caption from its description, one item per consent-target
+ * specification, each with its regime in the view's jurisdiction and what a UI pre-selects
+ * there (with the browser's GPC signal when it sends one; contracts/regimes.ts, choiceShown).
+ */
 export function buildConsentRequest(group: GroupRecord, specs: readonly SpecRecord[], opts: ViewOptions): ConsentRequestView {
+  const gpc = opts.gpc === true;
   return {
     groupId: group.id,
     title: group.name,
     caption: group.description,
     language: opts.language,
+    jurisdiction: opts.jurisdiction,
+    gpc,
     items: specs
       .filter((s) => s.consentTarget)
-      .map((s) => ({
-        specId: s.id,
-        target: specTargetUrl(opts.baseUrl, s.id),
-        text: chooseText(s.texts, opts.language, opts.type),
-        data: s.data,
-        purpose: s.purpose,
-        action: s.action,
-        sensitive: s.sensitive,
-        location: s.location,
-        duration: s.duration,
-        legalBasis: s.legalBasis,
-        externalHref: s.externalHref,
-        version: s.version,
-      })),
+      .map((s) => {
+        const regime = contracts.regimes.regimeFor(s.regimes, opts.jurisdiction);
+        return { ...itemOf(s, opts), regime, ...contracts.regimes.choiceShown(regime, gpc) };
+      }),
+  };
+}
+
+/** The facts of a consent request item. */
+function itemOf(s: SpecRecord, opts: ViewOptions): Omit<ConsentItem, 'regime' | 'preselected' | 'gpcApplied'> {
+  return {
+    specId: s.id,
+    target: specTargetUrl(opts.baseUrl, s.id),
+    text: chooseText(s.texts, opts.language, opts.type),
+    data: s.data,
+    purpose: s.purpose,
+    action: s.action,
+    sensitive: s.sensitive,
+    location: s.location,
+    duration: s.duration,
+    legalBasis: s.legalBasis,
+    externalHref: s.externalHref,
+    version: s.version,
   };
 }
 
@@ -74,6 +101,8 @@ export interface CurrentEvent {
   /** The specification version consented to (consent service), and whether it needs renewal. */
   targetVersion?: number | undefined;
   renewalRequired?: boolean | undefined;
+  /** Whether a GPC signal was present (absent: the event does not say). */
+  gpc?: boolean | undefined;
 }
 
 export type ConsentState = 'accepted' | 'declined' | 'no_action' | 'none';
@@ -86,6 +115,7 @@ export interface ScopeState {
   targetVersion?: number;
   /** The specification changed materially after the version consented to (a new answer is needed). */
   renewalRequired?: boolean;
+  gpc?: boolean;
 }
 
 export interface DashboardItem {
@@ -100,6 +130,11 @@ export function stateOfAction(action: boolean | undefined): Exclude<ConsentState
   return action === true ? 'accepted' : action === false ? 'declined' : 'no_action';
 }
 
+/**
+ * The request's items with the subject's current events: every scope's, and the pre-selection
+ * again from the `default` scope's current event (an explicit choice is shown; a GPC signal
+ * declines where the regime honours it, unless the choice was made with the signal on).
+ */
 export function buildDashboard(request: ConsentRequestView, events: readonly CurrentEvent[]): DashboardItem[] {
   return request.items.map((item) => {
     const scopes = events
@@ -111,10 +146,13 @@ export function buildDashboard(request: ConsentRequestView, events: readonly Cur
         createdAt: e.createdAt ?? null,
         ...(e.targetVersion !== undefined ? { targetVersion: e.targetVersion } : {}),
         ...(e.renewalRequired ? { renewalRequired: true } : {}),
+        ...(e.gpc !== undefined ? { gpc: e.gpc } : {}),
       }))
       .sort((a, b) => (a.scope === 'default' ? -1 : b.scope === 'default' ? 1 : a.scope.localeCompare(b.scope)));
     const def = scopes.find((s) => s.scope === 'default');
-    return { item, state: def ? def.state : 'none', scopes };
+    const current = def && { action: def.state === 'accepted' ? true : def.state === 'declined' ? false : null, gpc: def.gpc };
+    const shown = { ...item, ...contracts.regimes.choiceShown(item.regime, request.gpc, current) };
+    return { item: shown, state: def ? def.state : 'none', scopes };
   });
 }
 

@@ -23,6 +23,7 @@ export class GrpcConsentStates implements ConsentStates {
         createdAt: e.createdAt,
         targetVersion: e.targetVersion,
         renewalRequired: e.renewalRequired,
+        gpc: e.gpc,
       }));
     } catch (err) {
       if (isServiceError(err) && (err.code === status.UNAVAILABLE || err.code === status.DEADLINE_EXCEEDED || err.code === status.UNIMPLEMENTED))

@@ -119,15 +119,22 @@ export function dataProcessingHandlers(registry: Registry): DataProcessingHandle
       return registry.policy(req.accountId, req.groupId, req.language, req.textType);
     },
     async getConsentRequest(req) {
-      return consentRequestToPb(await registry.consentRequest(req.accountId, req.groupId, req.language, req.textType));
+      return consentRequestToPb(
+        await registry.consentRequest(req.accountId, req.groupId, req.language, req.textType, { jurisdiction: req.jurisdiction ?? '', gpc: req.gpc ?? false }),
+      );
     },
     async getDashboard(req) {
-      const { request, items } = await registry.dashboard(req.accountId, req.groupId, req.subject, req.issuer, req.language, req.textType);
+      const { request, items } = await registry.dashboard(req.accountId, req.groupId, req.subject, req.issuer, req.language, req.textType, {
+        jurisdiction: req.jurisdiction ?? '',
+        gpc: req.gpc ?? false,
+      });
       return {
         groupId: request.groupId,
         title: request.title,
         caption: request.caption,
         language: request.language,
+        jurisdiction: request.jurisdiction ?? '',
+        gpc: request.gpc,
         subject: req.subject,
         issuer: req.issuer,
         items: items.map(dashboardItemToPb),

@@ -38,6 +38,7 @@ function specFieldsToPb(s: SpecRecord, target: string) {
     texts: s.texts.map(textToPb),
     version: s.version,
     reconsentSince: s.reconsentSince,
+    regimes: s.regimes,
     target,
     archived: s.deletedAt !== null,
   };
@@ -68,11 +69,22 @@ export function itemToPb(i: ConsentItem): pb.ConsentRequestItem {
     text: i.text ? textToPb(i.text) : undefined,
     ...termsToPb(i),
     version: i.version,
+    regime: i.regime,
+    preselected: i.preselected ?? undefined,
+    gpcApplied: i.gpcApplied,
   };
 }
 
 export function consentRequestToPb(r: ConsentRequestView): pb.ConsentRequest {
-  return { groupId: r.groupId, title: r.title, caption: r.caption, language: r.language, items: r.items.map(itemToPb) };
+  return {
+    groupId: r.groupId,
+    title: r.title,
+    caption: r.caption,
+    language: r.language,
+    jurisdiction: r.jurisdiction ?? '',
+    gpc: r.gpc,
+    items: r.items.map(itemToPb),
+  };
 }
 
 export function dashboardItemToPb(d: DashboardItem): pb.DashboardItem {
@@ -86,6 +98,7 @@ export function dashboardItemToPb(d: DashboardItem): pb.DashboardItem {
       createdAt: s.createdAt ?? undefined,
       targetVersion: s.targetVersion,
       renewalRequired: s.renewalRequired,
+      gpc: s.gpc,
     })),
   };
 }

@@ -47,6 +47,11 @@ export interface SpecFieldsDoc {
   legalBasis: string | null;
   externalHref: string | null;
   consentValidityDays?: number | null;
+  /**
+   * Regimes by jurisdiction, normalised (keys `*` and upper case ISO codes, which hold no `.` nor
+   * `$`); absent on documents written before them (the default, opt-in everywhere).
+   */
+  regimes?: Record<string, { model: string; gpc: string }>;
 }
 
 export interface SpecDoc extends SpecFieldsDoc {
@@ -112,6 +117,7 @@ const specFields = {
   legalBasis: { type: String, default: null },
   externalHref: { type: String, default: null },
   consentValidityDays: { type: Number },
+  regimes: { type: Schema.Types.Mixed },
 } as const;
 
 const groupSchema = new Schema<GroupDoc>(

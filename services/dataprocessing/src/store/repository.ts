@@ -1,4 +1,5 @@
 import { isDuplicateKey } from '@accord/common';
+import { contracts } from '@accord/proto';
 import type { RegistryStore } from '../app/ports';
 import type { Action, GroupRecord, GroupState, LegalBasis, SpecRecord, SpecState, SpecVersionRecord, TextRecord, TextType } from '../domain/model';
 import { versionFields } from '../domain/specs';
@@ -191,6 +192,8 @@ function toState(d: SpecFieldsDoc): SpecState {
     legalBasis: (d.legalBasis ?? null) as LegalBasis | null,
     externalHref: d.externalHref ?? null,
     ...(d.consentValidityDays != null ? { consentValidityDays: d.consentValidityDays } : {}),
+    // documents written before regimes: the default (opt-in everywhere)
+    regimes: d.regimes && Object.keys(d.regimes).length ? (d.regimes as SpecState['regimes']) : { ...contracts.regimes.DEFAULT_REGIMES },
   };
 }
 

@@ -40,8 +40,21 @@ export const consentOpenApi: OpenApiFragment = {
           'An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). ' +
           `More than ${CONSENT_MAX_BATCH} events: 413. One object answers the stored event with a Location header. ` +
           'A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; ' +
-          'then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer.',
+          'then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. ' +
+          'Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, ' +
+          'the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). ' +
+          '`Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).',
         security,
+        parameters: [
+          {
+            name: 'Sec-GPC',
+            in: 'header',
+            required: false,
+            description:
+              'Global Privacy Control: `1` (sent by the browser while the signal is on) sets `gpc: true` on every event of the request whose body does not say; other values are ignored.',
+            schema: { type: 'string' },
+          },
+        ],
         requestBody: {
           required: true,
           content: {
@@ -365,7 +378,8 @@ export const consentOpenApi: OpenApiFragment = {
         summary: 'Statistics of the application of the access token.',
         description:
           'Counters maintained on write (constant-time read). Counts cover the events written by this application. A consent state is (subject, issuer, target, scope); ' +
-          'it counts for the application that wrote its current (newest) event.',
+          'it counts for the application that wrote its current (newest) event. `gpcDeclines` counts the events that record a Global Privacy Control signal with no explicit choice (`gpc: true`, no action), ' +
+          '`jurisdictions` the events by the jurisdiction they were recorded in, `currentGpcDeclines` (per target) the states whose current event is such a signal.',
         security,
         responses: {
           '200': {

@@ -46,6 +46,7 @@ const ifMatch = {
 };
 
 const viewParams = queryParameters(inputs.DpViewQuery as QuerySchema);
+const policyParams = queryParameters(inputs.DpPolicyQuery as QuerySchema);
 
 export const dataprocessingOpenApi: OpenApiFragment = {
   tags: [
@@ -139,7 +140,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         description:
           'A `<section data-ref="urn:accord:dpgroup:<id>">` with the group name (h2), description and purpose, and one `<li data-ref="urn:accord:dpspec:<id>">` per specification carrying its facts as data attributes (data-target, data-version, data-data, data-purpose, data-action, data-sensitive, data-consent-target, data-location, data-duration-days, data-legal-basis), the chosen text with its `lang`, and a link to `externalHref`. All user text is HTML-escaped.',
         security,
-        parameters: viewParams,
+        parameters: policyParams,
         responses: {
           '200': {
             description: 'The HTML section (`Content-Language` is the requested language when given).',
@@ -155,6 +156,8 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         tags,
         operationId: 'getDpConsentRequest',
         summary: 'What a consent request UI needs: title (group name), caption (group description), one item per consent-target specification.',
+        description:
+          'Each item carries its specification’s `regime` in the subject’s jurisdiction (the `jurisdiction` query, else the trusted geo header when ACCORD_GEO_HEADER is set, else `*`), what the UI pre-selects there (`preselected`), and whether a Global Privacy Control signal decided it (`gpcApplied`, with `gpc=true`). docs/consent.md, Signals and regimes.',
         security,
         parameters: viewParams,
         responses: { '200': json(ref('DpConsentRequest'), 'The consent request.'), ...errors('400', '401', '403', '404', '503') },
@@ -166,7 +169,8 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         tags,
         operationId: 'getDpDashboard',
         summary: 'The consent request items with the subject’s current consent for each (from the consent registry).',
-        description: '503 when the consent registry cannot be reached (no partial answer).',
+        description:
+          'As the consent request, with the pre-selection taken from the subject’s current choice of the `default` scope: an explicit choice stands, unless the regime honours GPC, `gpc=true` and the choice was made without the signal (then the signal declines: `gpcApplied`). 503 when the consent registry cannot be reached (no partial answer).',
         security,
         parameters: queryParameters(inputs.DpDashboardQuery as QuerySchema),
         responses: { '200': json(ref('DpDashboard'), 'The dashboard.'), ...errors('400', '401', '403', '404', '503') },

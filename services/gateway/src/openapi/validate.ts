@@ -61,6 +61,12 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, kind: 'b
     } else if (e.keyword === 'additionalProperties') {
       field = `${e.instancePath}/${(e.params as { additionalProperty: string }).additionalProperty}`;
       message = 'is not a known field';
+    } else if (e.keyword === 'propertyNames' || (e as { propertyName?: string }).propertyName !== undefined) {
+      // a key of a map (`regimes`) outside its pattern: the key is the field at fault
+      const name = (e as { propertyName?: string }).propertyName ?? (e.params as { propertyName: string }).propertyName;
+      field = `${e.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const pattern = e.keyword === 'pattern' ? (e.params as { pattern: string }).pattern : undefined;
+      message = pattern ? `is not a key this map allows (must match ${pattern})` : 'is not a key this map allows';
     } else if (typeof (e.parentSchema as { 'x-error-message'?: unknown } | undefined)?.['x-error-message'] === 'string') {
       message = (e.parentSchema as { 'x-error-message': string })['x-error-message'];
     } else if (e.keyword === 'enum') {

@@ -51,6 +51,11 @@ function fromForm(body: Record<string, unknown>): Record<string, unknown> {
       else errors.push({ field: '/action', message: 'must be one of: true, false, null' });
       continue;
     }
+    if (k === 'gpc') {
+      if (v === 'true' || v === 'false') out.gpc = v === 'true';
+      else if (v !== '') errors.push({ field: '/gpc', message: 'must be one of: true, false' });
+      continue;
+    }
     if (v === '' && k !== 'subject' && k !== 'issuer' && k !== 'target') continue;
     out[k] = k === 'targetVersion' && typeof v === 'string' && /^[0-9]{1,10}$/.test(v) ? Number(v) : v;
   }
@@ -64,7 +69,19 @@ function toInput(o: Record<string, unknown>): consentv1.ConsentInput {
   if (typeof o.action === 'boolean') input.action = o.action;
   if (typeof o.targetVersion === 'number') input.targetVersion = o.targetVersion;
   if (typeof o.expiresAt === 'string') input.expiresAt = new Date(o.expiresAt);
+  if (typeof o.gpc === 'boolean') input.gpc = o.gpc;
+  for (const f of ['tcString', 'gppString', 'jurisdiction'] as const) if (typeof o[f] === 'string' && o[f] !== '') input[f] = o[f] as string;
   return input;
+}
+
+/**
+ * `Sec-GPC: 1` (the Global Privacy Control header a browser sends with every request while the
+ * signal is on): every event of the request that does not say `gpc` gets `gpc: true`. Other
+ * values mean nothing (the specification defines only "1").
+ */
+export function withGpcHeader(req: Request, inputs: consentv1.ConsentInput[]): consentv1.ConsentInput[] {
+  if (req.get('sec-gpc')?.trim() !== '1') return inputs;
+  return inputs.map((i) => (i.gpc === undefined ? { ...i, gpc: true } : i));
 }
 
 /** The body of POST /consents as a list of events, validated whole; `single` when one object was sent. */
@@ -206,10 +223,11 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
   r.post('/consents', eventLimit, async (req, res) => {
     const auth = req.auth!;
     const { items, single } = parseCreateBody(req);
+    const inputs = withGpcHeader(req, items.map(toInput));
     if (single) {
       const event = await withSinglePaths(
         true,
-        storingEvents(res, () => batches.add(auth.accountId, auth.appId, toInput(items[0]!))),
+        storingEvents(res, () => batches.add(auth.accountId, auth.appId, inputs[0]!)),
       );
       res.status(201).setHeader('Location', `${ctx.baseUrl}/consent/v0/consents/${event.id}`);
       res.json(consentEventJson(event));
@@ -217,7 +235,7 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
     }
     const out = await withSinglePaths(
       single,
-      storingEvents(res, () => consent.createConsents({ accountId: auth.accountId, appId: auth.appId, events: items.map(toInput) })),
+      storingEvents(res, () => consent.createConsents({ accountId: auth.accountId, appId: auth.appId, events: inputs })),
     );
     res.status(201).json(out.events.map(consentEventJson));
   });
@@ -232,6 +250,8 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
       current?: boolean;
       limit?: number;
       cursor?: string;
+      gpc?: boolean;
+      jurisdiction?: string;
     };
     const out = await consent.searchConsents({
       accountId: req.auth!.accountId,
@@ -240,6 +260,8 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
       target: q.target,
       ...(q.source ? { source: q.source } : {}),
       ...(q.scope ? { scope: q.scope } : {}),
+      ...(q.gpc !== undefined ? { gpc: q.gpc } : {}),
+      ...(q.jurisdiction ? { jurisdiction: q.jurisdiction } : {}),
       current: q.current === true,
       page: { limit: q.limit ?? 0, cursor: q.cursor ?? '' },
     });
@@ -332,6 +354,8 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
       declined: s.declined,
       noAction: s.noAction,
       distinctSubjects: s.distinctSubjects,
+      gpcDeclines: s.gpcDeclines,
+      jurisdictions: s.jurisdictions.map((j) => ({ jurisdiction: j.jurisdiction, events: j.events })),
       latestEventAt: s.latestEventAt ? s.latestEventAt.toISOString() : null,
       targets: s.targets.map((t) => ({
         target: t.target,
@@ -341,6 +365,7 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
         currentNoAction: t.currentNoAction,
         currentExpired: t.currentExpired,
         currentRenewalRequired: t.currentRenewalRequired,
+        currentGpcDeclines: t.currentGpcDeclines,
       })),
     });
   });

@@ -25,6 +25,21 @@ function fieldsFrom<T>(body: Body, names: readonly string[]): T {
   return out as T;
 }
 
+/**
+ * A specification's fields from a JSON body: as fieldsFrom, `regimes` wrapped in its message, each
+ * regime's `gpc` sent as proto3 says "absent" ('': the service's default) when the body omits it.
+ */
+function specFieldsFrom(body: Body): pb.SpecFields {
+  const fields = fieldsFrom<pb.SpecFields>(body, SPEC_FIELDS);
+  if (fields.regimes) {
+    const byJurisdiction: pb.RegimeMap['byJurisdiction'] = {};
+    for (const [k, v] of Object.entries(body.regimes as Record<string, { model: string; gpc?: string }>))
+      byJurisdiction[k] = { model: v.model, gpc: v.gpc ?? '' };
+    fields.regimes = { byJurisdiction };
+  }
+  return fields;
+}
+
 /** PATCH changes the fields it names (null resets one to its default); PUT replaces them all. */
 function maskFrom(req: Request, names: readonly string[]): string[] {
   if (req.method === 'PUT') return [...names];
@@ -64,7 +79,15 @@ export function specJson(s: pb.Spec) {
     archived: s.archived,
     deletedAt: iso(s.deletedAt),
     ...(s.consentValidityDays !== undefined ? { consentValidityDays: s.consentValidityDays } : {}),
+    regimes: regimesJson(s.regimes),
   };
+}
+
+/** Regimes as answered: the service's normalised map (every specification has `*`; an older service sends none: the default). */
+function regimesJson(r: Record<string, pb.Regime>): contracts.regimes.Regimes {
+  const out: contracts.regimes.Regimes = {};
+  for (const [k, v] of Object.entries(r)) out[k] = { model: v.model as contracts.regimes.RegimeModel, gpc: (v.gpc || 'ignore') as contracts.regimes.RegimeGpc };
+  return Object.keys(out).length ? contracts.regimes.sortedRegimes(out) : { ...contracts.regimes.DEFAULT_REGIMES };
 }
 
 function versionJson(v: pb.SpecVersion) {
@@ -85,6 +108,9 @@ function itemJson(i: pb.ConsentRequestItem) {
     legalBasis: i.legalBasis || null,
     externalHref: i.externalHref || null,
     version: i.version,
+    regime: { key: i.regime?.key ?? '*', model: i.regime?.model ?? 'opt-in', gpc: i.regime?.gpc || 'ignore' },
+    preselected: i.preselected ?? null,
+    gpcApplied: i.gpcApplied,
   };
 }
 
@@ -116,10 +142,20 @@ function page(res: Response): { limit: number; cursor: string } {
   return { limit: q.limit ?? 0, cursor: q.cursor ?? '' };
 }
 
-function viewParams(res: Response): { language: string; textType: string } {
-  const q = res.locals.query as { lang?: string; type?: string };
-  return { language: q.lang ?? '', textType: q.type ?? '' };
+/**
+ * A view's language and text type, and where its subject is: the `jurisdiction` query, else the
+ * header a trusted CDN or ingress sets (ACCORD_GEO_HEADER, e.g. CF-IPCountry) when configured
+ * and it holds a known ISO code (CDNs send XX or T1 for unknown places: no jurisdiction then).
+ * Without ACCORD_GEO_HEADER no header is read: a client cannot choose its regime that way.
+ */
+function viewParams(req: Request, res: Response, geoHeader: string | undefined): { language: string; textType: string; jurisdiction: string; gpc: boolean } {
+  const q = res.locals.query as { lang?: string; type?: string; jurisdiction?: string; gpc?: boolean };
+  const geo = geoHeader && !q.jurisdiction ? contracts.regimes.normalizeJurisdiction(req.get(geoHeader)?.trim() ?? '') : undefined;
+  return { language: q.lang ?? '', textType: q.type ?? '', jurisdiction: q.jurisdiction ?? geo ?? '', gpc: q.gpc === true };
 }
+
+/** The jurisdiction and signal a view answered for. */
+const viewSignalsJson = (v: { jurisdiction: string; gpc: boolean }) => ({ jurisdiction: v.jurisdiction || null, gpc: v.gpc });
 
 export function dataprocessingRoutes(ctx: GatewayContext): Router {
   const r = strictRouter();
@@ -163,7 +199,7 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   r.post('/dpgroups/:groupId/specs', validateBody('DpSpecCreateRequest'), async (req, res) => {
     const body = req.body as Body;
     const texts = ((body.texts as Body[] | undefined) ?? []).map((t) => fieldsFrom<pb.TextFields>(t, TEXT_FIELDS));
-    const s = await dp.createSpec({ ...who(req), groupId: param(req, 'groupId'), fields: fieldsFrom(body, SPEC_FIELDS), texts });
+    const s = await dp.createSpec({ ...who(req), groupId: param(req, 'groupId'), fields: specFieldsFrom(body), texts });
     res.status(201).location(s.target).setHeader('ETag', etagOf(s));
     res.json(specJson(s));
   });
@@ -175,16 +211,26 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   r.all('/dpgroups/:groupId/specs', methodNotAllowed(['GET', 'POST']));
 
   // ---- views of a group ----
-  r.get('/dpgroups/:groupId/policy', validateQuery('DpViewQuery'), async (req, res) => {
-    const out = await dp.getGroupPolicy({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), ...viewParams(res) });
+  const geoHeader = ctx.config.ACCORD_GEO_HEADER;
+  r.get('/dpgroups/:groupId/policy', validateQuery('DpPolicyQuery'), async (req, res) => {
+    const { language, textType } = viewParams(req, res, undefined);
+    const out = await dp.getGroupPolicy({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), language, textType });
     if (out.language) res.setHeader('Content-Language', out.language);
     res.type('text/html; charset=utf-8').send(out.html);
   });
   r.all('/dpgroups/:groupId/policy', methodNotAllowed(['GET']));
 
   r.get('/dpgroups/:groupId/consent-request', validateQuery('DpViewQuery'), async (req, res) => {
-    const out = await dp.getConsentRequest({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), ...viewParams(res) });
-    res.json({ groupId: out.groupId, title: out.title, caption: out.caption, language: out.language || null, items: out.items.map(itemJson) });
+    const out = await dp.getConsentRequest({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), ...viewParams(req, res, geoHeader) });
+    if (geoHeader) res.setHeader('Vary', geoHeader);
+    res.json({
+      groupId: out.groupId,
+      title: out.title,
+      caption: out.caption,
+      language: out.language || null,
+      ...viewSignalsJson(out),
+      items: out.items.map(itemJson),
+    });
   });
   r.all('/dpgroups/:groupId/consent-request', methodNotAllowed(['GET']));
 
@@ -195,8 +241,9 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
       groupId: param(req, 'groupId'),
       subject: q.subject,
       issuer: q.issuer,
-      ...viewParams(res),
+      ...viewParams(req, res, geoHeader),
     });
+    if (geoHeader) res.setHeader('Vary', geoHeader);
     res.json({
       groupId: out.groupId,
       title: out.title,
@@ -204,6 +251,7 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
       language: out.language || null,
       subject: out.subject,
       issuer: out.issuer,
+      ...viewSignalsJson(out),
       items: out.items.map((i) => ({
         ...itemJson(i.item!),
         state: i.state,
@@ -214,6 +262,7 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
           createdAt: iso(s.createdAt),
           ...(s.targetVersion !== undefined ? { targetVersion: s.targetVersion } : {}),
           ...(s.renewalRequired ? { renewalRequired: true } : {}),
+          ...(s.gpc !== undefined ? { gpc: s.gpc } : {}),
         })),
       })),
     });
@@ -232,7 +281,7 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
       const s = await dp.updateSpec({
         ...who(req),
         id: param(req, 'specId'),
-        fields: fieldsFrom(req.body as Body, SPEC_FIELDS),
+        fields: specFieldsFrom(req.body as Body),
         updateMask: maskFrom(req, SPEC_FIELDS),
         expectedVersion: expected,
         requiresReconsent: (req.body as Body).requiresReconsent === true,

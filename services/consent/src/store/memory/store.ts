@@ -73,6 +73,8 @@ const copy = (ev: ConsentEvent): ConsentEvent => {
   const out: ConsentEvent = { ...ev, createdAt: new Date(ev.createdAt) };
   if (ev.expiresAt) out.expiresAt = new Date(ev.expiresAt);
   if (ev.erasedAt) out.erasedAt = new Date(ev.erasedAt);
+  if (ev.tcf) out.tcf = structuredClone(ev.tcf);
+  if (ev.gpp) out.gpp = structuredClone(ev.gpp);
   delete out.expired;
   delete out.renewalRequired;
   return out;
@@ -106,7 +108,7 @@ export function memoryConsentStore(): MemoryConsentStore {
   const events = new Map<string, EventRec>();
   const tombstones = new Set<string>();
   const states = new Map<string, StateRec>();
-  const counters = new Map<string, { accountId: string; appId: string; target?: string; n: Record<string, number> }>();
+  const counters = new Map<string, { accountId: string; appId: string; target?: string; jurisdiction?: string; n: Record<string, number> }>();
   /** Distinct-subject markers: hash of (account, application, subject) → its application. */
   const markers = new Map<string, string>();
   const jobs = new Map<string, RenewalJob>();
@@ -137,7 +139,7 @@ export function memoryConsentStore(): MemoryConsentStore {
     );
   };
   const claimedOf = (r: EventRec): ClaimedEvent => (settled(r) ? copy(r.event) : { ...copy(r.event), unsettledUntil: r.part! });
-  const bump = (id: string, init: () => { accountId: string; appId: string; target?: string }, field: string) => {
+  const bump = (id: string, init: () => { accountId: string; appId: string; target?: string; jurisdiction?: string }, field: string) => {
     let c = counters.get(id);
     if (!c) counters.set(id, (c = { ...init(), n: {} }));
     c.n[field] = (c.n[field] ?? 0) + 1;
@@ -211,6 +213,8 @@ export function memoryConsentStore(): MemoryConsentStore {
             e.target === q.target &&
             (q.scope === undefined || e.scope === q.scope) &&
             (q.source === undefined || e.source === q.source) &&
+            (q.gpc === undefined || e.gpc === q.gpc) &&
+            (q.jurisdiction === undefined || e.jurisdiction === q.jurisdiction) &&
             (q.before === undefined || e.id < q.before)
           );
         }, true)
@@ -265,6 +269,9 @@ export function memoryConsentStore(): MemoryConsentStore {
           const app = () => ({ accountId: ev.accountId, appId: ev.appId });
           bump(`app:${hashKey([ev.accountId, ev.appId])}`, app, 'total');
           bump(`app:${hashKey([ev.accountId, ev.appId])}`, app, ev.action === true ? 'accepted' : ev.action === false ? 'declined' : 'noAction');
+          if (ev.gpc === true && ev.action === null) bump(`app:${hashKey([ev.accountId, ev.appId])}`, app, 'gpcDeclines');
+          if (ev.jurisdiction !== undefined)
+            bump(`jurisdiction:${hashKey([ev.accountId, ev.appId, ev.jurisdiction])}`, () => ({ ...app(), jurisdiction: ev.jurisdiction }), 'events');
           bump(`target:${hashKey([ev.accountId, ev.appId, ev.target])}`, () => ({ ...app(), target: ev.target }), 'events');
           markers.set(hashKey([ev.accountId, ev.appId, ev.subject]), `${ev.accountId}\n${ev.appId}`);
         }
@@ -281,7 +288,13 @@ export function memoryConsentStore(): MemoryConsentStore {
         for (const s of states.values()) {
           if (s.accountId !== accountId || s.cur.appId !== appId) continue;
           const expired = (s.cur.expiresAt?.getTime() ?? NEVER) <= now.getTime();
-          const g = { target: s.target, action: s.cur.action, expired, version: s.cur.targetVersion };
+          const g = {
+            target: s.target,
+            action: s.cur.action,
+            expired,
+            version: s.cur.targetVersion,
+            ...(s.cur.gpc === true && s.cur.action === null ? { gpcDecline: true } : {}),
+          };
           const k = JSON.stringify(g);
           const row = groups.get(k);
           if (row) row.count++;
@@ -291,7 +304,18 @@ export function memoryConsentStore(): MemoryConsentStore {
         let distinctSubjects = 0;
         for (const owner of markers.values()) if (owner === `${accountId}\n${appId}`) distinctSubjects++;
         const out: StatisticsCounts = {
-          app: { total: app.total ?? 0, accepted: app.accepted ?? 0, declined: app.declined ?? 0, noAction: app.noAction ?? 0 },
+          app: {
+            total: app.total ?? 0,
+            accepted: app.accepted ?? 0,
+            declined: app.declined ?? 0,
+            noAction: app.noAction ?? 0,
+            gpcDeclines: app.gpcDeclines ?? 0,
+          },
+          jurisdictions: [...counters.values()]
+            .filter((c) => c.jurisdiction !== undefined && c.accountId === accountId && c.appId === appId)
+            .map((c) => ({ jurisdiction: c.jurisdiction!, events: c.n.events ?? 0 }))
+            .sort((x, y) => y.events - x.events)
+            .slice(0, LIMITS.statisticsTargets),
           targets,
           distinctSubjects,
           states: [...groups.values()],
@@ -304,6 +328,7 @@ export function memoryConsentStore(): MemoryConsentStore {
         let n = 0;
         for (const c of counters.values()) {
           if (c.accountId !== q.accountId || (q.appId !== undefined && c.appId !== q.appId)) continue;
+          if (c.jurisdiction !== undefined) continue;
           if (q.target !== undefined ? c.target === q.target : c.target === undefined) n += q.target !== undefined ? (c.n.events ?? 0) : (c.n.total ?? 0);
         }
         return n;

@@ -1,5 +1,5 @@
 import { isDuplicateKey, mapLimit } from '@accord/common';
-import type { ConsentEvent } from '../../domain/consent';
+import { withSignals, type ConsentEvent, type Signals } from '../../domain/consent';
 import { driverCollection, type CurrentDoc, type CurrentEvent, type EventDoc, type Models } from './models';
 
 /** What the MongoDB adapter's parts share: the mapping between events and documents, and a few reads. */
@@ -21,7 +21,36 @@ export function toDoc(ev: ConsentEvent): EventDoc {
   if (ev.delegate !== undefined) doc.delegate = ev.delegate;
   if (ev.targetVersion !== undefined) doc.targetVersion = ev.targetVersion;
   if (ev.expiresAt !== undefined) doc.expiresAt = ev.expiresAt;
-  return doc;
+  return withSignals(doc, ev);
+}
+
+/** The signals a document (an event, or a current state's copy) holds, absent ones absent. */
+export function signalsOf(d: { [K in keyof Signals]?: Signals[K] | null }): Signals {
+  const out: Signals = {};
+  if (d.gpc != null) out.gpc = d.gpc;
+  if (d.tcString != null && d.tcf != null) {
+    const t = d.tcf;
+    out.tcString = d.tcString;
+    out.tcf = {
+      version: t.version,
+      policyVersion: t.policyVersion,
+      cmpId: t.cmpId,
+      cmpVersion: t.cmpVersion,
+      purposes: [...t.purposes],
+      legitimateInterests: [...t.legitimateInterests],
+      specialFeatures: [...t.specialFeatures],
+    };
+  }
+  if (d.gppString != null && d.gpp != null) {
+    const g = d.gpp;
+    out.gppString = d.gppString;
+    out.gpp = { sections: [...g.sections] };
+    if (g.saleOptOut != null) out.gpp.saleOptOut = g.saleOptOut;
+    if (g.sharingOptOut != null) out.gpp.sharingOptOut = g.sharingOptOut;
+    if (g.targetedAdvertisingOptOut != null) out.gpp.targetedAdvertisingOptOut = g.targetedAdvertisingOptOut;
+  }
+  if (d.jurisdiction != null) out.jurisdiction = d.jurisdiction;
+  return out;
 }
 
 /** The lifecycle fields an event or its current copy may hold (absent on events that have none). */
@@ -48,7 +77,7 @@ export function fromDoc(doc: Omit<EventDoc, 'accountId'> & { accountId?: string 
   if (doc.source != null) ev.source = doc.source;
   if (doc.delegate != null) ev.delegate = doc.delegate;
   if (doc.erasedAt != null) ev.erasedAt = new Date(doc.erasedAt);
-  return Object.assign(ev, lifecycleOf(doc));
+  return Object.assign(ev, lifecycleOf(doc), signalsOf(doc));
 }
 
 /**
@@ -60,7 +89,7 @@ export function currentEvent(ev: ConsentEvent, xq: Date | undefined = ev.expires
   const cur: CurrentEvent = { id: ev.id, appId: ev.appId, action: ev.action, token: ev.token, createdAt: ev.createdAt };
   if (ev.source !== undefined) cur.source = ev.source;
   if (ev.delegate !== undefined) cur.delegate = ev.delegate;
-  Object.assign(cur, lifecycleOf(ev));
+  Object.assign(cur, lifecycleOf(ev), signalsOf(ev));
   // the expiry queue, last (see CurrentEvent.xq)
   if (xq !== undefined) cur.xq = xq;
   return cur;

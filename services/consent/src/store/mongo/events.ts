@@ -114,6 +114,8 @@ export function mongoEventStore(m: Models): EventStore {
       const filter: mongo.Filter<EventDoc> = { subject: q.subject, target: q.target, issuer: q.issuer, accountId: q.accountId };
       if (q.scope !== undefined) filter.scope = q.scope;
       if (q.source !== undefined) filter.source = q.source;
+      if (q.gpc !== undefined) filter.gpc = q.gpc;
+      if (q.jurisdiction !== undefined) filter.jurisdiction = q.jurisdiction;
       if (q.before) filter._id = { $lt: q.before };
       return (await page(filter, -1, q.limit)).map((d) => fromDoc(d));
     },

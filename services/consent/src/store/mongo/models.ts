@@ -90,6 +90,13 @@ export interface CurrentEvent {
   delegate?: string;
   targetVersion?: number;
   expiresAt?: Date;
+  /** The event's signals (ConsentEvent), copied whole: current states answer the event as stored. */
+  gpc?: boolean;
+  tcString?: string;
+  tcf?: ConsentEvent['tcf'];
+  gppString?: string;
+  gpp?: ConsentEvent['gpp'];
+  jurisdiction?: string;
   /**
    * The expiry queue (last field, only when `expiresAt` is set): when the expiry sweeper may
    * announce that this event lapsed (`consent.expired`). Written equal to `expiresAt`; a sweeper
@@ -107,17 +114,20 @@ export interface CurrentEvent {
 export const EXPIRY_ANNOUNCED = new Date(8.64e15);
 
 /**
- * consent_stats: the statistics, kept by `$inc` on write (one bulkWrite per batch). Three kinds
- * of document, by `_id` prefix: `app:` (events per application by action), `target:` (events per
- * application and target, and how many current states of that target the application holds, by
- * action) and `subject:` (one marker per application and subject, counted for distinct subjects).
+ * consent_stats: the statistics, kept by `$inc` on write (one bulkWrite per batch). Four kinds
+ * of document, by `_id` prefix: `app:` (events per application by action, and its GPC-driven
+ * declines), `target:` (events per application and target), `jurisdiction:` (events per
+ * application and jurisdiction) and `subject:` (one marker per application and subject, counted
+ * for distinct subjects).
  */
 export interface StatsDoc {
   _id: string;
-  kind: 'app' | 'target' | 'subject';
+  kind: 'app' | 'target' | 'subject' | 'jurisdiction';
   accountId: string;
   appId: string;
   target?: string;
+  jurisdiction?: string;
+  gpcDeclines?: number;
   total?: number;
   accepted?: number;
   declined?: number;
@@ -184,6 +194,12 @@ export function defineModels(conn: Connection): Models {
       createdAt: { type: Date, required: true },
       targetVersion: Number,
       expiresAt: Date,
+      gpc: Boolean,
+      tcString: String,
+      tcf: Schema.Types.Mixed,
+      gppString: String,
+      gpp: Schema.Types.Mixed,
+      jurisdiction: String,
       pub: Date,
       claim: String,
       logq: String,
@@ -244,6 +260,8 @@ export function defineModels(conn: Connection): Models {
       accountId: String,
       appId: String,
       target: String,
+      jurisdiction: String,
+      gpcDeclines: Number,
       total: Number,
       accepted: Number,
       declined: Number,

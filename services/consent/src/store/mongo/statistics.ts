@@ -10,6 +10,9 @@ const NEVER = new Date(8.64e15);
 /** The id of the distinct-subject marker of (account, application, subject). */
 export const subjectMarkerId = (accountId: string, appId: string, subject: string) => `subject:${hashKey([accountId, appId, subject])}`;
 
+/** The id of the counter of an application's events in one jurisdiction. */
+const jurisdictionCounterId = (accountId: string, appId: string, jurisdiction: string) => `jurisdiction:${hashKey([accountId, appId, jurisdiction])}`;
+
 /**
  * consent_stats (see StatisticsStore): counters written with each batch of events, read with the
  * current states they do not hold. The arithmetic is in domain/statistics.ts.
@@ -37,6 +40,13 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
         const appSet = { kind: 'app' as const, accountId: ev.accountId, appId: ev.appId };
         bump(app, appSet, 'total');
         bump(app, appSet, ev.action === true ? 'accepted' : ev.action === false ? 'declined' : 'noAction');
+        if (ev.gpc === true && ev.action === null) bump(app, appSet, 'gpcDeclines');
+        if (ev.jurisdiction !== undefined)
+          bump(
+            jurisdictionCounterId(ev.accountId, ev.appId, ev.jurisdiction),
+            { kind: 'jurisdiction', accountId: ev.accountId, appId: ev.appId, jurisdiction: ev.jurisdiction },
+            'events',
+          );
         bump(
           `target:${hashKey([ev.accountId, ev.appId, ev.target])}`,
           { kind: 'target', accountId: ev.accountId, appId: ev.appId, target: ev.target },
@@ -53,7 +63,7 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
     },
 
     async read(accountId, appId, now) {
-      const [app, targets, distinctSubjects, current, latest] = await Promise.all([
+      const [app, targets, distinctSubjects, current, latest, jurisdictions] = await Promise.all([
         m.stats
           .findById(`app:${hashKey([accountId, appId])}`)
           .lean<StatsDoc>()
@@ -67,7 +77,7 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
         m.stats.countDocuments({ kind: 'subject', accountId, appId }).exec(),
         // current states this application holds (it wrote their newest event), per target and action
         m.current
-          .aggregate<{ _id: { target: string; action?: boolean | null; expired?: boolean; version?: number | null }; n: number }>([
+          .aggregate<{ _id: { target: string; action?: boolean | null; expired?: boolean; version?: number | null; gpc?: boolean }; n: number }>([
             { $match: { accountId, $or: [{ 'cur.appId': appId }, { cur: { $exists: false }, appId }] } satisfies FilterQuery<CurrentDoc> },
             {
               $group: {
@@ -76,6 +86,8 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
                   action: { $ifNull: ['$cur.action', '$action'] },
                   expired: { $lte: [{ $ifNull: ['$cur.expiresAt', NEVER] }, now] },
                   version: '$cur.targetVersion',
+                  // a GPC signal with no explicit choice
+                  gpc: { $and: [{ $eq: ['$cur.gpc', true] }, { $eq: [{ $ifNull: ['$cur.action', null] }, null] }] },
                 },
                 n: { $sum: 1 },
               },
@@ -88,9 +100,23 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
           .sort({ _id: -1 })
           .lean<Pick<EventDoc, 'createdAt'>>()
           .exec(),
+        // served by `by_app`, as the targets
+        m.stats
+          .find({ kind: 'jurisdiction', accountId, appId }, { _id: 0, jurisdiction: 1, events: 1 })
+          .sort({ events: -1 })
+          .limit(LIMITS.statisticsTargets)
+          .lean<StatsDoc[]>()
+          .exec(),
       ]);
       return {
-        app: { total: app?.total ?? 0, accepted: app?.accepted ?? 0, declined: app?.declined ?? 0, noAction: app?.noAction ?? 0 },
+        app: {
+          total: app?.total ?? 0,
+          accepted: app?.accepted ?? 0,
+          declined: app?.declined ?? 0,
+          noAction: app?.noAction ?? 0,
+          gpcDeclines: app?.gpcDeclines ?? 0,
+        },
+        jurisdictions: jurisdictions.map((j) => ({ jurisdiction: j.jurisdiction ?? '', events: j.events ?? 0 })),
         targets: targets.map((t) => ({ target: t.target ?? '', events: t.events ?? 0 })),
         distinctSubjects,
         states: current.map((g) => ({
@@ -98,6 +124,7 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
           action: g._id.action ?? null,
           expired: g._id.expired ?? false,
           version: g._id.version ?? undefined,
+          ...(g._id.gpc ? { gpcDecline: true } : {}),
           count: g.n,
         })),
         latestEventAt: latest?.createdAt ? new Date(latest.createdAt) : undefined,

@@ -116,6 +116,41 @@ export interface ConsentInput {
    * specification's consent_validity_days when the target names a specification that has one.
    */
   expiresAt?: Date | undefined;
+  /**
+   * Signals (docs/consent.md, Signals and regimes). Whether a Global Privacy Control signal was
+   * present; with no action: the signal observed with no explicit choice.
+   */
+  gpc?: boolean | undefined;
+  /**
+   * An IAB TCF v2 TC string; INVALID_ARGUMENT when it does not decode, is of another framework
+   * version or is longer than 10,000 characters. Empty means absent.
+   */
+  tcString?: string | undefined;
+  /** An IAB GPP string; INVALID_ARGUMENT when it does not decode or is too long. Empty means absent. */
+  gppString?: string | undefined;
+  /** ISO 3166-1 alpha-2 or ISO 3166-2 code (any case; stored upper case); unknown codes are INVALID_ARGUMENT. */
+  jurisdiction?: string | undefined;
+}
+
+/** What a TC string says, decoded when its event was stored. */
+export interface TcfFacts {
+  version: number;
+  policyVersion: number;
+  cmpId: number;
+  cmpVersion: number;
+  purposes: number[];
+  legitimateInterests: number[];
+  specialFeatures: number[];
+}
+
+/** What a GPP string says, decoded when its event was stored. */
+export interface GppFacts {
+  /** Section API prefixes (tcfeuv2, uspv1, usnat, usca, ...) in the order of the string. */
+  sections: string[];
+  /** US sections: true when any opts out, false when they say the subject did not; absent when none applies. */
+  saleOptOut?: boolean | undefined;
+  sharingOptOut?: boolean | undefined;
+  targetedAdvertisingOptOut?: boolean | undefined;
 }
 
 export interface ConsentEvent {
@@ -142,6 +177,13 @@ export interface ConsentEvent {
    * consented to (target_version older than the specification's reconsent_since): due for renewal.
    */
   renewalRequired?: boolean | undefined;
+  /** The signals as written (see ConsentInput), with what the strings say. */
+  gpc?: boolean | undefined;
+  tcString?: string | undefined;
+  tcf?: TcfFacts | undefined;
+  gppString?: string | undefined;
+  gpp?: GppFacts | undefined;
+  jurisdiction?: string | undefined;
 }
 
 export interface CreateConsentsRequest {
@@ -177,6 +219,9 @@ export interface SearchConsentsRequest {
   scope?: string | undefined;
   current: boolean;
   page?: PageRequest | undefined;
+  /** Only events with this gpc / this jurisdiction (upper case ISO code); with current, the current event when it matches. */
+  gpc?: boolean | undefined;
+  jurisdiction?: string | undefined;
 }
 
 export interface SearchConsentsResponse {
@@ -212,6 +257,13 @@ export interface TargetStatistics {
    * specification's latest material change (also counted under their action or current_expired).
    */
   currentRenewalRequired: number;
+  /** Current states whose current event is a GPC signal with no explicit choice (also counted under no action or expired). */
+  currentGpcDeclines: number;
+}
+
+export interface JurisdictionStatistics {
+  jurisdiction: string;
+  events: number;
 }
 
 export interface Statistics {
@@ -223,6 +275,10 @@ export interface Statistics {
   distinctSubjects: number;
   targets: TargetStatistics[];
   latestEventAt?: Date | undefined;
+  /** Events that record a GPC signal with no explicit choice (gpc true, no action). */
+  gpcDeclines: number;
+  /** Events by the jurisdiction they were recorded in, most first (events without one are not counted). */
+  jurisdictions: JurisdictionStatistics[];
 }
 
 export interface GetCurrentStatesRequest {
@@ -1389,6 +1445,10 @@ function createBaseConsentInput(): ConsentInput {
     action: undefined,
     targetVersion: undefined,
     expiresAt: undefined,
+    gpc: undefined,
+    tcString: undefined,
+    gppString: undefined,
+    jurisdiction: undefined,
   };
 }
 
@@ -1420,6 +1480,18 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     }
     if (message.expiresAt !== undefined) {
       Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(74).fork()).join();
+    }
+    if (message.gpc !== undefined) {
+      writer.uint32(80).bool(message.gpc);
+    }
+    if (message.tcString !== undefined) {
+      writer.uint32(90).string(message.tcString);
+    }
+    if (message.gppString !== undefined) {
+      writer.uint32(98).string(message.gppString);
+    }
+    if (message.jurisdiction !== undefined) {
+      writer.uint32(106).string(message.jurisdiction);
     }
     return writer;
   },
@@ -1509,6 +1581,38 @@ export const ConsentInput: MessageFns<ConsentInput> = {
             message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.gpc = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.tcString = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.gppString = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.jurisdiction = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1536,6 +1640,10 @@ export const ConsentInput: MessageFns<ConsentInput> = {
           ? globalThis.Number(object.target_version)
           : undefined,
       expiresAt: isSet(object.expiresAt) ? fromJsonTimestamp(object.expiresAt) : isSet(object.expires_at) ? fromJsonTimestamp(object.expires_at) : undefined,
+      gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : undefined,
+      tcString: isSet(object.tcString) ? globalThis.String(object.tcString) : isSet(object.tc_string) ? globalThis.String(object.tc_string) : undefined,
+      gppString: isSet(object.gppString) ? globalThis.String(object.gppString) : isSet(object.gpp_string) ? globalThis.String(object.gpp_string) : undefined,
+      jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
     };
   },
 
@@ -1568,6 +1676,18 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     if (message.expiresAt !== undefined) {
       obj.expiresAt = message.expiresAt.toISOString();
     }
+    if (message.gpc !== undefined) {
+      obj.gpc = message.gpc;
+    }
+    if (message.tcString !== undefined) {
+      obj.tcString = message.tcString;
+    }
+    if (message.gppString !== undefined) {
+      obj.gppString = message.gppString;
+    }
+    if (message.jurisdiction !== undefined) {
+      obj.jurisdiction = message.jurisdiction;
+    }
     return obj;
   },
 
@@ -1585,6 +1705,366 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     message.action = object.action ?? undefined;
     message.targetVersion = object.targetVersion ?? undefined;
     message.expiresAt = object.expiresAt ?? undefined;
+    message.gpc = object.gpc ?? undefined;
+    message.tcString = object.tcString ?? undefined;
+    message.gppString = object.gppString ?? undefined;
+    message.jurisdiction = object.jurisdiction ?? undefined;
+    return message;
+  },
+};
+
+function createBaseTcfFacts(): TcfFacts {
+  return {
+    version: 0,
+    policyVersion: 0,
+    cmpId: 0,
+    cmpVersion: 0,
+    purposes: [],
+    legitimateInterests: [],
+    specialFeatures: [],
+  };
+}
+
+export const TcfFacts: MessageFns<TcfFacts> = {
+  encode(message: TcfFacts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int32(message.version);
+    }
+    if (message.policyVersion !== 0) {
+      writer.uint32(16).int32(message.policyVersion);
+    }
+    if (message.cmpId !== 0) {
+      writer.uint32(24).int32(message.cmpId);
+    }
+    if (message.cmpVersion !== 0) {
+      writer.uint32(32).int32(message.cmpVersion);
+    }
+    if (message.purposes.length !== 0) {
+      writer.uint32(42).fork();
+      for (const v of message.purposes) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.legitimateInterests.length !== 0) {
+      writer.uint32(50).fork();
+      for (const v of message.legitimateInterests) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.specialFeatures.length !== 0) {
+      writer.uint32(58).fork();
+      for (const v of message.specialFeatures) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TcfFacts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTcfFacts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.policyVersion = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.cmpId = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.cmpVersion = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag === 40) {
+              message.purposes.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 42) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.purposes.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 6: {
+            if (tag === 48) {
+              message.legitimateInterests.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 50) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.legitimateInterests.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 7: {
+            if (tag === 56) {
+              message.specialFeatures.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 58) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.specialFeatures.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TcfFacts {
+    return {
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      policyVersion: isSet(object.policyVersion)
+        ? globalThis.Number(object.policyVersion)
+        : isSet(object.policy_version)
+          ? globalThis.Number(object.policy_version)
+          : 0,
+      cmpId: isSet(object.cmpId) ? globalThis.Number(object.cmpId) : isSet(object.cmp_id) ? globalThis.Number(object.cmp_id) : 0,
+      cmpVersion: isSet(object.cmpVersion) ? globalThis.Number(object.cmpVersion) : isSet(object.cmp_version) ? globalThis.Number(object.cmp_version) : 0,
+      purposes: globalThis.Array.isArray(object?.purposes) ? object.purposes.map((e: any) => globalThis.Number(e)) : [],
+      legitimateInterests: globalThis.Array.isArray(object?.legitimateInterests)
+        ? object.legitimateInterests.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.legitimate_interests)
+          ? object.legitimate_interests.map((e: any) => globalThis.Number(e))
+          : [],
+      specialFeatures: globalThis.Array.isArray(object?.specialFeatures)
+        ? object.specialFeatures.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.special_features)
+          ? object.special_features.map((e: any) => globalThis.Number(e))
+          : [],
+    };
+  },
+
+  toJSON(message: TcfFacts): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.policyVersion !== 0) {
+      obj.policyVersion = Math.round(message.policyVersion);
+    }
+    if (message.cmpId !== 0) {
+      obj.cmpId = Math.round(message.cmpId);
+    }
+    if (message.cmpVersion !== 0) {
+      obj.cmpVersion = Math.round(message.cmpVersion);
+    }
+    if (message.purposes?.length) {
+      obj.purposes = message.purposes.map((e) => Math.round(e));
+    }
+    if (message.legitimateInterests?.length) {
+      obj.legitimateInterests = message.legitimateInterests.map((e) => Math.round(e));
+    }
+    if (message.specialFeatures?.length) {
+      obj.specialFeatures = message.specialFeatures.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TcfFacts>, I>>(base?: I): TcfFacts {
+    return TcfFacts.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TcfFacts>, I>>(object: I): TcfFacts {
+    const message = createBaseTcfFacts();
+    message.version = object.version ?? 0;
+    message.policyVersion = object.policyVersion ?? 0;
+    message.cmpId = object.cmpId ?? 0;
+    message.cmpVersion = object.cmpVersion ?? 0;
+    message.purposes = object.purposes?.map((e) => e) || [];
+    message.legitimateInterests = object.legitimateInterests?.map((e) => e) || [];
+    message.specialFeatures = object.specialFeatures?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseGppFacts(): GppFacts {
+  return { sections: [], saleOptOut: undefined, sharingOptOut: undefined, targetedAdvertisingOptOut: undefined };
+}
+
+export const GppFacts: MessageFns<GppFacts> = {
+  encode(message: GppFacts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.sections) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.saleOptOut !== undefined) {
+      writer.uint32(16).bool(message.saleOptOut);
+    }
+    if (message.sharingOptOut !== undefined) {
+      writer.uint32(24).bool(message.sharingOptOut);
+    }
+    if (message.targetedAdvertisingOptOut !== undefined) {
+      writer.uint32(32).bool(message.targetedAdvertisingOptOut);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GppFacts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGppFacts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sections.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.saleOptOut = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.sharingOptOut = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.targetedAdvertisingOptOut = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GppFacts {
+    return {
+      sections: globalThis.Array.isArray(object?.sections) ? object.sections.map((e: any) => globalThis.String(e)) : [],
+      saleOptOut: isSet(object.saleOptOut)
+        ? globalThis.Boolean(object.saleOptOut)
+        : isSet(object.sale_opt_out)
+          ? globalThis.Boolean(object.sale_opt_out)
+          : undefined,
+      sharingOptOut: isSet(object.sharingOptOut)
+        ? globalThis.Boolean(object.sharingOptOut)
+        : isSet(object.sharing_opt_out)
+          ? globalThis.Boolean(object.sharing_opt_out)
+          : undefined,
+      targetedAdvertisingOptOut: isSet(object.targetedAdvertisingOptOut)
+        ? globalThis.Boolean(object.targetedAdvertisingOptOut)
+        : isSet(object.targeted_advertising_opt_out)
+          ? globalThis.Boolean(object.targeted_advertising_opt_out)
+          : undefined,
+    };
+  },
+
+  toJSON(message: GppFacts): unknown {
+    const obj: any = {};
+    if (message.sections?.length) {
+      obj.sections = message.sections;
+    }
+    if (message.saleOptOut !== undefined) {
+      obj.saleOptOut = message.saleOptOut;
+    }
+    if (message.sharingOptOut !== undefined) {
+      obj.sharingOptOut = message.sharingOptOut;
+    }
+    if (message.targetedAdvertisingOptOut !== undefined) {
+      obj.targetedAdvertisingOptOut = message.targetedAdvertisingOptOut;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GppFacts>, I>>(base?: I): GppFacts {
+    return GppFacts.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GppFacts>, I>>(object: I): GppFacts {
+    const message = createBaseGppFacts();
+    message.sections = object.sections?.map((e) => e) || [];
+    message.saleOptOut = object.saleOptOut ?? undefined;
+    message.sharingOptOut = object.sharingOptOut ?? undefined;
+    message.targetedAdvertisingOptOut = object.targetedAdvertisingOptOut ?? undefined;
     return message;
   },
 };
@@ -1607,6 +2087,12 @@ function createBaseConsentEvent(): ConsentEvent {
     expired: undefined,
     erasedAt: undefined,
     renewalRequired: undefined,
+    gpc: undefined,
+    tcString: undefined,
+    tcf: undefined,
+    gppString: undefined,
+    gpp: undefined,
+    jurisdiction: undefined,
   };
 }
 
@@ -1659,6 +2145,24 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     }
     if (message.renewalRequired !== undefined) {
       writer.uint32(128).bool(message.renewalRequired);
+    }
+    if (message.gpc !== undefined) {
+      writer.uint32(136).bool(message.gpc);
+    }
+    if (message.tcString !== undefined) {
+      writer.uint32(146).string(message.tcString);
+    }
+    if (message.tcf !== undefined) {
+      TcfFacts.encode(message.tcf, writer.uint32(154).fork()).join();
+    }
+    if (message.gppString !== undefined) {
+      writer.uint32(162).string(message.gppString);
+    }
+    if (message.gpp !== undefined) {
+      GppFacts.encode(message.gpp, writer.uint32(170).fork()).join();
+    }
+    if (message.jurisdiction !== undefined) {
+      writer.uint32(178).string(message.jurisdiction);
     }
     return writer;
   },
@@ -1804,6 +2308,54 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
             message.renewalRequired = reader.bool();
             continue;
           }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.gpc = reader.bool();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.tcString = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.tcf = TcfFacts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.gppString = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.gpp = GppFacts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.jurisdiction = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1842,6 +2394,12 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
         : isSet(object.renewal_required)
           ? globalThis.Boolean(object.renewal_required)
           : undefined,
+      gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : undefined,
+      tcString: isSet(object.tcString) ? globalThis.String(object.tcString) : isSet(object.tc_string) ? globalThis.String(object.tc_string) : undefined,
+      tcf: isSet(object.tcf) ? TcfFacts.fromJSON(object.tcf) : undefined,
+      gppString: isSet(object.gppString) ? globalThis.String(object.gppString) : isSet(object.gpp_string) ? globalThis.String(object.gpp_string) : undefined,
+      gpp: isSet(object.gpp) ? GppFacts.fromJSON(object.gpp) : undefined,
+      jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
     };
   },
 
@@ -1895,6 +2453,24 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     if (message.renewalRequired !== undefined) {
       obj.renewalRequired = message.renewalRequired;
     }
+    if (message.gpc !== undefined) {
+      obj.gpc = message.gpc;
+    }
+    if (message.tcString !== undefined) {
+      obj.tcString = message.tcString;
+    }
+    if (message.tcf !== undefined) {
+      obj.tcf = TcfFacts.toJSON(message.tcf);
+    }
+    if (message.gppString !== undefined) {
+      obj.gppString = message.gppString;
+    }
+    if (message.gpp !== undefined) {
+      obj.gpp = GppFacts.toJSON(message.gpp);
+    }
+    if (message.jurisdiction !== undefined) {
+      obj.jurisdiction = message.jurisdiction;
+    }
     return obj;
   },
 
@@ -1919,6 +2495,12 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     message.expired = object.expired ?? undefined;
     message.erasedAt = object.erasedAt ?? undefined;
     message.renewalRequired = object.renewalRequired ?? undefined;
+    message.gpc = object.gpc ?? undefined;
+    message.tcString = object.tcString ?? undefined;
+    message.tcf = object.tcf !== undefined && object.tcf !== null ? TcfFacts.fromPartial(object.tcf) : undefined;
+    message.gppString = object.gppString ?? undefined;
+    message.gpp = object.gpp !== undefined && object.gpp !== null ? GppFacts.fromPartial(object.gpp) : undefined;
+    message.jurisdiction = object.jurisdiction ?? undefined;
     return message;
   },
 };
@@ -2342,6 +2924,8 @@ function createBaseSearchConsentsRequest(): SearchConsentsRequest {
     scope: undefined,
     current: false,
     page: undefined,
+    gpc: undefined,
+    jurisdiction: undefined,
   };
 }
 
@@ -2370,6 +2954,12 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(66).fork()).join();
+    }
+    if (message.gpc !== undefined) {
+      writer.uint32(72).bool(message.gpc);
+    }
+    if (message.jurisdiction !== undefined) {
+      writer.uint32(82).string(message.jurisdiction);
     }
     return writer;
   },
@@ -2451,6 +3041,22 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.gpc = reader.bool();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.jurisdiction = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2473,6 +3079,8 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
       scope: isSet(object.scope) ? globalThis.String(object.scope) : undefined,
       current: isSet(object.current) ? globalThis.Boolean(object.current) : false,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : undefined,
+      jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
     };
   },
 
@@ -2502,6 +3110,12 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.gpc !== undefined) {
+      obj.gpc = message.gpc;
+    }
+    if (message.jurisdiction !== undefined) {
+      obj.jurisdiction = message.jurisdiction;
+    }
     return obj;
   },
 
@@ -2518,6 +3132,8 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
     message.scope = object.scope ?? undefined;
     message.current = object.current ?? false;
     message.page = object.page !== undefined && object.page !== null ? PageRequest.fromPartial(object.page) : undefined;
+    message.gpc = object.gpc ?? undefined;
+    message.jurisdiction = object.jurisdiction ?? undefined;
     return message;
   },
 };
@@ -2853,6 +3469,7 @@ function createBaseTargetStatistics(): TargetStatistics {
     currentNoAction: 0,
     currentExpired: 0,
     currentRenewalRequired: 0,
+    currentGpcDeclines: 0,
   };
 }
 
@@ -2878,6 +3495,9 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     }
     if (message.currentRenewalRequired !== 0) {
       writer.uint32(56).int64(message.currentRenewalRequired);
+    }
+    if (message.currentGpcDeclines !== 0) {
+      writer.uint32(64).int64(message.currentGpcDeclines);
     }
     return writer;
   },
@@ -2951,6 +3571,14 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
             message.currentRenewalRequired = longToNumber(reader.int64());
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.currentGpcDeclines = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2992,6 +3620,11 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
         : isSet(object.current_renewal_required)
           ? globalThis.Number(object.current_renewal_required)
           : 0,
+      currentGpcDeclines: isSet(object.currentGpcDeclines)
+        ? globalThis.Number(object.currentGpcDeclines)
+        : isSet(object.current_gpc_declines)
+          ? globalThis.Number(object.current_gpc_declines)
+          : 0,
     };
   },
 
@@ -3018,6 +3651,9 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     if (message.currentRenewalRequired !== 0) {
       obj.currentRenewalRequired = Math.round(message.currentRenewalRequired);
     }
+    if (message.currentGpcDeclines !== 0) {
+      obj.currentGpcDeclines = Math.round(message.currentGpcDeclines);
+    }
     return obj;
   },
 
@@ -3033,6 +3669,92 @@ export const TargetStatistics: MessageFns<TargetStatistics> = {
     message.currentNoAction = object.currentNoAction ?? 0;
     message.currentExpired = object.currentExpired ?? 0;
     message.currentRenewalRequired = object.currentRenewalRequired ?? 0;
+    message.currentGpcDeclines = object.currentGpcDeclines ?? 0;
+    return message;
+  },
+};
+
+function createBaseJurisdictionStatistics(): JurisdictionStatistics {
+  return { jurisdiction: '', events: 0 };
+}
+
+export const JurisdictionStatistics: MessageFns<JurisdictionStatistics> = {
+  encode(message: JurisdictionStatistics, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.jurisdiction !== '') {
+      writer.uint32(10).string(message.jurisdiction);
+    }
+    if (message.events !== 0) {
+      writer.uint32(16).int64(message.events);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): JurisdictionStatistics {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseJurisdictionStatistics();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.jurisdiction = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.events = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): JurisdictionStatistics {
+    return {
+      jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : '',
+      events: isSet(object.events) ? globalThis.Number(object.events) : 0,
+    };
+  },
+
+  toJSON(message: JurisdictionStatistics): unknown {
+    const obj: any = {};
+    if (message.jurisdiction !== '') {
+      obj.jurisdiction = message.jurisdiction;
+    }
+    if (message.events !== 0) {
+      obj.events = Math.round(message.events);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<JurisdictionStatistics>, I>>(base?: I): JurisdictionStatistics {
+    return JurisdictionStatistics.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<JurisdictionStatistics>, I>>(object: I): JurisdictionStatistics {
+    const message = createBaseJurisdictionStatistics();
+    message.jurisdiction = object.jurisdiction ?? '';
+    message.events = object.events ?? 0;
     return message;
   },
 };
@@ -3047,6 +3769,8 @@ function createBaseStatistics(): Statistics {
     distinctSubjects: 0,
     targets: [],
     latestEventAt: undefined,
+    gpcDeclines: 0,
+    jurisdictions: [],
   };
 }
 
@@ -3075,6 +3799,12 @@ export const Statistics: MessageFns<Statistics> = {
     }
     if (message.latestEventAt !== undefined) {
       Timestamp.encode(toTimestamp(message.latestEventAt), writer.uint32(66).fork()).join();
+    }
+    if (message.gpcDeclines !== 0) {
+      writer.uint32(72).int64(message.gpcDeclines);
+    }
+    for (const v of message.jurisdictions) {
+      JurisdictionStatistics.encode(v!, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -3156,6 +3886,22 @@ export const Statistics: MessageFns<Statistics> = {
             message.latestEventAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.gpcDeclines = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.jurisdictions.push(JurisdictionStatistics.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3186,6 +3932,8 @@ export const Statistics: MessageFns<Statistics> = {
         : isSet(object.latest_event_at)
           ? fromJsonTimestamp(object.latest_event_at)
           : undefined,
+      gpcDeclines: isSet(object.gpcDeclines) ? globalThis.Number(object.gpcDeclines) : isSet(object.gpc_declines) ? globalThis.Number(object.gpc_declines) : 0,
+      jurisdictions: globalThis.Array.isArray(object?.jurisdictions) ? object.jurisdictions.map((e: any) => JurisdictionStatistics.fromJSON(e)) : [],
     };
   },
 
@@ -3215,6 +3963,12 @@ export const Statistics: MessageFns<Statistics> = {
     if (message.latestEventAt !== undefined) {
       obj.latestEventAt = message.latestEventAt.toISOString();
     }
+    if (message.gpcDeclines !== 0) {
+      obj.gpcDeclines = Math.round(message.gpcDeclines);
+    }
+    if (message.jurisdictions?.length) {
+      obj.jurisdictions = message.jurisdictions.map((e) => JurisdictionStatistics.toJSON(e));
+    }
     return obj;
   },
 
@@ -3231,6 +3985,8 @@ export const Statistics: MessageFns<Statistics> = {
     message.distinctSubjects = object.distinctSubjects ?? 0;
     message.targets = object.targets?.map((e) => TargetStatistics.fromPartial(e)) || [];
     message.latestEventAt = object.latestEventAt ?? undefined;
+    message.gpcDeclines = object.gpcDeclines ?? 0;
+    message.jurisdictions = object.jurisdictions?.map((e) => JurisdictionStatistics.fromPartial(e)) || [];
     return message;
   },
 };

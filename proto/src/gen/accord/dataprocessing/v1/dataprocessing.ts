@@ -108,6 +108,34 @@ export interface SpecFields {
   externalHref?: string | undefined;
   /** Days a consent to this specification stays valid (its events get expires_at); unset: no expiry. */
   consentValidityDays?: number | undefined;
+  /** How consent works per jurisdiction; unset (or empty): the default {"*": opt-in}. A change is material. */
+  regimes?: RegimeMap | undefined;
+}
+
+/** Regimes by jurisdiction: keys "*", ISO 3166-1 alpha-2 or ISO 3166-2 codes. */
+export interface RegimeMap {
+  byJurisdiction: { [key: string]: Regime };
+}
+
+export interface RegimeMap_ByJurisdictionEntry {
+  key: string;
+  value?: Regime | undefined;
+}
+
+/** How consent works in one jurisdiction (docs/consent.md, Signals and regimes). */
+export interface Regime {
+  /** "opt-in", "opt-out" or "notice". */
+  model: string;
+  /** "ignore" (default) or "opt-out". */
+  gpc: string;
+}
+
+/** The regime that applies to a view's jurisdiction, and the key it was found under. */
+export interface AppliedRegime {
+  /** "*", or the ISO code of the regimes map that matched. */
+  key: string;
+  model: string;
+  gpc: string;
 }
 
 export interface Spec {
@@ -142,6 +170,13 @@ export interface Spec {
    * Consents to an older version are due for renewal.
    */
   reconsentSince: number;
+  /** Normalised: keys upper case, gpc explicit, "*" always present. */
+  regimes: { [key: string]: Regime };
+}
+
+export interface Spec_RegimesEntry {
+  key: string;
+  value?: Regime | undefined;
 }
 
 export interface CreateSpecRequest {
@@ -291,6 +326,13 @@ export interface SpecForConsent {
   consentValidityDays?: number | undefined;
   /** See Spec.reconsent_since (as of the version returned). */
   reconsentSince: number;
+  /** See Spec.regimes (as of the version returned). */
+  regimes: { [key: string]: Regime };
+}
+
+export interface SpecForConsent_RegimesEntry {
+  key: string;
+  value?: Regime | undefined;
 }
 
 export interface ResolveTargetRequest {
@@ -324,6 +366,13 @@ export interface GetConsentRequestRequest {
   groupId: string;
   language: string;
   textType: string;
+  /**
+   * Where the subject is (ISO 3166-1 alpha-2 or ISO 3166-2; empty: unknown, the "*" regime);
+   * unknown codes are INVALID_ARGUMENT.
+   */
+  jurisdiction?: string | undefined;
+  /** The subject's browser sends a Global Privacy Control signal. */
+  gpc?: boolean | undefined;
 }
 
 export interface ConsentRequestItem {
@@ -340,6 +389,12 @@ export interface ConsentRequestItem {
   legalBasis: string;
   externalHref: string;
   version: number;
+  /** The specification's regime for the view's jurisdiction. */
+  regime?: AppliedRegime | undefined;
+  /** What the UI pre-selects; absent under notice (no choice). */
+  preselected?: boolean | undefined;
+  /** A GPC signal decided the pre-selection (the UI says so). */
+  gpcApplied: boolean;
 }
 
 export interface ConsentRequest {
@@ -348,6 +403,9 @@ export interface ConsentRequest {
   caption: string;
   language: string;
   items: ConsentRequestItem[];
+  /** The jurisdiction the items' regimes are for (upper case; empty: none). */
+  jurisdiction: string;
+  gpc: boolean;
 }
 
 export interface GetDashboardRequest {
@@ -357,6 +415,9 @@ export interface GetDashboardRequest {
   issuer: string;
   language: string;
   textType: string;
+  /** As in GetConsentRequestRequest. */
+  jurisdiction?: string | undefined;
+  gpc?: boolean | undefined;
 }
 
 /** The current consent event of one scope of a target. */
@@ -370,6 +431,8 @@ export interface ScopeState {
   targetVersion?: number | undefined;
   /** True when the specification changed materially after that version: ask again. */
   renewalRequired?: boolean | undefined;
+  /** The event's gpc, when it says. */
+  gpc?: boolean | undefined;
 }
 
 export interface DashboardItem {
@@ -387,6 +450,8 @@ export interface Dashboard {
   subject: string;
   issuer: string;
   items: DashboardItem[];
+  jurisdiction: string;
+  gpc: boolean;
 }
 
 export interface ListPendingRenewalsRequest {
@@ -1587,6 +1652,7 @@ function createBaseSpecFields(): SpecFields {
     legalBasis: undefined,
     externalHref: undefined,
     consentValidityDays: undefined,
+    regimes: undefined,
   };
 }
 
@@ -1621,6 +1687,9 @@ export const SpecFields: MessageFns<SpecFields> = {
     }
     if (message.consentValidityDays !== undefined) {
       writer.uint32(80).int32(message.consentValidityDays);
+    }
+    if (message.regimes !== undefined) {
+      RegimeMap.encode(message.regimes, writer.uint32(90).fork()).join();
     }
     return writer;
   },
@@ -1718,6 +1787,14 @@ export const SpecFields: MessageFns<SpecFields> = {
             message.consentValidityDays = reader.int32();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.regimes = RegimeMap.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1758,6 +1835,7 @@ export const SpecFields: MessageFns<SpecFields> = {
         : isSet(object.consent_validity_days)
           ? globalThis.Number(object.consent_validity_days)
           : undefined,
+      regimes: isSet(object.regimes) ? RegimeMap.fromJSON(object.regimes) : undefined,
     };
   },
 
@@ -1793,6 +1871,9 @@ export const SpecFields: MessageFns<SpecFields> = {
     if (message.consentValidityDays !== undefined) {
       obj.consentValidityDays = Math.round(message.consentValidityDays);
     }
+    if (message.regimes !== undefined) {
+      obj.regimes = RegimeMap.toJSON(message.regimes);
+    }
     return obj;
   },
 
@@ -1811,6 +1892,384 @@ export const SpecFields: MessageFns<SpecFields> = {
     message.legalBasis = object.legalBasis ?? undefined;
     message.externalHref = object.externalHref ?? undefined;
     message.consentValidityDays = object.consentValidityDays ?? undefined;
+    message.regimes = object.regimes !== undefined && object.regimes !== null ? RegimeMap.fromPartial(object.regimes) : undefined;
+    return message;
+  },
+};
+
+function createBaseRegimeMap(): RegimeMap {
+  return { byJurisdiction: {} };
+}
+
+export const RegimeMap: MessageFns<RegimeMap> = {
+  encode(message: RegimeMap, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    globalThis.Object.entries(message.byJurisdiction).forEach(([key, value]: [string, Regime]) => {
+      RegimeMap_ByJurisdictionEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegimeMap {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegimeMap();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            const entry1 = RegimeMap_ByJurisdictionEntry.decode(reader, reader.uint32());
+            if (entry1.value !== undefined) {
+              message.byJurisdiction[entry1.key] = entry1.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegimeMap {
+    return {
+      byJurisdiction: isObject(object.byJurisdiction)
+        ? (globalThis.Object.entries(object.byJurisdiction) as [string, any][]).reduce((acc: { [key: string]: Regime }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Regime.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          }, {})
+        : isObject(object.by_jurisdiction)
+          ? (globalThis.Object.entries(object.by_jurisdiction) as [string, any][]).reduce((acc: { [key: string]: Regime }, [key, value]: [string, any]) => {
+              globalThis.Object.defineProperty(acc, key, {
+                value: Regime.fromJSON(value),
+                enumerable: true,
+                configurable: true,
+                writable: true,
+              });
+              return acc;
+            }, {})
+          : {},
+    };
+  },
+
+  toJSON(message: RegimeMap): unknown {
+    const obj: any = {};
+    if (message.byJurisdiction) {
+      const entries = globalThis.Object.entries(message.byJurisdiction) as [string, Regime][];
+      if (entries.length > 0) {
+        obj.byJurisdiction = {};
+        entries.forEach(([k, v]) => {
+          obj.byJurisdiction[k] = Regime.toJSON(v);
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegimeMap>, I>>(base?: I): RegimeMap {
+    return RegimeMap.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegimeMap>, I>>(object: I): RegimeMap {
+    const message = createBaseRegimeMap();
+    message.byJurisdiction = (globalThis.Object.entries(object.byJurisdiction ?? {}) as [string, Regime][]).reduce(
+      (acc: { [key: string]: Regime }, [key, value]: [string, Regime]) => {
+        if (value !== undefined) {
+          acc[key] = Regime.fromPartial(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseRegimeMap_ByJurisdictionEntry(): RegimeMap_ByJurisdictionEntry {
+  return { key: '', value: undefined };
+}
+
+export const RegimeMap_ByJurisdictionEntry: MessageFns<RegimeMap_ByJurisdictionEntry> = {
+  encode(message: RegimeMap_ByJurisdictionEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== '') {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== undefined) {
+      Regime.encode(message.value, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegimeMap_ByJurisdictionEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegimeMap_ByJurisdictionEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = Regime.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RegimeMap_ByJurisdictionEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      value: isSet(object.value) ? Regime.fromJSON(object.value) : undefined,
+    };
+  },
+
+  toJSON(message: RegimeMap_ByJurisdictionEntry): unknown {
+    const obj: any = {};
+    if (message.key !== '') {
+      obj.key = message.key;
+    }
+    if (message.value !== undefined) {
+      obj.value = Regime.toJSON(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RegimeMap_ByJurisdictionEntry>, I>>(base?: I): RegimeMap_ByJurisdictionEntry {
+    return RegimeMap_ByJurisdictionEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RegimeMap_ByJurisdictionEntry>, I>>(object: I): RegimeMap_ByJurisdictionEntry {
+    const message = createBaseRegimeMap_ByJurisdictionEntry();
+    message.key = object.key ?? '';
+    message.value = object.value !== undefined && object.value !== null ? Regime.fromPartial(object.value) : undefined;
+    return message;
+  },
+};
+
+function createBaseRegime(): Regime {
+  return { model: '', gpc: '' };
+}
+
+export const Regime: MessageFns<Regime> = {
+  encode(message: Regime, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.model !== '') {
+      writer.uint32(10).string(message.model);
+    }
+    if (message.gpc !== '') {
+      writer.uint32(18).string(message.gpc);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Regime {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegime();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.gpc = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Regime {
+    return {
+      model: isSet(object.model) ? globalThis.String(object.model) : '',
+      gpc: isSet(object.gpc) ? globalThis.String(object.gpc) : '',
+    };
+  },
+
+  toJSON(message: Regime): unknown {
+    const obj: any = {};
+    if (message.model !== '') {
+      obj.model = message.model;
+    }
+    if (message.gpc !== '') {
+      obj.gpc = message.gpc;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Regime>, I>>(base?: I): Regime {
+    return Regime.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Regime>, I>>(object: I): Regime {
+    const message = createBaseRegime();
+    message.model = object.model ?? '';
+    message.gpc = object.gpc ?? '';
+    return message;
+  },
+};
+
+function createBaseAppliedRegime(): AppliedRegime {
+  return { key: '', model: '', gpc: '' };
+}
+
+export const AppliedRegime: MessageFns<AppliedRegime> = {
+  encode(message: AppliedRegime, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== '') {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.model !== '') {
+      writer.uint32(18).string(message.model);
+    }
+    if (message.gpc !== '') {
+      writer.uint32(26).string(message.gpc);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AppliedRegime {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAppliedRegime();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.gpc = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AppliedRegime {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      model: isSet(object.model) ? globalThis.String(object.model) : '',
+      gpc: isSet(object.gpc) ? globalThis.String(object.gpc) : '',
+    };
+  },
+
+  toJSON(message: AppliedRegime): unknown {
+    const obj: any = {};
+    if (message.key !== '') {
+      obj.key = message.key;
+    }
+    if (message.model !== '') {
+      obj.model = message.model;
+    }
+    if (message.gpc !== '') {
+      obj.gpc = message.gpc;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AppliedRegime>, I>>(base?: I): AppliedRegime {
+    return AppliedRegime.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AppliedRegime>, I>>(object: I): AppliedRegime {
+    const message = createBaseAppliedRegime();
+    message.key = object.key ?? '';
+    message.model = object.model ?? '';
+    message.gpc = object.gpc ?? '';
     return message;
   },
 };
@@ -1838,6 +2297,7 @@ function createBaseSpec(): Spec {
     deletedAt: undefined,
     consentValidityDays: undefined,
     reconsentSince: 0,
+    regimes: {},
   };
 }
 
@@ -1906,6 +2366,9 @@ export const Spec: MessageFns<Spec> = {
     if (message.reconsentSince !== 0) {
       writer.uint32(168).int32(message.reconsentSince);
     }
+    globalThis.Object.entries(message.regimes).forEach(([key, value]: [string, Regime]) => {
+      Spec_RegimesEntry.encode({ key: key as any, value }, writer.uint32(178).fork()).join();
+    });
     return writer;
   },
 
@@ -2090,6 +2553,17 @@ export const Spec: MessageFns<Spec> = {
             message.reconsentSince = reader.int32();
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            const entry22 = Spec_RegimesEntry.decode(reader, reader.uint32());
+            if (entry22.value !== undefined) {
+              message.regimes[entry22.key] = entry22.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2141,6 +2615,17 @@ export const Spec: MessageFns<Spec> = {
         : isSet(object.reconsent_since)
           ? globalThis.Number(object.reconsent_since)
           : 0,
+      regimes: isObject(object.regimes)
+        ? (globalThis.Object.entries(object.regimes) as [string, any][]).reduce((acc: { [key: string]: Regime }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Regime.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          }, {})
+        : {},
     };
   },
 
@@ -2209,6 +2694,15 @@ export const Spec: MessageFns<Spec> = {
     if (message.reconsentSince !== 0) {
       obj.reconsentSince = Math.round(message.reconsentSince);
     }
+    if (message.regimes) {
+      const entries = globalThis.Object.entries(message.regimes) as [string, Regime][];
+      if (entries.length > 0) {
+        obj.regimes = {};
+        entries.forEach(([k, v]) => {
+          obj.regimes[k] = Regime.toJSON(v);
+        });
+      }
+    }
     return obj;
   },
 
@@ -2238,6 +2732,100 @@ export const Spec: MessageFns<Spec> = {
     message.deletedAt = object.deletedAt ?? undefined;
     message.consentValidityDays = object.consentValidityDays ?? undefined;
     message.reconsentSince = object.reconsentSince ?? 0;
+    message.regimes = (globalThis.Object.entries(object.regimes ?? {}) as [string, Regime][]).reduce(
+      (acc: { [key: string]: Regime }, [key, value]: [string, Regime]) => {
+        if (value !== undefined) {
+          acc[key] = Regime.fromPartial(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseSpec_RegimesEntry(): Spec_RegimesEntry {
+  return { key: '', value: undefined };
+}
+
+export const Spec_RegimesEntry: MessageFns<Spec_RegimesEntry> = {
+  encode(message: Spec_RegimesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== '') {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== undefined) {
+      Regime.encode(message.value, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Spec_RegimesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSpec_RegimesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = Regime.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Spec_RegimesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      value: isSet(object.value) ? Regime.fromJSON(object.value) : undefined,
+    };
+  },
+
+  toJSON(message: Spec_RegimesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== '') {
+      obj.key = message.key;
+    }
+    if (message.value !== undefined) {
+      obj.value = Regime.toJSON(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Spec_RegimesEntry>, I>>(base?: I): Spec_RegimesEntry {
+    return Spec_RegimesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Spec_RegimesEntry>, I>>(object: I): Spec_RegimesEntry {
+    const message = createBaseSpec_RegimesEntry();
+    message.key = object.key ?? '';
+    message.value = object.value !== undefined && object.value !== null ? Regime.fromPartial(object.value) : undefined;
     return message;
   },
 };
@@ -4202,6 +4790,7 @@ function createBaseSpecForConsent(): SpecForConsent {
     target: '',
     consentValidityDays: undefined,
     reconsentSince: 0,
+    regimes: {},
   };
 }
 
@@ -4264,6 +4853,9 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     if (message.reconsentSince !== 0) {
       writer.uint32(152).int32(message.reconsentSince);
     }
+    globalThis.Object.entries(message.regimes).forEach(([key, value]: [string, Regime]) => {
+      SpecForConsent_RegimesEntry.encode({ key: key as any, value }, writer.uint32(162).fork()).join();
+    });
     return writer;
   },
 
@@ -4432,6 +5024,17 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
             message.reconsentSince = reader.int32();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            const entry20 = SpecForConsent_RegimesEntry.decode(reader, reader.uint32());
+            if (entry20.value !== undefined) {
+              message.regimes[entry20.key] = entry20.value;
+            }
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4485,6 +5088,17 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
         : isSet(object.reconsent_since)
           ? globalThis.Number(object.reconsent_since)
           : 0,
+      regimes: isObject(object.regimes)
+        ? (globalThis.Object.entries(object.regimes) as [string, any][]).reduce((acc: { [key: string]: Regime }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: Regime.fromJSON(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          }, {})
+        : {},
     };
   },
 
@@ -4547,6 +5161,15 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     if (message.reconsentSince !== 0) {
       obj.reconsentSince = Math.round(message.reconsentSince);
     }
+    if (message.regimes) {
+      const entries = globalThis.Object.entries(message.regimes) as [string, Regime][];
+      if (entries.length > 0) {
+        obj.regimes = {};
+        entries.forEach(([k, v]) => {
+          obj.regimes[k] = Regime.toJSON(v);
+        });
+      }
+    }
     return obj;
   },
 
@@ -4574,6 +5197,100 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     message.target = object.target ?? '';
     message.consentValidityDays = object.consentValidityDays ?? undefined;
     message.reconsentSince = object.reconsentSince ?? 0;
+    message.regimes = (globalThis.Object.entries(object.regimes ?? {}) as [string, Regime][]).reduce(
+      (acc: { [key: string]: Regime }, [key, value]: [string, Regime]) => {
+        if (value !== undefined) {
+          acc[key] = Regime.fromPartial(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseSpecForConsent_RegimesEntry(): SpecForConsent_RegimesEntry {
+  return { key: '', value: undefined };
+}
+
+export const SpecForConsent_RegimesEntry: MessageFns<SpecForConsent_RegimesEntry> = {
+  encode(message: SpecForConsent_RegimesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== '') {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== undefined) {
+      Regime.encode(message.value, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SpecForConsent_RegimesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSpecForConsent_RegimesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = Regime.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SpecForConsent_RegimesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      value: isSet(object.value) ? Regime.fromJSON(object.value) : undefined,
+    };
+  },
+
+  toJSON(message: SpecForConsent_RegimesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== '') {
+      obj.key = message.key;
+    }
+    if (message.value !== undefined) {
+      obj.value = Regime.toJSON(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SpecForConsent_RegimesEntry>, I>>(base?: I): SpecForConsent_RegimesEntry {
+    return SpecForConsent_RegimesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SpecForConsent_RegimesEntry>, I>>(object: I): SpecForConsent_RegimesEntry {
+    const message = createBaseSpecForConsent_RegimesEntry();
+    message.key = object.key ?? '';
+    message.value = object.value !== undefined && object.value !== null ? Regime.fromPartial(object.value) : undefined;
     return message;
   },
 };
@@ -4971,7 +5688,7 @@ export const GroupPolicy: MessageFns<GroupPolicy> = {
 };
 
 function createBaseGetConsentRequestRequest(): GetConsentRequestRequest {
-  return { accountId: '', groupId: '', language: '', textType: '' };
+  return { accountId: '', groupId: '', language: '', textType: '', jurisdiction: undefined, gpc: undefined };
 }
 
 export const GetConsentRequestRequest: MessageFns<GetConsentRequestRequest> = {
@@ -4987,6 +5704,12 @@ export const GetConsentRequestRequest: MessageFns<GetConsentRequestRequest> = {
     }
     if (message.textType !== '') {
       writer.uint32(34).string(message.textType);
+    }
+    if (message.jurisdiction !== undefined) {
+      writer.uint32(42).string(message.jurisdiction);
+    }
+    if (message.gpc !== undefined) {
+      writer.uint32(48).bool(message.gpc);
     }
     return writer;
   },
@@ -5036,6 +5759,22 @@ export const GetConsentRequestRequest: MessageFns<GetConsentRequestRequest> = {
             message.textType = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.jurisdiction = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.gpc = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5054,6 +5793,8 @@ export const GetConsentRequestRequest: MessageFns<GetConsentRequestRequest> = {
       groupId: isSet(object.groupId) ? globalThis.String(object.groupId) : isSet(object.group_id) ? globalThis.String(object.group_id) : '',
       language: isSet(object.language) ? globalThis.String(object.language) : '',
       textType: isSet(object.textType) ? globalThis.String(object.textType) : isSet(object.text_type) ? globalThis.String(object.text_type) : '',
+      jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
+      gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : undefined,
     };
   },
 
@@ -5071,6 +5812,12 @@ export const GetConsentRequestRequest: MessageFns<GetConsentRequestRequest> = {
     if (message.textType !== '') {
       obj.textType = message.textType;
     }
+    if (message.jurisdiction !== undefined) {
+      obj.jurisdiction = message.jurisdiction;
+    }
+    if (message.gpc !== undefined) {
+      obj.gpc = message.gpc;
+    }
     return obj;
   },
 
@@ -5083,6 +5830,8 @@ export const GetConsentRequestRequest: MessageFns<GetConsentRequestRequest> = {
     message.groupId = object.groupId ?? '';
     message.language = object.language ?? '';
     message.textType = object.textType ?? '';
+    message.jurisdiction = object.jurisdiction ?? undefined;
+    message.gpc = object.gpc ?? undefined;
     return message;
   },
 };
@@ -5101,6 +5850,9 @@ function createBaseConsentRequestItem(): ConsentRequestItem {
     legalBasis: '',
     externalHref: '',
     version: 0,
+    regime: undefined,
+    preselected: undefined,
+    gpcApplied: false,
   };
 }
 
@@ -5141,6 +5893,15 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
     }
     if (message.version !== 0) {
       writer.uint32(96).int32(message.version);
+    }
+    if (message.regime !== undefined) {
+      AppliedRegime.encode(message.regime, writer.uint32(106).fork()).join();
+    }
+    if (message.preselected !== undefined) {
+      writer.uint32(112).bool(message.preselected);
+    }
+    if (message.gpcApplied !== false) {
+      writer.uint32(120).bool(message.gpcApplied);
     }
     return writer;
   },
@@ -5254,6 +6015,30 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
             message.version = reader.int32();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.regime = AppliedRegime.decode(reader, reader.uint32());
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.preselected = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.gpcApplied = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5284,6 +6069,9 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
           ? globalThis.String(object.external_href)
           : '',
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      regime: isSet(object.regime) ? AppliedRegime.fromJSON(object.regime) : undefined,
+      preselected: isSet(object.preselected) ? globalThis.Boolean(object.preselected) : undefined,
+      gpcApplied: isSet(object.gpcApplied) ? globalThis.Boolean(object.gpcApplied) : isSet(object.gpc_applied) ? globalThis.Boolean(object.gpc_applied) : false,
     };
   },
 
@@ -5325,6 +6113,15 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
     if (message.version !== 0) {
       obj.version = Math.round(message.version);
     }
+    if (message.regime !== undefined) {
+      obj.regime = AppliedRegime.toJSON(message.regime);
+    }
+    if (message.preselected !== undefined) {
+      obj.preselected = message.preselected;
+    }
+    if (message.gpcApplied !== false) {
+      obj.gpcApplied = message.gpcApplied;
+    }
     return obj;
   },
 
@@ -5345,12 +6142,15 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
     message.legalBasis = object.legalBasis ?? '';
     message.externalHref = object.externalHref ?? '';
     message.version = object.version ?? 0;
+    message.regime = object.regime !== undefined && object.regime !== null ? AppliedRegime.fromPartial(object.regime) : undefined;
+    message.preselected = object.preselected ?? undefined;
+    message.gpcApplied = object.gpcApplied ?? false;
     return message;
   },
 };
 
 function createBaseConsentRequest(): ConsentRequest {
-  return { groupId: '', title: '', caption: '', language: '', items: [] };
+  return { groupId: '', title: '', caption: '', language: '', items: [], jurisdiction: '', gpc: false };
 }
 
 export const ConsentRequest: MessageFns<ConsentRequest> = {
@@ -5369,6 +6169,12 @@ export const ConsentRequest: MessageFns<ConsentRequest> = {
     }
     for (const v of message.items) {
       ConsentRequestItem.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.jurisdiction !== '') {
+      writer.uint32(50).string(message.jurisdiction);
+    }
+    if (message.gpc !== false) {
+      writer.uint32(56).bool(message.gpc);
     }
     return writer;
   },
@@ -5426,6 +6232,22 @@ export const ConsentRequest: MessageFns<ConsentRequest> = {
             message.items.push(ConsentRequestItem.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.jurisdiction = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.gpc = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5445,6 +6267,8 @@ export const ConsentRequest: MessageFns<ConsentRequest> = {
       caption: isSet(object.caption) ? globalThis.String(object.caption) : '',
       language: isSet(object.language) ? globalThis.String(object.language) : '',
       items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => ConsentRequestItem.fromJSON(e)) : [],
+      jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : '',
+      gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : false,
     };
   },
 
@@ -5465,6 +6289,12 @@ export const ConsentRequest: MessageFns<ConsentRequest> = {
     if (message.items?.length) {
       obj.items = message.items.map((e) => ConsentRequestItem.toJSON(e));
     }
+    if (message.jurisdiction !== '') {
+      obj.jurisdiction = message.jurisdiction;
+    }
+    if (message.gpc !== false) {
+      obj.gpc = message.gpc;
+    }
     return obj;
   },
 
@@ -5478,12 +6308,23 @@ export const ConsentRequest: MessageFns<ConsentRequest> = {
     message.caption = object.caption ?? '';
     message.language = object.language ?? '';
     message.items = object.items?.map((e) => ConsentRequestItem.fromPartial(e)) || [];
+    message.jurisdiction = object.jurisdiction ?? '';
+    message.gpc = object.gpc ?? false;
     return message;
   },
 };
 
 function createBaseGetDashboardRequest(): GetDashboardRequest {
-  return { accountId: '', groupId: '', subject: '', issuer: '', language: '', textType: '' };
+  return {
+    accountId: '',
+    groupId: '',
+    subject: '',
+    issuer: '',
+    language: '',
+    textType: '',
+    jurisdiction: undefined,
+    gpc: undefined,
+  };
 }
 
 export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
@@ -5505,6 +6346,12 @@ export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
     }
     if (message.textType !== '') {
       writer.uint32(50).string(message.textType);
+    }
+    if (message.jurisdiction !== undefined) {
+      writer.uint32(58).string(message.jurisdiction);
+    }
+    if (message.gpc !== undefined) {
+      writer.uint32(64).bool(message.gpc);
     }
     return writer;
   },
@@ -5570,6 +6417,22 @@ export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
             message.textType = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.jurisdiction = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.gpc = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5590,6 +6453,8 @@ export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
       issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
       language: isSet(object.language) ? globalThis.String(object.language) : '',
       textType: isSet(object.textType) ? globalThis.String(object.textType) : isSet(object.text_type) ? globalThis.String(object.text_type) : '',
+      jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
+      gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : undefined,
     };
   },
 
@@ -5613,6 +6478,12 @@ export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
     if (message.textType !== '') {
       obj.textType = message.textType;
     }
+    if (message.jurisdiction !== undefined) {
+      obj.jurisdiction = message.jurisdiction;
+    }
+    if (message.gpc !== undefined) {
+      obj.gpc = message.gpc;
+    }
     return obj;
   },
 
@@ -5627,6 +6498,8 @@ export const GetDashboardRequest: MessageFns<GetDashboardRequest> = {
     message.issuer = object.issuer ?? '';
     message.language = object.language ?? '';
     message.textType = object.textType ?? '';
+    message.jurisdiction = object.jurisdiction ?? undefined;
+    message.gpc = object.gpc ?? undefined;
     return message;
   },
 };
@@ -5639,6 +6512,7 @@ function createBaseScopeState(): ScopeState {
     createdAt: undefined,
     targetVersion: undefined,
     renewalRequired: undefined,
+    gpc: undefined,
   };
 }
 
@@ -5661,6 +6535,9 @@ export const ScopeState: MessageFns<ScopeState> = {
     }
     if (message.renewalRequired !== undefined) {
       writer.uint32(48).bool(message.renewalRequired);
+    }
+    if (message.gpc !== undefined) {
+      writer.uint32(56).bool(message.gpc);
     }
     return writer;
   },
@@ -5726,6 +6603,14 @@ export const ScopeState: MessageFns<ScopeState> = {
             message.renewalRequired = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.gpc = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5754,6 +6639,7 @@ export const ScopeState: MessageFns<ScopeState> = {
         : isSet(object.renewal_required)
           ? globalThis.Boolean(object.renewal_required)
           : undefined,
+      gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : undefined,
     };
   },
 
@@ -5777,6 +6663,9 @@ export const ScopeState: MessageFns<ScopeState> = {
     if (message.renewalRequired !== undefined) {
       obj.renewalRequired = message.renewalRequired;
     }
+    if (message.gpc !== undefined) {
+      obj.gpc = message.gpc;
+    }
     return obj;
   },
 
@@ -5791,6 +6680,7 @@ export const ScopeState: MessageFns<ScopeState> = {
     message.createdAt = object.createdAt ?? undefined;
     message.targetVersion = object.targetVersion ?? undefined;
     message.renewalRequired = object.renewalRequired ?? undefined;
+    message.gpc = object.gpc ?? undefined;
     return message;
   },
 };
@@ -5897,7 +6787,17 @@ export const DashboardItem: MessageFns<DashboardItem> = {
 };
 
 function createBaseDashboard(): Dashboard {
-  return { groupId: '', title: '', caption: '', language: '', subject: '', issuer: '', items: [] };
+  return {
+    groupId: '',
+    title: '',
+    caption: '',
+    language: '',
+    subject: '',
+    issuer: '',
+    items: [],
+    jurisdiction: '',
+    gpc: false,
+  };
 }
 
 export const Dashboard: MessageFns<Dashboard> = {
@@ -5922,6 +6822,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     }
     for (const v of message.items) {
       DashboardItem.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.jurisdiction !== '') {
+      writer.uint32(66).string(message.jurisdiction);
+    }
+    if (message.gpc !== false) {
+      writer.uint32(72).bool(message.gpc);
     }
     return writer;
   },
@@ -5995,6 +6901,22 @@ export const Dashboard: MessageFns<Dashboard> = {
             message.items.push(DashboardItem.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.jurisdiction = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.gpc = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6016,6 +6938,8 @@ export const Dashboard: MessageFns<Dashboard> = {
       subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
       issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
       items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => DashboardItem.fromJSON(e)) : [],
+      jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : '',
+      gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : false,
     };
   },
 
@@ -6042,6 +6966,12 @@ export const Dashboard: MessageFns<Dashboard> = {
     if (message.items?.length) {
       obj.items = message.items.map((e) => DashboardItem.toJSON(e));
     }
+    if (message.jurisdiction !== '') {
+      obj.jurisdiction = message.jurisdiction;
+    }
+    if (message.gpc !== false) {
+      obj.gpc = message.gpc;
+    }
     return obj;
   },
 
@@ -6057,6 +6987,8 @@ export const Dashboard: MessageFns<Dashboard> = {
     message.subject = object.subject ?? '';
     message.issuer = object.issuer ?? '';
     message.items = object.items?.map((e) => DashboardItem.fromPartial(e)) || [];
+    message.jurisdiction = object.jurisdiction ?? '';
+    message.gpc = object.gpc ?? false;
     return message;
   },
 };
@@ -7091,6 +8023,10 @@ function fromJsonTimestamp(o: any): Date {
   } else {
     return fromTimestamp(Timestamp.fromJSON(o));
   }
+}
+
+function isObject(value: any): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
 function isSet(value: any): boolean {
