@@ -51,7 +51,7 @@ module.exports = {
       severity: 'error',
       comment:
         'services/*/src/app holds the use cases: they use the store and other services through the interfaces of app/ports.ts, never a store module, a gRPC or NATS adapter, nor a database, broker or transport library.',
-      from: { path: '^services/[^/]+/src/app/', pathNot: ['\\.test\\.ts$', '^services/(oauth|webhook)/'] },
+      from: { path: '^services/[^/]+/src/app/', pathNot: ['\\.test\\.ts$', '^services/(webhook)/'] },
       to: {
         path: [
           '^services/[^/]+/src/(store|grpc|events)(/|\\.ts$)',
@@ -80,7 +80,7 @@ module.exports = {
       severity: 'error',
       comment:
         'services/*/src/grpc holds the gRPC handlers and clients: request → use case → message. A handler never reads the store (no store module, no mongoose or mongodb) nor reaches into the NATS adapters; the types both sides share are in app/ports.ts or domain/.',
-      from: { path: '^services/[^/]+/src/grpc/', pathNot: ['\\.test\\.ts$', '^services/(oauth|webhook)/'] },
+      from: { path: '^services/[^/]+/src/grpc/', pathNot: ['\\.test\\.ts$', '^services/(webhook)/'] },
       to: {
         path: ['^services/[^/]+/src/(store|events)(/|\\.ts$)', '(^|/)node_modules/(mongoose|mongodb)/', '^(mongoose|mongodb)(/|$)'],
       },
