@@ -4,9 +4,7 @@
  * the other, so the registry tested against memory behaves the same on MongoDB.
  * (node-oidc-provider's adapter test is the model: one suite, any adapter.)
  */
-import { connectMongo, syncIndexes } from '@accord/common';
-import { testEnv } from '@accord/local-stack';
-import { testLogger } from '@accord/testkit';
+import { describeStoreContract, memoryAdapter, mongoAdapter } from '@accord/testkit';
 import type { RegistryStore } from '../src/app/ports';
 import type { GroupRecord, SpecRecord, SpecVersionRecord } from '../src/domain/model';
 import { specAsOf } from '../src/domain/specs';
@@ -14,34 +12,9 @@ import { MemoryRegistryStore } from '../src/store/memory/store';
 import { defineModels } from '../src/store/mongo/models';
 import { MongoRegistryStore } from '../src/store/mongo/store';
 
-interface Adapter {
-  name: string;
-  open(): Promise<{ store(): RegistryStore; reset(): Promise<void>; close(): Promise<void> }>;
-}
-
-const adapters: Adapter[] = [
-  {
-    name: 'memory',
-    async open() {
-      let store = new MemoryRegistryStore();
-      return { store: () => store, reset: async () => void (store = new MemoryRegistryStore()), close: async () => undefined };
-    },
-  },
-  {
-    name: 'MongoDB',
-    async open() {
-      const conn = await connectMongo(testEnv('dpstorecontract').mongoUrl, testLogger('t'));
-      const store = new MongoRegistryStore(defineModels(conn));
-      await syncIndexes(conn);
-      return {
-        store: () => store,
-        reset: async () => {
-          for (const model of Object.values(conn.models)) await model.deleteMany({}).exec();
-        },
-        close: () => conn.close(),
-      };
-    },
-  },
+const adapters = [
+  memoryAdapter<RegistryStore>(() => new MemoryRegistryStore()),
+  mongoAdapter('dpstorecontract', (conn) => new MongoRegistryStore(defineModels(conn))),
 ];
 
 let seq = 0;
@@ -90,16 +63,10 @@ function next(v: SpecVersionRecord, state: Partial<SpecVersionRecord['state']>, 
   return { ...v, version, createdAt: at(s), state: { ...v.state, ...state }, reconsentSince: material ? version : v.reconsentSince };
 }
 
-describe.each(adapters)('the registry store ($name)', (adapter) => {
-  let h: Awaited<ReturnType<Adapter['open']>>;
+describeStoreContract('the registry store', adapters, (store) => {
   let s: RegistryStore;
-  beforeAll(async () => {
-    h = await adapter.open();
-  });
-  afterAll(async () => h?.close());
-  beforeEach(async () => {
-    await h.reset();
-    s = h.store();
+  beforeEach(() => {
+    s = store();
   });
 
   describe('groups', () => {

@@ -4,42 +4,12 @@
  * the other, so a use case tested against memory behaves the same on MongoDB.
  * (node-oidc-provider's adapter test is the model: one suite, any adapter.)
  */
-import { connectMongo, syncIndexes } from '@accord/common';
-import { testEnv } from '@accord/local-stack';
-import { testLogger } from '@accord/testkit';
+import { describeStoreContract, memoryAdapter, mongoAdapter } from '@accord/testkit';
 import type { Account, Application, ConsoleLink, ConsoleSession, Member, OAuthStore, TokenFamily } from '../src/app/ports';
 import { memoryOAuthStore } from '../src/store/memory/store';
 import { oauthStoreOn } from '../src/store/mongo/store';
 
-interface Adapter {
-  name: string;
-  open(): Promise<{ store(): OAuthStore; reset(): Promise<void>; close(): Promise<void> }>;
-}
-
-const adapters: Adapter[] = [
-  {
-    name: 'memory',
-    async open() {
-      let store = memoryOAuthStore();
-      return { store: () => store, reset: async () => void (store = memoryOAuthStore()), close: async () => undefined };
-    },
-  },
-  {
-    name: 'MongoDB',
-    async open() {
-      const conn = await connectMongo(testEnv('oauthstorecontract').mongoUrl, testLogger('t'));
-      const { store } = oauthStoreOn(conn);
-      await syncIndexes(conn);
-      return {
-        store: () => store,
-        reset: async () => {
-          for (const model of Object.values(conn.models)) await model.deleteMany({}).exec();
-        },
-        close: () => conn.close(),
-      };
-    },
-  },
-];
+const adapters = [memoryAdapter(() => memoryOAuthStore()), mongoAdapter('oauthstorecontract', (conn) => oauthStoreOn(conn).store)];
 
 const T0 = new Date('2030-01-01T00:00:00Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
@@ -110,16 +80,10 @@ const session = (over: Partial<ConsoleSession> = {}): ConsoleSession => ({
 });
 const ids = (xs: Array<{ id: string }>) => xs.map((x) => x.id);
 
-describe.each(adapters)('the oauth store ($name)', (adapter) => {
-  let h: Awaited<ReturnType<Adapter['open']>>;
+describeStoreContract('the oauth store', adapters, (store) => {
   let s: OAuthStore;
-  beforeAll(async () => {
-    h = await adapter.open();
-  });
-  afterAll(async () => h?.close());
-  beforeEach(async () => {
-    await h.reset();
-    s = h.store();
+  beforeEach(() => {
+    s = store();
   });
 
   describe('accounts', () => {

@@ -7,40 +7,12 @@
 import { connectMongo, syncIndexes } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { contracts } from '@accord/proto';
-import { testLogger } from '@accord/testkit';
+import { describeStoreContract, memoryAdapter, mongoAdapter, testLogger } from '@accord/testkit';
 import type { NewDelivery, Outcome, Webhook, WebhookStore } from '../src/app/ports';
 import { memoryWebhookStore } from '../src/store/memory/store';
 import { webhookStoreOn } from '../src/store/mongo/store';
 
-interface Adapter {
-  name: string;
-  open(): Promise<{ store(): WebhookStore; reset(): Promise<void>; close(): Promise<void> }>;
-}
-
-const adapters: Adapter[] = [
-  {
-    name: 'memory',
-    async open() {
-      let store = memoryWebhookStore();
-      return { store: () => store, reset: async () => void (store = memoryWebhookStore()), close: async () => undefined };
-    },
-  },
-  {
-    name: 'MongoDB',
-    async open() {
-      const conn = await connectMongo(testEnv('webhookstorecontract').mongoUrl, testLogger('t'));
-      const { store } = webhookStoreOn(conn);
-      await syncIndexes(conn);
-      return {
-        store: () => store,
-        reset: async () => {
-          for (const model of Object.values(conn.models)) await model.deleteMany({}).exec();
-        },
-        close: () => conn.close(),
-      };
-    },
-  },
-];
+const adapters = [memoryAdapter(() => memoryWebhookStore()), mongoAdapter('webhookstorecontract', (conn) => webhookStoreOn(conn).store)];
 
 const T0 = new Date('2030-01-01T00:00:00Z');
 const at = (s: number) => new Date(T0.getTime() + s * 1000);
@@ -73,16 +45,10 @@ const attempt = (statusCode: number, s = 1) => ({ at: at(s), statusCode, latency
 const retryAt = (s: number): Outcome => ({ attempt: attempt(503), status: 'pending', failedAttempts: 1, nextAttemptAt: at(s) });
 const succeeded: Outcome = { attempt: attempt(204), status: 'succeeded', failedAttempts: 0, nextAttemptAt: null };
 
-describe.each(adapters)('the webhook store ($name)', (adapter) => {
-  let h: Awaited<ReturnType<Adapter['open']>>;
+describeStoreContract('the webhook store', adapters, (store) => {
   let s: WebhookStore;
-  beforeAll(async () => {
-    h = await adapter.open();
-  });
-  afterAll(async () => h?.close());
-  beforeEach(async () => {
-    await h.reset();
-    s = h.store();
+  beforeEach(() => {
+    s = store();
   });
 
   describe('registrations', () => {
