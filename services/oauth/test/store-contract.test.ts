@@ -5,7 +5,7 @@
  * (node-oidc-provider's adapter test is the model: one suite, any adapter.)
  */
 import { describeStoreContract, memoryAdapter, mongoAdapter } from '@accord/testkit';
-import type { Account, Application, ConsoleLink, ConsoleSession, Member, OAuthStore, TokenFamily } from '../src/app/ports';
+import type { Account, Application, ConsoleLink, ConsoleSession, Member, TokenFamily } from '../src/app/ports';
 import { memoryOAuthStore } from '../src/store/memory/store';
 import { oauthStoreOn } from '../src/store/mongo/store';
 
@@ -80,12 +80,7 @@ const session = (over: Partial<ConsoleSession> = {}): ConsoleSession => ({
 });
 const ids = (xs: Array<{ id: string }>) => xs.map((x) => x.id);
 
-describeStoreContract('the oauth store', adapters, (store) => {
-  let s: OAuthStore;
-  beforeEach(() => {
-    s = store();
-  });
-
+describeStoreContract('the oauth store', adapters, (s) => {
   describe('accounts', () => {
     it('are found by id, name, API key hash and previous key hash, listed oldest first, and a taken name is refused', async () => {
       const a = account({ createdAt: at(2) });

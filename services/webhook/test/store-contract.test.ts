@@ -8,7 +8,7 @@ import { connectMongo, syncIndexes } from '@accord/common';
 import { testEnv } from '@accord/local-stack';
 import { contracts } from '@accord/proto';
 import { describeStoreContract, memoryAdapter, mongoAdapter, testLogger } from '@accord/testkit';
-import type { NewDelivery, Outcome, Webhook, WebhookStore } from '../src/app/ports';
+import type { NewDelivery, Outcome, Webhook } from '../src/app/ports';
 import { memoryWebhookStore } from '../src/store/memory/store';
 import { webhookStoreOn } from '../src/store/mongo/store';
 
@@ -45,12 +45,7 @@ const attempt = (statusCode: number, s = 1) => ({ at: at(s), statusCode, latency
 const retryAt = (s: number): Outcome => ({ attempt: attempt(503), status: 'pending', failedAttempts: 1, nextAttemptAt: at(s) });
 const succeeded: Outcome = { attempt: attempt(204), status: 'succeeded', failedAttempts: 0, nextAttemptAt: null };
 
-describeStoreContract('the webhook store', adapters, (store) => {
-  let s: WebhookStore;
-  beforeEach(() => {
-    s = store();
-  });
-
+describeStoreContract('the webhook store', adapters, (s) => {
   describe('registrations', () => {
     it('take ids once: the highest in use is known, and an id taken is refused', async () => {
       expect(await s.webhooks.lastId()).toBe(0);

@@ -37,7 +37,8 @@ afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
 });
 
-async function setup(store: WebhookStore, sender: Sender, opts: { leaseMs?: number; schedule?: number[] } = {}) {
+/** Workers on the store, and one webhook (of application `app`, subscribed to consent.created) whose attempts go to `sender`. */
+async function setup(store: WebhookStore, sender: Sender, opts: { leaseMs?: number; schedule?: number[]; headers?: Record<string, string> } = {}) {
   const webhooks = new Registrations(store.webhooks);
   const worker = new DeliveryWorker({
     webhooks,
@@ -50,7 +51,15 @@ async function setup(store: WebhookStore, sender: Sender, opts: { leaseMs?: numb
     logger: createLogger('webhook-test', 'silent'),
   });
   workers.push(worker);
-  return { worker, webhooks };
+  const hook = await webhooks.create({
+    accountId: 'acc',
+    appId: 'app',
+    url: 'https://receiver.example/',
+    events: ['consent.created'],
+    headers: opts.headers ?? {},
+    secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0',
+  });
+  return { worker, webhooks, hook };
 }
 
 async function queue(store: WebhookStore, webhookId: number, events: string[]): Promise<string[]> {
@@ -72,16 +81,8 @@ describe('delivery workers', () => {
   it('of two replicas sharing the queue send each delivery once, signed, with the webhook headers', async () => {
     const store = memoryWebhookStore();
     const { sender, posts } = receiver();
-    const { webhooks } = await setup(store, sender);
-    await setup(store, sender);
-    const hook = await webhooks.create({
-      accountId: 'acc',
-      appId: 'app',
-      url: 'https://receiver.example/',
-      events: ['consent.created'],
-      headers: { 'x-team': 'a' },
-      secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0',
-    });
+    const { hook } = await setup(store, sender, { headers: { 'x-team': 'a' } });
+    await setup(store, sender); // the second replica (with a webhook of its own, which has nothing to send)
     const ids = await queue(store, hook.id, ['e1', 'e2', 'e3', 'e4', 'e5', 'e6']);
     workers.forEach((w) => w.start());
     for (const id of ids) await until(status(store, hook.id, id), (d) => d.status === 'succeeded');
@@ -96,15 +97,7 @@ describe('delivery workers', () => {
   it('retry a failed attempt on the schedule, and fail it for good once the schedule is used up', async () => {
     const store = memoryWebhookStore();
     const { sender, posts } = receiver([500, 503, 500, 500, 500]);
-    const { worker, webhooks } = await setup(store, sender);
-    const hook = await webhooks.create({
-      accountId: 'acc',
-      appId: 'app',
-      url: 'https://receiver.example/',
-      events: ['consent.created'],
-      headers: {},
-      secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0',
-    });
+    const { worker, hook } = await setup(store, sender);
     const [id] = await queue(store, hook.id, ['e1']);
     worker.start();
     const failed = await until(status(store, hook.id, id!), (d) => d.status === 'failed');
@@ -117,15 +110,7 @@ describe('delivery workers', () => {
   it('take over an attempt whose claimer died, once its lease has run out; the late outcome of the first claim does not count', async () => {
     const store = memoryWebhookStore();
     const { sender, posts } = receiver();
-    const { worker, webhooks } = await setup(store, sender, { leaseMs: 100 });
-    const hook = await webhooks.create({
-      accountId: 'acc',
-      appId: 'app',
-      url: 'https://receiver.example/',
-      events: ['consent.created'],
-      headers: {},
-      secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0',
-    });
+    const { worker, hook } = await setup(store, sender, { leaseMs: 100 });
     const [id] = await queue(store, hook.id, ['e1']);
     const now = new Date();
     expect(await store.deliveries.claim(id!, 'dead-worker', now, new Date(now.getTime() + 100))).toBeDefined(); // then the process dies
@@ -145,15 +130,7 @@ describe('delivery workers', () => {
   it('disable a webhook whose receiver answers 410 Gone, and abandon its other deliveries without sending them', async () => {
     const store = memoryWebhookStore();
     const { sender, posts } = receiver([410], 20);
-    const { worker, webhooks } = await setup(store, sender);
-    const hook = await webhooks.create({
-      accountId: 'acc',
-      appId: 'app',
-      url: 'https://receiver.example/',
-      events: ['consent.created'],
-      headers: {},
-      secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0',
-    });
+    const { worker, webhooks, hook } = await setup(store, sender);
     const [first] = await queue(store, hook.id, ['e1']);
     worker.start();
     await until(status(store, hook.id, first!), (d) => d.status === 'failed');

@@ -11,47 +11,25 @@ describe('a delivery', () => {
     expect(new Set([deliveryId('ev-1', 7), deliveryId('ev-1', 8), deliveryId('ev-2', 7)]).size).toBe(3);
   });
 
-  it('succeeds on a 2xx, keeping its count of failed attempts', () => {
-    expect(attemptOutcome({ statusCode: 204, retryAfterMs: null }, 1, policy, at)).toEqual({
-      status: 'succeeded',
-      failedAttempts: 1,
-      nextAttemptAt: null,
-      gone: false,
-    });
-  });
-
-  it('is retried on the schedule after a failure, then fails for good once the schedule is used up', () => {
-    expect(attemptOutcome({ statusCode: 500, retryAfterMs: null }, 0, policy, at)).toEqual({
-      status: 'pending',
-      failedAttempts: 1,
-      nextAttemptAt: later(5_000),
-      gone: false,
-    });
-    expect(attemptOutcome({ statusCode: 0, retryAfterMs: null }, 1, policy, at)).toEqual({
-      status: 'pending',
-      failedAttempts: 2,
-      nextAttemptAt: later(60_000),
-      gone: false,
-    });
-    expect(attemptOutcome({ statusCode: 503, retryAfterMs: null }, 2, policy, at)).toEqual({
-      status: 'failed',
-      failedAttempts: 3,
-      nextAttemptAt: null,
-      gone: false,
+  // the answer to an attempt made after `before` failed ones → the delivery's status, its failed
+  // attempts, its next attempt (ms on), and whether its webhook is gone
+  it.each([
+    ['succeeds on a 2xx, keeping its count of failed attempts', 204, 1, 'succeeded', 1, null, false],
+    ['is retried on the schedule after a failed answer', 500, 0, 'pending', 1, 5_000, false],
+    ['is retried on the schedule after no answer', 0, 1, 'pending', 2, 60_000, false],
+    ['fails for good once the schedule is used up', 503, 2, 'failed', 3, null, false],
+    ['fails for good on 410 Gone, which disables its webhook', 410, 0, 'failed', 1, null, true],
+  ] as const)('%s', (_, statusCode, before, status, failedAttempts, nextInMs, gone) => {
+    expect(attemptOutcome({ statusCode, retryAfterMs: null }, before, policy, at)).toEqual({
+      status,
+      failedAttempts,
+      nextAttemptAt: nextInMs === null ? null : later(nextInMs),
+      gone,
     });
   });
 
   it('waits at least what Retry-After asks', () => {
     expect(attemptOutcome({ statusCode: 429, retryAfterMs: 30_000 }, 0, policy, at).nextAttemptAt).toEqual(later(30_000));
-  });
-
-  it('fails for good on 410 Gone, which disables its webhook', () => {
-    expect(attemptOutcome({ statusCode: 410, retryAfterMs: null }, 0, policy, at)).toEqual({
-      status: 'failed',
-      failedAttempts: 1,
-      nextAttemptAt: null,
-      gone: true,
-    });
   });
 });
 
