@@ -102,6 +102,14 @@ module.exports = {
       },
     },
     {
+      name: 'middleware-without-routes',
+      severity: 'error',
+      comment:
+        'services/*/src/middleware (the gateway: checks and limits a route mounts) is below the routes: a route imports its middleware, never the reverse; what both need (e.g. reading the Basic credentials) lives in middleware/.',
+      from: { path: '^services/[^/]+/src/middleware/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^services/[^/]+/src/routes(/|\\.ts$)' },
+    },
+    {
       name: 'routes-without-openapi-fragments',
       severity: 'error',
       comment:
