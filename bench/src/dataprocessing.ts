@@ -1,42 +1,10 @@
-import autocannon from 'autocannon';
-import { offeredLoad } from './measure';
-
-export interface BenchResult {
-  name: string;
-  requestsPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-}
+import { measure, type BenchResult } from './measure';
 
 interface BenchOpts {
   baseUrl: string;
   token: string;
   apiKey: string;
   durationSec: number;
-}
-
-async function measure(
-  name: string,
-  o: { url: string; method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string; durationSec: number },
-): Promise<BenchResult> {
-  const result = await autocannon({
-    url: o.url,
-    method: o.method ?? 'GET',
-    headers: o.headers,
-    body: o.body,
-    duration: o.durationSec,
-    connections: 10,
-    ...offeredLoad(),
-  });
-  return {
-    name,
-    requestsPerSec: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    // non-2xx answers count as errors, so a run that measures error pages shows it
-    errors: result.errors + result.timeouts + result.non2xx,
-  };
 }
 
 async function postJson(url: string, headers: Record<string, string>, body: unknown): Promise<{ id: string }> {

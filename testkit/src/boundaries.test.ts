@@ -22,7 +22,7 @@ describe('the boundary rules of npm run lint', () => {
 
   test('fail the lint when a rule is broken', () => {
     expect(status).not.toBe(0);
-    expect(out).toMatch(/13 dependency violations/);
+    expect(out).toMatch(/14 dependency violations/);
   });
 
   test('report an import cycle with its path', () => {
@@ -57,6 +57,11 @@ describe('the boundary rules of npm run lint', () => {
   test('report a gRPC handler that reads the store or a database library itself', () => {
     expect(out).toContain('grpc-translates-only: services/shop/src/grpc/handlers.ts → services/shop/src/store/orders.ts');
     expect(out).toMatch(/grpc-translates-only: services\/shop\/src\/grpc\/handlers\.ts → .*node_modules\/mongoose\//);
+  });
+
+  test('report gateway middleware that imports a route (a route importing its middleware is allowed)', () => {
+    expect(out).toContain('middleware-without-routes: services/shop/src/middleware/limits.ts → services/shop/src/routes/orders.ts');
+    expect(out).not.toContain('→ services/shop/src/middleware/auth.ts');
   });
 
   test('report a NATS job that borrows from the gRPC adapter or reads a store module', () => {

@@ -62,3 +62,50 @@ export const csv = z
       .map((x) => x.trim())
       .filter(Boolean),
   );
+
+/** Durations written like `500ms`, `5s`, `5m`, `2h`, `1d` (a bare number is milliseconds). */
+const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration in ms (see UNITS). */
+export function parseDuration(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/.exec(text);
+  if (!m) throw new Error(`invalid duration "${text}" (expected e.g. 500ms, 5s, 5m, 2h, 1d)`);
+  return Math.round(Number(m[1]) * UNITS[m[2] ?? 'ms']!);
+}
+
+/** A comma-separated list of durations in ms, e.g. a retry schedule `5s,5m,30m,2h`. */
+export function parseDurationList(text: string): number[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(parseDuration);
+}
+
+/** A variable holding a duration (`5s`, `24h`…), in ms; `def` when unset. */
+export const durationEnv = (def: string) => z.string().default(def).transform(parsed(parseDuration));
+
+/** A variable holding a non-empty comma-separated list of durations, in ms; `def` when unset. */
+export const durationListEnv = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .transform(
+      parsed((s) => {
+        const list = parseDurationList(s);
+        if (!list.length) throw new Error('expected at least one duration');
+        return list;
+      }),
+    );
+
+/** A zod transform from a parser that throws: its message becomes the variable's problem. */
+function parsed<T>(parse: (s: string) => T) {
+  return (s: string, ctx: z.RefinementCtx): T => {
+    try {
+      return parse(s);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  };
+}

@@ -8,6 +8,7 @@ export * from './health';
 export * from './keys';
 export * from './lifecycle';
 export * from './logger';
+export * from './memory-store';
 export * from './metrics';
 export * from './mongo';
 export * from './nats';

@@ -5,8 +5,8 @@ import type { Config } from './config';
 import { Registry } from './app/registry';
 import { GrpcConsentStates } from './grpc/consent-client';
 import { dataProcessingHandlers } from './grpc/handlers';
-import { defineModels } from './store/models';
-import { MongoRegistryStore } from './store/repository';
+import { defineModels } from './store/mongo/models';
+import { MongoRegistryStore } from './store/mongo/store';
 
 export async function startDataProcessing(config: Config, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
   const conn = await connectMongo(config.MONGO_URL, logger);

@@ -7,13 +7,9 @@ import { consoleHandlers } from './grpc/console-handlers';
 import { oauthHandlers } from './grpc/handlers';
 import { Limits } from './app/limits';
 import { limitsHandlers } from './grpc/limits-handlers';
-import { LimitsStore } from './store/limits-repository';
 import { OAuthCore } from './app/oauth';
-import { ensureExpiry } from './store/expiry';
-import { defineConsoleModels } from './store/console-models';
-import { ConsoleRepository } from './store/console-repository';
-import { defineModels } from './store/models';
-import { OAuthRepository } from './store/repository';
+import { ensureExpiry } from './store/mongo/expiry';
+import { oauthStoreOn } from './store/mongo/store';
 
 /** Starts the oauth service: MongoDB, indexes, signing keys, gRPC. */
 export async function startOAuth(config: Config, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
@@ -32,15 +28,12 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
 
   const conn = await connectMongo(config.MONGO_URL, logger);
   try {
-    const models = defineModels(conn);
-    const limits = new LimitsStore(conn);
-    const consoleModels = defineConsoleModels(conn);
+    const { store, models } = oauthStoreOn(conn);
     await syncIndexes(conn);
-    const expiry = await ensureExpiry([models.tokenFamilies, limits.usageModel, consoleModels.links, consoleModels.sessions] as never[], logger);
-    const repo = new OAuthRepository(models);
+    const expiry = await ensureExpiry([models.tokenFamilies, models.usage, models.links, models.sessions], logger);
     const crypto = new CredentialCrypto(hashKey.key);
     const core = new OAuthCore({
-      repo,
+      store,
       crypto,
       signingKeys: keys,
       baseUrl: config.ACCORD_BASE_URL,
@@ -49,7 +42,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       clientCacheMs: config.ACCORD_CLIENT_CACHE_MS,
       logger,
     });
-    const consoleCore = new ConsoleCore({ repo: new ConsoleRepository(models, consoleModels), oauthRepo: repo, oauth: core, crypto });
+    const consoleCore = new ConsoleCore({ store, oauth: core, crypto });
     const served = await serveGrpc(config, {
       services: [
         {
@@ -58,7 +51,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
         },
         {
           definition: limitsv1.LimitsServiceService,
-          implementation: implement<limitsv1.LimitsServiceServer>(limitsHandlers(new Limits(limits, repo), config.ACCORD_ADMIN_TOKEN), logger),
+          implementation: implement<limitsv1.LimitsServiceServer>(limitsHandlers(new Limits(store), config.ACCORD_ADMIN_TOKEN), logger),
         },
         {
           definition: oauthconsolev1.OAuthConsoleServiceService,

@@ -1,23 +1,9 @@
-import { baseEnv, csv, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv, natsEnv, natsPrefixEnv } from '@accord/common';
+import { baseEnv, csv, DEFAULT_PORTS, durationEnv, durationListEnv, grpcPortEnv, loadConfig, mongoEnv, natsEnv, natsPrefixEnv } from '@accord/common';
 import { contracts } from '@accord/proto';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const { DELIVERY } = contracts.webhooks;
-import { parseDuration, parseDurationList } from './domain/durations';
-
-const duration = (def: string) =>
-  z
-    .string()
-    .default(def)
-    .transform((s, ctx) => {
-      try {
-        return parseDuration(s);
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    });
 
 export const configShape = {
   ...baseEnv,
@@ -30,22 +16,10 @@ export const configShape = {
   /** A delivery attempt succeeds on a 2xx within this time. */
   ACCORD_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(DELIVERY.timeoutMs),
   /** Delays between attempts (the first attempt is immediate); jittered by ±ACCORD_WEBHOOK_JITTER. */
-  ACCORD_WEBHOOK_RETRY_SCHEDULE: z
-    .string()
-    .default(DELIVERY.retrySchedule.join(','))
-    .transform((s, ctx) => {
-      try {
-        const list = parseDurationList(s);
-        if (!list.length) throw new Error('the retry schedule needs at least one delay');
-        return list;
-      } catch (err) {
-        ctx.addIssue({ code: 'custom', message: (err as Error).message });
-        return z.NEVER;
-      }
-    }),
+  ACCORD_WEBHOOK_RETRY_SCHEDULE: durationListEnv(DELIVERY.retrySchedule.join(',')),
   ACCORD_WEBHOOK_JITTER: z.coerce.number().min(0).max(0.5).default(DELIVERY.jitter),
   /** How long a rotated-out secret keeps signing alongside the new one. */
-  ACCORD_WEBHOOK_SECRET_GRACE: duration(DELIVERY.secretGrace),
+  ACCORD_WEBHOOK_SECRET_GRACE: durationEnv(DELIVERY.secretGrace),
   /**
    * Longest pause of the one idle worker that watches the queue for due retries (it backs off
    * from 50 ms and wakes earlier when the next retry falls due; new events wake workers at once).

@@ -3,14 +3,13 @@ import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './http/sender';
 import { DeliveryWorker } from './app/delivery-worker';
+import { Registrations } from './app/registrations';
 import { Webhooks } from './app/webhooks';
 import { AddressPolicy } from './domain/address-policy';
 import { startEventConsumer } from './events/consumer';
 import { webhookHandlers } from './grpc/handlers';
-import { DeliveryStore } from './store/delivery-store';
 import { setQueueDepth } from './metrics';
-import { defineModels } from './store/models';
-import { WebhookStore } from './store/webhook-store';
+import { webhookStoreOn } from './store/mongo/store';
 
 export interface WebhookTestHooks {
   /** Replaces DNS resolution of receiver host names (tests of the SSRF guard). */
@@ -26,13 +25,13 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
   const lease = leaseMs(config);
   const policy = new AddressPolicy(config.ACCORD_WEBHOOK_ALLOW_CIDRS);
   const conn = await connectMongo(config.MONGO_URL, logger);
-  const models = defineModels(conn);
+  const { store } = webhookStoreOn(conn);
   await syncIndexes(conn);
   const nc = await connectNats(config.NATS_URL, logger, 'accord-webhook');
   // Every replica caches subscriber lists; a change made through one replica reaches the others
   // on this subject (core NATS: a replica that misses it keeps a list SUBSCRIBER_CACHE_MS at most).
   const changes = `${config.ACCORD_NATS_PREFIX}.internal.webhooks.changed`;
-  const webhooks = new WebhookStore(models, (accountId, appId) => nc.publish(changes, JSON.stringify({ accountId, appId })));
+  const webhooks = new Registrations(store.webhooks, (accountId, appId) => nc.publish(changes, JSON.stringify({ accountId, appId })));
   const changeSub = nc.subscribe(changes, {
     callback: (err, msg) => {
       if (err) return;
@@ -44,9 +43,9 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
       }
     },
   });
-  const deliveries = new DeliveryStore(models);
+  const deliveries = store.deliveries;
   // Queue entries are the deliveries waiting (due now or for a retry); removed when finished.
-  setQueueDepth(() => models.Queue.estimatedDocumentCount());
+  setQueueDepth(() => deliveries.queued());
 
   const sender = new SafeSender({ policy, timeoutMs: config.ACCORD_WEBHOOK_TIMEOUT_MS, resolve: hooks.resolve });
   const worker = new DeliveryWorker({

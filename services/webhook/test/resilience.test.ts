@@ -108,8 +108,7 @@ describe('delivery survives restarts and runs on several replicas', () => {
       const w = await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
       const now = Date.now();
       const id = 'dlv_crashed_replica_lease';
-      // What a replica that claimed the attempt and then died leaves behind.
-      await conn.db!.collection('webhook_delivery_leases').insertOne({ _id: `${id}#1` as never, deliveryId: id, createdAt: new Date(now) });
+      // What a replica that claimed the attempt and then died leaves behind: the entry due at its lease's end, under its token.
       await conn.db!.collection('webhook_deliveries').insertOne({
         _id: id as never,
         webhookId: w.id,
@@ -124,10 +123,11 @@ describe('delivery survives restarts and runs on several replicas', () => {
         nextAttemptAt: new Date(now),
         createdAt: new Date(now),
         updatedAt: new Date(now),
+        leaseToken: 'lease-of-the-dead-replica',
       });
       await conn
         .db!.collection('webhook_delivery_queue')
-        .insertOne({ _id: id as never, webhookId: w.id, dueAt: new Date(now + 1_500), leaseGen: 1, leaseToken: `${id}#1` });
+        .insertOne({ _id: id as never, webhookId: w.id, dueAt: new Date(now + 1_500), leaseToken: 'lease-of-the-dead-replica' });
       const [r] = await rx.waitFor(1, 10_000);
       expect(r!.headers['webhook-id']).toBe('evt_crashed');
       expect(r!.at - now).toBeGreaterThanOrEqual(1_400);

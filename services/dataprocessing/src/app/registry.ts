@@ -105,9 +105,8 @@ function recordOf(spec: SpecRecord): SpecVersionRecord {
  * lets only one writer win; losers re-read and retry. So the history is one linear chain: no
  * version is lost and no two changes interleave. The specification document (used for lists)
  * is then rolled forward to the new record; a reader that finds a newer record than the
- * document rolls it forward too, so a crash between the two steps heals itself. (A unique
- * insert is used rather than findOneAndUpdate on a version counter because FerretDB does not
- * apply findAndModify's filter atomically.) Deletion is a version too (it sets deletedAt).
+ * document rolls it forward too, so a crash between the two steps heals itself. Deletion is a
+ * version too (it sets deletedAt).
  */
 export class Registry {
   private readonly now: () => Date;

@@ -1,5 +1,5 @@
 import { status as Code } from '@grpc/grpc-js';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { errors as joseErrors, jwtVerify, type JWTPayload, type KeyLike } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { isServiceError } from '@accord/common';
@@ -163,5 +163,24 @@ export class ApiKeyCache {
     if (this.cache.size >= this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(apiKey, { account, until: Date.now() + this.ttlMs });
     return account;
+  }
+}
+
+/** Decodes `Authorization: Basic`; RFC 6749 §2.3.1 form-encodes id and secret before base64. */
+export function basicCredentials(req: Request): { clientId: string; clientSecret: string } | 'malformed' | undefined {
+  const header = req.get('authorization');
+  if (!header) return undefined;
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header.trim());
+  if (!m) return 'malformed';
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  if (i < 0) return 'malformed';
+  try {
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, i).replace(/\+/g, ' ')),
+      clientSecret: decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, ' ')),
+    };
+  } catch {
+    return 'malformed';
   }
 }

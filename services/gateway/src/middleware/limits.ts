@@ -4,7 +4,7 @@ import { isServiceError } from '@accord/common';
 import { rateLimited, setRateLimitHeaders, type Applied, type Limiter, type LimitName } from '../limits/limiter';
 import { unlimited } from '../limits/token-bucket';
 import { HttpProblem } from '../problem';
-import { basicCredentials } from '../routes/oauth';
+import { basicCredentials } from './auth';
 
 const DESCRIPTIONS: Record<LimitName, string> = {
   account: "The account's request limit",

@@ -1,7 +1,8 @@
-import type { ErrorRequestHandler, Request, RequestHandler, Response, Router } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response, Router } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { isServiceError, type Logger } from '@accord/common';
 import type { GatewayContext } from '../context';
+import { basicCredentials } from '../middleware/auth';
 import { toProblem } from '../middleware/errors';
 import { titleFor } from '../problem';
 import { strictRouter } from './router';
@@ -11,25 +12,6 @@ const FIELDS = ['grant_type', 'scope', 'client_id', 'client_secret', 'refresh_to
 function oauthError(res: Response, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
   for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
   res.status(status).json({ error, error_description: description });
-}
-
-/** Decodes `Authorization: Basic`; RFC 6749 §2.3.1 form-encodes id and secret before base64. */
-export function basicCredentials(req: Request): { clientId: string; clientSecret: string } | 'malformed' | undefined {
-  const header = req.get('authorization');
-  if (!header) return undefined;
-  const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header.trim());
-  if (!m) return 'malformed';
-  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
-  const i = decoded.indexOf(':');
-  if (i < 0) return 'malformed';
-  try {
-    return {
-      clientId: decodeURIComponent(decoded.slice(0, i).replace(/\+/g, ' ')),
-      clientSecret: decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, ' ')),
-    };
-  } catch {
-    return 'malformed';
-  }
 }
 
 /**

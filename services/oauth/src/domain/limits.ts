@@ -22,3 +22,15 @@ export function validateLimits(input: Partial<Record<LimitField, number | undefi
   }
   return out;
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The day an account's daily event count runs in (UTC): its key (`<accountId>:<YYYY-MM-DD>`), the
+ * seconds until it ends, and when its count may be deleted (a day after it ends).
+ */
+export function dayOf(accountId: string, now: Date): { key: string; resetSeconds: number; expiresAt: Date } {
+  const day = now.toISOString().slice(0, 10);
+  const end = Date.parse(`${day}T00:00:00Z`) + DAY_MS;
+  return { key: `${accountId}:${day}`, resetSeconds: Math.max(1, Math.ceil((end - now.getTime()) / 1000)), expiresAt: new Date(end + DAY_MS) };
+}

@@ -1,8 +1,7 @@
 import { type Handlers, type CallContext } from '@accord/common';
 import { oauthconsolev1 } from '@accord/proto';
 import type { ApiKeyView, ConsoleCore, SessionLimits, SessionView } from '../app/console';
-import type { MemberDoc } from '../store/console-models';
-import type { ApplicationDoc, TokenFamilyDoc } from '../store/models';
+import type { Application, Member, TokenFamily } from '../app/ports';
 import { requireAdmin } from './admin-auth';
 import { toApplication } from './handlers';
 
@@ -10,8 +9,8 @@ export type ConsoleHandlers = Handlers<oauthconsolev1.OAuthConsoleServiceServer>
 
 const opt = (d: Date | null | undefined) => d ?? undefined;
 
-const toMember = (m: MemberDoc): oauthconsolev1.ConsoleMember => ({
-  id: m._id,
+const toMember = (m: Member): oauthconsolev1.ConsoleMember => ({
+  id: m.id,
   accountId: m.accountId,
   name: m.name,
   role: m.role,
@@ -21,7 +20,7 @@ const toMember = (m: MemberDoc): oauthconsolev1.ConsoleMember => ({
 
 const toSession = (v: SessionView): oauthconsolev1.ConsoleSession => ({
   id: v.session.sessionId,
-  accountId: v.account._id,
+  accountId: v.account.id,
   accountName: v.account.name,
   member: toMember(v.member),
   csrfToken: v.session.csrfToken,
@@ -30,15 +29,15 @@ const toSession = (v: SessionView): oauthconsolev1.ConsoleSession => ({
   idleExpiresAt: new Date(v.session.lastSeenAt.getTime() + v.session.idleTimeoutMs),
 });
 
-const toConsoleApplication = (a: ApplicationDoc): oauthconsolev1.ConsoleApplication => ({
+const toConsoleApplication = (a: Application): oauthconsolev1.ConsoleApplication => ({
   ...toApplication(a),
   disabledAt: opt(a.disabledAt),
   secretRotatedAt: opt(a.secretRotatedAt),
   previousSecretExpiresAt: a.previousSecretExpiresAt && a.previousSecretExpiresAt > new Date() ? a.previousSecretExpiresAt : undefined,
 });
 
-const toFamily = (f: TokenFamilyDoc, applicationId: string): oauthconsolev1.TokenFamily => ({
-  id: f._id,
+const toFamily = (f: TokenFamily, applicationId: string): oauthconsolev1.TokenFamily => ({
+  id: f.id,
   applicationId,
   clientId: f.clientId,
   createdAt: f.createdAt,
@@ -67,7 +66,7 @@ export function consoleHandlers(core: ConsoleCore, adminToken: string | undefine
     async createConsoleLink(req, ctx) {
       admin(ctx);
       const r = await core.createLink(req);
-      return { token: r.token, expiresAt: r.expiresAt, accountId: r.account._id, member: toMember(r.member) };
+      return { token: r.token, expiresAt: r.expiresAt, accountId: r.account.id, member: toMember(r.member) };
     },
     async redeemConsoleLink(req) {
       return grant(await core.redeemLink(req.token, limitsOf(req.limits), req.userAgent));
@@ -90,7 +89,7 @@ export function consoleHandlers(core: ConsoleCore, adminToken: string | undefine
     },
     async inviteMember(req) {
       const r = await core.inviteMember(req);
-      return { token: r.token, expiresAt: r.expiresAt, accountId: r.account._id, member: toMember(r.member) };
+      return { token: r.token, expiresAt: r.expiresAt, accountId: r.account.id, member: toMember(r.member) };
     },
     async updateMemberRole(req) {
       return toMember(await core.updateMemberRole(req.accountId, req.memberId, req.role));

@@ -2,20 +2,20 @@ import { type Handlers, type CallContext } from '@accord/common';
 import { oauthv1 } from '@accord/proto';
 import { OAuthProtocolError } from '../domain/oauth-error';
 import type { OAuthCore } from '../app/oauth';
-import type { AccountDoc, ApplicationDoc } from '../store/models';
+import type { Account, Application } from '../app/ports';
 import { countGrant } from '../metrics';
 import { requireAdmin } from './admin-auth';
 
-const toAccount = (a: AccountDoc): oauthv1.Account => ({ id: a._id, name: a.name, createdAt: a.createdAt });
+const toAccount = (a: Account): oauthv1.Account => ({ id: a.id, name: a.name, createdAt: a.createdAt });
 /** An application as the admin API shows it (the console's view adds its lifecycle). */
-export const toApplication = (a: ApplicationDoc): oauthv1.Application => ({
-  id: a._id,
+export const toApplication = (a: Application): oauthv1.Application => ({
+  id: a.id,
   accountId: a.accountId,
   name: a.name,
   clientId: a.clientId,
   scopes: a.scopes,
   createdAt: a.createdAt,
-  allowedOrigins: a.allowedOrigins ?? [],
+  allowedOrigins: a.allowedOrigins,
 });
 
 export type OAuthHandlers = Handlers<oauthv1.OAuthServiceServer>;
@@ -47,9 +47,9 @@ export function oauthHandlers(core: OAuthCore, adminToken: string | undefined): 
       admin(ctx);
       const r = await core.bootstrap(req);
       return {
-        accountId: r.account._id,
+        accountId: r.account.id,
         apiKey: r.apiKey,
-        appId: r.application._id,
+        appId: r.application.id,
         clientId: r.application.clientId,
         clientSecret: r.clientSecret,
         scopes: r.application.scopes,

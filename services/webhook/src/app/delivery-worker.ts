@@ -1,16 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { inSpan, SpanKind, type Logger } from '@accord/common';
 import { countAttempt } from '../metrics';
-import { nextRetryDelay, type RetryPolicy } from '../domain/retry';
+import { attemptOutcome, dueEntries } from '../domain/delivery';
+import type { RetryPolicy } from '../domain/retry';
 import { activeSecrets, signatureHeaders } from '../domain/signing';
-import type { DeliveryStore, Claimed, ClaimResult } from '../store/delivery-store';
-import type { WebhookStore } from '../store/webhook-store';
-import type { SafeSender } from '../http/sender';
+import type { Delivery, DeliveryStore, Sender } from './ports';
+import type { Registrations } from './registrations';
 
 export interface WorkerOptions {
-  webhooks: WebhookStore;
+  webhooks: Registrations;
   deliveries: DeliveryStore;
-  sender: SafeSender;
+  sender: Sender;
   retry: RetryPolicy;
+  /** How long a claim holds an attempt: a worker (or replica) that dies lets it go after this. */
   leaseMs: number;
   /** Longest pause of the idle watcher between looks at the queue (it starts at 50 ms and doubles). */
   pollMs: number;
@@ -21,10 +23,22 @@ export interface WorkerOptions {
 /** First pause of the idle watcher; it doubles up to `pollMs` while the queue stays empty. */
 const FIRST_IDLE_PAUSE_MS = 50;
 
+/** A claimed attempt: the delivery and the lease it is held under. */
+interface Claimed {
+  delivery: Delivery;
+  lease: string;
+}
+
 /**
- * Delivery workers of one replica: `concurrency` loops that each claim the most overdue
- * pending attempt with a lease (so replicas never send the same attempt at once), send it,
- * and record the outcome only while still holding the lease.
+ * Delivery workers of one replica: `concurrency` loops that each claim a due attempt with a
+ * lease (so replicas never send the same attempt at once), send it, and record the outcome only
+ * while still holding the lease.
+ *
+ * The lease protocol: a claim takes a queue entry due by now and makes it due again at the
+ * lease's end, under a fresh random token, in one conditional write (of racing workers exactly
+ * one gets it); the outcome is recorded only under that token. A worker that dies, or whose
+ * receiver hangs past the lease, loses the attempt to the next claim after the lease's end; its
+ * late outcome only adds a line to the attempt log.
  *
  * An idle replica sends almost nothing to the database: of the loops that found no work, one
  * is the watcher, which looks at the queue again when its next entry falls due or after a
@@ -70,18 +84,36 @@ export class DeliveryWorker {
     await Promise.all(this.loops);
   }
 
+  /**
+   * Claims one due attempt. An offered delivery (just queued by this replica, due now) is tried
+   * first without searching; otherwise the `concurrency` entries due soonest are read and the due
+   * ones tried from a random one on. When none could be claimed, how many were due and when the
+   * next one is.
+   */
+  private async claim(offered: string | undefined): Promise<{ claimed: Claimed | null; due: number; nextDueAt: Date | null }> {
+    const now = new Date();
+    const until = new Date(now.getTime() + this.o.leaseMs);
+    const { due, nextDueAt } = offered ? { due: [offered], nextDueAt: null } : dueEntries(await this.o.deliveries.soonest(this.o.concurrency), now);
+    for (const id of due) {
+      const lease = randomUUID();
+      const delivery = await this.o.deliveries.claim(id, lease, now, until);
+      if (delivery) return { claimed: { delivery, lease }, due: due.length, nextDueAt };
+    }
+    return { claimed: null, due: due.length, nextDueAt };
+  }
+
   private async loop(): Promise<void> {
     while (!this.stopping) {
       const next = this.offered.shift();
-      let result: ClaimResult | null = null;
+      let result: Awaited<ReturnType<DeliveryWorker['claim']>> | null = null;
       try {
-        result = await this.o.deliveries.claim(this.o.leaseMs, this.o.concurrency, next ? [next] : []);
+        result = await this.claim(next);
       } catch (err) {
         this.o.logger.warn({ err: (err as Error).message }, 'cannot claim deliveries; retrying');
       }
       if (!result?.claimed && next) continue; // someone else took it; look for other work at once
       if (!result?.claimed) {
-        await this.idle(result && 'nextDueAt' in result ? result.nextDueAt : null);
+        await this.idle(result?.nextDueAt ?? null);
         continue;
       }
       this.idlePauseMs = FIRST_IDLE_PAUSE_MS;
@@ -103,7 +135,7 @@ export class DeliveryWorker {
         );
       } catch (err) {
         // The lease expires and another loop (or replica) tries again.
-        this.o.logger.error({ err, deliveryId: result.claimed.delivery._id }, 'delivery attempt could not be recorded');
+        this.o.logger.error({ err, deliveryId: result.claimed.delivery.id }, 'delivery attempt could not be recorded');
       }
     }
   }
@@ -137,51 +169,43 @@ export class DeliveryWorker {
     });
   }
 
-  private async attempt({ delivery, leaseToken }: Claimed): Promise<void> {
-    const log = this.o.logger.child({ deliveryId: delivery._id, webhookId: delivery.webhookId, eventId: delivery.eventId });
-    const webhook = await this.o.webhooks.byId(delivery.webhookId);
-    if (!webhook) {
-      await this.o.deliveries.abandon(delivery._id, leaseToken, 'webhook deleted');
-      countAttempt('abandoned', delivery.failedAttempts + 1);
-      return;
-    }
-    if (webhook.disabled) {
-      await this.o.deliveries.abandon(delivery._id, leaseToken, `webhook disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}`);
-      countAttempt('abandoned', delivery.failedAttempts + 1);
-      return;
-    }
+  /** Ends a delivery without an attempt (its webhook was deleted or disabled meanwhile). */
+  private async abandon({ delivery, lease }: Claimed, reason: string): Promise<void> {
+    const at = new Date();
+    const attempt = { at, statusCode: 0, latencyMs: 0, error: reason };
+    await this.o.deliveries.complete(delivery.id, lease, { attempt, status: 'failed', failedAttempts: delivery.failedAttempts, nextAttemptAt: null }, at);
+    countAttempt('abandoned', delivery.failedAttempts + 1);
+  }
+
+  private async attempt(claimed: Claimed): Promise<void> {
+    const { delivery, lease } = claimed;
+    const log = this.o.logger.child({ deliveryId: delivery.id, webhookId: delivery.webhookId, eventId: delivery.eventId });
+    const webhook = await this.o.webhooks.get(delivery.webhookId);
+    if (!webhook) return this.abandon(claimed, 'webhook deleted');
+    if (webhook.disabled) return this.abandon(claimed, `webhook disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}`);
     const now = new Date();
-    const headers: Record<string, string> = {};
-    for (const h of webhook.headers) headers[h.name] = h.value;
-    Object.assign(headers, signatureHeaders(delivery.eventId, delivery.body, activeSecrets(webhook.secrets, now), now));
+    const headers = { ...webhook.headers, ...signatureHeaders(delivery.eventId, delivery.body, activeSecrets(webhook.secrets, now), now) };
 
     const result = await this.o.sender.post(webhook.url, headers, delivery.body);
-    const ok = result.statusCode >= 200 && result.statusCode < 300;
+    const answeredAt = new Date();
+    const outcome = attemptOutcome(result, delivery.failedAttempts, this.o.retry, answeredAt);
     const attempt = {
       at: now,
       statusCode: result.statusCode,
       latencyMs: result.latencyMs,
-      error: result.error || (ok ? '' : `unexpected status ${result.statusCode}`),
+      error: result.error || (outcome.status === 'succeeded' ? '' : `unexpected status ${result.statusCode}`),
     };
-    let failedAttempts = delivery.failedAttempts;
-    let status: 'pending' | 'succeeded' | 'failed';
-    let nextAttemptAt: Date | null = null;
-    if (ok) status = 'succeeded';
-    else if (result.statusCode === 410) {
-      failedAttempts++;
-      status = 'failed';
+    if (outcome.gone) {
       await this.o.webhooks.disable(webhook, 'the receiver answered 410 Gone');
       log.warn('receiver answered 410 Gone: webhook disabled');
-    } else {
-      failedAttempts++;
-      const delay = nextRetryDelay(this.o.retry, failedAttempts, result.retryAfterMs);
-      status = delay === null ? 'failed' : 'pending';
-      nextAttemptAt = delay === null ? null : new Date(Date.now() + delay);
     }
-    const recorded = await this.o.deliveries.complete(delivery._id, leaseToken, { attempt, status, nextAttemptAt }, failedAttempts);
-    if (recorded) countAttempt(status === 'pending' ? 'retrying' : status, delivery.failedAttempts + 1);
-    if (!recorded) log.warn('lease lost before the attempt was recorded (another worker took over)');
-    else if (status === 'failed') log.warn({ statusCode: result.statusCode, error: attempt.error }, 'delivery failed for good');
-    else log.debug({ statusCode: result.statusCode, status, latencyMs: result.latencyMs }, 'delivery attempt');
+    const recorded = await this.o.deliveries.complete(delivery.id, lease, { ...outcome, attempt }, answeredAt);
+    if (!recorded) {
+      log.warn('lease lost before the attempt was recorded (another worker took over)');
+      return;
+    }
+    countAttempt(outcome.status === 'pending' ? 'retrying' : outcome.status, delivery.failedAttempts + 1);
+    if (outcome.status === 'failed') log.warn({ statusCode: result.statusCode, error: attempt.error }, 'delivery failed for good');
+    else log.debug({ statusCode: result.statusCode, status: outcome.status, latencyMs: result.latencyMs }, 'delivery attempt');
   }
 }

@@ -2,19 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError, NotFoundError, traceHeaders, type EventEnvelope } from '@accord/common';
 import type { AddressPolicy } from '../domain/address-policy';
 import { eventText, isAccountWide, isSubscribable } from '../domain/event-types';
+import { deliveryId } from '../domain/delivery';
 import { deliveryBody, generateSecret, rotateSecrets } from '../domain/signing';
 import { validateWebhookFields } from '../domain/webhook-input';
-import { deliveryId, type DeliveryStore } from '../store/delivery-store';
-import type { DeliveryDoc, WebhookDoc } from '../store/models';
-import type { WebhookChange, WebhookStore } from '../store/webhook-store';
+import type { Delivery, DeliveryStore, Webhook, WebhookChange } from './ports';
+import type { Registrations } from './registrations';
 
 export interface WebhooksDeps {
-  webhooks: WebhookStore;
+  webhooks: Registrations;
   deliveries: DeliveryStore;
   policy: AddressPolicy;
   secretGraceMs: number;
   /** Called after deliveries were queued, to hand them to the local workers. */
   onQueued: (deliveryIds: string[]) => void;
+  now?: () => Date;
 }
 
 /** Who calls: every webhook belongs to one application of one account. */
@@ -32,17 +33,21 @@ const unique = (xs: readonly string[]) => [...new Set(xs)];
 
 /** The webhook use cases: registration and deliveries (what the gRPC handlers call), and the fan-out of events. */
 export class Webhooks {
-  constructor(private readonly d: WebhooksDeps) {}
+  private readonly now: () => Date;
+
+  constructor(private readonly d: WebhooksDeps) {
+    this.now = d.now ?? (() => new Date());
+  }
 
   /** The caller's webhook, or NOT_FOUND (another application's webhook is not found either). */
-  private async own(c: Caller, id: number): Promise<WebhookDoc> {
+  private async own(c: Caller, id: number): Promise<Webhook> {
     requireCaller(c);
-    const doc = await this.d.webhooks.get(c.accountId, c.appId, id);
+    const doc = await this.d.webhooks.get(id, { accountId: c.accountId, appId: c.appId });
     if (!doc) throw new NotFoundError(`webhook ${id} not found`);
     return doc;
   }
 
-  async create(c: Caller, w: { url: string; events: string[]; headers: Record<string, string> }): Promise<WebhookDoc> {
+  async create(c: Caller, w: { url: string; events: string[]; headers: Record<string, string> }): Promise<Webhook> {
     requireCaller(c);
     validateWebhookFields({ url: w.url, events: w.events, headers: w.headers }, this.d.policy);
     return this.d.webhooks.create({
@@ -55,16 +60,16 @@ export class Webhooks {
     });
   }
 
-  async list(c: Caller): Promise<WebhookDoc[]> {
+  async list(c: Caller): Promise<Webhook[]> {
     requireCaller(c);
     return this.d.webhooks.list(c.accountId, c.appId);
   }
 
-  get(c: Caller, id: number): Promise<WebhookDoc> {
+  get(c: Caller, id: number): Promise<Webhook> {
     return this.own(c, id);
   }
 
-  async update(c: Caller, id: number, u: { url?: string; events?: string[]; headers?: Record<string, string>; disabled?: boolean }): Promise<WebhookDoc> {
+  async update(c: Caller, id: number, u: { url?: string; events?: string[]; headers?: Record<string, string>; disabled?: boolean }): Promise<Webhook> {
     await this.own(c, id);
     validateWebhookFields({ url: u.url, events: u.events, headers: u.headers }, this.d.policy);
     const change: WebhookChange = {};
@@ -83,51 +88,57 @@ export class Webhooks {
   async delete(c: Caller, id: number): Promise<void> {
     requireCaller(c);
     if (!(await this.d.webhooks.delete(c.accountId, c.appId, id))) throw new NotFoundError(`webhook ${id} not found`);
-    await this.d.deliveries.deleteForWebhook(id);
+    await this.d.deliveries.deleteOfWebhook(id);
   }
 
   /** A new current secret; the previous one keeps signing for the grace period. Optimistic: retried when rotations race. */
-  async rotateSecret(c: Caller, id: number): Promise<WebhookDoc> {
+  async rotateSecret(c: Caller, id: number): Promise<Webhook> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const doc = await this.own(c, id);
-      const secrets = rotateSecrets(doc.secrets, generateSecret(), new Date(), this.d.secretGraceMs);
-      const updated = await this.d.webhooks.replaceSecrets(doc._id, doc.secrets[0]!.secret, secrets);
+      const secrets = rotateSecrets(doc.secrets, generateSecret(), this.now(), this.d.secretGraceMs);
+      const updated = await this.d.webhooks.replaceSecrets(doc.id, doc.secrets[0]!.secret, secrets);
       if (updated) return updated;
     }
     throw new Error('secret rotation kept conflicting with concurrent rotations');
   }
 
   /** One page of a webhook's deliveries, newest first, after `cursor`; `limit + 1` read to tell whether more follow. */
-  async deliveries(c: Caller, webhookId: number, limit: number, cursor: { createdAt: Date; id: string } | null): Promise<DeliveryDoc[]> {
+  async deliveries(c: Caller, webhookId: number, limit: number, cursor: { createdAt: Date; id: string } | null): Promise<Delivery[]> {
     await this.own(c, webhookId);
     return this.d.deliveries.list(webhookId, limit, cursor);
   }
 
-  async redeliver(c: Caller, webhookId: number, id: string): Promise<DeliveryDoc> {
+  async redeliver(c: Caller, webhookId: number, id: string): Promise<Delivery> {
     await this.own(c, webhookId);
-    const doc = await this.d.deliveries.redeliver(webhookId, id);
+    const doc = await this.d.deliveries.redeliver(webhookId, id, this.now());
     if (!doc) throw new NotFoundError(`delivery ${id} not found`);
-    this.d.onQueued([doc._id]);
+    this.d.onQueued([doc.id]);
     return doc;
   }
 
   /** Queues a `ping` event to the webhook and returns its delivery. */
-  async sendTestEvent(c: Caller, webhookId: number): Promise<DeliveryDoc> {
+  async sendTestEvent(c: Caller, webhookId: number): Promise<Delivery> {
     const webhook = await this.own(c, webhookId);
     const eventId = `ping_${randomUUID().replace(/-/g, '')}`;
-    const data = { webhookId: webhook._id, appId: webhook.appId, eventId, sentAt: new Date().toISOString() };
-    await this.d.deliveries.enqueue([
-      {
-        webhookId: webhook._id,
-        accountId: webhook.accountId,
-        appId: webhook.appId,
-        eventId,
-        eventType: 'ping',
-        body: deliveryBody('ping', data, eventText('ping')),
-      },
-    ]);
-    this.d.onQueued([deliveryId(eventId, webhook._id)]);
-    const doc = await this.d.deliveries.get(webhook._id, deliveryId(eventId, webhook._id));
+    const now = this.now();
+    const data = { webhookId: webhook.id, appId: webhook.appId, eventId, sentAt: now.toISOString() };
+    const id = deliveryId(eventId, webhook.id);
+    await this.d.deliveries.enqueue(
+      [
+        {
+          id,
+          webhookId: webhook.id,
+          accountId: webhook.accountId,
+          appId: webhook.appId,
+          eventId,
+          eventType: 'ping',
+          body: deliveryBody('ping', data, eventText('ping')),
+        },
+      ],
+      now,
+    );
+    this.d.onQueued([id]);
+    const doc = await this.d.deliveries.get(webhook.id, id);
     if (!doc) throw new Error('test delivery vanished');
     return doc;
   }
@@ -142,7 +153,17 @@ export class Webhooks {
     const body = deliveryBody(event.type, event.data, eventText(event.type));
     const { traceparent } = traceHeaders();
     const ids = await this.d.deliveries.enqueue(
-      targets.map((w) => ({ webhookId: w._id, accountId: w.accountId, appId: w.appId, eventId: event.id, eventType: event.type, body, traceparent })),
+      targets.map((w) => ({
+        id: deliveryId(event.id, w.id),
+        webhookId: w.id,
+        accountId: w.accountId,
+        appId: w.appId,
+        eventId: event.id,
+        eventType: event.type,
+        body,
+        traceparent,
+      })),
+      this.now(),
     );
     this.d.onQueued(ids);
   }

@@ -21,14 +21,16 @@ export function activeSecrets(secrets: readonly SecretEntry[], now: Date): strin
  * The secrets after a rotation: a new current secret first; the current one keeps signing until
  * `now + graceMs`, older ones keep their own end, and those already ended are dropped.
  */
-export function rotateSecrets<S extends SecretEntry & { createdAt: Date }>(
-  secrets: readonly S[],
+export function rotateSecrets(
+  secrets: ReadonlyArray<SecretEntry & { createdAt: Date }>,
   newSecret: string,
   now: Date,
   graceMs: number,
-): Array<SecretEntry & { createdAt: Date }> {
+): Array<{ secret: string; createdAt: Date; expiresAt: Date | null }> {
   const graceEnd = new Date(now.getTime() + graceMs);
-  const previous = secrets.map((s, i) => (i === 0 ? { ...s, expiresAt: graceEnd } : s)).filter((s) => s.expiresAt && s.expiresAt > now);
+  const previous = secrets
+    .map((s, i) => ({ secret: s.secret, createdAt: s.createdAt, expiresAt: i === 0 ? graceEnd : (s.expiresAt ?? null) }))
+    .filter((s) => s.expiresAt && s.expiresAt > now);
   return [{ secret: newSecret, createdAt: now, expiresAt: null }, ...previous];
 }
 

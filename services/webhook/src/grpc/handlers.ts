@@ -1,19 +1,19 @@
 import { InvalidArgumentError, type Handlers } from '@accord/common';
 import { contracts, webhookv1 } from '@accord/proto';
 import type { Webhooks } from '../app/webhooks';
-import type { DeliveryDoc, WebhookDoc } from '../store/models';
+import type { Delivery, Webhook } from '../app/ports';
 
 const { deliveriesPageDefault: PAGE_DEFAULT, deliveriesPageMax: PAGE_MAX } = contracts.webhooks.LIMITS;
 
-function toWebhook(doc: WebhookDoc, now = new Date()): webhookv1.Webhook {
+function toWebhook(doc: Webhook, now = new Date()): webhookv1.Webhook {
   const previous = doc.secrets.slice(1).filter((s) => s.expiresAt && s.expiresAt > now);
   const previousExpiry = previous.length ? new Date(Math.max(...previous.map((s) => s.expiresAt!.getTime()))) : undefined;
   return {
-    id: doc._id,
+    id: doc.id,
     appId: doc.appId,
     url: doc.url,
     events: doc.events,
-    headers: Object.fromEntries(doc.headers.map((h) => [h.name, h.value])),
+    headers: doc.headers,
     secret: doc.secrets[0]!.secret,
     previousSecretExpiresAt: previousExpiry,
     disabled: doc.disabled,
@@ -23,27 +23,27 @@ function toWebhook(doc: WebhookDoc, now = new Date()): webhookv1.Webhook {
   };
 }
 
-const STATUS: Record<DeliveryDoc['status'], webhookv1.DeliveryStatus> = {
+const STATUS: Record<Delivery['status'], webhookv1.DeliveryStatus> = {
   pending: webhookv1.DeliveryStatus.DELIVERY_STATUS_PENDING,
   succeeded: webhookv1.DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
   failed: webhookv1.DeliveryStatus.DELIVERY_STATUS_FAILED,
 };
 
-function toDelivery(doc: DeliveryDoc): webhookv1.Delivery {
+function toDelivery(doc: Delivery): webhookv1.Delivery {
   return {
-    id: doc._id,
+    id: doc.id,
     webhookId: doc.webhookId,
     eventId: doc.eventId,
     eventType: doc.eventType,
     status: STATUS[doc.status],
-    attempts: (doc.attempts ?? []).map((a) => ({ at: a.at, statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error })),
+    attempts: doc.attempts.map((a) => ({ at: a.at, statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error })),
     nextAttemptAt: doc.status === 'pending' && doc.nextAttemptAt ? doc.nextAttemptAt : undefined,
     createdAt: doc.createdAt,
   };
 }
 
-function encodeCursor(d: DeliveryDoc): string {
-  return Buffer.from(JSON.stringify([d.createdAt.getTime(), d._id])).toString('base64url');
+function encodeCursor(d: Delivery): string {
+  return Buffer.from(JSON.stringify([d.createdAt.getTime(), d.id])).toString('base64url');
 }
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {

@@ -4,6 +4,7 @@ import https from 'node:https';
 import { rootCertificates } from 'node:tls';
 import { literalIp, type AddressPolicy } from '../domain/address-policy';
 import { parseRetryAfter } from '../domain/retry';
+import type { Sender, SendResult } from '../app/ports';
 
 export interface ResolvedAddress {
   address: string;
@@ -15,15 +16,6 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
-export interface SendResult {
-  /** HTTP status, or 0 when no response was received. */
-  statusCode: number;
-  latencyMs: number;
-  /** Empty on a response (whatever its status); the reason otherwise. */
-  error: string;
-  retryAfterMs: number | null;
-}
-
 export const USER_AGENT = 'Accord-Webhooks/0.1 (+https://www.standardwebhooks.com)';
 
 /**
@@ -32,7 +24,7 @@ export const USER_AGENT = 'Accord-Webhooks/0.1 (+https://www.standardwebhooks.co
  * (the socket never resolves the name again, so DNS rebinding cannot switch it), while Host
  * and TLS SNI/certificate checks still use the URL's host name.
  */
-export class SafeSender {
+export class SafeSender implements Sender {
   private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 60_000 });
   private readonly httpsAgent: https.Agent;
 

@@ -1,14 +1,21 @@
 import { PeriodicTask, type Logger } from '@accord/common';
-import type { Model } from 'mongoose';
+import type { Collection } from 'mongoose';
+
+/** A model whose documents carry `expiresAt` (what ensureExpiry uses of it). */
+export interface Expiring {
+  collection: Pick<Collection, 'name' | 'createIndex'>;
+  deleteMany(filter: { expiresAt: { $lt: Date } }): { exec(): Promise<{ deletedCount: number }> };
+}
 
 /**
- * Documents past their `expiresAt` are deleted. MongoDB does it with a TTL index; FerretDB 1.x
- * has no TTL indexes ("expireAfterSeconds is not implemented"), so there a plain index on
- * expiresAt plus a periodic deleteMany does the same (idempotent, safe on every replica).
- * Expired refresh tokens are rejected on use either way; deletion only bounds storage.
+ * Documents past their `expiresAt` are deleted. MongoDB does it with a TTL index; a server without
+ * TTL indexes (mongo-java-server, the local and CI database) gets a plain index on expiresAt and a
+ * periodic deleteMany instead (idempotent, safe on every replica). Expired refresh tokens, links
+ * and sessions are refused on use either way, and a past day's count is never read again:
+ * deletion only bounds storage.
  */
 export async function ensureExpiry(
-  models: Model<{ expiresAt: Date }>[],
+  models: Expiring[],
   logger: Logger,
   sweepEveryMs = 10 * 60_000,
 ): Promise<{ mode: 'ttl-index' | 'sweeper'; sweep(): Promise<void>; stop(): Promise<void> }> {

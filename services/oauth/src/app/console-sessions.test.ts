@@ -1,17 +1,10 @@
-import type { Connection } from 'mongoose';
-import { connectMongo, loadSigningKeys, syncIndexes } from '@accord/common';
-import { testEnv } from '@accord/local-stack';
-import { ConsoleCore } from '../src/app/console';
-import { CredentialCrypto } from '../src/domain/secrets';
-import { OAuthCore } from '../src/app/oauth';
-import { defineConsoleModels } from '../src/store/console-models';
-import { ConsoleRepository } from '../src/store/console-repository';
-import { defineModels } from '../src/store/models';
-import { OAuthRepository } from '../src/store/repository';
-import { testLogger } from '@accord/testkit';
+import { createLogger, loadSigningKeys } from '@accord/common';
+import { CredentialCrypto } from '../domain/secrets';
+import { memoryOAuthStore } from '../store/memory/store';
+import { ConsoleCore } from './console';
+import { OAuthCore } from './oauth';
 
-// The console's session rules against the real store, with a clock the test moves.
-let conn: Connection;
+// The console's session rules on the memory store (the contract test holds MongoDB to the same), with a clock the test moves.
 let core: ConsoleCore;
 let oauth: OAuthCore;
 let acme: { accountId: string; apiKey: string };
@@ -20,21 +13,16 @@ const advance = (seconds: number) => (now = new Date(now.getTime() + seconds * 1
 const limits = { idleTimeoutSeconds: 600, absoluteTimeoutSeconds: 3600 };
 
 beforeAll(async () => {
-  const logger = testLogger('oauth-test');
-  conn = await connectMongo(testEnv('consolesessions').mongoUrl, logger);
-  const models = defineModels(conn);
-  const consoleModels = defineConsoleModels(conn);
-  await syncIndexes(conn);
-  const repo = new OAuthRepository(models);
+  const store = memoryOAuthStore();
   const crypto = new CredentialCrypto('test-hash-key-test-hash-key-test-hash-key');
   const clock = () => now;
   const { keys } = await loadSigningKeys(undefined);
-  oauth = new OAuthCore({ repo, crypto, signingKeys: keys, baseUrl: 'http://accord.test', accessTokenTtl: 3600, refreshTokenTtl: 86400, logger, now: clock });
-  core = new ConsoleCore({ repo: new ConsoleRepository(models, consoleModels), oauthRepo: repo, oauth, crypto, now: clock });
+  const logger = createLogger('oauth-test', 'silent');
+  oauth = new OAuthCore({ store, crypto, signingKeys: keys, baseUrl: 'http://accord.test', accessTokenTtl: 3600, refreshTokenTtl: 86400, logger, now: clock });
+  core = new ConsoleCore({ store, oauth, crypto, now: clock });
   const b = await oauth.bootstrap({ accountName: 'acme', appName: 'web', scopes: [] });
-  acme = { accountId: b.account._id, apiKey: b.apiKey };
+  acme = { accountId: b.account.id, apiKey: b.apiKey };
 });
-afterAll(async () => conn?.close());
 
 const signIn = async (role = 'owner') => {
   const link = await core.createLink({ accountName: 'acme', memberName: `m-${role}`, role, ttlSeconds: 0 });

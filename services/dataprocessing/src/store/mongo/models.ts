@@ -5,7 +5,8 @@ import { Schema, type Connection, type Model } from 'mongoose';
  * id is creation order); every document carries its accountId and every query filters by it.
  * Texts are embedded in their specification so that a specification and its texts change
  * together. Every state of a specification is a `dpspecversions` document; `dpspecs` holds a
- * copy of the newest one for lists (see app/registry.ts).
+ * copy of the newest one for lists (see app/registry.ts). The documents are the port's records
+ * (domain/model.ts) with `_id` for `id`; store.ts maps them.
  */
 
 export interface TextDoc {
@@ -27,13 +28,6 @@ export interface GroupDoc {
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
-}
-
-/** The deletion of a group, by primary key: survives a concurrent update that rewrites the group document. */
-export interface GroupTombstoneDoc {
-  _id: string;
-  accountId: string;
-  deletedAt: Date;
 }
 
 export interface SpecFieldsDoc {
@@ -136,15 +130,6 @@ const groupSchema = new Schema<GroupDoc>(
 );
 groupSchema.index({ accountId: 1, deletedAt: 1, _id: 1 });
 
-const groupTombstoneSchema = new Schema<GroupTombstoneDoc>(
-  {
-    _id: { type: String, required: true },
-    accountId: { type: String, required: true },
-    deletedAt: { type: Date, required: true },
-  },
-  { collection: 'dpgrouptombstones', versionKey: false },
-);
-
 const specSchema = new Schema<SpecDoc>(
   {
     _id: { type: String, required: true },
@@ -186,14 +171,12 @@ const specVersionSchema = new Schema<SpecVersionDoc>(
   { collection: 'dpspecversions', versionKey: false },
 );
 // One document per (spec, version): the primary key (and this unique index) is what serialises
-// concurrent changes of a specification (FerretDB's findAndModify is not atomic with its filter;
-// a unique insert is).
+// concurrent changes of a specification, and keeps every state of it (app/registry.ts).
 specVersionSchema.index({ specId: 1, version: 1 }, { unique: true });
 specVersionSchema.index({ accountId: 1, specId: 1, version: -1 });
 
 export interface Models {
   Group: Model<GroupDoc>;
-  GroupTombstone: Model<GroupTombstoneDoc>;
   Spec: Model<SpecDoc>;
   SpecVersion: Model<SpecVersionDoc>;
 }
@@ -201,7 +184,6 @@ export interface Models {
 export function defineModels(conn: Connection): Models {
   return {
     Group: conn.model<GroupDoc>('DpGroup', groupSchema),
-    GroupTombstone: conn.model<GroupTombstoneDoc>('DpGroupTombstone', groupTombstoneSchema),
     Spec: conn.model<SpecDoc>('DpSpec', specSchema),
     SpecVersion: conn.model<SpecVersionDoc>('DpSpecVersion', specVersionSchema),
   };
