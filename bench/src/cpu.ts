@@ -35,7 +35,7 @@ export function labelOf(cmdline: string, pid: number, self: number): string {
   const service = /services\/(\w+)\/dist\/main\.js/.exec(cmdline);
   if (service) return service[1]!;
   if (/ceiling\.js/.test(cmdline)) return 'ceiling app';
-  if (/c15t-server\.mjs/.test(cmdline)) return 'c15t';
+  if (/peers\/c15t\/server\.mjs/.test(cmdline)) return 'c15t';
   if (/\/hydra serve\b/.test(cmdline)) return 'hydra';
   if (/\bpostgres\b/.test(cmdline)) return 'postgres';
   if (/\bjava\b|mongo-java-server/.test(cmdline)) return 'database';
