@@ -14,6 +14,11 @@ describe('CPU per request by process', () => {
     expect(labelOf('/root/.cache/accord/tools/bin/hydra serve all --dev --sqa-opt-out', 18, 1)).toBe('hydra');
   });
 
+  it("names BENCH_STRESS's stress-ng and its workers apart, so that no request is charged for them", () => {
+    expect(labelOf('stress-ng --cpu 2 --quiet', 19, 1)).toBe('stress-ng');
+    expect(labelOf('stress-ng-cpu [run]', 20, 1)).toBe('stress-ng');
+  });
+
   it('divides the CPU spent between two samples by the requests completed', () => {
     const before = new Map([
       ['gateway', 1000],

@@ -97,6 +97,7 @@ export async function benchC15t(durationSec: number, version: string, log?: (lin
             return recordBody(run, n + 1);
           },
           durationSec,
+          sideBySide: true,
         });
         // reads of subjects that run recorded (the last few may still have been in flight)
         const recorded = Math.max(1, sent - 20);
@@ -104,6 +105,7 @@ export async function benchC15t(durationSec: number, version: string, log?: (lin
           url: `${c15t.url}/subjects`,
           path: (n) => `/subjects/${subjectId(run, (n * 7919) % recorded)}`,
           durationSec,
+          sideBySide: true,
         });
         runs.push({
           label,

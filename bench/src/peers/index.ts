@@ -60,6 +60,7 @@ export async function benchPeers(durationSec: number): Promise<PeerReport> {
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: h.tokenBody,
           durationSec,
+          sideBySide: true,
         });
         hydra = { settings: h.settings, token };
       } finally {
