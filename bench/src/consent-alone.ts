@@ -15,16 +15,16 @@
  * flight, default 10, allow), starts on a quiet system and is counted until the system is quiet
  * again, so that publication, delivery and the log's sequencing are part of a request's cost.
  *
- * BENCH_ALONE_BUILDS=before=<dir>,after=<dir> (default: this build) names the builds: a folder
- * inside the repository holding `consent/` and `webhook/`, each a copy of a service's `dist`
- * (e.g. `cp -r services/consent/dist .accord/ab/before/consent`), or `services` for the current
- * build. BENCH_ALONE_JOBS (record,change,read,array), BENCH_ALONE_SECONDS (per run, default 15),
+ * BENCH_ALONE_SAVE=<name> keeps a copy of the current build of both services under that name
+ * (in `services/<service>/dist/.ab/<name>`: inside each service, so that it finds the same
+ * packages) and exits; BENCH_ALONE_BUILDS=<name>,this (default: this) then compares that copy
+ * with the current build. BENCH_ALONE_JOBS (record,change,read,array), BENCH_ALONE_SECONDS (per run, default 15),
  * BENCH_ALONE_ROUNDS (default 3; the median is printed), BENCH_CPU_PROF=1 (profiles the consent
  * and webhook processes of every build; where their CPU went in the first round is printed).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { createClient, type PromiseClient } from '@accord/common';
 import {
@@ -71,15 +71,28 @@ interface Running {
   stop(): Promise<void>;
 }
 
+/** Where a build of a service is: `this` is the current one, any other name a saved copy. */
+const buildDir = (service: string, name: string) => join(REPO_ROOT, 'services', service, 'dist', ...(name === 'this' ? [] : ['.ab', name]));
+
 function buildsFromEnv(): Build[] {
-  const spec = process.env.BENCH_ALONE_BUILDS ?? 'this build=services';
-  return spec.split(',').map((pair) => {
-    const [name, dir] = pair.includes('=') ? (pair.split('=') as [string, string]) : [pair, pair];
-    const root = resolve(REPO_ROOT, dir);
-    // `services` is the current build (services/<name>/dist); any other folder holds copies of both dists
-    const main = (service: string) => (dir === 'services' ? join(root, service, 'dist', 'main.js') : join(root, service, 'main.js'));
-    return { name, consentMain: main('consent'), webhookMain: main('webhook') };
+  return (process.env.BENCH_ALONE_BUILDS ?? 'this').split(',').map((raw) => {
+    const name = raw.trim();
+    const build = { name, consentMain: join(buildDir('consent', name), 'main.js'), webhookMain: join(buildDir('webhook', name), 'main.js') };
+    for (const main of [build.consentMain, build.webhookMain])
+      if (!existsSync(main)) throw new Error(`BENCH_ALONE_BUILDS: no build ${name} (${main}); BENCH_ALONE_SAVE=${name} keeps the current one under that name`);
+    return build;
   });
+}
+
+/** Keeps a copy of the current build of both services under `name` (BENCH_ALONE_SAVE). */
+function save(name: string): void {
+  if (!/^\w+$/.test(name) || name === 'this') throw new Error(`BENCH_ALONE_SAVE: a name of letters and digits other than "this", not ${name}`);
+  for (const service of ['consent', 'webhook']) {
+    const to = buildDir(service, name);
+    rmSync(to, { recursive: true, force: true });
+    cpSync(buildDir(service, 'this'), to, { recursive: true, filter: (src) => !src.includes(`${sep}.ab`) });
+    console.log(`saved ${relative(REPO_ROOT, buildDir(service, 'this'))} as ${relative(REPO_ROOT, to)}`);
+  }
 }
 
 /** CPU ms so far of one process (Linux /proc), 0 once it is gone. */
@@ -224,6 +237,7 @@ interface Figures {
 }
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_ALONE_SAVE) return save(process.env.BENCH_ALONE_SAVE);
   const builds = buildsFromEnv();
   const dataDir = mkdtempSync(join(tmpdir(), 'accord-alone-'));
   const profDir = process.env.BENCH_CPU_PROF ? mkdtempSync(join(tmpdir(), 'accord-alone-profile-')) : undefined;
