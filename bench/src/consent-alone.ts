@@ -90,7 +90,11 @@ function save(name: string): void {
   for (const service of ['consent', 'webhook']) {
     const to = buildDir(service, name);
     rmSync(to, { recursive: true, force: true });
-    cpSync(buildDir(service, 'this'), to, { recursive: true, filter: (src) => !src.includes(`${sep}.ab`) });
+    // by way of a temporary folder: fs.cp refuses a copy into the folder copied
+    const tmp = mkdtempSync(join(tmpdir(), 'accord-build-'));
+    cpSync(buildDir(service, 'this'), tmp, { recursive: true, filter: (src) => !src.includes(`${sep}.ab`) });
+    cpSync(tmp, to, { recursive: true });
+    rmSync(tmp, { recursive: true, force: true });
     console.log(`saved ${relative(REPO_ROOT, buildDir(service, 'this'))} as ${relative(REPO_ROOT, to)}`);
   }
 }
