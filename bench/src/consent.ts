@@ -143,11 +143,25 @@ export async function benchConsent(
   }
   const results: BenchResult[] = [];
   if (runs.has('post')) {
-    const single = await run('POST /consent/v0/consents (1 event)', { url: base, method: 'POST', headers, body: one, durationSec: opts.durationSec });
+    const single = await run('POST /consent/v0/consents (1 event)', {
+      url: base,
+      method: 'POST',
+      headers,
+      body: one,
+      durationSec: opts.durationSec,
+      sideBySide: true,
+    });
     results.push({ ...single, ...(ceilings.insert ? { ceilingPerSec: ceilings.insert } : {}) });
   }
   if (runs.has('array')) {
-    const array = await run('POST /consent/v0/consents (array of 100)', { url: base, method: 'POST', headers, body: hundred, durationSec: opts.durationSec });
+    const array = await run('POST /consent/v0/consents (array of 100)', {
+      url: base,
+      method: 'POST',
+      headers,
+      body: hundred,
+      durationSec: opts.durationSec,
+      halfPeak: true,
+    });
     results.push({ ...array, eventsPerRequest: 100, ...(ceilings.insertMany ? { ceilingPerSec: ceilings.insertMany } : {}) });
   }
   const searches = [
@@ -157,7 +171,7 @@ export async function benchConsent(
   ] as const;
   for (const [key, extra, name] of searches) {
     if (!runs.has(key)) continue;
-    const r = await run(name, { url: base, path: searchPath(extra), headers, durationSec: opts.durationSec });
+    const r = await run(name, { url: base, path: searchPath(extra), headers, durationSec: opts.durationSec, sideBySide: key === 'scope' });
     results.push(key === 'scope' && ceilings.read ? { ...r, ceilingPerSec: ceilings.read } : r);
   }
   // last, as it adds events to seeded subjects: a change of an existing state

@@ -8,10 +8,15 @@ describe('CPU per request by process', () => {
     expect(labelOf('/usr/sbin/nats-server -js -p 4222', 13, 1)).toBe('nats');
     expect(labelOf('/usr/bin/node /r/bench/dist/ceiling.js', 14, 1)).toBe('ceiling app');
     expect(labelOf('/usr/bin/node /r/bench/dist/run.js', 1, 1)).toBe('bench (load + proxy)');
-    expect(labelOf('/usr/bin/node /r/bench/dist/peers/c15t-server.mjs', 15, 1)).toBe('c15t');
+    expect(labelOf('/usr/bin/node /r/bench/peers/c15t/server.mjs', 15, 1)).toBe('c15t');
     expect(labelOf('/usr/lib/postgresql/15/bin/postgres -D /tmp/x/data -k /tmp/x', 16, 1)).toBe('postgres');
     expect(labelOf('postgres: postgres postgres [local] idle', 17, 1)).toBe('postgres');
     expect(labelOf('/root/.cache/accord/tools/bin/hydra serve all --dev --sqa-opt-out', 18, 1)).toBe('hydra');
+  });
+
+  it("names BENCH_STRESS's stress-ng and its workers apart, so that no request is charged for them", () => {
+    expect(labelOf('stress-ng --cpu 2 --quiet', 19, 1)).toBe('stress-ng');
+    expect(labelOf('stress-ng-cpu [run]', 20, 1)).toBe('stress-ng');
   });
 
   it('divides the CPU spent between two samples by the requests completed', () => {

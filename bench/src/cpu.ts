@@ -32,10 +32,12 @@ function readProc(pid: number): Proc | undefined {
 /** A readable name for a process of the stack, from its command line. */
 export function labelOf(cmdline: string, pid: number, self: number): string {
   if (pid === self) return SELF;
+  // BENCH_STRESS's load (its workers rename themselves stress-ng-cpu): never a cost of a request
+  if (/^stress-ng/.test(cmdline)) return STRESS;
   const service = /services\/(\w+)\/dist\/main\.js/.exec(cmdline);
   if (service) return service[1]!;
   if (/ceiling\.js/.test(cmdline)) return 'ceiling app';
-  if (/c15t-server\.mjs/.test(cmdline)) return 'c15t';
+  if (/peers\/c15t\/server\.mjs/.test(cmdline)) return 'c15t';
   if (/\/hydra serve\b/.test(cmdline)) return 'hydra';
   if (/\bpostgres\b/.test(cmdline)) return 'postgres';
   if (/\bjava\b|mongo-java-server/.test(cmdline)) return 'database';
@@ -44,7 +46,7 @@ export function labelOf(cmdline: string, pid: number, self: number): string {
   return 'other';
 }
 
-/** CPU ms so far of every process below this one (and itself), summed per label. */
+/** CPU ms so far of every process below this one (and itself), summed per label; stress-ng left out. */
 export function sampleCpu(): CpuSample | undefined {
   let pids: number[];
   try {
@@ -74,6 +76,7 @@ export function sampleCpu(): CpuSample | undefined {
       continue;
     }
     const label = labelOf(cmd, p.pid, self);
+    if (label === STRESS) continue;
     out.set(label, (out.get(label) ?? 0) + p.cpuMs);
   }
   return out;
@@ -91,6 +94,7 @@ export function perRequest(before: CpuSample | undefined, after: CpuSample | und
 }
 
 const SELF = 'bench (load + proxy)';
+const STRESS = 'stress-ng';
 
 /**
  * Waits until the processes the bench started (its own excluded) are quiet: under `busyMsPerSec`

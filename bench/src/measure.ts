@@ -1,19 +1,31 @@
 import autocannon from 'autocannon';
 import { formatCpu, perRequest, sampleCpu, untilQuiet } from './cpu';
+import { STRESS_COMMAND, stressWanted, withStress } from './stress';
 import type { MongoCommandCounter } from './mongo-proxy';
 
-export interface BenchResult {
-  name: string;
+/** What one autocannon run of a job gives. */
+export interface RunFigures {
   requestsPerSec: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** CPU ms per request of each process of the bench's tree (bench/src/cpu.ts), Linux only. */
+  cpuMs?: Record<string, number>;
+}
+
+export interface BenchResult extends RunFigures {
+  name: string;
+  /**
+   * The same job offered half the rate it reached at full speed (`sideBySide` runs): the latency
+   * a user sees when the system is not saturated — the issue's goal is p99 ≤ 50 ms there.
+   */
+  halfPeak?: RunFigures & { offeredPerSec: number };
+  /** The same job at full speed with `stress-ng --cpu 2` beside the bench (`sideBySide` runs, BENCH_STRESS=1). */
+  stressed?: RunFigures;
   /** Requests/s of the same operation's ceiling (bench/src/ceiling.ts) measured in the same run. */
   ceilingPerSec?: number;
   /** Events per request (array POSTs): the table shows events/s too. */
   eventsPerRequest?: number;
-  /** CPU ms per request of each process of the bench's tree (bench/src/cpu.ts), Linux only. */
-  cpuMs?: Record<string, number>;
   /** Database commands per request under this load, counted at the wire (the whole stack, background work included). */
   commands?: { perRequest: number; detail: string };
 }
@@ -69,7 +81,12 @@ export async function withCpu(
 /**
  * Runs autocannon against one endpoint. `non2xx` responses count as errors, so a benchmark
  * that silently measures error pages shows it. `body` and `path`, when functions, make a fresh
- * body or path (with query) for every request.
+ * body or path (with query) for every request (the count goes on across the runs of a job).
+ *
+ * A `sideBySide` job (one the side-by-side table compares with a peer) runs again at half the
+ * rate it reached (`halfPeak`: its p99 when not saturated), and with BENCH_STRESS=1 once more at
+ * full speed with `stress-ng --cpu 2` beside (`stressed`), so that the idle and the loaded ratios
+ * come from one command, minutes apart rather than hours.
  */
 export async function measure(
   name: string,
@@ -84,49 +101,74 @@ export async function measure(
     /** Requests/s offered in all (autocannon's overallRate); BENCH_RATE otherwise. */
     rate?: number;
     timeoutSec?: number;
+    /** A job of the side-by-side table: also measured at half its peak, and under stress-ng with BENCH_STRESS=1. */
+    sideBySide?: boolean;
+    /** Also measured at half its peak (sideBySide implies it). */
+    halfPeak?: boolean;
   },
 ): Promise<BenchResult> {
   let n = 0;
   const { body, path } = opts;
   const connections = opts.connections ?? 10;
   const fresh = typeof body === 'function' || path !== undefined;
-  const { result, cpuMs, commands } = await withCpu(() =>
-    autocannon({
-      url: opts.url,
-      method: opts.method ?? 'GET',
-      headers: opts.headers,
-      duration: opts.durationSec,
-      connections,
-      ...(opts.timeoutSec ? { timeout: opts.timeoutSec } : {}),
-      ...(opts.rate ? { overallRate: opts.rate } : offeredLoad()),
-      ...(typeof body === 'string' ? { body } : {}),
-      // A fresh body or path per request (autocannon 8's idReplacement sends nothing at all).
-      ...(fresh
-        ? {
-            requests: [
-              {
-                setupRequest: (req: autocannon.Request) => {
-                  const i = n++;
-                  return { ...req, ...(typeof body === 'function' ? { body: body(i) } : {}), ...(path ? { path: path(i) } : {}) };
+  const once = async (rate: number | undefined) => {
+    const { result, cpuMs, commands } = await withCpu(() =>
+      autocannon({
+        url: opts.url,
+        method: opts.method ?? 'GET',
+        headers: opts.headers,
+        duration: opts.durationSec,
+        connections,
+        ...(opts.timeoutSec ? { timeout: opts.timeoutSec } : {}),
+        ...(rate ? { overallRate: rate } : offeredLoad()),
+        ...(typeof body === 'string' ? { body } : {}),
+        // A fresh body or path per request (autocannon 8's idReplacement sends nothing at all).
+        ...(fresh
+          ? {
+              requests: [
+                {
+                  setupRequest: (req: autocannon.Request) => {
+                    const i = n++;
+                    return { ...req, ...(typeof body === 'function' ? { body: body(i) } : {}), ...(path ? { path: path(i) } : {}) };
+                  },
                 },
-              },
-            ],
-          }
-        : {}),
-    }),
-  );
-  return {
-    name,
-    ...(cpuMs ? { cpuMs } : {}),
-    ...(commands ? { commands } : {}),
-    requestsPerSec: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    // Requests still unanswered when the run ends are not in autocannon's counts: when nothing
-    // completed at all, every open connection was such a request, and it counts as an error.
-    errors: result.errors + result.timeouts + result.non2xx + (result.requests.total === 0 ? connections : 0),
+              ],
+            }
+          : {}),
+      }),
+    );
+    if (result.errors + result.timeouts + result.non2xx > 0) {
+      const statuses = Object.entries(result.statusCodeStats ?? {})
+        .filter(([code]) => !code.startsWith('2'))
+        .map(([code, v]) => `HTTP ${code} ×${(v as { count: number }).count}`);
+      console.log(
+        `${name}${rate ? ` at ${rate}/s` : ''}: ${[...statuses, result.errors ? `${result.errors} connection errors` : '', result.timeouts ? `${result.timeouts} timeouts` : ''].filter(Boolean).join(', ')}`,
+      );
+    }
+    const figures: RunFigures = {
+      ...(cpuMs ? { cpuMs } : {}),
+      requestsPerSec: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      // Requests still unanswered when the run ends are not in autocannon's counts: when nothing
+      // completed at all, every open connection was such a request, and it counts as an error.
+      errors: result.errors + result.timeouts + result.non2xx + (result.requests.total === 0 ? connections : 0),
+    };
+    return { figures, commands };
   };
+  const { figures, commands } = await once(opts.rate);
+  const out: BenchResult = { name, ...figures, ...(commands ? { commands } : {}) };
+  if ((opts.sideBySide || opts.halfPeak) && !opts.rate && !RATE && figures.requestsPerSec > 1) {
+    const offeredPerSec = Math.max(1, Math.round(figures.requestsPerSec / 2));
+    out.halfPeak = { ...(await once(offeredPerSec)).figures, offeredPerSec };
+  }
+  if (opts.sideBySide && stressWanted()) out.stressed = (await withStress(() => once(opts.rate))).figures;
+  return out;
 }
+
+/** `p99 (p50) ms at N/s offered`, or '' without a half-peak run. */
+export const halfPeakCell = (r: BenchResult): string =>
+  r.halfPeak ? `${r.halfPeak.p99Ms.toFixed(0)} at ${r.halfPeak.offeredPerSec}/s${r.halfPeak.errors ? ` (${r.halfPeak.errors} errors)` : ''}` : '';
 
 export function printResults(results: BenchResult[]): void {
   const rows = results.map((r) => [
@@ -135,11 +177,12 @@ export function printResults(results: BenchResult[]): void {
     r.eventsPerRequest ? String(r.requestsPerSec * r.eventsPerRequest) : '',
     r.p50Ms.toFixed(1),
     r.p99Ms.toFixed(1),
+    halfPeakCell(r),
     String(r.errors),
     r.ceilingPerSec ? String(r.ceilingPerSec) : '',
     r.ceilingPerSec ? (r.requestsPerSec / r.ceilingPerSec).toFixed(2) : '',
   ]);
-  const head = ['benchmark', 'req/s', 'events/s', 'p50 ms', 'p99 ms', 'errors', 'ceiling req/s', 'ratio'];
+  const head = ['benchmark', 'req/s', 'events/s', 'p50 ms', 'p99 ms', 'p99 ms at ½ peak', 'errors', 'ceiling req/s', 'ratio'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(head));
@@ -148,6 +191,21 @@ export function printResults(results: BenchResult[]): void {
   if (!withCpuFigures.length) return;
   console.log('\nCPU per request, by process (ms, from /proc over the same runs and the work they left, until the stack was quiet):');
   for (const r of withCpuFigures) console.log(`  ${r.name}: ${formatCpu(r.cpuMs!)}`);
+  const halved = results.filter((r) => r.halfPeak?.cpuMs);
+  if (halved.length) {
+    console.log('\nThe same at half the peak rate (each offered half the req/s it reached above):');
+    for (const r of halved) console.log(`  ${r.name}: ${formatCpu(r.halfPeak!.cpuMs!)}`);
+  }
+  const stressed = results.filter((r) => r.stressed);
+  if (stressed.length) {
+    console.log(`\nWith \`${STRESS_COMMAND.join(' ')}\` beside the bench (BENCH_STRESS=1), full speed:`);
+    for (const r of stressed) {
+      const s = r.stressed!;
+      console.log(
+        `  ${r.name}: ${s.requestsPerSec} req/s (${(s.requestsPerSec / Math.max(1, r.requestsPerSec)).toFixed(2)} of idle), p99 ${s.p99Ms} ms, ${s.errors} errors${s.cpuMs ? `; ${formatCpu(s.cpuMs)}` : ''}`,
+      );
+    }
+  }
   const withCommands = results.filter((r) => r.commands && r.commands.perRequest > 0);
   if (!withCommands.length) return;
   console.log('\nDatabase commands per request under load (counted at the wire over the same runs, background work included; × mean time to the reply):');

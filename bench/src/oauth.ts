@@ -9,6 +9,7 @@ export async function benchOAuth(opts: { baseUrl: string; clientId: string; clie
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ grant_type: 'client_credentials', client_id: opts.clientId, client_secret: opts.clientSecret, scope: 'consent' }),
       durationSec: opts.durationSec,
+      sideBySide: true,
     }),
   ];
 }

@@ -4,7 +4,8 @@
  * beside the peers a user would pick instead (c15t, Ory Hydra) and a bare ceiling app, in the
  * same run. BENCH_DURATION (seconds per endpoint, default 10) and BENCH_ONLY (comma-separated
  * areas: oauth,consent,dataprocessing,webhooks,export,peers) tune a run; BENCH_EXPORT_EVENTS
- * sizes the export.
+ * sizes the export. The jobs of the side-by-side table also run at half their peak rate (p99
+ * there), and with BENCH_STRESS=1 once more with `stress-ng --cpu 2` beside the bench.
  */
 import { join } from 'node:path';
 import { REPO_ROOT, spawnLogged, stopChild, withDatabase } from '@accord/local-stack';
@@ -19,6 +20,7 @@ import { metricRows, printMetricRows, scrapeAll } from './metrics';
 import { benchOAuth } from './oauth';
 import { benchPeers, peerResults, type PeerReport } from './peers';
 import { startBenchStack } from './stack';
+import { stressMissing, stressWanted } from './stress';
 import { benchWebhooks } from './webhooks';
 
 /** The ceiling app (bench/src/ceiling.ts) as a process of its own, like each service. */
@@ -43,12 +45,15 @@ async function startCeiling(mongoUrl: string): Promise<{ url: string; stop(): Pr
 const RECORD = 'POST /consent/v0/consents (1 event)';
 const READ = 'GET /consent/v0/consents/search?current=true&scope=email';
 const TOKEN = 'POST /oauth/v0/token (client_credentials)';
+const ARRAY = 'POST /consent/v0/consents (array of 100)';
 
 async function main(): Promise<void> {
   const durationSec = Number(process.env.BENCH_DURATION ?? 10);
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const wants = (area: string) => !only || only.includes(area);
   const runs = consentRuns(process.env.BENCH_CONSENT_RUNS); // before anything starts: an unknown name fails at once
+  const noStress = stressWanted() ? stressMissing() : undefined;
+  if (noStress) throw new Error(noStress);
   if (only?.every((a) => a === 'peers')) {
     // the peers alone: Accord's stack is not started
     const report = await benchPeers(durationSec);
@@ -109,7 +114,7 @@ async function main(): Promise<void> {
     if (peers) {
       const named = (name: string) => results.find((r) => r.name === name);
       console.log('');
-      printSideBySide(jobs({ record: named(RECORD), read: named(READ), token: named(TOKEN) }, ceilings, peers), peers);
+      printSideBySide(jobs({ record: named(RECORD), read: named(READ), token: named(TOKEN) }, ceilings, peers), peers, named(ARRAY));
     }
     if (exported) {
       console.log('');

@@ -1,14 +1,21 @@
 /**
- * The consent peer of `npm run bench`: c15t (`@c15t/backend`, a devDependency of the bench
- * workspace) on a throw-away PostgreSQL, twice — with durable commits (PostgreSQL's defaults) and
+ * The consent peer of `npm run bench`: c15t (`@c15t/backend`, installed apart from Accord in
+ * bench/peers/c15t, see C15T_DIR) on a throw-away PostgreSQL, twice — with durable commits (PostgreSQL's defaults) and
  * with `fsync=off` (closer to the in-memory database Accord runs on here). Each run records
  * consents with `POST /subjects` (a new subject per request), then reads subjects that run
  * recorded with `GET /subjects/:id`.
  */
 import { join } from 'node:path';
-import { spawnLogged, stopChild } from '@accord/local-stack';
+import { REPO_ROOT, spawnLogged, stopChild } from '@accord/local-stack';
 import { measure, type BenchResult } from '../measure';
 import { startPostgres, type ThrowAwayPostgres } from './postgres';
+
+/**
+ * The peer's own package: its package.json and lock file, its server (server.mjs) and, once
+ * `npm ci --prefix bench/peers/c15t` ran (`provision.js bench` when peers are wanted), its
+ * node_modules — apart from Accord's, so Accord's install and images carry none of it.
+ */
+export const C15T_DIR = join(REPO_ROOT, 'bench', 'peers', 'c15t');
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
@@ -31,7 +38,7 @@ async function startC15t(pg: ThrowAwayPostgres, log?: (line: string) => void): P
   let onPort!: (port: number) => void;
   const port = new Promise<number>((resolve) => (onPort = resolve));
   const tail: string[] = [];
-  const child = spawnLogged(process.execPath, [join(__dirname, 'c15t-server.mjs')], {
+  const child = spawnLogged(process.execPath, [join(C15T_DIR, 'server.mjs')], {
     env: { ...process.env, PGHOST: pg.socketDir, PGUSER: 'postgres', PGDATABASE: 'postgres' },
     onOutput: (l) => {
       const m = /c15t listening on (\d+)/.exec(l);
@@ -90,6 +97,7 @@ export async function benchC15t(durationSec: number, version: string, log?: (lin
             return recordBody(run, n + 1);
           },
           durationSec,
+          sideBySide: true,
         });
         // reads of subjects that run recorded (the last few may still have been in flight)
         const recorded = Math.max(1, sent - 20);
@@ -97,6 +105,7 @@ export async function benchC15t(durationSec: number, version: string, log?: (lin
           url: `${c15t.url}/subjects`,
           path: (n) => `/subjects/${subjectId(run, (n * 7919) % recorded)}`,
           durationSec,
+          sideBySide: true,
         });
         runs.push({
           label,

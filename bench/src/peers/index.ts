@@ -4,10 +4,11 @@
  * same run — c15t for recording and reading consent, Ory Hydra for tokens. A peer that cannot be
  * installed or started here is reported as such, with the reason; the bench goes on.
  */
-import { dirname, join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { REPO_ROOT } from '@accord/local-stack';
 import { measure, type BenchResult } from '../measure';
-import { benchC15t, type C15tRun } from './c15t';
+import { benchC15t, C15T_DIR, type C15tRun } from './c15t';
 import { hydraBinary, startHydra } from './hydra';
 import { postgresMissing } from './postgres';
 
@@ -16,14 +17,15 @@ export interface PeerReport {
   hydra: { settings: string; token: BenchResult } | { missing: string };
 }
 
-/** The installed @c15t/backend's version, or why it is not there. */
-function c15tVersion(): { version: string } | { missing: string } {
+/** The installed @c15t/backend's version (in the peer's own folder), or why it is not there. */
+export function c15tVersion(dir = C15T_DIR): { version: string } | { missing: string } {
   try {
-    const main = require.resolve('@c15t/backend');
-    const pkg = JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(readFileSync(join(dir, 'node_modules', '@c15t', 'backend', 'package.json'), 'utf8')) as { version: string };
     return { version: pkg.version };
   } catch {
-    return { missing: '@c15t/backend is not installed (a devDependency of the bench workspace: `npm ci` installs it)' };
+    return {
+      missing: `@c15t/backend is not installed in ${relative(REPO_ROOT, dir)} (\`node deploy/local/scripts/provision.js bench\` installs it with npm ci there)`,
+    };
   }
 }
 
@@ -58,6 +60,7 @@ export async function benchPeers(durationSec: number): Promise<PeerReport> {
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: h.tokenBody,
           durationSec,
+          sideBySide: true,
         });
         hydra = { settings: h.settings, token };
       } finally {

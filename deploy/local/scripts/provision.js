@@ -6,9 +6,11 @@
 //   node deploy/local/scripts/provision.js test    the same, plus the test tools (helm, grpcurl, promtool, Chromium)
 //   node deploy/local/scripts/provision.js ci      like test, for .ci/run
 //   node deploy/local/scripts/provision.js bench   like start, plus the bench's peers (`npm run bench`):
-//                                                  PostgreSQL for c15t (apt) and Ory Hydra (Go); a peer
-//                                                  that cannot be installed is named and skipped, and the
-//                                                  bench reports it as not measured
+//                                                  PostgreSQL for c15t (apt), c15t itself (npm ci in
+//                                                  bench/peers/c15t, its own lock file) and Ory Hydra
+//                                                  (Go); a peer that cannot be installed is named and
+//                                                  skipped, and the bench reports it as not measured;
+//                                                  with BENCH_STRESS=1, stress-ng (apt)
 //
 // One progress line per step ("[accord] <step>: present" or "…: installing with <command>").
 // When something cannot be installed (not root for apt, no Go), one line names the command to
@@ -78,11 +80,7 @@ function toolsDir(env) {
   return path.resolve(env.ACCORD_TOOLS_DIR || path.join(ROOT, '.accord', 'tools'));
 }
 
-const lockHash = (sys) =>
-  crypto
-    .createHash('sha256')
-    .update(sys.read(path.join(ROOT, 'package-lock.json')))
-    .digest('hex');
+const lockHash = (sys, lock = path.join(ROOT, 'package-lock.json')) => crypto.createHash('sha256').update(sys.read(lock)).digest('hex');
 
 /** Installs Debian packages as root; otherwise fails with the command to run. */
 function apt(sys, step, packages, log) {
@@ -212,6 +210,19 @@ function steps(mode, env, sys) {
         }),
       ]);
       list.push([
+        'c15t',
+        peer('c15t (the consent peer)', (log) => {
+          // its own package and lock file, apart from Accord's: Accord's npm ci and images carry none of it
+          const dir = path.join(ROOT, 'bench', 'peers', 'c15t');
+          const stamp = path.join(dir, 'node_modules', '.accord-lock.sha256');
+          const want = lockHash(sys, path.join(dir, 'package-lock.json'));
+          if (sys.exists(stamp) && sys.read(stamp).trim() === want) return log('c15t (the consent peer): present');
+          log(`c15t (the consent peer): installing with npm ci --prefix ${path.relative(ROOT, dir)}`);
+          sys.run('npm', ['ci', '--prefix', dir, '--no-audit', '--no-fund', '--loglevel=error'], { quiet: true });
+          sys.write(stamp, want);
+        }),
+      ]);
+      list.push([
         'hydra',
         peer('hydra (the token peer)', (log) => {
           const bin = path.join(tools, 'bin', 'hydra');
@@ -223,6 +234,16 @@ function steps(mode, env, sys) {
           log(`hydra (the token peer): building ${pinned} into ${path.relative(ROOT, path.dirname(bin)) || path.dirname(bin)} (niced, a few minutes)`);
           sys.run(script, [], { quiet: true });
         }),
+      ]);
+    }
+    if (env.BENCH_STRESS === '1') {
+      list.push([
+        'stress-ng',
+        (log) => {
+          // BENCH_STRESS=1 runs `stress-ng --cpu 2` beside the bench (the issue's loaded machine)
+          if (sys.which('stress-ng')) return log('stress-ng (BENCH_STRESS=1): present');
+          apt(sys, 'stress-ng (BENCH_STRESS=1)', ['stress-ng'], log);
+        },
       ]);
     }
   }

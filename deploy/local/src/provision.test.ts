@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { provision } = require('../scripts/provision.js') as {
+const { provision, ProvisionError } = require('../scripts/provision.js') as {
   provision(mode: string, opts: { env: Record<string, string>; sys: FakeSystem; log(l: string): void; fail(l: string): void }): number;
+  ProvisionError: new (message: string) => Error;
 };
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -21,14 +22,20 @@ interface FakeSystem {
 }
 
 /** A machine described by what is on PATH and which files exist; records every command run. */
-function machine(o: { root?: boolean; path?: string[]; files?: Record<string, string>; docker?: boolean; mtimes?: Record<string, number> } = {}) {
+function machine(
+  o: { root?: boolean; path?: string[]; files?: Record<string, string>; docker?: boolean; mtimes?: Record<string, number>; failing?: RegExp } = {},
+) {
   const files: Record<string, string> = { [path.join(ROOT, 'package-lock.json')]: LOCK, ...o.files };
   const runs: string[] = [];
   const sys: FakeSystem = {
     isRoot: o.root ?? false,
     which: (name) => ((o.path ?? []).includes(name) ? `/usr/bin/${name}` : null),
     dockerAnswers: () => o.docker ?? false,
-    run: (cmd, args) => void runs.push([path.basename(cmd), ...args].join(' ')),
+    run: (cmd, args) => {
+      const line = [path.basename(cmd), ...args].join(' ');
+      runs.push(line);
+      if (o.failing?.test(line)) throw new ProvisionError(`\`${line}\` failed: offline`);
+    },
     exists: (f) => f in files,
     read: (f) => {
       if (f.endsWith('install-go-tools.sh')) return '[grpcurl]="g@v1"\n[promtool]="p@v2"\n';
@@ -183,39 +190,64 @@ describe('provisioning', () => {
 
   describe('npm run bench (mode bench): the peers', () => {
     const hydraScript = path.join(ROOT, 'bench', 'scripts', 'install-hydra.sh');
+    const c15t = path.join(ROOT, 'bench', 'peers', 'c15t');
+    const c15tLock = '{"lockfileVersion":3,"name":"c15t"}';
+    const c15tStamp = path.join(c15t, 'node_modules', '.accord-lock.sha256');
+    const c15tInstall = `npm ci --prefix ${c15t} --no-audit --no-fund --loglevel=error`;
     // a function: the lock file's hash is known only once beforeAll ran
-    const bench = () => ({ ...everything.files, [stampPath]: sha, [hydraScript]: 'mod="h@v1"\n' });
+    const bench = () => ({ ...everything.files, [stampPath]: sha, [hydraScript]: 'mod="h@v1"\n', [path.join(c15t, 'package-lock.json')]: c15tLock });
+    let c15tSha: string;
+    beforeAll(async () => {
+      const { createHash } = await import('node:crypto');
+      c15tSha = createHash('sha256').update(c15tLock).digest('hex');
+    });
 
     test('present peers are named and nothing is installed', () => {
       const m = machine({
         ...everything,
         path: [...everything.path, 'initdb'],
-        files: { ...bench(), [path.join(TOOLS, 'bin', 'hydra')]: '', [path.join(TOOLS, 'bin', '.hydra.version')]: 'h@v1\n' },
+        files: { ...bench(), [c15tStamp]: c15tSha, [path.join(TOOLS, 'bin', 'hydra')]: '', [path.join(TOOLS, 'bin', '.hydra.version')]: 'h@v1\n' },
       });
       expect(m.go('bench')).toBe(0);
-      expect(m.lines.slice(3)).toEqual(['postgresql (for the c15t peer): present', 'hydra (the token peer): present', 'build: tsc -b (incremental)']);
+      expect(m.lines.slice(3)).toEqual([
+        'postgresql (for the c15t peer): present',
+        'c15t (the consent peer): present',
+        'hydra (the token peer): present',
+        'build: tsc -b (incremental)',
+      ]);
       expect(m.runs).toEqual([`install-mongo-java-server.sh ${TOOLS}`, 'npm run -s build']);
     });
 
-    test('as root, PostgreSQL comes from apt-get and Hydra is built with the pinned version', () => {
+    test('as root, PostgreSQL comes from apt-get, c15t from its own lock file and Hydra is built with the pinned version', () => {
       const m = machine({ ...everything, root: true, path: [...everything.path, 'apt-get'], files: bench() });
       expect(m.go('bench')).toBe(0);
       expect(m.runs).toContain('apt-get install -y -qq postgresql');
+      expect(m.runs).toContain(c15tInstall);
+      expect(m.files[c15tStamp]).toBe(c15tSha);
       expect(m.lines).toContain('hydra (the token peer): building h@v1 into .accord/tools/bin (niced, a few minutes)');
       expect(m.runs).toContain('install-hydra.sh');
     });
 
+    test('c15t is installed again when its lock file changed, never by the npm ci of Accord itself', () => {
+      const m = machine({ ...everything, path: [...everything.path, 'initdb'], files: { ...bench(), [c15tStamp]: 'an older lock' } });
+      expect(m.go('bench')).toBe(0);
+      expect(m.lines).toContain('c15t (the consent peer): installing with npm ci --prefix bench/peers/c15t');
+      expect(m.runs.filter((r) => r.startsWith('npm ci'))).toEqual([c15tInstall]);
+    });
+
     test('a peer that cannot be installed is named, and the bench still runs', () => {
-      const m = machine({ ...everything, path: ['nats-server', 'java', 'mvn', 'apt-get'], files: bench() });
+      const m = machine({ ...everything, path: ['nats-server', 'java', 'mvn', 'apt-get'], files: bench(), failing: /^npm ci --prefix/ });
       expect(m.go('bench')).toBe(0);
       expect(m.errors).toEqual([]);
       expect(m.lines).toContain(
         "postgresql (for the c15t peer): postgresql (for the c15t peer) is missing: run `sudo apt-get install -y postgresql` (or see the README's quick start); the bench reports this peer as not measured",
       );
+      expect(m.lines).toContain(`c15t (the consent peer): \`${c15tInstall}\` failed: offline; the bench reports this peer as not measured`);
       expect(m.lines).toContain(
         'hydra (the token peer): Go is needed to build it (`sudo apt-get install -y golang-go`); the bench reports this peer as not measured',
       );
-      expect(m.runs).toEqual([`install-mongo-java-server.sh ${TOOLS}`, 'npm run -s build']);
+      expect(m.files[c15tStamp]).toBeUndefined();
+      expect(m.runs).toEqual([`install-mongo-java-server.sh ${TOOLS}`, c15tInstall, 'npm run -s build']);
     });
 
     test('BENCH_ONLY without peers provisions no peer, and npm start never does', () => {
@@ -224,7 +256,20 @@ describe('provisioning', () => {
       expect(m.lines.map((l) => l.split(':')[0])).toEqual(['npm packages', 'nats-server', 'database server', 'build']);
       const start = machine({ ...everything, files: bench() });
       expect(start.go('start')).toBe(0);
-      expect(start.lines.some((l) => /postgresql|hydra/.test(l))).toBe(false);
+      expect(start.lines.some((l) => /postgresql|hydra|c15t/.test(l))).toBe(false);
+    });
+
+    test('BENCH_STRESS=1 needs stress-ng: present, from apt-get as root, or the command to run', () => {
+      const present = machine({ ...everything, path: [...everything.path, 'stress-ng'], files: bench() });
+      expect(present.go('bench', { BENCH_ONLY: 'consent', BENCH_STRESS: '1' })).toBe(0);
+      expect(present.lines).toContain('stress-ng (BENCH_STRESS=1): present');
+      const root = machine({ ...everything, root: true, path: [...everything.path, 'apt-get'], files: bench() });
+      expect(root.go('bench', { BENCH_ONLY: 'consent', BENCH_STRESS: '1' })).toBe(0);
+      expect(root.runs).toContain('apt-get install -y -qq stress-ng');
+      const user = machine({ ...everything, files: bench() });
+      expect(user.go('bench', { BENCH_ONLY: 'consent', BENCH_STRESS: '1' })).toBe(1);
+      expect(user.errors).toEqual(["stress-ng (BENCH_STRESS=1) is missing: run `sudo apt-get install -y stress-ng` (or see the README's quick start)"]);
+      expect(machine({ ...everything, files: bench() }).go('bench', { BENCH_ONLY: 'consent' })).toBe(0);
     });
   });
 });

@@ -69,6 +69,8 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     leaseMs: config.ACCORD_CONSENT_LOG_LEASE_MS,
     batchSize: config.ACCORD_CONSENT_LOG_BATCH,
     queue: store.logQueue,
+    // the events' publication marks go with their log marks (one update of each document)
+    published: relay.marks,
     sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, keys[0]!),
     // new heads on the event stream: witnesses and `log.tree_head` webhooks
     onHead: headPublisher(nc.jetstream(), config.ACCORD_NATS_PREFIX, config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS),

@@ -395,6 +395,17 @@ describe.each(adapters)('the consent store ($name)', (adapter) => {
       expect(await s.logQueue.isPending('acc-000', mine[0]!.id)).toBe(false);
       expect(await s.logQueue.accounts()).not.toContain('acc-000');
     });
+
+    it('marks the published events it is given in the same write, and only those', async () => {
+      const t = Date.now();
+      const [published, waiting] = evs('acc', [{}, {}]);
+      await s.events.insert([[published!], [waiting!]], new Date(t + 60_000));
+      await s.logQueue.markLogged([published!.id, waiting!.id], [published!.id]);
+      expect(await s.logQueue.pending('acc', 10)).toEqual({ events: [], full: false });
+      // the one not acknowledged by JetStream is still the relay's, due after its lease
+      expect(await s.outbox.pending()).toEqual({ count: 1, oldestStoredAt: waiting!.createdAt });
+      expect(ids(await s.outbox.claimDue('r', new Date(t + 61_000), new Date(t + 99_000), 10))).toEqual([waiting!.id]);
+    });
   });
 
   describe('log tree', () => {

@@ -238,8 +238,12 @@ export interface LogQueueStore {
    * call continues after it), `full` whether `limit` were read.
    */
   pending(accountId: string, limit: number, after?: string): Promise<{ events: LogPendingEvent[]; last?: string; full: boolean }>;
-  /** Sequenced: the events leave the queue. One write for any number. */
-  markLogged(ids: string[]): Promise<void>;
+  /**
+   * Sequenced: the events leave the queue. `published`, a part of `ids`, were acknowledged by
+   * JetStream too: they are marked published in the same write (OutboxStore.markPublished), so the
+   * log's pass saves the relay its own update of the same documents. One write for any number.
+   */
+  markLogged(ids: string[], published?: string[]): Promise<void>;
   /** Whether the account's event is stored and waiting for its leaf. */
   isPending(accountId: string, id: string): Promise<boolean>;
 }

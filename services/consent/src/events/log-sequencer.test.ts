@@ -5,10 +5,11 @@ import { buildEvents, validateInputs } from '../domain/consent';
 import { signTreeHead } from '../domain/log';
 import { memoryConsentStore } from '../store/memory/store';
 import { LogSequencer } from './log-sequencer';
+import { PublicationMarks } from './publication-marks';
 
 const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 
-function setUp(batchSize = 100) {
+function setUp(batchSize = 100, published?: PublicationMarks) {
   const store = memoryConsentStore();
   const tree = new LogTree(store.log);
   const sequencer = new LogSequencer(tree, {
@@ -16,6 +17,7 @@ function setUp(batchSize = 100) {
     leaseMs: 1000,
     batchSize,
     queue: store.logQueue,
+    ...(published ? { published } : {}),
     sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, { kid: 'k', alg: 'ES256', privateKey }),
     logger: createLogger('test', 'silent'),
   });
@@ -62,6 +64,28 @@ describe('the log sequencer with many accounts', () => {
     expect(await sequencer.runOnce()).toBe(3);
     expect((await tree.latestHead('acc'))?.treeSize).toBe(3);
     expect(await store.logQueue.isPending('acc', a!.id)).toBe(true);
+    await sequencer.stop();
+  });
+});
+
+describe('the log sequencer and the publication marks', () => {
+  it("marks the published events it sequences in the update that marks them logged, and leaves the others' to the relay", async () => {
+    const marked: string[][] = [];
+    const marks = new PublicationMarks({ markPublished: async (ids) => void marked.push(ids) }, createLogger('test', 'silent'), 60_000);
+    const { store, sequencer, write } = setUp(100, marks);
+    await write('acc');
+    await write('acc');
+    const [first, second] = (await store.logQueue.pending('acc', 10)).events;
+    marks.add(first!.id);
+    marks.add('published-elsewhere');
+    const calls = store.calls.length;
+    expect(await sequencer.runOnce()).toBe(2);
+    // one write marked both events logged and the first one published too
+    expect(store.calls.slice(calls).filter((c) => c.startsWith('logQueue.markLogged') || c.startsWith('outbox.'))).toEqual(['logQueue.markLogged']);
+    expect(await store.outbox.pending()).toEqual({ count: 1, oldestStoredAt: second!.createdAt });
+    expect(marks.take([first!.id])).toEqual([]);
+    await marks.flush();
+    expect(marked).toEqual([['published-elsewhere']]);
     await sequencer.stop();
   });
 });

@@ -3,6 +3,7 @@ import { mapLimit, PeriodicTask, type Logger } from '@accord/common';
 import { eventLeafHash, type SignedTreeHead } from '../domain/log';
 import { LogContentionError, type LogTree } from '../app/log-tree';
 import type { LogQueueStore, TreeHeadRecord } from '../app/ports';
+import type { PublicationMarks } from './publication-marks';
 
 /** Accounts sequenced at once within a pass (each is a few commands in sequence). */
 const ACCOUNTS_IN_PARALLEL = 8;
@@ -29,6 +30,11 @@ export interface SequencerOptions {
   batchSize: number;
   /** The events waiting for their leaf (marked on their own documents by the write). */
   queue: Pick<LogQueueStore, 'accounts' | 'pending' | 'markLogged'>;
+  /**
+   * The relay's acknowledged ids still to mark (OutboxRelay.marks): those of the sequenced events
+   * are marked published in the update that marks them logged, instead of one update each.
+   */
+  published?: Pick<PublicationMarks, 'take' | 'restore'>;
   sign(account: string, treeSize: number, rootHash: Buffer): Promise<SignedTreeHead>;
   /** A new head was published (NATS subject, `log.tree_head` webhooks). Failures are logged, never retried here. */
   onHead?(head: TreeHeadRecord): Promise<void> | void;
@@ -141,7 +147,14 @@ export class LogSequencer {
         }
         throw err;
       }
-      await this.opts.queue.markLogged(ready.map((e) => e.id));
+      const ids = ready.map((e) => e.id);
+      const published = this.opts.published?.take(ids) ?? [];
+      try {
+        await this.opts.queue.markLogged(ids, published);
+      } catch (err) {
+        this.opts.published?.restore(published);
+        throw err;
+      }
       done += ready.length;
       if (head) await this.publish(head);
       if (!full) break;

@@ -4,6 +4,7 @@ import { eventSubject, inSpan, mapLimit, PeriodicTask, SpanKind, traceHeaders, t
 import type { ConsentEvent } from '../domain/consent';
 import type { ClaimedEvent, ConsentStore } from '../app/ports';
 import { consentBusEvent, publishBusEvent, type BusEncoding } from './bus-event';
+import { PublicationMarks } from './publication-marks';
 
 export interface RelayOptions {
   prefix: string;
@@ -19,16 +20,14 @@ export interface RelayOptions {
   batch?: number;
 }
 
-/** Published ids are marked in one update at most this often (or sooner when this many wait). */
-const MARK_EVERY_MS = 50;
-const MARK_MAX = 1000;
 /** First pause after a round that found work; it doubles up to pollMs while rounds find nothing. */
 const MIN_POLL_MS = 100;
 
 /**
  * Publishes stored consent events to JetStream. The event document is its own outbox record:
  * the writer stores it with `pub` = now + lease, hands it to `publishStored` right after, and a
- * JetStream acknowledgement removes `pub` (marked in batches, one update for many events).
+ * JetStream acknowledgement removes `pub` — with the log's mark, in the update the log's pass
+ * sends anyway, or on its own within a second (PublicationMarks, `marks`).
  *
  * Whatever is not acknowledged (NATS down, process crash) keeps its `pub`; once that time has
  * passed, any replica's background round claims it (OutboxStore.claimDue, atomic per event),
@@ -48,15 +47,15 @@ export class OutboxRelay {
   private readonly rounds: PeriodicTask<number>;
   private readonly inFlight = new Set<Promise<unknown>>();
   private idlePollMs = MIN_POLL_MS;
-  private toMark: string[] = [];
-  private markTimer: NodeJS.Timeout | undefined;
-  private marking: Promise<void> = Promise.resolve();
+  /** The acknowledged ids still to mark: the log's passes take them (LogSequencer's `published`). */
+  readonly marks: PublicationMarks;
 
   constructor(
     private readonly store: Pick<ConsentStore, 'outbox' | 'current' | 'events'>,
     private readonly js: JetStreamClient,
     private readonly opts: RelayOptions,
   ) {
+    this.marks = new PublicationMarks(store.outbox, opts.logger);
     this.rounds = new PeriodicTask({
       run: () => this.runOnce(),
       next: (claimed) => (this.idlePollMs = claimed ? MIN_POLL_MS : Math.min(this.idlePollMs * 2, this.opts.pollMs)),
@@ -71,7 +70,8 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     await Promise.allSettled([...this.inFlight, this.rounds.stop()]);
-    await this.flushMarks();
+    await this.marks.flush();
+    await this.marks.drained();
   }
 
   /** Publishes events this process has just stored (in the background). */
@@ -95,7 +95,7 @@ export class OutboxRelay {
       // the writer may have died before applying their current states: applying them again is a no-op otherwise
       await this.store.current.apply(events);
       const failed = await this.publishAll(events);
-      await this.flushMarks();
+      await this.marks.flush();
       if (failed || deferred) break;
     }
     return total;
@@ -134,7 +134,7 @@ export class OutboxRelay {
     await mapLimit(events, 64, async (ev) => {
       try {
         await this.publish(ev);
-        this.mark(ev.id);
+        this.marks.add(ev.id);
       } catch (err) {
         firstError ??= err;
         failed.push(ev.id);
@@ -163,29 +163,6 @@ export class OutboxRelay {
         });
       },
     );
-  }
-
-  /** Queues a published id; ids are marked together (one update per MARK_EVERY_MS or MARK_MAX ids). */
-  private mark(id: string): void {
-    this.toMark.push(id);
-    if (this.toMark.length >= MARK_MAX) void this.flushMarks();
-    else if (!this.markTimer) {
-      this.markTimer = setTimeout(() => void this.flushMarks(), MARK_EVERY_MS);
-      this.markTimer.unref?.();
-    }
-  }
-
-  private flushMarks(): Promise<void> {
-    if (this.markTimer) clearTimeout(this.markTimer);
-    this.markTimer = undefined;
-    const ids = this.toMark;
-    this.toMark = [];
-    // an unmarked event is only published again (and de-duplicated by the stream) after its lease
-    this.marking = this.marking
-      .then(() => this.store.outbox.markPublished(ids))
-      .catch((err: unknown) => this.opts.logger.warn({ err, count: ids.length }, 'outbox: could not mark events as published'));
-    this.track(this.marking);
-    return this.marking;
   }
 
   private track(p: Promise<unknown>): void {

@@ -465,13 +465,18 @@ export function memoryConsentStore(): MemoryConsentStore {
         const out: LogPendingEvent[] = read.filter(settled).map((r) => (r.logh ? { ...copy(r.event), leafHash: Buffer.from(r.logh) } : copy(r.event)));
         return { events: out, ...(read.length ? { last: read.at(-1)!.event.id } : {}), full: read.length === limit };
       },
-      async markLogged(ids) {
+      async markLogged(ids, published = []) {
         call('logQueue.markLogged');
+        const both = new Set(published);
         for (const id of ids) {
           const r = events.get(id);
           if (r) {
             delete r.logq;
             delete r.part; // sequenced: its request is stored whole
+            if (both.has(id)) {
+              delete r.pub;
+              delete r.claim;
+            }
           }
         }
       },

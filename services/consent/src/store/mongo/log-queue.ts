@@ -29,9 +29,22 @@ export function mongoLogQueueStore(m: Models): LogQueueStore {
       );
       return { events: ready, ...(docs.length ? { last: docs.at(-1)!._id } : {}), full: docs.length === limit };
     },
-    async markLogged(ids) {
-      // sequenced, so its request is known to be stored whole: `part` goes too
-      if (ids.length) await queue.updateMany({ _id: { $in: ids } }, { $unset: { logq: '', part: '' } });
+    async markLogged(ids, published = []) {
+      // sequenced, so its request is known to be stored whole: `part` goes too; the published
+      // lose their outbox marks in the same command (one document update each, not two)
+      if (!ids.length) return;
+      const both = new Set(published);
+      const logOnly = both.size ? ids.filter((id) => !both.has(id)) : ids;
+      const logged = { logq: '', part: '' } as const;
+      if (!both.size) await queue.updateMany({ _id: { $in: logOnly } }, { $unset: logged });
+      else
+        await queue.bulkWrite(
+          [
+            { updateMany: { filter: { _id: { $in: [...both] } }, update: { $unset: { ...logged, pub: '', claim: '' } } } },
+            ...(logOnly.length ? [{ updateMany: { filter: { _id: { $in: logOnly } }, update: { $unset: logged } } }] : []),
+          ],
+          { ordered: false },
+        );
     },
     async isPending(accountId, id) {
       const doc = await m.events.findById(id, { logq: 1 }).lean<Pick<EventDoc, 'logq'>>().exec();
