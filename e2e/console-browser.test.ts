@@ -257,6 +257,75 @@ test('a group is renamed, a text is added, edited (a new version in the history)
   await page.close();
 }, 120_000);
 
+test("a specification's regimes are edited: refusals of the API are shown at the row and control at fault, a good map is saved as a new version the API answers", async () => {
+  const creds = await stack.bootstrap({ account: 'acme', app: 'regimes', scopes: ['dataprocessing'] });
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Data processing' }).click();
+  await page.getByLabel('Application').selectOption({ label: 'regimes' });
+  await page.getByLabel('Name', { exact: true }).fill('Cookies');
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await page.getByRole('heading', { name: 'Cookies', level: 2 }).waitFor();
+  const form = page.locator('form').filter({ hasText: 'New specification' });
+  await form.getByLabel('Data').fill('page views');
+  await form.getByLabel('Purpose').fill('analytics');
+  await form.getByRole('button', { name: 'Create specification' }).click();
+  await page.getByRole('button', { name: 'Edit and history' }).click();
+
+  // The default: opt-in everywhere, GPC ignored; `*` stays.
+  const table = page.getByRole('table', { name: 'Regimes of page views' });
+  await table.waitFor();
+  expect(await table.getByRole('textbox', { name: 'Jurisdiction 1' }).inputValue()).toBe('*');
+  expect(await table.getByRole('combobox', { name: 'Model of jurisdiction 1' }).inputValue()).toBe('opt-in');
+  expect(await table.getByRole('button', { name: 'Remove jurisdiction 1' }).count()).toBe(0);
+
+  // An unknown code and a GPC opt-out under notice: both refused by the API, each shown where it is.
+  await page.getByRole('button', { name: 'Add jurisdiction' }).click();
+  await page.keyboard.type('US-XX'); // the new row's code has the focus
+  await page.getByRole('button', { name: 'Add jurisdiction' }).click();
+  await page.keyboard.type('us-ca');
+  await table.getByRole('combobox', { name: 'Model of jurisdiction 3' }).selectOption('notice');
+  await page.getByRole('button', { name: 'Save regimes' }).click();
+  await page.getByText('Not saved: see the jurisdictions marked above.').waitFor();
+  const code = table.getByRole('textbox', { name: 'Jurisdiction 2' });
+  const gpc = table.getByRole('combobox', { name: 'Global Privacy Control of jurisdiction 3' });
+  expect([await code.getAttribute('aria-invalid'), await gpc.getAttribute('aria-invalid')]).toEqual(['true', 'true']);
+  expect(await table.getByRole('textbox', { name: 'Jurisdiction 3' }).getAttribute('aria-invalid')).toBeNull();
+  const describedBy = async (l: typeof code) => page.locator(`[id="${await l.getAttribute('aria-describedby')}"]`).textContent();
+  expect(await describedBy(code)).toMatch(/ISO 3166/);
+  expect(await describedBy(gpc)).toMatch(/^gpc: must be ignore under the notice model/);
+  expect(await code.evaluate((e) => e === document.activeElement)).toBe(true);
+  await shot(page, 'dataprocessing-regimes-refused');
+
+  // Fixed: California opt-out honouring GPC, the bad row removed; saved as version 2.
+  await table.getByRole('combobox', { name: 'Model of jurisdiction 3' }).selectOption('opt-out');
+  await page.getByRole('button', { name: 'Remove jurisdiction 2' }).click();
+  await page.getByRole('button', { name: 'Save regimes' }).click();
+  await page.getByText('Regimes saved as version 2.').waitFor();
+  await page.locator('[data-spec="page views"] .badge').filter({ hasText: 'version 2' }).waitFor();
+  const reopened = page.getByRole('table', { name: 'Regimes of page views' });
+  expect(await reopened.getByRole('textbox', { name: 'Jurisdiction 2' }).inputValue()).toBe('US-CA');
+  expect(await reopened.getByRole('combobox', { name: 'Global Privacy Control of jurisdiction 2' }).inputValue()).toBe('opt-out');
+  const changed = page.locator('table.diff tr.changed[data-field="regimes"]');
+  await expect(changed.locator('td').nth(1).textContent()).resolves.toBe('*: opt-in, GPC ignore\nUS-CA: opt-out, GPC opt-out');
+  await shot(page, 'dataprocessing-regimes');
+
+  // What the page showed is what the API holds, and what a consent request in California answers.
+  const token = await stack.token(creds, 'dataprocessing');
+  const groups = (await stack.request('GET', '/dataprocessing/v0/dpgroups', { token, apiKey: creds.apiKey })).body as Array<{ id: string; name: string }>;
+  const group = groups.find((g) => g.name === 'Cookies')!;
+  const [spec] = (await stack.request('GET', `/dataprocessing/v0/dpgroups/${group.id}/specs`, { token, apiKey: creds.apiKey })).body as Array<{
+    version: number;
+    regimes: unknown;
+  }>;
+  expect(spec).toMatchObject({ version: 2, regimes: { '*': { model: 'opt-in', gpc: 'ignore' }, 'US-CA': { model: 'opt-out', gpc: 'opt-out' } } });
+  const request = await stack.request('GET', `/dataprocessing/v0/dpgroups/${group.id}/consent-request?jurisdiction=US-CA&gpc=true`, {
+    token,
+    apiKey: creds.apiKey,
+  });
+  expect(request.body.items[0]).toMatchObject({ regime: { key: 'US-CA', model: 'opt-out', gpc: 'opt-out' }, preselected: false, gpcApplied: true });
+  await page.close();
+}, 120_000);
+
 test('the keyboard alone skips to the content, reaches another page from the menu and lands on it, and keeps the page', async () => {
   const page = await signedIn('kim', 'developer');
   // Evaluated in the page (the tests' TypeScript has no DOM types).

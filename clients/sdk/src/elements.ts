@@ -3,14 +3,20 @@
 /**
  * `<accord-consent-request>` and `<accord-consent-dashboard>`: framework-free custom elements on
  * top of the SDK, for a page that holds only a consent session token (see docs/sdk.md).
- * Attributes: `group`, `session-token`, `lang`, `base-url` (default: the page's origin), `type`.
+ * Attributes: `group`, `session-token`, `lang`, `base-url` (default: the page's origin), `type`,
+ * `jurisdiction` (ISO 3166; default: whatever the gateway's view answers). The browser's Global
+ * Privacy Control signal (`navigator.globalPrivacyControl`) goes to the views, which pre-select per
+ * regime; where a regime honours it, a visible line says so and the signal is recorded once per
+ * subject, target and version (docs/sdk.md, docs/consent.md "Signals and regimes").
  * No network call is made before the element is visible. Themable through CSS custom properties
  * (`--accord-*`) and `::part(...)`; right-to-left languages get `dir="rtl"`.
  */
-import { Accord, AccordError, type ConsentEvent, type components } from './index';
+import { Accord, AccordError, type ConsentEvent, type ConsentInput, type components } from './index';
 
 type Item = components['schemas']['DpConsentRequestItem'];
 type DashboardItem = components['schemas']['DpDashboard']['items'][number];
+/** What the views answer about the signals they used (each item says its regime, `preselected` and `gpcApplied`). */
+type ViewSignals = { jurisdiction: string | null };
 
 const RTL = new Set(['ar', 'fa', 'he', 'ur', 'yi', 'ps', 'sd', 'ug', 'dv', 'ku']);
 const STRINGS = {
@@ -27,6 +33,9 @@ const STRINGS = {
     none: 'not asked yet',
     loading: 'Loading…',
     failed: 'Could not reach the consent service.',
+    gpc: 'Your browser’s Global Privacy Control signal was applied.',
+    gpc_state: 'declined by Global Privacy Control',
+    notice: 'For your information: there is no choice to make.',
   },
   de: {
     acceptAll: 'Alle akzeptieren',
@@ -41,6 +50,9 @@ const STRINGS = {
     none: 'noch nicht gefragt',
     loading: 'Wird geladen…',
     failed: 'Der Einwilligungsdienst ist nicht erreichbar.',
+    gpc: 'Das Global-Privacy-Control-Signal Ihres Browsers wurde angewendet.',
+    gpc_state: 'abgelehnt durch Global Privacy Control',
+    notice: 'Zu Ihrer Information: Es gibt nichts auszuwählen.',
   },
 } as const;
 type Strings = { [K in keyof (typeof STRINGS)['en']]: string };
@@ -90,6 +102,8 @@ button { font: inherit; padding: .5em 1em; border-radius: var(--accord-radius, 8
 button.primary { background: var(--accord-accent, #0b57d0); color: var(--accord-accent-fg, #fff); }
 button:focus-visible, input:focus-visible, summary:focus-visible { outline: 3px solid var(--accord-focus, #1a1a1a); outline-offset: 2px; }
 details { margin-inline-start: 1.85em; font-size: .875em; }
+.gpc { font-size: .875em; border-inline-start: 4px solid var(--accord-accent, #0b57d0); padding-inline-start: .6em; }
+.notice { display: block; }
 [role=status] { min-block-size: 1.5em; margin-block-start: .5em; }
 `;
 
@@ -109,11 +123,13 @@ export function sessionClaims(token: string): { subject: string; issuer: string;
 const Base = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
 
 abstract class AccordElement extends Base {
-  static observedAttributes = ['group', 'session-token', 'lang', 'base-url', 'type'];
+  static observedAttributes = ['group', 'session-token', 'lang', 'base-url', 'type', 'jurisdiction'];
   protected root: ShadowRoot;
   private visible = false;
   private observer?: IntersectionObserver;
   private uid = Math.random().toString(36).slice(2, 8);
+  /** The GPC signals being recorded: an explicit choice waits for them, so that it stays the newest event. */
+  private signalling: Promise<void> = Promise.resolve();
 
   constructor() {
     super();
@@ -122,6 +138,8 @@ abstract class AccordElement extends Base {
 
   connectedCallback(): void {
     this.applyDirection();
+    // Busy until loaded, including what it records on load (the GPC signal): pages and tests can wait for it.
+    this.setAttribute('aria-busy', 'true');
     // No network call before the element is on screen.
     this.observer = new IntersectionObserver((entries) => {
       if (!entries.some((e) => e.isIntersecting)) return;
@@ -165,45 +183,137 @@ abstract class AccordElement extends Base {
   protected client(): Accord {
     return new Accord({ baseUrl: this.getAttribute('base-url') || location.origin, token: this.getAttribute('session-token') ?? '' });
   }
-  protected query(): { lang?: string; type?: 'default' | 'short' | 'children' | 'legal' } {
+  /** The browser's Global Privacy Control signal: true or false where the browser has one, undefined where it does not. */
+  protected get gpc(): boolean | undefined {
+    const g = (globalThis.navigator as { globalPrivacyControl?: unknown } | undefined)?.globalPrivacyControl;
+    return typeof g === 'boolean' ? g : undefined;
+  }
+  /** The views' query: language, text type, the `jurisdiction` attribute and the GPC signal when on. */
+  protected query(): { lang?: string; type?: 'default' | 'short' | 'children' | 'legal'; jurisdiction?: string; gpc?: boolean } {
     const type = this.getAttribute('type') as 'default' | 'short' | 'children' | 'legal' | null;
-    return { lang: this.lang2, ...(type ? { type } : {}) };
+    const jurisdiction = this.getAttribute('jurisdiction')?.trim();
+    return { lang: this.lang2, ...(type ? { type } : {}), ...(jurisdiction ? { jurisdiction } : {}), ...(this.gpc ? { gpc: true } : {}) };
   }
   private applyDirection(): void {
     if (!this.hasAttribute('dir')) this.setAttribute('dir', RTL.has(this.lang2) ? 'rtl' : 'ltr');
   }
 
   protected async load(): Promise<void> {
-    if (!this.getAttribute('session-token') || !this.groupId) return;
+    if (!this.getAttribute('session-token') || !this.groupId) return this.removeAttribute('aria-busy');
+    this.setAttribute('aria-busy', 'true');
     this.root.innerHTML = `<style>${STYLE}</style><p role="status" part="status">${esc(this.t.loading)}</p>`;
     try {
       await this.render();
     } catch (err) {
       this.root.innerHTML = `<style>${STYLE}</style><p role="alert" part="error">${esc(this.t.failed)}</p>`;
       this.dispatchEvent(new CustomEvent('accord-error', { detail: err, bubbles: true, composed: true }));
+    } finally {
+      this.removeAttribute('aria-busy');
     }
   }
   protected abstract render(): Promise<void>;
 
-  /** Records the choices (one event per specification, all or nothing) and announces them. */
-  protected async record(choices: { target: string; action: boolean }[]): Promise<ConsentEvent[]> {
+  /**
+   * An event as the components record it: the version shown, the view's jurisdiction (its regime
+   * decides what the event means) and the browser's GPC signal when the browser has one.
+   */
+  private event(view: ViewSignals, item: Item, action: boolean | null): ConsentInput {
     const { subject, issuer } = this.session;
-    const events = await this.client().recordConsent(choices.map((c) => ({ subject, issuer, target: c.target, action: c.action })));
+    const gpc = this.gpc;
+    return {
+      subject,
+      issuer,
+      target: item.target,
+      action,
+      targetVersion: item.version,
+      ...(view.jurisdiction ? { jurisdiction: view.jurisdiction } : {}),
+      ...(gpc !== undefined ? { gpc } : {}),
+    };
+  }
+  private recordEvents(events: ConsentInput[]): Promise<ConsentEvent[]> {
+    return this.client().recordConsent(events);
+  }
+
+  /**
+   * Records explicit choices (one event per specification, all or nothing) and announces them.
+   * Made with the signal on, they carry `gpc: true` and override it: no signal is recorded for
+   * them afterwards.
+   */
+  protected async record(view: ViewSignals, choices: { item: Item; action: boolean }[]): Promise<ConsentEvent[]> {
+    await this.signalling;
+    const events = await this.recordEvents(choices.map((c) => this.event(view, c.item, c.action)));
+    if (this.gpc) for (const c of choices) this.mark(c.item);
     this.dispatchEvent(new CustomEvent('accord-consent', { detail: { events }, bubbles: true, composed: true }));
     return events;
+  }
+
+  /**
+   * Records the GPC signal (`action: null, gpc: true`) for the items it declined, once per
+   * subject, target and version: `due` are the items whose current event does not carry it yet.
+   * Remembered in localStorage per (issuer, subject, target, version), so that the consent
+   * request need not ask again on the next page view. Announced as `accord-gpc`.
+   */
+  protected async recordSignals(view: ViewSignals, due: Item[]): Promise<boolean> {
+    if (!due.length) return false;
+    const events = await this.recordEvents(due.map((i) => ({ ...this.event(view, i, null), gpc: true })));
+    due.forEach((i) => this.mark(i));
+    this.dispatchEvent(new CustomEvent('accord-gpc', { detail: { events }, bubbles: true, composed: true }));
+    return true;
+  }
+  /** Runs the signal work before any explicit choice is recorded; its failure is an `accord-error`, never the UI's. */
+  protected signalsFirst(work: () => Promise<void>): Promise<void> {
+    this.signalling = this.signalling.then(work).catch((err: unknown) => {
+      this.dispatchEvent(new CustomEvent('accord-error', { detail: err, bubbles: true, composed: true }));
+    });
+    return this.signalling;
+  }
+  private signalKey(item: Item): string {
+    const { subject, issuer } = this.session;
+    return `accord-gpc:${JSON.stringify([issuer, subject, item.target, item.version])}`;
+  }
+  /** Whether this browser already recorded (or saw) the signal for the item's version, or a choice made with it. */
+  protected marked(item: Item): boolean {
+    try {
+      const storage = globalThis.localStorage;
+      return storage ? storage.getItem(this.signalKey(item)) !== null : false;
+    } catch {
+      return false; // storage blocked: the view decides
+    }
+  }
+  protected mark(item: Item): void {
+    try {
+      globalThis.localStorage?.setItem(this.signalKey(item), '1');
+    } catch {
+      // storage blocked or full: the next view asks again
+    }
+  }
+  /** The visible line saying that the GPC signal decided some choices (their inputs point to it). */
+  protected gpcLine(items: Item[]): string {
+    return items.some((i) => i.gpcApplied) ? `<p class="gpc" part="gpc" id="${this.eid('gpc')}">${esc(this.t.gpc)}</p>` : '';
+  }
+  protected describedBy(item: Item, own: string): string {
+    return item.gpcApplied ? `${own} ${this.eid('gpc')}` : own;
   }
   protected status(text: string): void {
     const s = this.root.querySelector('[role=status]');
     if (s) s.textContent = text;
   }
 
-  /** The shared top of both elements: style, titled section, caption and the item list. */
-  protected frame(title: string, caption: string, items: string): string {
+  /** The shared top of both elements: style, titled section, caption, the GPC line and the item list. */
+  protected frame(title: string, caption: string, items: string, gpcLine = ''): string {
     return `<style>${STYLE}</style>
 <section part="container" aria-labelledby="${this.eid('title')}">
   <h2 part="title" id="${this.eid('title')}">${esc(title)}</h2>
   ${caption ? `<p part="caption">${esc(caption)}</p>` : ''}
+  ${gpcLine}
   <ul part="items">${items}</ul>`;
+  }
+  /** An item with no choice to make (the notice model): its label and the note, no input. */
+  protected noticeItem(item: Item, n: number): string {
+    return `<li part="item notice-item">
+  <span part="label" ${item.text?.language ? `lang="${esc(item.text.language)}"` : ''}>${esc(this.itemLabel(item))}</span>
+  <span class="basis notice" part="notice">${esc(this.t.notice)}</span>
+  <span id="${this.eid(`b${n}`)}">${this.basis(item)}</span></li>`;
   }
   protected itemLabel(item: Item): string {
     return item.text?.value || item.purpose;
@@ -220,7 +330,7 @@ function check<T>(r: { data?: T; error?: unknown; response: Response }): T {
   return r.data;
 }
 
-/** `<accord-consent-request group session-token lang>`: one choice per consent-target specification. */
+/** `<accord-consent-request group session-token lang jurisdiction>`: one choice per consent-target specification. */
 export class AccordConsentRequest extends AccordElement {
   protected async render(): Promise<void> {
     const req = check(
@@ -230,14 +340,16 @@ export class AccordConsentRequest extends AccordElement {
     );
     const t = this.t;
     const items = req.items
-      .map(
-        (item, n) => `<li part="item">
-  <label part="choice"><input type="checkbox" id="${this.eid(`c${n}`)}" data-target="${esc(item.target)}" aria-describedby="${this.eid(`b${n}`)}">
+      .map((item, n) =>
+        item.preselected === null
+          ? this.noticeItem(item, n)
+          : `<li part="item">
+  <label part="choice"><input type="checkbox" id="${this.eid(`c${n}`)}" data-n="${n}" ${item.preselected ? 'checked' : ''} aria-describedby="${this.describedBy(item, this.eid(`b${n}`))}">
   <span part="label" ${item.text?.language ? `lang="${esc(item.text.language)}"` : ''}>${esc(this.itemLabel(item))}</span></label>
   <span id="${this.eid(`b${n}`)}">${this.basis(item)}</span></li>`,
       )
       .join('');
-    this.root.innerHTML = `${this.frame(req.title, req.caption, items)}
+    this.root.innerHTML = `${this.frame(req.title, req.caption, items, this.gpcLine(req.items))}
   <div class="buttons" part="buttons">
     <button type="button" part="button accept-all" data-all="true">${esc(t.acceptAll)}</button>
     <button type="button" part="button reject-all" data-all="false">${esc(t.rejectAll)}</button>
@@ -252,7 +364,10 @@ export class AccordConsentRequest extends AccordElement {
         if (button.dataset.all) boxes.forEach((b) => (b.checked = button.dataset.all === 'true'));
         buttons.forEach((b) => (b.disabled = true));
         try {
-          await this.record(boxes.map((b) => ({ target: b.dataset.target!, action: b.checked })));
+          await this.record(
+            req,
+            boxes.map((b) => ({ item: req.items[Number(b.dataset.n)]!, action: b.checked })),
+          );
           this.status(t.saved);
         } catch (err) {
           this.status(err instanceof AccordError ? `${t.failed} (${err.status})` : t.failed);
@@ -261,10 +376,45 @@ export class AccordConsentRequest extends AccordElement {
         }
       });
     }
+    await this.signalsFirst(() => this.signalsOnce(req));
+  }
+
+  /**
+   * The consent request does not know the subject's choices: for the items the signal declined
+   * that this browser has not marked, the dashboard view (same jurisdiction and signal) tells
+   * which current events do not carry the signal yet; those get it recorded.
+   */
+  private async signalsOnce(req: components['schemas']['DpConsentRequest']): Promise<void> {
+    const unmarked = req.items.filter((i) => i.gpcApplied && !this.marked(i));
+    if (!unmarked.length) return;
+    const { subject, issuer } = this.session;
+    const dash = check(
+      await this.client().api.GET('/dataprocessing/v0/dpgroups/{group_id}/dashboard', {
+        params: { path: { group_id: this.groupId }, query: { subject, issuer, ...this.query() } as never },
+      }),
+    );
+    const due: Item[] = [];
+    for (const item of unmarked) {
+      const now = dash.items.find((d) => d.target === item.target);
+      if (now && signalDue(now)) due.push(item);
+      else this.mark(item); // already recorded, or a choice made with the signal on
+    }
+    await this.recordSignals(req, due);
   }
 }
 
-/** `<accord-consent-dashboard group session-token lang>`: current state per specification, toggles, history. */
+/**
+ * Whether a dashboard item needs the GPC signal recorded: the signal decided it and the current
+ * event of its `default` scope does not carry the signal for this version (once per subject,
+ * target and version).
+ */
+function signalDue(item: DashboardItem): boolean {
+  if (!item.gpcApplied) return false;
+  const current = item.scopes.find((s) => s.scope === 'default');
+  return !(current?.gpc === true && (current.targetVersion ?? 0) >= item.version);
+}
+
+/** `<accord-consent-dashboard group session-token lang jurisdiction>`: current state per specification, toggles, history. */
 export class AccordConsentDashboard extends AccordElement {
   protected async render(): Promise<void> {
     const { subject, issuer } = this.session;
@@ -274,23 +424,27 @@ export class AccordConsentDashboard extends AccordElement {
       }),
     );
     const t = this.t;
+    const stateOf = (item: DashboardItem) => (item.gpcApplied && !signalDue(item) && item.state === 'no_action' ? 'gpc' : item.state);
     const items = dash.items
-      .map(
-        (item: DashboardItem, n) => `<li part="item">
-  <label part="choice"><input type="checkbox" role="switch" id="${this.eid(`c${n}`)}" data-target="${esc(item.target)}" ${item.state === 'accepted' ? 'checked' : ''} aria-describedby="${this.eid(`s${n}`)}">
+      .map((item, n) => {
+        if (item.preselected === null) return this.noticeItem(item, n);
+        const on = item.preselected === undefined ? item.state === 'accepted' : item.preselected;
+        const state = stateOf(item);
+        return `<li part="item">
+  <label part="choice"><input type="checkbox" role="switch" id="${this.eid(`c${n}`)}" data-n="${n}" ${on ? 'checked' : ''} aria-describedby="${this.describedBy(item, this.eid(`s${n}`))}">
   <span part="label" ${item.text?.language ? `lang="${esc(item.text.language)}"` : ''}>${esc(this.itemLabel(item))}</span></label>
-  <span id="${this.eid(`s${n}`)}"><span class="basis state" part="state" data-state="${item.state}">${esc(t[item.state])}</span>${this.basis(item)}</span>
-  <details part="history" data-target="${esc(item.target)}"><summary>${esc(t.history)}</summary><ol class="muted"></ol></details></li>`,
-      )
+  <span id="${this.eid(`s${n}`)}"><span class="basis state" part="state" data-state="${state}">${esc(state === 'gpc' ? t.gpc_state : t[state])}</span>${this.basis(item)}</span>
+  <details part="history" data-target="${esc(item.target)}"><summary>${esc(t.history)}</summary><ol class="muted"></ol></details></li>`;
+      })
       .join('');
-    this.root.innerHTML = `${this.frame(dash.title, dash.caption, items)}
+    this.root.innerHTML = `${this.frame(dash.title, dash.caption, items, this.gpcLine(dash.items))}
   <p role="status" part="status" aria-live="polite"></p>
 </section>`;
     for (const box of this.root.querySelectorAll<HTMLInputElement>('input[role=switch]')) {
       box.addEventListener('change', async () => {
         box.disabled = true;
         try {
-          await this.record([{ target: box.dataset.target!, action: box.checked }]);
+          await this.record(dash, [{ item: dash.items[Number(box.dataset.n)]!, action: box.checked }]);
           const state = box.closest('li')!.querySelector<HTMLElement>('[data-state]')!;
           state.dataset.state = box.checked ? 'accepted' : 'declined';
           state.textContent = box.checked ? t.accepted : t.declined;
@@ -309,6 +463,19 @@ export class AccordConsentDashboard extends AccordElement {
     for (const details of this.root.querySelectorAll<HTMLDetailsElement>('details')) {
       details.addEventListener('toggle', () => void (details.open && this.history(details)));
     }
+    // The view knows the subject's current events: it alone decides which signals are due.
+    const due = dash.items.filter(signalDue);
+    dash.items.filter((i) => i.gpcApplied && !signalDue(i)).forEach((i) => this.mark(i));
+    await this.signalsFirst(async () => {
+      if (!(await this.recordSignals(dash, due))) return;
+      for (const item of due) {
+        const state = this.root.querySelector<HTMLElement>(`#${this.eid(`s${dash.items.indexOf(item)}`)} [data-state]`);
+        if (state) {
+          state.dataset.state = 'gpc';
+          state.textContent = t.gpc_state;
+        }
+      }
+    });
   }
 
   /** The item's events, newest first (its history, withdrawals included). */
@@ -324,11 +491,11 @@ export class AccordConsentDashboard extends AccordElement {
       if (events.length >= 200) break;
     }
     const t = this.t;
-    const word = (a: boolean | null) => (a === true ? t.accepted : a === false ? t.declined : t.no_action);
+    const word = (e: ConsentEvent) => (e.action === true ? t.accepted : e.action === false ? t.declined : e.gpc === true ? t.gpc_state : t.no_action);
     list.innerHTML = events
       .map(
         (e) =>
-          `<li part="history-item"><time datetime="${esc(e.createdAt)}">${esc(new Date(e.createdAt).toLocaleString(this.lang2))}</time>: ${esc(word(e.action))}</li>`,
+          `<li part="history-item"><time datetime="${esc(e.createdAt)}">${esc(new Date(e.createdAt).toLocaleString(this.lang2))}</time>: ${esc(word(e))}</li>`,
       )
       .join('');
   }

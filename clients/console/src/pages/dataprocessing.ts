@@ -1,4 +1,4 @@
-import { api } from '../api.js';
+import { api, ApiError } from '../api.js';
 import { date, empty, errorBox, field, h, loading, mount } from '../dom.js';
 import type { PageContext } from '../main.js';
 import { mountApplicationPage, pageFrame, type Application } from './credentials.js';
@@ -15,8 +15,13 @@ interface Text {
   language: string;
   type: string | null;
 }
+type RegimeModel = 'opt-in' | 'opt-out' | 'notice';
+type RegimeGpc = 'ignore' | 'opt-out';
+/** How consent works per jurisdiction (docs/consent.md, Signals and regimes); answered normalised, `*` always there. */
+type Regimes = Record<string, { model: RegimeModel; gpc: RegimeGpc }>;
 interface Spec {
   id: string;
+  regimes?: Regimes;
   data: string;
   purpose: string;
   action: string;
@@ -36,10 +41,18 @@ interface Version {
 interface ConsentRequest {
   title: string;
   caption: string;
-  items: Array<{ specId: string; data: string; purpose: string; text: Text | null }>;
+  items: Array<{ specId: string; data: string; purpose: string; text: Text | null; preselected?: boolean | null }>;
 }
 
 const ACTIONS = ['collect', 'store', 'use', 'analyze', 'profile', 'share', 'transfer', 'delete'];
+const MODELS: RegimeModel[] = ['opt-in', 'opt-out', 'notice'];
+const GPC: RegimeGpc[] = ['ignore', 'opt-out'];
+const ANY = '*';
+/** One line per jurisdiction, `*` first: `US-CA: opt-out, GPC opt-out`. */
+const regimesText = (r: Regimes | undefined) =>
+  Object.entries(r ?? { [ANY]: { model: 'opt-in', gpc: 'ignore' } })
+    .map(([k, v]) => `${k}: ${v.model}, GPC ${v.gpc}`)
+    .join('\n');
 const DIFF_FIELDS: Array<[string, (s: Spec) => string]> = [
   ['data', (s) => s.data],
   ['purpose', (s) => s.purpose],
@@ -48,7 +61,165 @@ const DIFF_FIELDS: Array<[string, (s: Spec) => string]> = [
   ['location', (s) => s.location],
   ['legal basis', (s) => s.legalBasis ?? ''],
   ['texts', (s) => s.texts.map((t) => `[${t.language}${t.type ? `/${t.type}` : ''}] ${t.value}`).join('\n')],
+  ['regimes', (s) => regimesText(s.regimes)],
 ];
+
+/** A JSON pointer's segment as the key it names (RFC 6901). */
+const unpointer = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/**
+ * The regimes of a specification as a table: one row per jurisdiction (`*` first, always there),
+ * its model and what a Global Privacy Control signal counts as. Editable for those who may
+ * change: rows are added and removed, the whole map is saved at once (a new version); the
+ * service's refusals (problem+json `errors`, e.g. `/regimes/US-XX`, `/regimes/US-CA/gpc`) are
+ * shown at the row and control at fault.
+ */
+export function regimesEditor(
+  spec: { id: string; data: string; regimes?: Regimes },
+  canChange: boolean,
+  save: (regimes: Regimes) => Promise<void>,
+): HTMLElement {
+  const uid = Math.random().toString(36).slice(2, 8);
+  const rows: Array<{ tr: HTMLTableRowElement; key: HTMLInputElement; model: HTMLSelectElement; gpc: HTMLSelectElement; error: HTMLElement }> = [];
+  const body = h('tbody', {});
+  const status = h('div', { 'aria-live': 'polite' });
+  const select = (label: string, values: string[], value: string) =>
+    h(
+      'select',
+      { 'aria-label': label, disabled: !canChange },
+      values.map((v) => h('option', { value: v, selected: v === value }, v)),
+    );
+  function addRow(key: string, model: RegimeModel, gpc: RegimeGpc): HTMLInputElement {
+    const n = rows.length + 1;
+    const errorId = `regime-${uid}-${n}-error`;
+    const input = h('input', {
+      value: key,
+      'aria-label': `Jurisdiction ${n}`,
+      size: 8,
+      maxlength: 6,
+      autocomplete: 'off',
+      spellcheck: 'false',
+      placeholder: 'US-CA',
+      readonly: key === ANY || !canChange,
+      'aria-describedby': errorId,
+    });
+    const row = {
+      key: input,
+      model: select(`Model of jurisdiction ${n}`, MODELS, model),
+      gpc: select(`Global Privacy Control of jurisdiction ${n}`, GPC, gpc),
+      error: h('p', { id: errorId, class: 'field-error', 'aria-live': 'assertive' }),
+      tr: h('tr', {}),
+    };
+    const remove =
+      canChange && key !== ANY
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'link danger',
+              'aria-label': `Remove jurisdiction ${n}`,
+              onclick: () => {
+                row.tr.remove();
+                rows.splice(rows.indexOf(row), 1);
+              },
+            },
+            'Remove',
+          )
+        : null;
+    mount(row.tr, h('td', {}, input, row.error), h('td', {}, row.model), h('td', {}, row.gpc), canChange ? h('td', {}, remove) : null);
+    for (const c of [row.key, row.model, row.gpc]) c.setAttribute('aria-describedby', errorId);
+    rows.push(row);
+    body.appendChild(row.tr);
+    return input;
+  }
+  const regimes = spec.regimes ?? { [ANY]: { model: 'opt-in', gpc: 'ignore' } };
+  if (!regimes[ANY]) addRow(ANY, 'opt-in', 'ignore');
+  for (const [k, v] of Object.entries(regimes)) addRow(k, v.model, v.gpc);
+
+  const clearErrors = () => {
+    for (const r of rows) {
+      r.error.textContent = '';
+      for (const c of [r.key, r.model, r.gpc]) c.removeAttribute('aria-invalid');
+    }
+  };
+  /** Shows one error at its row and control; false when no row is at fault. */
+  const showAt = (key: string, part: string | undefined, message: string): boolean => {
+    const row = rows.find((r) => r.key.value.trim() === key);
+    if (!row) return false;
+    const control = part === 'model' ? row.model : part === 'gpc' ? row.gpc : row.key;
+    control.setAttribute('aria-invalid', 'true');
+    row.error.textContent = [row.error.textContent, `${part ? `${part}: ` : ''}${message}.`].filter(Boolean).join(' ');
+    return true;
+  };
+  async function submit(): Promise<void> {
+    clearErrors();
+    const out: Regimes = {};
+    let bad = false;
+    for (const r of rows) {
+      const key = r.key.value.trim();
+      if (!key) bad = showAt(key, undefined, 'Enter a jurisdiction: an ISO 3166 code such as DE, US or US-CA') || bad;
+      else if (out[key] || Object.keys(out).some((k) => k.toUpperCase() === key.toUpperCase()))
+        bad = showAt(key, undefined, `${key.toUpperCase()} is named twice: keep one row`) || bad;
+      else out[key] = { model: r.model.value as RegimeModel, gpc: r.gpc.value as RegimeGpc };
+    }
+    if (bad) return rows.find((r) => r.key.getAttribute('aria-invalid'))?.key.focus();
+    mount(status, h('p', { class: 'state loading', role: 'status' }, 'Saving…'));
+    try {
+      await save(out);
+      mount(status);
+    } catch (err) {
+      const fields = err instanceof ApiError ? (err.problem.errors ?? []) : [];
+      let shown = 0;
+      for (const f of fields) {
+        const [, top, key, part] = f.field.split('/');
+        if (top === 'regimes' && key !== undefined && showAt(unpointer(key), part, f.message)) shown++;
+      }
+      if (shown && shown === fields.length) {
+        mount(status, h('p', { class: 'state error', role: 'alert' }, 'Not saved: see the jurisdictions marked above.'));
+        rows.find((r) => [r.key, r.model, r.gpc].some((c) => c.getAttribute('aria-invalid')))?.key.focus();
+      } else mount(status, errorBox(err));
+    }
+  }
+  return h(
+    'div',
+    { class: 'regimes' },
+    h('h4', {}, 'Regimes'),
+    h(
+      'p',
+      { class: 'hint' },
+      'How consent works per jurisdiction: * is every jurisdiction not named, then ISO 3166 codes such as US or US-CA (the most specific wins). ' +
+        'opt-in: nothing until accepted; opt-out: allowed until declined; notice: no choice. ' +
+        'Global Privacy Control opt-out: the browser signal counts as a decline unless the subject chose otherwise. A change is a new version.',
+    ),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { 'aria-label': `Regimes of ${spec.data}` },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['Jurisdiction', 'Model', 'Global Privacy Control', canChange ? 'Actions' : null].map((t) => (t ? h('th', { scope: 'col' }, t) : null)),
+          ),
+        ),
+        body,
+      ),
+    ),
+    canChange
+      ? h(
+          'div',
+          { class: 'row wrap' },
+          h('button', { type: 'button', class: 'secondary', onclick: () => addRow('', 'opt-out', 'opt-out').focus() }, 'Add jurisdiction'),
+          h('button', { type: 'button', onclick: () => void submit() }, 'Save regimes'),
+        )
+      : null,
+    status,
+  );
+}
 
 const actionSelect = (value = 'use') =>
   h(
@@ -198,7 +369,17 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
                     'ul',
                     {},
                     r.items.map((i) =>
-                      h('li', {}, h('label', {}, h('input', { type: 'checkbox', disabled: true }), ' ', i.text?.value ?? `${i.purpose} (${i.data})`)),
+                      h(
+                        'li',
+                        {},
+                        h(
+                          'label',
+                          {},
+                          h('input', { type: 'checkbox', disabled: true, checked: i.preselected === true }),
+                          ' ',
+                          i.text?.value ?? `${i.purpose} (${i.data})`,
+                        ),
+                      ),
                     ),
                   )
                 : empty('No specification asks for consent yet.'),
@@ -302,7 +483,7 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
             ...versions.filter((v) => v.version !== spec.version),
             { version: spec.version, createdAt: spec.updatedAt, current: true, spec },
           ].sort((x, y) => x.version - y.version);
-          mount(panel, ctx.canChange ? editForm(spec) : null, textsPart(spec), historyPart(history));
+          mount(panel, ctx.canChange ? editForm(spec) : null, textsPart(spec), regimesPart(spec), historyPart(history));
         } catch (err) {
           mount(panel, errorBox(err));
         }
@@ -353,6 +534,15 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
             ),
           ),
         );
+      }
+      /** The regimes editor; a saved change is a new version, shown in the history. */
+      function regimesPart(spec: Spec): HTMLElement {
+        return regimesEditor(spec, ctx.canChange, async (regimes) => {
+          const u = await api<Spec>('PATCH', `${base}/dpspecs/${spec.id}`, { regimes });
+          mount(out, h('p', { class: 'state', role: 'status' }, `Regimes saved as version ${u.version}.`));
+          s = u;
+          await open();
+        });
       }
       function textsPart(spec: Spec): HTMLElement {
         const value = h('input', { required: true, maxlength: 10000 });
