@@ -17,8 +17,6 @@ import {
   buildEvents,
   EVENT_ID_PATTERN,
   LIMITS,
-  markExpired,
-  markRenewals,
   stateKey,
   TOKEN_PATTERN,
   validateInputs,
@@ -26,6 +24,7 @@ import {
   type ConsentInput,
   type NormalizedInput,
 } from '../domain/consent';
+import { markLifecycle } from '../domain/decision';
 import { accountErasureKey, validateErase } from '../domain/erasure';
 import { idFloor, timeOrderedId } from '../domain/event-id';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from '../domain/receipt';
@@ -421,7 +420,7 @@ export class Consents {
   private async markLifecycle(accountId: string, events: ConsentEvent[]): Promise<ConsentEvent[]> {
     const versioned = events.filter((e) => e.targetVersion !== undefined).map((e) => e.target);
     const since = versioned.length ? await this.reconsentSinceOf(accountId, versioned) : () => undefined;
-    return markRenewals(markExpired(events), since);
+    return markLifecycle(events, Date.now(), since);
   }
 
   /**
