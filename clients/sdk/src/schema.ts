@@ -107,7 +107,7 @@ export interface paths {
     put?: never;
     /**
      * Record one consent event, or an array of them (all or nothing).
-     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
+     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer.
      */
     post: operations['createConsents'];
     delete?: never;
@@ -225,7 +225,7 @@ export interface paths {
     };
     /**
      * Statistics of the application of the access token.
-     * @description Counters maintained on write (constant-time read). Counts cover the events written by this application. A consent state is (subject, issuer, target, scope); it counts for the application that wrote its current (newest) event. `gpcDeclines` counts the events that record a Global Privacy Control signal with no explicit choice (`gpc: true`, no action), `jurisdictions` the events by the jurisdiction they were recorded in, `currentGpcDeclines` (per target) the states whose current event is such a signal.
+     * @description Counters maintained on write (constant-time read). Counts cover the events written by this application. A consent state is (subject, issuer, target, scope); it counts for the application that wrote its current (newest) event.
      */
     get: operations['getConsentStatistics'];
     put?: never;
@@ -250,6 +250,30 @@ export interface paths {
     get: operations['getConsentByToken'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consent/v0/decisions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * May I process this? One decision (as POST, for one item).
+     * @description The query names one item (subject, issuer, target required; scope, jurisdiction, gpc) and optionally `at`. Problems name the parameter.
+     */
+    get: operations['decideOne'];
+    put?: never;
+    /**
+     * May I process this? A batch of decisions, with the evidence they rest on.
+     * @description For each item (1 to 10000, answered in order): `allowed` and its `basis`, from the newest event of the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
+     */
+    post: operations['decide'];
     delete?: never;
     options?: never;
     head?: never;
@@ -742,15 +766,6 @@ export interface paths {
             'application/json': components['schemas']['DpGroup'][];
           };
         };
-        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
-        };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
           headers: {
@@ -1138,15 +1153,6 @@ export interface paths {
             'application/json': components['schemas']['Webhook'][];
           };
         };
-        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
-        };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
           headers: {
@@ -1344,15 +1350,6 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ConsoleApplication'];
-          };
-        };
-        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
           };
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -1698,15 +1695,6 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ConsoleTokenFamily'][];
-          };
-        };
-        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
           };
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -2103,15 +2091,6 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
-        };
-        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
@@ -2816,15 +2795,6 @@ export interface paths {
             'application/json': components['schemas']['ConsoleTokenFamily'];
           };
         };
-        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
-        };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
           headers: {
@@ -2938,10 +2908,7 @@ export interface paths {
       };
       cookie?: never;
     };
-    /**
-     * What a consent request UI needs: title (group name), caption (group description), one item per consent-target specification.
-     * @description Each item carries its specification’s `regime` in the subject’s jurisdiction (the `jurisdiction` query, else the trusted geo header when ACCORD_GEO_HEADER is set, else `*`), what the UI pre-selects there (`preselected`), and whether a Global Privacy Control signal decided it (`gpcApplied`, with `gpc=true`). docs/consent.md, Signals and regimes.
-     */
+    /** What a consent request UI needs: title (group name), caption (group description), one item per consent-target specification. */
     get: operations['getDpConsentRequest'];
     put?: never;
     post?: never;
@@ -2963,7 +2930,7 @@ export interface paths {
     };
     /**
      * The consent request items with the subject’s current consent for each (from the consent registry).
-     * @description As the consent request, with the pre-selection taken from the subject’s current choice of the `default` scope: an explicit choice stands, unless the regime honours GPC, `gpc=true` and the choice was made without the signal (then the signal declines: `gpcApplied`). 503 when the consent registry cannot be reached (no partial answer).
+     * @description 503 when the consent registry cannot be reached (no partial answer).
      */
     get: operations['getDpDashboard'];
     put?: never;
@@ -3375,15 +3342,6 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
-        };
-        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/problem+json': components['schemas']['Problem'];
-          };
         };
         /** @description The bundle is not built here, or another version. */
         404: {
@@ -4084,6 +4042,126 @@ export interface components {
     ConsoleTokenRequest: {
       /** @description Empty or absent: every scope of the application. */
       scopes?: ('consent' | 'dataprocessing' | 'webhooks')[];
+    };
+    /**
+     * @description One decision.
+     * @example {
+     *       "subject": "user-1",
+     *       "issuer": "https://shop.example",
+     *       "target": "https://shop.example/privacy",
+     *       "scope": "newsletter",
+     *       "allowed": true,
+     *       "basis": "consent",
+     *       "eventId": "0193a5c2f1e8000000a1b2c3d4e5f601",
+     *       "evidence": {
+     *         "receipt": "https://accord.example/consent/v0/consents/0193a5c2f1e8000000a1b2c3d4e5f601/receipt",
+     *         "proof": "https://accord.example/consent/v0/consents/0193a5c2f1e8000000a1b2c3d4e5f601/proof"
+     *       }
+     *     }
+     */
+    Decision: {
+      /** @description Whether the processing may go ahead. */
+      allowed: boolean;
+      /**
+       * @description Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime).
+       * @enum {string}
+       */
+      basis: 'consent' | 'declined' | 'no-consent' | 'expired' | 'renewal-required' | 'opt-out' | 'gpc' | 'not-required';
+      /** @description The state’s newest event as of `at`, when it has one: what the decision rests on. */
+      eventId?: string;
+      /** @description With `eventId`: where the evidence is. */
+      evidence?: {
+        /** @description GET: the event’s inclusion proof in the signed consent log. */
+        proof: string;
+        /** @description GET: the event’s signed consent receipt. */
+        receipt: string;
+      };
+      /**
+       * Format: date-time
+       * @description When that event lapses (or lapsed), when it does.
+       */
+      expiresAt?: string;
+      issuer: string;
+      /** @description Specification targets that need consent: the regime applied and the key it was found under (`US-CA`, `US`, `*`). */
+      regime?: {
+        /** @enum {string} */
+        gpc: 'ignore' | 'opt-out';
+        key: string;
+        /** @enum {string} */
+        model: 'opt-in' | 'opt-out' | 'notice';
+      };
+      scope: string;
+      subject: string;
+      target: string;
+      /** @description That event’s specification version, when it has one. */
+      targetVersion?: number;
+    };
+    DecisionAnswer: {
+      /**
+       * Format: date-time
+       * @description The moment judged.
+       */
+      at: string;
+      /** @description In the order asked. */
+      decisions: components['schemas']['Decision'][];
+    };
+    /**
+     * @description One question: may this be processed for this subject, issuer, target and scope?
+     * @example {
+     *       "subject": "user-1",
+     *       "issuer": "https://shop.example",
+     *       "target": "https://shop.example/privacy",
+     *       "scope": "newsletter"
+     *     }
+     */
+    DecisionItem: {
+      /** @description true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on. */
+      gpc?: boolean;
+      /** @description The issuer. */
+      issuer: string;
+      /**
+       * @description Where the subject is, when its current event does not say (the event's own jurisdiction wins): chooses the specification's regime. Absent: `*`.
+       * @example US-CA
+       */
+      jurisdiction?: string;
+      /** @description Section or clause of the target. Absent or empty: `default`. */
+      scope?: string;
+      /** @description The subject, exactly as in its events. */
+      subject: string;
+      /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
+      target: string;
+    };
+    DecisionQuery: {
+      /**
+       * Format: date-time
+       * @description As in DecisionRequest.
+       */
+      at?: string;
+      /** @description true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on. */
+      gpc?: boolean;
+      /** @description The issuer. */
+      issuer: string;
+      /**
+       * @description Where the subject is, when its current event does not say (the event's own jurisdiction wins): chooses the specification's regime. Absent: `*`.
+       * @example US-CA
+       */
+      jurisdiction?: string;
+      /** @description Section or clause of the target. Absent or empty: `default`. */
+      scope?: string;
+      /** @description The subject, exactly as in its events. */
+      subject: string;
+      /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
+      target: string;
+    };
+    /** @description A batch of decisions. */
+    DecisionRequest: {
+      /**
+       * Format: date-time
+       * @description The moment judged: what was true then (the newest event created at or before it; expiry judged then). Absent: now. Never in the future (400).
+       */
+      at?: string;
+      /** @description 1 to 10000 questions, answered in the same order. */
+      items: components['schemas']['DecisionItem'][];
     };
     DpConsentRequest: {
       caption: string;
@@ -5199,6 +5277,11 @@ export type SchemaConsoleSignInRequest = components['schemas']['ConsoleSignInReq
 export type SchemaConsoleStatisticsQuery = components['schemas']['ConsoleStatisticsQuery'];
 export type SchemaConsoleTokenFamily = components['schemas']['ConsoleTokenFamily'];
 export type SchemaConsoleTokenRequest = components['schemas']['ConsoleTokenRequest'];
+export type SchemaDecision = components['schemas']['Decision'];
+export type SchemaDecisionAnswer = components['schemas']['DecisionAnswer'];
+export type SchemaDecisionItem = components['schemas']['DecisionItem'];
+export type SchemaDecisionQuery = components['schemas']['DecisionQuery'];
+export type SchemaDecisionRequest = components['schemas']['DecisionRequest'];
 export type SchemaDpConsentRequest = components['schemas']['DpConsentRequest'];
 export type SchemaDpConsentRequestItem = components['schemas']['DpConsentRequestItem'];
 export type SchemaDpDashboard = components['schemas']['DpDashboard'];
@@ -5233,10 +5316,7 @@ export interface operations {
   createConsents: {
     parameters: {
       query?: never;
-      header?: {
-        /** @description Global Privacy Control: `1` (sent by the browser while the signal is on) sets `gpc: true` on every event of the request whose body does not say; other values are ignored. */
-        'Sec-GPC'?: string;
-      };
+      header?: never;
       path?: never;
       cookie?: never;
     };
@@ -5374,15 +5454,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConsentEvent'];
-        };
-      };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -5597,15 +5668,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConsentReceipt'];
-        };
-      };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -6090,6 +6152,203 @@ export interface operations {
       };
       /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
       504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  decideOne: {
+    parameters: {
+      query: {
+        /** @description As in DecisionRequest. */
+        at?: string;
+        /** @description true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on. */
+        gpc?: boolean;
+        /** @description The issuer. */
+        issuer: string;
+        /** @description Where the subject is, when its current event does not say (the event's own jurisdiction wins): chooses the specification's regime. Absent: `*`. */
+        jurisdiction?: string;
+        /** @description Section or clause of the target. Absent or empty: `default`. */
+        scope?: string;
+        /** @description The subject, exactly as in its events. */
+        subject: string;
+        /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
+        target: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The decision. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Decision'];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  decide: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DecisionRequest'];
+      };
+    };
+    responses: {
+      /** @description The decisions, in the order asked. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DecisionAnswer'];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit, or holds more events than the account's maximum per request. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6854,15 +7113,6 @@ export interface operations {
           'application/json': components['schemas']['DpGroup'];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -7075,15 +7325,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
-      };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
@@ -7506,6 +7747,10 @@ export interface operations {
   getDpGroupPolicy: {
     parameters: {
       query?: {
+        /** @description The subject’s browser sends a Global Privacy Control signal (`navigator.globalPrivacyControl`); where the regime honours it, it pre-selects a decline. */
+        gpc?: boolean;
+        /** @description Where the subject is (ISO 3166-1 alpha-2 or ISO 3166-2): each item answers the regime of its specification there. Absent: the gateway’s trusted geo header when configured (ACCORD_GEO_HEADER), else `*`. */
+        jurisdiction?: string;
         /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
         lang?: components['schemas']['LanguageCode'];
         /** @description Preferred text type (default `default`); within a language falls back to `default`, then any type. */
@@ -7883,15 +8128,6 @@ export interface operations {
           'application/json': components['schemas']['DpSpec'];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -8127,15 +8363,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
-      };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
@@ -8380,15 +8607,6 @@ export interface operations {
           'application/json': components['schemas']['DpText'][];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -8621,15 +8839,6 @@ export interface operations {
           'application/json': components['schemas']['DpText'];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -8855,15 +9064,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
-      };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
@@ -9091,15 +9291,6 @@ export interface operations {
           'application/json': components['schemas']['DpSpecVersion'][];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -9192,15 +9383,6 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DpSpecVersion'];
-        };
-      };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */

@@ -29,6 +29,7 @@ import { accountErasureKey, validateErase } from '../domain/erasure';
 import { idFloor, timeOrderedId } from '../domain/event-id';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from '../domain/receipt';
 import { statisticsOf, versionedTargets, type Statistics } from '../domain/statistics';
+import { decideBatch, type DecisionAnswer, type DecisionItem } from './decisions';
 import { eraseSubject } from './erasure';
 import type { ConsentLogPort, ConsentStore, ErasureRecord, EventPublisher, ExportFilter, SpecSource } from './ports';
 
@@ -407,6 +408,12 @@ export class Consents {
       accountId,
       states.sort((x, y) => (x.id < y.id ? 1 : -1)),
     );
+  }
+
+  /** "May I process this?" for a batch of items, at now or a past `at` (app/decisions.ts). */
+  async decide(accountId: string, items: DecisionItem[], at?: Date): Promise<{ at: Date; decisions: DecisionAnswer[] }> {
+    requireAccount(accountId);
+    return decideBatch(this.store, this.receipt.specs, this.receipt.settings.baseUrl, accountId, items, at);
   }
 
   async statistics(accountId: string, appId: string): Promise<Statistics> {

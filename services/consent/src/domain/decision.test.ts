@@ -41,7 +41,14 @@ const gpcOptOut: DecisionSpec = {
 const notice: DecisionSpec = { legalBasis: 'CONSENT', regimes: { '*': { model: 'notice', gpc: 'ignore' } } };
 const contract: DecisionSpec = { legalBasis: 'CONTRACT', regimes: { '*': { model: 'opt-in', gpc: 'ignore' } } };
 
-type Row = [name: string, current: ConsentEvent | undefined, spec: DecisionSpec | undefined, extra: { jurisdiction?: string; gpc?: boolean }, allowed: boolean, basis: Basis];
+type Row = [
+  name: string,
+  current: ConsentEvent | undefined,
+  spec: DecisionSpec | undefined,
+  extra: { jurisdiction?: string; gpc?: boolean },
+  allowed: boolean,
+  basis: Basis,
+];
 
 // every basis, and each rule of docs/consent.md's table, in its order
 const rows: Row[] = [
