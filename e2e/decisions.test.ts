@@ -37,9 +37,8 @@ const ev = (over: Record<string, unknown>) => ({ subject: 'user-1', issuer: ISSU
 const decide = (json: unknown) => stack.request('POST', '/consent/v0/decisions', { token: consentToken, apiKey: acme.apiKey, json });
 const decideOne = (q: Record<string, string>) =>
   stack.request('GET', `/consent/v0/decisions?${new URLSearchParams(q).toString()}`, { token: consentToken, apiKey: acme.apiKey });
-// the specifications are the setting, not under test here (their answers are checked in dataprocessing.test.ts)
 const dp = (method: string, path: string, json?: unknown) =>
-  stack.request(method, `/dataprocessing/v0${path}`, { token: dpToken, apiKey: acme.apiKey, unchecked: true, ...(json ? { json } : {}) });
+  stack.request(method, `/dataprocessing/v0${path}`, { token: dpToken, apiKey: acme.apiKey, ...(json ? { json } : {}) });
 /** The consent service remembers a specification for ACCORD_CONSENT_SPEC_CACHE_MS (1 s by default). */
 const afterCache = () => sleep(1100);
 
@@ -133,6 +132,7 @@ describe('decisions', () => {
   });
 
   test('a past `at` answers what was true then across accept → withdraw → accept', async () => {
+    expect((await post(ev({ subject: 'always', action: true }))).status).toBe(201);
     const history: Array<{ id: string; createdAt: string }> = [];
     for (const action of [true, false, true]) {
       await sleep(5);
@@ -154,7 +154,7 @@ describe('decisions', () => {
       [asked[5], 'consent', history[2]!.id],
     ]);
     // in one batch too, with a state answered by its current event beside it
-    const mixed = await decide({ at: asked[3], items: [item, { subject: 'accepts', issuer: ISSUER, target: PLAIN }] });
+    const mixed = await decide({ at: asked[3], items: [item, { subject: 'always', issuer: ISSUER, target: PLAIN }] });
     expect(mixed.body.decisions.map((d: { basis: string }) => d.basis)).toEqual(['declined', 'consent']);
     // expiry is judged at `at`
     const lapsing = new Date(Date.now() + 1000).toISOString();
@@ -196,8 +196,9 @@ describe('decisions', () => {
     const later = await post(ev({ subject: 'agree-5', target: s.target, action: true }));
     expect(later.status).toBe(201);
     await dp('PATCH', `/dpspecs/${s.id}`, { purpose: 'changed' });
-    await post(ev({ subject: 'agree-1', target: s.target, action: true }));
+    // new consents name the version the consent service knows (remembered for a second)
     await afterCache();
+    await post(ev({ subject: 'agree-1', target: s.target, action: true }));
     const keys = ['agree-1', 'agree-2', 'agree-3', 'agree-4', 'agree-5', 'agree-none'].map((subject) => ({
       subject,
       issuer: ISSUER,
