@@ -107,7 +107,7 @@ export interface paths {
     put?: never;
     /**
      * Record one consent event, or an array of them (all or nothing).
-     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer.
+     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
      */
     post: operations['createConsents'];
     delete?: never;
@@ -225,7 +225,7 @@ export interface paths {
     };
     /**
      * Statistics of the application of the access token.
-     * @description Counters maintained on write (constant-time read). Counts cover the events written by this application. A consent state is (subject, issuer, target, scope); it counts for the application that wrote its current (newest) event.
+     * @description Counters maintained on write (constant-time read). Counts cover the events written by this application. A consent state is (subject, issuer, target, scope); it counts for the application that wrote its current (newest) event. `gpcDeclines` counts the events that record a Global Privacy Control signal with no explicit choice (`gpc: true`, no action), `jurisdictions` the events by the jurisdiction they were recorded in, `currentGpcDeclines` (per target) the states whose current event is such a signal.
      */
     get: operations['getConsentStatistics'];
     put?: never;
@@ -766,6 +766,15 @@ export interface paths {
             'application/json': components['schemas']['DpGroup'][];
           };
         };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
           headers: {
@@ -1153,6 +1162,15 @@ export interface paths {
             'application/json': components['schemas']['Webhook'][];
           };
         };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
           headers: {
@@ -1350,6 +1368,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ConsoleApplication'];
+          };
+        };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
           };
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -1695,6 +1722,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ConsoleTokenFamily'][];
+          };
+        };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
           };
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -2091,6 +2127,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
         };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
@@ -2795,6 +2840,15 @@ export interface paths {
             'application/json': components['schemas']['ConsoleTokenFamily'];
           };
         };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
+        };
         /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
         401: {
           headers: {
@@ -2908,7 +2962,10 @@ export interface paths {
       };
       cookie?: never;
     };
-    /** What a consent request UI needs: title (group name), caption (group description), one item per consent-target specification. */
+    /**
+     * What a consent request UI needs: title (group name), caption (group description), one item per consent-target specification.
+     * @description Each item carries its specification’s `regime` in the subject’s jurisdiction (the `jurisdiction` query, else the trusted geo header when ACCORD_GEO_HEADER is set, else `*`), what the UI pre-selects there (`preselected`), and whether a Global Privacy Control signal decided it (`gpcApplied`, with `gpc=true`). docs/consent.md, Signals and regimes.
+     */
     get: operations['getDpConsentRequest'];
     put?: never;
     post?: never;
@@ -2930,7 +2987,7 @@ export interface paths {
     };
     /**
      * The consent request items with the subject’s current consent for each (from the consent registry).
-     * @description 503 when the consent registry cannot be reached (no partial answer).
+     * @description As the consent request, with the pre-selection taken from the subject’s current choice of the `default` scope: an explicit choice stands, unless the regime honours GPC, `gpc=true` and the choice was made without the signal (then the signal declines: `gpcApplied`). 503 when the consent registry cannot be reached (no partial answer).
      */
     get: operations['getDpDashboard'];
     put?: never;
@@ -3342,6 +3399,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/problem+json': components['schemas']['Problem'];
+          };
         };
         /** @description The bundle is not built here, or another version. */
         404: {
@@ -5316,7 +5382,10 @@ export interface operations {
   createConsents: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Global Privacy Control: `1` (sent by the browser while the signal is on) sets `gpc: true` on every event of the request whose body does not say; other values are ignored. */
+        'Sec-GPC'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -5454,6 +5523,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConsentEvent'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -5668,6 +5746,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConsentReceipt'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
@@ -6254,6 +6341,15 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
     };
   };
   decide: {
@@ -6349,6 +6445,15 @@ export interface operations {
       };
       /** @description A backing service is unavailable. */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
         headers: {
           [name: string]: unknown;
         };
@@ -7113,6 +7218,15 @@ export interface operations {
           'application/json': components['schemas']['DpGroup'];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -7325,6 +7439,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
@@ -7747,10 +7870,6 @@ export interface operations {
   getDpGroupPolicy: {
     parameters: {
       query?: {
-        /** @description The subject’s browser sends a Global Privacy Control signal (`navigator.globalPrivacyControl`); where the regime honours it, it pre-selects a decline. */
-        gpc?: boolean;
-        /** @description Where the subject is (ISO 3166-1 alpha-2 or ISO 3166-2): each item answers the regime of its specification there. Absent: the gateway’s trusted geo header when configured (ACCORD_GEO_HEADER), else `*`. */
-        jurisdiction?: string;
         /** @description Preferred ISO 639-1 language of the texts. Fallback per specification: this language, then `en`, then the oldest text in any language; without any text, the specification purpose. */
         lang?: components['schemas']['LanguageCode'];
         /** @description Preferred text type (default `default`); within a language falls back to `default`, then any type. */
@@ -8128,6 +8247,15 @@ export interface operations {
           'application/json': components['schemas']['DpSpec'];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -8363,6 +8491,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
@@ -8607,6 +8744,15 @@ export interface operations {
           'application/json': components['schemas']['DpText'][];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -8839,6 +8985,15 @@ export interface operations {
           'application/json': components['schemas']['DpText'];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -9064,6 +9219,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
@@ -9291,6 +9455,15 @@ export interface operations {
           'application/json': components['schemas']['DpSpecVersion'][];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
       401: {
         headers: {
@@ -9383,6 +9556,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DpSpecVersion'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
         };
       };
       /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */

@@ -12,6 +12,7 @@ from ...models.consent_event import ConsentEvent
 from ...models.consent_form_request import ConsentFormRequest
 from ...models.consent_input import ConsentInput
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -19,9 +20,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body:    ConsentInput | list[ConsentInput]  |     ConsentFormRequest  | Unset = UNSET,
+    sec_gpc: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(sec_gpc, Unset):
+        headers["Sec-GPC"] = sec_gpc
+
 
 
     
@@ -149,6 +154,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_503
 
+    if response.status_code == 504:
+        response_504 = Problem.from_dict(response.json())
+
+
+
+        return response_504
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -168,6 +180,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body:    ConsentInput | list[ConsentInput]  |     ConsentFormRequest  | Unset = UNSET,
+    sec_gpc: str | Unset = UNSET,
 
 ) -> Response[ConsentEvent | list[ConsentEvent] | Problem]:
     """ Record one consent event, or an array of them (all or nothing).
@@ -186,9 +199,16 @@ def sync_detailed(
     answers the stored event with a Location header. A 201 means stored. Current state and statistics
     include the events when the answer leaves, unless applying them would outlast the request deadline;
     then they follow right after. The `consent` events are published to NATS from a durable outbox,
-    right after the answer.
+    right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF
+    v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the
+    event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1
+    string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field
+    (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does
+    not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-
+    driven decline where the regime honours GPC).
 
     Args:
+        sec_gpc (str | Unset):
         body (ConsentInput | list[ConsentInput]):
         body (ConsentFormRequest): One event as form fields; every value is a string.
 
@@ -203,6 +223,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+sec_gpc=sec_gpc,
 
     )
 
@@ -216,6 +237,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body:    ConsentInput | list[ConsentInput]  |     ConsentFormRequest  | Unset = UNSET,
+    sec_gpc: str | Unset = UNSET,
 
 ) -> ConsentEvent | list[ConsentEvent] | Problem | None:
     """ Record one consent event, or an array of them (all or nothing).
@@ -234,9 +256,16 @@ def sync(
     answers the stored event with a Location header. A 201 means stored. Current state and statistics
     include the events when the answer leaves, unless applying them would outlast the request deadline;
     then they follow right after. The `consent` events are published to NATS from a durable outbox,
-    right after the answer.
+    right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF
+    v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the
+    event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1
+    string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field
+    (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does
+    not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-
+    driven decline where the regime honours GPC).
 
     Args:
+        sec_gpc (str | Unset):
         body (ConsentInput | list[ConsentInput]):
         body (ConsentFormRequest): One event as form fields; every value is a string.
 
@@ -252,6 +281,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+sec_gpc=sec_gpc,
 
     ).parsed
 
@@ -259,6 +289,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body:    ConsentInput | list[ConsentInput]  |     ConsentFormRequest  | Unset = UNSET,
+    sec_gpc: str | Unset = UNSET,
 
 ) -> Response[ConsentEvent | list[ConsentEvent] | Problem]:
     """ Record one consent event, or an array of them (all or nothing).
@@ -277,9 +308,16 @@ async def asyncio_detailed(
     answers the stored event with a Location header. A 201 means stored. Current state and statistics
     include the events when the answer leaves, unless applying them would outlast the request deadline;
     then they follow right after. The `consent` events are published to NATS from a durable outbox,
-    right after the answer.
+    right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF
+    v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the
+    event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1
+    string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field
+    (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does
+    not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-
+    driven decline where the regime honours GPC).
 
     Args:
+        sec_gpc (str | Unset):
         body (ConsentInput | list[ConsentInput]):
         body (ConsentFormRequest): One event as form fields; every value is a string.
 
@@ -294,6 +332,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+sec_gpc=sec_gpc,
 
     )
 
@@ -307,6 +346,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body:    ConsentInput | list[ConsentInput]  |     ConsentFormRequest  | Unset = UNSET,
+    sec_gpc: str | Unset = UNSET,
 
 ) -> ConsentEvent | list[ConsentEvent] | Problem | None:
     """ Record one consent event, or an array of them (all or nothing).
@@ -325,9 +365,16 @@ async def asyncio(
     answers the stored event with a Location header. A 201 means stored. Current state and statistics
     include the events when the answer leaves, unless applying them would outlast the request deadline;
     then they follow right after. The `consent` events are published to NATS from a durable outbox,
-    right after the answer.
+    right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF
+    v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the
+    event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1
+    string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field
+    (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does
+    not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-
+    driven decline where the regime honours GPC).
 
     Args:
+        sec_gpc (str | Unset):
         body (ConsentInput | list[ConsentInput]):
         body (ConsentFormRequest): One event as form fields; every value is a string.
 
@@ -343,5 +390,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+sec_gpc=sec_gpc,
 
     )).parsed

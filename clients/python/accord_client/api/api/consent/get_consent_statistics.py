@@ -76,6 +76,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_503
 
+    if response.status_code == 504:
+        response_504 = Problem.from_dict(response.json())
+
+
+
+        return response_504
+
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
     else:
@@ -100,7 +107,10 @@ def sync_detailed(
 
      Counters maintained on write (constant-time read). Counts cover the events written by this
     application. A consent state is (subject, issuer, target, scope); it counts for the application that
-    wrote its current (newest) event.
+    wrote its current (newest) event. `gpcDeclines` counts the events that record a Global Privacy
+    Control signal with no explicit choice (`gpc: true`, no action), `jurisdictions` the events by the
+    jurisdiction they were recorded in, `currentGpcDeclines` (per target) the states whose current event
+    is such a signal.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -130,7 +140,10 @@ def sync(
 
      Counters maintained on write (constant-time read). Counts cover the events written by this
     application. A consent state is (subject, issuer, target, scope); it counts for the application that
-    wrote its current (newest) event.
+    wrote its current (newest) event. `gpcDeclines` counts the events that record a Global Privacy
+    Control signal with no explicit choice (`gpc: true`, no action), `jurisdictions` the events by the
+    jurisdiction they were recorded in, `currentGpcDeclines` (per target) the states whose current event
+    is such a signal.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,7 +168,10 @@ async def asyncio_detailed(
 
      Counters maintained on write (constant-time read). Counts cover the events written by this
     application. A consent state is (subject, issuer, target, scope); it counts for the application that
-    wrote its current (newest) event.
+    wrote its current (newest) event. `gpcDeclines` counts the events that record a Global Privacy
+    Control signal with no explicit choice (`gpc: true`, no action), `jurisdictions` the events by the
+    jurisdiction they were recorded in, `currentGpcDeclines` (per target) the states whose current event
+    is such a signal.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -185,7 +201,10 @@ async def asyncio(
 
      Counters maintained on write (constant-time read). Counts cover the events written by this
     application. A consent state is (subject, issuer, target, scope); it counts for the application that
-    wrote its current (newest) event.
+    wrote its current (newest) event. `gpcDeclines` counts the events that record a Global Privacy
+    Control signal with no explicit choice (`gpc: true`, no action), `jurisdictions` the events by the
+    jurisdiction they were recorded in, `currentGpcDeclines` (per target) the states whose current event
+    is such a signal.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
