@@ -352,7 +352,7 @@ describe('lifecycle: version-bound consent and expiry', () => {
     expect(history.body[0]).not.toHaveProperty('expired');
     const stats = await stack.request('GET', '/consent/v0/consents/statistics', { token, apiKey: app.apiKey });
     expect(stats.body.targets).toEqual([
-      { target, events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 1, currentRenewalRequired: 0 },
+      { target, events: 1, currentAccepted: 0, currentDeclined: 0, currentNoAction: 0, currentExpired: 1, currentRenewalRequired: 0, currentGpcDeclines: 0 },
     ]);
   });
 });
@@ -550,6 +550,8 @@ describe('statistics', () => {
       declined: 1,
       noAction: 1,
       distinctSubjects: 3,
+      gpcDeclines: 0,
+      jurisdictions: [],
       latestEventAt: last.body.createdAt,
       targets: [
         {
@@ -560,6 +562,7 @@ describe('statistics', () => {
           currentNoAction: 0,
           currentExpired: 0,
           currentRenewalRequired: 0,
+          currentGpcDeclines: 0,
         },
         {
           target: 'https://shop.example/other',
@@ -569,6 +572,7 @@ describe('statistics', () => {
           currentNoAction: 1,
           currentExpired: 0,
           currentRenewalRequired: 0,
+          currentGpcDeclines: 0,
         },
       ],
     });

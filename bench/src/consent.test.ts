@@ -1,4 +1,4 @@
-import { CONSENT_RUNS, consentRuns } from './consent';
+import { CONSENT_RUNS, consentRuns, DECISION_BATCH, decisionsBody } from './consent';
 
 describe('BENCH_CONSENT_RUNS', () => {
   test('unset or empty: every run', () => {
@@ -11,6 +11,22 @@ describe('BENCH_CONSENT_RUNS', () => {
   });
 
   test('an unknown name is an error that lists the runs', () => {
-    expect(() => consentRuns('search,serach')).toThrow(/unknown run serach \(the runs: post, array, search, current, scope, change\)/);
+    expect(() => consentRuns('search,serach')).toThrow(/unknown run serach \(the runs: post, array, search, current, scope, decide, change\)/);
+  });
+});
+
+describe('decisions body', () => {
+  test('asks about seeded states only: each subject of the seed on its target, in its four scopes', () => {
+    const subjects = 2500;
+    const { items } = JSON.parse(decisionsBody(subjects, 3)) as { items: Array<{ subject: string; target: string; scope: string }> };
+    expect(items).toHaveLength(DECISION_BATCH);
+    for (const i of items) {
+      const s = Number(/^bench-subject-(\d+)$/.exec(i.subject)![1]);
+      expect(s).toBeLessThan(subjects);
+      expect(i.target).toBe(`https://bench.example/policy/${s % 10}`);
+    }
+    expect(new Set(items.map((i) => i.scope))).toEqual(new Set(['default', 'email', 'sms', 'post']));
+    // another request asks about other subjects
+    expect(decisionsBody(subjects, 4)).not.toBe(decisionsBody(subjects, 3));
   });
 });

@@ -85,7 +85,7 @@ export const hundredEvents = (run: string, n: number) =>
  * to compare reads of two builds on the same seed: the POST runs before them add as many events
  * as each build manages to store, and the searches then scan different collections.
  */
-export const CONSENT_RUNS = ['post', 'array', 'search', 'current', 'scope', 'change'] as const;
+export const CONSENT_RUNS = ['post', 'array', 'search', 'current', 'scope', 'decide', 'change'] as const;
 export type ConsentRun = (typeof CONSENT_RUNS)[number];
 
 /** The runs BENCH_CONSENT_RUNS names (all when unset or empty); an unknown name is an error. */
@@ -98,6 +98,49 @@ export function consentRuns(value: string | undefined): Set<ConsentRun> {
   const unknown = names.filter((n) => !(CONSENT_RUNS as readonly string[]).includes(n));
   if (unknown.length) throw new Error(`BENCH_CONSENT_RUNS: unknown run ${unknown.join(', ')} (the runs: ${CONSENT_RUNS.join(', ')})`);
   return new Set(names as ConsentRun[]);
+}
+
+/** Items per decisions request (the issue's batch). */
+export const DECISION_BATCH = 1000;
+
+/**
+ * A decisions body of DECISION_BATCH seeded states (request `n` starts at another subject):
+ * every item has an event, in each of the 4 scopes, so each answer rests on a current state.
+ */
+export function decisionsBody(subjects: number, n: number): string {
+  const items = Array.from({ length: DECISION_BATCH }, (_, k) => {
+    const s = (n * 7919 + Math.floor(k / SCOPES.length)) % subjects;
+    return { subject: `bench-subject-${s}`, issuer: ISSUER, target: targetOf(s), scope: SCOPES[k % SCOPES.length] };
+  });
+  return JSON.stringify({ items });
+}
+
+/**
+ * POST /consent/v0/decisions with batches of 1000 seeded states: one connection (the latency of
+ * a batch, the issue's p50 ≤ 50 ms) and 8 (decisions/s through the gateway, ≥ 20,000). Checked
+ * first: every item of a batch is answered, and rests on its seeded event.
+ */
+async function benchDecisions(opts: BenchOpts, headers: Record<string, string>, subjects: number): Promise<BenchResult[]> {
+  const url = `${opts.baseUrl}/consent/v0/decisions`;
+  const res = await fetch(url, { method: 'POST', headers, body: decisionsBody(subjects, 1) });
+  const got = (await res.json()) as { decisions?: Array<{ eventId?: string }> };
+  if (res.status !== 200 || got.decisions?.length !== DECISION_BATCH || got.decisions.some((d) => !d.eventId))
+    throw new Error(`decisions: HTTP ${res.status}, ${got.decisions?.length ?? 0} decisions, expected ${DECISION_BATCH} resting on seeded events`);
+  const body = (n: number) => decisionsBody(subjects, n);
+  const out: BenchResult[] = [];
+  for (const connections of [1, 8])
+    out.push({
+      ...(await run(`POST /consent/v0/decisions (${DECISION_BATCH} items, ${connections} connection${connections > 1 ? 's' : ''})`, {
+        url,
+        method: 'POST',
+        headers,
+        body,
+        connections,
+        durationSec: opts.durationSec,
+      })),
+      eventsPerRequest: DECISION_BATCH,
+    });
+  return out;
 }
 
 /** Same-run ceilings (requests/s of the bare app): one insertOne, one insertMany of 100, one findOne by _id. */
@@ -174,6 +217,7 @@ export async function benchConsent(
     const r = await run(name, { url: base, path: searchPath(extra), headers, durationSec: opts.durationSec, sideBySide: key === 'scope' });
     results.push(key === 'scope' && ceilings.read ? { ...r, ceilingPerSec: ceilings.read } : r);
   }
+  if (runs.has('decide')) results.push(...(await benchDecisions(opts, headers, subjects)));
   // last, as it adds events to seeded subjects: a change of an existing state
   const change = (n: number) => {
     const s = seeded(n + 1);

@@ -158,6 +158,25 @@ async function main(): Promise<void> {
         fetch(`${stack.url}/consent/v0/consents/search?${q}&current=true&scope=default`, { headers }),
       ),
     );
+    const items = Array.from({ length: 1000 }, (_, k) => ({
+      subject: `count-${run}-${k}`,
+      issuer: 'https://bench.example',
+      target: 'https://bench.example/count',
+    }));
+    rows.push(
+      await countCommands(counter, 'decisions, 1000 items (now)', () =>
+        fetch(`${stack.url}/consent/v0/decisions`, { method: 'POST', headers, body: JSON.stringify({ items }) }),
+      ),
+    );
+    rows.push(
+      await countCommands(counter, 'decisions, 1000 items (at: a past moment)', () =>
+        fetch(`${stack.url}/consent/v0/decisions`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ at: new Date(Date.now() - 60_000).toISOString(), items }),
+        }),
+      ),
+    );
     rows.push(await countCommands(counter, 'statistics', () => fetch(`${stack.url}/consent/v0/consents/statistics`, { headers })));
     rows.push(
       await countCommands(counter, 'token (client_credentials)', () =>

@@ -256,6 +256,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/consent/v0/decisions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * May I process this? One decision (as POST, for one item).
+     * @description The query names one item (subject, issuer, target required; scope, jurisdiction, gpc) and optionally `at`. Problems name the parameter.
+     */
+    get: operations['decideOne'];
+    put?: never;
+    /**
+     * May I process this? A batch of decisions, with the evidence they rest on.
+     * @description For each item (1 to 10000, answered in order): `allowed` and its `basis`, from the newest event of the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
+     */
+    post: operations['decide'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/consent/v0/log/consistency': {
     parameters: {
       query?: never;
@@ -4085,6 +4109,126 @@ export interface components {
       /** @description Empty or absent: every scope of the application. */
       scopes?: ('consent' | 'dataprocessing' | 'webhooks')[];
     };
+    /**
+     * @description One decision.
+     * @example {
+     *       "subject": "user-1",
+     *       "issuer": "https://shop.example",
+     *       "target": "https://shop.example/privacy",
+     *       "scope": "newsletter",
+     *       "allowed": true,
+     *       "basis": "consent",
+     *       "eventId": "0193a5c2f1e8000000a1b2c3d4e5f601",
+     *       "evidence": {
+     *         "receipt": "https://accord.example/consent/v0/consents/0193a5c2f1e8000000a1b2c3d4e5f601/receipt",
+     *         "proof": "https://accord.example/consent/v0/consents/0193a5c2f1e8000000a1b2c3d4e5f601/proof"
+     *       }
+     *     }
+     */
+    Decision: {
+      /** @description Whether the processing may go ahead. */
+      allowed: boolean;
+      /**
+       * @description Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime).
+       * @enum {string}
+       */
+      basis: 'consent' | 'declined' | 'no-consent' | 'expired' | 'renewal-required' | 'opt-out' | 'gpc' | 'not-required';
+      /** @description The state’s newest event as of `at`, when it has one: what the decision rests on. */
+      eventId?: string;
+      /** @description With `eventId`: where the evidence is. */
+      evidence?: {
+        /** @description GET: the event’s inclusion proof in the signed consent log. */
+        proof: string;
+        /** @description GET: the event’s signed consent receipt. */
+        receipt: string;
+      };
+      /**
+       * Format: date-time
+       * @description When that event lapses (or lapsed), when it does.
+       */
+      expiresAt?: string;
+      issuer: string;
+      /** @description Specification targets that need consent: the regime applied and the key it was found under (`US-CA`, `US`, `*`). */
+      regime?: {
+        /** @enum {string} */
+        gpc: 'ignore' | 'opt-out';
+        key: string;
+        /** @enum {string} */
+        model: 'opt-in' | 'opt-out' | 'notice';
+      };
+      scope: string;
+      subject: string;
+      target: string;
+      /** @description That event’s specification version, when it has one. */
+      targetVersion?: number;
+    };
+    DecisionAnswer: {
+      /**
+       * Format: date-time
+       * @description The moment judged.
+       */
+      at: string;
+      /** @description In the order asked. */
+      decisions: components['schemas']['Decision'][];
+    };
+    /**
+     * @description One question: may this be processed for this subject, issuer, target and scope?
+     * @example {
+     *       "subject": "user-1",
+     *       "issuer": "https://shop.example",
+     *       "target": "https://shop.example/privacy",
+     *       "scope": "newsletter"
+     *     }
+     */
+    DecisionItem: {
+      /** @description true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on. */
+      gpc?: boolean;
+      /** @description The issuer. */
+      issuer: string;
+      /**
+       * @description Where the subject is, when its current event does not say (the event's own jurisdiction wins): chooses the specification's regime. Absent: `*`.
+       * @example US-CA
+       */
+      jurisdiction?: string;
+      /** @description Section or clause of the target. Absent or empty: `default`. */
+      scope?: string;
+      /** @description The subject, exactly as in its events. */
+      subject: string;
+      /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
+      target: string;
+    };
+    DecisionQuery: {
+      /**
+       * Format: date-time
+       * @description As in DecisionRequest.
+       */
+      at?: string;
+      /** @description true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on. */
+      gpc?: boolean;
+      /** @description The issuer. */
+      issuer: string;
+      /**
+       * @description Where the subject is, when its current event does not say (the event's own jurisdiction wins): chooses the specification's regime. Absent: `*`.
+       * @example US-CA
+       */
+      jurisdiction?: string;
+      /** @description Section or clause of the target. Absent or empty: `default`. */
+      scope?: string;
+      /** @description The subject, exactly as in its events. */
+      subject: string;
+      /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
+      target: string;
+    };
+    /** @description A batch of decisions. */
+    DecisionRequest: {
+      /**
+       * Format: date-time
+       * @description The moment judged: what was true then (the newest event created at or before it; expiry judged then). Absent: now. Never in the future (400).
+       */
+      at?: string;
+      /** @description 1 to 10000 questions, answered in the same order. */
+      items: components['schemas']['DecisionItem'][];
+    };
     DpConsentRequest: {
       caption: string;
       /** @description Whether a GPC signal was taken into account (the `gpc` query). */
@@ -5199,6 +5343,11 @@ export type SchemaConsoleSignInRequest = components['schemas']['ConsoleSignInReq
 export type SchemaConsoleStatisticsQuery = components['schemas']['ConsoleStatisticsQuery'];
 export type SchemaConsoleTokenFamily = components['schemas']['ConsoleTokenFamily'];
 export type SchemaConsoleTokenRequest = components['schemas']['ConsoleTokenRequest'];
+export type SchemaDecision = components['schemas']['Decision'];
+export type SchemaDecisionAnswer = components['schemas']['DecisionAnswer'];
+export type SchemaDecisionItem = components['schemas']['DecisionItem'];
+export type SchemaDecisionQuery = components['schemas']['DecisionQuery'];
+export type SchemaDecisionRequest = components['schemas']['DecisionRequest'];
 export type SchemaDpConsentRequest = components['schemas']['DpConsentRequest'];
 export type SchemaDpConsentRequestItem = components['schemas']['DpConsentRequestItem'];
 export type SchemaDpDashboard = components['schemas']['DpDashboard'];
@@ -6048,6 +6197,221 @@ export interface operations {
       };
       /** @description No such resource in the caller's account. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  decideOne: {
+    parameters: {
+      query: {
+        /** @description As in DecisionRequest. */
+        at?: string;
+        /** @description true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on. */
+        gpc?: boolean;
+        /** @description The issuer. */
+        issuer: string;
+        /** @description Where the subject is, when its current event does not say (the event's own jurisdiction wins): chooses the specification's regime. Absent: `*`. */
+        jurisdiction?: string;
+        /** @description Section or clause of the target. Absent or empty: `default`. */
+        scope?: string;
+        /** @description The subject, exactly as in its events. */
+        subject: string;
+        /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
+        target: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The decision. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Decision'];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  decide: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DecisionRequest'];
+      };
+    };
+    responses: {
+      /** @description The decisions, in the order asked. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DecisionAnswer'];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit, or holds more events than the account's maximum per request. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
         headers: {
           [name: string]: unknown;
         };

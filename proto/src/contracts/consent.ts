@@ -421,5 +421,117 @@ export const ConsentStatistics = z.object({
 });
 registry.add(ConsentStatistics, { id: 'ConsentStatistics' });
 
+// --- decisions ----------------------------------------------------------------------------
+
+/** Items in one decisions call. */
+export const DECISIONS_MAX = 10_000;
+
+/** Why a decision is what it is (docs/consent.md, Decisions). These names are a contract. */
+export const DECISION_BASES = ['consent', 'declined', 'no-consent', 'expired', 'renewal-required', 'opt-out', 'gpc', 'not-required'] as const;
+
+const decisionItemFields = {
+  subject: claim(LIMITS.subject, 'The subject, exactly as in its events.'),
+  issuer: claim(LIMITS.issuer, 'The issuer.'),
+  target: claim(
+    LIMITS.target,
+    'The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply.',
+  ),
+  scope: optionalText(LIMITS.scope, 'Section or clause of the target. Absent or empty: `default`.'),
+  jurisdiction: Jurisdiction.optional().describe(
+    "Where the subject is, when its current event does not say (the event's own jurisdiction wins): chooses the specification's regime. Absent: `*`.",
+  ),
+  gpc: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on.',
+    ),
+};
+
+export const DecisionItem = z.strictObject(decisionItemFields).meta({
+  description: 'One question: may this be processed for this subject, issuer, target and scope?',
+  examples: [{ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', scope: 'newsletter' }],
+});
+registry.add(DecisionItem, { id: 'DecisionItem' });
+
+export const DecisionRequest = z
+  .strictObject({
+    at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe(
+        'The moment judged: what was true then (the newest event created at or before it; expiry judged then). Absent: now. Never in the future (400).',
+      ),
+    items: z.array(DecisionItem).min(1).max(DECISIONS_MAX).describe(`1 to ${DECISIONS_MAX} questions, answered in the same order.`),
+  })
+  .meta({ description: 'A batch of decisions.' });
+registry.add(DecisionRequest, { id: 'DecisionRequest' });
+
+export const DecisionQuery = z.object({
+  ...decisionItemFields,
+  gpc: z
+    .boolean()
+    .optional()
+    .describe(decisionItemFields.gpc.description ?? ''),
+  at: z.iso.datetime({ offset: true }).optional().describe('As in DecisionRequest.'),
+});
+registry.add(DecisionQuery, { id: 'DecisionQuery' });
+
+export const Decision = z
+  .object({
+    subject: z.string(),
+    issuer: z.string(),
+    target: z.string(),
+    scope: z.string(),
+    allowed: z.boolean().describe('Whether the processing may go ahead.'),
+    basis: z
+      .enum(DECISION_BASES)
+      .describe(
+        'Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime).',
+      ),
+    eventId: z.string().regex(EVENT_ID_PATTERN).optional().describe('The state’s newest event as of `at`, when it has one: what the decision rests on.'),
+    targetVersion: z.int().optional().describe('That event’s specification version, when it has one.'),
+    expiresAt: dateTime().optional().describe('When that event lapses (or lapsed), when it does.'),
+    regime: z
+      .object({ key: z.string(), model: z.enum(['opt-in', 'opt-out', 'notice']), gpc: z.enum(['ignore', 'opt-out']) })
+      .optional()
+      .describe('Specification targets that need consent: the regime applied and the key it was found under (`US-CA`, `US`, `*`).'),
+    evidence: z
+      .object({
+        receipt: z.string().describe('GET: the event’s signed consent receipt.'),
+        proof: z.string().describe('GET: the event’s inclusion proof in the signed consent log.'),
+      })
+      .optional()
+      .describe('With `eventId`: where the evidence is.'),
+  })
+  .meta({
+    description: 'One decision.',
+    examples: [
+      {
+        subject: 'user-1',
+        issuer: 'https://shop.example',
+        target: 'https://shop.example/privacy',
+        scope: 'newsletter',
+        allowed: true,
+        basis: 'consent',
+        eventId: EXAMPLE_EVENT.id,
+        evidence: {
+          receipt: `https://accord.example/consent/v0/consents/${EXAMPLE_EVENT.id}/receipt`,
+          proof: `https://accord.example/consent/v0/consents/${EXAMPLE_EVENT.id}/proof`,
+        },
+      },
+    ],
+  });
+registry.add(Decision, { id: 'Decision' });
+
+export const DecisionAnswer = z.object({
+  at: dateTime().describe('The moment judged.'),
+  decisions: z.array(Decision).describe('In the order asked.'),
+});
+registry.add(DecisionAnswer, { id: 'DecisionAnswer' });
+
+/** The REST JSON of one decision. */
+export type DecisionJson = z.input<typeof Decision>;
+
 /** The OpenAPI component schemas of the consent requests and answers, by name. */
 export const consentSchemas = componentSchemas(registry);

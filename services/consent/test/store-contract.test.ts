@@ -90,6 +90,47 @@ describe.each(adapters)('the consent store ($name)', (adapter) => {
       expect(await s.events.history({ ...q, accountId: 'acc-other' })).toEqual([]);
     });
 
+    it('answer the newest event of each state before an id bound, for many states in one call, within the account', async () => {
+      const [a1, b1, a2, b2, a3, other] = evs('acc', [
+        { action: true },
+        { scope: 'sms', action: false },
+        { action: false },
+        { scope: 'sms', action: true },
+        { action: true },
+        { subject: 'x' },
+      ]);
+      const [foreign] = evs('acc-2', [{ action: true }]);
+      await s.events.insert([[a1!, b1!], [a2!], [b2!, a3!], [other!], [foreign!]], later());
+      const refs = [
+        { subject: 's', issuer: ISSUER, target: TARGET, scope: 'default' },
+        { subject: 's', issuer: ISSUER, target: TARGET, scope: 'sms' },
+        { subject: 'nobody', issuer: ISSUER, target: TARGET, scope: 'default' },
+      ];
+      const keyA = stateKey('acc', 's', ISSUER, TARGET, 'default');
+      const keyB = stateKey('acc', 's', ISSUER, TARGET, 'sms');
+      expect(await s.events.newestBefore('acc', refs, a3!.id)).toEqual(
+        new Map([
+          [keyA, a2],
+          [keyB, b2],
+        ]),
+      );
+      expect(await s.events.newestBefore('acc', refs, b2!.id)).toEqual(
+        new Map([
+          [keyA, a2],
+          [keyB, b1],
+        ]),
+      );
+      expect(await s.events.newestBefore('acc', refs, 'f'.repeat(32))).toEqual(
+        new Map([
+          [keyA, a3],
+          [keyB, b2],
+        ]),
+      );
+      expect((await s.events.newestBefore('acc', refs, a1!.id)).size).toBe(0);
+      expect((await s.events.newestBefore('acc-other', refs, 'f'.repeat(32))).size).toBe(0);
+      expect((await s.events.newestBefore('acc', [], 'f'.repeat(32))).size).toBe(0);
+    });
+
     it('exports an account oldest first within id bounds and filters, and counts what an export holds', async () => {
       const all = evs('acc', [{}, { subject: 'x' }, { target: 'https://shop.example/other' }, {}]);
       const [other] = evs('acc', [{}], 'app-2');

@@ -293,3 +293,82 @@ describe('Consents reads', () => {
     }
   });
 });
+
+describe('Consents.decide', () => {
+  const item = (subject: string, over: Record<string, unknown> = {}) => ({
+    subject,
+    issuer: 'https://shop.example',
+    target: 'https://shop.example/privacy',
+    ...over,
+  });
+
+  it('answers 1,000 items now with one store call, in the order asked, repeated keys alike', async () => {
+    const { consents, store } = setUp();
+    await consents.create(A.accountId, A.appId, [input({ subject: 'yes' }), input({ subject: 'no', action: false })]);
+    store.calls.length = 0;
+    const items = Array.from({ length: 1000 }, (_, i) => item(['yes', 'no', `n-${i}`][i % 3]!));
+    const out = await consents.decide(A.accountId, items);
+    expect(store.calls).toEqual(['current.byKeys']);
+    expect(out.decisions.slice(0, 3).map((d) => [d.subject, d.allowed, d.basis])).toEqual([
+      ['yes', true, 'consent'],
+      ['no', false, 'declined'],
+      ['n-2', false, 'no-consent'],
+    ]);
+    expect(out.decisions).toHaveLength(1000);
+  });
+
+  it('answers a past moment with at most one more call, only for states whose current event is newer', async () => {
+    const { consents, store } = setUp();
+    const [first] = await consents.create(A.accountId, A.appId, [input({ subject: 'a' }), input({ subject: 'b', action: false })]);
+    await new Promise((r) => setTimeout(r, 5));
+    const at = new Date();
+    await new Promise((r) => setTimeout(r, 5));
+    await consents.create(A.accountId, A.appId, [input({ subject: 'a', action: false })]);
+    store.calls.length = 0;
+    const out = await consents.decide(A.accountId, [item('a'), item('b'), item('c')], at);
+    expect(store.calls).toEqual(['current.byKeys', 'events.newestBefore']);
+    expect(out.at).toEqual(at);
+    expect(out.decisions.map((d) => [d.basis, d.event?.id])).toEqual([
+      ['consent', first!.id],
+      ['declined', out.decisions[1]!.event!.id],
+      ['no-consent', undefined],
+    ]);
+    // nothing newer than `at`: the current states answer alone
+    store.calls.length = 0;
+    await consents.decide(A.accountId, [item('b'), item('c')], at);
+    expect(store.calls).toEqual(['current.byKeys']);
+  });
+
+  it('refuses a future moment, an empty or oversized batch and bad items, naming each', async () => {
+    const { consents } = setUp();
+    const fields = async (p: Promise<unknown>) => {
+      const err = await p.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(InvalidArgumentError);
+      return (err as InvalidArgumentError).fields.map((f) => f.field);
+    };
+    expect(await fields(consents.decide(A.accountId, [item('a')], new Date(Date.now() + 60_000)))).toEqual(['/at']);
+    expect(await fields(consents.decide(A.accountId, []))).toEqual(['/items']);
+    expect(
+      await fields(
+        consents.decide(
+          A.accountId,
+          Array.from({ length: 10_001 }, () => item('a')),
+        ),
+      ),
+    ).toEqual(['/items']);
+    expect(await fields(consents.decide(A.accountId, [item('a'), item(''), item('c', { scope: ' ', jurisdiction: 'ZZ', gpc: 'yes' })]))).toEqual([
+      '/items/1/subject',
+      '/items/2/scope',
+      '/items/2/jurisdiction',
+      '/items/2/gpc',
+    ]);
+  });
+
+  it('fails rather than guess when the specifications cannot be read', async () => {
+    const { consents } = setUp({ specs: 'unavailable' });
+    await expect(consents.decide(A.accountId, [item('a', { target: specTarget('s1') })])).rejects.toBeInstanceOf(UnavailableError);
+  });
+});

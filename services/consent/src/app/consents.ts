@@ -17,8 +17,6 @@ import {
   buildEvents,
   EVENT_ID_PATTERN,
   LIMITS,
-  markExpired,
-  markRenewals,
   stateKey,
   TOKEN_PATTERN,
   validateInputs,
@@ -26,10 +24,12 @@ import {
   type ConsentInput,
   type NormalizedInput,
 } from '../domain/consent';
+import { markLifecycle } from '../domain/decision';
 import { accountErasureKey, validateErase } from '../domain/erasure';
 import { idFloor, timeOrderedId } from '../domain/event-id';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from '../domain/receipt';
 import { statisticsOf, versionedTargets, type Statistics } from '../domain/statistics';
+import { decideBatch, type DecisionAnswer, type DecisionItem } from './decisions';
 import { eraseSubject } from './erasure';
 import type { ConsentLogPort, ConsentStore, ErasureRecord, EventPublisher, ExportFilter, SpecSource } from './ports';
 
@@ -410,6 +410,12 @@ export class Consents {
     );
   }
 
+  /** "May I process this?" for a batch of items, at now or a past `at` (app/decisions.ts). */
+  async decide(accountId: string, items: DecisionItem[], at?: Date): Promise<{ at: Date; decisions: DecisionAnswer[] }> {
+    requireAccount(accountId);
+    return decideBatch(this.store, this.receipt.specs, this.receipt.settings.baseUrl, accountId, items, at);
+  }
+
   async statistics(accountId: string, appId: string): Promise<Statistics> {
     requireOwner(accountId, appId);
     const counts = await this.store.statistics.read(accountId, appId, new Date());
@@ -421,7 +427,7 @@ export class Consents {
   private async markLifecycle(accountId: string, events: ConsentEvent[]): Promise<ConsentEvent[]> {
     const versioned = events.filter((e) => e.targetVersion !== undefined).map((e) => e.target);
     const since = versioned.length ? await this.reconsentSinceOf(accountId, versioned) : () => undefined;
-    return markRenewals(markExpired(events), since);
+    return markLifecycle(events, Date.now(), since);
   }
 
   /**

@@ -46,6 +46,14 @@ export interface HistoryQuery {
   limit: number;
 }
 
+/** One consent state by its parts. */
+export interface StateRef {
+  subject: string;
+  issuer: string;
+  target: string;
+  scope: string;
+}
+
 /** The filter of an export: the account's events, oldest first, within id bounds. */
 export interface ExportFilter {
   accountId: string;
@@ -90,6 +98,12 @@ export interface EventStore {
   /** Events sharing a token, newest first. */
   findByToken(accountId: string, token: string, limit: number): Promise<ConsentEvent[]>;
   history(q: HistoryQuery): Promise<ConsentEvent[]>;
+  /**
+   * Point in time (decisions): the newest event of each state with an id below `before` (an id
+   * floor: created before that millisecond), by state key (`stateKey`); states without one are
+   * absent. One command for any number of states (served by the `search_scope` index).
+   */
+  newestBefore(accountId: string, states: StateRef[], before: string): Promise<Map<string, ConsentEvent>>;
   /** One page of an export, oldest first. */
   exportPage(q: ExportFilter & { limit: number }): Promise<ConsentEvent[]>;
   /** How many events an export's filter matches; undefined when the database gave up counting after `maxTimeMs`. */

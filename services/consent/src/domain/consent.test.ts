@@ -1,9 +1,10 @@
 import { InvalidArgumentError } from '@accord/common';
 import { consentEventJson } from '@accord/proto';
 import { eventMessage } from './wire';
-import { buildEvents, LIMITS, markExpired, markRenewals, needsRenewal, newToken, stateKey, validateInputs, type ConsentInput } from './consent';
+import { buildEvents, LIMITS, needsRenewal, newToken, stateKey, validateInputs, type ConsentInput } from './consent';
 import { idFloor, idTime, nextEventId, timeOrderedId } from './event-id';
 import { leafJson } from './log';
+import { markLifecycle } from './decision';
 
 const ok: ConsentInput = { subject: 's', issuer: 'i', target: 't', action: true };
 
@@ -102,8 +103,8 @@ describe('targetVersion and expiresAt', () => {
 
   it('marks current states expired from their expiresAt on, and only those', () => {
     const evs = buildEvents('acc', 'app', validateInputs([{ ...ok, expiresAt: new Date(now + 10) }, ok], now), now);
-    expect(markExpired(evs, now + 9).map((e) => e.expired)).toEqual([undefined, undefined]);
-    expect(markExpired(evs, now + 10).map((e) => e.expired)).toEqual([true, undefined]);
+    expect(markLifecycle(evs, now + 9, () => undefined).map((e) => e.expired)).toEqual([undefined, undefined]);
+    expect(markLifecycle(evs, now + 10, () => undefined).map((e) => e.expired)).toEqual([true, undefined]);
   });
 });
 
@@ -202,7 +203,7 @@ describe('renewal on material change', () => {
     );
     evs[0]!.targetVersion = 1;
     evs[1]!.targetVersion = 1;
-    const marked = markRenewals(evs, (t) => (t === 'urn:accord:dpspec:a' ? 2 : undefined));
+    const marked = markLifecycle(evs, Date.now(), (t) => (t === 'urn:accord:dpspec:a' ? 2 : undefined));
     expect(marked.map((e) => e.renewalRequired)).toEqual([true, undefined]);
     expect(evs[0]).not.toHaveProperty('renewalRequired');
   });

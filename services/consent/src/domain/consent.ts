@@ -233,11 +233,6 @@ export function withSignals<E extends Signals>(ev: E, from: Signals): E {
   return ev;
 }
 
-/** Current states: those whose `expiresAt` is not later than `now` get `expired: true`. */
-export function markExpired(events: ConsentEvent[], now: number = Date.now()): ConsentEvent[] {
-  return events.map((e) => (e.expiresAt && e.expiresAt.getTime() <= now ? { ...e, expired: true } : e));
-}
-
 /**
  * Whether a consent to a specification version is due for renewal: the specification changed
  * materially after that version (`reconsentSince`, the latest material version, is later).
@@ -245,11 +240,6 @@ export function markExpired(events: ConsentEvent[], now: number = Date.now()): C
  */
 export function needsRenewal(targetVersion: number | undefined, reconsentSince: number | undefined): boolean {
   return targetVersion !== undefined && reconsentSince !== undefined && targetVersion < reconsentSince;
-}
-
-/** Current states: those due for renewal (needsRenewal, with the specification's reconsentSince by target) get `renewalRequired: true`. */
-export function markRenewals(events: ConsentEvent[], reconsentSince: (target: string) => number | undefined): ConsentEvent[] {
-  return events.map((e) => (needsRenewal(e.targetVersion, reconsentSince(e.target)) ? { ...e, renewalRequired: true } : e));
 }
 
 /** Key of the consent state a (subject, issuer, target, scope) is in, within an account. */

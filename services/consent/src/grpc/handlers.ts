@@ -1,6 +1,7 @@
 import { implement, type Handlers, type Logger } from '@accord/common';
 import { consentv1 } from '@accord/proto';
 import type { Consents } from '../app/consents';
+import type { DecisionAnswer } from '../app/decisions';
 import type { ConsentInput } from '../domain/consent';
 import { eventMessage } from '../domain/wire';
 import { countRecorded } from '../metrics';
@@ -32,6 +33,17 @@ function fromProtoInput(i: consentv1.ConsentInput): ConsentInput {
   if (i.tcString !== undefined) out.tcString = i.tcString;
   if (i.gppString !== undefined) out.gppString = i.gppString;
   if (i.jurisdiction !== undefined) out.jurisdiction = i.jurisdiction;
+  return out;
+}
+
+function decisionMessage(d: DecisionAnswer): consentv1.Decision {
+  const out: consentv1.Decision = { subject: d.subject, issuer: d.issuer, target: d.target, scope: d.scope, allowed: d.allowed, basis: d.basis };
+  if (d.event) {
+    out.eventId = d.event.id;
+    if (d.event.targetVersion !== undefined) out.targetVersion = d.event.targetVersion;
+    if (d.event.expiresAt !== undefined) out.expiresAt = d.event.expiresAt;
+  }
+  if (d.regime) out.regime = { key: d.regime.key, model: d.regime.model, gpc: d.regime.gpc };
   return out;
 }
 
@@ -100,6 +112,18 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
     async listErasures(req) {
       const page = await consents.erasures(req.accountId, req.page?.limit, req.page?.cursor);
       return { erasures: page.erasures.map(erasureToProto), nextCursor: page.next ?? '' };
+    },
+    async decide(req) {
+      const items = req.items.map((i) => ({
+        subject: i.subject,
+        issuer: i.issuer,
+        target: i.target,
+        scope: i.scope,
+        jurisdiction: i.jurisdiction,
+        gpc: i.gpc,
+      }));
+      const out = await consents.decide(req.accountId, items, req.at);
+      return { at: out.at, decisions: out.decisions.map(decisionMessage) };
     },
     async getReceiptKeys() {
       return { jwks: { keys: consents.receiptKeys() } };

@@ -263,6 +263,59 @@ export const consentOpenApi: OpenApiFragment = {
         },
       },
     },
+    '/consent/v0/decisions': {
+      post: {
+        tags: ['consent'],
+        operationId: 'decide',
+        summary: 'May I process this? A batch of decisions, with the evidence they rest on.',
+        description:
+          `For each item (1 to ${contracts.consent.DECISIONS_MAX}, answered in order): \`allowed\` and its \`basis\`, from the newest event of the item's (subject, issuer, target, scope) created at or before \`at\` (default now; a past moment answers what was true then; a future one is a 400), ` +
+          "judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. " +
+          'A decision resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events never count. ' +
+          'Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).',
+        security,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: ref('DecisionRequest'),
+              examples: {
+                now: { value: { items: [{ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', scope: 'newsletter' }] } },
+                then: {
+                  value: {
+                    at: '2026-03-03T09:00:00Z',
+                    items: [{ subject: 'user-1', issuer: 'https://shop.example', target: 'https://shop.example/privacy', scope: 'newsletter' }],
+                  },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': { description: 'The decisions, in the order asked.', content: { 'application/json': { schema: ref('DecisionAnswer') } } },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '413': errorResponses['413'],
+          '503': errorResponses['503'],
+        },
+      },
+      get: {
+        tags: ['consent'],
+        operationId: 'decideOne',
+        summary: 'May I process this? One decision (as POST, for one item).',
+        description: 'The query names one item (subject, issuer, target required; scope, jurisdiction, gpc) and optionally `at`. Problems name the parameter.',
+        security,
+        parameters: queryParameters(consentSchemas.DecisionQuery as QuerySchema),
+        responses: {
+          '200': { description: 'The decision.', content: { 'application/json': { schema: ref('Decision') } } },
+          '400': errorResponses['400'],
+          '401': errorResponses['401'],
+          '403': errorResponses['403'],
+          '503': errorResponses['503'],
+        },
+      },
+    },
     '/consent/v0/consents/export': {
       get: {
         tags: ['consent'],

@@ -274,6 +274,65 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
     res.json(out.events.map(consentEventJson));
   });
 
+  // "May I process this?" (docs/consent.md, Decisions): the consent service decides, the gateway translates
+  const decisionJson = (d: consentv1.Decision): contracts.consent.DecisionJson => {
+    const out: contracts.consent.DecisionJson = {
+      subject: d.subject,
+      issuer: d.issuer,
+      target: d.target,
+      scope: d.scope,
+      allowed: d.allowed,
+      basis: d.basis as contracts.consent.DecisionJson['basis'],
+    };
+    if (d.eventId !== undefined) {
+      out.eventId = d.eventId;
+      const at = `${ctx.baseUrl}/consent/v0/consents/${d.eventId}`;
+      out.evidence = { receipt: `${at}/receipt`, proof: `${at}/proof` };
+    }
+    if (d.targetVersion !== undefined) out.targetVersion = d.targetVersion;
+    if (d.expiresAt !== undefined) out.expiresAt = d.expiresAt.toISOString();
+    if (d.regime) out.regime = d.regime as NonNullable<contracts.consent.DecisionJson['regime']>;
+    // evidence after the fields it is about
+    if (out.evidence) {
+      const { evidence, ...rest } = out;
+      return { ...rest, evidence };
+    }
+    return out;
+  };
+  const decisionItem = (o: Record<string, unknown>): consentv1.DecisionItem => {
+    const item: consentv1.DecisionItem = { subject: o.subject as string, issuer: o.issuer as string, target: o.target as string };
+    if (typeof o.scope === 'string' && o.scope !== '') item.scope = o.scope;
+    if (typeof o.jurisdiction === 'string' && o.jurisdiction !== '') item.jurisdiction = o.jurisdiction;
+    if (typeof o.gpc === 'boolean') item.gpc = o.gpc;
+    return item;
+  };
+
+  r.post('/decisions', validateBody('DecisionRequest'), async (req, res) => {
+    const body = req.body as { at?: string; items: Record<string, unknown>[] };
+    const out = await consent.decide({
+      accountId: req.auth!.accountId,
+      items: body.items.map(decisionItem),
+      ...(body.at !== undefined ? { at: new Date(body.at) } : {}),
+    });
+    res.json({ at: out.at!.toISOString(), decisions: out.decisions.map(decisionJson) });
+  });
+
+  r.get('/decisions', validateQuery('DecisionQuery'), async (req, res) => {
+    const q = res.locals.query as Record<string, unknown> & { at?: string };
+    let out: consentv1.DecideResponse;
+    try {
+      out = await consent.decide({ accountId: req.auth!.accountId, items: [decisionItem(q)], ...(q.at !== undefined ? { at: new Date(q.at) } : {}) });
+    } catch (err) {
+      // the service names /items/0/subject and /at: here they are query parameters
+      if (isServiceError(err) && err.code === Code.INVALID_ARGUMENT) {
+        const fields = fieldErrorsOf(err).map((f) => ({ field: f.field.replace(/^\/items\/0\//, '').replace(/^\//, ''), message: f.message }));
+        if (fields.length) throw HttpProblem.validation(fields);
+      }
+      throw err;
+    }
+    res.json(decisionJson(out.decisions[0]!));
+  });
+
   r.get('/consents/export', validateQuery('ConsentExportQuery'), async (req, res) => {
     const q = res.locals.query as { since?: string; until?: string; appId?: string; target?: string; subject?: string; cursor?: string };
     // the answer depends on both: say so to caches
@@ -454,6 +513,7 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
   r.all('/consents/statistics', methodNotAllowed(['GET']));
   r.all('/consents/export', methodNotAllowed(['GET']));
   r.all('/consents/token/:token', methodNotAllowed(['GET']));
+  r.all('/decisions', methodNotAllowed(['GET', 'POST']));
   r.all('/consents/:id/receipt', methodNotAllowed(['GET']));
   r.all('/consents/:id/proof', methodNotAllowed(['GET']));
   r.all('/log/tree-head', methodNotAllowed(['GET']));

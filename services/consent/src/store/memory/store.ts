@@ -221,6 +221,17 @@ export function memoryConsentStore(): MemoryConsentStore {
           .slice(0, q.limit)
           .map((r) => copy(r.event));
       },
+      async newestBefore(accountId, refs, before) {
+        call('events.newestBefore');
+        const wanted = new Set(refs.map((r) => stateKey(accountId, r.subject, r.issuer, r.target, r.scope)));
+        const out = new Map<string, ConsentEvent>();
+        for (const r of sorted((r) => visible(accountId)(r) && r.event.id < before, true)) {
+          const e = r.event;
+          const key = stateKey(accountId, e.subject, e.issuer, e.target, e.scope);
+          if (wanted.has(key) && !out.has(key)) out.set(key, copy(e));
+        }
+        return out;
+      },
       async exportPage(q) {
         call('events.exportPage');
         const match = matchesExport(q);

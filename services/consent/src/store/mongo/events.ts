@@ -1,6 +1,7 @@
 import type { FilterQuery, mongo } from 'mongoose';
 import { bulkWriteFailures, isDuplicateKey } from '@accord/common';
 import type { EventStore, ExportFilter } from '../../app/ports';
+import { stateKey, type ConsentEvent } from '../../domain/consent';
 import { fromDoc, settledOnly, toDoc } from './docs';
 import { driverCollection, type EventDoc, type Models, type TombstoneDoc } from './models';
 
@@ -118,6 +119,32 @@ export function mongoEventStore(m: Models): EventStore {
       if (q.jurisdiction !== undefined) filter.jurisdiction = q.jurisdiction;
       if (q.before) filter._id = { $lt: q.before };
       return (await page(filter, -1, q.limit)).map((d) => fromDoc(d));
+    },
+
+    /**
+     * One aggregation: the states' events below the bound, newest first, grouped by state (the
+     * first of each group is its newest). An `$or` of the states' exact keys, so each branch is a
+     * seek on `search_scope` on MongoDB; a newest event of a request not stored whole is left out
+     * with its state (a request is settled within the publish lease, long before a past `at` is
+     * asked about).
+     */
+    async newestBefore(accountId, refs, before) {
+      const out = new Map<string, ConsentEvent>();
+      if (!refs.length) return out;
+      const or = refs.map((r) => ({ accountId, subject: r.subject, issuer: r.issuer, target: r.target, scope: r.scope }));
+      const rows = await events
+        .aggregate<{ doc: EventDoc }>([
+          { $match: { $and: [or.length === 1 ? or[0]! : { $or: or }, { _id: { $lt: before } }] } },
+          { $sort: { _id: -1 } },
+          { $group: { _id: { s: '$subject', i: '$issuer', t: '$target', c: '$scope' }, doc: { $first: '$$ROOT' } } },
+        ])
+        .toArray();
+      for (const d of await settledOnly(
+        m,
+        rows.map((r) => r.doc),
+      ))
+        out.set(stateKey(accountId, d.subject, d.issuer, d.target, d.scope), fromDoc(d));
+      return out;
     },
 
     async exportPage(q) {

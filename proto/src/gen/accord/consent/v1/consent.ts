@@ -21,6 +21,57 @@ import {
 import { Timestamp } from '../../../google/protobuf/timestamp';
 import { JwkSet, PageRequest } from '../../common/v1/common';
 
+export interface DecideRequest {
+  accountId: string;
+  /** The moment judged (default now); never later than now. */
+  at?: Date | undefined;
+  /** 1 to 10,000. */
+  items: DecisionItem[];
+}
+
+export interface DecisionItem {
+  subject: string;
+  issuer: string;
+  target: string;
+  /** Absent or empty: default. */
+  scope?: string | undefined;
+  /** Where the subject is, when its current event does not say (ISO 3166-1 alpha-2 or ISO 3166-2). */
+  jurisdiction?: string | undefined;
+  /** A Global Privacy Control signal is on now. */
+  gpc?: boolean | undefined;
+}
+
+export interface DecideResponse {
+  at?: Date | undefined;
+  /** In the order asked. */
+  decisions: Decision[];
+}
+
+/** The regime a decision applied (specification targets). */
+export interface AppliedRegime {
+  /** `*`, an ISO 3166-1 alpha-2 or ISO 3166-2 code. */
+  key: string;
+  /** opt-in, opt-out or notice. */
+  model: string;
+  /** ignore or opt-out. */
+  gpc: string;
+}
+
+export interface Decision {
+  subject: string;
+  issuer: string;
+  target: string;
+  scope: string;
+  allowed: boolean;
+  /** consent, declined, no-consent, expired, renewal-required, opt-out, gpc or not-required. */
+  basis: string;
+  /** The state's newest event as of `at`, when it has one. */
+  eventId?: string | undefined;
+  targetVersion?: number | undefined;
+  expiresAt?: Date | undefined;
+  regime?: AppliedRegime | undefined;
+}
+
 export interface EraseSubjectRequest {
   accountId: string;
   /** The application and the OAuth client that asked (recorded with the erasure). */
@@ -330,6 +381,670 @@ export interface GetReceiptKeysRequest {}
 export interface GetReceiptKeysResponse {
   jwks?: JwkSet | undefined;
 }
+
+function createBaseDecideRequest(): DecideRequest {
+  return { accountId: '', at: undefined, items: [] };
+}
+
+export const DecideRequest: MessageFns<DecideRequest> = {
+  encode(message: DecideRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(18).fork()).join();
+    }
+    for (const v of message.items) {
+      DecisionItem.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecideRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecideRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.items.push(DecisionItem.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecideRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+      items: globalThis.Array.isArray(object?.items) ? object.items.map((e: any) => DecisionItem.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: DecideRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    if (message.items?.length) {
+      obj.items = message.items.map((e) => DecisionItem.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecideRequest>, I>>(base?: I): DecideRequest {
+    return DecideRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecideRequest>, I>>(object: I): DecideRequest {
+    const message = createBaseDecideRequest();
+    message.accountId = object.accountId ?? '';
+    message.at = object.at ?? undefined;
+    message.items = object.items?.map((e) => DecisionItem.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseDecisionItem(): DecisionItem {
+  return { subject: '', issuer: '', target: '', scope: undefined, jurisdiction: undefined, gpc: undefined };
+}
+
+export const DecisionItem: MessageFns<DecisionItem> = {
+  encode(message: DecisionItem, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subject !== '') {
+      writer.uint32(10).string(message.subject);
+    }
+    if (message.issuer !== '') {
+      writer.uint32(18).string(message.issuer);
+    }
+    if (message.target !== '') {
+      writer.uint32(26).string(message.target);
+    }
+    if (message.scope !== undefined) {
+      writer.uint32(34).string(message.scope);
+    }
+    if (message.jurisdiction !== undefined) {
+      writer.uint32(42).string(message.jurisdiction);
+    }
+    if (message.gpc !== undefined) {
+      writer.uint32(48).bool(message.gpc);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecisionItem {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecisionItem();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.issuer = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.scope = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.jurisdiction = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.gpc = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecisionItem {
+    return {
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
+      target: isSet(object.target) ? globalThis.String(object.target) : '',
+      scope: isSet(object.scope) ? globalThis.String(object.scope) : undefined,
+      jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
+      gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : undefined,
+    };
+  },
+
+  toJSON(message: DecisionItem): unknown {
+    const obj: any = {};
+    if (message.subject !== '') {
+      obj.subject = message.subject;
+    }
+    if (message.issuer !== '') {
+      obj.issuer = message.issuer;
+    }
+    if (message.target !== '') {
+      obj.target = message.target;
+    }
+    if (message.scope !== undefined) {
+      obj.scope = message.scope;
+    }
+    if (message.jurisdiction !== undefined) {
+      obj.jurisdiction = message.jurisdiction;
+    }
+    if (message.gpc !== undefined) {
+      obj.gpc = message.gpc;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecisionItem>, I>>(base?: I): DecisionItem {
+    return DecisionItem.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecisionItem>, I>>(object: I): DecisionItem {
+    const message = createBaseDecisionItem();
+    message.subject = object.subject ?? '';
+    message.issuer = object.issuer ?? '';
+    message.target = object.target ?? '';
+    message.scope = object.scope ?? undefined;
+    message.jurisdiction = object.jurisdiction ?? undefined;
+    message.gpc = object.gpc ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDecideResponse(): DecideResponse {
+  return { at: undefined, decisions: [] };
+}
+
+export const DecideResponse: MessageFns<DecideResponse> = {
+  encode(message: DecideResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(10).fork()).join();
+    }
+    for (const v of message.decisions) {
+      Decision.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecideResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecideResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.decisions.push(Decision.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecideResponse {
+    return {
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+      decisions: globalThis.Array.isArray(object?.decisions) ? object.decisions.map((e: any) => Decision.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: DecideResponse): unknown {
+    const obj: any = {};
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    if (message.decisions?.length) {
+      obj.decisions = message.decisions.map((e) => Decision.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecideResponse>, I>>(base?: I): DecideResponse {
+    return DecideResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecideResponse>, I>>(object: I): DecideResponse {
+    const message = createBaseDecideResponse();
+    message.at = object.at ?? undefined;
+    message.decisions = object.decisions?.map((e) => Decision.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseAppliedRegime(): AppliedRegime {
+  return { key: '', model: '', gpc: '' };
+}
+
+export const AppliedRegime: MessageFns<AppliedRegime> = {
+  encode(message: AppliedRegime, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== '') {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.model !== '') {
+      writer.uint32(18).string(message.model);
+    }
+    if (message.gpc !== '') {
+      writer.uint32(26).string(message.gpc);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AppliedRegime {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAppliedRegime();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.gpc = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AppliedRegime {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      model: isSet(object.model) ? globalThis.String(object.model) : '',
+      gpc: isSet(object.gpc) ? globalThis.String(object.gpc) : '',
+    };
+  },
+
+  toJSON(message: AppliedRegime): unknown {
+    const obj: any = {};
+    if (message.key !== '') {
+      obj.key = message.key;
+    }
+    if (message.model !== '') {
+      obj.model = message.model;
+    }
+    if (message.gpc !== '') {
+      obj.gpc = message.gpc;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AppliedRegime>, I>>(base?: I): AppliedRegime {
+    return AppliedRegime.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AppliedRegime>, I>>(object: I): AppliedRegime {
+    const message = createBaseAppliedRegime();
+    message.key = object.key ?? '';
+    message.model = object.model ?? '';
+    message.gpc = object.gpc ?? '';
+    return message;
+  },
+};
+
+function createBaseDecision(): Decision {
+  return {
+    subject: '',
+    issuer: '',
+    target: '',
+    scope: '',
+    allowed: false,
+    basis: '',
+    eventId: undefined,
+    targetVersion: undefined,
+    expiresAt: undefined,
+    regime: undefined,
+  };
+}
+
+export const Decision: MessageFns<Decision> = {
+  encode(message: Decision, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.subject !== '') {
+      writer.uint32(10).string(message.subject);
+    }
+    if (message.issuer !== '') {
+      writer.uint32(18).string(message.issuer);
+    }
+    if (message.target !== '') {
+      writer.uint32(26).string(message.target);
+    }
+    if (message.scope !== '') {
+      writer.uint32(34).string(message.scope);
+    }
+    if (message.allowed !== false) {
+      writer.uint32(40).bool(message.allowed);
+    }
+    if (message.basis !== '') {
+      writer.uint32(50).string(message.basis);
+    }
+    if (message.eventId !== undefined) {
+      writer.uint32(58).string(message.eventId);
+    }
+    if (message.targetVersion !== undefined) {
+      writer.uint32(64).int32(message.targetVersion);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(74).fork()).join();
+    }
+    if (message.regime !== undefined) {
+      AppliedRegime.encode(message.regime, writer.uint32(82).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Decision {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecision();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.issuer = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.scope = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.allowed = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.basis = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.targetVersion = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.regime = AppliedRegime.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Decision {
+    return {
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : '',
+      target: isSet(object.target) ? globalThis.String(object.target) : '',
+      scope: isSet(object.scope) ? globalThis.String(object.scope) : '',
+      allowed: isSet(object.allowed) ? globalThis.Boolean(object.allowed) : false,
+      basis: isSet(object.basis) ? globalThis.String(object.basis) : '',
+      eventId: isSet(object.eventId) ? globalThis.String(object.eventId) : isSet(object.event_id) ? globalThis.String(object.event_id) : undefined,
+      targetVersion: isSet(object.targetVersion)
+        ? globalThis.Number(object.targetVersion)
+        : isSet(object.target_version)
+          ? globalThis.Number(object.target_version)
+          : undefined,
+      expiresAt: isSet(object.expiresAt) ? fromJsonTimestamp(object.expiresAt) : isSet(object.expires_at) ? fromJsonTimestamp(object.expires_at) : undefined,
+      regime: isSet(object.regime) ? AppliedRegime.fromJSON(object.regime) : undefined,
+    };
+  },
+
+  toJSON(message: Decision): unknown {
+    const obj: any = {};
+    if (message.subject !== '') {
+      obj.subject = message.subject;
+    }
+    if (message.issuer !== '') {
+      obj.issuer = message.issuer;
+    }
+    if (message.target !== '') {
+      obj.target = message.target;
+    }
+    if (message.scope !== '') {
+      obj.scope = message.scope;
+    }
+    if (message.allowed !== false) {
+      obj.allowed = message.allowed;
+    }
+    if (message.basis !== '') {
+      obj.basis = message.basis;
+    }
+    if (message.eventId !== undefined) {
+      obj.eventId = message.eventId;
+    }
+    if (message.targetVersion !== undefined) {
+      obj.targetVersion = Math.round(message.targetVersion);
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    if (message.regime !== undefined) {
+      obj.regime = AppliedRegime.toJSON(message.regime);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Decision>, I>>(base?: I): Decision {
+    return Decision.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Decision>, I>>(object: I): Decision {
+    const message = createBaseDecision();
+    message.subject = object.subject ?? '';
+    message.issuer = object.issuer ?? '';
+    message.target = object.target ?? '';
+    message.scope = object.scope ?? '';
+    message.allowed = object.allowed ?? false;
+    message.basis = object.basis ?? '';
+    message.eventId = object.eventId ?? undefined;
+    message.targetVersion = object.targetVersion ?? undefined;
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.regime = object.regime !== undefined && object.regime !== null ? AppliedRegime.fromPartial(object.regime) : undefined;
+    return message;
+  },
+};
 
 function createBaseEraseSubjectRequest(): EraseSubjectRequest {
   return { accountId: '', appId: '', clientId: '', subject: '', issuer: undefined };
@@ -4765,6 +5480,20 @@ export const ConsentServiceService = {
     responseSerialize: (value: ListErasuresResponse): Buffer => Buffer.from(ListErasuresResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListErasuresResponse => ListErasuresResponse.decode(value),
   },
+  /**
+   * "May I process this?": for each item, whether its current state (as of `at`) allows it and
+   * why (docs/consent.md, Decisions). INVALID_ARGUMENT names /items/N/field; UNAVAILABLE when the
+   * specifications of the targets cannot be read.
+   */
+  decide: {
+    path: '/accord.consent.v1.ConsentService/Decide' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DecideRequest): Buffer => Buffer.from(DecideRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DecideRequest => DecideRequest.decode(value),
+    responseSerialize: (value: DecideResponse): Buffer => Buffer.from(DecideResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DecideResponse => DecideResponse.decode(value),
+  },
 } as const;
 
 export interface ConsentServiceServer extends UntypedServiceImplementation {
@@ -4794,6 +5523,12 @@ export interface ConsentServiceServer extends UntypedServiceImplementation {
   eraseSubject: handleUnaryCall<EraseSubjectRequest, Erasure>;
   /** The account's erasure records, newest first. */
   listErasures: handleUnaryCall<ListErasuresRequest, ListErasuresResponse>;
+  /**
+   * "May I process this?": for each item, whether its current state (as of `at`) allows it and
+   * why (docs/consent.md, Decisions). INVALID_ARGUMENT names /items/N/field; UNAVAILABLE when the
+   * specifications of the targets cannot be read.
+   */
+  decide: handleUnaryCall<DecideRequest, DecideResponse>;
 }
 
 export interface ConsentServiceClient extends Client {
@@ -4956,6 +5691,19 @@ export interface ConsentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListErasuresResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * "May I process this?": for each item, whether its current state (as of `at`) allows it and
+   * why (docs/consent.md, Decisions). INVALID_ARGUMENT names /items/N/field; UNAVAILABLE when the
+   * specifications of the targets cannot be read.
+   */
+  decide(request: DecideRequest, callback: (error: ServiceError | null, response: DecideResponse) => void): ClientUnaryCall;
+  decide(request: DecideRequest, metadata: Metadata, callback: (error: ServiceError | null, response: DecideResponse) => void): ClientUnaryCall;
+  decide(
+    request: DecideRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DecideResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,10 @@
+from typing import Literal
+
+DecisionBasis = Literal['consent', 'declined', 'expired', 'gpc', 'no-consent', 'not-required', 'opt-out', 'renewal-required']
+
+DECISION_BASIS_VALUES: set[DecisionBasis] = { 'consent', 'declined', 'expired', 'gpc', 'no-consent', 'not-required', 'opt-out', 'renewal-required',  }
+
+def check_decision_basis(value: str) -> DecisionBasis:
+    if value in DECISION_BASIS_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {DECISION_BASIS_VALUES!r}")

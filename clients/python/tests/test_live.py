@@ -1,0 +1,86 @@
+"""The Python client against a live Accord (e2e/python-client.test.ts starts the stack and runs
+these with pytest): ACCORD_BASE_URL, ACCORD_CLIENT_ID, ACCORD_CLIENT_SECRET, ACCORD_API_KEY."""
+
+import os
+import uuid
+
+import pytest
+
+from accord_client import AccordError, Session, filter_allowed
+
+ISSUER = "https://shop.example"
+TARGET = "https://shop.example/training"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def session(clock: Clock) -> Session:
+    env = os.environ
+    return Session(env["ACCORD_BASE_URL"], env["ACCORD_CLIENT_ID"], env["ACCORD_CLIENT_SECRET"], env["ACCORD_API_KEY"], clock=clock)
+
+
+def record(session: Session, events: list[dict]) -> None:
+    res = session.client().get_httpx_client().post("/consent/v0/consents", json=events)
+    assert res.status_code == 201, res.text
+
+
+def test_decide_answers_in_order_with_evidence(session: Session) -> None:
+    run = uuid.uuid4().hex
+    record(session, [{"subject": f"{run}-yes", "issuer": ISSUER, "target": TARGET, "action": True}, {"subject": f"{run}-no", "issuer": ISSUER, "target": TARGET, "action": False}])
+    out = session.decide([{"subject": f"{run}-{s}", "issuer": ISSUER, "target": TARGET} for s in ("yes", "no", "never")])
+    assert [(d.allowed, d.basis) for d in out] == [(True, "consent"), (False, "declined"), (False, "no-consent")]
+    assert out[0].evidence.receipt.endswith(f"/consent/v0/consents/{out[0].event_id}/receipt")
+
+
+def test_filter_allowed_streams_rows_in_batches_and_keeps_the_allowed(session: Session) -> None:
+    run = uuid.uuid4().hex
+    allowed = {i for i in range(2500) if i % 3 == 0}
+    record(session, [{"subject": f"{run}-{i}", "issuer": ISSUER, "target": TARGET, "action": i in allowed} for i in range(0, 2500, 2)][:1000])
+    record(session, [{"subject": f"{run}-{i}", "issuer": ISSUER, "target": TARGET, "action": i in allowed} for i in range(0, 2500, 2)][1000:])
+    accepted = {i for i in range(0, 2500, 2) if i in allowed}
+    read = []
+
+    def rows():
+        for i in range(2500):
+            read.append(i)
+            yield {"user": f"{run}-{i}", "n": i}
+
+    kept = filter_allowed(rows(), session=session, subject="user", target_value=TARGET, issuer_value=ISSUER, batch=1000)
+    first = next(kept)
+    # lazily: one batch read to answer the first row
+    assert first["n"] == 0 and len(read) == 1000
+    assert [first["n"]] + [r["n"] for r in kept] == sorted(accepted)
+
+
+def test_the_token_is_renewed_before_it_expires_and_after_a_401(session: Session, clock: Clock) -> None:
+    session.decide([{"subject": "s", "issuer": ISSUER, "target": TARGET}])
+    assert session.tokens_issued == 1
+    session.decide([{"subject": "s", "issuer": ISSUER, "target": TARGET}])
+    assert session.tokens_issued == 1
+    clock.now += 3600  # past expires_in (less than an hour) minus the leeway
+    session.decide([{"subject": "s", "issuer": ISSUER, "target": TARGET}])
+    assert session.tokens_issued == 2
+    # a token Accord no longer accepts: one renewal, one more try
+    session.client().token = "not-a-token"
+    session.client().get_httpx_client().headers["Authorization"] = "Bearer not-a-token"
+    assert [d.basis for d in session.decide([{"subject": "s", "issuer": ISSUER, "target": TARGET}])] == ["no-consent"]
+    assert session.tokens_issued == 3
+
+
+def test_bad_input_names_the_item_and_field(session: Session) -> None:
+    with pytest.raises(AccordError) as err:
+        session.decide([{"subject": "s", "issuer": ISSUER, "target": TARGET}, {"subject": "s", "issuer": ISSUER, "target": TARGET, "jurisdiction": "ZZ"}])
+    assert err.value.status == 400
+    assert err.value.errors == [{"field": "/items/1/jurisdiction", "message": err.value.errors[0]["message"]}]

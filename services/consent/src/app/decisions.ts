@@ -1,0 +1,168 @@
+import { contracts } from '@accord/proto';
+import { InvalidArgumentError, mapLimit, UnavailableError, type FieldError } from '@accord/common';
+import { DEFAULT_SCOPE, LIMITS, stateKey, type ConsentEvent } from '../domain/consent';
+import { decide, type Decision, type DecisionSpec } from '../domain/decision';
+import { idFloor } from '../domain/event-id';
+import { specIdOfTarget, type SpecDetails } from '../domain/receipt';
+import type { ConsentStore, SpecSource, StateRef } from './ports';
+
+/** Items in one decisions call. */
+export const MAX_DECISIONS = contracts.consent.DECISIONS_MAX;
+/** Specifications looked up at once (each once per call, and remembered by the spec source). */
+const SPEC_LOOKUPS_IN_FLIGHT = 8;
+
+/** One question: may this be processed for this subject, issuer, target and scope? */
+export interface DecisionItem {
+  subject: string;
+  issuer: string;
+  target: string;
+  scope?: string | undefined;
+  /** Where the subject is, when its current event does not say. */
+  jurisdiction?: string | undefined;
+  /** A Global Privacy Control signal is on now. */
+  gpc?: boolean | undefined;
+}
+
+export interface DecisionAnswer extends Decision {
+  subject: string;
+  issuer: string;
+  target: string;
+  scope: string;
+  /** The state's newest event as of `at`, when it has one: the evidence. */
+  event?: ConsentEvent;
+}
+
+/**
+ * Decides a batch of items at `at` (now when absent; never the future): the newest event of each
+ * state as of then, judged by the one rule (domain/decision.ts) with the specification of the
+ * target (legal basis, material changes, regimes). Costs a bounded number of database commands,
+ * not one per item: at now one lookup of the current states by key; in the past that one, and one
+ * aggregation for the states whose current event is newer than `at`. The specifications are the
+ * write path's remembered lookups (ACCORD_CONSENT_SPEC_CACHE_MS), one call per distinct
+ * specification when not remembered; when the data processing service cannot answer, the call
+ * fails (UNAVAILABLE) rather than guess.
+ */
+export async function decideBatch(
+  store: Pick<ConsentStore, 'current' | 'events'>,
+  specs: Pick<SpecSource, 'current'>,
+  baseUrl: string,
+  accountId: string,
+  items: DecisionItem[],
+  at?: Date,
+  now: number = Date.now(),
+): Promise<{ at: Date; decisions: DecisionAnswer[] }> {
+  const { norm, when } = validate(items, at, now);
+  const keys = norm.map((i) => stateKey(accountId, i.subject, i.issuer, i.target, i.scope));
+  const unique = [...new Set(keys)];
+  const current = await store.current.byKeys(accountId, unique);
+  const asOf = new Map<string, ConsentEvent>();
+  if (when === now) for (const [k, e] of current) asOf.set(k, e);
+  else {
+    // events created at or before `at`: ids below the floor of the next millisecond
+    const bound = idFloor(when + 1);
+    const older: string[] = [];
+    for (const k of unique) {
+      const e = current.get(k);
+      if (!e) continue; // no state at all: no event before `at` either
+      if (e.id < bound) asOf.set(k, e);
+      else older.push(k);
+    }
+    if (older.length) {
+      const want = new Set(older);
+      const refs: StateRef[] = [];
+      norm.forEach((item, i) => {
+        if (want.delete(keys[i]!)) refs.push(item);
+      });
+      for (const [k, e] of await store.events.newestBefore(accountId, refs, bound)) asOf.set(k, e);
+    }
+  }
+  const specOf = await specsOf(specs, baseUrl, accountId, norm);
+  const decisions = norm.map((item, i): DecisionAnswer => {
+    const event = asOf.get(keys[i]!);
+    const specId = specIdOfTarget(item.target, baseUrl);
+    const spec = specId === undefined ? undefined : specOf.get(specId);
+    const d = decide(event, { at: when, spec, jurisdiction: item.jurisdiction, gpc: item.gpc });
+    const out: DecisionAnswer = { subject: item.subject, issuer: item.issuer, target: item.target, scope: item.scope, ...d };
+    if (event) out.event = event;
+    return out;
+  });
+  return { at: new Date(when), decisions };
+}
+
+interface NormalizedItem {
+  subject: string;
+  issuer: string;
+  target: string;
+  scope: string;
+  jurisdiction?: string;
+  gpc?: boolean;
+}
+
+/** Every problem of every item at once, named `/items/N/field` (and `/at`, `/items`). */
+function validate(items: DecisionItem[], at: Date | undefined, now: number): { norm: NormalizedItem[]; when: number } {
+  const errors: FieldError[] = [];
+  if (!Array.isArray(items) || items.length === 0) errors.push({ field: '/items', message: 'must hold at least one item' });
+  else if (items.length > MAX_DECISIONS) errors.push({ field: '/items', message: `must hold at most ${MAX_DECISIONS} items` });
+  let when = now;
+  if (at !== undefined) {
+    if (!(at instanceof Date) || Number.isNaN(at.getTime())) errors.push({ field: '/at', message: 'must be a date-time' });
+    else if (at.getTime() > now) errors.push({ field: '/at', message: 'must not be in the future' });
+    else when = at.getTime();
+  }
+  if (errors.length) throw invalid(errors);
+  const norm = items.map((item, i): NormalizedItem => {
+    for (const f of ['subject', 'issuer', 'target'] as const) {
+      const v = item[f];
+      if (typeof v !== 'string' || v.trim() === '') errors.push({ field: `/items/${i}/${f}`, message: 'is required' });
+      else if (contracts.longerThan(v, LIMITS[f])) errors.push({ field: `/items/${i}/${f}`, message: `must be at most ${LIMITS[f]} characters` });
+    }
+    const out: NormalizedItem = { subject: item.subject, issuer: item.issuer, target: item.target, scope: DEFAULT_SCOPE };
+    const { scope, jurisdiction, gpc } = item;
+    if (scope !== undefined && scope !== null && scope !== '') {
+      if (typeof scope !== 'string' || scope.trim() === '' || contracts.longerThan(scope, LIMITS.scope))
+        errors.push({ field: `/items/${i}/scope`, message: `must be a non-blank string of at most ${LIMITS.scope} characters` });
+      else out.scope = scope;
+    }
+    if (jurisdiction !== undefined && jurisdiction !== null && jurisdiction !== '') {
+      const code = typeof jurisdiction === 'string' ? contracts.regimes.normalizeJurisdiction(jurisdiction) : undefined;
+      if (!code) errors.push({ field: `/items/${i}/jurisdiction`, message: contracts.regimes.JURISDICTION_MESSAGE });
+      else out.jurisdiction = code;
+    }
+    if (gpc !== undefined && gpc !== null) {
+      if (typeof gpc !== 'boolean') errors.push({ field: `/items/${i}/gpc`, message: 'must be a boolean' });
+      else out.gpc = gpc;
+    }
+    return out;
+  });
+  if (errors.length) throw invalid(errors);
+  return { norm, when };
+}
+
+function invalid(errors: FieldError[]): InvalidArgumentError {
+  return new InvalidArgumentError(errors.length === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : `${errors.length} invalid fields`, errors);
+}
+
+/** The specifications the items' targets name, each looked up once; unknown ones are absent (their targets decide as plain ones). */
+async function specsOf(specs: Pick<SpecSource, 'current'>, baseUrl: string, accountId: string, items: NormalizedItem[]): Promise<Map<string, DecisionSpec>> {
+  const ids = new Set<string>();
+  for (const i of items) {
+    const id = specIdOfTarget(i.target, baseUrl);
+    if (id !== undefined) ids.add(id);
+  }
+  const out = new Map<string, DecisionSpec>();
+  await mapLimit([...ids], SPEC_LOOKUPS_IN_FLIGHT, async (id) => {
+    let spec: SpecDetails | undefined;
+    try {
+      spec = await specs.current(accountId, id);
+    } catch (err) {
+      if (err instanceof UnavailableError) throw new UnavailableError(`decisions need the specifications of their targets: ${err.message}`);
+      throw err;
+    }
+    if (!spec) return;
+    const d: DecisionSpec = { legalBasis: spec.legalBasis };
+    if (spec.reconsentSince !== undefined) d.reconsentSince = spec.reconsentSince;
+    if (spec.regimes) d.regimes = spec.regimes;
+    out.set(id, d);
+  });
+  return out;
+}
