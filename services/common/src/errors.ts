@@ -55,11 +55,6 @@ export class UnauthenticatedError extends AppError {
     super(status.UNAUTHENTICATED, message);
   }
 }
-export class ResourceExhaustedError extends AppError {
-  constructor(message: string) {
-    super(status.RESOURCE_EXHAUSTED, message);
-  }
-}
 export class UnavailableError extends AppError {
   constructor(message = 'Service unavailable') {
     super(status.UNAVAILABLE, message);

@@ -47,11 +47,6 @@ export function startTracing(service: string, env: NodeJS.ProcessEnv = process.e
   return { stop: () => sdk.shutdown() };
 }
 
-/** Flushes and stops the SDK (no-op without tracing). */
-export async function stopTracing(): Promise<void> {
-  await shutdown?.();
-}
-
 /** Trace and span id of the active span, for log lines (empty without tracing). */
 export function traceIds(): { traceId: string; spanId: string } | undefined {
   const ctx = trace.getActiveSpan()?.spanContext();

@@ -80,13 +80,3 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(HttpProblem.notFound(`No route for ${req.method} ${req.path}.`));
 };
-
-/**
- * Answers 405 with an Allow header for methods a path does not support, e.g.
- * `router.all('/consents/:id', methodNotAllowed(['GET']))` after the real routes.
- */
-export function methodNotAllowed(allowed: string[]): RequestHandler {
-  const allow = allowed.includes('GET') && !allowed.includes('HEAD') ? [...allowed, 'HEAD'] : allowed;
-  return (req, _res, next) =>
-    next(new HttpProblem(405, titleFor(405), `${req.method} is not allowed here; allowed: ${allow.join(', ')}.`, [], { Allow: allow.join(', ') }));
-}

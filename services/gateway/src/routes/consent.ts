@@ -6,7 +6,6 @@ import { fieldErrorsOf, isServiceError, mapLimit, type FieldError } from '@accor
 import { consentEventJson, contracts, type consentv1 } from '@accord/proto';
 import { ConsentBatches } from '../consent-batches';
 import type { GatewayContext } from '../context';
-import { methodNotAllowed } from '../middleware/errors';
 import { storingEvents } from '../middleware/limits';
 import { toFieldErrors, validateBody, validateQuery, validatorFor } from '../openapi/validate';
 import { HttpProblem } from '../problem';
@@ -508,18 +507,5 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
   });
 
   // Events are immutable: no PUT, PATCH or DELETE anywhere.
-  r.all('/consents', methodNotAllowed(['POST']));
-  r.all('/consents/search', methodNotAllowed(['GET']));
-  r.all('/consents/statistics', methodNotAllowed(['GET']));
-  r.all('/consents/export', methodNotAllowed(['GET']));
-  r.all('/consents/token/:token', methodNotAllowed(['GET']));
-  r.all('/decisions', methodNotAllowed(['GET', 'POST']));
-  r.all('/consents/:id/receipt', methodNotAllowed(['GET']));
-  r.all('/consents/:id/proof', methodNotAllowed(['GET']));
-  r.all('/log/tree-head', methodNotAllowed(['GET']));
-  r.all('/log/consistency', methodNotAllowed(['GET']));
-  r.all('/subjects/erase', methodNotAllowed(['POST']));
-  r.all('/subjects/erasures', methodNotAllowed(['GET']));
-  r.all('/consents/:id', methodNotAllowed(['GET']));
   return r;
 }

@@ -3,7 +3,6 @@ import { status as Code } from '@grpc/grpc-js';
 import { isServiceError } from '@accord/common';
 import { contracts, type dataprocessingv1 as pb } from '@accord/proto';
 import type { GatewayContext } from '../context';
-import { methodNotAllowed } from '../middleware/errors';
 import { validateBody, validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 import { strictRouter } from './router';
@@ -173,7 +172,6 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
     setNextLink(ctx, req, res, out.nextCursor);
     res.json(out.groups.map(groupJson));
   });
-  r.all('/dpgroups', methodNotAllowed(['GET', 'POST']));
 
   r.get('/dpgroups/:groupId', async (req, res) => {
     res.json(groupJson(await dp.getGroup({ accountId: req.auth!.accountId, id: param(req, 'groupId') })));
@@ -193,7 +191,6 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
     await dp.deleteGroup({ ...who(req), id: param(req, 'groupId') });
     res.status(204).end();
   });
-  r.all('/dpgroups/:groupId', methodNotAllowed(['GET', 'PATCH', 'PUT', 'DELETE']));
 
   // ---- specifications of a group ----
   r.post('/dpgroups/:groupId/specs', validateBody('DpSpecCreateRequest'), async (req, res) => {
@@ -208,7 +205,6 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
     setNextLink(ctx, req, res, out.nextCursor);
     res.json(out.specs.map(specJson));
   });
-  r.all('/dpgroups/:groupId/specs', methodNotAllowed(['GET', 'POST']));
 
   // ---- views of a group ----
   const geoHeader = ctx.config.ACCORD_GEO_HEADER;
@@ -218,7 +214,6 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
     if (out.language) res.setHeader('Content-Language', out.language);
     res.type('text/html; charset=utf-8').send(out.html);
   });
-  r.all('/dpgroups/:groupId/policy', methodNotAllowed(['GET']));
 
   r.get('/dpgroups/:groupId/consent-request', validateQuery('DpViewQuery'), async (req, res) => {
     const out = await dp.getConsentRequest({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), ...viewParams(req, res, geoHeader) });
@@ -232,7 +227,6 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
       items: out.items.map(itemJson),
     });
   });
-  r.all('/dpgroups/:groupId/consent-request', methodNotAllowed(['GET']));
 
   r.get('/dpgroups/:groupId/dashboard', validateQuery('DpDashboardQuery'), async (req, res) => {
     const q = res.locals.query as { subject: string; issuer: string };
@@ -267,7 +261,6 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
       })),
     });
   });
-  r.all('/dpgroups/:groupId/dashboard', methodNotAllowed(['GET']));
 
   // ---- specifications ----
   r.get('/dpspecs/:specId', async (req, res) => {
@@ -300,19 +293,16 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
     await dp.deleteSpec({ ...who(req), id: param(req, 'specId') });
     res.status(204).end();
   });
-  r.all('/dpspecs/:specId', methodNotAllowed(['GET', 'PATCH', 'PUT', 'DELETE']));
 
   r.get('/dpspecs/:specId/versions', async (req, res) => {
     const out = await dp.listSpecVersions({ accountId: req.auth!.accountId, specId: param(req, 'specId') });
     res.json(out.versions.map(versionJson));
   });
-  r.all('/dpspecs/:specId/versions', methodNotAllowed(['GET']));
   r.get('/dpspecs/:specId/versions/:n', async (req, res) => {
     const n = param(req, 'n');
     if (!/^[1-9]\d{0,8}$/.test(n)) throw HttpProblem.notFound(`No version ${n}.`);
     res.json(versionJson(await dp.getSpecVersion({ accountId: req.auth!.accountId, specId: param(req, 'specId'), version: Number(n) })));
   });
-  r.all('/dpspecs/:specId/versions/:n', methodNotAllowed(['GET']));
 
   // ---- texts ----
   r.post('/dpspecs/:specId/texts', validateBody('DpTextCreateRequest'), async (req, res) => {
@@ -326,7 +316,6 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
     const out = await dp.listTexts({ accountId: req.auth!.accountId, specId: param(req, 'specId') });
     res.json(out.texts.map(textJson));
   });
-  r.all('/dpspecs/:specId/texts', methodNotAllowed(['GET', 'POST']));
 
   r.get('/dpspecs/:specId/texts/:textId', async (req, res) => {
     res.json(textJson(await dp.getText({ accountId: req.auth!.accountId, specId: param(req, 'specId'), textId: param(req, 'textId') })));
@@ -347,7 +336,6 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
     await dp.deleteText({ ...who(req), specId: param(req, 'specId'), textId: param(req, 'textId') });
     res.status(204).end();
   });
-  r.all('/dpspecs/:specId/texts/:textId', methodNotAllowed(['GET', 'PATCH', 'PUT', 'DELETE']));
 
   return r;
 }

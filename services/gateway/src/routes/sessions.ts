@@ -1,6 +1,5 @@
 import { type Router } from 'express';
 import type { GatewayContext } from '../context';
-import { methodNotAllowed } from '../middleware/errors';
 import { validateBody } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 import { strictRouter } from './router';
@@ -24,6 +23,5 @@ export function sessionRoutes(ctx: GatewayContext): Router {
     res.status(201).setHeader('Cache-Control', 'no-store');
     res.json({ sessionToken: out.sessionToken, expiresAt: out.expiresAt!.toISOString() });
   });
-  r.all('/sessions', methodNotAllowed(['POST']));
   return r;
 }

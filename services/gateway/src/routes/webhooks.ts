@@ -1,7 +1,6 @@
 import { type Router, type Request, type Response } from 'express';
 import { webhookv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
-import { methodNotAllowed } from '../middleware/errors';
 import { validateBody, validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 import { strictRouter } from './router';
@@ -68,7 +67,6 @@ export function webhooksRoutes(ctx: GatewayContext): Router {
     const out = await client.listWebhooks(caller(req));
     res.json(out.webhooks.map((w) => webhookJson(w, false)));
   });
-  r.all('/', methodNotAllowed(['GET', 'POST']));
 
   r.get('/:id', async (req, res) => {
     res.json(webhookJson(await client.getWebhook({ ...caller(req), id: webhookId(req) })));
@@ -90,12 +88,10 @@ export function webhooksRoutes(ctx: GatewayContext): Router {
     await client.deleteWebhook({ ...caller(req), id: webhookId(req) });
     res.status(204).end();
   });
-  r.all('/:id', methodNotAllowed(['GET', 'PATCH', 'DELETE']));
 
   r.post('/:id/secret/rotate', async (req, res) => {
     res.json(webhookJson(await client.rotateWebhookSecret({ ...caller(req), id: webhookId(req) })));
   });
-  r.all('/:id/secret/rotate', methodNotAllowed(['POST']));
 
   r.get('/:id/deliveries', validateQuery('WebhookDeliveriesQuery'), async (req: Request, res: Response) => {
     const q = res.locals.query as { limit?: number; cursor?: string };
@@ -109,7 +105,6 @@ export function webhooksRoutes(ctx: GatewayContext): Router {
     }
     res.json(out.deliveries.map(deliveryJson));
   });
-  r.all('/:id/deliveries', methodNotAllowed(['GET']));
 
   r.post('/:id/deliveries/:deliveryId/redeliver', async (req, res) => {
     const deliveryId = String(req.params.deliveryId);
@@ -117,12 +112,10 @@ export function webhooksRoutes(ctx: GatewayContext): Router {
     const d = await client.redeliverDelivery({ ...caller(req), webhookId: webhookId(req), deliveryId });
     res.status(202).json(deliveryJson(d));
   });
-  r.all('/:id/deliveries/:deliveryId/redeliver', methodNotAllowed(['POST']));
 
   r.post('/:id/test', async (req, res) => {
     const d = await client.sendTestEvent({ ...caller(req), webhookId: webhookId(req) });
     res.status(202).json(deliveryJson(d));
   });
-  r.all('/:id/test', methodNotAllowed(['POST']));
   return r;
 }

@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path';
 import express, { type Router } from 'express';
 import type { oauthconsolev1 } from '@accord/proto';
 import type { GatewayContext } from '../../context';
-import { methodNotAllowed } from '../../middleware/errors';
 import { validateBody } from '../../openapi/validate';
 import { limits, requireCsrf, requireRole, requireSession, sessionCookie, sessionJson, startSession } from './session';
 import { consoleOidcRoutes } from './oidc';
@@ -74,7 +73,6 @@ export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCa
     res.setHeader('Set-Cookie', sessionCookie(ctx, '', true));
     res.status(204).end();
   });
-  r.all('/session', methodNotAllowed(['GET', 'POST', 'DELETE']));
   // Sign-out everywhere: every session of this member, this one included.
   r.post('/session/revoke-all', async (req, res) => {
     const { revoked } = await oc.revokeMemberSessions({ accountId: req.console!.accountId, memberId: req.console!.memberId });
