@@ -4,46 +4,14 @@
  * the other, so a use case tested against memory behaves the same on MongoDB.
  * (node-oidc-provider's adapter test is the model: one suite, any adapter.)
  */
-import { testEnv } from '@accord/local-stack';
+import { describeStoreContract, memoryAdapter, mongoAdapter } from '@accord/testkit';
 import { buildEvents, stateKey, validateInputs, type ConsentEvent, type ConsentInput } from '../src/domain/consent';
 import { idFloor } from '../src/domain/event-id';
 import type { ConsentStore, LogLeaf, TreeHeadRecord } from '../src/app/ports';
 import { memoryConsentStore } from '../src/store/memory/store';
-import { openStore } from './store';
+import { consentStoreOn } from '../src/store/mongo/store';
 
-interface Adapter {
-  name: string;
-  open(): Promise<{ store: ConsentStore; reset(): Promise<void>; close(): Promise<void> }>;
-}
-
-const adapters: Adapter[] = [
-  {
-    name: 'memory',
-    async open() {
-      const box = { store: memoryConsentStore() as ConsentStore };
-      return {
-        get store() {
-          return box.store;
-        },
-        reset: async () => void (box.store = memoryConsentStore()),
-        close: async () => undefined,
-      };
-    },
-  },
-  {
-    name: 'MongoDB',
-    async open() {
-      const h = await openStore(testEnv('storecontract').mongoUrl);
-      return {
-        store: h.store,
-        reset: async () => {
-          for (const model of Object.values(h.conn.models)) await model.deleteMany({}).exec();
-        },
-        close: h.close,
-      };
-    },
-  },
-];
+const adapters = [memoryAdapter<ConsentStore>(() => memoryConsentStore()), mongoAdapter('storecontract', (conn) => consentStoreOn(conn).store)];
 
 const ISSUER = 'https://shop.example';
 const TARGET = 'https://shop.example/privacy';
@@ -56,18 +24,7 @@ function evs(accountId: string, inputs: Array<Partial<ConsentInput>>, appId = 'a
   return buildEvents(accountId, appId, validateInputs(inputs.map((i) => ({ subject: 's', issuer: ISSUER, target: TARGET, action: true, ...i }))));
 }
 
-describe.each(adapters)('the consent store ($name)', (adapter) => {
-  let h: Awaited<ReturnType<Adapter['open']>>;
-  let s: ConsentStore;
-  beforeAll(async () => {
-    h = await adapter.open();
-  });
-  afterAll(async () => h?.close());
-  beforeEach(async () => {
-    await h.reset();
-    s = h.store;
-  });
-
+describeStoreContract('the consent store', adapters, (s) => {
   describe('events', () => {
     it('reads events back by id (within their account only), by token newest first, and as a history with filters and a cursor', async () => {
       const [a, b, c, d] = evs('acc', [{ scope: 'email', source: 'web' }, { scope: 'sms' }, { scope: 'email' }, { subject: 'other' }]);
