@@ -4,32 +4,23 @@
  * token and use it, register a webhook and see a delivery, and a viewer who can change nothing.
  * Screenshots of each page go to .ci/artifacts/ (git-ignored).
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { consoleLink, startReceiver, type Receiver } from '@accord/testkit';
+import { ARTIFACTS, launchChromium } from './browser';
 import { startStack, type Stack } from './harness';
 
 // Each test makes several round trips through the stack; a loaded shared machine needs more than jest's 5 s.
 jest.setTimeout(60_000);
-
-const CHROMIUM = process.env.ACCORD_CHROMIUM ?? '/usr/bin/chromium';
-const ARTIFACTS = join(__dirname, '..', '.ci', 'artifacts');
 
 let stack: Stack;
 let browser: Browser;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: run deploy/local/scripts/install-chromium.sh or set ACCORD_CHROMIUM`);
-  mkdirSync(ARTIFACTS, { recursive: true });
   stack = await startStack('consolebrowser');
   await stack.bootstrap({ account: 'acme', app: 'website', scopes: ['consent', 'dataprocessing', 'webhooks'] });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = await launchChromium();
   receiver = await startReceiver();
 }, 120_000);
 

@@ -2,10 +2,10 @@
  * Console sign-in with OpenID Connect (authorization code + PKCE) against a real, local
  * identity provider (node-oidc-provider, in-process on a loopback port), driven in Chromium.
  */
-import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { freePort } from '@accord/local-stack';
+import { launchChromium } from './browser';
 import { startStack, type Stack } from './harness';
 
 // Each test makes several round trips through the stack; a loaded shared machine needs more than jest's 5 s.
@@ -15,14 +15,12 @@ jest.setTimeout(60_000);
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Provider } = require('oidc-provider') as { Provider: new (issuer: string, config: unknown) => { listen(port: number): Server } };
 
-const CHROMIUM = process.env.ACCORD_CHROMIUM ?? '/usr/bin/chromium';
 let stack: Stack;
 let idp: Server;
 let browser: Browser;
 let issuer: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: run deploy/local/scripts/install-chromium.sh or set ACCORD_CHROMIUM`);
   const port = await freePort();
   issuer = `http://127.0.0.1:${port}`;
   stack = await startStack('consoleoidc', {
@@ -59,11 +57,7 @@ beforeAll(async () => {
     ttl: { Grant: 600, AccessToken: 600, IdToken: 600, Interaction: 600, Session: 600, AuthorizationCode: 60 },
   });
   idp = provider.listen(port);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,4 +1,5 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './browser';
 import { startStack, type Credentials, type Stack } from './harness';
 
 // The API reference in a real browser (Chromium from the system, as the brief prescribes).
@@ -11,11 +12,7 @@ let browser: Browser;
 beforeAll(async () => {
   stack = await startStack('docsbrowser');
   acme = await stack.bootstrap({ account: 'acme', app: 'web', scopes: ['consent'] });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();

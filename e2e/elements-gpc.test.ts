@@ -3,20 +3,14 @@
 // a visible line says when the browser's signal was applied, an explicit choice overrides it, and
 // the signal is recorded once per subject, target and version (docs/consent.md, Signals and
 // regimes). The signal is injected as Chromium has none: navigator.globalPrivacyControl.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import axe from 'axe-core';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { Accord } from '../clients/sdk/src';
+import { ARTIFACTS, launchChromium, sdkBundle, shopSite, type ShopSite } from './browser';
 import { startStack, type Credentials, type Stack } from './harness';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundle } = require('../clients/sdk/scripts/bundle.js') as { bundle: () => { outputFiles: { text: string }[] } };
 
 jest.setTimeout(60_000);
-const ARTIFACTS = path.resolve(__dirname, '..', '.ci', 'artifacts');
 const ISSUER = 'https://shop.example';
 const REQUEST = 'accord-consent-request';
 const DASHBOARD = 'accord-consent-dashboard';
@@ -24,8 +18,7 @@ const DASHBOARD = 'accord-consent-dashboard';
 let stack: Stack;
 let shop: Credentials;
 let browser: Browser;
-let server: Server;
-let origin: string;
+let site: ShopSite;
 let groupId: string;
 /** Opt-in everywhere, opt-out in California where GPC counts as a decline. */
 let newsletter: { target: string; version: number };
@@ -33,14 +26,10 @@ let newsletter: { target: string; version: number };
 let analytics: { target: string; version: number };
 let backend: Accord;
 
-const pkgDir = mkdtempSync(path.join(tmpdir(), 'accord-sdk-'));
-const bundlePath = path.join(pkgDir, 'dist', 'accord-elements.js');
+const sdk = sdkBundle();
 
 beforeAll(async () => {
-  mkdirSync(path.dirname(bundlePath), { recursive: true });
-  writeFileSync(bundlePath, bundle().outputFiles[0]!.text);
-  writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify({ version: '0.1.0' }));
-  stack = await startStack('elementsgpc', { env: { ACCORD_SDK_BUNDLE: bundlePath } });
+  stack = await startStack('elementsgpc', { env: { ACCORD_SDK_BUNDLE: sdk.path } });
   shop = await stack.bootstrap({ account: 'gpc-shop', app: 'web', scopes: ['consent', 'dataprocessing'] });
   backend = new Accord({ baseUrl: stack.baseUrl, clientId: shop.clientId, clientSecret: shop.clientSecret, apiKey: shop.apiKey });
   const dp = await stack.token(shop, 'dataprocessing');
@@ -68,28 +57,16 @@ beforeAll(async () => {
   }>;
   [newsletter, analytics] = items.map((i) => ({ target: i.target, version: i.version }));
 
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="${url.searchParams.get('page-lang') ?? 'en'}">
-<head><meta charset="utf-8"><title>Shop</title><script type="module" src="${url.searchParams.get('sdk')}"></script></head>
-<body><main><h1>Shop</h1>${url.searchParams.get('html') ?? ''}</main></body></html>`);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await stack.setAllowedOrigins(shop.appId, [origin]);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
-  mkdirSync(ARTIFACTS, { recursive: true });
+  site = await shopSite('en');
+  await stack.setAllowedOrigins(shop.appId, [site.origin]);
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  server?.close();
+  site?.close();
   await stack?.stop();
-  rmSync(pkgDir, { recursive: true, force: true });
+  sdk.remove();
 });
 
 const session = async (subject: string) => (await backend.createSession({ subject, issuer: ISSUER, groupId })).sessionToken;
@@ -116,7 +93,7 @@ async function loaded(page: Page, tag: string): Promise<void> {
 async function open(context: BrowserContext, tag: string, subject: string, attrs = ''): Promise<Page> {
   const page = await context.newPage();
   const html = `<${tag} group="${groupId}" session-token="${await session(subject)}" base-url="${stack.baseUrl}" ${attrs}></${tag}>`;
-  await page.goto(`${origin}/?${new URLSearchParams({ html, sdk: `${stack.baseUrl}/sdk/accord-elements.js` })}`);
+  await page.goto(site.page(`${stack.baseUrl}/sdk/accord-elements.js`, html));
   await loaded(page, tag);
   return page;
 }

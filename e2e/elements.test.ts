@@ -1,40 +1,30 @@
 // The web components in a real browser (Debian's Chromium through playwright-core) against the
 // real stack: a shop page on its own origin holds only a consent session token.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import axe from 'axe-core';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Accord } from '../clients/sdk/src';
 import { startDemo } from '@accord/local-stack';
+import { ARTIFACTS, launchChromium, sdkBundle, shopSite, type ShopSite } from './browser';
 import { startStack, type Credentials, type Stack } from './harness';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { bundle } = require('../clients/sdk/scripts/bundle.js') as { bundle: () => { outputFiles: { text: string }[] } };
 
 jest.setTimeout(60_000);
-const ARTIFACTS = path.resolve(__dirname, '..', '.ci', 'artifacts');
 const ISSUER = 'https://shop.example';
 
 let stack: Stack;
 let shop: Credentials;
 let browser: Browser;
-let server: Server;
+let site: ShopSite;
 let origin: string;
 let groupId: string;
 let targets: string[];
 let backend: Accord;
 
 // The gateway serves the bundle (as built by `npm run build`) from a temporary package directory.
-const pkgDir = mkdtempSync(path.join(tmpdir(), 'accord-sdk-'));
-const bundlePath = path.join(pkgDir, 'dist', 'accord-elements.js');
+const sdk = sdkBundle();
 
 beforeAll(async () => {
-  mkdirSync(path.dirname(bundlePath), { recursive: true });
-  writeFileSync(bundlePath, bundle().outputFiles[0]!.text);
-  writeFileSync(path.join(pkgDir, 'package.json'), JSON.stringify({ version: '0.1.0' }));
-  stack = await startStack('elements', { env: { ACCORD_SDK_BUNDLE: bundlePath } });
+  stack = await startStack('elements', { env: { ACCORD_SDK_BUNDLE: sdk.path } });
   shop = await stack.bootstrap({ account: 'elements-shop', app: 'web', scopes: ['consent', 'dataprocessing'] });
   backend = new Accord({ baseUrl: stack.baseUrl, clientId: shop.clientId, clientSecret: shop.clientSecret, apiKey: shop.apiKey });
   const dp = await stack.token(shop, 'dataprocessing');
@@ -65,35 +55,23 @@ beforeAll(async () => {
   targets = request.body.items.map((i: { target: string }) => i.target);
   expect(targets).toEqual([news.id, stats.id].map((id) => expect.stringContaining(id)));
 
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="${url.searchParams.get('page-lang') ?? 'de'}">
-<head><meta charset="utf-8"><title>Shop</title><script type="module" src="${url.searchParams.get('sdk')}"></script></head>
-<body><main><h1>Shop</h1>${url.searchParams.get('spacer') ? '<div style="height:3000px"></div>' : ''}${url.searchParams.get('html') ?? ''}</main></body></html>`);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  site = await shopSite('de');
+  origin = site.origin;
   await stack.setAllowedOrigins(shop.appId, [origin]);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
-  mkdirSync(ARTIFACTS, { recursive: true });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  server?.close();
+  site?.close();
   await stack?.stop();
-  rmSync(pkgDir, { recursive: true, force: true });
+  sdk.remove();
 });
 
 const session = async (subject: string) => (await backend.createSession({ subject, issuer: ISSUER, groupId })).sessionToken;
 
 /** The shop's page (on its own origin) with the gateway's bundle and some HTML. */
-const shopPage = (html: string, spacer = false) =>
-  `${origin}/?${new URLSearchParams({ html, sdk: `${stack.baseUrl}/sdk/accord-elements.js`, ...(spacer ? { spacer: '1' } : {}) })}`;
+const shopPage = (html: string, spacer = false) => site.page(`${stack.baseUrl}/sdk/accord-elements.js`, html, { spacer });
 
 /** Opens the shop page with one element; its DOM events are collected in window.__accord. */
 async function open(tag: string, token: string, attrs = '', spacer = false): Promise<Page> {
