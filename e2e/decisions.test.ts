@@ -118,7 +118,7 @@ describe('decisions', () => {
     expect(one.body).toEqual(res.body.decisions[1]);
   });
 
-  test('renewal after a material change, and a new accept ends it', async () => {
+  test('renewal after a material change (not before it), and a new accept ends it', async () => {
     const s = await spec({});
     const given = await post(ev({ subject: 'reader', target: s.target, action: true }));
     expect(given.body.targetVersion).toBe(1);
@@ -127,6 +127,12 @@ describe('decisions', () => {
     expect((await dp('PATCH', `/dpspecs/${s.id}`, { purpose: 'news and partner offers' })).body).toMatchObject({ version: 2, reconsentSince: 2 });
     await afterCache();
     expect((await decide({ items: [item] })).body.decisions[0]).toMatchObject({ allowed: false, basis: 'renewal-required', eventId: given.body.id });
+    // before the change, the accept was all it took: the specification as it was then decides
+    expect((await decide({ at: given.body.createdAt, items: [item] })).body.decisions[0]).toMatchObject({
+      allowed: true,
+      basis: 'consent',
+      eventId: given.body.id,
+    });
     const again = await post(ev({ subject: 'reader', target: s.target, action: true }));
     expect((await decide({ items: [item] })).body.decisions[0]).toMatchObject({ allowed: true, basis: 'consent', eventId: again.body.id, targetVersion: 2 });
   });

@@ -48,7 +48,11 @@ function writerWith(store: ConsentStore, apply: ConsentStore['current']['apply']
   const consents = new Consents(
     { ...store, current: { ...store.current, apply } },
     relay,
-    { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs: { lookup: async () => undefined, current: async () => undefined } },
+    {
+      keys: [],
+      settings: { baseUrl: 'https://accord.example' } as never,
+      specs: { lookup: async () => undefined, current: async () => undefined, asOf: async () => undefined },
+    },
     { warn: (...args: unknown[]) => void warnings.push(args) },
     undefined,
     '',

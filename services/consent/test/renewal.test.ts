@@ -25,6 +25,7 @@ describe('renewalRequired: consents to a specification changed materially since 
         if (spec === 'unavailable') throw new UnavailableError('data processing service unavailable');
         return specId === SPEC ? ({ id: SPEC, version: spec.version, reconsentSince: spec.reconsentSince } as SpecDetails) : undefined;
       },
+      asOf: async () => undefined, // decisions in the past are not this suite's
     };
     consents = new Consents(
       h.store,

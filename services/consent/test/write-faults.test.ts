@@ -42,7 +42,11 @@ function writer(store: ConsentStore, publishLeaseMs = 30_000) {
   const consents = new Consents(
     store,
     { publishStored: (evs) => void published.push(...evs.map((e) => e.id)) },
-    { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs: { lookup: async () => undefined, current: async () => undefined } },
+    {
+      keys: [],
+      settings: { baseUrl: 'https://accord.example' } as never,
+      specs: { lookup: async () => undefined, current: async () => undefined, asOf: async () => undefined },
+    },
     testLogger('t'),
     undefined,
     '',

@@ -22,18 +22,24 @@ function setUp(
   opts: {
     store?: MemoryConsentStore;
     wrap?: (s: MemoryConsentStore) => ConsentStore;
-    specs?: Partial<Record<string, Pick<SpecDetails, 'version' | 'consentValidityDays'>>> | 'unavailable';
+    specs?: Partial<Record<string, Partial<SpecDetails>>> | 'unavailable';
+    /** What `asOf` answers (the specifications as they were at the moment asked). */
+    specsThen?: Partial<Record<string, Partial<SpecDetails>>>;
   } = {},
 ) {
   const store = opts.store ?? memoryConsentStore();
   const published: string[] = [];
   const warnings: string[] = [];
   let nudges = 0;
-  const specs: Pick<SpecSource, 'lookup' | 'current'> = {
+  const specs: Pick<SpecSource, 'lookup' | 'current' | 'asOf'> = {
     lookup: async () => undefined,
     current: async (_acc, specId) => {
       if (opts.specs === 'unavailable') throw new UnavailableError('data processing service unavailable');
       const s = opts.specs?.[specId];
+      return s && ({ id: specId, ...s } as SpecDetails);
+    },
+    asOf: async (_acc, specId) => {
+      const s = opts.specsThen?.[specId];
       return s && ({ id: specId, ...s } as SpecDetails);
     },
   };
@@ -337,6 +343,34 @@ describe('Consents.decide', () => {
     store.calls.length = 0;
     await consents.decide(A.accountId, [item('b'), item('c')], at);
     expect(store.calls).toEqual(['current.byKeys']);
+  });
+
+  it('judges a past moment by the specification as it was then: its material changes and its legal basis', async () => {
+    const specs: Record<string, Partial<SpecDetails>> = { s1: { version: 1, legalBasis: 'CONSENT' }, s2: { version: 1, legalBasis: 'CONSENT' } };
+    const specsThen: Record<string, Partial<SpecDetails>> = {};
+    const { consents } = setUp({ specs, specsThen });
+    const [e1, e2] = await consents.create(A.accountId, A.appId, [
+      input({ target: specTarget('s1'), targetVersion: 1 }),
+      input({ target: specTarget('s2'), targetVersion: 1 }),
+    ]);
+    await new Promise((r) => setTimeout(r, 5));
+    const then = new Date();
+    // later: s1 changed materially (version 3 asks again), s2 became a contract's processing
+    Object.assign(specs, { s1: { version: 3, legalBasis: 'CONSENT', reconsentSince: 3 }, s2: { version: 2, legalBasis: 'CONTRACT' } });
+    Object.assign(specsThen, { s1: { version: 1, legalBasis: 'CONSENT' }, s2: { version: 1, legalBasis: 'CONSENT' } });
+    const items = [item('s', { target: specTarget('s1') }), item('s', { target: specTarget('s2') })];
+    const basis = (out: Awaited<ReturnType<Consents['decide']>>) => out.decisions.map((d) => [d.basis, d.event?.id]);
+    expect(basis(await consents.decide(A.accountId, items))).toEqual([
+      ['renewal-required', e1!.id],
+      ['not-required', e2!.id],
+    ]);
+    expect(basis(await consents.decide(A.accountId, items, then))).toEqual([
+      ['consent', e1!.id],
+      ['consent', e2!.id],
+    ]);
+    // a specification made after the moment: its target decides as a plain one then
+    delete specsThen.s1;
+    expect(basis(await consents.decide(A.accountId, items.slice(0, 1), then))).toEqual([['consent', e1!.id]]);
   });
 
   it('refuses a future moment, an empty or oversized batch and bad items, naming each', async () => {

@@ -86,7 +86,7 @@ export class Consents {
   constructor(
     private readonly store: ConsentStore,
     private readonly relay: EventPublisher,
-    private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; specs: Pick<SpecSource, 'lookup' | 'current'> },
+    private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; specs: Pick<SpecSource, 'lookup' | 'current' | 'asOf'> },
     private readonly logger: Pick<Logger, 'warn'>,
     private readonly log?: ConsentLogPort,
     /** The installation's erasure secret (ACCORD_ERASURE_KEY); per-account keys are derived from it. */

@@ -44,7 +44,7 @@ export interface DecisionAnswer extends Decision {
  */
 export async function decideBatch(
   store: Pick<ConsentStore, 'current' | 'events'>,
-  specs: Pick<SpecSource, 'current'>,
+  specs: Pick<SpecSource, 'current' | 'asOf'>,
   baseUrl: string,
   accountId: string,
   items: DecisionItem[],
@@ -76,7 +76,7 @@ export async function decideBatch(
       for (const [k, e] of await store.events.newestBefore(accountId, refs, bound)) asOf.set(k, e);
     }
   }
-  const specOf = await specsOf(specs, baseUrl, accountId, norm);
+  const specOf = await specsOf(specs, baseUrl, accountId, norm, when === now ? undefined : new Date(when));
   const decisions = norm.map((item, i): DecisionAnswer => {
     const event = asOf.get(keys[i]!);
     const specId = specIdOfTarget(item.target, baseUrl);
@@ -142,8 +142,18 @@ function invalid(errors: FieldError[]): InvalidArgumentError {
   return new InvalidArgumentError(errors.length === 1 ? `${errors[0]!.field}: ${errors[0]!.message}` : `${errors.length} invalid fields`, errors);
 }
 
-/** The specifications the items' targets name, each looked up once; unknown ones are absent (their targets decide as plain ones). */
-async function specsOf(specs: Pick<SpecSource, 'current'>, baseUrl: string, accountId: string, items: NormalizedItem[]): Promise<Map<string, DecisionSpec>> {
+/**
+ * The specifications the items' targets name, each looked up once — as they were at `past` when
+ * given (the version current then: its legal basis, regimes and material changes) — unknown ones
+ * (or not yet made then) are absent: their targets decide as plain ones.
+ */
+async function specsOf(
+  specs: Pick<SpecSource, 'current' | 'asOf'>,
+  baseUrl: string,
+  accountId: string,
+  items: NormalizedItem[],
+  past: Date | undefined,
+): Promise<Map<string, DecisionSpec>> {
   const ids = new Set<string>();
   for (const i of items) {
     const id = specIdOfTarget(i.target, baseUrl);
@@ -153,7 +163,7 @@ async function specsOf(specs: Pick<SpecSource, 'current'>, baseUrl: string, acco
   await mapLimit([...ids], SPEC_LOOKUPS_IN_FLIGHT, async (id) => {
     let spec: SpecDetails | undefined;
     try {
-      spec = await specs.current(accountId, id);
+      spec = past ? await specs.asOf(accountId, id, past) : await specs.current(accountId, id);
     } catch (err) {
       if (err instanceof UnavailableError) throw new UnavailableError(`decisions need the specifications of their targets: ${err.message}`);
       throw err;

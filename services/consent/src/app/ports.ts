@@ -411,6 +411,11 @@ export interface SpecSource {
    * one specification costs one call). Throws UnavailableError when the service cannot answer.
    */
   current(accountId: string, specId: string, fresh?: boolean): Promise<SpecDetails | undefined>;
+  /**
+   * For decisions in the past: the specification as it was at `at` (the version current then);
+   * undefined when it did not exist yet. Throws UnavailableError when the service cannot answer.
+   */
+  asOf(accountId: string, specId: string, at: Date): Promise<SpecDetails | undefined>;
   close(): void;
 }
 

@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { createClient, isServiceError, UnavailableError, type Logger, type PromiseClient } from '@accord/common';
 import { contracts, dataprocessingv1 } from '@accord/proto';
-import type { RenewalSignals, SpecLookup, SpecSource } from '../app/ports';
+import type { RenewalSignals, SpecSource } from '../app/ports';
 import type { SpecDetails } from '../domain/receipt';
 
 /** Most specifications remembered at once by `current` (the memory is cleared when full). */
@@ -12,19 +12,20 @@ export function dataprocessingSpecSource(address: string, logger: Logger, cacheM
     timeoutMs: 2_000,
     retries: 1,
   });
-  const fetchSpec: SpecLookup = async (accountId, specId, version) => {
+  const fetchSpec = async (accountId: string, specId: string, as: { version?: number; at?: Date } = {}): Promise<SpecDetails | undefined> => {
     try {
-      return specDetails(await client.getSpecForConsent({ accountId, specId, ...(version !== undefined ? { version } : {}) }));
+      return specDetails(await client.getSpecForConsent({ accountId, specId, ...as }));
     } catch (err) {
       if (isServiceError(err) && err.code === status.NOT_FOUND) return undefined;
       throw err;
     }
   };
+  const unavailable = (err: unknown) => new UnavailableError(`data processing service unavailable: ${(err as Error).message}`);
   const cache = new Map<string, { at: number; spec: SpecDetails | undefined }>();
   return {
     async lookup(accountId, specId, version) {
       try {
-        return await fetchSpec(accountId, specId, version);
+        return await fetchSpec(accountId, specId, version !== undefined ? { version } : {});
       } catch (err) {
         logger.warn({ err: (err as Error).message, specId }, 'receipt: data processing service unavailable; receipt built from the event alone');
         return undefined;
@@ -38,11 +39,18 @@ export function dataprocessingSpecSource(address: string, logger: Logger, cacheM
       try {
         spec = await fetchSpec(accountId, specId);
       } catch (err) {
-        throw new UnavailableError(`data processing service unavailable: ${(err as Error).message}`);
+        throw unavailable(err);
       }
       if (cache.size >= CACHE_MAX) cache.clear();
       if (cacheMs > 0) cache.set(key, { at: Date.now(), spec });
       return spec;
+    },
+    async asOf(accountId, specId, at) {
+      try {
+        return await fetchSpec(accountId, specId, { at });
+      } catch (err) {
+        throw unavailable(err);
+      }
     },
     close: () => client.close(),
   };

@@ -6,7 +6,7 @@ let n = 0;
 const newId = () => (++n).toString(16).padStart(24, '0');
 const noConsent = { currentStates: async () => [] };
 
-async function setup(opts: { maxAttempts?: number } = {}) {
+async function setup(opts: { maxAttempts?: number; now?: () => Date } = {}) {
   const store = new MemoryRegistryStore();
   const reg = new Registry(store, noConsent, { baseUrl: 'https://accord.test', defaultLocation: 'EU', newId, ...opts });
   const g = await reg.createGroup('acc', 'app', { name: 'G' });
@@ -65,5 +65,25 @@ describe('a change of a specification', () => {
     await reg.deleteSpec('acc', 'app', s.id);
     await expect(reg.updateSpec('acc', 'app', s.id, { purpose: 'x' }, ['purpose'])).rejects.toThrow(NotFoundError);
     expect(await reg.getSpec('acc', s.id)).toMatchObject({ version: 2, purpose: 'p0', deletedAt: expect.any(Date) });
+  });
+});
+
+describe('a specification as it was at a moment (decisions in the past)', () => {
+  it('is the version current then: the newest made at or before it; none before it was made', async () => {
+    let clock = Date.parse('2030-03-01T00:00:00Z');
+    const { reg, s } = await setup({ now: () => new Date(clock) });
+    clock += 60_000;
+    await reg.updateSpec('acc', 'app', s.id, { purpose: 'p1' }, ['purpose']); // version 2 at +1 min
+    clock += 60_000;
+    await reg.updateSpec('acc', 'app', s.id, { purpose: 'p2' }, ['purpose']); // version 3 at +2 min
+    const at = (minutes: number) => new Date(Date.parse('2030-03-01T00:00:00Z') + minutes * 60_000);
+    const asOf = async (m: number) => (await reg.specForConsent('acc', s.id, undefined, at(m))).spec;
+    expect(await asOf(0)).toMatchObject({ version: 1, purpose: 'p0' });
+    expect(await asOf(1.5)).toMatchObject({ version: 2, purpose: 'p1' });
+    expect(await asOf(2)).toMatchObject({ version: 3, purpose: 'p2' });
+    expect(await asOf(60)).toMatchObject({ version: 3, purpose: 'p2' });
+    await expect(asOf(-1)).rejects.toThrow(NotFoundError);
+    // a version asked for by number wins over the moment
+    expect((await reg.specForConsent('acc', s.id, 1, at(60))).spec).toMatchObject({ version: 1 });
   });
 });

@@ -278,6 +278,21 @@ export class Registry {
     return versions.map((v) => ({ version: v.version, createdAt: v.createdAt, appId: v.appId, spec: specAsOf(v), current: false }));
   }
 
+  /**
+   * The specification as it was at `at`: the version current then, the newest made at or before
+   * it. NotFound when the specification did not exist yet or that version is no longer kept (the
+   * newest 100 previous ones are).
+   */
+  async specAt(accountId: string, specId: string, at: Date): Promise<SpecRecord> {
+    const spec = await this.getSpec(accountId, specId);
+    if (spec.updatedAt <= at) return spec;
+    const notFound = new NotFoundError(`specification ${specId} as of ${at.toISOString()} not found`);
+    if (spec.createdAt > at) throw notFound;
+    const then = (await this.store.listVersions(accountId, specId, oldestKeptVersion(spec.version), spec.version)).find((v) => v.createdAt <= at);
+    if (!then) throw notFound;
+    return specAsOf(then);
+  }
+
   /** One version: the current one or a kept previous one. */
   async getVersion(accountId: string, specId: string, version: number): Promise<VersionView> {
     const spec = await this.getSpec(accountId, specId);
@@ -373,8 +388,18 @@ export class Registry {
 
   /** The specification with its group (deleted groups included), for consent receipts. */
   /** A specification for a consent (receipts, the version a consent names): current, or as of `version`. */
-  async specForConsent(accountId: string, specId: string, version?: number): Promise<{ spec: SpecRecord; group: GroupRecord | null; target: string }> {
-    const spec = version === undefined ? await this.getSpec(accountId, specId) : (await this.getVersion(accountId, specId, version)).spec;
+  async specForConsent(
+    accountId: string,
+    specId: string,
+    version?: number,
+    at?: Date,
+  ): Promise<{ spec: SpecRecord; group: GroupRecord | null; target: string }> {
+    const spec =
+      version !== undefined
+        ? (await this.getVersion(accountId, specId, version)).spec
+        : at !== undefined
+          ? await this.specAt(accountId, specId, at)
+          : await this.getSpec(accountId, specId);
     const group = await this.store.findGroup(accountId, spec.groupId, { includeDeleted: true });
     return { spec, group, target: this.targetOf(spec.id) };
   }

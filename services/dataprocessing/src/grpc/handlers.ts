@@ -97,7 +97,7 @@ export function dataProcessingHandlers(registry: Registry): DataProcessingHandle
     },
 
     async getSpecForConsent(req) {
-      const { spec: s, group, target } = await registry.specForConsent(req.accountId, req.specId, req.version);
+      const { spec: s, group, target } = await registry.specForConsent(req.accountId, req.specId, req.version, req.at);
       return specForConsentToPb(s, group, target);
     },
     async resolveTarget(req) {

@@ -270,7 +270,7 @@ export const consentOpenApi: OpenApiFragment = {
         summary: 'May I process this? A batch of decisions, with the evidence they rest on.',
         description:
           `For each item (1 to ${contracts.consent.DECISIONS_MAX}, answered in order): \`allowed\` and its \`basis\`, from the newest event of the item's (subject, issuer, target, scope) created at or before \`at\` (default now; a past moment answers what was true then; a future one is a 400), ` +
-          "judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. " +
+          "judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis (the specification as it was at `at`: the version current then) and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. " +
           'A decision resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events never count. ' +
           'Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).',
         security,

@@ -303,6 +303,12 @@ export interface GetSpecForConsentRequest {
    * otherwise). Absent: the current version.
    */
   version?: number | undefined;
+  /**
+   * The specification as it was at this moment: the version current then (the newest made at or
+   * before it). NOT_FOUND when the specification did not exist yet, or that version is no longer
+   * kept. Ignored when `version` is set.
+   */
+  at?: Date | undefined;
 }
 
 export interface SpecForConsent {
@@ -4669,7 +4675,7 @@ export const DeleteTextResponse: MessageFns<DeleteTextResponse> = {
 };
 
 function createBaseGetSpecForConsentRequest(): GetSpecForConsentRequest {
-  return { accountId: '', specId: '', version: undefined };
+  return { accountId: '', specId: '', version: undefined, at: undefined };
 }
 
 export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
@@ -4682,6 +4688,9 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
     }
     if (message.version !== undefined) {
       writer.uint32(24).int32(message.version);
+    }
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -4723,6 +4732,14 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
             message.version = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4740,6 +4757,7 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
       accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
       specId: isSet(object.specId) ? globalThis.String(object.specId) : isSet(object.spec_id) ? globalThis.String(object.spec_id) : '',
       version: isSet(object.version) ? globalThis.Number(object.version) : undefined,
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
     };
   },
 
@@ -4754,6 +4772,9 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
     if (message.version !== undefined) {
       obj.version = Math.round(message.version);
     }
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
     return obj;
   },
 
@@ -4765,6 +4786,7 @@ export const GetSpecForConsentRequest: MessageFns<GetSpecForConsentRequest> = {
     message.accountId = object.accountId ?? '';
     message.specId = object.specId ?? '';
     message.version = object.version ?? undefined;
+    message.at = object.at ?? undefined;
     return message;
   },
 };
