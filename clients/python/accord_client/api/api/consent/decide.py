@@ -139,12 +139,13 @@ def sync_detailed(
     the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment
     answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md
     (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the
-    specification's legal basis and its regime for the event's jurisdiction (else the item's
-    `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision
-    resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion
-    proof in the consent log. Another account’s events never count. Every problem is a 400 naming the
-    item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever
-    its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
+    specification's legal basis (the specification as it was at `at`: the version current then) and its
+    regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy
+    Control where the regime honours it. A decision resting on an event names it (`eventId`) with its
+    evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events
+    never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a
+    bounded number of database commands whatever its size; the request body must also fit
+    ACCORD_BODY_LIMIT (1 MB by default).
 
     Args:
         body (DecisionRequest): A batch of decisions.
@@ -181,12 +182,13 @@ def sync(
     the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment
     answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md
     (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the
-    specification's legal basis and its regime for the event's jurisdiction (else the item's
-    `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision
-    resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion
-    proof in the consent log. Another account’s events never count. Every problem is a 400 naming the
-    item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever
-    its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
+    specification's legal basis (the specification as it was at `at`: the version current then) and its
+    regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy
+    Control where the regime honours it. A decision resting on an event names it (`eventId`) with its
+    evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events
+    never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a
+    bounded number of database commands whatever its size; the request body must also fit
+    ACCORD_BODY_LIMIT (1 MB by default).
 
     Args:
         body (DecisionRequest): A batch of decisions.
@@ -218,12 +220,13 @@ async def asyncio_detailed(
     the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment
     answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md
     (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the
-    specification's legal basis and its regime for the event's jurisdiction (else the item's
-    `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision
-    resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion
-    proof in the consent log. Another account’s events never count. Every problem is a 400 naming the
-    item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever
-    its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
+    specification's legal basis (the specification as it was at `at`: the version current then) and its
+    regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy
+    Control where the regime honours it. A decision resting on an event names it (`eventId`) with its
+    evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events
+    never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a
+    bounded number of database commands whatever its size; the request body must also fit
+    ACCORD_BODY_LIMIT (1 MB by default).
 
     Args:
         body (DecisionRequest): A batch of decisions.
@@ -260,12 +263,13 @@ async def asyncio(
     the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment
     answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md
     (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the
-    specification's legal basis and its regime for the event's jurisdiction (else the item's
-    `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision
-    resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion
-    proof in the consent log. Another account’s events never count. Every problem is a 400 naming the
-    item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever
-    its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
+    specification's legal basis (the specification as it was at `at`: the version current then) and its
+    regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy
+    Control where the regime honours it. A decision resting on an event names it (`eventId`) with its
+    evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events
+    never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a
+    bounded number of database commands whatever its size; the request body must also fit
+    ACCORD_BODY_LIMIT (1 MB by default).
 
     Args:
         body (DecisionRequest): A batch of decisions.
