@@ -355,6 +355,8 @@ describe('Consents.decide', () => {
     ]);
     await new Promise((r) => setTimeout(r, 5));
     const then = new Date();
+    // strictly later (a decision asked in the same millisecond as `at` is one about now)
+    await new Promise((r) => setTimeout(r, 5));
     // later: s1 changed materially (version 3 asks again), s2 became a contract's processing
     Object.assign(specs, { s1: { version: 3, legalBasis: 'CONSENT', reconsentSince: 3 }, s2: { version: 2, legalBasis: 'CONTRACT' } });
     Object.assign(specsThen, { s1: { version: 1, legalBasis: 'CONSENT' }, s2: { version: 1, legalBasis: 'CONSENT' } });
