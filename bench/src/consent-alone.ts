@@ -10,7 +10,8 @@
  * on a database and a NATS prefix of their own, called over gRPC from this process: `record`
  * (CreateConsents of one event, a new subject each), `change` (one event changing a seeded
  * state), `read` (SearchConsents current=true with a scope: the current consent of a seeded
- * subject), `array` (CreateConsents of 100 events). Each run offers a fixed rate
+ * subject), `array` (CreateConsents of 100 events), `decide` (Decide of 1000 seeded states; not
+ * in the default jobs). Each run offers a fixed rate
  * (BENCH_ALONE_RATE requests/s, default 100; 0 for as many as BENCH_ALONE_CONCURRENCY calls in
  * flight, default 10, allow), starts on a quiet system and is counted until the system is quiet
  * again, so that publication, delivery and the log's sequencing are part of a request's cost.
@@ -179,6 +180,11 @@ const jobs: Record<string, (c: ConsentClient, run: string) => (n: number) => Pro
     }),
   read: (c) => (n) =>
     c.searchConsents({ accountId: ACCOUNT, subject: `seed-${(n * 7919) % SEEDED}`, issuer: ISSUER, target: TARGET, scope: 'email', current: true }),
+  decide: (c) => (n) =>
+    c.decide({
+      accountId: ACCOUNT,
+      items: Array.from({ length: 1000 }, (_, k) => ({ subject: `seed-${(n * 1000 + k) % SEEDED}`, issuer: ISSUER, target: TARGET, scope: 'email' })),
+    }),
   array: (c, run) => (n) =>
     c.createConsents({
       accountId: ACCOUNT,

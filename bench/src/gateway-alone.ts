@@ -5,7 +5,8 @@
  * (read from /proc) is its work only — HTTP, authentication, validation, routing, logging,
  * metrics, its gRPC client — with no database, service or machine noise in the way of a small
  * change. Each job runs at full speed (10 connections) for BENCH_GATEWAY_SECONDS (default 10)
- * after a warm-up; BENCH_GATEWAY_JOBS picks jobs (record,read,token), BENCH_GATEWAY_ROUNDS
+ * after a warm-up; BENCH_GATEWAY_JOBS picks jobs (record,read,token; decide, 1000 decisions a
+ * request, on request), BENCH_GATEWAY_ROUNDS
  * repeats them (default 3, the median is printed) and BENCH_CPU_PROF=1 profiles the gateway
  * (the file is named at the end). BENCH_GATEWAY_BUILDS=before=<dir>,after=services/gateway/dist
  * compares builds (a copy of an earlier `dist` inside the repository, so that it finds the same
@@ -65,6 +66,16 @@ async function main(): Promise<void> {
     createConsents: (req: consentv1.CreateConsentsRequest) => ({ events: req.events.map((e) => stored(e, req.appId)) }),
     searchConsents: (req: consentv1.SearchConsentsRequest) => ({ events: [stored({ ...req, action: true }, 'app_bench')] }),
     getReceiptKeys: () => ({ jwks: { keys: [] } }),
+    decide: (req: consentv1.DecideRequest) => ({
+      at: new Date(),
+      decisions: req.items.map((i, k) => ({
+        ...i,
+        scope: i.scope ?? 'default',
+        allowed: k % 2 === 0,
+        basis: k % 2 === 0 ? 'consent' : 'declined',
+        eventId: `e${k}`,
+      })),
+    }),
   });
   for (const d of [dataprocessingv1.DataProcessingServiceService, webhookv1.WebhookServiceService, limitsv1.LimitsServiceService]) {
     serve(server, d as unknown as ServiceDefinition);
@@ -100,7 +111,7 @@ async function main(): Promise<void> {
         const jobs = jobsFor(g.baseUrl, { authorization: `Bearer ${token}`, 'x-api-key': 'key_bench', 'content-type': 'application/json' });
         for (const name of JOBS) {
           const job = jobs[name];
-          if (!job) throw new Error(`BENCH_GATEWAY_JOBS: unknown job ${name} (record, read, token)`);
+          if (!job) throw new Error(`BENCH_GATEWAY_JOBS: unknown job ${name} (record, read, token, decide)`);
           await autocannon({ ...job(), duration: 3, connections: 10 }); // warm-up: JIT, caches, the channel
           const before = g.cpu();
           const fromUs = Number(process.hrtime.bigint() / 1000n);
@@ -234,6 +245,19 @@ function jobsFor(baseUrl: string, headers: Record<string, string>): Record<strin
         ],
       };
     },
+    decide: () => ({
+      url: `${baseUrl}/consent/v0/decisions`,
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        items: Array.from({ length: 1000 }, (_, k) => ({
+          subject: `s-${k}`,
+          issuer: ISSUER,
+          target: `${ISSUER}/policy`,
+          ...(k % 4 ? {} : { scope: 'email' }),
+        })),
+      }),
+    }),
     token: () => ({
       url: `${baseUrl}/oauth/v0/token`,
       method: 'POST',

@@ -73,4 +73,42 @@ describe('local mongo-java-server', () => {
       await server.stop();
     }
   });
+
+  // The memory backend answers an `_id` `$in` from the index without matching each document
+  // against the list again (IdLookupMemoryBackend): what it finds must be what MongoDB finds,
+  // and every query it does not take that path for (other conditions beside `_id`) unchanged.
+  it('answers _id $in lookups, alone and beside other conditions, as MongoDB does (memory backend)', async () => {
+    const server = await startMongoJavaServer(freshDir(), true, process.env, quiet);
+    const client = await new MongoClient(server.url).connect();
+    try {
+      type Doc = { _id: string | number | { x: number }; n: number; tag?: string | null };
+      const col = client.db().collection<Doc>('lookups');
+      const docs: Doc[] = Array.from({ length: 300 }, (_, n) => ({ _id: `k${n}`, n, tag: n % 3 === 0 ? 'a' : 'b' }));
+      docs.push({ _id: 7, n: 1000 }, { _id: 2.5, n: 1001, tag: null }, { _id: { x: 1 }, n: 1002 });
+      await col.insertMany(docs);
+      const ns = (found: Doc[]) => found.map((d) => d.n).sort((a, b) => a - b);
+      const asked = ['k299', 'k5', 'k5', 'missing', 'k0', 'k150', 'k42'];
+
+      expect(ns(await col.find({ _id: { $in: asked } }).toArray())).toEqual([0, 5, 42, 150, 299]);
+      expect(ns(await col.find({ _id: { $in: [...asked, 7.0, 2.5, 8] } }).toArray())).toEqual([0, 5, 42, 150, 299, 1000, 1001]);
+      expect(await col.find({ _id: { $in: [] } }).toArray()).toEqual([]);
+      expect(ns(await col.find({ _id: { $in: asked } }, { sort: { n: -1 }, skip: 1, limit: 2 }).toArray())).toEqual([42, 150]);
+      expect(await col.find({ _id: { $in: ['k5', 'k6'] } }, { projection: { n: 1 }, sort: { n: 1 } }).toArray()).toEqual([
+        { _id: 'k5', n: 5 },
+        { _id: 'k6', n: 6 },
+      ]);
+      // not answered by the index alone: matched document by document, as before
+      expect(ns(await col.find({ _id: { $in: asked }, tag: 'a' }).toArray())).toEqual([0, 42, 150]);
+      expect(ns(await col.find({ _id: { $in: asked, $ne: 'k0' } }).toArray())).toEqual([5, 42, 150, 299]);
+      expect(ns(await col.find({ _id: { $in: ['k298', { x: 1 }] } }).toArray())).toEqual([298, 1002]);
+      expect(ns(await col.find({ tag: { $in: [null] }, _id: { $in: [2.5, 7, 'k1'] } }).toArray())).toEqual([1000, 1001]);
+      // a write by the same lookup
+      expect((await col.deleteMany({ _id: { $in: ['k1', 'k2', 'nope'] } })).deletedCount).toBe(2);
+      expect((await col.updateMany({ _id: { $in: ['k3', 'k4', 'k1'] } }, { $set: { tag: 'c' } })).modifiedCount).toBe(2);
+      expect(ns(await col.find({ tag: 'c' }).toArray())).toEqual([3, 4]);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
 });

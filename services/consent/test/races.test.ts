@@ -115,6 +115,8 @@ describe('current states written by Accord 0.1 (flat fields, no `cur`)', () => {
       } as never);
       const current = () => currentOfSubject(repo, 'acc-legacy', 'l', 't');
       expect(await current()).toEqual([old]);
+      // a decision reads the flat form whole (it has no copy to project)
+      expect(await repo.current.forDecisions('acc-legacy', [key])).toEqual(new Map([[key, { id: old!.id, action: true }]]));
       expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([]); // no counters of 0.1 here
       await repo.statistics.count([next!]);
       expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([
@@ -131,6 +133,7 @@ describe('current states written by Accord 0.1 (flat fields, no `cur`)', () => {
       ]);
       await repo.current.apply([next!]);
       expect(await current()).toEqual([next]);
+      expect(await repo.current.forDecisions('acc-legacy', [key])).toEqual(new Map([[key, { id: next!.id, action: false }]]));
       await repo.current.apply([old!]); // older: no change
       expect(await current()).toEqual([next]);
       expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([

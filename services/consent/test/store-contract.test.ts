@@ -182,6 +182,18 @@ describeStoreContract('the consent store', adapters, (s) => {
       expect([...(await s.current.byKeys('acc', [key, 'nope'])).entries()]).toEqual([[key, next]]);
       expect((await s.current.byKeys('acc-other', [key])).size).toBe(0);
       expect(await s.current.ofSubject('acc', 's', ISSUER, [TARGET], 10)).toEqual([next]);
+      // what a decision reads of it, and nothing more
+      expect([...(await s.current.forDecisions('acc', [key, 'nope'])).entries()]).toEqual([[key, { id: next!.id, action: null, expiresAt: next!.expiresAt }]]);
+      expect((await s.current.forDecisions('acc-other', [key])).size).toBe(0);
+      const [versioned] = evs('acc', [{ scope: 'v', action: true, targetVersion: 3 }]);
+      await s.current.apply([versioned!]);
+      const vkey = stateKey('acc', 's', ISSUER, TARGET, 'v');
+      expect(await s.current.forDecisions('acc', [vkey, key])).toEqual(
+        new Map([
+          [vkey, { id: versioned!.id, action: true, targetVersion: 3 }],
+          [key, { id: next!.id, action: null, expiresAt: next!.expiresAt }],
+        ]),
+      );
     });
 
     it('are listed by subject and issuer for the targets asked, at most the limit', async () => {
@@ -257,8 +269,10 @@ describeStoreContract('the consent store', adapters, (s) => {
       await s.current.apply([signalled!, plain!]);
       const key = stateKey('acc', 's', ISSUER, TARGET, 'default');
       expect((await s.current.byKeys('acc', [key])).get(key)).toEqual(signalled);
+      expect((await s.current.forDecisions('acc', [key])).get(key)).toEqual({ id: signalled!.id, action: null, gpc: true, jurisdiction: 'US-CA' });
       await s.current.apply([other!]);
       expect((await s.current.byKeys('acc', [key])).get(key)).toEqual(other);
+      expect((await s.current.forDecisions('acc', [key])).get(key)).toEqual({ id: other!.id, action: true, gpc: false, jurisdiction: 'DE' });
       expect(await s.current.ofSubject('acc', 'p', ISSUER, [], 10)).toEqual([plain]);
     });
 

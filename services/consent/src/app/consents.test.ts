@@ -314,7 +314,7 @@ describe('Consents.decide', () => {
     store.calls.length = 0;
     const items = Array.from({ length: 1000 }, (_, i) => item(['yes', 'no', `n-${i}`][i % 3]!));
     const out = await consents.decide(A.accountId, items);
-    expect(store.calls).toEqual(['current.byKeys']);
+    expect(store.calls).toEqual(['current.forDecisions']);
     expect(out.decisions.slice(0, 3).map((d) => [d.subject, d.allowed, d.basis])).toEqual([
       ['yes', true, 'consent'],
       ['no', false, 'declined'],
@@ -332,7 +332,7 @@ describe('Consents.decide', () => {
     await consents.create(A.accountId, A.appId, [input({ subject: 'a', action: false })]);
     store.calls.length = 0;
     const out = await consents.decide(A.accountId, [item('a'), item('b'), item('c')], at);
-    expect(store.calls).toEqual(['current.byKeys', 'events.newestBefore']);
+    expect(store.calls).toEqual(['current.forDecisions', 'events.newestBefore']);
     expect(out.at).toEqual(at);
     expect(out.decisions.map((d) => [d.basis, d.event?.id])).toEqual([
       ['consent', first!.id],
@@ -342,7 +342,7 @@ describe('Consents.decide', () => {
     // nothing newer than `at`: the current states answer alone
     store.calls.length = 0;
     await consents.decide(A.accountId, [item('b'), item('c')], at);
-    expect(store.calls).toEqual(['current.byKeys']);
+    expect(store.calls).toEqual(['current.forDecisions']);
   });
 
   it('judges a past moment by the specification as it was then: its material changes and its legal basis', async () => {

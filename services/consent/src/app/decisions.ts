@@ -1,7 +1,7 @@
 import { contracts } from '@accord/proto';
 import { InvalidArgumentError, mapLimit, UnavailableError, type FieldError } from '@accord/common';
-import { DEFAULT_SCOPE, LIMITS, stateKey, type ConsentEvent } from '../domain/consent';
-import { decide, type Decision, type DecisionSpec } from '../domain/decision';
+import { DEFAULT_SCOPE, LIMITS, stateKey } from '../domain/consent';
+import { decide, decidedEvent, type DecidedEvent, type Decision, type DecisionSpec } from '../domain/decision';
 import { idFloor } from '../domain/event-id';
 import { specIdOfTarget, type SpecDetails } from '../domain/receipt';
 import type { ConsentStore, SpecSource, StateRef } from './ports';
@@ -28,22 +28,23 @@ export interface DecisionAnswer extends Decision {
   issuer: string;
   target: string;
   scope: string;
-  /** The state's newest event as of `at`, when it has one: the evidence. */
-  event?: ConsentEvent;
+  /** The state's newest event as of `at`, when it has one (what the decision read of it): the evidence. */
+  event?: DecidedEvent;
 }
 
 /**
  * Decides a batch of items at `at` (now when absent; never the future): the newest event of each
  * state as of then, judged by the one rule (domain/decision.ts) with the specification of the
  * target (legal basis, material changes, regimes). Costs a bounded number of database commands,
- * not one per item: at now one lookup of the current states by key; in the past that one, and one
- * aggregation for the states whose current event is newer than `at`. The specifications are the
+ * not one per item: at now one lookup of the current states by key (what a decision reads of
+ * them); in the past that one, and one aggregation for the states whose current event is newer
+ * than `at`. The specifications are the
  * write path's remembered lookups (ACCORD_CONSENT_SPEC_CACHE_MS), one call per distinct
  * specification when not remembered; when the data processing service cannot answer, the call
  * fails (UNAVAILABLE) rather than guess.
  */
 export async function decideBatch(
-  store: Pick<ConsentStore, 'current' | 'events'>,
+  store: { current: Pick<ConsentStore['current'], 'forDecisions'>; events: Pick<ConsentStore['events'], 'newestBefore'> },
   specs: Pick<SpecSource, 'current' | 'asOf'>,
   baseUrl: string,
   accountId: string,
@@ -54,8 +55,8 @@ export async function decideBatch(
   const { norm, when } = validate(items, at, now);
   const keys = norm.map((i) => stateKey(accountId, i.subject, i.issuer, i.target, i.scope));
   const unique = [...new Set(keys)];
-  const current = await store.current.byKeys(accountId, unique);
-  const asOf = new Map<string, ConsentEvent>();
+  const current = await store.current.forDecisions(accountId, unique);
+  const asOf = new Map<string, DecidedEvent>();
   if (when === now) for (const [k, e] of current) asOf.set(k, e);
   else {
     // events created at or before `at`: ids below the floor of the next millisecond
@@ -73,7 +74,7 @@ export async function decideBatch(
       norm.forEach((item, i) => {
         if (want.delete(keys[i]!)) refs.push(item);
       });
-      for (const [k, e] of await store.events.newestBefore(accountId, refs, bound)) asOf.set(k, e);
+      for (const [k, e] of await store.events.newestBefore(accountId, refs, bound)) asOf.set(k, decidedEvent(e));
     }
   }
   const specOf = await specsOf(specs, baseUrl, accountId, norm, when === now ? undefined : new Date(when));

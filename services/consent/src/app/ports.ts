@@ -1,5 +1,6 @@
 import type { LogAnchor, Subtree } from '@accord/verify';
 import type { ConsentEvent } from '../domain/consent';
+import type { DecidedEvent } from '../domain/decision';
 import type { SpecDetails } from '../domain/receipt';
 import type { StatisticsCounts } from '../domain/statistics';
 
@@ -127,6 +128,11 @@ export interface CurrentStateStore {
   apply(events: ConsentEvent[]): Promise<void>;
   /** The current event of each of these states (state keys) of the account; unknown keys are absent. One lookup by key. */
   byKeys(accountId: string, keys: string[]): Promise<Map<string, ConsentEvent>>;
+  /**
+   * byKeys for decisions: of each current event only what a decision reads (DecidedEvent), so
+   * that a batch of 1,000 reads and builds no more than it needs. One lookup by key.
+   */
+  forDecisions(accountId: string, keys: string[]): Promise<Map<string, DecidedEvent>>;
   /** The current events of one subject and issuer on these targets (all targets when none is given), at most `limit`, in no order. */
   ofSubject(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<ConsentEvent[]>;
 }

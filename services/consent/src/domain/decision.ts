@@ -12,6 +12,26 @@ import { needsRenewal, type ConsentEvent } from './consent';
 export const BASES = ['consent', 'declined', 'no-consent', 'expired', 'renewal-required', 'opt-out', 'gpc', 'not-required'] as const;
 export type Basis = (typeof BASES)[number];
 
+/** What a decision reads of a state's event (and answers of it: its id, targetVersion and expiresAt). */
+export type DecidedEvent = Pick<ConsentEvent, 'id' | 'action' | 'targetVersion' | 'expiresAt' | 'gpc' | 'jurisdiction'>;
+
+/** The fields of an event, or of a current state's copy of one, that a decision reads (DecidedEvent), and nothing else. */
+export function decidedEvent(e: {
+  id: string;
+  action?: boolean | null;
+  targetVersion?: number | null;
+  expiresAt?: Date | null;
+  gpc?: boolean | null;
+  jurisdiction?: string | null;
+}): DecidedEvent {
+  const out: DecidedEvent = { id: e.id, action: e.action ?? null };
+  if (e.targetVersion != null) out.targetVersion = e.targetVersion;
+  if (e.expiresAt != null) out.expiresAt = e.expiresAt;
+  if (e.gpc != null) out.gpc = e.gpc;
+  if (e.jurisdiction != null) out.jurisdiction = e.jurisdiction;
+  return out;
+}
+
 /** What the decision reads of a specification target (absent: the target is no specification, or an unknown one). */
 export interface DecisionSpec {
   /** `CONSENT` (or empty, the default) needs a choice; any other legal basis does not. */
@@ -88,7 +108,7 @@ export function markLifecycle(events: ConsentEvent[], at: number, reconsentSince
  * the one asked (`ctx.jurisdiction`), else `*`. Targets that are no specification, and unknown
  * specifications, are opt-in with GPC ignored (Accord's rule before regimes).
  */
-export function decide(current: ConsentEvent | undefined, ctx: DecisionContext): Decision {
+export function decide(current: DecidedEvent | undefined, ctx: DecisionContext): Decision {
   const spec = ctx.spec;
   if (spec && spec.legalBasis && spec.legalBasis.toUpperCase() !== 'CONSENT') return { allowed: true, basis: 'not-required' };
   const regime = contracts.regimes.regimeFor(spec?.regimes, current?.jurisdiction ?? ctx.jurisdiction);

@@ -283,18 +283,14 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
       allowed: d.allowed,
       basis: d.basis as contracts.consent.DecisionJson['basis'],
     };
-    if (d.eventId !== undefined) {
-      out.eventId = d.eventId;
-      const at = `${ctx.baseUrl}/consent/v0/consents/${d.eventId}`;
-      out.evidence = { receipt: `${at}/receipt`, proof: `${at}/proof` };
-    }
+    if (d.eventId !== undefined) out.eventId = d.eventId;
     if (d.targetVersion !== undefined) out.targetVersion = d.targetVersion;
     if (d.expiresAt !== undefined) out.expiresAt = d.expiresAt.toISOString();
     if (d.regime) out.regime = d.regime as NonNullable<contracts.consent.DecisionJson['regime']>;
     // evidence after the fields it is about
-    if (out.evidence) {
-      const { evidence, ...rest } = out;
-      return { ...rest, evidence };
+    if (d.eventId !== undefined) {
+      const at = `${ctx.baseUrl}/consent/v0/consents/${d.eventId}`;
+      out.evidence = { receipt: `${at}/receipt`, proof: `${at}/proof` };
     }
     return out;
   };

@@ -1,5 +1,6 @@
 import type { Subtree } from '@accord/verify';
 import { hashKey, LIMITS, stateKey, type ConsentEvent } from '../../domain/consent';
+import { decidedEvent, type DecidedEvent } from '../../domain/decision';
 import type { StatisticsCounts } from '../../domain/statistics';
 import type {
   ClaimedEvent,
@@ -261,6 +262,15 @@ export function memoryConsentStore(): MemoryConsentStore {
         for (const k of keys) {
           const s = states.get(k);
           if (s && s.accountId === accountId) out.set(k, { ...copy(s.cur), subject: s.subject, issuer: s.issuer, target: s.target, scope: s.scope });
+        }
+        return out;
+      },
+      async forDecisions(accountId, keys) {
+        call('current.forDecisions');
+        const out = new Map<string, DecidedEvent>();
+        for (const k of keys) {
+          const s = states.get(k);
+          if (s && s.accountId === accountId) out.set(k, decidedEvent(s.cur));
         }
         return out;
       },

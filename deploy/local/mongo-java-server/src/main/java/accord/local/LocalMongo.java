@@ -3,14 +3,14 @@ package accord.local;
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * Serves the MongoDB wire protocol on a loopback port with mongo-java-server.
  *
  * <p>Arguments: {@code --port N} (required), {@code --host H} (default 127.0.0.1), {@code --file
- * PATH} (persist in an H2 MVStore file; without it, data lives in memory and is gone at exit).
+ * PATH} (persist in an H2 MVStore file; without it, data lives in memory and is gone at exit,
+ * with {@code _id} {@code $in} lookups linear in their length: IdLookupMemoryBackend).
  * Prints one line {@code listening on H:N} once it accepts connections, and shuts down cleanly
  * (H2 committed and closed) on SIGTERM/SIGINT.
  */
@@ -34,7 +34,7 @@ public final class LocalMongo {
     }
     if (port == null) fail("--port is required");
 
-    MongoBackend backend = file == null ? new MemoryBackend() : new H2Backend(file);
+    MongoBackend backend = file == null ? new IdLookupMemoryBackend() : new H2Backend(file);
     MongoServer server = new MongoServer(backend);
     server.bind(host, port);
     CountDownLatch stopped = new CountDownLatch(1);
