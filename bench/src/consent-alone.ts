@@ -1,9 +1,9 @@
 /**
  * `npm run bench:consent`: the consent service's cost per request, and what it leaves to the
  * database, NATS and the webhook service — without the gateway, counted rather than timed, and
- * two builds compared in turn every round so that both meet the same machine load (a lever of a
- * tenth of a millisecond shows there; the whole stack's `npm run bench` cannot tell it from the
- * other helpers' builds on a shared machine).
+ * two builds compared in turn every round (which goes first alternates) so that both meet the
+ * same machine load (a lever of a tenth of a millisecond shows there; the whole stack's
+ * `npm run bench` cannot tell it from the other helpers' builds on a shared machine).
  *
  * One database and one NATS server (as `npm run bench` starts them, the database behind the
  * command-counting proxy); per build, a consent and a webhook process (as `npm start` runs them)
@@ -276,7 +276,8 @@ async function main(): Promise<void> {
       for (const job of JOBS) {
         const make = jobs[job];
         if (!make) throw new Error(`BENCH_ALONE_JOBS: unknown job ${job} (${Object.keys(jobs).join(', ')})`);
-        for (const r of running) {
+        // the builds take turns going first, so that neither always meets what the other leaves behind
+        for (const r of round % 2 ? [...running].reverse() : running) {
           const call = make(r.client, `${run}-${round}-${r.build.name.replace(/\W/g, '')}`);
           await drive(call, 3, RATE || 50, CONCURRENCY); // warm-up: the JIT, the caches, the channel
           await untilQuiet();

@@ -6,6 +6,7 @@ import { INSECURE_DEVELOPMENT_ERASURE_KEY } from './domain/erasure';
 import { Consents } from './app/consents';
 import { ExpirySweeper } from './events/expiry-sweeper';
 import { OutboxRelay } from './events/outbox-relay';
+import { AckBatchPublisher } from './events/ack-batches';
 import { RenewalAnnouncer } from './events/renewal-announcer';
 import { activityHandlers } from './grpc/activity-handlers';
 import { consentHandlers } from './grpc/handlers';
@@ -30,7 +31,8 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   const logTree = new LogTree(store.log);
   const nc = await connectNats(config.NATS_URL, logger, 'accord-consent');
   await ensureEventStream(await nc.jetstreamManager(), config.ACCORD_NATS_PREFIX);
-  const relay = new OutboxRelay(store, nc.jetstream(), {
+  const relayPublisher = new AckBatchPublisher(nc);
+  const relay = new OutboxRelay(store, relayPublisher, {
     prefix: config.ACCORD_NATS_PREFIX,
     leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
     pollMs: config.ACCORD_CONSENT_OUTBOX_POLL_MS,
@@ -125,6 +127,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       await sweeper.stop();
       await renewals.stop();
       await relay.stop();
+      relayPublisher.close();
       specs.close();
       renewalSignals.close();
       await nc.drain().catch(() => nc.close());

@@ -1,4 +1,4 @@
-import { headers as natsHeaders, type JetStreamClient, type MsgHdrs } from 'nats';
+import { headers as natsHeaders, type MsgHdrs } from 'nats';
 import { CONSENT_BUS_CONTENT_TYPE, consentBusEventEnvelope, encodeConsentBusEvent, type consenteventsv1 } from '@accord/proto';
 import { eventMessage } from '../domain/wire';
 import type { ConsentEvent } from '../domain/consent';
@@ -17,13 +17,18 @@ export function consentBusEvent(ev: ConsentEvent): ConsentBusEvent {
   return { id: ev.id, type: 'consent', accountId: ev.accountId, appId: ev.appId, occurredAt: ev.createdAt, event: eventMessage(ev) };
 }
 
+/** What publishes to JetStream: a `JetStreamClient`, or an AckBatchPublisher (events/ack-batches.ts). */
+export interface BusPublisher {
+  publish(subject: string, data: Uint8Array, opts: { msgID: string; timeout: number; headers: MsgHdrs }): Promise<unknown>;
+}
+
 /**
  * Publishes a bus event: binary ConsentBusEvent with a `Content-Type` naming it (or the JSON
  * envelope without one, see BusEncoding), `Nats-Msg-Id` = its id (JetStream de-duplication),
  * plus any trace headers given.
  */
 export async function publishBusEvent(
-  js: Pick<JetStreamClient, 'publish'>,
+  js: BusPublisher,
   subject: string,
   m: ConsentBusEvent,
   opts: { timeout: number; trace?: Record<string, string>; encoding?: BusEncoding },

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { JetStreamClient } from 'nats';
 import { eventSubject, inSpan, mapLimit, PeriodicTask, SpanKind, traceHeaders, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
 import type { ClaimedEvent, ConsentStore } from '../app/ports';
-import { consentBusEvent, publishBusEvent, type BusEncoding } from './bus-event';
+import { consentBusEvent, publishBusEvent, type BusEncoding, type BusPublisher } from './bus-event';
 import { PublicationMarks } from './publication-marks';
 
 export interface RelayOptions {
@@ -32,7 +31,9 @@ const MIN_POLL_MS = 100;
  * Whatever is not acknowledged (NATS down, process crash) keeps its `pub`; once that time has
  * passed, any replica's background round claims it (OutboxStore.claimDue, atomic per event),
  * re-applies its current state (idempotent), publishes it and marks it. Publishing twice is
- * harmless: `Nats-Msg-Id` is the event id and the stream de-duplicates.
+ * harmless: `Nats-Msg-Id` is the event id and the stream de-duplicates. Each event is its own
+ * message in its own producer span with its trace headers; the acknowledgements of the events
+ * published together are awaited together (AckBatchPublisher).
  *
  * A claimed event of a request that is not stored whole (its writer's insert failed half-way
  * and the writer could not withdraw it, or died) is never published: the round settles its
@@ -52,7 +53,8 @@ export class OutboxRelay {
 
   constructor(
     private readonly store: Pick<ConsentStore, 'outbox' | 'current' | 'events'>,
-    private readonly js: JetStreamClient,
+    /** An AckBatchPublisher in production: the events of a round or a request acknowledged together. */
+    private readonly js: BusPublisher,
     private readonly opts: RelayOptions,
   ) {
     this.marks = new PublicationMarks(store.outbox, opts.logger);
@@ -131,7 +133,8 @@ export class OutboxRelay {
   private async publishAll(events: ConsentEvent[]): Promise<number> {
     const failed: string[] = [];
     let firstError: unknown;
-    await mapLimit(events, 64, async (ev) => {
+    // at most 256 awaiting their acknowledgement; those published in one turn share one batch (AckBatchPublisher)
+    await mapLimit(events, 256, async (ev) => {
       try {
         await this.publish(ev);
         this.marks.add(ev.id);
