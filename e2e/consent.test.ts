@@ -7,7 +7,7 @@ import { runAdmin } from '@accord/oauth';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { createClient } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
-import { startStack, type Credentials, type Stack } from './harness';
+import { bearer, startStack, type Credentials, type Stack } from './harness';
 
 let stack: Stack;
 let acme: Credentials;
@@ -230,20 +230,28 @@ describe('receipts', () => {
   });
 
   test('a receipt for a data processing specification target carries its purpose, data, legal basis and sensitivity', async () => {
+    // a platform caller over gRPC: the application's own access token, in its own account
     const dp = createClient(dataprocessingv1.DataProcessingServiceService, stack.env.ACCORD_DATAPROCESSING_ADDR!);
+    const metadata = bearer(await stack.token(acme, 'dataprocessing'));
     try {
-      const group = await dp.createGroup({
-        accountId: acme.accountId,
-        appId: acme.appId,
-        fields: { name: 'Newsletter', description: 'News', purpose: 'marketing' },
-      });
-      const spec = await dp.createSpec({
-        accountId: acme.accountId,
-        appId: acme.appId,
-        groupId: group.id,
-        fields: { data: 'e-mail', purpose: 'newsletter', action: 'collect', sensitive: true, legalBasis: 'CONSENT' },
-        texts: [],
-      });
+      const group = await dp.createGroup(
+        {
+          accountId: acme.accountId,
+          appId: acme.appId,
+          fields: { name: 'Newsletter', description: 'News', purpose: 'marketing' },
+        },
+        { metadata },
+      );
+      const spec = await dp.createSpec(
+        {
+          accountId: acme.accountId,
+          appId: acme.appId,
+          groupId: group.id,
+          fields: { data: 'e-mail', purpose: 'newsletter', action: 'collect', sensitive: true, legalBasis: 'CONSENT' },
+          texts: [],
+        },
+        { metadata },
+      );
       const target = `${stack.env.ACCORD_BASE_URL!.replace(/\/$/, '')}/dataprocessing/v0/dpspecs/${spec.id}`;
       const created = await asAcme('POST', '/consent/v0/consents', { json: ev({ target, action: true }) });
       const { receipt } = (await asAcme('GET', `/consent/v0/consents/${created.body.id}/receipt`)).body as { receipt: string };
@@ -261,21 +269,29 @@ describe('receipts', () => {
 
 describe('lifecycle: version-bound consent and expiry', () => {
   test('a consent to a specification records its version; the receipt keeps describing that version after the specification changes', async () => {
+    // a platform caller over gRPC: the application's own access token, in its own account
     const dp = createClient(dataprocessingv1.DataProcessingServiceService, stack.env.ACCORD_DATAPROCESSING_ADDR!);
+    const metadata = bearer(await stack.token(acme, 'dataprocessing'));
     try {
-      const group = await dp.createGroup({ accountId: acme.accountId, appId: acme.appId, fields: { name: 'Analytics', purpose: 'statistics' } });
-      const spec = await dp.createSpec({
-        accountId: acme.accountId,
-        appId: acme.appId,
-        groupId: group.id,
-        fields: { data: 'page views', purpose: 'measure reach', action: 'collect' },
-        texts: [],
-      });
+      const group = await dp.createGroup({ accountId: acme.accountId, appId: acme.appId, fields: { name: 'Analytics', purpose: 'statistics' } }, { metadata });
+      const spec = await dp.createSpec(
+        {
+          accountId: acme.accountId,
+          appId: acme.appId,
+          groupId: group.id,
+          fields: { data: 'page views', purpose: 'measure reach', action: 'collect' },
+          texts: [],
+        },
+        { metadata },
+      );
       const target = `urn:accord:dpspec:${spec.id}`;
       const created = await asAcme('POST', '/consent/v0/consents', { json: ev({ subject: 'versioned', target, action: true }) });
       expect(created.status).toBe(201);
       expect(created.body.targetVersion).toBe(1);
-      await dp.updateSpec({ accountId: acme.accountId, appId: acme.appId, id: spec.id, fields: { purpose: 'sell to partners' }, updateMask: ['purpose'] });
+      await dp.updateSpec(
+        { accountId: acme.accountId, appId: acme.appId, id: spec.id, fields: { purpose: 'sell to partners' }, updateMask: ['purpose'] },
+        { metadata },
+      );
 
       const { receipt } = (await asAcme('GET', `/consent/v0/consents/${created.body.id}/receipt`)).body as { receipt: string };
       const { payload } = await jwtVerify(receipt, createRemoteJWKSet(new URL(`${stack.baseUrl}/.well-known/jwks.json`)));
@@ -500,7 +516,7 @@ describe('admin export', () => {
       const code = await runAdmin(argv, {
         stdout: { write: (s: string) => (stdout += s) },
         stderr: { write: (s: string) => (stderr += s) },
-        env: { ACCORD_CONSENT_ADDR: stack.env.ACCORD_CONSENT_ADDR },
+        env: { ACCORD_CONSENT_ADDR: stack.env.ACCORD_CONSENT_ADDR, ACCORD_SERVICE_KEY: stack.secrets.serviceKeys.admin },
       });
       return { code, stdout, stderr };
     };

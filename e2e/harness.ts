@@ -5,7 +5,17 @@
  */
 import { Metadata } from '@grpc/grpc-js';
 import { createClient, createLogger } from '@accord/common';
-import { freePort, pickServicePorts, serviceEnv, generateSecrets, stackEnv, testEnv, type ServiceName, type StackPorts } from '@accord/local-stack';
+import {
+  freePort,
+  pickServicePorts,
+  serviceEnv,
+  generateSecrets,
+  stackEnv,
+  testEnv,
+  type LocalSecrets,
+  type ServiceName,
+  type StackPorts,
+} from '@accord/local-stack';
 import { oauthv1 } from '@accord/proto';
 import { START, testLogLevel } from '@accord/testkit';
 import { responseProblems } from './openapi-check';
@@ -39,10 +49,19 @@ export interface RequestOptions {
   unchecked?: boolean;
 }
 
+/** gRPC metadata of a platform caller: `authorization: Bearer <access token>`. */
+export function bearer(token: string): Metadata {
+  const md = new Metadata();
+  md.set('authorization', `Bearer ${token}`);
+  return md;
+}
+
 export interface Stack {
   baseUrl: string;
   env: Record<string, string>;
   ports: StackPorts;
+  /** The stack's keys: the service identities' private keys among them (a test may speak as one). */
+  secrets: LocalSecrets;
   bootstrap(opts: { account: string; app: string; scopes: string[] }): Promise<Credentials>;
   token(creds: Pick<Credentials, 'clientId' | 'clientSecret'>, scope: string): Promise<string>;
   /** The admin command behind `npm run -s admin -- set-origins`. */
@@ -74,7 +93,7 @@ export async function startStack(name: string, opts: { env?: Record<string, stri
   });
   const running = new Map<string, Running>();
   const start = async (svc: ServiceName | 'gateway') => {
-    running.set(svc, await START[svc]({ ...env, ...serviceEnv(svc, ports) }, createLogger(svc, env.LOG_LEVEL)));
+    running.set(svc, await START[svc]({ ...env, ...serviceEnv(svc, ports, secrets) }, createLogger(svc, env.LOG_LEVEL)));
   };
   const stopService = async (svc: ServiceName | 'gateway') => {
     const r = running.get(svc);
@@ -119,6 +138,7 @@ export async function startStack(name: string, opts: { env?: Record<string, stri
     baseUrl,
     env,
     ports,
+    secrets,
     async bootstrap({ account, app, scopes }) {
       const r = await admin.bootstrap({ accountName: account, appName: app, scopes }, { metadata: adminMd });
       return { accountId: r.accountId, apiKey: r.apiKey, appId: r.appId, clientId: r.clientId, clientSecret: r.clientSecret, scopes: r.scopes };

@@ -27,7 +27,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { createClient, type PromiseClient } from '@accord/common';
+import { createClient, serviceSigner, type PromiseClient } from '@accord/common';
 import {
   freePort,
   loadOrCreateSecrets,
@@ -132,7 +132,7 @@ async function startBuild(build: Build, i: number, infra: Infra, proxied: string
   const children: ChildProcess[] = [];
   const spawnService = (name: 'consent' | 'webhook', main: string) => {
     const child = spawnLogged(process.execPath, [main], {
-      env: { ...env, GRPC_PORT: String(ports[name]) },
+      env: { ...env, GRPC_PORT: String(ports[name]), ACCORD_SERVICE_KEY: secrets.serviceKeys[name] },
       cwd: REPO_ROOT,
       onOutput: (l) => process.env.BENCH_LOG && console.log(`${build.name} ${name} | ${l}`),
     });
@@ -142,7 +142,9 @@ async function startBuild(build: Build, i: number, infra: Infra, proxied: string
   const consent = spawnService('consent', build.consentMain);
   const webhook = spawnService('webhook', build.webhookMain);
   const stop = async () => void (await Promise.all(children.map((c) => stopChild(c, 12_000))));
-  const client = createClient(consentv1.ConsentServiceService, `127.0.0.1:${ports.consent}`, { timeoutMs: 30_000, retries: 0 });
+  // the consent service as the gateway calls it: with the gateway's service identity
+  const identity = serviceSigner('gateway', secrets.serviceKeys.gateway);
+  const client = createClient(consentv1.ConsentServiceService, `127.0.0.1:${ports.consent}`, { timeoutMs: 30_000, retries: 0, identity });
   try {
     // ready once it stores an event (the same warm-up event each time: one new state)
     for (let attempt = 0; ; attempt++) {

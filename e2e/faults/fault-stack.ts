@@ -114,7 +114,7 @@ export async function startFaultStack(name: string, opts: { ownMongo?: boolean; 
 
   const start = async (svc: ProcessName) => {
     const child = spawnLogged(process.execPath, [join(REPO_ROOT, 'services', svc, 'dist', 'main.js')], {
-      env: { ...process.env, ...env, ...serviceEnv(svc, ports) },
+      env: { ...process.env, ...env, ...serviceEnv(svc, ports, secrets) },
       cwd: REPO_ROOT,
       onOutput: (l) => log(svc, l),
     });

@@ -1,5 +1,5 @@
 import { status, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { fieldErrorsOf, implement, startGrpcServer, type AsyncService, type FieldError, type RunningGrpcServer } from '@accord/common';
+import { fieldErrorsOf, implement, ServicePeers, startGrpcServer, type AsyncService, type FieldError, type RunningGrpcServer } from '@accord/common';
 import { testLogger } from './log';
 
 /** Awaits `p`, expects it to fail with gRPC status `code`, and answers the error. */
@@ -33,7 +33,16 @@ export async function startFakeGrpc(
     host: '127.0.0.1',
     port: 0,
     logger,
-    services: [{ definition: definition as never, implementation: implement(impl as AsyncService<UntypedServiceImplementation>, logger), name }],
+    services: [
+      {
+        definition: definition as never,
+        implementation: implement(impl as AsyncService<UntypedServiceImplementation>, logger),
+        name,
+        // a stand-in answers anyone: what is under test is its caller
+        access: Object.fromEntries(Object.keys(definition).map((method) => [method, { services: [], public: true }])),
+      },
+    ],
+    auth: { peers: new ServicePeers(new Map()) },
   });
   return { address: `127.0.0.1:${server.port}`, server, stop: () => server.shutdown(1000) };
 }

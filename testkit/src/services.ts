@@ -1,9 +1,18 @@
 import { Metadata } from '@grpc/grpc-js';
-import { createClient, createLogger, loadConfig, type ClientOptions, type Logger, type PromiseClient } from '@accord/common';
+import {
+  createClient,
+  createLogger,
+  loadConfig,
+  serviceSigner,
+  type ClientOptions,
+  type Logger,
+  type PromiseClient,
+  type ServiceIdentity,
+} from '@accord/common';
 import * as consent from '@accord/consent';
 import * as dataprocessing from '@accord/dataprocessing';
 import * as gateway from '@accord/gateway';
-import { testEnv, type ServiceName } from '@accord/local-stack';
+import { generateSecrets, servicePeers, testEnv, type ServiceName } from '@accord/local-stack';
 import * as oauth from '@accord/oauth';
 import { consentv1, dataprocessingv1, oauthv1, webhookv1 } from '@accord/proto';
 import * as webhook from '@accord/webhook';
@@ -26,6 +35,17 @@ export const START: Record<ServiceName | 'gateway', (env: Env, logger: Logger, h
   webhook: (env, l, hooks) => webhook.startWebhook(loadConfig(webhook.configShape, env), l, hooks),
   gateway: (env, l) => gateway.startGateway(loadConfig(gateway.configShape, env), l),
 };
+
+/**
+ * The service identities of the component tests (one key per identity for the whole test file):
+ * every service started here knows their public keys, holds its own private key, and a test's
+ * client speaks as the gateway unless it asks for another identity (`clientAs`).
+ */
+export const TEST_IDENTITIES = generateSecrets().serviceKeys;
+const identityEnv = (service: ServiceName): Env => ({
+  ACCORD_SERVICE_PEERS: servicePeers({ serviceKeys: TEST_IDENTITIES }),
+  ACCORD_SERVICE_KEY: TEST_IDENTITIES[service],
+});
 
 /** The admin token the component tests configure (oauth's admin RPCs). */
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -101,6 +121,8 @@ export interface RunningService<S extends Component> {
   config: Env;
   /** Metadata carrying the admin token (oauth's admin RPCs). */
   admin: Metadata;
+  /** A client of this service proving another of Accord's service identities, or none (closed with the service). */
+  clientAs(identity: ServiceIdentity | 'none'): TestClient<S>;
   stop(): Promise<void>;
 }
 
@@ -117,10 +139,20 @@ export async function startService<S extends Component>(
 ): Promise<RunningService<S>> {
   const t = typeof where === 'string' ? testEnv(where) : where;
   const spec = COMPONENTS[service];
-  const config: Env = { MONGO_URL: t.mongoUrl, GRPC_PORT: '0', LOG_LEVEL: testLogLevel(), ...spec.env(t), ...env };
+  const config: Env = { MONGO_URL: t.mongoUrl, GRPC_PORT: '0', LOG_LEVEL: testLogLevel(), ...identityEnv(service), ...spec.env(t), ...env };
   const svc = await START[service](config, createLogger(`${service}-test`, config.LOG_LEVEL), hooks);
   const addr = `127.0.0.1:${svc.port}`;
-  const client = createClient(spec.definition, addr, spec.client) as TestClient<S>;
+  const others = new Map<ServiceIdentity | 'none', TestClient<S>>();
+  const clientAs = (identity: ServiceIdentity | 'none') => {
+    let c = others.get(identity);
+    if (!c) {
+      const signer = identity === 'none' ? undefined : serviceSigner(identity, TEST_IDENTITIES[identity]);
+      c = createClient(spec.definition, addr, { ...spec.client, identity: signer }) as TestClient<S>;
+      others.set(identity, c);
+    }
+    return c;
+  };
+  const client = clientAs('gateway');
   const admin = new Metadata();
   admin.set('authorization', `Bearer ${ADMIN_TOKEN}`);
   return {
@@ -130,8 +162,9 @@ export async function startService<S extends Component>(
     env: t,
     config,
     admin,
+    clientAs,
     async stop() {
-      client.close();
+      for (const c of others.values()) c.close();
       await svc.stop();
     },
   };

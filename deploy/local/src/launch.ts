@@ -77,7 +77,7 @@ export async function launchStack(opts: {
     }
     const launch = (name: ServiceName | 'gateway') => {
       const child = spawnLogged(process.execPath, [join(REPO_ROOT, 'services', name, 'dist', 'main.js')], {
-        env: { ...env, ...serviceEnv(name, ports), METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPorts[name]) },
+        env: { ...env, ...serviceEnv(name, ports, secrets), METRICS_HOST: '127.0.0.1', METRICS_PORT: String(metricsPorts[name]) },
         cwd: REPO_ROOT,
         onOutput: (line) => opts.output?.(name, line),
       });

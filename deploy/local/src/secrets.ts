@@ -1,17 +1,30 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { SERVICE_IDENTITIES, type ServiceIdentity } from '@accord/common';
 import type { LocalSecrets } from './stack-env';
 
+const pem = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
+/** A private key per service identity (each process gets its own; all get every public key). */
+const serviceKeys = () => Object.fromEntries(SERVICE_IDENTITIES.map((id) => [id, pem()])) as Record<ServiceIdentity, string>;
+
 export function generateSecrets(): LocalSecrets {
-  const pem = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   return {
     adminToken: `adm_${randomBytes(32).toString('base64url')}`,
     hashKey: randomBytes(32).toString('base64url'),
     tokenSigningKey: pem(),
     receiptSigningKey: pem(),
     erasureKey: randomBytes(32).toString('base64url'),
+    serviceKeys: serviceKeys(),
   };
+}
+
+/** ACCORD_SERVICE_PEERS of a stack: the public key of every service identity, as JSON. */
+export function servicePeers(secrets: Pick<LocalSecrets, 'serviceKeys'>): string {
+  return JSON.stringify(
+    Object.fromEntries(Object.entries(secrets.serviceKeys).map(([id, key]) => [id, createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString()])),
+  );
 }
 
 /**
@@ -20,12 +33,13 @@ export function generateSecrets(): LocalSecrets {
  */
 export function loadOrCreateSecrets(file: string): LocalSecrets {
   if (existsSync(file)) {
-    const kept = JSON.parse(readFileSync(file, 'utf8')) as LocalSecrets;
-    if (kept.erasureKey) return kept;
-    // made before subject erasure existed: add its key once, keep the rest
-    kept.erasureKey = randomBytes(32).toString('base64url');
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as Partial<LocalSecrets> & Omit<LocalSecrets, 'serviceKeys'>;
+    if (kept.erasureKey && kept.serviceKeys) return kept as LocalSecrets;
+    // made before subject erasure or service identities existed: add what is missing once, keep the rest
+    kept.erasureKey ??= randomBytes(32).toString('base64url');
+    kept.serviceKeys ??= serviceKeys();
     writeFileSync(file, JSON.stringify(kept, null, 2), { mode: 0o600 });
-    return kept;
+    return kept as LocalSecrets;
   }
   const secrets = generateSecrets();
   mkdirSync(dirname(file), { recursive: true });

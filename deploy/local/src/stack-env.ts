@@ -1,4 +1,6 @@
 import { freePort } from './processes';
+import { servicePeers } from './secrets';
+import type { ServiceIdentity } from '@accord/common';
 
 export const SERVICES = ['oauth', 'consent', 'dataprocessing', 'webhook'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -47,6 +49,8 @@ export function stackEnv(opts: {
     ACCORD_RECEIPT_SIGNING_KEYS: opts.secrets.receiptSigningKey,
     // secrets files of stacks made before erasure existed lack it (loadOrCreateSecrets adds it)
     ...(opts.secrets.erasureKey ? { ACCORD_ERASURE_KEY: opts.secrets.erasureKey } : {}),
+    // every process knows the public key of every service identity; each holds its own private key (serviceEnv)
+    ACCORD_SERVICE_PEERS: servicePeers(opts.secrets),
     // One machine: let webhooks reach receivers on this machine (the chart's default is closed).
     ACCORD_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
     ACCORD_WEBHOOK_RETRY_SCHEDULE: '2s,10s,30s,1m,5m',
@@ -54,9 +58,10 @@ export function stackEnv(opts: {
   };
 }
 
-/** The variables one service adds to the stack env. */
-export function serviceEnv(name: ServiceName | 'gateway', ports: StackPorts): Record<string, string> {
-  return name === 'gateway' ? {} : { GRPC_PORT: String(ports[name]), GRPC_HOST: '127.0.0.1' };
+/** The variables one service adds to the stack env: its port, and its own service identity key. */
+export function serviceEnv(name: ServiceName | 'gateway', ports: StackPorts, secrets: Pick<LocalSecrets, 'serviceKeys'>): Record<string, string> {
+  const identity = { ACCORD_SERVICE_KEY: secrets.serviceKeys[name] };
+  return name === 'gateway' ? identity : { ...identity, GRPC_PORT: String(ports[name]), GRPC_HOST: '127.0.0.1' };
 }
 
 export interface LocalSecrets {
@@ -66,4 +71,6 @@ export interface LocalSecrets {
   receiptSigningKey: string;
   /** ACCORD_ERASURE_KEY of the consent service: the per-account keys of erased subjects derive from it. */
   erasureKey?: string;
+  /** A private key (PEM) per service identity: ACCORD_SERVICE_KEY of each process, and `admin` for the operator's commands. */
+  serviceKeys: Record<ServiceIdentity, string>;
 }

@@ -78,6 +78,8 @@ async function main(): Promise<void> {
         oauthAddr: `127.0.0.1:${stack.ports.oauth}`,
         consentAddr: `127.0.0.1:${stack.ports.consent}`,
         adminToken: stack.secrets.adminToken,
+        // the operator's service identity, for `npm run admin -- export`
+        adminServiceKey: stack.secrets.serviceKeys.admin,
       },
       null,
       2,

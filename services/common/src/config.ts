@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseServicePeers } from './service-identity';
 
 /** Thrown (instead of exiting) when tests load a bad configuration. */
 export class ConfigError extends Error {
@@ -109,3 +110,21 @@ function parsed<T>(parse: (s: string) => T) {
     }
   };
 }
+
+/**
+ * How a service authenticates gRPC: its own identity key (signs what it sends to Accord's other
+ * services) and the public keys of every service identity (who may call as which service).
+ */
+export const serviceAuthEnv = {
+  /** This process's service identity: an EC P-256 private key (PEM). Unset: it calls no other service. */
+  ACCORD_SERVICE_KEY: z.string().optional(),
+  /** JSON `{"gateway": "<PEM public key or certificate>", …}`: the identities that may call as Accord's services. */
+  ACCORD_SERVICE_PEERS: z.string().default('{}').transform(parsed(parseServicePeers)),
+};
+
+/** Where a service with platform callers finds the keys of access tokens (the oauth service's JWKS). */
+export const platformAuthEnv = {
+  ACCORD_OAUTH_ADDR: addressEnv(DEFAULT_PORTS.oauth),
+  /** How long the JWKS is cached (ms); an unknown kid refetches sooner. */
+  ACCORD_JWKS_CACHE_MS: z.coerce.number().int().min(0).default(300_000),
+};

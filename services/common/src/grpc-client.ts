@@ -2,6 +2,7 @@ import { Client, credentials, Metadata, status, type CallOptions, type ServiceEr
 import { sleep } from './async';
 import { currentRequestId, REQUEST_ID_HEADER } from './context';
 import { isServiceError, SERVER_UNAVAILABLE_KEY } from './errors';
+import { SERVICE_TOKEN_HEADER, type ServiceTokenSigner } from './service-identity';
 
 interface UnaryMethodDefinition {
   path: string;
@@ -29,11 +30,13 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Attempts on UNAVAILABLE when the call never reached a server, with backoff. */
   retries?: number;
+  /** Accord's own callers: every call proves this service identity (x-accord-service). */
+  identity?: ServiceTokenSigner;
 }
 
 /**
  * One typed client per downstream service: every call has a deadline, carries the current
- * request id, and is retried on UNAVAILABLE.
+ * request id and, for Accord's own callers, their service token, and is retried on UNAVAILABLE.
  */
 export function createClient<D extends object>(definition: D, address: string, options: ClientOptions = {}): PromiseClient<D> {
   const client = new Client(address, credentials.createInsecure(), {
@@ -57,6 +60,8 @@ export function createClient<D extends object>(definition: D, address: string, o
         const metadata = opts.metadata?.clone() ?? new Metadata();
         const requestId = currentRequestId();
         if (requestId && !metadata.get(REQUEST_ID_HEADER).length) metadata.set(REQUEST_ID_HEADER, requestId);
+        // a call that carries its own credential (an operator's admin token, a caller's access token) speaks for itself
+        if (options.identity && !metadata.get('authorization').length) metadata.set(SERVICE_TOKEN_HEADER, options.identity.token());
         const callOptions: Partial<CallOptions> = { deadline: Date.now() + (opts.timeoutMs ?? timeoutMs) };
         client.makeUnaryRequest(
           def.path,

@@ -13,6 +13,7 @@ import { addReflection } from './reflection';
 import { grpcServerHandled, grpcServerHandling } from './metrics';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from './context';
 import { toServiceError } from './errors';
+import { authorizeCall, type Caller, type GrpcAuth, type RpcAccess } from './grpc-auth';
 import type { Logger } from './logger';
 import { followDatabase } from './mongo';
 import type { Connection } from 'mongoose';
@@ -22,7 +23,12 @@ export interface CallContext {
   metadata: Metadata;
   /** When the caller stops waiting (epoch ms; Infinity without a deadline). */
   deadlineMs: number;
+  /** Who is calling, as the server authenticated them against the RPC's row of its access table. */
+  caller: Caller;
 }
+
+/** The caller of each call in flight, set by the server's authorization before the handler runs. */
+const callers = new WeakMap<object, Caller>();
 
 function deadlineMs(call: ServerUnaryCall<unknown, unknown>): number {
   const d = call.getDeadline();
@@ -55,7 +61,8 @@ export function implement<S extends UntypedServiceImplementation>(impl: AsyncSer
     out[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const requestId = normalizeRequestId(call.metadata.get(REQUEST_ID_HEADER)[0]);
       requestContext.run({ requestId }, () => {
-        fn.call(impl, call.request, { requestId, metadata: call.metadata, deadlineMs: deadlineMs(call) }).then(
+        const caller = callers.get(call) ?? { kind: 'public' };
+        fn.call(impl, call.request, { requestId, metadata: call.metadata, deadlineMs: deadlineMs(call), caller }).then(
           (res) => callback(null, res),
           (err: unknown) => callback(toServiceError(err, (e) => logger.error({ err: e, method: name }, 'unhandled error in gRPC handler')) as never, null),
         );
@@ -68,6 +75,8 @@ export function implement<S extends UntypedServiceImplementation>(impl: AsyncSer
 export interface GrpcServiceRegistration {
   definition: ServiceDefinition;
   implementation: UntypedServiceImplementation;
+  /** Who may call each RPC (one row per method of the definition; see AccessTable). */
+  access: Record<string, RpcAccess>;
   /** Fully qualified service name, reported by the health service (default: serviceName of the definition). */
   name?: string;
 }
@@ -90,19 +99,37 @@ export interface RunningGrpcServer {
   shutdown(graceMs: number): Promise<void>;
 }
 
-/** Wraps every unary method to count it and time it (RED per method; labels are proto names). */
-function instrument(s: Required<GrpcServiceRegistration>): UntypedServiceImplementation {
+/** The methods of a service definition that have no row in its access table: the server refuses to start with any. */
+export function unguardedMethods(s: Pick<GrpcServiceRegistration, 'definition' | 'access'>): string[] {
+  return Object.keys(s.definition).filter((key) => !Object.hasOwn(s.access, key));
+}
+
+/**
+ * Wraps every unary method: authenticates and authorizes the call against its row of the access
+ * table before the handler runs (a refusal never reaches it), and counts and times it (RED per
+ * method; labels are proto names).
+ */
+function guardAndInstrument(s: Required<GrpcServiceRegistration>, auth: GrpcAuth, logger: Logger): UntypedServiceImplementation {
   const out: UntypedServiceImplementation = {};
   for (const [key, fn] of Object.entries(s.implementation)) {
     const method = (s.definition[key]?.path ?? key).split('/').pop()!;
+    const access = s.access[key]!;
+    const rpc = `${s.name}/${method}`;
     out[key] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const end = grpcServerHandling.startTimer({ grpc_service: s.name, grpc_method: method });
-      (fn as (c: typeof call, cb: typeof callback) => void)(call, (err, ...rest) => {
+      const done: sendUnaryData<unknown> = (err, ...rest) => {
         end();
         const code = err ? ((err as { code?: number }).code ?? Code.UNKNOWN) : Code.OK;
         grpcServerHandled.inc({ grpc_service: s.name, grpc_method: method, grpc_code: Code[code] ?? 'UNKNOWN' });
         callback(err, ...rest);
-      });
+      };
+      authorizeCall(rpc, access, call.metadata, call.request, auth).then(
+        (caller) => {
+          callers.set(call, caller);
+          (fn as (c: typeof call, cb: typeof callback) => void)(call, done);
+        },
+        (err: unknown) => done(toServiceError(err, (e) => logger.error({ err: e, method: rpc }, 'error while authorizing a gRPC call')) as never, null),
+      );
     };
   }
   return out;
@@ -117,16 +144,22 @@ export async function startGrpcServer(opts: {
   host?: string;
   port: number;
   services: GrpcServiceRegistration[];
+  /** How callers are authenticated; every RPC is authorized against its service's access table. */
+  auth: GrpcAuth;
   logger: Logger;
   database?: Connection;
 }): Promise<RunningGrpcServer> {
   const services = opts.services.map((s) => ({ ...s, name: s.name ?? serviceName(s.definition) }));
+  for (const s of services) {
+    const missing = unguardedMethods(s);
+    if (missing.length) throw new Error(`${s.name}: no access row for ${missing.join(', ')} (every RPC declares who may call it)`);
+  }
   const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
   const statuses: Record<string, 'SERVING' | 'NOT_SERVING'> = { '': 'NOT_SERVING' };
   for (const s of services) statuses[s.name] = 'NOT_SERVING';
   const health = new HealthImplementation(statuses);
   health.addToServer(server);
-  for (const s of services) server.addService(s.definition, instrument(s));
+  for (const s of services) server.addService(s.definition, guardAndInstrument(s, opts.auth, opts.logger));
   addReflection(
     server,
     services.map((s) => s.name),
@@ -190,12 +223,13 @@ export interface ServedService {
  */
 export async function serveGrpc(
   config: GrpcServeConfig,
-  opts: { services: GrpcServiceRegistration[]; database: Connection; logger: Logger; release?: () => Promise<void> | void },
+  opts: { services: GrpcServiceRegistration[]; auth: GrpcAuth; database: Connection; logger: Logger; release?: () => Promise<void> | void },
 ): Promise<ServedService> {
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     services: opts.services,
+    auth: opts.auth,
     database: opts.database,
     logger: opts.logger,
   });

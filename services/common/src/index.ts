@@ -17,3 +17,7 @@ export * from './tracing';
 export * from './event-bus';
 export * from './group-commit';
 export * from './periodic-task';
+export * from './access-tokens';
+export * from './grpc-auth';
+export * from './service-identity';
+export * from './service-auth';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { credentials, makeGenericClientConstructor, type ServiceDefinition } from '@grpc/grpc-js';
 import type { Connection } from 'mongoose';
-import { implement, serveGrpc, sleep } from '../src';
+import { implement, serveGrpc, ServicePeers, sleep } from '../src';
 import { service as healthService } from 'grpc-health-check';
 import pino from 'pino';
 
@@ -21,6 +21,9 @@ const definition = {
 const Client = makeGenericClientConstructor(definition, 'SlowService');
 const HealthClient = makeGenericClientConstructor(healthService, 'Health');
 const logger = pino({ level: 'silent' });
+// what is under test is the server's life cycle, not who calls: the one method is open to anyone
+const access = { wait: { services: [], public: true as const } };
+const auth = { peers: new ServicePeers(new Map()) };
 
 /** A database connection that only records what happens to it. */
 function fakeDatabase(steps: string[]): Connection {
@@ -39,8 +42,10 @@ describe('serveGrpc', () => {
           {
             definition,
             implementation: implement({ wait: async (req: { ms: number }) => (arrived(), await sleep(req.ms), { waited: req.ms }) } as never, logger),
+            access,
           },
         ],
+        auth,
         database: fakeDatabase(steps),
         logger,
         release: async () => {
@@ -73,7 +78,7 @@ describe('serveGrpc', () => {
     const database = fakeDatabase([]);
     const served = await serveGrpc(
       { GRPC_HOST: '127.0.0.1', GRPC_PORT: 0, SHUTDOWN_GRACE_MS: 0 },
-      { services: [{ definition, implementation: implement({ wait: async () => ({}) } as never, logger) }], database, logger },
+      { services: [{ definition, implementation: implement({ wait: async () => ({}) } as never, logger), access }], auth, database, logger },
     );
     const health = new HealthClient(`127.0.0.1:${served.port}`, credentials.createInsecure()) as unknown as {
       check(req: { service: string }, cb: (err: Error | null, res: { status: unknown }) => void): void;

@@ -1,4 +1,16 @@
-import { ConfigError, addressEnv, baseEnv, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv, natsEnv, natsPrefixEnv } from '@accord/common';
+import {
+  ConfigError,
+  addressEnv,
+  baseEnv,
+  DEFAULT_PORTS,
+  grpcPortEnv,
+  loadConfig,
+  mongoEnv,
+  natsEnv,
+  natsPrefixEnv,
+  platformAuthEnv,
+  serviceAuthEnv,
+} from '@accord/common';
 import { z } from 'zod';
 
 export const configShape = {
@@ -7,6 +19,8 @@ export const configShape = {
   ...natsEnv,
   ...natsPrefixEnv,
   ...grpcPortEnv(DEFAULT_PORTS.consent),
+  ...serviceAuthEnv,
+  ...platformAuthEnv,
   /** Where GetSpecForConsent is called to enrich receipts (graceful when unreachable). */
   ACCORD_DATAPROCESSING_ADDR: addressEnv(DEFAULT_PORTS.dataprocessing),
   /**

@@ -1,4 +1,4 @@
-import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, serveGrpc, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, serveGrpc, serviceAuth, syncIndexes, type Logger } from '@accord/common';
 import { consentactivityv1, consentv1 } from '@accord/proto';
 import { dataprocessingRenewalSignals, dataprocessingSpecSource } from './grpc/dataprocessing-client';
 import { resolveErasureKey, type Config } from './config';
@@ -8,6 +8,7 @@ import { ExpirySweeper } from './events/expiry-sweeper';
 import { OutboxRelay } from './events/outbox-relay';
 import { AckBatchPublisher } from './events/ack-batches';
 import { RenewalAnnouncer } from './events/renewal-announcer';
+import { activityAccess, consentAccess } from './grpc/access';
 import { activityHandlers } from './grpc/activity-handlers';
 import { consentHandlers } from './grpc/handlers';
 import { setOutboxStats } from './metrics';
@@ -25,6 +26,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   const erasure = resolveErasureKey(config, INSECURE_DEVELOPMENT_ERASURE_KEY);
   if (erasure.insecureDefault) logger.warn('ACCORD_ERASURE_KEY is not set: erased subjects are hashed with a public development key (never deploy this)');
 
+  const { auth, identity, close: closeAuth } = serviceAuth('consent', config, logger, { platform: true });
   const conn = await connectMongo(config.MONGO_URL, logger);
   const { store } = consentStoreOn(conn);
   await syncIndexes(conn);
@@ -52,7 +54,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   });
   sweeper.start();
   // material specification changes announced once per state and version (consent.renewal_required), from any replica
-  const renewalSignals = dataprocessingRenewalSignals(config.ACCORD_DATAPROCESSING_ADDR);
+  const renewalSignals = dataprocessingRenewalSignals(config.ACCORD_DATAPROCESSING_ADDR, identity);
   const renewals = new RenewalAnnouncer(store.renewals, renewalSignals, nc.jetstream(), {
     prefix: config.ACCORD_NATS_PREFIX,
     intervalMs: config.ACCORD_CONSENT_RENEWAL_SWEEP_MS,
@@ -80,7 +82,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   });
   sequencer.start();
 
-  const specs = dataprocessingSpecSource(config.ACCORD_DATAPROCESSING_ADDR, logger, config.ACCORD_CONSENT_SPEC_CACHE_MS);
+  const specs = dataprocessingSpecSource(config.ACCORD_DATAPROCESSING_ADDR, logger, config.ACCORD_CONSENT_SPEC_CACHE_MS, identity);
   const consents = new Consents(
     store,
     {
@@ -112,12 +114,15 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       {
         definition: consentv1.ConsentServiceService,
         implementation: consentHandlers(consents, logger, new ConsentLog(logTree, store.logQueue)),
+        access: consentAccess,
       },
       {
         definition: consentactivityv1.ConsentActivityServiceService,
         implementation: activityHandlers(store.events, logger),
+        access: activityAccess,
       },
     ],
+    auth,
     database: conn,
     logger,
     async release() {
@@ -130,6 +135,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       relayPublisher.close();
       specs.close();
       renewalSignals.close();
+      closeAuth();
       await nc.drain().catch(() => nc.close());
     },
   });

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { addressEnv, baseEnv, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv } from '@accord/common';
+import { addressEnv, baseEnv, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv, platformAuthEnv, serviceAuthEnv } from '@accord/common';
 
 export const configShape = {
   ...baseEnv,
   ...mongoEnv,
   ...grpcPortEnv(DEFAULT_PORTS.dataprocessing),
+  ...serviceAuthEnv,
+  ...platformAuthEnv,
   /** The consent service, asked for current consent states by dashboards. */
   ACCORD_CONSENT_ADDR: addressEnv(DEFAULT_PORTS.consent),
   /** Deadline of a consent service call from a dashboard (ms). */

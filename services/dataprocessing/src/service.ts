@@ -1,9 +1,10 @@
 import { Types } from 'mongoose';
-import { connectMongo, implement, serveGrpc, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, implement, serveGrpc, serviceAuth, syncIndexes, type Logger } from '@accord/common';
 import { dataprocessingv1 } from '@accord/proto';
 import type { Config } from './config';
 import { Registry } from './app/registry';
 import { GrpcConsentStates } from './grpc/consent-client';
+import { dataprocessingAccess } from './grpc/access';
 import { dataProcessingHandlers } from './grpc/handlers';
 import { defineModels } from './store/mongo/models';
 import { MongoRegistryStore } from './store/mongo/store';
@@ -13,7 +14,8 @@ export async function startDataProcessing(config: Config, logger: Logger): Promi
   const models = defineModels(conn);
   await syncIndexes(conn);
 
-  const consent = new GrpcConsentStates(config.ACCORD_CONSENT_ADDR, config.ACCORD_CONSENT_TIMEOUT_MS);
+  const { auth, identity, close: closeAuth } = serviceAuth('dataprocessing', config, logger, { platform: true });
+  const consent = new GrpcConsentStates(config.ACCORD_CONSENT_ADDR, config.ACCORD_CONSENT_TIMEOUT_MS, identity);
   const registry = new Registry(new MongoRegistryStore(models), consent, {
     baseUrl: config.ACCORD_BASE_URL,
     defaultLocation: config.ACCORD_DEFAULT_LOCATION,
@@ -25,10 +27,15 @@ export async function startDataProcessing(config: Config, logger: Logger): Promi
       {
         definition: dataprocessingv1.DataProcessingServiceService,
         implementation: implement<dataprocessingv1.DataProcessingServiceServer>(dataProcessingHandlers(registry), logger),
+        access: dataprocessingAccess,
       },
     ],
+    auth,
     database: conn,
     logger,
-    release: () => consent.close(),
+    release: () => {
+      consent.close();
+      closeAuth();
+    },
   });
 }

@@ -282,7 +282,7 @@ describe('specifications', () => {
   });
 
   it('signal each material change to the consent service until it acknowledges that version (text edits signal nothing; a later material version survives an older ack)', async () => {
-    const pendingOf = async (id: string) => (await svc.client.listPendingRenewals({ limit: 1000 })).renewals.filter((r) => r.specId === id);
+    const pendingOf = async (id: string) => (await svc.clientAs('consent').listPendingRenewals({ limit: 1000 })).renewals.filter((r) => r.specId === id);
     const s = await newSpec(A);
     expect(await pendingOf(s.id)).toEqual([]);
     await svc.client.updateSpec({ ...A, id: s.id, fields: { externalHref: 'https://example.com/p' }, updateMask: ['externalHref'] });
@@ -297,9 +297,9 @@ describe('specifications', () => {
     expect((await pendingOf(s.id)).map((r) => r.version)).toEqual([4]);
     // another material change before the ack: the older ack leaves the newer signal
     await svc.client.updateSpec({ ...A, id: s.id, fields: {}, updateMask: [], requiresReconsent: true });
-    await svc.client.ackRenewal({ specId: s.id, version: 4 });
+    await svc.clientAs('consent').ackRenewal({ specId: s.id, version: 4 });
     expect((await pendingOf(s.id)).map((r) => r.version)).toEqual([6]);
-    await svc.client.ackRenewal({ specId: s.id, version: 6 });
+    await svc.clientAs('consent').ackRenewal({ specId: s.id, version: 6 });
     expect(await pendingOf(s.id)).toEqual([]);
   });
 

@@ -1,9 +1,9 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from '@accord/common';
+import { normalizeRequestId, requestContext, REQUEST_ID_HEADER, VerifiedTokens } from '@accord/common';
 import type { GatewayContext } from './context';
 import { accessLog } from './middleware/access-log';
-import { ApiKeyCache, authenticate, VerifiedTokens } from './middleware/auth';
+import { ApiKeyCache, authenticate } from './middleware/auth';
 import { corsForSessions } from './middleware/cors';
 import { OriginCache, sessionOr } from './middleware/session-auth';
 import { verifyJsonBody, verifyUtf8 } from './middleware/body-checks';

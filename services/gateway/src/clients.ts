@@ -1,4 +1,4 @@
-import { createClient, healthProbe, type HealthProbe, type PromiseClient } from '@accord/common';
+import { createClient, healthProbe, serviceSigner, type HealthProbe, type PromiseClient } from '@accord/common';
 import { consentactivityv1, consentv1, dataprocessingv1, limitsv1, oauthconsolev1, oauthv1, webhookv1 } from '@accord/proto';
 import type { Config } from './config';
 
@@ -34,7 +34,9 @@ export function downstreamAddresses(config: Config): Record<Downstream, string> 
 }
 
 export function createClients(config: Config): Clients {
-  const opts = { timeoutMs: config.ACCORD_GRPC_TIMEOUT_MS };
+  // every call proves the gateway's service identity: the services trust it to name the account
+  // that the request authenticated
+  const opts = { timeoutMs: config.ACCORD_GRPC_TIMEOUT_MS, identity: serviceSigner('gateway', config.ACCORD_SERVICE_KEY) };
   return {
     oauth: createClient(oauthv1.OAuthServiceService, config.ACCORD_OAUTH_ADDR, opts),
     consent: createClient(consentv1.ConsentServiceService, config.ACCORD_CONSENT_ADDR, opts),

@@ -1,7 +1,6 @@
-import type { Logger } from '@accord/common';
+import type { KeyStore, Logger } from '@accord/common';
 import type { Clients } from './clients';
 import type { Config } from './config';
-import type { KeyStore } from './keystore';
 
 /** What every route module receives. */
 export interface GatewayContext {

@@ -1,11 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Logger } from '@accord/common';
+import { KeyStore, type Logger } from '@accord/common';
 import { createApp } from './app';
 import { closeClients, createClients } from './clients';
 import type { Config } from './config';
-import { KeyStore } from './keystore';
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'The request line and headers are larger than the limit (64 KiB).'],
@@ -35,6 +34,7 @@ const DRAIN_MS = 1_000;
 
 /** Starts the gateway's HTTP server. With ACCORD_GATEWAY_PORT=0 a free port is used. */
 export async function startGateway(config: Config, logger: Logger): Promise<{ port: number; url: string; stop(): Promise<void> }> {
+  if (!config.ACCORD_SERVICE_KEY) logger.warn('ACCORD_SERVICE_KEY is not set: the gateway proves no service identity, and every service refuses its calls');
   const clients = createClients(config);
   const tokenKeys = new KeyStore(async () => (await clients.oauth.getJwks({})).jwks?.keys ?? [], config.ACCORD_JWKS_CACHE_MS, logger);
   const receiptKeys = new KeyStore(async () => (await clients.consent.getReceiptKeys({})).jwks?.keys ?? [], config.ACCORD_JWKS_CACHE_MS, logger);

@@ -1,4 +1,4 @@
-import { baseEnv, ConfigError, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv } from '@accord/common';
+import { baseEnv, ConfigError, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv, serviceAuthEnv } from '@accord/common';
 import { z } from 'zod';
 
 /** Used when ACCORD_HASH_KEY is unset outside production. Anyone can read it: never deploy it. */
@@ -8,6 +8,7 @@ export const configShape = {
   ...baseEnv,
   ...mongoEnv,
   ...grpcPortEnv(DEFAULT_PORTS.oauth),
+  ...serviceAuthEnv,
   NODE_ENV: z.string().optional(),
   /** Guards the admin RPCs (metadata `authorization: Bearer <token>`); unset = admin RPCs disabled. */
   ACCORD_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

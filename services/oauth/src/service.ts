@@ -1,8 +1,9 @@
-import { connectMongo, implement, loadSigningKeys, serveGrpc, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, implement, loadSigningKeys, serveGrpc, serviceAuth, syncIndexes, type Logger } from '@accord/common';
 import { limitsv1, oauthconsolev1, oauthv1 } from '@accord/proto';
 import { resolveHashKey, type Config } from './config';
 import { ConsoleCore } from './app/console';
 import { CredentialCrypto } from './domain/secrets';
+import { consoleAccess, limitsAccess, oauthAccess } from './grpc/access';
 import { consoleHandlers } from './grpc/console-handlers';
 import { oauthHandlers } from './grpc/handlers';
 import { Limits } from './app/limits';
@@ -43,21 +44,27 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       logger,
     });
     const consoleCore = new ConsoleCore({ store, oauth: core, crypto });
+    // no platform callers: the operator (admin token) and Accord's services only
+    const { auth } = serviceAuth('oauth', config, logger, { adminToken: config.ACCORD_ADMIN_TOKEN });
     const served = await serveGrpc(config, {
       services: [
         {
           definition: oauthv1.OAuthServiceService,
-          implementation: implement<oauthv1.OAuthServiceServer>(oauthHandlers(core, config.ACCORD_ADMIN_TOKEN), logger),
+          implementation: implement<oauthv1.OAuthServiceServer>(oauthHandlers(core), logger),
+          access: oauthAccess,
         },
         {
           definition: limitsv1.LimitsServiceService,
-          implementation: implement<limitsv1.LimitsServiceServer>(limitsHandlers(new Limits(store), config.ACCORD_ADMIN_TOKEN), logger),
+          implementation: implement<limitsv1.LimitsServiceServer>(limitsHandlers(new Limits(store)), logger),
+          access: limitsAccess,
         },
         {
           definition: oauthconsolev1.OAuthConsoleServiceService,
-          implementation: implement<oauthconsolev1.OAuthConsoleServiceServer>(consoleHandlers(consoleCore, config.ACCORD_ADMIN_TOKEN), logger),
+          implementation: implement<oauthconsolev1.OAuthConsoleServiceServer>(consoleHandlers(consoleCore), logger),
+          access: consoleAccess,
         },
       ],
+      auth,
       database: conn,
       logger,
       release: () => expiry.stop(),

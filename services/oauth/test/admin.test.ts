@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Metadata, status } from '@grpc/grpc-js';
 import { freePort } from '@accord/local-stack';
 import { runAdmin } from '../src';
-import { ADMIN_TOKEN, startService, tokenRequest, type RunningService } from '@accord/testkit';
+import { ADMIN_TOKEN, startService, TEST_IDENTITIES, tokenRequest, type RunningService } from '@accord/testkit';
 
 let svc: RunningService<'oauth'>;
 beforeAll(async () => {
@@ -27,7 +27,9 @@ async function cli(argv: string[], env: NodeJS.ProcessEnv = { ACCORD_OAUTH_ADDR:
 
 describe('admin RPCs', () => {
   it('are refused without the admin token and with a wrong one', async () => {
-    await expect(svc.client.listAccounts({})).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
+    await expect(svc.clientAs('none').listAccounts({})).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
+    // Accord's own services are no operators: not even the gateway may call an admin RPC
+    await expect(svc.client.listAccounts({})).rejects.toMatchObject({ code: status.PERMISSION_DENIED });
     await expect(svc.client.listAccounts({}, { metadata: bearer('wrong-token-wrong-token') })).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
     await expect(svc.client.bootstrap({ accountName: 'x', appName: 'y', scopes: [] }, { metadata: bearer(ADMIN_TOKEN + 'x') })).rejects.toMatchObject({
       code: status.UNAUTHENTICATED,
@@ -152,6 +154,9 @@ describe('admin CLI', () => {
     // a consent address where nothing listens: the export fails, naming what to resume with
     const port = await freePort();
     writeFileSync(join(dir, 'state.json'), JSON.stringify({ consentAddr: `127.0.0.1:${port}` }));
+    const noKey = await cli(['export', '--account', 'acc'], { ACCORD_STATE_FILE: 'state.json' }, dir);
+    expect(noKey.stderr).toMatch(/no adminServiceKey/);
+    writeFileSync(join(dir, 'state.json'), JSON.stringify({ consentAddr: `127.0.0.1:${port}`, adminServiceKey: TEST_IDENTITIES.admin }));
     const down = await cli(['export', '--account', 'acc', '--cursor', 'a'.repeat(32), '--quiet'], { ACCORD_STATE_FILE: 'state.json' }, dir);
     expect(down.code).toBe(1);
     expect(down.stderr).toMatch(/export interrupted after 0 events/);

@@ -34,7 +34,9 @@ describe('allowed origins of an application', () => {
 
   it('SetAllowedOrigins needs the admin token and refuses a wildcard with the index at fault', async () => {
     const app = await svc.client.bootstrap({ accountName: 'origins2', appName: 'web', scopes: [] }, { metadata: svc.admin });
-    await expect(svc.client.setAllowedOrigins({ appId: app.appId, origins: ['https://a.example'] })).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
+    await expect(svc.clientAs('none').setAllowedOrigins({ appId: app.appId, origins: ['https://a.example'] })).rejects.toMatchObject({
+      code: status.UNAUTHENTICATED,
+    });
     await expect(
       svc.client.setAllowedOrigins({ appId: app.appId, origins: ['https://a.example', 'https://*.example'] }, { metadata: svc.admin }),
     ).rejects.toMatchObject({

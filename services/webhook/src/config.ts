@@ -1,4 +1,17 @@
-import { baseEnv, csv, DEFAULT_PORTS, durationEnv, durationListEnv, grpcPortEnv, loadConfig, mongoEnv, natsEnv, natsPrefixEnv } from '@accord/common';
+import {
+  baseEnv,
+  csv,
+  DEFAULT_PORTS,
+  durationEnv,
+  durationListEnv,
+  grpcPortEnv,
+  loadConfig,
+  mongoEnv,
+  natsEnv,
+  natsPrefixEnv,
+  platformAuthEnv,
+  serviceAuthEnv,
+} from '@accord/common';
 import { contracts } from '@accord/proto';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
@@ -11,6 +24,8 @@ export const configShape = {
   ...natsEnv,
   ...natsPrefixEnv,
   ...grpcPortEnv(DEFAULT_PORTS.webhook),
+  ...serviceAuthEnv,
+  ...platformAuthEnv,
   /** CIDRs exempt from the SSRF guard (e.g. `127.0.0.0/8,::1/128` for local receivers). Default: none. */
   ACCORD_WEBHOOK_ALLOW_CIDRS: csv.refine((list) => list.every((c) => ipaddr.isValidCIDR(c)), 'expected comma-separated CIDRs, e.g. 127.0.0.0/8,::1/128'),
   /** A delivery attempt succeeds on a 2xx within this time. */

@@ -1,4 +1,4 @@
-import { connectMongo, connectNats, implement, serveGrpc, syncIndexes, type Logger } from '@accord/common';
+import { connectMongo, connectNats, implement, serveGrpc, serviceAuth, syncIndexes, type Logger } from '@accord/common';
 import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './http/sender';
@@ -7,6 +7,7 @@ import { Registrations } from './app/registrations';
 import { Webhooks } from './app/webhooks';
 import { AddressPolicy } from './domain/address-policy';
 import { startEventConsumer } from './events/consumer';
+import { webhookAccess } from './grpc/access';
 import { webhookHandlers } from './grpc/handlers';
 import { setQueueDepth } from './metrics';
 import { webhookStoreOn } from './store/mongo/store';
@@ -68,16 +69,20 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
   });
 
   let consumer: { stop(): Promise<void> } | undefined;
+  const { auth, close: closeAuth } = serviceAuth('webhook', config, logger, { platform: true });
   const served = await serveGrpc(config, {
     services: [
       {
         definition: webhookv1.WebhookServiceService,
         implementation: implement<webhookv1.WebhookServiceServer>(webhookHandlers(app), logger),
+        access: webhookAccess,
       },
     ],
+    auth,
     database: conn,
     logger,
     async release() {
+      closeAuth();
       setQueueDepth(undefined);
       await consumer?.stop();
       changeSub.unsubscribe();

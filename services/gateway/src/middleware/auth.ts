@@ -1,19 +1,12 @@
 import { status as Code } from '@grpc/grpc-js';
 import type { Request, RequestHandler } from 'express';
-import { errors as joseErrors, jwtVerify, type JWTPayload, type KeyLike } from 'jose';
-import { LRUCache } from 'lru-cache';
-import { isServiceError } from '@accord/common';
+import { errors as joseErrors } from 'jose';
+import { accessClaims, bearerToken, isServiceError, VerifiedTokens, type AccessClaims, type KeyStore } from '@accord/common';
 import type { Clients } from '../clients';
-import type { KeyStore } from '../keystore';
 import { HttpProblem } from '../problem';
 
 /** Who is calling, from a verified access token. */
-export interface AuthContext {
-  accountId: string;
-  appId: string;
-  clientId: string;
-  scopes: string[];
-}
+export type AuthContext = AccessClaims;
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -25,55 +18,6 @@ export type Scope = 'consent' | 'dataprocessing' | 'webhooks';
 
 const unauthorized = (detail: string, error = 'invalid_token') =>
   new HttpProblem(401, 'Unauthorized', detail, [], { 'WWW-Authenticate': `Bearer realm="accord", error="${error}", error_description="${detail}"` });
-
-/**
- * Access tokens this gateway has verified, with the key that verified them: a token is sent with
- * every request of its lifetime (minutes), and its ES256 verification was the largest single cost
- * of a gateway request (~13 % of its CPU on POST /consent/v0/consents). A hit is trusted only
- * while the token has not expired and its `kid` still resolves to the very key object that
- * verified it, so a key withdrawn from the JWKS (rotation, compromise) stops its tokens at the
- * next key refresh, as it did without the cache. Failures are never cached; bounded in size.
- */
-export class VerifiedTokens {
-  private readonly cache: LRUCache<string, { payload: JWTPayload; kid: string | undefined; key: KeyLike | Uint8Array; expMs: number }>;
-  constructor(max = 10_000) {
-    this.cache = new LRUCache({ max });
-  }
-
-  /** True when `token` was verified here as an access token (and not yet dropped): it is no session token. */
-  known(token: string): boolean {
-    return this.cache.has(token);
-  }
-
-  async verify(token: string, keys: KeyStore, issuer: string): Promise<JWTPayload> {
-    const hit = this.cache.get(token);
-    if (hit && hit.payload.iss === issuer) {
-      if (hit.expMs <= Date.now()) {
-        this.cache.delete(token);
-        throw new joseErrors.JWTExpired('"exp" claim timestamp check failed', hit.payload, 'exp', 'check_failed');
-      }
-      if ((await keys.key(hit.kid)) === hit.key) return hit.payload;
-      this.cache.delete(token);
-    }
-    let used: KeyLike | Uint8Array | undefined;
-    let kid: string | undefined;
-    const { payload } = await jwtVerify(
-      token,
-      async (h) => {
-        kid = h.kid;
-        used = await keys.key(h.kid);
-        if (!used) throw new joseErrors.JWKSNoMatchingKey();
-        return used;
-      },
-      { issuer, audience: 'accord', typ: 'at+jwt', algorithms: ['ES256', 'RS256'] },
-    );
-    // only tokens that stay valid until they expire (exp set, no future nbf) are remembered
-    if (used && typeof payload.exp === 'number' && (payload.nbf === undefined || payload.nbf * 1000 <= Date.now())) {
-      this.cache.set(token, { payload, kid, key: used, expMs: payload.exp * 1000 });
-    }
-    return payload;
-  }
-}
 
 /**
  * Verifies the bearer token locally (JWKS from the oauth service, cached): signature with a
@@ -91,30 +35,23 @@ export function authenticate(opts: {
 }): RequestHandler {
   const verified = opts.verified ?? new VerifiedTokens();
   return async (req, _res, next) => {
-    const header = req.get('authorization') ?? '';
-    const match = /^Bearer\s+([A-Za-z0-9\-_.~+/]+=*)$/i.exec(header.trim());
-    if (!match) {
+    const token = bearerToken(req.get('authorization') ?? '');
+    if (!token) {
       throw new HttpProblem(401, 'Unauthorized', 'A bearer access token is required (Authorization: Bearer <token>).', [], {
         'WWW-Authenticate': 'Bearer realm="accord"',
       });
     }
     let payload;
     try {
-      payload = await verified.verify(match[1]!, opts.keys, opts.issuer);
+      payload = await verified.verify(token, opts.keys, opts.issuer);
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw unauthorized('The access token has expired.');
       if (err instanceof joseErrors.JOSEError) throw unauthorized('The access token is not valid.');
       throw err; // e.g. the oauth service is unreachable for the JWKS: a 503, not a 401
     }
-    const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
-    const auth: AuthContext = {
-      accountId: String(payload.acc ?? ''),
-      appId: String(payload.app ?? ''),
-      clientId: String(payload.sub ?? ''),
-      scopes,
-    };
-    if (!auth.accountId || !auth.appId) throw unauthorized('The access token lacks account or application claims.');
-    if (!scopes.includes(opts.scope)) {
+    const auth = accessClaims(payload);
+    if (!auth) throw unauthorized('The access token lacks account or application claims.');
+    if (!auth.scopes.includes(opts.scope)) {
       throw new HttpProblem(
         403,
         'Forbidden',

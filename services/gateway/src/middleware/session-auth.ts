@@ -1,10 +1,8 @@
 import { status as Code } from '@grpc/grpc-js';
 import type { Request, RequestHandler } from 'express';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
-import { isServiceError } from '@accord/common';
+import { isServiceError, type KeyStore, type VerifiedTokens } from '@accord/common';
 import type { Clients } from '../clients';
-import type { KeyStore } from '../keystore';
-import type { VerifiedTokens } from './auth';
 import { decodedPathParam, HttpProblem } from '../problem';
 
 /** The JWT `typ` of consent session tokens (minted by the oauth service). */

@@ -51,7 +51,8 @@ Commands:
       progress bar on stderr (from the same estimate as X-Total-Count; --quiet hides it). An
       interrupted export prints the cursor to resume with; --resume continues an uncompressed
       --output file after its last complete line. Talks to the consent service:
-      ACCORD_CONSENT_ADDR, else consentAddr in the state file of \`npm start\`.
+      ACCORD_CONSENT_ADDR with ACCORD_SERVICE_KEY (the admin service identity's key), else the
+      state file of \`npm start\`.
 
 Connection: ACCORD_OAUTH_ADDR (host:port) and ACCORD_ADMIN_TOKEN, else the state file of
 \`npm start\` (ACCORD_STATE_FILE, default .accord/local/state.json).
@@ -97,17 +98,26 @@ export function resolveTarget(env: NodeJS.ProcessEnv, cwd: string): Target {
   return { addr, adminToken, baseUrl };
 }
 
-/** The consent service's address for `export`: ACCORD_CONSENT_ADDR, else the state file of `npm start`. */
-export function resolveConsentAddr(env: NodeJS.ProcessEnv, cwd: string): string {
-  if (env.ACCORD_CONSENT_ADDR) return env.ACCORD_CONSENT_ADDR;
+/**
+ * The consent service for `export`, and the operator's service identity key (`admin`) that the
+ * consent service admits to exports: ACCORD_CONSENT_ADDR and ACCORD_SERVICE_KEY, else the state
+ * file of `npm start`.
+ */
+export function resolveConsentTarget(env: NodeJS.ProcessEnv, cwd: string): { addr: string; serviceKey: string } {
+  if (env.ACCORD_CONSENT_ADDR) {
+    if (!env.ACCORD_SERVICE_KEY) throw new CliError('set ACCORD_SERVICE_KEY (the private key of the admin service identity) with ACCORD_CONSENT_ADDR');
+    return { addr: env.ACCORD_CONSENT_ADDR, serviceKey: env.ACCORD_SERVICE_KEY };
+  }
   const candidates = env.ACCORD_STATE_FILE
     ? [isAbsolute(env.ACCORD_STATE_FILE) ? env.ACCORD_STATE_FILE : resolve(cwd, env.ACCORD_STATE_FILE)]
     : [...new Set([resolve(cwd, '.accord/local/state.json'), resolve(__dirname, '../../../../.accord/local/state.json')])];
   const file = candidates.find((f) => existsSync(f));
   if (!file) throw new CliError(`cannot find the consent service: no state file at ${candidates[0]} (is \`npm start\` running?); or set ACCORD_CONSENT_ADDR`);
-  const state = JSON.parse(readFileSync(file, 'utf8')) as { consentAddr?: unknown };
+  const state = JSON.parse(readFileSync(file, 'utf8')) as { consentAddr?: unknown; adminServiceKey?: unknown };
   if (typeof state.consentAddr !== 'string') throw new CliError(`the state file ${file} has no consentAddr; set ACCORD_CONSENT_ADDR`);
-  return state.consentAddr;
+  if (typeof state.adminServiceKey !== 'string')
+    throw new CliError(`the state file ${file} has no adminServiceKey (restart \`npm start\`); or set ACCORD_SERVICE_KEY`);
+  return { addr: state.consentAddr, serviceKey: state.adminServiceKey };
 }
 
 /** The options of `export`, checked before connecting; every bad one named. */
@@ -223,7 +233,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
   if (command === 'export') {
     try {
       const args = exportArgs(values);
-      return await runExport(args, resolveConsentAddr(io.env, io.cwd ?? process.cwd()), io);
+      return await runExport(args, resolveConsentTarget(io.env, io.cwd ?? process.cwd()), io);
     } catch (err) {
       io.stderr.write(`error: ${(err as Error).message}\n`);
       return 1;

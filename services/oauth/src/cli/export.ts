@@ -9,7 +9,7 @@ import { createWriteStream, existsSync, openSync, closeSync, ftruncateSync, stat
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { createClient } from '@accord/common';
+import { createClient, serviceSigner } from '@accord/common';
 import { consentEventJson, consentv1 } from '@accord/proto';
 
 export interface ExportArgs {
@@ -67,7 +67,7 @@ function bar(done: number, total: number | undefined): string {
 }
 
 /** Runs the export; resolves to the exit code. */
-export async function runExport(a: ExportArgs, addr: string, io: ExportIO): Promise<number> {
+export async function runExport(a: ExportArgs, target: { addr: string; serviceKey: string }, io: ExportIO): Promise<number> {
   let cursor = a.cursor ?? '';
   let append = false;
   if (a.resume) {
@@ -82,7 +82,9 @@ export async function runExport(a: ExportArgs, addr: string, io: ExportIO): Prom
       append = true;
     }
   }
-  const client = createClient(consentv1.ConsentServiceService, addr, { timeoutMs: 60_000, retries: 2 });
+  // the operator's service identity (`admin`): the consent service admits it to exports of any account
+  const identity = serviceSigner('admin', target.serviceKey);
+  const client = createClient(consentv1.ConsentServiceService, target.addr, { timeoutMs: 60_000, retries: 2, identity });
   const sink: Writable | ExportIO['stdout'] = a.output ? createWriteStream(a.output, { flags: append ? 'a' : 'w' }) : io.stdout;
   const gz = a.gzip ? createGzip() : undefined;
   if (gz) gz.pipe(sink as Writable);

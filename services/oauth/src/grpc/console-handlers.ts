@@ -1,8 +1,7 @@
-import { type Handlers, type CallContext } from '@accord/common';
+import type { Handlers } from '@accord/common';
 import { oauthconsolev1 } from '@accord/proto';
 import type { ApiKeyView, ConsoleCore, SessionLimits, SessionView } from '../app/console';
 import type { Application, Member, TokenFamily } from '../app/ports';
-import { requireAdmin } from './admin-auth';
 import { toApplication } from './handlers';
 
 export type ConsoleHandlers = Handlers<oauthconsolev1.OAuthConsoleServiceServer>;
@@ -58,13 +57,11 @@ const limitsOf = (l: oauthconsolev1.SessionLimits | undefined): SessionLimits =>
   absoluteTimeoutSeconds: l?.absoluteTimeoutSeconds ?? 0,
 });
 
-/** gRPC handlers of OAuthConsoleService: proto <-> core translation and the admin guard. */
-export function consoleHandlers(core: ConsoleCore, adminToken: string | undefined): ConsoleHandlers {
-  const admin = (ctx: CallContext) => requireAdmin(ctx, adminToken);
+/** gRPC handlers of OAuthConsoleService: proto <-> core translation (who may call each RPC: access.ts). */
+export function consoleHandlers(core: ConsoleCore): ConsoleHandlers {
   const grant = (g: { token: string; view: SessionView }): oauthconsolev1.ConsoleSessionGrant => ({ sessionToken: g.token, session: toSession(g.view) });
   return {
-    async createConsoleLink(req, ctx) {
-      admin(ctx);
+    async createConsoleLink(req) {
       const r = await core.createLink(req);
       return { token: r.token, expiresAt: r.expiresAt, accountId: r.account.id, member: toMember(r.member) };
     },

@@ -1,10 +1,9 @@
-import { type Handlers, type CallContext } from '@accord/common';
+import type { Handlers } from '@accord/common';
 import { oauthv1 } from '@accord/proto';
 import { OAuthProtocolError } from '../domain/oauth-error';
 import type { OAuthCore } from '../app/oauth';
 import type { Account, Application } from '../app/ports';
 import { countGrant } from '../metrics';
-import { requireAdmin } from './admin-auth';
 
 const toAccount = (a: Account): oauthv1.Account => ({ id: a.id, name: a.name, createdAt: a.createdAt });
 /** An application as the admin API shows it (the console's view adds its lifecycle). */
@@ -20,9 +19,8 @@ export const toApplication = (a: Application): oauthv1.Application => ({
 
 export type OAuthHandlers = Handlers<oauthv1.OAuthServiceServer>;
 
-/** gRPC handlers: proto <-> core translation and the admin guard, nothing else. */
-export function oauthHandlers(core: OAuthCore, adminToken: string | undefined): OAuthHandlers {
-  const admin = (ctx: CallContext) => requireAdmin(ctx, adminToken);
+/** gRPC handlers: proto <-> core translation, nothing else (who may call each RPC: access.ts). */
+export function oauthHandlers(core: OAuthCore): OAuthHandlers {
   return {
     async issueToken(req) {
       try {
@@ -43,8 +41,7 @@ export function oauthHandlers(core: OAuthCore, adminToken: string | undefined): 
     async validateApiKey(req) {
       return { accountId: await core.validateApiKey(req.apiKey) };
     },
-    async bootstrap(req, ctx) {
-      admin(ctx);
+    async bootstrap(req) {
       const r = await core.bootstrap(req);
       return {
         accountId: r.account.id,
@@ -56,24 +53,19 @@ export function oauthHandlers(core: OAuthCore, adminToken: string | undefined): 
         accountCreated: r.accountCreated,
       };
     },
-    async listAccounts(_req, ctx) {
-      admin(ctx);
+    async listAccounts() {
       return { accounts: (await core.listAccounts()).map(toAccount) };
     },
-    async listApplications(req, ctx) {
-      admin(ctx);
+    async listApplications(req) {
       return { applications: (await core.listApplications(req.accountId)).map(toApplication) };
     },
-    async rotateClientSecret(req, ctx) {
-      admin(ctx);
+    async rotateClientSecret(req) {
       return { clientId: req.clientId, clientSecret: await core.rotateClientSecret(req.clientId) };
     },
-    async rotateApiKey(req, ctx) {
-      admin(ctx);
+    async rotateApiKey(req) {
       return { accountId: req.accountId, apiKey: await core.rotateApiKey(req.accountId) };
     },
-    async setAllowedOrigins(req, ctx) {
-      admin(ctx);
+    async setAllowedOrigins(req) {
       return toApplication(await core.setAllowedOrigins(req.appId, req.origins));
     },
     async checkOrigin(req) {

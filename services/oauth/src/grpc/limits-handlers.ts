@@ -1,16 +1,13 @@
-import type { CallContext, Handlers } from '@accord/common';
+import type { Handlers } from '@accord/common';
 import type { limitsv1 } from '@accord/proto';
 import type { Limits } from '../app/limits';
-import { requireAdmin } from './admin-auth';
 
 export type LimitsHandlers = Handlers<limitsv1.LimitsServiceServer>;
 
-/** gRPC handlers of accord.oauth.v1.LimitsService: the admin check, then the use cases (app/limits.ts). */
-export function limitsHandlers(limits: Limits, adminToken: string | undefined): LimitsHandlers {
-  const admin = (ctx: CallContext) => requireAdmin(ctx, adminToken);
+/** gRPC handlers of accord.oauth.v1.LimitsService: the use cases of app/limits.ts (who may call each RPC: access.ts). */
+export function limitsHandlers(limits: Limits): LimitsHandlers {
   return {
-    async setAccountLimits(req, ctx) {
-      admin(ctx);
+    async setAccountLimits(req) {
       return { accountId: req.accountId, limits: await limits.set(req.accountId, req.limits, req.clear) };
     },
     async getAccountLimits(req) {

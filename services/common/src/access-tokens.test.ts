@@ -1,8 +1,7 @@
 import { errors as joseErrors, exportJWK, generateKeyPair, SignJWT, type KeyLike } from 'jose';
-import { createLogger } from '@accord/common';
+import { KeyStore, VerifiedTokens } from './access-tokens';
+import { createLogger } from './logger';
 import type { commonv1 } from '@accord/proto';
-import { KeyStore } from '../keystore';
-import { VerifiedTokens } from './auth';
 
 const ISSUER = 'https://accord.test/oauth/v0';
 
@@ -22,7 +21,7 @@ const token = (key: KeyLike, kid: string, expSec: number) =>
     .setExpirationTime(expSec)
     .sign(key);
 
-describe('verified access tokens (gateway cache)', () => {
+describe('verified access tokens (the cache of the gateway and every service)', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('accepts a token again from the cache while its key is published, and stops when the key is withdrawn', async () => {
