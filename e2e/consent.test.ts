@@ -516,7 +516,7 @@ describe('admin export', () => {
       const code = await runAdmin(argv, {
         stdout: { write: (s: string) => (stdout += s) },
         stderr: { write: (s: string) => (stderr += s) },
-        env: { ACCORD_CONSENT_ADDR: stack.env.ACCORD_CONSENT_ADDR, ACCORD_SERVICE_KEY: stack.secrets.serviceKeys.admin },
+        env: { ACCORD_CONSENT_ADDR: stack.env.ACCORD_CONSENT_ADDR, ACCORD_ADMIN_SERVICE_KEY: stack.secrets.serviceKeys.admin },
       });
       return { code, stdout, stderr };
     };

@@ -82,6 +82,15 @@ secrets:
   # optional: an existingSecret made before subject erasure existed lacks it (the service then
   # warns and uses its development key until the key is added)
   erasureKey: {env: ACCORD_ERASURE_KEY, key: erasure-key, optional: true}
+  # each service's own identity key (gRPC authentication between Accord's services; the public
+  # keys of all reach every gRPC service as ACCORD_SERVICE_PEERS, accord.env); optional: an
+  # existingSecret made before them lacks them (the services then warn, and refuse each other's
+  # calls until they are added)
+  serviceKeys.gateway: {env: ACCORD_SERVICE_KEY, key: service-key-gateway, optional: true}
+  serviceKeys.oauth: {env: ACCORD_SERVICE_KEY, key: service-key-oauth, optional: true}
+  serviceKeys.consent: {env: ACCORD_SERVICE_KEY, key: service-key-consent, optional: true}
+  serviceKeys.dataprocessing: {env: ACCORD_SERVICE_KEY, key: service-key-dataprocessing, optional: true}
+  serviceKeys.webhook: {env: ACCORD_SERVICE_KEY, key: service-key-webhook, optional: true}
 components:
   gateway:
     protocol: http
@@ -89,7 +98,7 @@ components:
     calls: [oauth, consent, dataprocessing, webhook]
     mongodb: false
     nats: false
-    secrets: []
+    secrets: [serviceKeys.gateway]
     config:
       bodyLimit: ACCORD_BODY_LIMIT
       trustProxy: ACCORD_TRUST_PROXY
@@ -117,20 +126,21 @@ components:
   oauth:
     protocol: grpc
     portEnv: GRPC_PORT
-    calls: []
+    # not the service itself: the admin CLI's `export`, run with `kubectl exec` in its pod
+    calls: [consent]
     mongodb: true
     nats: false
-    secrets: [adminToken, hashKey, tokenSigningKeys]
+    secrets: [adminToken, hashKey, tokenSigningKeys, serviceKeys.oauth]
     config:
       accessTokenTtl: ACCORD_ACCESS_TOKEN_TTL
       refreshTokenTtl: ACCORD_REFRESH_TOKEN_TTL
   consent:
     protocol: grpc
     portEnv: GRPC_PORT
-    calls: [dataprocessing]
+    calls: [oauth, dataprocessing]
     mongodb: true
     nats: true
-    secrets: [receiptSigningKeys, erasureKey]
+    secrets: [receiptSigningKeys, erasureKey, serviceKeys.consent]
     config:
       receiptJurisdiction: ACCORD_RECEIPT_JURISDICTION
       receiptControllerName: ACCORD_RECEIPT_CONTROLLER_NAME
@@ -143,19 +153,19 @@ components:
   dataprocessing:
     protocol: grpc
     portEnv: GRPC_PORT
-    calls: [consent]
+    calls: [oauth, consent]
     mongodb: true
     nats: false
-    secrets: []
+    secrets: [serviceKeys.dataprocessing]
     config:
       defaultLocation: ACCORD_DEFAULT_LOCATION
   webhook:
     protocol: grpc
     portEnv: GRPC_PORT
-    calls: []
+    calls: [oauth]
     mongodb: true
     nats: true
-    secrets: []
+    secrets: [serviceKeys.webhook]
     config:
       allowCidrs: ACCORD_WEBHOOK_ALLOW_CIDRS
       timeoutMs: ACCORD_WEBHOOK_TIMEOUT_MS
@@ -293,9 +303,12 @@ the free-form env (which overrides any of the above by name).
 {{- $order = append $order $var }}
 {{- end }}
 {{- if eq $name "oauth" }}
-{{- /* For the admin CLI run with `kubectl exec` inside the oauth pod. */}}
+{{- /* For the admin CLI run with `kubectl exec` inside the oauth pod: its own service, and for
+`admin export` (ACCORD_CONSENT_ADDR, from `calls`) the operator's service identity. */}}
 {{- $_ := set $env "ACCORD_OAUTH_ADDR" (printf "127.0.0.1:%s" (include "accord.envString" $c.port)) }}
 {{- $order = append $order "ACCORD_OAUTH_ADDR" }}
+{{- $_ := set $env "ACCORD_ADMIN_SERVICE_KEY" (dict "valueFrom" (dict "secretKeyRef" (dict "name" (include "accord.secretName" $root) "key" "service-key-admin" "optional" true))) }}
+{{- $order = append $order "ACCORD_ADMIN_SERVICE_KEY" }}
 {{- end }}
 {{- if $w.mongodb }}
 {{- $_ := set $env "MONGO_URL" (dict "valueFrom" (dict "secretKeyRef" (dict "name" (include "accord.mongodbSecretName" $root) "key" (include "accord.mongodbSecretKey" $root)))) }}
@@ -304,6 +317,11 @@ the free-form env (which overrides any of the above by name).
 {{- if $w.nats }}
 {{- $_ := set $env "NATS_URL" (include "accord.natsUrl" $root) }}
 {{- $order = append $order "NATS_URL" }}
+{{- end }}
+{{- if eq $w.protocol "grpc" }}
+{{- /* the public keys of every service identity: who may call this service as which service */}}
+{{- $_ := set $env "ACCORD_SERVICE_PEERS" (dict "valueFrom" (dict "secretKeyRef" (dict "name" (include "accord.secretName" $root) "key" "service-peers" "optional" true))) }}
+{{- $order = append $order "ACCORD_SERVICE_PEERS" }}
 {{- end }}
 {{- range $w.secrets }}
 {{- $s := index $wiring.secrets . }}

@@ -143,6 +143,14 @@ const schema = {
       tokenSigningKeys: { type: 'string', pattern: '^(|[\\s\\S]*-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*)$' },
       receiptSigningKeys: { type: 'string', pattern: '^(|[\\s\\S]*-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*)$' },
       erasureKey: str,
+      serviceKeys: obj(
+        Object.fromEntries(
+          ['gateway', 'oauth', 'consent', 'dataprocessing', 'webhook', 'admin'].map((n) => [
+            n,
+            { type: 'string', pattern: '^(|[\\s\\S]*-----BEGIN [A-Z ]*PRIVATE KEY-----[\\s\\S]*)$' },
+          ]),
+        ),
+      ),
       keep: bool,
       annotations: strMap,
     }),

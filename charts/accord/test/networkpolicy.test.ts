@@ -131,6 +131,12 @@ const INTENDED = new Set([
   'gateway>webhook',
   'consent>dataprocessing',
   'dataprocessing>consent',
+  // the keys of access tokens of platform callers (gRPC), from the oauth service's JWKS
+  'consent>oauth',
+  'dataprocessing>oauth',
+  'webhook>oauth',
+  // the admin CLI's export, run in the oauth pod
+  'oauth>consent',
   'oauth>mongodb',
   'consent>mongodb',
   'dataprocessing>mongodb',

@@ -10,10 +10,12 @@ const GRPC_PORTS: Record<string, number> = { oauth: 50051, consent: 50052, datap
 /** The services' runtime contract: which downstream address each one reads. */
 const CALLS: Record<string, string[]> = {
   gateway: ['oauth', 'consent', 'dataprocessing', 'webhook'],
-  oauth: [],
-  consent: ['dataprocessing'],
-  dataprocessing: ['consent'],
-  webhook: [],
+  // the admin CLI's export, run in the oauth pod
+  oauth: ['consent'],
+  // the keys of access tokens (platform callers over gRPC) from oauth
+  consent: ['oauth', 'dataprocessing'],
+  dataprocessing: ['oauth', 'consent'],
+  webhook: ['oauth'],
 };
 const USES_MONGO = ['oauth', 'consent', 'dataprocessing', 'webhook'];
 const USES_NATS = ['consent', 'webhook'];

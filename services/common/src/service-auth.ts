@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { oauthv1 } from '@accord/proto';
+import { oauthv1, type commonv1 } from '@accord/proto';
 import { KeyStore, VerifiedTokens } from './access-tokens';
 import { createClient } from './grpc-client';
 import type { GrpcAuth, PlatformCaller } from './grpc-auth';
@@ -37,7 +37,14 @@ export function serviceAuth(
   identity: ServiceIdentity,
   config: ServiceAuthConfig & Partial<PlatformAuthConfig>,
   logger: Logger,
-  opts: { platform?: boolean; adminToken?: string; admit?: (caller: PlatformCaller, rpc: string) => Promise<void> | void } = {},
+  opts: {
+    /** Platform callers may call some of its RPCs: their access tokens are verified with the oauth service's JWKS. */
+    platform?: boolean;
+    /** The keys of access tokens when this process has them itself (the oauth service), instead of asking the oauth service. */
+    jwks?: () => Promise<commonv1.Jwk[]>;
+    adminToken?: string;
+    admit?: (caller: PlatformCaller, rpc: string) => Promise<void> | void;
+  } = {},
 ): ServiceAuth {
   const signer = serviceSigner(identity, config.ACCORD_SERVICE_KEY);
   if (!signer) logger.warn('ACCORD_SERVICE_KEY is not set: this service proves no identity, and Accord’s other services refuse its calls');
@@ -45,7 +52,11 @@ export function serviceAuth(
   if (!peers.size) logger.warn('ACCORD_SERVICE_PEERS is empty: no Accord service can call this one');
   const auth: GrpcAuth = { peers, adminToken: opts.adminToken, admit: opts.admit };
   let close = () => undefined as void;
-  if (opts.platform) {
+  if (opts.jwks) {
+    // a token is told from garbage even where no platform caller is admitted: PERMISSION_DENIED, not UNAUTHENTICATED
+    const keys = new KeyStore(opts.jwks, config.ACCORD_JWKS_CACHE_MS ?? 300_000, logger);
+    auth.accessTokens = { keys, issuer: accessTokenIssuer(config.ACCORD_BASE_URL), verified: new VerifiedTokens() };
+  } else if (opts.platform) {
     if (!config.ACCORD_OAUTH_ADDR) throw new Error('a service with platform callers needs ACCORD_OAUTH_ADDR (the keys of access tokens)');
     const oauth = createClient(oauthv1.OAuthServiceService, config.ACCORD_OAUTH_ADDR, { identity: signer });
     const keys = new KeyStore(async () => (await oauth.getJwks({})).jwks?.keys ?? [], config.ACCORD_JWKS_CACHE_MS ?? 300_000, logger);

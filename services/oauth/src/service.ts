@@ -45,7 +45,7 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
     });
     const consoleCore = new ConsoleCore({ store, oauth: core, crypto });
     // no platform callers: the operator (admin token) and Accord's services only
-    const { auth } = serviceAuth('oauth', config, logger, { adminToken: config.ACCORD_ADMIN_TOKEN });
+    const { auth } = serviceAuth('oauth', config, logger, { adminToken: config.ACCORD_ADMIN_TOKEN, jwks: async () => core.jwks });
     const served = await serveGrpc(config, {
       services: [
         {

@@ -1,2 +1,4 @@
 export { startWebhook, type WebhookTestHooks } from './service';
 export { configShape, type Config } from './config';
+// who may call each RPC (the authorization matrix test reads them)
+export { webhookAccess } from './grpc/access';

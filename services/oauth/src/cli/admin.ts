@@ -51,7 +51,7 @@ Commands:
       progress bar on stderr (from the same estimate as X-Total-Count; --quiet hides it). An
       interrupted export prints the cursor to resume with; --resume continues an uncompressed
       --output file after its last complete line. Talks to the consent service:
-      ACCORD_CONSENT_ADDR with ACCORD_SERVICE_KEY (the admin service identity's key), else the
+      ACCORD_CONSENT_ADDR with ACCORD_ADMIN_SERVICE_KEY (the admin service identity's key), else the
       state file of \`npm start\`.
 
 Connection: ACCORD_OAUTH_ADDR (host:port) and ACCORD_ADMIN_TOKEN, else the state file of
@@ -100,13 +100,14 @@ export function resolveTarget(env: NodeJS.ProcessEnv, cwd: string): Target {
 
 /**
  * The consent service for `export`, and the operator's service identity key (`admin`) that the
- * consent service admits to exports: ACCORD_CONSENT_ADDR and ACCORD_SERVICE_KEY, else the state
+ * consent service admits to exports: ACCORD_CONSENT_ADDR and ACCORD_ADMIN_SERVICE_KEY, else the state
  * file of `npm start`.
  */
 export function resolveConsentTarget(env: NodeJS.ProcessEnv, cwd: string): { addr: string; serviceKey: string } {
   if (env.ACCORD_CONSENT_ADDR) {
-    if (!env.ACCORD_SERVICE_KEY) throw new CliError('set ACCORD_SERVICE_KEY (the private key of the admin service identity) with ACCORD_CONSENT_ADDR');
-    return { addr: env.ACCORD_CONSENT_ADDR, serviceKey: env.ACCORD_SERVICE_KEY };
+    if (!env.ACCORD_ADMIN_SERVICE_KEY)
+      throw new CliError('set ACCORD_ADMIN_SERVICE_KEY (the private key of the admin service identity) with ACCORD_CONSENT_ADDR');
+    return { addr: env.ACCORD_CONSENT_ADDR, serviceKey: env.ACCORD_ADMIN_SERVICE_KEY };
   }
   const candidates = env.ACCORD_STATE_FILE
     ? [isAbsolute(env.ACCORD_STATE_FILE) ? env.ACCORD_STATE_FILE : resolve(cwd, env.ACCORD_STATE_FILE)]
@@ -116,7 +117,7 @@ export function resolveConsentTarget(env: NodeJS.ProcessEnv, cwd: string): { add
   const state = JSON.parse(readFileSync(file, 'utf8')) as { consentAddr?: unknown; adminServiceKey?: unknown };
   if (typeof state.consentAddr !== 'string') throw new CliError(`the state file ${file} has no consentAddr; set ACCORD_CONSENT_ADDR`);
   if (typeof state.adminServiceKey !== 'string')
-    throw new CliError(`the state file ${file} has no adminServiceKey (restart \`npm start\`); or set ACCORD_SERVICE_KEY`);
+    throw new CliError(`the state file ${file} has no adminServiceKey (restart \`npm start\`); or set ACCORD_ADMIN_SERVICE_KEY`);
   return { addr: state.consentAddr, serviceKey: state.adminServiceKey };
 }
 
