@@ -5,8 +5,8 @@
  * account's calls work and are what REST sees.
  */
 import { status, type ServiceError } from '@grpc/grpc-js';
-import { createClient, type PromiseClient } from '@accord/common';
-import { consentv1 } from '@accord/proto';
+import { createClient, fieldErrorsOf, type PromiseClient } from '@accord/common';
+import { consentv1, limitsv1 } from '@accord/proto';
 import { bearer, startStack, type Credentials, type Stack } from './harness';
 
 let stack: Stack;
@@ -105,5 +105,71 @@ describe('the consent service over gRPC, as a platform team calls it', () => {
     expect(decided.decisions[0]).toMatchObject({ allowed: true, basis: 'consent', eventId: created.events[0]!.id });
     // and account B sees none of it
     expect(await restSearch(b, 'grpc-user')).toEqual([]);
+  });
+});
+
+describe('account limits over gRPC, the same as over REST', () => {
+  test("a platform caller's events count against the account's day with its REST writes, and past it CreateConsents is RESOURCE_EXHAUSTED with retry info", async () => {
+    const c = await stack.bootstrap({ account: 'grpc-limited', app: 'svc', scopes: ['consent'] });
+    const limits = createClient(limitsv1.LimitsServiceService, stack.env.ACCORD_OAUTH_ADDR!, { retries: 0 });
+    try {
+      await limits.setAccountLimits(
+        { accountId: c.accountId, limits: { maxEventsPerDay: 4, maxEventsPerRequest: 3 }, clear: false },
+        { metadata: bearer(stack.env.ACCORD_ADMIN_TOKEN!) },
+      );
+    } finally {
+      limits.close();
+    }
+    const token = await stack.token(c, 'consent');
+    const create = (subjects: string[]) =>
+      consent.createConsents({ accountId: c.accountId, appId: '', events: subjects.map(event) }, { metadata: bearer(token) });
+    // more events in one call than a write may hold: INVALID_ARGUMENT naming them, nothing counted
+    const tooMany = (await create(['l1', 'l2', 'l3', 'l4']).catch((e: ServiceError) => e)) as ServiceError;
+    expect(tooMany.code).toBe(status.INVALID_ARGUMENT);
+    expect(fieldErrorsOf(tooMany)).toEqual([{ field: '/events', message: 'must have at most 3 items' }]);
+    // a refused write gives its events back: INVALID_ARGUMENT from the service itself
+    expect(
+      await codeOf(consent.createConsents({ accountId: c.accountId, appId: '', events: [{ ...event('x'), issuer: '' }] }, { metadata: bearer(token) })),
+    ).toBe(status.INVALID_ARGUMENT);
+    expect((await create(['l1', 'l2'])).events).toHaveLength(2);
+    const rest = await stack.request('POST', '/consent/v0/consents', { token, apiKey: c.apiKey, json: event('l3') });
+    expect(rest.status).toBe(201);
+    expect(rest.headers.get('ratelimit')).toMatch(/"events-per-day";r=1;/);
+    expect((await create(['l4'])).events).toHaveLength(1);
+    const over = (await create(['l5']).catch((e: ServiceError) => e)) as ServiceError;
+    expect(over.code).toBe(status.RESOURCE_EXHAUSTED);
+    expect(over.details).toMatch(/daily event limit \(4\) would be exceeded: 4 used today/);
+    const retryAfter = Number(over.metadata.get('retry-after')[0]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(86_400);
+    // google.rpc.Status with a google.rpc.RetryInfo, as gRPC libraries read it
+    const details = over.metadata.get('grpc-status-details-bin')[0] as Buffer;
+    expect(details.toString('latin1')).toContain('type.googleapis.com/google.rpc.RetryInfo');
+    // and REST is refused as well: one count
+    expect((await stack.request('POST', '/consent/v0/consents', { token, apiKey: c.apiKey, json: event('l6') })).status).toBe(429);
+  });
+
+  test('an application past its request limit is RESOURCE_EXHAUSTED over gRPC with the seconds to wait', async () => {
+    const c = await stack.bootstrap({ account: 'grpc-throttled', app: 'svc', scopes: ['consent'] });
+    const limits = createClient(limitsv1.LimitsServiceService, stack.env.ACCORD_OAUTH_ADDR!, { retries: 0 });
+    try {
+      await limits.setAccountLimits(
+        { accountId: c.accountId, limits: { appRequestsPerSecond: 0.01, appBurst: 3 }, clear: false },
+        { metadata: bearer(stack.env.ACCORD_ADMIN_TOKEN!) },
+      );
+    } finally {
+      limits.close();
+    }
+    const token = await stack.token(c, 'consent');
+    const search = () =>
+      consent.searchConsents(
+        { accountId: c.accountId, subject: 's', issuer: 'https://i.example', target: 'https://t.example/privacy', current: false },
+        { metadata: bearer(token) },
+      );
+    for (let i = 0; i < 3; i++) await search();
+    const err = (await search().catch((e: ServiceError) => e)) as ServiceError;
+    expect(err.code).toBe(status.RESOURCE_EXHAUSTED);
+    expect(err.details).toMatch(/application's request limit is exhausted; retry after \d+ s/);
+    expect(Number(err.metadata.get('retry-after')[0])).toBeGreaterThanOrEqual(1);
   });
 });

@@ -341,6 +341,19 @@ the free-form env (which overrides any of the above by name).
 {{- $order = append $order $var }}
 {{- end }}
 {{- end }}
+{{- if has $name (list "consent" "dataprocessing" "webhook") }}
+{{- /* platform callers over gRPC are held to the account limits that REST callers are held to at
+the gateway: the gateway's values, one spelling (each replica enforces them for its own callers) */}}
+{{- $gw := include "accord.componentValues" (list $root "gateway") | fromYaml }}
+{{- range $key := list "limitAccountRps" "limitAccountBurst" "limitAppRps" "limitAppBurst" "limitEventsPerRequest" "limitEventsPerDay" }}
+{{- $value := index ($gw.config | default dict) $key }}
+{{- if not (kindIs "invalid" $value) }}
+{{- $var := index $wiring.components.gateway.config $key }}
+{{- $_ := set $env $var (include "accord.envString" $value) }}
+{{- $order = append $order $var }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- if and (eq $name "gateway") (not (hasKey $env "ACCORD_GATEWAY_REPLICAS")) }}
 {{- /* each gateway replica enforces its share of the account limits */}}
 {{- $_ := set $env "ACCORD_GATEWAY_REPLICAS" (include "accord.envString" (ternary $c.autoscaling.minReplicas $c.replicas $c.autoscaling.enabled | int64 | max 1)) }}

@@ -209,3 +209,33 @@ describe('the README of each service', () => {
     expect(collections.filter((c) => !readme.includes(`\`${c}\``))).toEqual([]);
   });
 });
+
+describe('the authorization table of docs/grpc.md', () => {
+  /** The table as the access tables of the services say it, one row per RPC. */
+  function rendered(): string {
+    const tables: Record<string, Record<string, { scope?: string; services: readonly string[]; public?: true; admin?: true; appFilter?: true }>> = {
+      'accord.consent.v1.ConsentService': consent.consentAccess,
+      'accord.consent.v1.ConsentActivityService': consent.activityAccess,
+      'accord.dataprocessing.v1.DataProcessingService': dataprocessing.dataprocessingAccess,
+      'accord.webhook.v1.WebhookService': webhook.webhookAccess,
+      'accord.oauth.v1.OAuthService': oauth.oauthAccess,
+      'accord.oauth.v1.LimitsService': oauth.limitsAccess,
+      'accord.oauth.v1.OAuthConsoleService': oauth.consoleAccess,
+    };
+    const rows = ['| RPC | Platform callers (scope) | Accord services | Other |', '|---|---|---|---|'];
+    for (const [service, table] of Object.entries(tables)) {
+      for (const [method, r] of Object.entries(table)) {
+        const other = [r.public ? 'anyone (public keys)' : '', r.admin ? 'admin token' : '', r.appFilter ? '`app_id` filters' : ''].filter(Boolean).join(', ');
+        rows.push(`| \`${service}/${method[0]!.toUpperCase()}${method.slice(1)}\` | ${r.scope ? `\`${r.scope}\`` : '—'} | ${r.services.length ? r.services.join(', ') : '—'} | ${other} |`);
+      }
+    }
+    return rows.join('\n');
+  }
+
+  test('is what the services’ access tables declare, row for row (paste the expected block on a change)', () => {
+    const doc = read('docs/grpc.md');
+    const start = '<!-- authorization-table:start -->\n';
+    const block = doc.slice(doc.indexOf(start) + start.length, doc.indexOf('\n<!-- authorization-table:end -->'));
+    expect(block).toEqual(rendered());
+  });
+});

@@ -60,6 +60,20 @@ export class UnavailableError extends AppError {
     super(status.UNAVAILABLE, message);
   }
 }
+/**
+ * A limit of the caller's account is exhausted: RESOURCE_EXHAUSTED with the seconds after which
+ * to retry, as trailing metadata `retry-after` and as google.rpc.RetryInfo in the status details
+ * (`grpc-status-details-bin`), which gRPC libraries decode (Go: status.FromError(err).Details()).
+ */
+export class ResourceExhaustedError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(status.RESOURCE_EXHAUSTED, message);
+  }
+}
+
 /** The operation cannot be done now and may succeed when retried (HTTP 409 with Retry-After for a log proof not ready yet). */
 export class AbortedError extends AppError {
   constructor(message: string) {
@@ -121,6 +135,10 @@ export function toServiceError(err: unknown, onInternal: (err: unknown) => void)
   if (err instanceof AppError) {
     const metadata = new Metadata();
     if (err.fields.length) metadata.set(FIELD_ERRORS_KEY, asciiJson(err.fields));
+    if (err instanceof ResourceExhaustedError) {
+      metadata.set('retry-after', String(err.retryAfterSeconds));
+      metadata.set('grpc-status-details-bin', statusWithRetryInfo(err.code, err.message, err.retryAfterSeconds));
+    }
     return { code: err.code, details: err.message, metadata };
   }
   if (isDatabaseUnavailable(err)) {
@@ -135,6 +153,30 @@ export function toServiceError(err: unknown, onInternal: (err: unknown) => void)
   }
   onInternal(err);
   return { code: status.INTERNAL, details: 'Internal error', metadata: new Metadata() };
+}
+
+/** Protobuf's wire format, the little of it a google.rpc.Status with one RetryInfo needs. */
+const varint = (n: number): Buffer => {
+  const out: number[] = [];
+  let v = n;
+  while (v > 0x7f) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+  return Buffer.from(out);
+};
+const field = (no: number, value: number | Buffer | string): Buffer =>
+  typeof value === 'number'
+    ? Buffer.concat([varint(no << 3), varint(value)])
+    : Buffer.concat([varint((no << 3) | 2), varint(Buffer.byteLength(value)), Buffer.from(value)]);
+
+/** google.rpc.Status{code, message, details: [Any{google.rpc.RetryInfo{retry_delay: Duration{seconds}}}]}, serialized. */
+export function statusWithRetryInfo(code: number, message: string, retryAfterSeconds: number): Buffer {
+  const duration = field(1, Math.max(0, Math.ceil(retryAfterSeconds)));
+  const retryInfo = field(1, duration);
+  const any = Buffer.concat([field(1, 'type.googleapis.com/google.rpc.RetryInfo'), field(2, retryInfo)]);
+  return Buffer.concat([field(1, code), field(2, message), field(3, any)]);
 }
 
 export function isServiceError(err: unknown): err is ServiceError {

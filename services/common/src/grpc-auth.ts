@@ -45,8 +45,20 @@ export interface GrpcAuth {
   accessTokens?: { keys: KeyStore; issuer: string; verified?: VerifiedTokens };
   /** The oauth service's admin token, for the RPCs declared `admin`. */
   adminToken?: string;
-  /** Runs once a platform caller is admitted to an RPC (the account's request limits); throws to refuse. */
-  admit?: (caller: PlatformCaller, rpc: string) => Promise<void> | void;
+  /**
+   * Runs once a platform caller is admitted to an RPC (the account's limits); throws to refuse.
+   * What it returns is called with the call's outcome (the error, or undefined) once it is answered.
+   */
+  admit?: (caller: PlatformCaller, rpc: string, request: unknown) => Promise<Settle | void> | Settle | void;
+}
+
+/** Called with the outcome of an admitted call: its error, or undefined when it succeeded. */
+export type Settle = (err: unknown) => void;
+
+/** The caller of a call, and what to tell its limits of the outcome. */
+export interface Authorized {
+  caller: Caller;
+  settle?: Settle;
 }
 
 const sameSecret = (a: string, b: string) =>
@@ -68,14 +80,14 @@ const INVALID = 'invalid credentials';
  * UNAUTHENTICATED for a missing or bad credential, PERMISSION_DENIED for a valid one this RPC is
  * not open to.
  */
-export async function authorizeCall(rpc: string, access: RpcAccess, metadata: Metadata, request: unknown, auth: GrpcAuth): Promise<Caller> {
-  if (access.public) return { kind: 'public' };
+export async function authorizeCall(rpc: string, access: RpcAccess, metadata: Metadata, request: unknown, auth: GrpcAuth): Promise<Authorized> {
+  if (access.public) return { caller: { kind: 'public' } };
   const serviceToken = metadata.get(SERVICE_TOKEN_HEADER)[0];
   if (serviceToken !== undefined) {
     const service = typeof serviceToken === 'string' ? await auth.peers.verify(serviceToken) : undefined;
     if (!service) throw new UnauthenticatedError(INVALID);
     if (!access.services.includes(service)) throw new PermissionDeniedError(`${rpc} is not open to the ${service} service`);
-    return { kind: 'service', service };
+    return { caller: { kind: 'service', service } };
   }
   const header = metadata.get('authorization')[0];
   if (header === undefined) throw new UnauthenticatedError(REQUIRED);
@@ -84,15 +96,14 @@ export async function authorizeCall(rpc: string, access: RpcAccess, metadata: Me
   if (access.admin) {
     if (!auth.adminToken) throw new PermissionDeniedError('admin RPCs are disabled: ACCORD_ADMIN_TOKEN is not set on the oauth service');
     if (!sameSecret(token, auth.adminToken)) throw new UnauthenticatedError(INVALID);
-    return { kind: 'admin' };
+    return { caller: { kind: 'admin' } };
   }
   const claims = await platformClaims(token, auth);
   if (!access.scope) throw new PermissionDeniedError(`${rpc} is not open to platform callers`);
   if (!claims.scopes.includes(access.scope)) throw new PermissionDeniedError(`${rpc} needs a token granted the scope "${access.scope}"`);
   const caller: PlatformCaller = { kind: 'platform', ...claims };
   bindToCaller(rpc, request, caller, access);
-  await auth.admit?.(caller, rpc);
-  return caller;
+  return { caller, settle: (await auth.admit?.(caller, rpc, request)) ?? undefined };
 }
 
 async function platformClaims(token: string, auth: GrpcAuth): Promise<AccessClaims> {

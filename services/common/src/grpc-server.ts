@@ -124,9 +124,15 @@ function guardAndInstrument(s: Required<GrpcServiceRegistration>, auth: GrpcAuth
         callback(err, ...rest);
       };
       authorizeCall(rpc, access, call.metadata, call.request, auth).then(
-        (caller) => {
+        ({ caller, settle }) => {
           callers.set(call, caller);
-          (fn as (c: typeof call, cb: typeof callback) => void)(call, done);
+          const answer: sendUnaryData<unknown> = settle
+            ? (err, ...rest) => {
+                settle(err ?? undefined);
+                done(err, ...rest);
+              }
+            : done;
+          (fn as (c: typeof call, cb: typeof callback) => void)(call, answer);
         },
         (err: unknown) => done(toServiceError(err, (e) => logger.error({ err: e, method: rpc }, 'error while authorizing a gRPC call')) as never, null),
       );

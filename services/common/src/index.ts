@@ -21,3 +21,5 @@ export * from './access-tokens';
 export * from './grpc-auth';
 export * from './service-identity';
 export * from './service-auth';
+export * from './token-bucket';
+export * from './account-limits';

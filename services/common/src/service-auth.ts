@@ -1,8 +1,10 @@
 import type { KeyObject } from 'node:crypto';
-import { oauthv1, type commonv1 } from '@accord/proto';
+import { limitsv1, oauthv1, type commonv1 } from '@accord/proto';
 import { KeyStore, VerifiedTokens } from './access-tokens';
+import { AccountLimits, REFUSED_BEFORE_STORING, type AccountLimitsConfig } from './account-limits';
+import { InvalidArgumentError, ResourceExhaustedError } from './errors';
 import { createClient } from './grpc-client';
-import type { GrpcAuth, PlatformCaller } from './grpc-auth';
+import type { GrpcAuth, PlatformCaller, Settle } from './grpc-auth';
 import type { Logger } from './logger';
 import { ServicePeers, serviceSigner, type ServiceIdentity, type ServiceTokenSigner } from './service-identity';
 
@@ -43,15 +45,20 @@ export function serviceAuth(
     /** The keys of access tokens when this process has them itself (the oauth service), instead of asking the oauth service. */
     jwks?: () => Promise<commonv1.Jwk[]>;
     adminToken?: string;
-    admit?: (caller: PlatformCaller, rpc: string) => Promise<void> | void;
+    /**
+     * The account limits its platform callers are held to, as REST callers are at the gateway
+     * (AccountLimits: the same buckets, overrides and daily event count), and for the RPCs that
+     * store events, how many a request stores.
+     */
+    limits?: { config: AccountLimitsConfig; events?: (rpc: string, request: unknown) => number | undefined };
   } = {},
 ): ServiceAuth {
   const signer = serviceSigner(identity, config.ACCORD_SERVICE_KEY);
   if (!signer) logger.warn('ACCORD_SERVICE_KEY is not set: this service proves no identity, and Accord’s other services refuse its calls');
   const peers = new ServicePeers(config.ACCORD_SERVICE_PEERS);
   if (!peers.size) logger.warn('ACCORD_SERVICE_PEERS is empty: no Accord service can call this one');
-  const auth: GrpcAuth = { peers, adminToken: opts.adminToken, admit: opts.admit };
-  let close = () => undefined as void;
+  const auth: GrpcAuth = { peers, adminToken: opts.adminToken };
+  const closers: Array<() => void> = [];
   if (opts.jwks) {
     // a token is told from garbage even where no platform caller is admitted: PERMISSION_DENIED, not UNAUTHENTICATED
     const keys = new KeyStore(opts.jwks, config.ACCORD_JWKS_CACHE_MS ?? 300_000, logger);
@@ -61,7 +68,48 @@ export function serviceAuth(
     const oauth = createClient(oauthv1.OAuthServiceService, config.ACCORD_OAUTH_ADDR, { identity: signer });
     const keys = new KeyStore(async () => (await oauth.getJwks({})).jwks?.keys ?? [], config.ACCORD_JWKS_CACHE_MS ?? 300_000, logger);
     auth.accessTokens = { keys, issuer: accessTokenIssuer(config.ACCORD_BASE_URL), verified: new VerifiedTokens() };
-    close = () => oauth.close();
+    closers.push(() => oauth.close());
+    if (opts.limits) {
+      const client = createClient(limitsv1.LimitsServiceService, config.ACCORD_OAUTH_ADDR, { identity: signer });
+      auth.admit = admitWithin(new AccountLimits(opts.limits.config, client, logger), opts.limits.events);
+      closers.push(() => client.close());
+    }
   }
-  return { auth, identity: signer, close };
+  return { auth, identity: signer, close: () => closers.forEach((c) => c()) };
+}
+
+/**
+ * A platform caller's call against its account's limits, as the gateway holds REST requests to
+ * them: the account's and the application's request buckets (RESOURCE_EXHAUSTED with retry
+ * info), then for a write of events the events per request (INVALID_ARGUMENT) and per day
+ * (RESOURCE_EXHAUSTED until the day's count starts again); the events of a write refused before
+ * anything was stored are given back.
+ */
+function admitWithin(limits: AccountLimits, eventsOf?: (rpc: string, request: unknown) => number | undefined) {
+  return async (caller: PlatformCaller, rpc: string, request: unknown): Promise<Settle | void> => {
+    const effective = await limits.limitsOf(caller.accountId);
+    const admission = limits.admitRequest(caller.accountId, caller.appId, effective);
+    if (admission.refused) {
+      const { name, retryAfter } = admission.refused;
+      throw new ResourceExhaustedError(
+        `The ${name === 'account' ? 'account' : 'application'}'s request limit is exhausted; retry after ${retryAfter} s.`,
+        retryAfter,
+      );
+    }
+    const count = eventsOf?.(rpc, request);
+    if (count === undefined) return;
+    const charge = await limits.chargeEvents(caller.accountId, count, effective);
+    if (charge.outcome === 'too-many-in-request') throw InvalidArgumentError.field('/events', `must have at most ${charge.max} items`);
+    if (charge.outcome === 'over-daily') {
+      throw new ResourceExhaustedError(
+        `The account's daily event limit (${charge.max}) would be exceeded: ${charge.used} used today, ${count} in this request; the count starts again in ${charge.resetSeconds} s.`,
+        charge.resetSeconds,
+      );
+    }
+    if (charge.outcome !== 'charged') return;
+    return (err) => {
+      const code = (err as { code?: number } | undefined)?.code;
+      if (code !== undefined && REFUSED_BEFORE_STORING.has(code)) limits.refundEvents(caller.accountId, count, effective);
+    };
+  };
 }

@@ -1,4 +1,5 @@
 import {
+  accountLimitsEnv,
   ConfigError,
   addressEnv,
   baseEnv,
@@ -21,6 +22,8 @@ export const configShape = {
   ...grpcPortEnv(DEFAULT_PORTS.consent),
   ...serviceAuthEnv,
   ...platformAuthEnv,
+  // the account limits of platform callers over gRPC (the gateway's, for REST)
+  ...accountLimitsEnv,
   /** Where GetSpecForConsent is called to enrich receipts (graceful when unreachable). */
   ACCORD_DATAPROCESSING_ADDR: addressEnv(DEFAULT_PORTS.dataprocessing),
   /**

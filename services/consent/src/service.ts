@@ -26,7 +26,15 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   const erasure = resolveErasureKey(config, INSECURE_DEVELOPMENT_ERASURE_KEY);
   if (erasure.insecureDefault) logger.warn('ACCORD_ERASURE_KEY is not set: erased subjects are hashed with a public development key (never deploy this)');
 
-  const { auth, identity, close: closeAuth } = serviceAuth('consent', config, logger, { platform: true });
+  const {
+    auth,
+    identity,
+    close: closeAuth,
+  } = serviceAuth('consent', config, logger, {
+    platform: true,
+    // a CreateConsents call stores its events: counted as a REST write of as many is
+    limits: { config, events: (rpc, request) => (rpc.endsWith('/CreateConsents') ? (request as consentv1.CreateConsentsRequest).events.length : undefined) },
+  });
   const conn = await connectMongo(config.MONGO_URL, logger);
   const { store } = consentStoreOn(conn);
   await syncIndexes(conn);

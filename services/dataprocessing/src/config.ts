@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressEnv, baseEnv, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv, platformAuthEnv, serviceAuthEnv } from '@accord/common';
+import { addressEnv, baseEnv, DEFAULT_PORTS, grpcPortEnv, loadConfig, mongoEnv, accountLimitsEnv, platformAuthEnv, serviceAuthEnv } from '@accord/common';
 
 export const configShape = {
   ...baseEnv,
@@ -7,6 +7,8 @@ export const configShape = {
   ...grpcPortEnv(DEFAULT_PORTS.dataprocessing),
   ...serviceAuthEnv,
   ...platformAuthEnv,
+  // the account limits of platform callers over gRPC (the gateway's, for REST)
+  ...accountLimitsEnv,
   /** The consent service, asked for current consent states by dashboards. */
   ACCORD_CONSENT_ADDR: addressEnv(DEFAULT_PORTS.consent),
   /** Deadline of a consent service call from a dashboard (ms). */

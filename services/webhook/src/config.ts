@@ -1,4 +1,5 @@
 import {
+  accountLimitsEnv,
   baseEnv,
   csv,
   DEFAULT_PORTS,
@@ -26,6 +27,8 @@ export const configShape = {
   ...grpcPortEnv(DEFAULT_PORTS.webhook),
   ...serviceAuthEnv,
   ...platformAuthEnv,
+  // the account limits of platform callers over gRPC (the gateway's, for REST)
+  ...accountLimitsEnv,
   /** CIDRs exempt from the SSRF guard (e.g. `127.0.0.0/8,::1/128` for local receivers). Default: none. */
   ACCORD_WEBHOOK_ALLOW_CIDRS: csv.refine((list) => list.every((c) => ipaddr.isValidCIDR(c)), 'expected comma-separated CIDRs, e.g. 127.0.0.0/8,::1/128'),
   /** A delivery attempt succeeds on a 2xx within this time. */

@@ -69,7 +69,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
   });
 
   let consumer: { stop(): Promise<void> } | undefined;
-  const { auth, close: closeAuth } = serviceAuth('webhook', config, logger, { platform: true });
+  const { auth, close: closeAuth } = serviceAuth('webhook', config, logger, { platform: true, limits: { config } });
   const served = await serveGrpc(config, {
     services: [
       {

@@ -1,8 +1,6 @@
-import { status as Code } from '@grpc/grpc-js';
 import type { Request, RequestHandler, Response } from 'express';
-import { isServiceError } from '@accord/common';
-import { rateLimited, setRateLimitHeaders, type Applied, type Limiter, type LimitName } from '../limits/limiter';
-import { unlimited } from '../limits/token-bucket';
+import { isServiceError, REFUSED_BEFORE_STORING, unlimited } from '@accord/common';
+import { rateLimited, setRateLimitHeaders, type Limiter, type LimitName } from '../limits/limiter';
 import { HttpProblem } from '../problem';
 import { basicCredentials } from './auth';
 
@@ -35,19 +33,9 @@ function tooMany(name: LimitName, retryAfter: number, detail?: string): HttpProb
 export function requestLimits(limiter: Limiter): RequestHandler {
   return async (req, res, next) => {
     const auth = req.auth!;
-    const limits = await limiter.limitsOf(auth.accountId);
-    const now = Date.now();
-    const checks = [
-      { name: 'account' as const, map: limiter.accounts, key: auth.accountId, policy: limits.account },
-      { name: 'app' as const, map: limiter.apps, key: auth.appId, policy: limits.app },
-    ].filter((c) => !unlimited(c.policy));
-    const refused = checks.find((c) => !c.map.admits(c.key, c.policy, now));
-    const applied: Applied[] = checks.map((c) => ({ name: c.name, policy: c.policy, take: c.map.take(c.key, c.policy, now, refused ? 0 : 1) }));
-    setRateLimitHeaders(res, applied);
-    if (refused) {
-      const take = applied.find((a) => a.name === refused.name)!.take;
-      throw tooMany(refused.name, Math.max(1, Math.ceil((1 - take.remaining) / refused.policy.rate)));
-    }
+    const admission = limiter.admitRequest(auth.accountId, auth.appId, await limiter.limitsOf(auth.accountId));
+    setRateLimitHeaders(res, admission.applied);
+    if (admission.refused) throw tooMany(admission.refused.name, admission.refused.retryAfter);
     next();
   };
 }
@@ -57,24 +45,6 @@ interface EventCharge {
   sent: boolean;
 }
 const CHARGE = 'eventCharge';
-
-/**
- * gRPC codes with which the consent service refuses a write before storing any of it: its
- * validation, ownership checks and lookups run first, and its write is all or nothing. Any other
- * failure (a deadline passing, a call cancelled or dropped, an internal error) can come after the
- * batch was stored, and so can UNAVAILABLE (a connection lost while the answer was on its way).
- */
-const REFUSED_BEFORE_STORING = new Set<number>([
-  Code.INVALID_ARGUMENT,
-  Code.FAILED_PRECONDITION,
-  Code.OUT_OF_RANGE,
-  Code.NOT_FOUND,
-  Code.ALREADY_EXISTS,
-  Code.PERMISSION_DENIED,
-  Code.UNAUTHENTICATED,
-  Code.RESOURCE_EXHAUSTED,
-  Code.UNIMPLEMENTED,
-]);
 
 /**
  * Runs the write that the event limit of this route guards (see `eventLimits`). From the moment
@@ -108,35 +78,35 @@ export function eventLimits(limiter: Limiter): RequestHandler {
     const limits = await limiter.limitsOf(auth.accountId);
     const body: unknown = req.body;
     const count = Array.isArray(body) ? body.length : 1;
-    if (limits.maxEventsPerRequest > 0 && count > limits.maxEventsPerRequest) {
+    const r = await limiter.chargeEvents(auth.accountId, count, limits);
+    if (r.outcome === 'too-many-in-request') {
       throw new HttpProblem(
         413,
         'Payload too large',
-        `At most ${limits.maxEventsPerRequest} events per request; this one has ${count}.`,
-        [{ field: '', message: `must have at most ${limits.maxEventsPerRequest} items` }],
+        `At most ${r.max} events per request; this one has ${count}.`,
+        [{ field: '', message: `must have at most ${r.max} items` }],
         {},
         'too-many-events',
       );
     }
-    if (limits.maxEventsPerDay <= 0 || count === 0) return next();
-    const r = await limiter.consumeDailyEvents(auth.accountId, count, limits.maxEventsPerDay);
-    const policy = `"events-per-day";q=${limits.maxEventsPerDay};w=86400`;
+    if (r.outcome === 'unlimited') return next();
+    const policy = `"events-per-day";q=${r.max};w=86400`;
     const prior = res.getHeader('RateLimit-Policy');
     res.setHeader('RateLimit-Policy', prior ? `${String(prior)}, ${policy}` : policy);
-    const state = `"events-per-day";r=${Math.max(0, limits.maxEventsPerDay - r.used)};t=${r.resetSeconds}`;
+    const state = `"events-per-day";r=${Math.max(0, r.max - r.used)};t=${r.resetSeconds}`;
     const priorState = res.getHeader('RateLimit');
     res.setHeader('RateLimit', priorState ? `${String(priorState)}, ${state}` : state);
-    if (!r.allowed) {
+    if (r.outcome === 'over-daily') {
       throw tooMany(
         'events-per-day',
         r.resetSeconds,
-        `The account's daily event limit (${limits.maxEventsPerDay}) would be exceeded: ${r.used} used today, ${count} in this request; the count starts again in ${r.resetSeconds} s.`,
+        `The account's daily event limit (${r.max}) would be exceeded: ${r.used} used today, ${count} in this request; the count starts again in ${r.resetSeconds} s.`,
       );
     }
     const charge: EventCharge = { sent: false };
     res.locals[CHARGE] = charge;
     res.once('finish', () => {
-      if (res.statusCode >= 400 && !charge.sent) void limiter.consumeDailyEvents(auth.accountId, -count, limits.maxEventsPerDay).catch(() => undefined);
+      if (res.statusCode >= 400 && !charge.sent) limiter.refundEvents(auth.accountId, count, limits);
     });
     next();
   };

@@ -29,7 +29,8 @@ export const oauthAccess: AccessTable<oauthv1.OAuthServiceServer> = {
 /** Account limits: set by the operator, read and counted by the gateway (REST) and the services serving platform callers. */
 export const limitsAccess: AccessTable<limitsv1.LimitsServiceServer> = {
   setAccountLimits: admin,
-  getAccountLimits: { services: ['gateway', 'consent', 'dataprocessing', 'webhook'] },
+  // the operator reads them too (`admin limits --account <id>`)
+  getAccountLimits: { services: ['gateway', 'consent', 'dataprocessing', 'webhook'], admin: true },
   consumeDailyEvents: { services: ['gateway', 'consent'] },
 };
 

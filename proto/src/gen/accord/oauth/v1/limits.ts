@@ -27,7 +27,7 @@ export interface AccountLimits {
   /** Token bucket of each application of the account. */
   appRequestsPerSecond?: number | undefined;
   appBurst?: number | undefined;
-  /** Events in one array POST /consent/v0/consents. */
+  /** Events in one array POST /consent/v0/consents or one CreateConsents call. */
   maxEventsPerRequest?: number | undefined;
   /** Events per UTC day for the account. */
   maxEventsPerDay?: number | undefined;
@@ -700,9 +700,10 @@ export const ConsumeDailyEventsResponse: MessageFns<ConsumeDailyEventsResponse> 
 
 /**
  * Per-account request and event limits, served by the oauth service (it owns accounts).
- * The gateway enforces them; defaults come from the gateway's configuration, an account's
- * override replaces a default field by field. SetAccountLimits is an admin RPC (metadata
- * `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of the gateway.
+ * The gateway enforces them on REST, and each service on its platform callers over gRPC;
+ * defaults come from their configuration (ACCORD_LIMIT_*), an account's override replaces a
+ * default field by field. SetAccountLimits is an admin RPC (metadata
+ * `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of Accord's services.
  */
 export type LimitsServiceService = typeof LimitsServiceService;
 export const LimitsServiceService = {
