@@ -6,6 +6,7 @@ import { fieldErrorsOf, isServiceError, mapLimit, type FieldError } from '@accor
 import { consentEventJson, contracts, type consentv1 } from '@accord/proto';
 import { ConsentBatches } from '../consent-batches';
 import type { GatewayContext } from '../context';
+import { wireDate } from '../date-time';
 import { storingEvents } from '../middleware/limits';
 import { toFieldErrors, validateBody, validateQuery, validatorFor } from '../openapi/validate';
 import { HttpProblem } from '../problem';
@@ -62,12 +63,13 @@ function fromForm(body: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function toInput(o: Record<string, unknown>): consentv1.ConsentInput {
+/** One event of the body as the consent service's input; `at` is its JSON pointer prefix (`` or `/3`). */
+function toInput(o: Record<string, unknown>, at: string): consentv1.ConsentInput {
   const input: consentv1.ConsentInput = { subject: o.subject as string, issuer: o.issuer as string, target: o.target as string };
   for (const f of ['source', 'scope', 'delegate'] as const) if (typeof o[f] === 'string' && o[f] !== '') input[f] = o[f] as string;
   if (typeof o.action === 'boolean') input.action = o.action;
   if (typeof o.targetVersion === 'number') input.targetVersion = o.targetVersion;
-  if (typeof o.expiresAt === 'string') input.expiresAt = new Date(o.expiresAt);
+  if (typeof o.expiresAt === 'string') input.expiresAt = wireDate(o.expiresAt, `${at}/expiresAt`);
   if (typeof o.gpc === 'boolean') input.gpc = o.gpc;
   for (const f of ['tcString', 'gppString', 'jurisdiction'] as const) if (typeof o[f] === 'string' && o[f] !== '') input[f] = o[f] as string;
   return input;
@@ -222,7 +224,10 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
   r.post('/consents', eventLimit, async (req, res) => {
     const auth = req.auth!;
     const { items, single } = parseCreateBody(req);
-    const inputs = withGpcHeader(req, items.map(toInput));
+    const inputs = withGpcHeader(
+      req,
+      items.map((item, i) => toInput(item, single ? '' : `/${i}`)),
+    );
     if (single) {
       const event = await withSinglePaths(
         true,
@@ -307,7 +312,7 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
     const out = await consent.decide({
       accountId: req.auth!.accountId,
       items: body.items.map(decisionItem),
-      ...(body.at !== undefined ? { at: new Date(body.at) } : {}),
+      ...(body.at !== undefined ? { at: wireDate(body.at, '/at') } : {}),
     });
     res.json({ at: out.at!.toISOString(), decisions: out.decisions.map(decisionJson) });
   });
@@ -316,7 +321,7 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
     const q = res.locals.query as Record<string, unknown> & { at?: string };
     let out: consentv1.DecideResponse;
     try {
-      out = await consent.decide({ accountId: req.auth!.accountId, items: [decisionItem(q)], ...(q.at !== undefined ? { at: new Date(q.at) } : {}) });
+      out = await consent.decide({ accountId: req.auth!.accountId, items: [decisionItem(q)], ...(q.at !== undefined ? { at: wireDate(q.at, 'at') } : {}) });
     } catch (err) {
       // the service names /items/0/subject and /at: here they are query parameters
       if (isServiceError(err) && err.code === Code.INVALID_ARGUMENT) {
@@ -341,8 +346,8 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
       if (errors.length) throw HttpProblem.validation(errors);
     }
     const base: consentv1.ExportConsentsRequest = { accountId: req.auth!.accountId, cursor: q.cursor ?? '', limit: EXPORT_PAGE, withTotal: false };
-    if (q.since) base.since = new Date(q.since);
-    if (q.until) base.until = new Date(q.until);
+    if (q.since) base.since = wireDate(q.since, 'since');
+    if (q.until) base.until = wireDate(q.until, 'until');
     if (q.appId) base.appId = q.appId;
     if (q.target) base.target = q.target;
     if (q.subject) base.subject = q.subject;
