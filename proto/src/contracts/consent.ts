@@ -48,8 +48,38 @@ export const EVENT_ID_PATTERN = /^[0-9a-f]{32}$/;
 
 const registry = contractRegistry();
 
-/** A required claim: URI or string, at least one non-blank character (also a session's subject and issuer). */
-export const claim = (max: number, description: string) => z.string().min(1).max(max).regex(/\S/).describe(description);
+/**
+ * U+FFFD, the replacement character, is what a UTF-8 decoder writes for bytes that are not UTF-8
+ * (a gRPC caller's string, a percent-escape in a form or query) and what a UTF-8 encoder writes for
+ * a lone UTF-16 surrogate (`"u-\ud800"` and `"u-\udbff"` both go over gRPC as `u-\uFFFD`). An
+ * identifier holding it may therefore stand for several different ones, and two subjects would
+ * become one: identifiers (subject, issuer, target, source, scope, delegate, and what a query
+ * matches against them) never hold it. The document says so (the patterns below, so the gateway
+ * refuses it with a 400 naming the field) and the consent service refuses it from any caller
+ * (domain/consent.ts `identifierProblem`): one rule, whatever the transport.
+ */
+export const REPLACEMENT_CHARACTER = '\uFFFD';
+export const holdsReplacement = (v: string): boolean => v.includes(REPLACEMENT_CHARACTER);
+export const IDENTIFIER_MESSAGE =
+  'must not hold U+FFFD, the replacement character a decoder writes for text that was not valid UTF-8 (or held a lone UTF-16 surrogate): an identifier is stored exactly as sent';
+/** At least one non-blank character, and no U+FFFD (linear: the blank prefix and the first other character cannot overlap). */
+const CLAIM_PATTERN = /^\s*[^\s\uFFFD][^\uFFFD]*$/;
+/** The same, or empty. */
+const OPTIONAL_CLAIM_PATTERN = /^(?:\s*[^\s\uFFFD][^\uFFFD]*)?$/;
+const NO_REPLACEMENT_PATTERN = /^[^\uFFFD]*$/;
+
+/** The string, refusing U+FFFD (REPLACEMENT_CHARACTER) with the reason. */
+export const withoutReplacement = (s: z.ZodString): z.ZodString => s.regex(NO_REPLACEMENT_PATTERN).meta({ 'x-error-message': IDENTIFIER_MESSAGE });
+
+/** A required claim: URI or string, at least one non-blank character, no U+FFFD (also a session's subject and issuer). */
+export const claim = (max: number, description: string) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(CLAIM_PATTERN)
+    .meta({ 'x-error-message': `must hold a non-blank character, and ${IDENTIFIER_MESSAGE}` })
+    .describe(description);
 /** The signal fields of an event input (JSON), also the form's descriptions. */
 const signalDescriptions = {
   gpc: 'Whether a Global Privacy Control signal was present (`Sec-GPC: 1`). With `action` null: the signal observed with no explicit choice (a GPC-driven decline where the regime honours GPC; docs/consent.md, Signals and regimes). Absent: not known; the request header `Sec-GPC: 1` sets it to true on every event of the request that does not say.',
@@ -59,8 +89,15 @@ const signalDescriptions = {
     'Where the subject is, as an ISO 3166-1 alpha-2 (`DE`) or ISO 3166-2 (`US-CA`) code from the ISO lists; stored upper case. It chooses the regime of a specification target.',
 } as const;
 
-/** An optional text: empty (= absent) or with at least one non-blank character (blank ones are refused). */
-const optionalText = (max: number, description: string) => z.string().max(max).regex(/^$|\S/).optional().describe(description);
+/** An optional identifier: empty (= absent) or with at least one non-blank character (blank ones are refused), no U+FFFD. */
+const optionalText = (max: number, description: string) =>
+  z
+    .string()
+    .max(max)
+    .regex(OPTIONAL_CLAIM_PATTERN)
+    .meta({ 'x-error-message': `must be empty or hold a non-blank character, and ${IDENTIFIER_MESSAGE}` })
+    .optional()
+    .describe(description);
 
 export const ConsentInput = z
   .strictObject({
@@ -138,7 +175,8 @@ export const ConsentEraseRequest = z.strictObject({
 });
 registry.add(ConsentEraseRequest, { id: 'ConsentEraseRequest' });
 
-const matching = (max: number, description: string) => z.string().min(1).max(max).describe(description);
+/** A value matched against stored identifiers: one holding U+FFFD names none exactly (see REPLACEMENT_CHARACTER). */
+const matching = (max: number, description: string) => withoutReplacement(z.string().min(1).max(max)).describe(description);
 const eventIdCursor = () => z.string().regex(EVENT_ID_PATTERN);
 const treeSize = () => z.int().min(1);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { claim, LIMITS as CONSENT_LIMITS } from './consent';
+import { claim, LIMITS as CONSENT_LIMITS, withoutReplacement } from './consent';
 import { componentSchemas, contractRegistry } from './json-schema';
 
 /**
@@ -34,7 +34,7 @@ export const ConsentSessionRequest = z
       .optional()
       .describe('The group whose consent request and dashboard the browser may read.'),
     targets: z
-      .array(z.string().min(1).max(LIMITS.target))
+      .array(withoutReplacement(z.string().min(1).max(LIMITS.target)))
       .min(1)
       .max(LIMITS.targets)
       .optional()

@@ -6,7 +6,7 @@ import { accessLog } from './middleware/access-log';
 import { ApiKeyCache, authenticate } from './middleware/auth';
 import { corsForSessions } from './middleware/cors';
 import { OriginCache, sessionOr } from './middleware/session-auth';
-import { verifyJsonBody, verifyUtf8 } from './middleware/body-checks';
+import { verifyForm, verifyJsonBody, wellFormedBody } from './middleware/body-checks';
 import { documentRouting } from './middleware/document-routing';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
 import { eventLimits, requestLimits, tokenLimits } from './middleware/limits';
@@ -46,7 +46,9 @@ export function createApp(ctx: GatewayContext): Express {
   app.use(helmet());
   app.use(documentRouting(buildDocument(ctx.baseUrl) as { paths: Record<string, Record<string, unknown>> }));
   app.use(express.json({ limit: ctx.config.ACCORD_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: verifyJsonBody }));
-  app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000, verify: verifyUtf8 }));
+  app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000, verify: verifyForm }));
+  // a lone UTF-16 surrogate in a JSON body is refused where it is (it cannot reach a service as sent)
+  app.use(wellFormedBody);
 
   app.use(homeRoutes({ console: consoleDir(ctx) !== null, demoUrl: ctx.config.ACCORD_DEMO_URL }));
   app.use(systemRoutes(ctx));

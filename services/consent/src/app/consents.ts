@@ -16,6 +16,7 @@ import {
 import {
   buildEvents,
   EVENT_ID_PATTERN,
+  identifierErrors,
   LIMITS,
   stateKey,
   TOKEN_PATTERN,
@@ -288,7 +289,10 @@ export class Consents {
 
   async search(p: SearchParams): Promise<{ events: ConsentEvent[]; next?: string }> {
     requireAccount(p.accountId);
-    const errors = (['subject', 'issuer', 'target'] as const).filter((f) => !p[f]).map((f) => ({ field: f, message: 'is required' }));
+    const errors = [
+      ...(['subject', 'issuer', 'target'] as const).filter((f) => !p[f]).map((f) => ({ field: f, message: 'is required' })),
+      ...identifierErrors({ subject: p.subject, issuer: p.issuer, target: p.target, source: p.source, scope: p.scope }, ''),
+    ];
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     const limit = p.limit || SEARCH_DEFAULT_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_MAX_LIMIT)
@@ -357,6 +361,7 @@ export class Consents {
     if (p.cursor && !EVENT_ID_PATTERN.test(p.cursor))
       errors.push({ field: 'cursor', message: 'is not a cursor of an export (the id of the last event received)' });
     if (p.since && p.until && p.since >= p.until) errors.push({ field: 'until', message: 'must be later than since' });
+    errors.push(...identifierErrors({ appId: p.appId, target: p.target, subject: p.subject }, ''));
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     // time bounds as id bounds: ids start with their creation millisecond
     const q: ExportFilter = { accountId: p.accountId };
@@ -400,7 +405,11 @@ export class Consents {
 
   async currentStates(accountId: string, subject: string, issuer: string, targets: string[]): Promise<ConsentEvent[]> {
     requireAccount(accountId);
-    const errors = (['subject', 'issuer'] as const).filter((f) => !(f === 'subject' ? subject : issuer)).map((f) => ({ field: f, message: 'is required' }));
+    const errors = [
+      ...(['subject', 'issuer'] as const).filter((f) => !(f === 'subject' ? subject : issuer)).map((f) => ({ field: f, message: 'is required' })),
+      ...identifierErrors({ subject, issuer }, ''),
+      ...identifierErrors(Object.fromEntries(targets.map((t, i) => [String(i), t])), 'targets/'),
+    ];
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     if (targets.length > CURRENT_STATES_MAX) throw InvalidArgumentError.field('targets', `at most ${CURRENT_STATES_MAX}`);
     const states = await this.store.current.ofSubject(accountId, subject, issuer, targets, CURRENT_STATES_MAX);

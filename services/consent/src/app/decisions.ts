@@ -1,6 +1,6 @@
 import { contracts } from '@accord/proto';
 import { InvalidArgumentError, mapLimit, UnavailableError, type FieldError } from '@accord/common';
-import { DEFAULT_SCOPE, LIMITS, stateKey } from '../domain/consent';
+import { DEFAULT_SCOPE, holdsReplacement, IDENTIFIER_MESSAGE, LIMITS, stateKey } from '../domain/consent';
 import { decide, decidedEvent, type DecidedEvent, type Decision, type DecisionSpec } from '../domain/decision';
 import { idFloor } from '../domain/event-id';
 import { specIdOfTarget, type SpecDetails } from '../domain/receipt';
@@ -116,12 +116,14 @@ function validate(items: DecisionItem[], at: Date | undefined, now: number): { n
       const v = item[f];
       if (typeof v !== 'string' || v.trim() === '') errors.push({ field: `/items/${i}/${f}`, message: 'is required' });
       else if (contracts.longerThan(v, LIMITS[f])) errors.push({ field: `/items/${i}/${f}`, message: `must be at most ${LIMITS[f]} characters` });
+      else if (holdsReplacement(v)) errors.push({ field: `/items/${i}/${f}`, message: IDENTIFIER_MESSAGE });
     }
     const out: NormalizedItem = { subject: item.subject, issuer: item.issuer, target: item.target, scope: DEFAULT_SCOPE };
     const { scope, jurisdiction, gpc } = item;
     if (scope !== undefined && scope !== null && scope !== '') {
       if (typeof scope !== 'string' || scope.trim() === '' || contracts.longerThan(scope, LIMITS.scope))
         errors.push({ field: `/items/${i}/scope`, message: `must be a non-blank string of at most ${LIMITS.scope} characters` });
+      else if (holdsReplacement(scope)) errors.push({ field: `/items/${i}/scope`, message: IDENTIFIER_MESSAGE });
       else out.scope = scope;
     }
     if (jurisdiction !== undefined && jurisdiction !== null && jurisdiction !== '') {

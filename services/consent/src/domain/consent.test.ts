@@ -19,6 +19,14 @@ function fieldsOf(fn: () => unknown): Array<{ field: string; message: string }> 
 }
 
 describe('validateInputs', () => {
+  test.each(['subject', 'issuer', 'target', 'source', 'scope', 'delegate'] as const)(
+    'refuses a %s holding U+FFFD (what a lone surrogate, or bytes that were not UTF-8, arrive as), naming it',
+    (field) => {
+      const errors = fieldsOf(() => validateInputs([ok, { ...ok, [field]: `x-\uFFFD` }]));
+      expect(errors).toEqual([{ field: `/1/${field}`, message: expect.stringMatching(/^must not hold U\+FFFD/) }]);
+    },
+  );
+
   it('defaults scope to "default" and treats empty optional strings as absent', () => {
     expect(validateInputs([{ ...ok, scope: '', source: '', delegate: '' }])).toEqual([
       { subject: 's', issuer: 'i', target: 't', scope: 'default', action: true },

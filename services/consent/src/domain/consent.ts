@@ -77,6 +77,29 @@ export const OPTIONAL_FIELDS = ['source', 'scope', 'delegate'] as const;
 export const TOKEN_PATTERN = /^[A-Z0-9]{6}$/;
 
 /**
+ * The identifier rule, one for every caller: an identifier (subject, issuer, target, source,
+ * scope, delegate) holding U+FFFD is refused, in what is stored and in what is looked up or
+ * erased. A gRPC caller's string arrives decoded already: the generated decoders read UTF-8 with
+ * a TextDecoder that is not fatal (@bufbuild/protobuf `BinaryReader.string()`), so bytes that are
+ * not UTF-8 arrive as U+FFFD, and every encoder (TextEncoder, protobuf's) writes a lone UTF-16
+ * surrogate as U+FFFD. Such an identifier may stand for several different ones (`u-\ud800` and
+ * `u-\udbff` both arrive as `u-\uFFFD`), and storing it would make two subjects one. The
+ * document states the same rule for REST (contracts/consent.ts), and the gateway refuses a lone
+ * surrogate in a JSON body before anything is encoded. `holdsReplacement(v)`: refused, with
+ * IDENTIFIER_MESSAGE.
+ */
+export const { holdsReplacement, IDENTIFIER_MESSAGE } = contracts.consent;
+
+/** The identifier rule over named values (absent or empty ones skipped), as field errors at `prefix` + name. */
+export function identifierErrors(values: Record<string, string | undefined>, prefix = '/'): FieldError[] {
+  const out: FieldError[] = [];
+  for (const [name, v] of Object.entries(values)) {
+    if (typeof v === 'string' && holdsReplacement(v)) out.push({ field: `${prefix}${name}`, message: IDENTIFIER_MESSAGE });
+  }
+  return out;
+}
+
+/**
  * Checks every input and returns them normalised (empty optional strings mean absent; scope
  * defaults to `default`). All problems of all inputs are reported at once, with JSON-pointer
  * paths relative to the array (`/3/subject`); nothing is stored unless everything is valid.
@@ -94,6 +117,7 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
       const v = input[f];
       if (typeof v !== 'string' || v.trim() === '') errors.push({ field: `/${i}/${f}`, message: 'is required' });
       else if (longerThan(v, LIMITS[f])) errors.push({ field: `/${i}/${f}`, message: `must be at most ${LIMITS[f]} characters` });
+      else if (holdsReplacement(v)) errors.push({ field: `/${i}/${f}`, message: IDENTIFIER_MESSAGE });
     }
     const normalized: NormalizedInput = {
       subject: input.subject,
@@ -108,6 +132,7 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
       if (typeof v !== 'string') errors.push({ field: `/${i}/${f}`, message: 'must be a string' });
       else if (v.trim() === '') errors.push({ field: `/${i}/${f}`, message: 'must not be blank' });
       else if (longerThan(v, LIMITS[f])) errors.push({ field: `/${i}/${f}`, message: `must be at most ${LIMITS[f]} characters` });
+      else if (holdsReplacement(v)) errors.push({ field: `/${i}/${f}`, message: IDENTIFIER_MESSAGE });
       else normalized[f] = v;
     }
     const { targetVersion, expiresAt } = input;

@@ -4,6 +4,20 @@ import { accountErasureKey, ERASED_PREFIX, pseudonym, redaction, validateErase }
 const secret = 'a-test-secret-of-at-least-thirty-two-characters';
 
 describe('subject erasure rules', () => {
+  it('refuses a subject or issuer holding U+FFFD: it may stand for several subjects, and erasure is for one', () => {
+    const fields = (input: { subject: string; issuer?: string }) => {
+      try {
+        validateErase(input);
+      } catch (err) {
+        return (err as InvalidArgumentError).fields.map((f) => f.field);
+      }
+      return [];
+    };
+    expect(fields({ subject: 'u-\uFFFD' })).toEqual(['/subject']);
+    expect(fields({ subject: 'u-1', issuer: 'https://\uFFFD.example' })).toEqual(['/issuer']);
+    expect(fields({ subject: 'u-1', issuer: 'https://i.example' })).toEqual([]);
+  });
+
   it('one subject becomes one pseudonym within an account, a different one in another account, and never shows the subject', () => {
     const a = accountErasureKey(secret, 'acc-a');
     const b = accountErasureKey(secret, 'acc-b');

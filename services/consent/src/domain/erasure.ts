@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { InvalidArgumentError } from '@accord/common';
-import { LIMITS } from './consent';
+import { holdsReplacement, IDENTIFIER_MESSAGE, LIMITS } from './consent';
 
 /** Prefix of every value erasure wrote (a subject, source or delegate that was replaced). */
 export const ERASED_PREFIX = 'erased:';
@@ -45,9 +45,11 @@ export function validateErase(input: { subject?: string; issuer?: string }): Era
   if (!subject.trim()) errors.push({ field: '/subject', message: 'is required' });
   else if (subject.length > LIMITS.subject) errors.push({ field: '/subject', message: `must be at most ${LIMITS.subject} characters` });
   else if (subject.startsWith(ERASED_PREFIX)) errors.push({ field: '/subject', message: 'is already an erased subject' });
+  else if (holdsReplacement(subject)) errors.push({ field: '/subject', message: IDENTIFIER_MESSAGE });
   if (input.issuer !== undefined && input.issuer !== '') {
     if (!input.issuer.trim()) errors.push({ field: '/issuer', message: 'must not be blank' });
     else if (input.issuer.length > LIMITS.issuer) errors.push({ field: '/issuer', message: `must be at most ${LIMITS.issuer} characters` });
+    else if (holdsReplacement(input.issuer)) errors.push({ field: '/issuer', message: IDENTIFIER_MESSAGE });
   }
   if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
   return input.issuer ? { subject, issuer: input.issuer } : { subject };

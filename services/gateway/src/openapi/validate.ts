@@ -67,7 +67,11 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, kind: 'b
       field = `${e.instancePath}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       const pattern = e.keyword === 'pattern' ? (e.params as { pattern: string }).pattern : undefined;
       message = pattern ? `is not a key this map allows (must match ${pattern})` : 'is not a key this map allows';
-    } else if (typeof (e.parentSchema as { 'x-error-message'?: unknown } | undefined)?.['x-error-message'] === 'string') {
+    } else if (
+      (e.keyword === 'pattern' || e.keyword === 'enum') &&
+      typeof (e.parentSchema as { 'x-error-message'?: unknown } | undefined)?.['x-error-message'] === 'string'
+    ) {
+      // a schema's own words for what its pattern or values mean (its length and other keywords keep ajv's)
       message = (e.parentSchema as { 'x-error-message': string })['x-error-message'];
     } else if (e.keyword === 'enum') {
       message = `must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}`;

@@ -11,6 +11,11 @@ describe('consent session input', () => {
     const fields = checkSessionInput({ ...base, subject: ' ', issuer: '', groupId: '' }).map((e) => e.field);
     expect(fields).toEqual(['/subject', '/issuer', '/groupId']);
   });
+  it('refuses a subject, issuer or target holding U+FFFD, as the consent service refuses it on every event (a gRPC caller’s bytes that were not UTF-8 arrive so)', () => {
+    const errors = checkSessionInput({ ...base, subject: 'u-\uFFFD', issuer: '\uFFFD', targets: ['https://t.example', 't-\uFFFD'] });
+    expect(errors.map((e) => e.field)).toEqual(['/subject', '/issuer', '/targets/1']);
+    expect(errors[0]!.message).toMatch(/^must not hold U\+FFFD/);
+  });
   it("holds subject, issuer and targets to the consent events' limits, counted in characters as the document counts them", () => {
     const errors = checkSessionInput({ ...base, subject: 's'.repeat(1025), issuer: 'i'.repeat(1025), targets: ['t'.repeat(2049)] });
     expect(errors).toEqual([

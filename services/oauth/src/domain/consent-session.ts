@@ -28,6 +28,8 @@ export function checkSessionInput(i: ConsentSessionInput): FieldError[] {
   const text = (name: 'subject' | 'issuer', v: string) => {
     if (!v.trim()) errors.push({ field: `/${name}`, message: 'is required' });
     else if (contracts.longerThan(v, LIMITS[name])) errors.push({ field: `/${name}`, message: `must be at most ${LIMITS[name]} characters` });
+    // the consent service refuses such an identifier on every event: a session for one would be refused too (contracts/consent.ts)
+    else if (contracts.consent.holdsReplacement(v)) errors.push({ field: `/${name}`, message: contracts.consent.IDENTIFIER_MESSAGE });
   };
   if (!i.accountId) errors.push({ field: '/account_id', message: 'is required' });
   if (!i.appId) errors.push({ field: '/app_id', message: 'is required' });
@@ -39,6 +41,7 @@ export function checkSessionInput(i: ConsentSessionInput): FieldError[] {
   if (i.targets.length > LIMITS.targets) errors.push({ field: '/targets', message: `at most ${LIMITS.targets} targets` });
   i.targets.forEach((t, n) => {
     if (!t || contracts.longerThan(t, LIMITS.target)) errors.push({ field: `/targets/${n}`, message: `must be 1 to ${LIMITS.target} characters` });
+    else if (contracts.consent.holdsReplacement(t)) errors.push({ field: `/targets/${n}`, message: contracts.consent.IDENTIFIER_MESSAGE });
   });
   if (!Number.isInteger(i.ttlSeconds) || i.ttlSeconds < 0 || i.ttlSeconds > SESSION_MAX_TTL) {
     errors.push({ field: '/ttlSeconds', message: `must be an integer from 1 to ${SESSION_MAX_TTL}` });
