@@ -3,8 +3,10 @@
  * - an identifier that cannot be stored exactly as sent (a lone UTF-16 surrogate, bytes that are
  *   not UTF-8, U+FFFD) is refused with a 400 naming the field, for every principal field, in
  *   single events, arrays, forms, decision items and every lookup — two subjects never become one;
- * - every date-time the document accepts is answered (a leap second is the next second), never a 500.
+ * - every date-time the document accepts is answered (a leap second is the next second), never a 500;
+ * - a user's key that is also a JavaScript property name (`__proto__`) is kept or refused, never dropped.
  */
+import { startReceiver } from '@accord/testkit';
 import { startStack, type Credentials, type HttpResult, type Stack } from './harness';
 
 jest.setTimeout(90_000);
@@ -54,6 +56,7 @@ const LONE = 'u-\ud800';
 /** `u-` then the bytes ED A0 80 (a surrogate in CESU-8, not UTF-8), percent-escaped. */
 const NOT_UTF8 = 'u-%ED%A0%80';
 const EVENT_FIELDS = ['subject', 'issuer', 'target', 'source', 'scope', 'delegate', 'jurisdiction'] as const;
+
 describe('an identifier that cannot be stored exactly as sent is refused, naming the field', () => {
   test.each(EVENT_FIELDS)('%s with a lone surrogate, in a single event', async (field) => {
     expect(namedFields(await consent('POST', '/consents', { json: ev({ [field]: LONE }) }))).toEqual([`/${field}`]);
@@ -140,6 +143,7 @@ describe('an identifier that cannot be stored exactly as sent is refused, naming
     expect(namedFields(await consent('POST', '/decisions', { json: { items: [{ ...other, subject: 'u-\uFFFD' }] } }))).toEqual(['/items/0/subject']);
   });
 });
+
 describe('every date-time the document accepts is answered, never a 500', () => {
   const LEAP = '2099-12-31T23:59:60Z';
   const NEXT = '2100-01-01T00:00:00.000Z';
@@ -174,5 +178,40 @@ describe('every date-time the document accepts is answered, never a 500', () => 
     });
     expect(r.status).toBe(200);
     expect(r.body.events.map((e: { subject: string }) => e.subject)).toEqual(['leap-1']);
+  });
+});
+
+describe('a key that is also a JavaScript property name is kept or refused, never dropped', () => {
+  test('webhook headers named __proto__, constructor and toString are kept, on create, read, change and delivery', async () => {
+    const rx = await startReceiver();
+    try {
+      const headers = JSON.parse('{"__proto__":"v","constructor":"c","toString":"t","x-ok":"1"}') as Record<string, string>;
+      const created = await hooks('POST', '', { url: rx.url, events: ['consent'], headers });
+      expect(created.status).toBe(201);
+      expect(Object.entries(created.body.headers)).toEqual(Object.entries(headers));
+      expect(Object.entries((await hooks('GET', `/${created.body.id}`)).body.headers)).toEqual(Object.entries(headers));
+      const changed = await hooks('PATCH', `/${created.body.id}`, { headers: JSON.parse('{"__proto__":"w"}') });
+      expect(Object.entries(changed.body.headers)).toEqual([['__proto__', 'w']]);
+      expect((await hooks('POST', `/${created.body.id}/test`)).status).toBe(202);
+      const [got] = await rx.waitFor(1);
+      const raw = got!.rawHeaders;
+      expect(raw[raw.findIndex((h) => h.toLowerCase() === '__proto__') + 1]).toBe('w');
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test('a form field named __proto__ is a field like any other: unknown, so refused', async () => {
+    const form = Object.fromEntries([...Object.entries({ subject: 'u-1', issuer: ISSUER, target: TARGET }), ['__proto__', 'x']]) as Record<string, string>;
+    const r = await consent('POST', '/consents', { form });
+    expect(namedFields(r)).toEqual(['/__proto__']);
+  });
+
+  test('a regime keyed __proto__ is refused, naming the key', async () => {
+    const g = await dp('POST', '/dpgroups', { name: 'regimes', purpose: 'p' });
+    const regimes = JSON.parse('{"*":{"model":"opt-in"},"__proto__":{"model":"opt-out"}}') as unknown;
+    const r = await dp('POST', `/dpgroups/${g.body.id}/specs`, { data: 'd', purpose: 'p', action: 'use', regimes });
+    expect(namedFields(r)).toEqual(['/regimes/__proto__']);
+    expect((await dp('GET', `/dpgroups/${g.body.id}/specs`)).body).toEqual([]);
   });
 });

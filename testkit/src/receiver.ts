@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
+  /** Names and values as received, in order (IncomingHttpHeaders has no room for a header named `__proto__`). */
+  rawHeaders: string[];
   body: string;
   /** The `webhook-id` header (Standard Webhooks). */
   webhookId: string;
@@ -25,7 +27,13 @@ export async function startReceiver(respond: (r: Received, n: number) => Answer 
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), webhookId: String(req.headers['webhook-id']), at: Date.now() };
+      const r: Received = {
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        body: Buffer.concat(chunks).toString('utf8'),
+        webhookId: String(req.headers['webhook-id']),
+        at: Date.now(),
+      };
       received.push(r);
       const a = respond(r, received.length);
       for (const w of waiters.splice(0)) w();

@@ -12,3 +12,16 @@ describe('copyRecord', () => {
     expect(copy.at).toBeInstanceOf(Date);
   });
 });
+
+describe('copyRecord and keys that are also property names', () => {
+  it('copies a key named __proto__ as a key of its own (a webhook header is named so), not as the copy’s prototype', () => {
+    const headers = JSON.parse('{"__proto__":"v","constructor":"c","x-ok":"1"}') as Record<string, string>;
+    const copy = copyRecord({ headers });
+    expect(Object.entries(copy.headers)).toEqual([
+      ['__proto__', 'v'],
+      ['constructor', 'c'],
+      ['x-ok', '1'],
+    ]);
+    expect(Object.getPrototypeOf(copy.headers)).toBe(Object.prototype);
+  });
+});

@@ -13,9 +13,8 @@ export function copyRecord<T>(value: T): T {
   if (Buffer.isBuffer(value)) return Buffer.from(value) as T;
   if (Array.isArray(value)) return value.map(copyRecord) as T;
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = copyRecord(v);
-    return out as T;
+    // fromEntries defines each key as its own property: a key `__proto__` (a webhook header's name) is copied, not dropped
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyRecord(v)])) as T;
   }
   return value;
 }

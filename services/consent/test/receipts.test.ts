@@ -38,7 +38,7 @@ async function fakeDataProcessing(): Promise<{
         location: 'EU',
         duration: 30,
         legalBasis: 'CONSENT',
-        regimes: {},
+        regimes: new Map(),
         externalHref: req.specId === 's1' ? 'https://shop.example/privacy#newsletter' : '',
         texts: [],
         groupName: 'Marketing',

@@ -1,6 +1,9 @@
 import { status } from '@grpc/grpc-js';
 import { expectGrpcError, fieldsOf, groupFields, specFields, startService, type RunningService } from '@accord/testkit';
 
+/** A proto map field's value (ts-proto useMapType): maps travel as Maps. */
+const map = <V>(o: Record<string, V>) => new Map(Object.entries(o));
+
 let svc: RunningService<'dataprocessing'>;
 const A = { accountId: 'acc-a', appId: 'app-a1' };
 const A2 = { accountId: 'acc-a', appId: 'app-a2' };
@@ -232,20 +235,20 @@ describe('specifications', () => {
   it('carry regimes: the default opt-in everywhere, normalised when set, a change of them material and kept with each version', async () => {
     const s = await newSpec(A);
     const optIn = { model: 'opt-in', gpc: 'ignore' };
-    expect(s.regimes).toEqual({ '*': optIn });
+    expect(s.regimes).toEqual(map({ '*': optIn }));
     const ca = { model: 'opt-out', gpc: 'opt-out' };
     const set = await svc.client.updateSpec({
       ...A,
       id: s.id,
-      fields: { regimes: { byJurisdiction: { 'us-ca': { model: 'opt-out', gpc: 'opt-out' } } } },
+      fields: { regimes: { byJurisdiction: map({ 'us-ca': { model: 'opt-out', gpc: 'opt-out' } }) } },
       updateMask: ['regimes'],
     });
-    expect(set).toMatchObject({ version: 2, reconsentSince: 2, regimes: { '*': optIn, 'US-CA': ca } });
+    expect(set).toMatchObject({ version: 2, reconsentSince: 2, regimes: map({ '*': optIn, 'US-CA': ca }) });
     // the same regimes again, written otherwise (`*` spelled out, upper case): no new version
     const same = await svc.client.updateSpec({
       ...A,
       id: s.id,
-      fields: { regimes: { byJurisdiction: { '*': { model: 'opt-in', gpc: '' }, 'US-CA': ca } } },
+      fields: { regimes: { byJurisdiction: map({ '*': { model: 'opt-in', gpc: '' }, 'US-CA': ca }) } },
       updateMask: ['regimes'],
     });
     expect(same).toMatchObject({ version: 2 });
@@ -253,16 +256,16 @@ describe('specifications', () => {
     expect(await svc.client.updateSpec({ ...A, id: s.id, fields: { externalHref: 'https://example.com/p' }, updateMask: ['externalHref'] })).toMatchObject({
       version: 3,
       reconsentSince: 2,
-      regimes: { '*': optIn, 'US-CA': ca },
+      regimes: map({ '*': optIn, 'US-CA': ca }),
     });
     // named in the mask without a value: back to the default, a material change
     expect(await svc.client.updateSpec({ ...A, id: s.id, fields: {}, updateMask: ['regimes'] })).toMatchObject({
       version: 4,
       reconsentSince: 4,
-      regimes: { '*': optIn },
+      regimes: map({ '*': optIn }),
     });
-    expect((await svc.client.getSpecVersion({ accountId: A.accountId, specId: s.id, version: 2 })).spec!.regimes).toEqual({ '*': optIn, 'US-CA': ca });
-    expect((await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id, version: 3 })).regimes).toEqual({ '*': optIn, 'US-CA': ca });
+    expect((await svc.client.getSpecVersion({ accountId: A.accountId, specId: s.id, version: 2 })).spec!.regimes).toEqual(map({ '*': optIn, 'US-CA': ca }));
+    expect((await svc.client.getSpecForConsent({ accountId: A.accountId, specId: s.id, version: 3 })).regimes).toEqual(map({ '*': optIn, 'US-CA': ca }));
   });
 
   it('refuse bad regimes, naming each', async () => {
@@ -272,7 +275,7 @@ describe('specifications', () => {
         ...A,
         groupId: g.id,
         fields: specFields({
-          regimes: { byJurisdiction: { XX: { model: 'opt-in', gpc: '' }, FR: { model: 'maybe', gpc: '' }, DE: { model: 'opt-in', gpc: 'never' } } },
+          regimes: { byJurisdiction: map({ XX: { model: 'opt-in', gpc: '' }, FR: { model: 'maybe', gpc: '' }, DE: { model: 'opt-in', gpc: 'never' } }) },
         }),
         texts: [],
       }),

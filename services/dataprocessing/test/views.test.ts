@@ -119,7 +119,12 @@ describe('consent request', () => {
 describe('regimes in the views', () => {
   it('each item answers its regime in the jurisdiction asked, the pre-selection and whether GPC decided it; an unknown code is refused', async () => {
     const g = await svc.client.createGroup({ ...A, fields: { name: 'ads' } });
-    const regimes = { byJurisdiction: { US: { model: 'opt-out', gpc: '' }, 'US-CA': { model: 'opt-out', gpc: 'opt-out' } } };
+    const regimes = {
+      byJurisdiction: new Map([
+        ['US', { model: 'opt-out', gpc: '' }],
+        ['US-CA', { model: 'opt-out', gpc: 'opt-out' }],
+      ]),
+    };
     const s = await svc.client.createSpec({ ...A, groupId: g.id, fields: { data: 'd', purpose: 'ads', action: 'use', regimes }, texts: [] });
     const view = (jurisdiction: string | undefined, gpc: boolean) =>
       svc.client.getConsentRequest({ accountId: A.accountId, groupId: g.id, language: '', textType: '', ...(jurisdiction ? { jurisdiction } : {}), gpc });

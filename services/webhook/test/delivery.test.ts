@@ -27,7 +27,7 @@ afterAll(async () => {
 async function withConsentWebhook(respond: Parameters<typeof startReceiver>[0], body: (rx: Receiver, w: webhookv1.Webhook) => Promise<void>): Promise<void> {
   const rx = await startReceiver(respond);
   try {
-    await body(rx, await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} }));
+    await body(rx, await svc.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: new Map() }));
   } finally {
     await rx.close();
   }
@@ -43,7 +43,10 @@ describe('webhook delivery', () => {
         ...app,
         url: rx.url,
         events: ['consent'],
-        headers: { Authorization: 'Bearer receiver-token', 'X-Tenant': 'shop' },
+        headers: new Map([
+          ['Authorization', 'Bearer receiver-token'],
+          ['X-Tenant', 'shop'],
+        ]),
       });
       const e = consent();
       await publishEvent(nc, t.natsPrefix, e);
@@ -68,7 +71,7 @@ describe('webhook delivery', () => {
     const rx = await startReceiver();
     const who = { accountId: 'acc-bus', appId: 'app-bus' };
     try {
-      const w = await svc.client.createWebhook({ ...who, url: rx.url, events: ['consent', 'consent.renewal_required'], headers: {} });
+      const w = await svc.client.createWebhook({ ...who, url: rx.url, events: ['consent', 'consent.renewal_required'], headers: new Map() });
       const ev: consentv1.ConsentEvent = {
         id: eventId(),
         subject: 'user-1',
@@ -118,9 +121,9 @@ describe('webhook delivery', () => {
     const mine = await startReceiver();
     const theirs = await startReceiver();
     try {
-      await svc.client.createWebhook({ ...app, url: mine.url, events: ['consent'], headers: {} });
-      await svc.client.createWebhook({ accountId: 'acc-1', appId: 'app-other', url: theirs.url, events: ['consent'], headers: {} });
-      await svc.client.createWebhook({ accountId: 'acc-other', appId: 'app-1x', url: theirs.url, events: ['consent'], headers: {} });
+      await svc.client.createWebhook({ ...app, url: mine.url, events: ['consent'], headers: new Map() });
+      await svc.client.createWebhook({ accountId: 'acc-1', appId: 'app-other', url: theirs.url, events: ['consent'], headers: new Map() });
+      await svc.client.createWebhook({ accountId: 'acc-other', appId: 'app-1x', url: theirs.url, events: ['consent'], headers: new Map() });
       const e = consent();
       await publishEvent(nc, t.natsPrefix, e);
       await mine.waitFor(1);
@@ -137,11 +140,17 @@ describe('webhook delivery', () => {
     const appB = await startReceiver();
     const others = await startReceiver();
     try {
-      await svc.client.createWebhook({ accountId: 'acc-heads', appId: 'app-a', url: appA.url, events: ['log.tree_head'], headers: {} });
-      const wb = await svc.client.createWebhook({ accountId: 'acc-heads', appId: 'app-b', url: appB.url, events: ['consent', 'log.tree_head'], headers: {} });
+      await svc.client.createWebhook({ accountId: 'acc-heads', appId: 'app-a', url: appA.url, events: ['log.tree_head'], headers: new Map() });
+      const wb = await svc.client.createWebhook({
+        accountId: 'acc-heads',
+        appId: 'app-b',
+        url: appB.url,
+        events: ['consent', 'log.tree_head'],
+        headers: new Map(),
+      });
       // opt-in: a consent-only webhook of the account, and another account's head webhook, get nothing
-      await svc.client.createWebhook({ accountId: 'acc-heads', appId: 'app-c', url: others.url, events: ['consent'], headers: {} });
-      await svc.client.createWebhook({ accountId: 'acc-other-heads', appId: 'app-a', url: others.url, events: ['log.tree_head'], headers: {} });
+      await svc.client.createWebhook({ accountId: 'acc-heads', appId: 'app-c', url: others.url, events: ['consent'], headers: new Map() });
+      await svc.client.createWebhook({ accountId: 'acc-other-heads', appId: 'app-a', url: others.url, events: ['log.tree_head'], headers: new Map() });
       const id = eventId();
       const data = { treeSize: 3, rootHash: Buffer.alloc(32, 7).toString('base64'), timestamp: new Date().toISOString(), signature: 'a.b.c' };
       // as the consent service publishes it: no application, subject `<prefix>.events.log.tree_head.<account>._`

@@ -32,7 +32,7 @@ describe('delivery survives restarts and runs on several replicas', () => {
     const rx = await startReceiver(() => ({ status: 200, delayMs: 50 }));
     let a = await startService('webhook', t, { ...UNHURRIED, ACCORD_WEBHOOK_CONCURRENCY: '2' });
     try {
-      await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: new Map() });
       const events = Array.from({ length: 30 }, consent);
       for (const e of events) await publishEvent(nc, t.natsPrefix, e);
       await rx.waitFor(3);
@@ -57,7 +57,7 @@ describe('delivery survives restarts and runs on several replicas', () => {
     const a = await startService('webhook', t, UNHURRIED);
     const b = await startService('webhook', t, UNHURRIED);
     try {
-      await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: new Map() });
       const events = Array.from({ length: 40 }, consent);
       for (const e of events) await publishEvent(nc, t.natsPrefix, e);
       await rx.waitFor(40, 30_000);
@@ -78,12 +78,12 @@ describe('delivery survives restarts and runs on several replicas', () => {
     const second = await startReceiver();
     const a = await startService('webhook', t);
     try {
-      await a.client.createWebhook({ ...app, url: first.url, events: ['consent'], headers: {} });
+      await a.client.createWebhook({ ...app, url: first.url, events: ['consent'], headers: new Map() });
       await publishEvent(nc, t.natsPrefix, consent());
       await first.waitFor(1); // replica a has now cached the application's subscribers
       const b = await startService('webhook', t);
       try {
-        await b.client.createWebhook({ ...app, url: second.url, events: ['consent'], headers: {} });
+        await b.client.createWebhook({ ...app, url: second.url, events: ['consent'], headers: new Map() });
       } finally {
         await b.stop(); // only replica a consumes from here on
       }
@@ -105,7 +105,7 @@ describe('delivery survives restarts and runs on several replicas', () => {
     const a = await startService('webhook', t);
     const conn = await mongoose.createConnection(t.mongoUrl).asPromise();
     try {
-      const w = await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: {} });
+      const w = await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: new Map() });
       const now = Date.now();
       const id = 'dlv_crashed_replica_lease';
       // What a replica that claimed the attempt and then died leaves behind: the entry due at its lease's end, under its token.

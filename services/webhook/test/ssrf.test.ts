@@ -56,7 +56,7 @@ describe('SSRF protection under the production setting (no allow-list)', () => {
     'http://100.64.0.1/', // CGNAT
     'http://[::]/',
   ])('refuses to register %s', async (url) => {
-    const err = await svc.client.createWebhook({ ...app, url, events: ['consent'], headers: {} }).then(
+    const err = await svc.client.createWebhook({ ...app, url, events: ['consent'], headers: new Map() }).then(
       () => null,
       (e: Parameters<typeof fieldErrorsOf>[0]) => e,
     );
@@ -67,9 +67,9 @@ describe('SSRF protection under the production setting (no allow-list)', () => {
   it('refuses at delivery time a host name that resolves to a private address, and says why', async () => {
     const rx = await startReceiver();
     try {
-      const inside = await svc.client.createWebhook({ ...app, url: `http://inside.test:${rx.port}/hook`, events: ['consent'], headers: {} });
-      const mixed = await svc.client.createWebhook({ ...app, url: `http://mixed.test:${rx.port}/hook`, events: ['consent'], headers: {} });
-      const meta = await svc.client.createWebhook({ ...app, url: 'http://metadata.test/latest/meta-data/', events: ['consent'], headers: {} });
+      const inside = await svc.client.createWebhook({ ...app, url: `http://inside.test:${rx.port}/hook`, events: ['consent'], headers: new Map() });
+      const mixed = await svc.client.createWebhook({ ...app, url: `http://mixed.test:${rx.port}/hook`, events: ['consent'], headers: new Map() });
+      const meta = await svc.client.createWebhook({ ...app, url: 'http://metadata.test/latest/meta-data/', events: ['consent'], headers: new Map() });
       await publishEvent(nc, t.natsPrefix, { id: 'evt_ssrf_1', type: 'consent', ...app, data: consentData('evt_ssrf_1') });
       for (const w of [inside, mixed, meta]) {
         await eventually(async () => ((await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.attempts.length ?? 0) > 0);
@@ -96,7 +96,7 @@ describe('SSRF allow-list (npm start setting)', () => {
   it('connects to the vetted address while sending the URL host name as Host', async () => {
     const rx = await startReceiver();
     try {
-      const w = await svc.client.createWebhook({ ...app, url: `http://receiver.test:${rx.port}/hook?x=1`, events: ['consent'], headers: {} });
+      const w = await svc.client.createWebhook({ ...app, url: `http://receiver.test:${rx.port}/hook?x=1`, events: ['consent'], headers: new Map() });
       await publishEvent(nc, t.natsPrefix, { id: 'evt_allow_1', type: 'consent', ...app, data: consentData('evt_allow_1') });
       const [r] = await rx.waitFor(1);
       expect(r!.headers.host).toBe(`receiver.test:${rx.port}`);
@@ -112,7 +112,7 @@ describe('SSRF allow-list (npm start setting)', () => {
     const target = await startReceiver();
     const rx = await startReceiver(() => ({ status: 302, headers: { location: `http://127.0.0.1:${target.port}/elsewhere` } }));
     try {
-      const w = await svc.client.createWebhook({ ...app, url: `http://receiver.test:${rx.port}/hook`, events: ['consent'], headers: {} });
+      const w = await svc.client.createWebhook({ ...app, url: `http://receiver.test:${rx.port}/hook`, events: ['consent'], headers: new Map() });
       await publishEvent(nc, t.natsPrefix, { id: 'evt_redirect_1', type: 'consent', ...app, data: consentData('evt_redirect_1') });
       await eventually(async () => ((await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.attempts.length ?? 0) > 0);
       const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
@@ -126,7 +126,7 @@ describe('SSRF allow-list (npm start setting)', () => {
   });
 
   it('still refuses private ranges the allow-list does not open', async () => {
-    const err = await svc.client.createWebhook({ ...app, url: 'http://10.1.2.3/', events: ['consent'], headers: {} }).catch((e: { code: number }) => e);
+    const err = await svc.client.createWebhook({ ...app, url: 'http://10.1.2.3/', events: ['consent'], headers: new Map() }).catch((e: { code: number }) => e);
     expect((err as { code: number }).code).toBe(status.INVALID_ARGUMENT);
   });
 });

@@ -66,6 +66,15 @@ describeStoreContract('the webhook store', adapters, (s) => {
       expect(await s.webhooks.list('acc', 'app')).toEqual([b, a]);
     });
 
+    it('keep a header named __proto__ (or constructor) as a header, in insert and change alike', async () => {
+      const headers = JSON.parse('{"__proto__":"v","constructor":"c","x-ok":"1"}') as Record<string, string>;
+      await s.webhooks.insert(webhook(1, { headers }));
+      expect(Object.entries((await s.webhooks.get(1))!.headers)).toEqual(Object.entries(headers));
+      const changed = JSON.parse('{"__proto__":"w"}') as Record<string, string>;
+      await s.webhooks.update('acc', 'app', 1, { headers: changed }, at(1));
+      expect(Object.entries((await s.webhooks.get(1))!.headers)).toEqual([['__proto__', 'w']]);
+    });
+
     it('change the fields given within their application, answering the webhook after', async () => {
       await s.webhooks.insert(webhook(1));
       const change = { url: 'https://new.example/hook', headers: { 'x-new': '1' }, disabled: true, disabledReason: 'by its owner' };

@@ -95,6 +95,6 @@ function specDetails(s: dataprocessingv1.SpecForConsent): SpecDetails {
   // 0: a data processing service that predates it
   if (s.reconsentSince) out.reconsentSince = s.reconsentSince;
   // the write path's cached lookup carries them: no call of its own (the decisions API reads them)
-  if (Object.keys(s.regimes).length) out.regimes = contracts.regimes.normalizeRegimes(s.regimes).regimes;
+  if (s.regimes.size) out.regimes = contracts.regimes.normalizeRegimes(Object.fromEntries(s.regimes)).regimes;
   return out;
 }

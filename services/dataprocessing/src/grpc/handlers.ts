@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type CallContext, type Handlers, type FieldError } from '@accord/common';
 import type { dataprocessingv1 as pb } from '@accord/proto';
 import type { Registry } from '../app/registry';
-import { consentRequestToPb, dashboardItemToPb, groupToPb, specForConsentToPb, specToPb, textToPb, versionToPb } from './mapping';
+import { consentRequestToPb, dashboardItemToPb, groupToPb, specFieldsFromPb, specForConsentToPb, specToPb, textToPb, versionToPb } from './mapping';
 
 export type DataProcessingHandlers = Handlers<pb.DataProcessingServiceServer>;
 
@@ -53,7 +53,7 @@ export function dataProcessingHandlers(registry: Registry): DataProcessingHandle
     },
 
     async createSpec(req) {
-      return spec(await registry.createSpec(req.accountId, req.appId, req.groupId, req.fields ?? {}, req.texts));
+      return spec(await registry.createSpec(req.accountId, req.appId, req.groupId, specFieldsFromPb(req.fields), req.texts));
     },
     async getSpec(req) {
       return spec(await registry.getSpec(req.accountId, req.id));
@@ -64,7 +64,15 @@ export function dataProcessingHandlers(registry: Registry): DataProcessingHandle
     },
     async updateSpec(req) {
       return spec(
-        await registry.updateSpec(req.accountId, req.appId, req.id, req.fields ?? {}, req.updateMask, req.expectedVersion, req.requiresReconsent ?? false),
+        await registry.updateSpec(
+          req.accountId,
+          req.appId,
+          req.id,
+          specFieldsFromPb(req.fields),
+          req.updateMask,
+          req.expectedVersion,
+          req.requiresReconsent ?? false,
+        ),
       );
     },
     async deleteSpec(req) {

@@ -1,9 +1,21 @@
 import { dataprocessingv1 as pb } from '@accord/proto';
 import type { GroupRecord, SpecRecord, TextRecord } from '../domain/model';
 import type { VersionView } from '../app/registry';
+import type { SpecInput } from '../domain/validate';
 import type { ConsentItem, ConsentRequestView, DashboardItem } from '../domain/views';
 
-/** Domain records to proto messages (nothing else). */
+/** Domain records to proto messages, and a specification's fields from theirs (nothing else). */
+
+/**
+ * A specification's fields as sent: proto maps arrive as Maps (ts-proto `useMapType`, so that no
+ * key is lost in decoding, `__proto__` included), the domain reads a record; Object.fromEntries
+ * defines every key as its own property, so the regimes' checks see each key sent.
+ */
+export function specFieldsFromPb(f: pb.SpecFields | undefined): SpecInput {
+  if (!f) return {};
+  const { regimes, ...rest } = f;
+  return regimes ? { ...rest, regimes: { byJurisdiction: Object.fromEntries(regimes.byJurisdiction) } } : rest;
+}
 
 export function groupToPb(g: GroupRecord): pb.Group {
   return { id: g.id, name: g.name, description: g.description, purpose: g.purpose, appId: g.appId, createdAt: g.createdAt, updatedAt: g.updatedAt };
@@ -38,7 +50,7 @@ function specFieldsToPb(s: SpecRecord, target: string) {
     texts: s.texts.map(textToPb),
     version: s.version,
     reconsentSince: s.reconsentSince,
-    regimes: s.regimes,
+    regimes: new Map(Object.entries(s.regimes)),
     target,
     archived: s.deletedAt !== null,
   };

@@ -38,7 +38,8 @@ export function erasureJson(e: consentv1.Erasure): Record<string, unknown> {
  */
 function fromForm(body: Record<string, unknown>): Record<string, unknown> {
   const errors: FieldError[] = [];
-  const out: Record<string, unknown> = {};
+  // no prototype: a field named __proto__ is a field like any other (and, unknown, refused by the validator)
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [k, v] of Object.entries(body)) {
     if (Array.isArray(v)) {
       errors.push({ field: `/${k}`, message: 'is repeated' });

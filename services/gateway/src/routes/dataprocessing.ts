@@ -31,9 +31,10 @@ function fieldsFrom<T>(body: Body, names: readonly string[]): T {
 function specFieldsFrom(body: Body): pb.SpecFields {
   const fields = fieldsFrom<pb.SpecFields>(body, SPEC_FIELDS);
   if (fields.regimes) {
-    const byJurisdiction: pb.RegimeMap['byJurisdiction'] = {};
+    // a Map, as every proto map (ts-proto useMapType): every key sent reaches the service
+    const byJurisdiction: pb.RegimeMap['byJurisdiction'] = new Map();
     for (const [k, v] of Object.entries(body.regimes as Record<string, { model: string; gpc?: string }>))
-      byJurisdiction[k] = { model: v.model, gpc: v.gpc ?? '' };
+      byJurisdiction.set(k, { model: v.model, gpc: v.gpc ?? '' });
     fields.regimes = { byJurisdiction };
   }
   return fields;
@@ -83,9 +84,9 @@ export function specJson(s: pb.Spec) {
 }
 
 /** Regimes as answered: the service's normalised map (every specification has `*`; an older service sends none: the default). */
-function regimesJson(r: Record<string, pb.Regime>): contracts.regimes.Regimes {
+function regimesJson(r: ReadonlyMap<string, pb.Regime>): contracts.regimes.Regimes {
   const out: contracts.regimes.Regimes = {};
-  for (const [k, v] of Object.entries(r)) out[k] = { model: v.model as contracts.regimes.RegimeModel, gpc: (v.gpc || 'ignore') as contracts.regimes.RegimeGpc };
+  for (const [k, v] of r) out[k] = { model: v.model as contracts.regimes.RegimeModel, gpc: (v.gpc || 'ignore') as contracts.regimes.RegimeGpc };
   return Object.keys(out).length ? contracts.regimes.sortedRegimes(out) : { ...contracts.regimes.DEFAULT_REGIMES };
 }
 

@@ -12,7 +12,8 @@ function webhookJson(w: webhookv1.Webhook, withSecret = true): Record<string, un
     appId: w.appId,
     url: w.url,
     events: w.events,
-    ...(Object.keys(w.headers).length ? { headers: w.headers } : {}),
+    // Object.fromEntries defines each name as its own property: a header named __proto__ is answered too
+    ...(w.headers.size ? { headers: Object.fromEntries(w.headers) } : {}),
     ...(withSecret ? { secret: w.secret } : {}),
     ...(withSecret && w.previousSecretExpiresAt ? { previousSecretExpiresAt: w.previousSecretExpiresAt.toISOString() } : {}),
     disabled: w.disabled,
@@ -60,7 +61,8 @@ export function webhooksRoutes(ctx: GatewayContext): Router {
 
   r.post('/', validateBody('WebhookCreateRequest'), async (req, res) => {
     const b = req.body as { url: string; events: string[]; headers?: Record<string, string> };
-    const w = await client.createWebhook({ ...caller(req), url: b.url, events: b.events, headers: b.headers ?? {} });
+    // a Map on the wire (ts-proto useMapType): a decoder writing into a plain object would drop __proto__
+    const w = await client.createWebhook({ ...caller(req), url: b.url, events: b.events, headers: new Map(Object.entries(b.headers ?? {})) });
     res.status(201).location(`${ctx.baseUrl}/webhooks/v0/${w.id}`).json(webhookJson(w));
   });
   r.get('/', async (req, res) => {
@@ -79,7 +81,7 @@ export function webhooksRoutes(ctx: GatewayContext): Router {
       id,
       url: b.url,
       events: b.events ? { values: b.events } : undefined,
-      headers: b.headers ? { values: b.headers } : undefined,
+      headers: b.headers ? { values: new Map(Object.entries(b.headers)) } : undefined,
       disabled: b.disabled,
     });
     res.json(webhookJson(w));

@@ -13,7 +13,8 @@ function toWebhook(doc: Webhook, now = new Date()): webhookv1.Webhook {
     appId: doc.appId,
     url: doc.url,
     events: doc.events,
-    headers: doc.headers,
+    // a Map on the wire (ts-proto useMapType): no header name is lost in decoding, __proto__ included
+    headers: new Map(Object.entries(doc.headers)),
     secret: doc.secrets[0]!.secret,
     previousSecretExpiresAt: previousExpiry,
     disabled: doc.disabled,
@@ -63,7 +64,7 @@ export type WebhookHandlers = Handlers<webhookv1.WebhookServiceServer>;
 export function webhookHandlers(webhooks: Webhooks): WebhookHandlers {
   return {
     async createWebhook(req) {
-      return toWebhook(await webhooks.create(req, { url: req.url, events: req.events, headers: req.headers }));
+      return toWebhook(await webhooks.create(req, { url: req.url, events: req.events, headers: Object.fromEntries(req.headers) }));
     },
 
     async listWebhooks(req) {
@@ -75,7 +76,14 @@ export function webhookHandlers(webhooks: Webhooks): WebhookHandlers {
     },
 
     async updateWebhook(req) {
-      return toWebhook(await webhooks.update(req, req.id, { url: req.url, events: req.events?.values, headers: req.headers?.values, disabled: req.disabled }));
+      return toWebhook(
+        await webhooks.update(req, req.id, {
+          url: req.url,
+          events: req.events?.values,
+          headers: req.headers && Object.fromEntries(req.headers.values),
+          disabled: req.disabled,
+        }),
+      );
     },
 
     async deleteWebhook(req) {

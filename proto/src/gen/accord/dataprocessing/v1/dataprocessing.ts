@@ -114,7 +114,7 @@ export interface SpecFields {
 
 /** Regimes by jurisdiction: keys "*", ISO 3166-1 alpha-2 or ISO 3166-2 codes. */
 export interface RegimeMap {
-  byJurisdiction: { [key: string]: Regime };
+  byJurisdiction: Map<string, Regime>;
 }
 
 export interface RegimeMap_ByJurisdictionEntry {
@@ -171,7 +171,7 @@ export interface Spec {
    */
   reconsentSince: number;
   /** Normalised: keys upper case, gpc explicit, "*" always present. */
-  regimes: { [key: string]: Regime };
+  regimes: Map<string, Regime>;
 }
 
 export interface Spec_RegimesEntry {
@@ -333,7 +333,7 @@ export interface SpecForConsent {
   /** See Spec.reconsent_since (as of the version returned). */
   reconsentSince: number;
   /** See Spec.regimes (as of the version returned). */
-  regimes: { [key: string]: Regime };
+  regimes: Map<string, Regime>;
 }
 
 export interface SpecForConsent_RegimesEntry {
@@ -1904,12 +1904,12 @@ export const SpecFields: MessageFns<SpecFields> = {
 };
 
 function createBaseRegimeMap(): RegimeMap {
-  return { byJurisdiction: {} };
+  return { byJurisdiction: new Map() };
 }
 
 export const RegimeMap: MessageFns<RegimeMap> = {
   encode(message: RegimeMap, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    globalThis.Object.entries(message.byJurisdiction).forEach(([key, value]: [string, Regime]) => {
+    message.byJurisdiction.forEach((value, key) => {
       RegimeMap_ByJurisdictionEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
     });
     return writer;
@@ -1935,7 +1935,7 @@ export const RegimeMap: MessageFns<RegimeMap> = {
 
             const entry1 = RegimeMap_ByJurisdictionEntry.decode(reader, reader.uint32());
             if (entry1.value !== undefined) {
-              message.byJurisdiction[entry1.key] = entry1.value;
+              message.byJurisdiction.set(entry1.key, entry1.value);
             }
             continue;
           }
@@ -1954,39 +1954,26 @@ export const RegimeMap: MessageFns<RegimeMap> = {
   fromJSON(object: any): RegimeMap {
     return {
       byJurisdiction: isObject(object.byJurisdiction)
-        ? (globalThis.Object.entries(object.byJurisdiction) as [string, any][]).reduce((acc: { [key: string]: Regime }, [key, value]: [string, any]) => {
-            globalThis.Object.defineProperty(acc, key, {
-              value: Regime.fromJSON(value),
-              enumerable: true,
-              configurable: true,
-              writable: true,
-            });
+        ? (globalThis.Object.entries(object.byJurisdiction) as [string, any][]).reduce((acc: Map<string, Regime>, [key, value]: [string, any]) => {
+            acc.set(key, Regime.fromJSON(value));
             return acc;
-          }, {})
+          }, new Map())
         : isObject(object.by_jurisdiction)
-          ? (globalThis.Object.entries(object.by_jurisdiction) as [string, any][]).reduce((acc: { [key: string]: Regime }, [key, value]: [string, any]) => {
-              globalThis.Object.defineProperty(acc, key, {
-                value: Regime.fromJSON(value),
-                enumerable: true,
-                configurable: true,
-                writable: true,
-              });
+          ? (globalThis.Object.entries(object.by_jurisdiction) as [string, any][]).reduce((acc: Map<string, Regime>, [key, value]: [string, any]) => {
+              acc.set(key, Regime.fromJSON(value));
               return acc;
-            }, {})
-          : {},
+            }, new Map())
+          : new Map(),
     };
   },
 
   toJSON(message: RegimeMap): unknown {
     const obj: any = {};
-    if (message.byJurisdiction) {
-      const entries = globalThis.Object.entries(message.byJurisdiction) as [string, Regime][];
-      if (entries.length > 0) {
-        obj.byJurisdiction = {};
-        entries.forEach(([k, v]) => {
-          obj.byJurisdiction[k] = Regime.toJSON(v);
-        });
-      }
+    if (message.byJurisdiction?.size) {
+      obj.byJurisdiction = {};
+      message.byJurisdiction.forEach((v, k) => {
+        obj.byJurisdiction[k] = Regime.toJSON(v);
+      });
     }
     return obj;
   },
@@ -1996,15 +1983,15 @@ export const RegimeMap: MessageFns<RegimeMap> = {
   },
   fromPartial<I extends Exact<DeepPartial<RegimeMap>, I>>(object: I): RegimeMap {
     const message = createBaseRegimeMap();
-    message.byJurisdiction = (globalThis.Object.entries(object.byJurisdiction ?? {}) as [string, Regime][]).reduce(
-      (acc: { [key: string]: Regime }, [key, value]: [string, Regime]) => {
+    message.byJurisdiction = (() => {
+      const m = new Map();
+      ((object.byJurisdiction as Map<string, Regime>) ?? new Map()).forEach((value, key) => {
         if (value !== undefined) {
-          acc[key] = Regime.fromPartial(value);
+          m.set(key, Regime.fromPartial(value));
         }
-        return acc;
-      },
-      {},
-    );
+      });
+      return m;
+    })();
     return message;
   },
 };
@@ -2303,7 +2290,7 @@ function createBaseSpec(): Spec {
     deletedAt: undefined,
     consentValidityDays: undefined,
     reconsentSince: 0,
-    regimes: {},
+    regimes: new Map(),
   };
 }
 
@@ -2372,7 +2359,7 @@ export const Spec: MessageFns<Spec> = {
     if (message.reconsentSince !== 0) {
       writer.uint32(168).int32(message.reconsentSince);
     }
-    globalThis.Object.entries(message.regimes).forEach(([key, value]: [string, Regime]) => {
+    message.regimes.forEach((value, key) => {
       Spec_RegimesEntry.encode({ key: key as any, value }, writer.uint32(178).fork()).join();
     });
     return writer;
@@ -2566,7 +2553,7 @@ export const Spec: MessageFns<Spec> = {
 
             const entry22 = Spec_RegimesEntry.decode(reader, reader.uint32());
             if (entry22.value !== undefined) {
-              message.regimes[entry22.key] = entry22.value;
+              message.regimes.set(entry22.key, entry22.value);
             }
             continue;
           }
@@ -2622,16 +2609,11 @@ export const Spec: MessageFns<Spec> = {
           ? globalThis.Number(object.reconsent_since)
           : 0,
       regimes: isObject(object.regimes)
-        ? (globalThis.Object.entries(object.regimes) as [string, any][]).reduce((acc: { [key: string]: Regime }, [key, value]: [string, any]) => {
-            globalThis.Object.defineProperty(acc, key, {
-              value: Regime.fromJSON(value),
-              enumerable: true,
-              configurable: true,
-              writable: true,
-            });
+        ? (globalThis.Object.entries(object.regimes) as [string, any][]).reduce((acc: Map<string, Regime>, [key, value]: [string, any]) => {
+            acc.set(key, Regime.fromJSON(value));
             return acc;
-          }, {})
-        : {},
+          }, new Map())
+        : new Map(),
     };
   },
 
@@ -2700,14 +2682,11 @@ export const Spec: MessageFns<Spec> = {
     if (message.reconsentSince !== 0) {
       obj.reconsentSince = Math.round(message.reconsentSince);
     }
-    if (message.regimes) {
-      const entries = globalThis.Object.entries(message.regimes) as [string, Regime][];
-      if (entries.length > 0) {
-        obj.regimes = {};
-        entries.forEach(([k, v]) => {
-          obj.regimes[k] = Regime.toJSON(v);
-        });
-      }
+    if (message.regimes?.size) {
+      obj.regimes = {};
+      message.regimes.forEach((v, k) => {
+        obj.regimes[k] = Regime.toJSON(v);
+      });
     }
     return obj;
   },
@@ -2738,15 +2717,15 @@ export const Spec: MessageFns<Spec> = {
     message.deletedAt = object.deletedAt ?? undefined;
     message.consentValidityDays = object.consentValidityDays ?? undefined;
     message.reconsentSince = object.reconsentSince ?? 0;
-    message.regimes = (globalThis.Object.entries(object.regimes ?? {}) as [string, Regime][]).reduce(
-      (acc: { [key: string]: Regime }, [key, value]: [string, Regime]) => {
+    message.regimes = (() => {
+      const m = new Map();
+      ((object.regimes as Map<string, Regime>) ?? new Map()).forEach((value, key) => {
         if (value !== undefined) {
-          acc[key] = Regime.fromPartial(value);
+          m.set(key, Regime.fromPartial(value));
         }
-        return acc;
-      },
-      {},
-    );
+      });
+      return m;
+    })();
     return message;
   },
 };
@@ -4812,7 +4791,7 @@ function createBaseSpecForConsent(): SpecForConsent {
     target: '',
     consentValidityDays: undefined,
     reconsentSince: 0,
-    regimes: {},
+    regimes: new Map(),
   };
 }
 
@@ -4875,7 +4854,7 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     if (message.reconsentSince !== 0) {
       writer.uint32(152).int32(message.reconsentSince);
     }
-    globalThis.Object.entries(message.regimes).forEach(([key, value]: [string, Regime]) => {
+    message.regimes.forEach((value, key) => {
       SpecForConsent_RegimesEntry.encode({ key: key as any, value }, writer.uint32(162).fork()).join();
     });
     return writer;
@@ -5053,7 +5032,7 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
 
             const entry20 = SpecForConsent_RegimesEntry.decode(reader, reader.uint32());
             if (entry20.value !== undefined) {
-              message.regimes[entry20.key] = entry20.value;
+              message.regimes.set(entry20.key, entry20.value);
             }
             continue;
           }
@@ -5111,16 +5090,11 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
           ? globalThis.Number(object.reconsent_since)
           : 0,
       regimes: isObject(object.regimes)
-        ? (globalThis.Object.entries(object.regimes) as [string, any][]).reduce((acc: { [key: string]: Regime }, [key, value]: [string, any]) => {
-            globalThis.Object.defineProperty(acc, key, {
-              value: Regime.fromJSON(value),
-              enumerable: true,
-              configurable: true,
-              writable: true,
-            });
+        ? (globalThis.Object.entries(object.regimes) as [string, any][]).reduce((acc: Map<string, Regime>, [key, value]: [string, any]) => {
+            acc.set(key, Regime.fromJSON(value));
             return acc;
-          }, {})
-        : {},
+          }, new Map())
+        : new Map(),
     };
   },
 
@@ -5183,14 +5157,11 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     if (message.reconsentSince !== 0) {
       obj.reconsentSince = Math.round(message.reconsentSince);
     }
-    if (message.regimes) {
-      const entries = globalThis.Object.entries(message.regimes) as [string, Regime][];
-      if (entries.length > 0) {
-        obj.regimes = {};
-        entries.forEach(([k, v]) => {
-          obj.regimes[k] = Regime.toJSON(v);
-        });
-      }
+    if (message.regimes?.size) {
+      obj.regimes = {};
+      message.regimes.forEach((v, k) => {
+        obj.regimes[k] = Regime.toJSON(v);
+      });
     }
     return obj;
   },
@@ -5219,15 +5190,15 @@ export const SpecForConsent: MessageFns<SpecForConsent> = {
     message.target = object.target ?? '';
     message.consentValidityDays = object.consentValidityDays ?? undefined;
     message.reconsentSince = object.reconsentSince ?? 0;
-    message.regimes = (globalThis.Object.entries(object.regimes ?? {}) as [string, Regime][]).reduce(
-      (acc: { [key: string]: Regime }, [key, value]: [string, Regime]) => {
+    message.regimes = (() => {
+      const m = new Map();
+      ((object.regimes as Map<string, Regime>) ?? new Map()).forEach((value, key) => {
         if (value !== undefined) {
-          acc[key] = Regime.fromPartial(value);
+          m.set(key, Regime.fromPartial(value));
         }
-        return acc;
-      },
-      {},
-    );
+      });
+      return m;
+    })();
     return message;
   },
 };

@@ -72,7 +72,7 @@ export interface Webhook {
   appId: string;
   url: string;
   events: string[];
-  headers: { [key: string]: string };
+  headers: Map<string, string>;
   /** Current signing secret: "whsec_" + base64 of 24 random bytes. */
   secret: string;
   /** Set while a rotated-out secret still signs alongside `secret`. */
@@ -94,7 +94,7 @@ export interface CreateWebhookRequest {
   appId: string;
   url: string;
   events: string[];
-  headers: { [key: string]: string };
+  headers: Map<string, string>;
 }
 
 export interface CreateWebhookRequest_HeadersEntry {
@@ -122,7 +122,7 @@ export interface StringList {
 }
 
 export interface HeaderMap {
-  values: { [key: string]: string };
+  values: Map<string, string>;
 }
 
 export interface HeaderMap_ValuesEntry {
@@ -209,7 +209,7 @@ function createBaseWebhook(): Webhook {
     appId: '',
     url: '',
     events: [],
-    headers: {},
+    headers: new Map(),
     secret: '',
     previousSecretExpiresAt: undefined,
     disabled: false,
@@ -233,7 +233,7 @@ export const Webhook: MessageFns<Webhook> = {
     for (const v of message.events) {
       writer.uint32(34).string(v!);
     }
-    globalThis.Object.entries(message.headers).forEach(([key, value]: [string, string]) => {
+    message.headers.forEach((value, key) => {
       Webhook_HeadersEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
     });
     if (message.secret !== '') {
@@ -309,7 +309,7 @@ export const Webhook: MessageFns<Webhook> = {
 
             const entry5 = Webhook_HeadersEntry.decode(reader, reader.uint32());
             if (entry5.value !== undefined) {
-              message.headers[entry5.key] = entry5.value;
+              message.headers.set(entry5.key, entry5.value);
             }
             continue;
           }
@@ -380,16 +380,11 @@ export const Webhook: MessageFns<Webhook> = {
       url: isSet(object.url) ? globalThis.String(object.url) : '',
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.String(e)) : [],
       headers: isObject(object.headers)
-        ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce((acc: { [key: string]: string }, [key, value]: [string, any]) => {
-            globalThis.Object.defineProperty(acc, key, {
-              value: globalThis.String(value),
-              enumerable: true,
-              configurable: true,
-              writable: true,
-            });
+        ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce((acc: Map<string, string>, [key, value]: [string, any]) => {
+            acc.set(key, globalThis.String(value));
             return acc;
-          }, {})
-        : {},
+          }, new Map())
+        : new Map(),
       secret: isSet(object.secret) ? globalThis.String(object.secret) : '',
       previousSecretExpiresAt: isSet(object.previousSecretExpiresAt)
         ? fromJsonTimestamp(object.previousSecretExpiresAt)
@@ -421,14 +416,11 @@ export const Webhook: MessageFns<Webhook> = {
     if (message.events?.length) {
       obj.events = message.events;
     }
-    if (message.headers) {
-      const entries = globalThis.Object.entries(message.headers) as [string, string][];
-      if (entries.length > 0) {
-        obj.headers = {};
-        entries.forEach(([k, v]) => {
-          obj.headers[k] = v;
-        });
-      }
+    if (message.headers?.size) {
+      obj.headers = {};
+      message.headers.forEach((v, k) => {
+        obj.headers[k] = v;
+      });
     }
     if (message.secret !== '') {
       obj.secret = message.secret;
@@ -460,15 +452,15 @@ export const Webhook: MessageFns<Webhook> = {
     message.appId = object.appId ?? '';
     message.url = object.url ?? '';
     message.events = object.events?.map((e) => e) || [];
-    message.headers = (globalThis.Object.entries(object.headers ?? {}) as [string, string][]).reduce(
-      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+    message.headers = (() => {
+      const m = new Map();
+      ((object.headers as Map<string, string>) ?? new Map()).forEach((value, key) => {
         if (value !== undefined) {
-          acc[key] = globalThis.String(value);
+          m.set(key, globalThis.String(value));
         }
-        return acc;
-      },
-      {},
-    );
+      });
+      return m;
+    })();
     message.secret = object.secret ?? '';
     message.previousSecretExpiresAt = object.previousSecretExpiresAt ?? undefined;
     message.disabled = object.disabled ?? false;
@@ -565,7 +557,7 @@ export const Webhook_HeadersEntry: MessageFns<Webhook_HeadersEntry> = {
 };
 
 function createBaseCreateWebhookRequest(): CreateWebhookRequest {
-  return { accountId: '', appId: '', url: '', events: [], headers: {} };
+  return { accountId: '', appId: '', url: '', events: [], headers: new Map() };
 }
 
 export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
@@ -582,7 +574,7 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     for (const v of message.events) {
       writer.uint32(34).string(v!);
     }
-    globalThis.Object.entries(message.headers).forEach(([key, value]: [string, string]) => {
+    message.headers.forEach((value, key) => {
       CreateWebhookRequest_HeadersEntry.encode({ key: key as any, value }, writer.uint32(42).fork()).join();
     });
     return writer;
@@ -640,7 +632,7 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
 
             const entry5 = CreateWebhookRequest_HeadersEntry.decode(reader, reader.uint32());
             if (entry5.value !== undefined) {
-              message.headers[entry5.key] = entry5.value;
+              message.headers.set(entry5.key, entry5.value);
             }
             continue;
           }
@@ -663,16 +655,11 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
       url: isSet(object.url) ? globalThis.String(object.url) : '',
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.String(e)) : [],
       headers: isObject(object.headers)
-        ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce((acc: { [key: string]: string }, [key, value]: [string, any]) => {
-            globalThis.Object.defineProperty(acc, key, {
-              value: globalThis.String(value),
-              enumerable: true,
-              configurable: true,
-              writable: true,
-            });
+        ? (globalThis.Object.entries(object.headers) as [string, any][]).reduce((acc: Map<string, string>, [key, value]: [string, any]) => {
+            acc.set(key, globalThis.String(value));
             return acc;
-          }, {})
-        : {},
+          }, new Map())
+        : new Map(),
     };
   },
 
@@ -690,14 +677,11 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     if (message.events?.length) {
       obj.events = message.events;
     }
-    if (message.headers) {
-      const entries = globalThis.Object.entries(message.headers) as [string, string][];
-      if (entries.length > 0) {
-        obj.headers = {};
-        entries.forEach(([k, v]) => {
-          obj.headers[k] = v;
-        });
-      }
+    if (message.headers?.size) {
+      obj.headers = {};
+      message.headers.forEach((v, k) => {
+        obj.headers[k] = v;
+      });
     }
     return obj;
   },
@@ -711,15 +695,15 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     message.appId = object.appId ?? '';
     message.url = object.url ?? '';
     message.events = object.events?.map((e) => e) || [];
-    message.headers = (globalThis.Object.entries(object.headers ?? {}) as [string, string][]).reduce(
-      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+    message.headers = (() => {
+      const m = new Map();
+      ((object.headers as Map<string, string>) ?? new Map()).forEach((value, key) => {
         if (value !== undefined) {
-          acc[key] = globalThis.String(value);
+          m.set(key, globalThis.String(value));
         }
-        return acc;
-      },
-      {},
-    );
+      });
+      return m;
+    })();
     return message;
   },
 };
@@ -1134,12 +1118,12 @@ export const StringList: MessageFns<StringList> = {
 };
 
 function createBaseHeaderMap(): HeaderMap {
-  return { values: {} };
+  return { values: new Map() };
 }
 
 export const HeaderMap: MessageFns<HeaderMap> = {
   encode(message: HeaderMap, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    globalThis.Object.entries(message.values).forEach(([key, value]: [string, string]) => {
+    message.values.forEach((value, key) => {
       HeaderMap_ValuesEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
     });
     return writer;
@@ -1165,7 +1149,7 @@ export const HeaderMap: MessageFns<HeaderMap> = {
 
             const entry1 = HeaderMap_ValuesEntry.decode(reader, reader.uint32());
             if (entry1.value !== undefined) {
-              message.values[entry1.key] = entry1.value;
+              message.values.set(entry1.key, entry1.value);
             }
             continue;
           }
@@ -1184,29 +1168,21 @@ export const HeaderMap: MessageFns<HeaderMap> = {
   fromJSON(object: any): HeaderMap {
     return {
       values: isObject(object.values)
-        ? (globalThis.Object.entries(object.values) as [string, any][]).reduce((acc: { [key: string]: string }, [key, value]: [string, any]) => {
-            globalThis.Object.defineProperty(acc, key, {
-              value: globalThis.String(value),
-              enumerable: true,
-              configurable: true,
-              writable: true,
-            });
+        ? (globalThis.Object.entries(object.values) as [string, any][]).reduce((acc: Map<string, string>, [key, value]: [string, any]) => {
+            acc.set(key, globalThis.String(value));
             return acc;
-          }, {})
-        : {},
+          }, new Map())
+        : new Map(),
     };
   },
 
   toJSON(message: HeaderMap): unknown {
     const obj: any = {};
-    if (message.values) {
-      const entries = globalThis.Object.entries(message.values) as [string, string][];
-      if (entries.length > 0) {
-        obj.values = {};
-        entries.forEach(([k, v]) => {
-          obj.values[k] = v;
-        });
-      }
+    if (message.values?.size) {
+      obj.values = {};
+      message.values.forEach((v, k) => {
+        obj.values[k] = v;
+      });
     }
     return obj;
   },
@@ -1216,15 +1192,15 @@ export const HeaderMap: MessageFns<HeaderMap> = {
   },
   fromPartial<I extends Exact<DeepPartial<HeaderMap>, I>>(object: I): HeaderMap {
     const message = createBaseHeaderMap();
-    message.values = (globalThis.Object.entries(object.values ?? {}) as [string, string][]).reduce(
-      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+    message.values = (() => {
+      const m = new Map();
+      ((object.values as Map<string, string>) ?? new Map()).forEach((value, key) => {
         if (value !== undefined) {
-          acc[key] = globalThis.String(value);
+          m.set(key, globalThis.String(value));
         }
-        return acc;
-      },
-      {},
-    );
+      });
+      return m;
+    })();
     return message;
   },
 };
