@@ -146,6 +146,24 @@ describe('cases found by fuzzing', () => {
     const r = await call('GET', `/consent/v0/consents/search?subject=0&issuer=0&target=0&cursor=${'0'.repeat(64)}`);
     expect(r.status).toBe(400);
     expect(r.body.errors[0].field).toBe('cursor');
+    expect(documentAccepts('ConsentSearchQuery', { subject: '0', issuer: '0', target: '0', cursor: '0'.repeat(64) }, 'query')).toBe(false);
+  });
+
+  it('a cursor of the form the document states is a position to continue from, never a 400 (issue 33: the fuzzer sent such cursors)', async () => {
+    const group = (await call('POST', '/dataprocessing/v0/dpgroups', { name: 'cursors' })).body as { id: string };
+    const hook = (await call('POST', '/webhooks/v0', { url: 'https://hooks.example.com/cursors', events: ['consent'] })).body as { id: number };
+    const search = { subject: '0', issuer: '0', target: '0' };
+    const lists: Array<[string, string, Record<string, string>]> = [
+      ['ConsentSearchQuery', '/consent/v0/consents/search', { ...search, cursor: '0'.repeat(32) }],
+      ['DpListQuery', '/dataprocessing/v0/dpgroups', { cursor: '0'.repeat(24) }],
+      ['DpListQuery', `/dataprocessing/v0/dpgroups/${group.id}/specs`, { cursor: 'f'.repeat(24) }],
+      ['WebhookDeliveriesQuery', `/webhooks/v0/${hook.id}/deliveries`, { cursor: `0.dlv_${'A'.repeat(24)}` }],
+    ];
+    for (const [schema, path, query] of lists) {
+      expect([schema, documentAccepts(schema, query, 'query')]).toEqual([schema, true]);
+      const r = await call('GET', `${path}?${new URLSearchParams(query).toString()}`);
+      expect([path, r.status]).toEqual([path, 200]);
+    }
   });
 
   it('the longest query the document allows is answered, not refused with 431', async () => {

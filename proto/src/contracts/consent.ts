@@ -31,7 +31,6 @@ export const LIMITS = {
   /** Events per search page: default and largest. */
   searchPageDefault: 100,
   searchPageMax: 1000,
-  searchCursorLength: 64,
   /** Erasure records per page: default and largest. */
   erasuresPageDefault: 100,
   erasuresPageMax: 1000,
@@ -198,7 +197,9 @@ export const ConsentSearchQuery = z.object({
     .max(LIMITS.searchPageMax)
     .optional()
     .describe(`Events per page (default ${LIMITS.searchPageDefault}, at most ${LIMITS.searchPageMax}).`),
-  cursor: z.string().max(LIMITS.searchCursorLength).optional().describe('Opaque cursor from the `Link: rel="next"` header of the previous page.'),
+  cursor: eventIdCursor()
+    .optional()
+    .describe('From the `Link: rel="next"` header of the previous page: the id of its last event (the search continues with older ones).'),
   gpc: z
     .boolean()
     .optional()

@@ -184,9 +184,17 @@ registry.add(SpecPatchRequest, { id: 'DpSpecPatchRequest' });
 export const SpecPutRequest = z.strictObject({ ...specFields, requiresReconsent });
 registry.add(SpecPutRequest, { id: 'DpSpecPutRequest' });
 
+/** A list's page cursor: the id of the last group or specification received; any id is a position the list continues from. */
+export const LIST_CURSOR_PATTERN = /^[0-9a-f]{24}$/;
+
 export const ListQuery = z.object({
   limit: z.int().min(1).max(LIMITS.pageSizeMax).default(LIMITS.pageSizeDefault).describe(`Page size (default ${LIMITS.pageSizeDefault}).`),
-  cursor: z.string().max(LIMITS.cursorLength).optional().describe('Opaque cursor from the `Link: rel="next"` header of the previous page.'),
+  cursor: z
+    .string()
+    .max(LIMITS.cursorLength)
+    .regex(LIST_CURSOR_PATTERN)
+    .optional()
+    .describe('From the `Link: rel="next"` header of the previous page: the id of its last item (the list continues after it).'),
 });
 registry.add(ListQuery, { id: 'DpListQuery' });
 

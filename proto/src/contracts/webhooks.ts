@@ -119,9 +119,20 @@ export const WebhookUpdateRequest = z
   .meta({ minProperties: 1 });
 registry.add(WebhookUpdateRequest, { id: 'WebhookUpdateRequest' });
 
+/**
+ * A deliveries page cursor: the creation millisecond and id of the last delivery received
+ * (`1764201600000.dlv_…`); any string of this form is a position the list continues from.
+ */
+export const DELIVERY_CURSOR_PATTERN = /^[0-9]{1,15}\.dlv_[A-Za-z0-9_-]{24}$/;
+
 export const WebhookDeliveriesQuery = z.strictObject({
   limit: z.int().min(1).max(LIMITS.deliveriesPageMax).optional().describe(`Page size (default ${LIMITS.deliveriesPageDefault}).`),
-  cursor: z.string().max(LIMITS.deliveriesCursorLength).optional().describe('Opaque cursor from the `Link: rel="next"` header of the previous page.'),
+  cursor: z
+    .string()
+    .max(LIMITS.deliveriesCursorLength)
+    .regex(DELIVERY_CURSOR_PATTERN)
+    .optional()
+    .describe('From the `Link: rel="next"` header of the previous page: the position of its last delivery (creation millisecond and id).'),
 });
 registry.add(WebhookDeliveriesQuery, { id: 'WebhookDeliveriesQuery' });
 

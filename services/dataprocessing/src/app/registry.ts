@@ -1,4 +1,5 @@
 import { ConflictError, FailedPreconditionError, InvalidArgumentError, NotFoundError, sleep } from '@accord/common';
+import { contracts } from '@accord/proto';
 import type { GroupRecord, SpecRecord, SpecVersionRecord, TextRecord } from '../domain/model';
 import type { ConsentStates, RegistryStore } from './ports';
 import {
@@ -70,13 +71,13 @@ function pageOf(page: Page | undefined): { limit: number; afterId: string | null
   if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw InvalidArgumentError.field('limit', `must be from 1 to ${PAGE_MAX}`);
   const cursor = page?.cursor ?? '';
   if (cursor === '') return { limit, afterId: null };
-  const afterId = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!SPEC_ID_PATTERN.test(afterId)) throw InvalidArgumentError.field('cursor', 'is not a cursor returned by this list');
-  return { limit, afterId };
+  // the id of the last item received (contracts' LIST_CURSOR_PATTERN, which the document states)
+  if (!contracts.dataprocessing.LIST_CURSOR_PATTERN.test(cursor)) throw InvalidArgumentError.field('cursor', 'is not a cursor returned by this list');
+  return { limit, afterId: cursor };
 }
 
 function cursorOf(items: { id: string }[], limit: number): string {
-  return items.length > limit ? Buffer.from(items[limit - 1]!.id, 'utf8').toString('base64url') : '';
+  return items.length > limit ? items[limit - 1]!.id : '';
 }
 
 function recordOf(spec: SpecRecord): SpecVersionRecord {

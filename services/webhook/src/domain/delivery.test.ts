@@ -1,4 +1,4 @@
-import { attemptOutcome, deliveryId, dueEntries } from './delivery';
+import { attemptOutcome, deliveryCursor, deliveryId, dueEntries, readDeliveryCursor } from './delivery';
 
 const policy = { schedule: [5_000, 60_000], jitter: 0 };
 const at = new Date('2030-01-01T00:00:00Z');
@@ -9,6 +9,15 @@ describe('a delivery', () => {
     expect(deliveryId('ev-1', 7)).toMatch(/^dlv_[\w-]{24}$/);
     expect(deliveryId('ev-1', 7)).toBe(deliveryId('ev-1', 7));
     expect(new Set([deliveryId('ev-1', 7), deliveryId('ev-1', 8), deliveryId('ev-2', 7)]).size).toBe(3);
+  });
+
+  it('pages by a cursor of its position, `<creation millisecond>.<id>`: any string of that form is one, nothing else is', () => {
+    const d = { createdAt: new Date(1764201600123), id: deliveryId('ev-1', 7) };
+    expect(deliveryCursor(d)).toBe(`1764201600123.${d.id}`);
+    expect(readDeliveryCursor(deliveryCursor(d))).toEqual(d);
+    expect(readDeliveryCursor(`0.dlv_${'A'.repeat(24)}`)).toEqual({ createdAt: new Date(0), id: `dlv_${'A'.repeat(24)}` });
+    for (const bad of ['', 'x', `.${d.id}`, `1.${d.id}x`, `1e3.${d.id}`, `${'9'.repeat(16)}.${d.id}`, Buffer.from('[1,"dlv_x"]').toString('base64url')])
+      expect([bad, readDeliveryCursor(bad)]).toEqual([bad, null]);
   });
 
   // the answer to an attempt made after `before` failed ones → the delivery's status, its failed

@@ -1,9 +1,28 @@
 import { createHash } from 'node:crypto';
+import { contracts } from '@accord/proto';
 import { nextRetryDelay, type RetryPolicy } from './retry';
+
+const { DELIVERY_CURSOR_PATTERN } = contracts.webhooks;
 
 /** A delivery's id, from the event and the webhook: an event handled twice makes one delivery (and one `webhook-id`). */
 export function deliveryId(eventId: string, webhookId: number): string {
   return 'dlv_' + createHash('sha256').update(`${eventId}\0${webhookId}`).digest('base64url').slice(0, 24);
+}
+
+/**
+ * A page cursor of a webhook's deliveries: the last delivery's position (creation millisecond and
+ * id, the list's order), written `<ms>.<id>` so that the document can say which strings are
+ * cursors (DELIVERY_CURSOR_PATTERN), and any such string is a position to continue from.
+ */
+export function deliveryCursor(d: { createdAt: Date; id: string }): string {
+  return `${d.createdAt.getTime()}.${d.id}`;
+}
+
+/** The position a cursor names, or null when the string is not a cursor. */
+export function readDeliveryCursor(cursor: string): { createdAt: Date; id: string } | null {
+  if (!DELIVERY_CURSOR_PATTERN.test(cursor)) return null;
+  const dot = cursor.indexOf('.');
+  return { createdAt: new Date(Number(cursor.slice(0, dot))), id: cursor.slice(dot + 1) };
 }
 
 /**

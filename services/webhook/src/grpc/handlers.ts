@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Handlers } from '@accord/common';
 import { contracts, webhookv1 } from '@accord/proto';
 import type { Webhooks } from '../app/webhooks';
 import type { Delivery, Webhook } from '../app/ports';
+import { deliveryCursor, readDeliveryCursor } from '../domain/delivery';
 
 const { deliveriesPageDefault: PAGE_DEFAULT, deliveriesPageMax: PAGE_MAX } = contracts.webhooks.LIMITS;
 
@@ -43,19 +44,11 @@ function toDelivery(doc: Delivery): webhookv1.Delivery {
   };
 }
 
-function encodeCursor(d: Delivery): string {
-  return Buffer.from(JSON.stringify([d.createdAt.getTime(), d.id])).toString('base64url');
-}
-
 function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
   if (!cursor) return null;
-  try {
-    const [t, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof t === 'number' && typeof id === 'string') return { createdAt: new Date(t), id };
-  } catch {
-    /* fall through */
-  }
-  throw InvalidArgumentError.field('cursor', 'is not a cursor returned by this API');
+  const position = readDeliveryCursor(cursor);
+  if (!position) throw InvalidArgumentError.field('cursor', 'is not a cursor returned by this API');
+  return position;
 }
 
 export type WebhookHandlers = Handlers<webhookv1.WebhookServiceServer>;
@@ -99,7 +92,7 @@ export function webhookHandlers(webhooks: Webhooks): WebhookHandlers {
       const limit = Math.min(Math.max(req.page?.limit || PAGE_DEFAULT, 1), PAGE_MAX);
       const docs = await webhooks.deliveries(req, req.webhookId, limit + 1, decodeCursor(req.page?.cursor ?? ''));
       const page = docs.slice(0, limit);
-      return { deliveries: page.map(toDelivery), nextCursor: docs.length > limit ? encodeCursor(page[page.length - 1]!) : '' };
+      return { deliveries: page.map(toDelivery), nextCursor: docs.length > limit ? deliveryCursor(page[page.length - 1]!) : '' };
     },
 
     async redeliverDelivery(req) {
