@@ -3869,7 +3869,7 @@ export interface components {
     ConsentSearchQuery: {
       /** @description true: only the current (newest) event of each state. With scope: at most one event. Without scope: the newest event of each scope of (subject, issuer, target). */
       current?: boolean;
-      /** @description Opaque cursor from the `Link: rel="next"` header of the previous page. */
+      /** @description From the `Link: rel="next"` header of the previous page: the id of its last event (the search continues with older ones). */
       cursor?: string;
       /** @description Only events recorded with this `gpc` (true: with a GPC signal; false: those that say there was none). With current=true: the current event is returned only when it matches. */
       gpc?: boolean;
@@ -4364,7 +4364,7 @@ export interface components {
       purpose?: string | null;
     };
     DpListQuery: {
-      /** @description Opaque cursor from the `Link: rel="next"` header of the previous page. */
+      /** @description From the `Link: rel="next"` header of the previous page: the id of its last item (the list continues after it). */
       cursor?: string;
       /**
        * @description Page size (default 50).
@@ -5204,7 +5204,7 @@ export interface components {
       url: string;
     };
     WebhookDeliveriesQuery: {
-      /** @description Opaque cursor from the `Link: rel="next"` header of the previous page. */
+      /** @description From the `Link: rel="next"` header of the previous page: the position of its last delivery (creation millisecond and id). */
       cursor?: string;
       /** @description Page size (default 20). */
       limit?: number;
@@ -5960,7 +5960,7 @@ export interface operations {
       query: {
         /** @description true: only the current (newest) event of each state. With scope: at most one event. Without scope: the newest event of each scope of (subject, issuer, target). */
         current?: boolean;
-        /** @description Opaque cursor from the `Link: rel="next"` header of the previous page. */
+        /** @description From the `Link: rel="next"` header of the previous page: the id of its last event (the search continues with older ones). */
         cursor?: string;
         /** @description Only events recorded with this `gpc` (true: with a GPC signal; false: those that say there was none). With current=true: the current event is returned only when it matches. */
         gpc?: boolean;
@@ -6985,7 +6985,7 @@ export interface operations {
   listDpGroups: {
     parameters: {
       query?: {
-        /** @description Opaque cursor from the `Link: rel="next"` header of the previous page. */
+        /** @description From the `Link: rel="next"` header of the previous page: the id of its last item (the list continues after it). */
         cursor?: string;
         /** @description Page size (default 50). */
         limit?: number;
@@ -7976,7 +7976,7 @@ export interface operations {
   listDpSpecs: {
     parameters: {
       query?: {
-        /** @description Opaque cursor from the `Link: rel="next"` header of the previous page. */
+        /** @description From the `Link: rel="next"` header of the previous page: the id of its last item (the list continues after it). */
         cursor?: string;
         /** @description Page size (default 50). */
         limit?: number;
@@ -10229,7 +10229,7 @@ export interface operations {
   listWebhookDeliveries: {
     parameters: {
       query?: {
-        /** @description Opaque cursor from the `Link: rel="next"` header of the previous page. */
+        /** @description From the `Link: rel="next"` header of the previous page: the position of its last delivery (creation millisecond and id). */
         cursor?: string;
         /** @description Page size (default 20). */
         limit?: number;

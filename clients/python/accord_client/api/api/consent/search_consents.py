@@ -180,8 +180,8 @@ def sync_detailed(
             at most one event. Without scope: the newest event of each scope of (subject, issuer,
             target).
         limit (int | Unset): Events per page (default 100, at most 1000).
-        cursor (str | Unset): Opaque cursor from the `Link: rel="next"` header of the previous
-            page.
+        cursor (str | Unset): From the `Link: rel="next"` header of the previous page: the id of
+            its last event (the search continues with older ones).
         gpc (bool | Unset): Only events recorded with this `gpc` (true: with a GPC signal; false:
             those that say there was none). With current=true: the current event is returned only when
             it matches.
@@ -250,8 +250,8 @@ def sync(
             at most one event. Without scope: the newest event of each scope of (subject, issuer,
             target).
         limit (int | Unset): Events per page (default 100, at most 1000).
-        cursor (str | Unset): Opaque cursor from the `Link: rel="next"` header of the previous
-            page.
+        cursor (str | Unset): From the `Link: rel="next"` header of the previous page: the id of
+            its last event (the search continues with older ones).
         gpc (bool | Unset): Only events recorded with this `gpc` (true: with a GPC signal; false:
             those that say there was none). With current=true: the current event is returned only when
             it matches.
@@ -315,8 +315,8 @@ async def asyncio_detailed(
             at most one event. Without scope: the newest event of each scope of (subject, issuer,
             target).
         limit (int | Unset): Events per page (default 100, at most 1000).
-        cursor (str | Unset): Opaque cursor from the `Link: rel="next"` header of the previous
-            page.
+        cursor (str | Unset): From the `Link: rel="next"` header of the previous page: the id of
+            its last event (the search continues with older ones).
         gpc (bool | Unset): Only events recorded with this `gpc` (true: with a GPC signal; false:
             those that say there was none). With current=true: the current event is returned only when
             it matches.
@@ -385,8 +385,8 @@ async def asyncio(
             at most one event. Without scope: the newest event of each scope of (subject, issuer,
             target).
         limit (int | Unset): Events per page (default 100, at most 1000).
-        cursor (str | Unset): Opaque cursor from the `Link: rel="next"` header of the previous
-            page.
+        cursor (str | Unset): From the `Link: rel="next"` header of the previous page: the id of
+            its last event (the search continues with older ones).
         gpc (bool | Unset): Only events recorded with this `gpc` (true: with a GPC signal; false:
             those that say there was none). With current=true: the current event is returned only when
             it matches.
