@@ -30,7 +30,7 @@ type AccountLimits struct {
 	// Token bucket of each application of the account.
 	AppRequestsPerSecond *float64 `protobuf:"fixed64,3,opt,name=app_requests_per_second,json=appRequestsPerSecond,proto3,oneof" json:"app_requests_per_second,omitempty"`
 	AppBurst             *uint32  `protobuf:"varint,4,opt,name=app_burst,json=appBurst,proto3,oneof" json:"app_burst,omitempty"`
-	// Events in one array POST /consent/v0/consents.
+	// Events in one array POST /consent/v0/consents or one CreateConsents call.
 	MaxEventsPerRequest *uint32 `protobuf:"varint,5,opt,name=max_events_per_request,json=maxEventsPerRequest,proto3,oneof" json:"max_events_per_request,omitempty"`
 	// Events per UTC day for the account.
 	MaxEventsPerDay *uint32 `protobuf:"varint,6,opt,name=max_events_per_day,json=maxEventsPerDay,proto3,oneof" json:"max_events_per_day,omitempty"`

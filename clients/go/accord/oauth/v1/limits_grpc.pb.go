@@ -29,9 +29,10 @@ const (
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
 // Per-account request and event limits, served by the oauth service (it owns accounts).
-// The gateway enforces them; defaults come from the gateway's configuration, an account's
-// override replaces a default field by field. SetAccountLimits is an admin RPC (metadata
-// `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of the gateway.
+// The gateway enforces them on REST, and each service on its platform callers over gRPC;
+// defaults come from their configuration (ACCORD_LIMIT_*), an account's override replaces a
+// default field by field. SetAccountLimits is an admin RPC (metadata
+// `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of Accord's services.
 type LimitsServiceClient interface {
 	// Admin: sets (or, with clear, removes) the overrides of one account. NOT_FOUND for an unknown account.
 	SetAccountLimits(ctx context.Context, in *SetAccountLimitsRequest, opts ...grpc.CallOption) (*AccountLimitsResponse, error)
@@ -85,9 +86,10 @@ func (c *limitsServiceClient) ConsumeDailyEvents(ctx context.Context, in *Consum
 // for forward compatibility.
 //
 // Per-account request and event limits, served by the oauth service (it owns accounts).
-// The gateway enforces them; defaults come from the gateway's configuration, an account's
-// override replaces a default field by field. SetAccountLimits is an admin RPC (metadata
-// `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of the gateway.
+// The gateway enforces them on REST, and each service on its platform callers over gRPC;
+// defaults come from their configuration (ACCORD_LIMIT_*), an account's override replaces a
+// default field by field. SetAccountLimits is an admin RPC (metadata
+// `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of Accord's services.
 type LimitsServiceServer interface {
 	// Admin: sets (or, with clear, removes) the overrides of one account. NOT_FOUND for an unknown account.
 	SetAccountLimits(context.Context, *SetAccountLimitsRequest) (*AccountLimitsResponse, error)

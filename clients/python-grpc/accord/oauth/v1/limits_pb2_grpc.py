@@ -27,9 +27,10 @@ if _version_not_supported:
 
 class LimitsServiceStub:
     """Per-account request and event limits, served by the oauth service (it owns accounts).
-    The gateway enforces them; defaults come from the gateway's configuration, an account's
-    override replaces a default field by field. SetAccountLimits is an admin RPC (metadata
-    `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of the gateway.
+    The gateway enforces them on REST, and each service on its platform callers over gRPC;
+    defaults come from their configuration (ACCORD_LIMIT_*), an account's override replaces a
+    default field by field. SetAccountLimits is an admin RPC (metadata
+    `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of Accord's services.
     """
 
     def __init__(self, channel):
@@ -57,9 +58,10 @@ class LimitsServiceStub:
 
 class LimitsServiceServicer:
     """Per-account request and event limits, served by the oauth service (it owns accounts).
-    The gateway enforces them; defaults come from the gateway's configuration, an account's
-    override replaces a default field by field. SetAccountLimits is an admin RPC (metadata
-    `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of the gateway.
+    The gateway enforces them on REST, and each service on its platform callers over gRPC;
+    defaults come from their configuration (ACCORD_LIMIT_*), an account's override replaces a
+    default field by field. SetAccountLimits is an admin RPC (metadata
+    `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of Accord's services.
     """
 
     def SetAccountLimits(self, request, context):
@@ -112,9 +114,10 @@ def add_LimitsServiceServicer_to_server(servicer, server):
  # This class is part of an EXPERIMENTAL API.
 class LimitsService:
     """Per-account request and event limits, served by the oauth service (it owns accounts).
-    The gateway enforces them; defaults come from the gateway's configuration, an account's
-    override replaces a default field by field. SetAccountLimits is an admin RPC (metadata
-    `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of the gateway.
+    The gateway enforces them on REST, and each service on its platform callers over gRPC;
+    defaults come from their configuration (ACCORD_LIMIT_*), an account's override replaces a
+    default field by field. SetAccountLimits is an admin RPC (metadata
+    `authorization: Bearer <ACCORD_ADMIN_TOKEN>`); the others are internal calls of Accord's services.
     """
 
     @staticmethod
