@@ -20,6 +20,7 @@ const PYTHON = join(REPO_ROOT, 'clients', 'python-grpc');
 
 let stack: Stack;
 let creds: Credentials;
+let other: Credentials;
 const command: Record<'go' | 'python', [string, string[]]> = { go: ['', []], python: ['', []] };
 
 beforeAll(async () => {
@@ -29,6 +30,7 @@ beforeAll(async () => {
   command.python = [join(venv, 'bin', 'python'), [join(PYTHON, 'examples', 'consent.py')]];
   stack = await startStack('grpc-clients');
   creds = await stack.bootstrap({ account: 'polyglot', app: 'backend', scopes: ['consent'] });
+  other = await stack.bootstrap({ account: 'elsewhere', app: 'backend', scopes: ['consent'] });
 }, 600_000);
 afterAll(async () => stack?.stop());
 
@@ -87,6 +89,17 @@ describe.each(['go', 'python'] as const)('the %s example', (lang) => {
     // stored in the credentials' account, by their application, as REST sees it
     const found = await search(subject);
     expect(found.map((e) => [e.id, e.subject, e.action, e.appId])).toEqual([[id, subject, true, creds.appId]]);
+  });
+
+  test('naming another account in the messages is refused with PERMISSION_DENIED: exit code 1, nothing stored there', async () => {
+    const subject = `${lang}-other-${Date.now()}`;
+    const r = await runExample(lang, { ACCORD_SUBJECT: subject, ACCORD_ACCOUNT_ID: other.accountId });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: CreateConsents: .*(PermissionDenied|PERMISSION_DENIED)/m);
+    const token = await stack.token(other, 'consent');
+    const query = new URLSearchParams({ subject, issuer: ISSUER, target: TARGET });
+    expect((await stack.request('GET', `/consent/v0/consents/search?${query}`, { token, apiKey: other.apiKey })).body).toEqual([]);
+    expect(await search(subject)).toEqual([]);
   });
 
   test('fails with exit code 1 and the token endpoint’s answer when the client secret is wrong, and stores nothing', async () => {

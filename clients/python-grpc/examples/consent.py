@@ -68,6 +68,14 @@ def channel(address: str) -> grpc.Channel:
     return grpc.secure_channel(address, grpc.ssl_channel_credentials(pem("ACCORD_GRPC_CA"), pem("ACCORD_GRPC_KEY"), pem("ACCORD_GRPC_CERT")))
 
 
+def call(name: str, method, request, metadata):
+    """One call with the token and a deadline; a refusal names the call and its status."""
+    try:
+        return method(request, metadata=metadata, timeout=30)
+    except grpc.RpcError as err:
+        raise RuntimeError(f"{name}: {err.code().name}: {err.details()}") from None
+
+
 def main() -> None:
     missing = [n for n in ("ACCORD_CONSENT_ADDR", "ACCORD_CLIENT_ID", "ACCORD_CLIENT_SECRET", "ACCORD_ACCOUNT_ID", "ACCORD_APP_ID") if not os.environ.get(n)]
     if missing:
@@ -81,14 +89,15 @@ def main() -> None:
     metadata = [("authorization", f"Bearer {token}")]
     with channel(env["ACCORD_CONSENT_ADDR"]) as ch:
         consent = consent_pb2_grpc.ConsentServiceStub(ch)
-        created = consent.CreateConsents(
+        created = call(
+            "CreateConsents",
+            consent.CreateConsents,
             consent_pb2.CreateConsentsRequest(
                 account_id=account_id,
                 app_id=app_id,
                 events=[consent_pb2.ConsentInput(subject=subject, issuer=ISSUER, target=TARGET, action=True)],
             ),
-            metadata=metadata,
-            timeout=30,
+            metadata,
         )
         event = created.events[0]
         print(
@@ -96,10 +105,11 @@ def main() -> None:
             f"action={str(event.action).lower()} at {event.created_at.ToJsonString()}"
         )
 
-        decided = consent.Decide(
+        decided = call(
+            "Decide",
+            consent.Decide,
             consent_pb2.DecideRequest(account_id=account_id, items=[consent_pb2.DecisionItem(subject=subject, issuer=ISSUER, target=TARGET)]),
-            metadata=metadata,
-            timeout=30,
+            metadata,
         )
         d = decided.decisions[0]
         print(f"decision: allowed={str(d.allowed).lower()} basis={d.basis} event={d.event_id}")
@@ -108,6 +118,5 @@ def main() -> None:
 if __name__ == "__main__":
     try:
         main()
-    except (grpc.RpcError, RuntimeError, OSError) as err:
-        detail = f"{err.code().name}: {err.details()}" if isinstance(err, grpc.RpcError) else str(err)
-        sys.exit(f"error: {detail}")
+    except (RuntimeError, OSError) as err:
+        sys.exit(f"error: {err}")
