@@ -2,7 +2,8 @@
 // meets. In order: a strict server-side dry run of every ci values file in a namespace enforcing
 // the `restricted` Pod Security level; an install from the images `npm run images` built, all
 // pods Ready and `helm test --logs` green; the black-box smoke through the gateway's Service,
-// with a webhook delivered to a receiver in the cluster; `helm upgrade` to a new image tag under
+// with a webhook delivered to a receiver in the cluster; the Go gRPC example as a Job (a platform
+// team's service calling the consent Service); `helm upgrade` to a new image tag under
 // a steady consent load (no failed request, no lost event); a consent pod deleted under load
 // (nothing answered 201 lost); the bundled evaluation profile; the monitoring objects once their
 // CRDs are installed. Counts go to .ci/artifacts/cluster.json.
@@ -15,6 +16,7 @@ import { stringify } from 'yaml';
 import {
   appVersion,
   CHART,
+  goExampleImage,
   helm,
   helmAsync,
   helmRun,
@@ -228,6 +230,7 @@ async function podTags(ns: string): Promise<string[]> {
 
 describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let standIns: { mongo: string; nats: string };
+  let goExample: string;
 
   beforeAll(() => {
     // A cluster kept up between runs (npm run cluster:up) starts from what a fresh one has.
@@ -235,8 +238,9 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
     kubectl(['delete', 'persistentvolumes,storageclasses', '-l', 'accord.test/cluster', '--ignore-not-found', '--wait']);
     kubectl(['delete', 'crd', 'servicemonitors.monitoring.coreos.com', 'prometheusrules.monitoring.coreos.com', '--ignore-not-found', '--wait']);
     standIns = standInImages();
+    goExample = goExampleImage();
     for (const s of SERVICES) must('podman', ['tag', `localhost/accord/${s}:${TAG}`, `localhost/accord/${s}:${NEXT_TAG}`]);
-    loadImages([...serviceImages(TAG), ...serviceImages(NEXT_TAG), standIns.mongo, standIns.nats]);
+    loadImages([...serviceImages(TAG), ...serviceImages(NEXT_TAG), standIns.mongo, standIns.nats, goExample]);
     report.kubernetes = JSON.parse(kubectl(['version', '-o', 'json'])).serverVersion.gitVersion;
   });
 
@@ -363,6 +367,72 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
     const { last } = await received();
     const payload = new Webhook(webhookSecret).verify(last!.body, last!.headers) as { type: string; data: { id: string } };
     expect(payload.type).toBe('consent');
+  });
+
+  test('the Go gRPC example as a Job: a token from the gateway Service, CreateConsents and Decide on the consent Service, the consent found over REST', async () => {
+    const name = 'accord-go-example';
+    const subject = `go-job-${Date.now()}`;
+    const objects = [
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: NS }, stringData: { clientId: creds.clientId, clientSecret: creds.clientSecret } },
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: { name, namespace: NS },
+        spec: {
+          backoffLimit: 0,
+          activeDeadlineSeconds: 180,
+          template: {
+            spec: {
+              restartPolicy: 'Never',
+              automountServiceAccountToken: false,
+              containers: [
+                {
+                  name: 'example',
+                  image: goExample,
+                  imagePullPolicy: 'Never',
+                  // clients/go/README.md: the example's variables, the in-cluster addresses of the release's Services
+                  env: [
+                    { name: 'ACCORD_BASE_URL', value: 'http://accord-gateway:8080' },
+                    { name: 'ACCORD_CONSENT_ADDR', value: 'accord-consent:50052' },
+                    { name: 'ACCORD_CLIENT_ID', valueFrom: { secretKeyRef: { name, key: 'clientId' } } },
+                    { name: 'ACCORD_CLIENT_SECRET', valueFrom: { secretKeyRef: { name, key: 'clientSecret' } } },
+                    { name: 'ACCORD_ACCOUNT_ID', value: creds.accountId },
+                    { name: 'ACCORD_APP_ID', value: creds.appId },
+                    { name: 'ACCORD_SUBJECT', value: subject },
+                  ],
+                  resources: { requests: { cpu: '50m', memory: '32Mi' }, limits: { memory: '128Mi' } },
+                  securityContext: { ...restrictedContainer.securityContext, runAsUser: 65532 },
+                },
+              ],
+            },
+          },
+        },
+      },
+    ];
+    kubectl(['apply', '-f', '-'], objects.map((o) => stringify(o)).join('---\n'));
+    try {
+      const outcome = await jobOutcome(NS, name, 240);
+      const logs = kubectlRun(['-n', NS, 'logs', `job/${name}`]);
+      report.goExampleJob = { outcome, logs: logs.stdout + logs.stderr };
+      process.stdout.write(`\n$ kubectl -n ${NS} logs job/${name}\n${logs.stdout}${logs.stderr}`);
+      if (outcome !== 'Complete') {
+        const pods = kubectlRun(['-n', NS, 'describe', 'pods', '-l', `job-name=${name}`]);
+        throw new Error(`the Go example's Job ended ${outcome}:\n${logs.stdout}${logs.stderr}\n${pods.stdout}`);
+      }
+      const created = /^created consent event (\S+): subject=(\S+) target=(\S+) action=true at \S+$/m.exec(logs.stdout);
+      expect(created?.slice(2)).toEqual([subject, 'https://shop.example/privacy']);
+      const id = created![1]!;
+      expect(logs.stdout).toMatch(new RegExp(`^decision: allowed=true basis=consent event=${id}$`, 'm'));
+      // what gRPC stored, in the credentials' account, as REST through the gateway Service sees it
+      const who = new URLSearchParams({ subject, issuer: 'https://shop.example', target: 'https://shop.example/privacy' });
+      const found = await api('GET', `/consent/v0/consents/search?${who}`, { token: consentToken });
+      expect(found.status).toBe(200);
+      expect(found.body.map((e: { id: string; appId: string; action: boolean }) => [e.id, e.appId, e.action])).toEqual([[id, creds.appId, true]]);
+    } finally {
+      // its pod would count among the release's pods in the tests below
+      kubectl(['-n', NS, 'delete', 'job', name, '--cascade=foreground', '--wait', '--ignore-not-found']);
+      kubectl(['-n', NS, 'delete', 'secret', name, '--ignore-not-found']);
+    }
   });
 
   test('helm upgrade to a new image tag under a steady consent load: no failed request, no lost event', async () => {
@@ -530,6 +600,18 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
     },
   );
 });
+
+/** How a Job ended (its Complete or Failed condition), or 'timed out' after `seconds`. */
+async function jobOutcome(ns: string, name: string, seconds: number): Promise<'Complete' | 'Failed' | 'timed out'> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    const conditions: Array<{ type: string; status: string }> = kubectlJson(['-n', ns, 'get', 'job', name]).status?.conditions ?? [];
+    const done = conditions.find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
+    if (done) return done.type as 'Complete' | 'Failed';
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return 'timed out';
+}
 
 async function until(condition: () => boolean, seconds = 120): Promise<void> {
   const deadline = Date.now() + seconds * 1000;

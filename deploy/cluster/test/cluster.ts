@@ -118,6 +118,14 @@ export function standInImages(): { mongo: string; nats: string } {
   return { mongo: get('ACCORD_MONGO_IMAGE')!, nats: get('ACCORD_NATS_IMAGE')! };
 }
 
+/** The Go gRPC example's image (deploy/images/go-example.sh builds the binary and the image when missing). */
+export function goExampleImage(): string {
+  const out = must(path.join(REPO, 'deploy', 'images', 'go-example.sh'), [], { timeoutMs: 900_000 });
+  const image = /^ACCORD_GO_EXAMPLE_IMAGE=(.+)$/m.exec(out)?.[1];
+  if (!image) throw new Error(`deploy/images/go-example.sh named no image:\n${out}`);
+  return image;
+}
+
 /**
  * A loopback URL on this host for `host:port` inside the cluster's network namespace (a
  * ClusterIP, a pod): deploy/cluster/bridge.js started inside the namespace listens on a Unix

@@ -4,7 +4,10 @@
 //
 //   node deploy/local/scripts/provision.js start   npm packages, NATS, the database server, build
 //   node deploy/local/scripts/provision.js test    the same, plus the test tools (helm, grpcurl, promtool, Chromium)
-//   node deploy/local/scripts/provision.js ci      like test, for .ci/run
+//                                                  and the gRPC examples' runtimes (the Go example built,
+//                                                  the Python venv with grpcio)
+//   node deploy/local/scripts/provision.js ci      like test, for .ci/run, plus the Go gRPC generators
+//                                                  (protoc-gen-go, protoc-gen-go-grpc) that gen:check runs
 //   node deploy/local/scripts/provision.js bench   like start, plus the bench's peers (`npm run bench`):
 //                                                  PostgreSQL for c15t (apt), c15t itself (npm ci in
 //                                                  bench/peers/c15t, its own lock file) and Ory Hydra
@@ -163,7 +166,8 @@ function steps(mode, env, sys) {
         sys.run('go', ['install', HELM], { quiet: true, env: { GOBIN: path.dirname(bin), GOFLAGS: '-buildvcs=false' } });
       },
     ]);
-    for (const name of ['grpcurl', 'promtool']) {
+    const goTools = ['grpcurl', 'promtool', ...(mode === 'ci' ? ['protoc-gen-go', 'protoc-gen-go-grpc'] : [])];
+    for (const name of goTools) {
       list.push([
         name,
         (log) => {
@@ -178,6 +182,40 @@ function steps(mode, env, sys) {
         },
       ]);
     }
+    list.push([
+      'go gRPC example',
+      (log) => {
+        // e2e/grpc-clients.test.ts runs it; the script rebuilds it only when clients/go changed.
+        const bin = path.join(tools, 'bin', 'accord-go-example');
+        if (sys.exists(bin)) log('go gRPC example: present');
+        else {
+          needGo('the Go gRPC example');
+          log(`go gRPC example: building clients/go/examples/consent (Go module proxy) into ${path.relative(ROOT, path.dirname(bin))}`);
+        }
+        sys.run(path.join(ROOT, 'clients', 'go', 'scripts', 'build-example.sh'), [tools], { quiet: true });
+      },
+    ]);
+    list.push([
+      'python gRPC client',
+      (log) => {
+        // grpcio and protobuf for the Python example (e2e/grpc-clients.test.ts), and grpcio-tools for npm run gen.
+        const script = path.join(ROOT, 'clients', 'python-grpc', 'scripts', 'install-grpc-tools.sh');
+        const pins = /^pins=\((.*)\)$/m.exec(sys.read(script))?.[1];
+        const stampFile = path.join(tools, 'venv-python-grpc', '.accord-pins');
+        if (sys.exists(stampFile) && sys.read(stampFile).trim() === pins) return log('python gRPC client: present');
+        if (!sys.which('python3')) apt(sys, 'python3 (for the Python gRPC client)', ['python3', 'python3-venv'], log);
+        else {
+          try {
+            sys.run('python3', ['-c', 'import ensurepip, venv'], { quiet: true });
+          } catch (err) {
+            if (!(err instanceof ProvisionError)) throw err;
+            apt(sys, 'python3-venv (for the Python gRPC client)', ['python3-venv'], log);
+          }
+        }
+        log(`python gRPC client: installing ${pins} from PyPI into ${path.relative(ROOT, path.join(tools, 'venv-python-grpc')) || tools}`);
+        sys.run(script, [tools], { quiet: true });
+      },
+    ]);
     list.push([
       'chromium',
       (log) => {

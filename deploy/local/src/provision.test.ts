@@ -9,6 +9,9 @@ const { provision, ProvisionError } = require('../scripts/provision.js') as {
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const TOOLS = path.join(ROOT, '.accord', 'tools');
 const LOCK = '{"lockfileVersion":3}';
+const PINS = 'grpcio-tools==1 grpcio==2';
+const GO_EXAMPLE = path.join(TOOLS, 'bin', 'accord-go-example');
+const PY_STAMP = path.join(TOOLS, 'venv-python-grpc', '.accord-pins');
 
 interface FakeSystem {
   isRoot: boolean;
@@ -38,7 +41,8 @@ function machine(
     },
     exists: (f) => f in files,
     read: (f) => {
-      if (f.endsWith('install-go-tools.sh')) return '[grpcurl]="g@v1"\n[promtool]="p@v2"\n';
+      if (f.endsWith('install-go-tools.sh')) return '[grpcurl]="g@v1"\n[promtool]="p@v2"\n[protoc-gen-go]="pg@v3"\n[protoc-gen-go-grpc]="pgg@v4"\n';
+      if (f.endsWith('install-grpc-tools.sh')) return `set -e\npins=(${PINS})\n`;
       if (!(f in files)) throw new Error(`ENOENT ${f}`);
       return files[f]!;
     },
@@ -67,6 +71,8 @@ const everything = {
     [path.join(TOOLS, 'bin', '.grpcurl.version')]: 'g@v1\n',
     [path.join(TOOLS, 'bin', 'promtool')]: '',
     [path.join(TOOLS, 'bin', '.promtool.version')]: 'p@v2\n',
+    [GO_EXAMPLE]: '',
+    [PY_STAMP]: `${PINS}\n`,
     '/usr/bin/chromium': '',
   },
 };
@@ -88,11 +94,13 @@ describe('provisioning', () => {
       'helm: present',
       'grpcurl: present',
       'promtool: present',
+      'go gRPC example: present',
+      'python gRPC client: present',
       'chromium: present',
       'build: tsc -b (incremental)',
     ]);
-    // Only the build and the stamp-checking mongo-java-server script (a no-op when built) run.
-    expect(m.runs).toEqual([`install-mongo-java-server.sh ${TOOLS}`, 'npm run -s build']);
+    // Only the build and the stamp-checking scripts (no-ops when built) run.
+    expect(m.runs).toEqual([`install-mongo-java-server.sh ${TOOLS}`, `build-example.sh ${TOOLS}`, 'npm run -s build']);
   });
 
   test('npm start needs no test tools', () => {
@@ -173,6 +181,43 @@ describe('provisioning', () => {
     expect(m.go('test')).toBe(0);
     expect(m.lines).toContain('promtool: building p@v2 into .accord/tools/bin');
     expect(m.runs).toContain('install-go-tools.sh promtool');
+  });
+
+  test('the gRPC examples: the Go one built from the Go module proxy, the Python venv from PyPI (python3-venv from apt-get as root)', () => {
+    const files = { ...everything.files, [stampPath]: sha };
+    delete (files as Record<string, string>)[GO_EXAMPLE];
+    delete (files as Record<string, string>)[PY_STAMP];
+    const root = machine({ ...everything, root: true, path: [...everything.path, 'python3', 'apt-get'], files, failing: /^python3 -c/ });
+    expect(root.go('test')).toBe(0);
+    expect(root.lines).toContain('go gRPC example: building clients/go/examples/consent (Go module proxy) into .accord/tools/bin');
+    expect(root.lines).toContain('python3-venv (for the Python gRPC client): installing with apt-get install -y python3-venv');
+    expect(root.lines).toContain(`python gRPC client: installing ${PINS} from PyPI into .accord/tools/venv-python-grpc`);
+    expect(root.runs).toEqual(expect.arrayContaining([`build-example.sh ${TOOLS}`, 'apt-get install -y -qq python3-venv', `install-grpc-tools.sh ${TOOLS}`]));
+    // with venv present nothing comes from apt; a changed pin installs again
+    const pinned = machine({ ...everything, path: [...everything.path, 'python3'], files: { ...files, [PY_STAMP]: 'grpcio-tools==0' } });
+    expect(pinned.go('test')).toBe(0);
+    expect(pinned.runs.filter((r) => /apt-get|python3|grpc-tools/.test(r))).toEqual(['python3 -c import ensurepip, venv', `install-grpc-tools.sh ${TOOLS}`]);
+    // not root, without python3: the command to run
+    const user = machine({ ...everything, path: [...everything.path, 'apt-get'], files });
+    expect(user.go('test')).toBe(1);
+    expect(user.errors).toEqual([
+      "python3 (for the Python gRPC client) is missing: run `sudo apt-get install -y python3 python3-venv` (or see the README's quick start)",
+    ]);
+    // without Go, the Go example names how to get it
+    const noGo = machine({ ...everything, path: ['nats-server', 'java', 'mvn', 'helm'], files: { ...files, [PY_STAMP]: `${PINS}\n` } });
+    expect(noGo.go('test')).toBe(1);
+    expect(noGo.errors).toEqual(['the Go gRPC example is missing and Go is needed to build it: run `sudo apt-get install -y golang-go`, then npm test again']);
+  });
+
+  test('CI also builds the pinned Go gRPC generators that gen:check runs; npm test does not need them', () => {
+    const m = machine({ ...everything, files: { ...everything.files, [stampPath]: sha } });
+    expect(m.go('ci')).toBe(0);
+    expect(m.lines).toContain('protoc-gen-go: building pg@v3 into .accord/tools/bin');
+    expect(m.lines).toContain('protoc-gen-go-grpc: building pgg@v4 into .accord/tools/bin');
+    expect(m.runs).toEqual(expect.arrayContaining(['install-go-tools.sh protoc-gen-go', 'install-go-tools.sh protoc-gen-go-grpc']));
+    const t = machine({ ...everything, files: { ...everything.files, [stampPath]: sha } });
+    expect(t.go('test')).toBe(0);
+    expect(t.lines.some((l) => l.startsWith('protoc-gen-go'))).toBe(false);
   });
 
   test('a missing Chromium is installed with apt-get as root for npm test, and named when not root', () => {
