@@ -14,7 +14,10 @@ let replica: { stop(): Promise<void> } | undefined;
 
 beforeAll(async () => {
   stack = await startStack('lifecycle', { env: { ACCORD_CONSENT_EXPIRY_SWEEP_MS: '200', ACCORD_CONSENT_RENEWAL_SWEEP_MS: '200' } });
-  replica = await START.consent({ ...stack.env, GRPC_PORT: '0' }, createLogger('consent-2', stack.env.LOG_LEVEL));
+  replica = await START.consent(
+    { ...stack.env, ACCORD_SERVICE_KEY: stack.secrets.serviceKeys.consent, GRPC_PORT: '0' },
+    createLogger('consent-2', stack.env.LOG_LEVEL),
+  );
   acme = await stack.bootstrap({ account: 'acme', app: 'web', scopes: ['consent', 'dataprocessing', 'webhooks'] });
   consentToken = await stack.token(acme, 'consent');
   hooksToken = await stack.token(acme, 'webhooks');

@@ -39,7 +39,7 @@ beforeAll(async () => {
   dpToken = await stack.token(acme, 'dataprocessing');
   hooksToken = await stack.token(acme, 'webhooks');
   geoGateway = await START.gateway(
-    { ...stack.env, ACCORD_GATEWAY_PORT: '0', ACCORD_GEO_HEADER: 'CF-IPCountry' },
+    { ...stack.env, ACCORD_SERVICE_KEY: stack.secrets.serviceKeys.gateway, ACCORD_GATEWAY_PORT: '0', ACCORD_GEO_HEADER: 'CF-IPCountry' },
     createLogger('gateway-geo', stack.env.LOG_LEVEL),
   );
   dir = mkdtempSync(join(tmpdir(), 'accord-e2e-signals-'));

@@ -226,7 +226,9 @@ describe('the authorization table of docs/grpc.md', () => {
     for (const [service, table] of Object.entries(tables)) {
       for (const [method, r] of Object.entries(table)) {
         const other = [r.public ? 'anyone (public keys)' : '', r.admin ? 'admin token' : '', r.appFilter ? '`app_id` filters' : ''].filter(Boolean).join(', ');
-        rows.push(`| \`${service}/${method[0]!.toUpperCase()}${method.slice(1)}\` | ${r.scope ? `\`${r.scope}\`` : '—'} | ${r.services.length ? r.services.join(', ') : '—'} | ${other} |`);
+        rows.push(
+          `| \`${service}/${method[0]!.toUpperCase()}${method.slice(1)}\` | ${r.scope ? `\`${r.scope}\`` : '—'} | ${r.services.length ? r.services.join(', ') : '—'} | ${other} |`,
+        );
       }
     }
     return rows.join('\n');
