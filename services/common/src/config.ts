@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { grpcTlsEnv } from './grpc-tls';
 import { parseServicePeers } from './service-identity';
 
 /** Thrown (instead of exiting) when tests load a bad configuration. */
@@ -120,6 +121,8 @@ export const serviceAuthEnv = {
   ACCORD_SERVICE_KEY: z.string().optional(),
   /** JSON `{"gateway": "<PEM public key or certificate>", …}`: the identities that may call as Accord's services. */
   ACCORD_SERVICE_PEERS: z.string().default('{}').transform(parsed(parseServicePeers)),
+  /** Mutual TLS on its gRPC hops (grpc-tls.ts): CA, certificate and key files; unset: plaintext. */
+  ...grpcTlsEnv,
 };
 
 /** Where a service with platform callers finds the keys of access tokens (the oauth service's JWKS). */

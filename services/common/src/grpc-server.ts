@@ -14,6 +14,7 @@ import { grpcServerHandled, grpcServerHandling } from './metrics';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from './context';
 import { toServiceError } from './errors';
 import { authorizeCall, type Caller, type GrpcAuth, type RpcAccess } from './grpc-auth';
+import { identityOfCertificate } from './grpc-tls';
 import type { Logger } from './logger';
 import { followDatabase } from './mongo';
 import type { Connection } from 'mongoose';
@@ -123,7 +124,8 @@ function guardAndInstrument(s: Required<GrpcServiceRegistration>, auth: GrpcAuth
         grpcServerHandled.inc({ grpc_service: s.name, grpc_method: method, grpc_code: Code[code] ?? 'UNKNOWN' });
         callback(err, ...rest);
       };
-      authorizeCall(rpc, access, call.metadata, call.request, auth).then(
+      const peer = auth.tls ? identityOfCertificate(call.getAuthContext()?.sslPeerCertificate) : undefined;
+      authorizeCall(rpc, access, call.metadata, call.request, auth, peer).then(
         ({ caller, settle }) => {
           callers.set(call, caller);
           const answer: sendUnaryData<unknown> = settle
@@ -172,10 +174,12 @@ export async function startGrpcServer(opts: {
   );
 
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${opts.host ?? '0.0.0.0'}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(`${opts.host ?? '0.0.0.0'}:${opts.port}`, opts.auth.tls?.server ?? ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
   );
   for (const name of Object.keys(statuses)) health.setStatus(name, 'SERVING');
-  opts.logger.info({ port }, 'gRPC server listening');
+  opts.logger.info({ port, tls: opts.auth.tls ? 'mutual' : 'off' }, 'gRPC server listening');
 
   let shuttingDown = false;
   const running: RunningGrpcServer = {

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { Metadata, status } from '@grpc/grpc-js';
 import { createClient, isServiceError } from '@accord/common';
 import { limitsv1, oauthconsolev1, oauthv1 } from '@accord/proto';
-import { runExport, type ExportArgs } from './export';
+import { runExport, type ConsentTarget, type ExportArgs } from './export';
 
 export interface AdminIO {
   stdout: { write(s: string): unknown };
@@ -103,11 +103,16 @@ export function resolveTarget(env: NodeJS.ProcessEnv, cwd: string): Target {
  * consent service admits to exports: ACCORD_CONSENT_ADDR and ACCORD_ADMIN_SERVICE_KEY, else the state
  * file of `npm start`.
  */
-export function resolveConsentTarget(env: NodeJS.ProcessEnv, cwd: string): { addr: string; serviceKey: string } {
+export function resolveConsentTarget(env: NodeJS.ProcessEnv, cwd: string): ConsentTarget {
   if (env.ACCORD_CONSENT_ADDR) {
     if (!env.ACCORD_ADMIN_SERVICE_KEY)
       throw new CliError('set ACCORD_ADMIN_SERVICE_KEY (the private key of the admin service identity) with ACCORD_CONSENT_ADDR');
-    return { addr: env.ACCORD_CONSENT_ADDR, serviceKey: env.ACCORD_ADMIN_SERVICE_KEY };
+    // with mutual TLS between the services, the admin identity's own certificate (spiffe://accord/admin)
+    const tls =
+      env.ACCORD_ADMIN_GRPC_TLS_CERT_FILE || env.ACCORD_ADMIN_GRPC_TLS_KEY_FILE
+        ? { ca: env.ACCORD_GRPC_TLS_CA_FILE ?? '', cert: env.ACCORD_ADMIN_GRPC_TLS_CERT_FILE ?? '', key: env.ACCORD_ADMIN_GRPC_TLS_KEY_FILE ?? '' }
+        : undefined;
+    return { addr: env.ACCORD_CONSENT_ADDR, serviceKey: env.ACCORD_ADMIN_SERVICE_KEY, tls };
   }
   const candidates = env.ACCORD_STATE_FILE
     ? [isAbsolute(env.ACCORD_STATE_FILE) ? env.ACCORD_STATE_FILE : resolve(cwd, env.ACCORD_STATE_FILE)]
