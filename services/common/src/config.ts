@@ -25,6 +25,11 @@ export const grpcPortEnv = (port: number) => ({
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(port),
   /** Interface the gRPC server binds: all in a cluster; `npm start` binds loopback only. */
   GRPC_HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * A second port serving only grpc.health.v1, in plaintext (on GRPC_HOST): for the kubelet's gRPC
+   * probes, which cannot speak TLS, when the service port is mutual TLS. Unset: none.
+   */
+  GRPC_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 export const addressEnv = (port: number) =>
   z

@@ -1,14 +1,13 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { PeerCertificate } from 'node:tls';
 import { experimental, type ChannelCredentials, type ServerCredentials } from '@grpc/grpc-js';
 import { z } from 'zod';
 import { SERVICE_IDENTITIES, type ServiceIdentity } from './service-identity';
 
 /**
- * The URI SAN that names a service identity in its certificate: `spiffe://accord/<identity>`
- * (`spiffe://accord/consent`). Accord's CA issues one per service; a peer's certificate with
- * another URI, or none, proves no service identity.
+ * The URI that names a service identity in its certificate: `spiffe://accord/<identity>`
+ * (`spiffe://accord/consent`), as a URI SAN (or, without URI SANs, as the subject CN). Accord's CA
+ * issues one per service; a peer's certificate naming another URI, or none, proves no service identity.
  */
 export const SERVICE_URI_PREFIX = 'spiffe://accord/';
 
@@ -46,15 +45,35 @@ export interface GrpcTls {
   close(): void;
 }
 
-/** The service identity a certificate's URI SAN names, or undefined. */
-export function identityOfCertificate(cert: Pick<PeerCertificate, 'subjectaltname'> | undefined): ServiceIdentity | undefined {
-  const sans = cert?.subjectaltname?.split(/,\s*/) ?? [];
-  for (const san of sans) {
-    if (!san.startsWith(`URI:${SERVICE_URI_PREFIX}`)) continue;
-    const name = san.slice(`URI:${SERVICE_URI_PREFIX}`.length);
-    if ((SERVICE_IDENTITIES as readonly string[]).includes(name)) return name as ServiceIdentity;
+const identityIn = (uri: string | undefined): ServiceIdentity | undefined => {
+  if (!uri?.startsWith(SERVICE_URI_PREFIX)) return undefined;
+  const name = uri.slice(SERVICE_URI_PREFIX.length);
+  return (SERVICE_IDENTITIES as readonly string[]).includes(name) ? (name as ServiceIdentity) : undefined;
+};
+
+/**
+ * The service identity a certificate names: its URI SAN `spiffe://accord/<service>`, or, in a
+ * certificate without URI SANs (Helm's genSignedCert cannot write them), its subject CN of the
+ * same form. undefined: none.
+ */
+export function identityOfCertificate(cert: { subjectaltname?: string; subject?: { CN?: string | string[] } } | undefined): ServiceIdentity | undefined {
+  const uris = (cert?.subjectaltname?.split(/,\s*/) ?? []).filter((san) => san.startsWith('URI:')).map((san) => san.slice(4));
+  if (uris.length) {
+    for (const uri of uris) {
+      const id = identityIn(uri);
+      if (id) return id;
+    }
+    return undefined;
   }
-  return undefined;
+  const cn = cert?.subject?.CN;
+  return identityIn(Array.isArray(cn) ? cn[0] : cn);
+}
+
+/** The same for a PEM certificate. */
+function identityOfPem(pem: Buffer): ServiceIdentity | undefined {
+  const x = new X509Certificate(pem);
+  const cn = /^CN=(.*)$/m.exec(x.subject)?.[1];
+  return identityOfCertificate({ subjectaltname: x.subjectAltName, subject: { CN: cn } });
 }
 
 interface Material {
@@ -165,7 +184,7 @@ export function grpcTls(config: GrpcTlsConfig, onReloadError: (err: Error) => vo
     // The same provider for both roles (grpc-js 1.14 swaps the two arguments of the server's constructor).
     server: experimental.createCertificateProviderServerCredentials(provider, provider, false),
     channel: experimental.createCertificateProviderChannelCredentials(provider, provider),
-    identity: () => identityOfCertificate({ subjectaltname: new X509Certificate(provider.certificate).subjectAltName }),
+    identity: () => identityOfPem(provider.certificate),
     close: () => provider.close(),
   };
 }

@@ -13,6 +13,7 @@ import pino from 'pino';
 import {
   createClient,
   grpcTls,
+  healthProbe,
   identityOfCertificate,
   implement,
   parseServicePeers,
@@ -174,6 +175,7 @@ describe('mutual TLS between services', () => {
       port: 0,
       logger,
       auth: { ...serverAuth, tls: serverTls },
+      healthPort: 0,
       services: [{ definition: consentv1.ConsentServiceService, implementation: implement(handlers as never, logger), access }],
     });
     address = `127.0.0.1:${server.port}`;
@@ -191,6 +193,10 @@ describe('mutual TLS between services', () => {
     expect(identityOfCertificate({ subjectaltname: 'DNS:accord-consent, URI:spiffe://accord/gateway' })).toBe('gateway');
     expect(identityOfCertificate({ subjectaltname: 'URI:spiffe://other/gateway, URI:spiffe://accord/nobody' })).toBeUndefined();
     expect(identityOfCertificate(undefined)).toBeUndefined();
+    // without URI SANs (Helm's genSignedCert), the subject CN
+    expect(identityOfCertificate({ subjectaltname: 'DNS:accord-consent', subject: { CN: 'spiffe://accord/consent' } })).toBe('consent');
+    expect(identityOfCertificate({ subjectaltname: 'URI:spiffe://other/x', subject: { CN: 'spiffe://accord/consent' } })).toBeUndefined();
+    expect(identityOfCertificate({ subject: { CN: 'accord-consent' } })).toBeUndefined();
   });
 
   test('the gateway with its certificate is admitted as the gateway, with its service token or by the certificate alone', async () => {
@@ -219,6 +225,18 @@ describe('mutual TLS between services', () => {
     expect(await codeOf(whoAmI(client({ tls: rogue, token: true })))).toBe('UNAUTHENTICATED');
 
     expect(await codeOf(whoAmI(client({ token: true })))).toBe('UNAVAILABLE');
+  });
+
+  test("the kubelet's plaintext gRPC probe has a health-only port; the service port speaks only TLS", async () => {
+    const probe = healthProbe(`127.0.0.1:${server.healthPort}`);
+    const onServicePort = healthProbe(address);
+    try {
+      expect(await probe.serving()).toBe(true);
+      expect(await onServicePort.serving()).toBe(false);
+    } finally {
+      probe.close();
+      onServicePort.close();
+    }
   });
 
   test('a platform caller over server-side TLS with its bearer token reaches the scope check (no client certificate needed)', async () => {
