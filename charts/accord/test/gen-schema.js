@@ -187,6 +187,17 @@ const schema = {
       persistence,
       resources,
     }),
+    grpcTls: obj({
+      enabled: bool,
+      issuer: obj({ name: str, kind: { enum: ['Issuer', 'ClusterIssuer'] }, group: str }),
+      duration: { type: 'string', pattern: '^([0-9]+(h|m|s))+$' },
+      renewBefore: { type: 'string', pattern: '^([0-9]+(h|m|s))+$' },
+      caDays: int(1),
+      certificateDays: int(1),
+      caBundle: str,
+      refreshMs: int(100),
+      healthPort: port,
+    }),
     networkPolicy: obj({
       enabled: bool,
       gatewayFrom: peers,
