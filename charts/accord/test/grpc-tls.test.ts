@@ -29,6 +29,8 @@ describe('mutual TLS (grpcTls), on by default with the chart’s own CA', () => 
     expect(cert.subject).toBe(`CN=spiffe://accord/${id}`);
     expect(cert.checkIssued(ca) && cert.verify(ca.publicKey)).toBe(true);
     expect(cert.subjectAltName).toContain(`DNS:accord-${id}.accord-system.svc`);
+    // the admin CLI in the oauth pod reaches its own server on loopback
+    expect(cert.checkIP('127.0.0.1')).toBe('127.0.0.1');
     expect(cert.keyUsage).toEqual(expect.arrayContaining(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']));
     expect(b64(s.data['ca.crt'])).toBe(b64(caSecret.data['ca.crt']));
   });
@@ -74,6 +76,7 @@ describe('mutual TLS with a cert-manager issuer', () => {
     expect(c.apiVersion).toBe('cert-manager.io/v1');
     expect(c.spec.secretName).toBe(`accord-${id}-tls`);
     expect(c.spec.uris).toEqual([`spiffe://accord/${id}`]);
+    expect(c.spec.ipAddresses).toEqual(['127.0.0.1']);
     expect(c.spec.commonName).toBe(`spiffe://accord/${id}`);
     expect(c.spec.usages).toEqual(['digital signature', 'server auth', 'client auth']);
     expect(c.spec.issuerRef).toEqual({ name: 'accord-ca', kind: 'ClusterIssuer', group: 'cert-manager.io' });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createClient, isServiceError } from '@accord/common';
+import { createClient, grpcTls, isServiceError, type GrpcTls } from '@accord/common';
 import { limitsv1, oauthconsolev1, oauthv1 } from '@accord/proto';
 import { runExport, type ConsentTarget, type ExportArgs } from './export';
 
@@ -96,6 +96,16 @@ export function resolveTarget(env: NodeJS.ProcessEnv, cwd: string): Target {
     if (!adminToken) throw new CliError(`the state file ${file} has no adminToken; set ACCORD_ADMIN_TOKEN`);
   }
   return { addr, adminToken, baseUrl };
+}
+
+/** The admin identity's TLS (ACCORD_ADMIN_GRPC_TLS_CERT_FILE, _KEY_FILE, with ACCORD_GRPC_TLS_CA_FILE), or undefined: plaintext. */
+function adminTls(env: NodeJS.ProcessEnv): GrpcTls | undefined {
+  if (!env.ACCORD_ADMIN_GRPC_TLS_CERT_FILE && !env.ACCORD_ADMIN_GRPC_TLS_KEY_FILE) return undefined;
+  return grpcTls({
+    ACCORD_GRPC_TLS_CA_FILE: env.ACCORD_GRPC_TLS_CA_FILE,
+    ACCORD_GRPC_TLS_CERT_FILE: env.ACCORD_ADMIN_GRPC_TLS_CERT_FILE,
+    ACCORD_GRPC_TLS_KEY_FILE: env.ACCORD_ADMIN_GRPC_TLS_KEY_FILE,
+  });
 }
 
 /**
@@ -249,6 +259,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
   let target: Target | undefined;
   let client: ReturnType<typeof createClient<typeof oauthv1.OAuthServiceService>> | undefined;
   let consoleClient: ReturnType<typeof createClient<typeof oauthconsolev1.OAuthConsoleServiceService>> | undefined;
+  let tls: GrpcTls | undefined;
   try {
     const known = ['export', 'bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key', 'limits', 'set-origins', 'console-link'];
     if (!known.includes(command)) throw new CliError(`unknown command ${JSON.stringify(command)}; one of ${known.join(', ')} (see --help)`);
@@ -281,7 +292,10 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
     }[command as 'accounts']() as Record<string, unknown>;
 
     target = resolveTarget(io.env, io.cwd ?? process.cwd());
-    client = createClient(oauthv1.OAuthServiceService, target.addr, { timeoutMs: 10_000, retries: 2 });
+    // with mutual TLS between the services (the chart's oauth pod), TLS to the oauth service too,
+    // presenting the admin identity's certificate; the admin token still decides
+    tls = adminTls(io.env);
+    client = createClient(oauthv1.OAuthServiceService, target.addr, { timeoutMs: 10_000, retries: 2, tls });
     const metadata = new Metadata();
     metadata.set('authorization', `Bearer ${target.adminToken}`);
     const opts = { metadata };
@@ -289,7 +303,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
 
     switch (command) {
       case 'limits': {
-        const limitsClient = createClient(limitsv1.LimitsServiceService, target.addr, { timeoutMs: 10_000, retries: 2 });
+        const limitsClient = createClient(limitsv1.LimitsServiceService, target.addr, { timeoutMs: 10_000, retries: 2, tls });
         try {
           const req = args as unknown as limitsv1.SetAccountLimitsRequest;
           const r =
@@ -307,7 +321,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
         break;
       }
       case 'console-link': {
-        consoleClient = createClient(oauthconsolev1.OAuthConsoleServiceService, target.addr, { timeoutMs: 10_000, retries: 2 });
+        consoleClient = createClient(oauthconsolev1.OAuthConsoleServiceService, target.addr, { timeoutMs: 10_000, retries: 2, tls });
         const r = await consoleClient.createConsoleLink(args as unknown as oauthconsolev1.CreateConsoleLinkRequest, opts);
         const base = (target.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
         // The token travels in the fragment: browsers never send it to a server or a log.
@@ -386,6 +400,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
   } finally {
     client?.close();
     consoleClient?.close();
+    tls?.close();
   }
 }
 
