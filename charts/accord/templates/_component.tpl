@@ -128,6 +128,16 @@ spec:
               readOnly: true
             {{- end }}
             {{- end }}
+            {{- if and $w.mongodb $root.Values.mongodb.tls.secretName }}
+            - name: mongodb-tls
+              mountPath: /var/run/accord/mongodb-tls
+              readOnly: true
+            {{- end }}
+            {{- if and $w.nats $root.Values.nats.tls.secretName }}
+            - name: nats-tls
+              mountPath: /var/run/accord/nats-tls
+              readOnly: true
+            {{- end }}
             {{- with $c.extraVolumeMounts }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
@@ -145,6 +155,16 @@ spec:
           secret:
             secretName: {{ printf "%s-admin-tls" $full }}
         {{- end }}
+        {{- end }}
+        {{- if and $w.mongodb $root.Values.mongodb.tls.secretName }}
+        - name: mongodb-tls
+          secret:
+            secretName: {{ $root.Values.mongodb.tls.secretName }}
+        {{- end }}
+        {{- if and $w.nats $root.Values.nats.tls.secretName }}
+        - name: nats-tls
+          secret:
+            secretName: {{ $root.Values.nats.tls.secretName }}
         {{- end }}
         {{- with $c.extraVolumes }}
         {{- toYaml . | nindent 8 }}

@@ -317,6 +317,15 @@ the free-form env (which overrides any of the above by name).
 {{- if $w.nats }}
 {{- $_ := set $env "NATS_URL" (include "accord.natsUrl" $root) }}
 {{- $order = append $order "NATS_URL" }}
+{{- with $root.Values.nats.tls }}{{ if .secretName }}
+{{- $_ := set $env "NATS_TLS_CA_FILE" "/var/run/accord/nats-tls/ca.crt" }}
+{{- $order = append $order "NATS_TLS_CA_FILE" }}
+{{- if .clientCertificate }}
+{{- $_ := set $env "NATS_TLS_CERT_FILE" "/var/run/accord/nats-tls/tls.crt" }}
+{{- $_ := set $env "NATS_TLS_KEY_FILE" "/var/run/accord/nats-tls/tls.key" }}
+{{- $order = concat $order (list "NATS_TLS_CERT_FILE" "NATS_TLS_KEY_FILE") }}
+{{- end }}
+{{- end }}{{ end }}
 {{- end }}
 {{- if eq $w.protocol "grpc" }}
 {{- /* the public keys of every service identity: who may call this service as which service */}}

@@ -171,6 +171,7 @@ const schema = {
       url: { type: 'string', pattern: '^(mongodb(\\+srv)?://.+)?$' },
       existingSecret: str,
       existingSecretKey: str,
+      tls: obj({ secretName: str }),
       database: { type: 'string', minLength: 1 },
       image,
       command: list(str),
@@ -183,6 +184,7 @@ const schema = {
     nats: obj({
       enabled: bool,
       url: { type: 'string', pattern: '^(((nats|tls|ws|wss)://[^,]+)(,(nats|tls|ws|wss)://[^,]+)*)?$' },
+      tls: obj({ secretName: str, clientCertificate: bool }),
       image,
       persistence,
       resources,

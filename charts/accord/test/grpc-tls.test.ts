@@ -104,3 +104,32 @@ describe('mutual TLS off', () => {
     expect(container(deployment(objs, 'consent')).readinessProbe.grpc).toEqual({ port: 50052 });
   });
 });
+
+describe('TLS to an external MongoDB and NATS', () => {
+  const objs = render({ set: { 'mongodb.tls.secretName': 'db-tls', 'nats.tls.secretName': 'nats-tls', 'nats.tls.clientCertificate': true } });
+
+  test.each(['oauth', 'consent', 'dataprocessing', 'webhook'])('%s: the MongoDB TLS Secret mounted where the URL’s tlsCAFile points', (c) => {
+    expect(volumeOf(deployment(objs, c), 'mongodb-tls')).toEqual({ name: 'mongodb-tls', secret: { secretName: 'db-tls' } });
+    expect(mountOf(deployment(objs, c), 'mongodb-tls').mountPath).toBe('/var/run/accord/mongodb-tls');
+  });
+
+  test('NATS: CA and client certificate as files of the pods that use NATS, nothing elsewhere', () => {
+    for (const c of ['consent', 'webhook']) {
+      const env = envOf(deployment(objs, c));
+      expect([env.NATS_TLS_CA_FILE, env.NATS_TLS_CERT_FILE, env.NATS_TLS_KEY_FILE]).toEqual([
+        '/var/run/accord/nats-tls/ca.crt',
+        '/var/run/accord/nats-tls/tls.crt',
+        '/var/run/accord/nats-tls/tls.key',
+      ]);
+      expect(volumeOf(deployment(objs, c), 'nats-tls').secret.secretName).toBe('nats-tls');
+    }
+    for (const c of ['gateway', 'oauth', 'dataprocessing']) {
+      expect(envOf(deployment(objs, c)).NATS_TLS_CA_FILE).toBeUndefined();
+      expect(volumeOf(deployment(objs, c), 'nats-tls')).toBeUndefined();
+    }
+    expect(volumeOf(deployment(objs, 'gateway'), 'mongodb-tls')).toBeUndefined();
+    const serverOnly = render({ set: { 'nats.tls.secretName': 'nats-tls' } });
+    expect(envOf(deployment(serverOnly, 'consent')).NATS_TLS_CERT_FILE).toBeUndefined();
+    expect(envOf(deployment(serverOnly, 'consent')).NATS_TLS_CA_FILE).toBe('/var/run/accord/nats-tls/ca.crt');
+  });
+});

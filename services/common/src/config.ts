@@ -20,7 +20,14 @@ export const baseEnv = {
 };
 
 export const mongoEnv = { MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/accord') };
-export const natsEnv = { NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222') };
+export const natsEnv = {
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** TLS to NATS (any of them set: TLS required): the CA that signs the server's certificate (PEM file). */
+  NATS_TLS_CA_FILE: z.string().min(1).optional(),
+  /** A client certificate and its key (PEM files), where the NATS server verifies clients. */
+  NATS_TLS_CERT_FILE: z.string().min(1).optional(),
+  NATS_TLS_KEY_FILE: z.string().min(1).optional(),
+};
 export const grpcPortEnv = (port: number) => ({
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(port),
   /** Interface the gRPC server binds: all in a cluster; `npm start` binds loopback only. */

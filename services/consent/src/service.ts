@@ -40,7 +40,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   const { store } = consentStoreOn(conn);
   await syncIndexes(conn);
   const logTree = new LogTree(store.log);
-  const nc = await connectNats(config.NATS_URL, logger, 'accord-consent');
+  const nc = await connectNats(config.NATS_URL, logger, 'accord-consent', config);
   await ensureEventStream(await nc.jetstreamManager(), config.ACCORD_NATS_PREFIX);
   const relayPublisher = new AckBatchPublisher(nc);
   const relay = new OutboxRelay(store, relayPublisher, {
