@@ -62,6 +62,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# helm for what comes next (`source <state>/env`, then kubectl and helm): built into the tools
+# folder when missing, as npm test does.
+node "$root/deploy/local/scripts/provision.js" cluster-up >&2
+tools="$(cd "$root" && node -p 'require("./deploy/local/scripts/provision.js").toolsDir(process.env)')"
 bin=$("$here/build.sh")
 started=$(date +%s)
 mkdir -p "$state"/{pki,config,logs,run,etcd,containerd,kubelet,cni/net.d,cni/ipam,sysctl}
@@ -267,7 +271,7 @@ cat >"$state/env" <<EOF
 export KUBECONFIG=$state/kubeconfig
 export KUBECACHEDIR=$state/kube-cache
 export ACCORD_CLUSTER_STATE=$state
-export PATH=$bin:\$PATH
+export PATH=$bin:$tools/bin:\$PATH
 EOF
 "$here/load-images.sh" "$pause_image" >/dev/null
 log "up in $(($(date +%s) - started)) s: Kubernetes $(KUBECACHEDIR="$state/kube-cache" "$bin/kubectl" --kubeconfig "$state/kubeconfig" version -o json | node -pe 'JSON.parse(require("fs").readFileSync(0,"utf8")).serverVersion.gitVersion'), node $NODE_NAME ($NODE_IP)"

@@ -9,6 +9,10 @@ components.yaml renders all of them in one loop.
 
 {{- define "accord.component.deployment" -}}
 {{- $root := .root }}{{ $name := .name }}{{ $c := .c }}{{ $w := .w }}
+{{- $tls := $root.Values.grpcTls.enabled }}
+{{- $full := include "accord.fullname" $root }}
+{{- /* the kubelet's gRPC probe speaks no TLS: under mutual TLS it asks a plaintext health-only port */}}
+{{- $probePort := ternary $root.Values.grpcTls.healthPort $c.port $tls }}
 {{- $graceMs := int64 (default 10000 $c.config.shutdownGraceMs) }}
 {{- $grace := $c.terminationGracePeriodSeconds }}
 {{- if kindIs "invalid" $grace }}{{ $grace = add (div (add $graceMs 999) 1000) 15 }}{{ end }}
@@ -66,6 +70,11 @@ spec:
             - name: {{ $w.protocol }}
               containerPort: {{ int64 $c.port }}
               protocol: TCP
+            {{- if and $tls (eq $w.protocol "grpc") }}
+            - name: grpc-health
+              containerPort: {{ int64 $root.Values.grpcTls.healthPort }}
+              protocol: TCP
+            {{- end }}
             {{- if $root.Values.metrics.enabled }}
             - name: metrics
               containerPort: {{ int64 $root.Values.metrics.port }}
@@ -80,11 +89,11 @@ spec:
           {{- if eq $w.protocol "grpc" }}
           livenessProbe:
             grpc:
-              port: {{ int64 $c.port }}
+              port: {{ int64 $probePort }}
             {{- toYaml $c.probes.liveness | nindent 12 }}
           readinessProbe:
             grpc:
-              port: {{ int64 $c.port }}
+              port: {{ int64 $probePort }}
             {{- toYaml $c.probes.readiness | nindent 12 }}
           {{- else }}
           livenessProbe:
@@ -109,6 +118,26 @@ spec:
           volumeMounts:
             - name: tmp
               mountPath: /tmp
+            {{- if $tls }}
+            - name: grpc-tls
+              mountPath: /var/run/accord/grpc-tls
+              readOnly: true
+            {{- if eq $name "oauth" }}
+            - name: grpc-tls-admin
+              mountPath: /var/run/accord/grpc-tls-admin
+              readOnly: true
+            {{- end }}
+            {{- end }}
+            {{- if and $w.mongodb $root.Values.mongodb.tls.secretName }}
+            - name: mongodb-tls
+              mountPath: /var/run/accord/mongodb-tls
+              readOnly: true
+            {{- end }}
+            {{- if and $w.nats $root.Values.nats.tls.secretName }}
+            - name: nats-tls
+              mountPath: /var/run/accord/nats-tls
+              readOnly: true
+            {{- end }}
             {{- with $c.extraVolumeMounts }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
@@ -116,6 +145,27 @@ spec:
         - name: tmp
           emptyDir:
             sizeLimit: 64Mi
+        {{- if $tls }}
+        {{- /* a Secret volume, not subPath: the kubelet swaps renewed certificates in place */}}
+        - name: grpc-tls
+          secret:
+            secretName: {{ printf "%s-%s-tls" $full $name }}
+        {{- if eq $name "oauth" }}
+        - name: grpc-tls-admin
+          secret:
+            secretName: {{ printf "%s-admin-tls" $full }}
+        {{- end }}
+        {{- end }}
+        {{- if and $w.mongodb $root.Values.mongodb.tls.secretName }}
+        - name: mongodb-tls
+          secret:
+            secretName: {{ $root.Values.mongodb.tls.secretName }}
+        {{- end }}
+        {{- if and $w.nats $root.Values.nats.tls.secretName }}
+        - name: nats-tls
+          secret:
+            secretName: {{ $root.Values.nats.tls.secretName }}
+        {{- end }}
         {{- with $c.extraVolumes }}
         {{- toYaml . | nindent 8 }}
         {{- end }}

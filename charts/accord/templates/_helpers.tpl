@@ -317,11 +317,39 @@ the free-form env (which overrides any of the above by name).
 {{- if $w.nats }}
 {{- $_ := set $env "NATS_URL" (include "accord.natsUrl" $root) }}
 {{- $order = append $order "NATS_URL" }}
+{{- with $root.Values.nats.tls }}{{ if .secretName }}
+{{- $_ := set $env "NATS_TLS_CA_FILE" "/var/run/accord/nats-tls/ca.crt" }}
+{{- $order = append $order "NATS_TLS_CA_FILE" }}
+{{- if .clientCertificate }}
+{{- $_ := set $env "NATS_TLS_CERT_FILE" "/var/run/accord/nats-tls/tls.crt" }}
+{{- $_ := set $env "NATS_TLS_KEY_FILE" "/var/run/accord/nats-tls/tls.key" }}
+{{- $order = concat $order (list "NATS_TLS_CERT_FILE" "NATS_TLS_KEY_FILE") }}
+{{- end }}
+{{- end }}{{ end }}
 {{- end }}
 {{- if eq $w.protocol "grpc" }}
 {{- /* the public keys of every service identity: who may call this service as which service */}}
 {{- $_ := set $env "ACCORD_SERVICE_PEERS" (dict "valueFrom" (dict "secretKeyRef" (dict "name" (include "accord.secretName" $root) "key" "service-peers" "optional" true))) }}
 {{- $order = append $order "ACCORD_SERVICE_PEERS" }}
+{{- end }}
+{{- if $root.Values.grpcTls.enabled }}
+{{- /* mutual TLS: the files of the Secret <fullname>-<name>-tls (grpc-tls.yaml), mounted by the deployment */}}
+{{- $dir := "/var/run/accord/grpc-tls" }}
+{{- $_ := set $env "ACCORD_GRPC_TLS_CA_FILE" (printf "%s/ca.crt" $dir) }}
+{{- $_ := set $env "ACCORD_GRPC_TLS_CERT_FILE" (printf "%s/tls.crt" $dir) }}
+{{- $_ := set $env "ACCORD_GRPC_TLS_KEY_FILE" (printf "%s/tls.key" $dir) }}
+{{- $_ := set $env "ACCORD_GRPC_TLS_REFRESH_MS" (include "accord.envString" $root.Values.grpcTls.refreshMs) }}
+{{- $order = concat $order (list "ACCORD_GRPC_TLS_CA_FILE" "ACCORD_GRPC_TLS_CERT_FILE" "ACCORD_GRPC_TLS_KEY_FILE" "ACCORD_GRPC_TLS_REFRESH_MS") }}
+{{- if eq $w.protocol "grpc" }}
+{{- $_ := set $env "GRPC_HEALTH_PORT" (include "accord.envString" $root.Values.grpcTls.healthPort) }}
+{{- $order = append $order "GRPC_HEALTH_PORT" }}
+{{- end }}
+{{- if eq $name "oauth" }}
+{{- /* the admin CLI's export presents the admin identity's certificate */}}
+{{- $_ := set $env "ACCORD_ADMIN_GRPC_TLS_CERT_FILE" "/var/run/accord/grpc-tls-admin/tls.crt" }}
+{{- $_ := set $env "ACCORD_ADMIN_GRPC_TLS_KEY_FILE" "/var/run/accord/grpc-tls-admin/tls.key" }}
+{{- $order = concat $order (list "ACCORD_ADMIN_GRPC_TLS_CERT_FILE" "ACCORD_ADMIN_GRPC_TLS_KEY_FILE") }}
+{{- end }}
 {{- end }}
 {{- range $w.secrets }}
 {{- $s := index $wiring.secrets . }}

@@ -78,15 +78,21 @@ describe.each(Object.entries(configs))('%s values', (_name, objs) => {
     expect(gw.ports).toEqual([{ name: 'http', containerPort: 8080, protocol: 'TCP' }, metrics]);
     for (const [c, port] of Object.entries(GRPC_PORTS)) {
       expect(envOf(deployment(objs, c)).GRPC_PORT).toBe(String(port));
-      expect(container(deployment(objs, c)).ports).toEqual([{ name: 'grpc', containerPort: port, protocol: 'TCP' }, metrics]);
+      // with mutual TLS (on by default), the plaintext health-only port of the kubelet's probes
+      expect(container(deployment(objs, c)).ports).toEqual([
+        { name: 'grpc', containerPort: port, protocol: 'TCP' },
+        { name: 'grpc-health', containerPort: 8086, protocol: 'TCP' },
+        metrics,
+      ]);
+      expect(envOf(deployment(objs, c)).GRPC_HEALTH_PORT).toBe('8086');
     }
   });
 
-  it('gives the gRPC services native gRPC probes on their gRPC port and the gateway /healthz and /readyz', () => {
-    for (const [c, port] of Object.entries(GRPC_PORTS)) {
+  it('gives the gRPC services native gRPC probes on their health-only port (the kubelet speaks no TLS) and the gateway /healthz and /readyz', () => {
+    for (const c of Object.keys(GRPC_PORTS)) {
       const ctr = container(deployment(objs, c));
       for (const probe of [ctr.livenessProbe, ctr.readinessProbe]) {
-        expect(probe.grpc).toEqual({ port }); // service "" = overall health
+        expect(probe.grpc).toEqual({ port: 8086 }); // service "" = overall health
         expect(probe.httpGet).toBeUndefined();
       }
     }
@@ -317,7 +323,11 @@ describe('secrets', () => {
 
   it('renders no Secret and references existingSecret keys when secrets come from outside', () => {
     const objs2 = configs.existingSecret;
-    expect(byKind(objs2, 'Secret')).toEqual([]);
+    // only the certificates of mutual TLS, which are not keys of that Secret
+    expect(byKind(objs2, 'Secret').map((s) => s.metadata.name)).toEqual([
+      'accord-grpc-ca',
+      ...['gateway', 'oauth', 'consent', 'dataprocessing', 'webhook', 'admin'].map((id) => `accord-${id}-tls`),
+    ]);
     const oauth = envOf(deployment(objs2, 'oauth'));
     expect(oauth.ACCORD_HASH_KEY.valueFrom.secretKeyRef).toEqual({ name: 'accord-keys', key: 'hash-key' });
     expect(oauth.ACCORD_TOKEN_SIGNING_KEYS.valueFrom.secretKeyRef).toEqual({ name: 'accord-keys', key: 'token-signing-keys' });

@@ -94,7 +94,7 @@ export function helmBin(): string {
   for (const c of [process.env.HELM_BIN, ...(process.env.PATH ?? '').split(path.delimiter).map((d) => d && path.join(d, 'helm')), tools]) {
     if (c && fs.existsSync(c)) return c;
   }
-  throw new Error('helm not found: npm test provisions it (deploy/local/scripts/provision.js test)');
+  throw new Error('helm not found: npm run test:cluster provisions it (deploy/local/scripts/provision.js cluster)');
 }
 export const helmRun = (args: string[], timeoutMs?: number): Run => run(helmBin(), args, { env: kubeEnv(), timeoutMs });
 /** kubectl and helm without blocking this process (for use while a load runs). */

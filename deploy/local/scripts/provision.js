@@ -8,6 +8,11 @@
 //                                                  the Python venv with grpcio)
 //   node deploy/local/scripts/provision.js ci      like test, for .ci/run, plus the Go gRPC generators
 //                                                  (protoc-gen-go, protoc-gen-go-grpc) that gen:check runs
+//   node deploy/local/scripts/provision.js cluster npm packages, mongo-java-server (the test cluster's stand-in
+//                                                  database image carries it) and helm: what `npm run test:cluster`
+//                                                  needs besides the cluster's own programs and images, which
+//                                                  deploy/cluster/build.sh and deploy/images/*.sh build
+//   node deploy/local/scripts/provision.js cluster-up   helm only (`npm run cluster:up`: its env puts it on PATH)
 //   node deploy/local/scripts/provision.js bench   like start, plus the bench's peers (`npm run bench`):
 //                                                  PostgreSQL for c15t (apt), c15t itself (npm ci in
 //                                                  bench/peers/c15t, its own lock file) and Ory Hydra
@@ -99,6 +104,23 @@ function steps(mode, env, sys) {
   const tools = toolsDir(env);
   const list = [];
 
+  const needGo = (name, again) => {
+    if (!sys.which('go'))
+      throw new ProvisionError(`${name} is missing and Go is needed to build it: run \`sudo apt-get install -y golang-go\`, then ${again} again`);
+  };
+  const again = mode === 'cluster' ? 'npm run test:cluster' : mode === 'cluster-up' ? 'npm run cluster:up' : 'npm test';
+  const helmStep = [
+    'helm',
+    (log) => {
+      const bin = path.join(tools, 'bin', 'helm');
+      if (env.HELM_BIN || sys.which('helm') || sys.exists(bin)) return log('helm: present');
+      needGo('helm', again);
+      log(`helm: building ${HELM} into ${path.relative(ROOT, path.dirname(bin))}`);
+      sys.run('go', ['install', HELM], { quiet: true, env: { GOBIN: path.dirname(bin), GOFLAGS: '-buildvcs=false' } });
+    },
+  ];
+  if (mode === 'cluster-up') return [helmStep];
+
   list.push([
     'npm packages',
     (log) => {
@@ -119,6 +141,27 @@ function steps(mode, env, sys) {
 
   let docker;
   const dockerAnswers = () => (docker ??= sys.dockerAnswers());
+
+  if (mode === 'cluster') {
+    list.push([
+      'mongo-java-server',
+      (log) => {
+        // Always built here, whatever MONGO_URL or Docker say: deploy/images/stand-ins.sh puts it in
+        // the test cluster's database image.
+        const what = "mongo-java-server (the test cluster's stand-in database)";
+        const missing = [];
+        if (!sys.which('java')) missing.push('openjdk-17-jdk-headless');
+        if (!sys.which('mvn')) missing.push('maven');
+        if (missing.length) apt(sys, `${what}: a JDK and Maven`, missing, log);
+        const jar = path.join(tools, 'mongo-java-server', 'accord-local-mongo-1.jar');
+        log(sys.exists(jar) ? `${what}: present` : `${what}: building (Maven Central) into ${path.relative(ROOT, tools) || tools}`);
+        sys.run(path.join(ROOT, 'deploy', 'local', 'scripts', 'install-mongo-java-server.sh'), [tools], { quiet: true });
+      },
+    ]);
+    // No TypeScript build: the cluster tests run from their sources, the images build their own.
+    list.push(helmStep);
+    return list;
+  }
 
   list.push([
     'nats-server',
@@ -152,20 +195,7 @@ function steps(mode, env, sys) {
   ]);
 
   if (mode === 'test' || mode === 'ci') {
-    const needGo = (name) => {
-      if (!sys.which('go'))
-        throw new ProvisionError(`${name} is missing and Go is needed to build it: run \`sudo apt-get install -y golang-go\`, then npm test again`);
-    };
-    list.push([
-      'helm',
-      (log) => {
-        const bin = path.join(tools, 'bin', 'helm');
-        if (env.HELM_BIN || sys.which('helm') || sys.exists(bin)) return log('helm: present');
-        needGo('helm');
-        log(`helm: building ${HELM} into ${path.relative(ROOT, path.dirname(bin))}`);
-        sys.run('go', ['install', HELM], { quiet: true, env: { GOBIN: path.dirname(bin), GOFLAGS: '-buildvcs=false' } });
-      },
-    ]);
+    list.push(helmStep);
     const goTools = ['grpcurl', 'promtool', ...(mode === 'ci' ? ['protoc-gen-go', 'protoc-gen-go-grpc'] : [])];
     for (const name of goTools) {
       list.push([
@@ -176,7 +206,7 @@ function steps(mode, env, sys) {
           const pinned = new RegExp(`\\[${name}\\]="([^"]+)"`).exec(sys.read(script))?.[1];
           const stampFile = path.join(tools, 'bin', `.${name}.version`);
           if (sys.exists(bin) && sys.exists(stampFile) && sys.read(stampFile).trim() === pinned) return log(`${name}: present`);
-          needGo(name);
+          needGo(name, again);
           log(`${name}: building ${pinned} into ${path.relative(ROOT, path.dirname(bin))}`);
           sys.run(script, [name], { quiet: true });
         },
@@ -189,7 +219,7 @@ function steps(mode, env, sys) {
         const bin = path.join(tools, 'bin', 'accord-go-example');
         if (sys.exists(bin)) log('go gRPC example: present');
         else {
-          needGo('the Go gRPC example');
+          needGo('the Go gRPC example', again);
           log(`go gRPC example: building clients/go/examples/consent (Go module proxy) into ${path.relative(ROOT, path.dirname(bin))}`);
         }
         sys.run(path.join(ROOT, 'clients', 'go', 'scripts', 'build-example.sh'), [tools], { quiet: true });
@@ -318,8 +348,8 @@ module.exports = { provision, steps, toolsDir, ProvisionError };
 
 if (require.main === module) {
   const mode = process.argv[2] ?? 'start';
-  if (!['start', 'test', 'ci', 'bench'].includes(mode)) {
-    process.stderr.write(`[accord] usage: provision.js start|test|ci|bench\n`);
+  if (!['start', 'test', 'ci', 'bench', 'cluster', 'cluster-up'].includes(mode)) {
+    process.stderr.write(`[accord] usage: provision.js start|test|ci|bench|cluster|cluster-up\n`);
     process.exit(2);
   }
   process.exitCode = provision(mode);

@@ -233,6 +233,54 @@ describe('provisioning', () => {
     expect(machine({ ...everything, path: [...everything.path, 'apt-get'], files }).go('start')).toBe(0);
   });
 
+  describe('npm run test:cluster and cluster:up on a fresh clone (modes cluster, cluster-up)', () => {
+    const fresh = { [path.join(ROOT, 'package-lock.json')]: LOCK };
+
+    test('test:cluster: npm packages, the stand-in database server and helm, nothing of npm start, no build', () => {
+      const m = machine({ root: true, path: ['apt-get', 'go'], files: fresh });
+      expect(m.go('cluster')).toBe(0);
+      expect(m.lines).toEqual([
+        'npm packages: absent, installing with npm ci',
+        "mongo-java-server (the test cluster's stand-in database): a JDK and Maven: installing with apt-get install -y openjdk-17-jdk-headless maven",
+        "mongo-java-server (the test cluster's stand-in database): building (Maven Central) into .accord/tools",
+        'helm: building helm.sh/helm/v3/cmd/helm@v3.16.4 into .accord/tools/bin',
+      ]);
+      expect(m.runs).toEqual([
+        'npm ci --no-audit --no-fund --loglevel=error',
+        'apt-get update -qq',
+        'apt-get install -y -qq openjdk-17-jdk-headless maven',
+        `install-mongo-java-server.sh ${TOOLS}`,
+        'go install helm.sh/helm/v3/cmd/helm@v3.16.4',
+      ]);
+    });
+
+    test('test:cluster builds the stand-in database even when Docker answers or MONGO_URL is set', () => {
+      const m = machine({ ...everything, docker: true, files: { ...everything.files, [stampPath]: sha } });
+      expect(m.go('cluster', { MONGO_URL: 'mongodb://db:27017/accord' })).toBe(0);
+      expect(m.lines).toEqual(['npm packages: present', "mongo-java-server (the test cluster's stand-in database): present", 'helm: present']);
+      expect(m.runs).toEqual([`install-mongo-java-server.sh ${TOOLS}`]);
+    });
+
+    test('without Go, the error names the command to get it and the command to run again', () => {
+      const m = machine({ path: ['java', 'mvn'], files: { ...fresh, [stampPath]: sha } });
+      expect(m.go('cluster')).toBe(1);
+      expect(m.errors).toEqual(['helm is missing and Go is needed to build it: run `sudo apt-get install -y golang-go`, then npm run test:cluster again']);
+      const up = machine({ files: fresh });
+      expect(up.go('cluster-up')).toBe(1);
+      expect(up.errors).toEqual(['helm is missing and Go is needed to build it: run `sudo apt-get install -y golang-go`, then npm run cluster:up again']);
+    });
+
+    test('cluster:up needs helm only', () => {
+      const m = machine({ path: ['go'], files: fresh });
+      expect(m.go('cluster-up')).toBe(0);
+      expect(m.lines).toEqual(['helm: building helm.sh/helm/v3/cmd/helm@v3.16.4 into .accord/tools/bin']);
+      expect(m.runs).toEqual(['go install helm.sh/helm/v3/cmd/helm@v3.16.4']);
+      const present = machine({ path: ['helm'], files: fresh });
+      expect(present.go('cluster-up')).toBe(0);
+      expect(present.lines).toEqual(['helm: present']);
+    });
+  });
+
   describe('npm run bench (mode bench): the peers', () => {
     const hydraScript = path.join(ROOT, 'bench', 'scripts', 'install-hydra.sh');
     const c15t = path.join(ROOT, 'bench', 'peers', 'c15t');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { grpcTlsEnv } from './grpc-tls';
 import { parseServicePeers } from './service-identity';
 
 /** Thrown (instead of exiting) when tests load a bad configuration. */
@@ -19,11 +20,23 @@ export const baseEnv = {
 };
 
 export const mongoEnv = { MONGO_URL: z.string().min(1).default('mongodb://127.0.0.1:27017/accord') };
-export const natsEnv = { NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222') };
+export const natsEnv = {
+  NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
+  /** TLS to NATS (any of them set: TLS required): the CA that signs the server's certificate (PEM file). */
+  NATS_TLS_CA_FILE: z.string().min(1).optional(),
+  /** A client certificate and its key (PEM files), where the NATS server verifies clients. */
+  NATS_TLS_CERT_FILE: z.string().min(1).optional(),
+  NATS_TLS_KEY_FILE: z.string().min(1).optional(),
+};
 export const grpcPortEnv = (port: number) => ({
   GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(port),
   /** Interface the gRPC server binds: all in a cluster; `npm start` binds loopback only. */
   GRPC_HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * A second port serving only grpc.health.v1, in plaintext (on GRPC_HOST): for the kubelet's gRPC
+   * probes, which cannot speak TLS, when the service port is mutual TLS. Unset: none.
+   */
+  GRPC_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
 });
 export const addressEnv = (port: number) =>
   z
@@ -120,6 +133,8 @@ export const serviceAuthEnv = {
   ACCORD_SERVICE_KEY: z.string().optional(),
   /** JSON `{"gateway": "<PEM public key or certificate>", …}`: the identities that may call as Accord's services. */
   ACCORD_SERVICE_PEERS: z.string().default('{}').transform(parsed(parseServicePeers)),
+  /** Mutual TLS on its gRPC hops (grpc-tls.ts): CA, certificate and key files; unset: plaintext. */
+  ...grpcTlsEnv,
 };
 
 /** Where a service with platform callers finds the keys of access tokens (the oauth service's JWKS). */

@@ -150,3 +150,36 @@ describe('authorizeCall', () => {
     expect(seen).toEqual(['acc-a']);
   });
 });
+
+describe('with mutual TLS (the identity of the verified client certificate, `peer`)', () => {
+  const withTls = () => ({ ...auth, tls: {} as NonNullable<GrpcAuth['tls']> });
+  const run = async (metadata: Metadata, peer: 'gateway' | 'webhook' | undefined) => {
+    try {
+      const { caller } = await authorizeCall('accord.test.v1.T/M', platform, metadata, { accountId: '' }, withTls(), peer);
+      return caller.kind === 'service' ? `admitted as ${caller.service}` : `admitted as ${caller.kind}`;
+    } catch (err) {
+      return status[(err as { code: number }).code]!;
+    }
+  };
+  const gatewayToken = () => new ServiceTokenSigner('gateway', gatewayKey.privateKey).token();
+
+  test('a certificate alone proves its service; a token must come with the certificate of the same identity', async () => {
+    expect(await run(md({}), 'gateway')).toBe('admitted as gateway');
+    expect(await run(md({ [SERVICE_TOKEN_HEADER]: gatewayToken() }), 'gateway')).toBe('admitted as gateway');
+    expect(await run(md({ [SERVICE_TOKEN_HEADER]: gatewayToken() }), undefined)).toBe('UNAUTHENTICATED');
+    expect(await run(md({ [SERVICE_TOKEN_HEADER]: gatewayToken() }), 'webhook')).toBe('UNAUTHENTICATED');
+    expect(await run(md({}), 'webhook')).toBe('PERMISSION_DENIED');
+    expect(await run(md({}), undefined)).toBe('UNAUTHENTICATED');
+  });
+
+  test('a bearer token speaks for itself whatever the certificate (a platform caller, the admin token)', async () => {
+    const token = await accessToken({});
+    expect(await run(md({ authorization: `Bearer ${token}` }), undefined)).toBe('admitted as platform');
+    expect(await run(md({ authorization: `Bearer ${token}` }), 'webhook')).toBe('admitted as platform');
+  });
+
+  test('without TLS a peer is never consulted: the token alone, as under npm start', async () => {
+    expect(await outcome(platform, md({ [SERVICE_TOKEN_HEADER]: gatewayToken() }))).toBe('admitted');
+    expect(await outcome(platform, md({}))).toBe('UNAUTHENTICATED');
+  });
+});

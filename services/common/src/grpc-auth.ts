@@ -3,6 +3,7 @@ import type { Metadata } from '@grpc/grpc-js';
 import { errors as joseErrors } from 'jose';
 import { accessClaims, bearerToken, VerifiedTokens, type AccessClaims, type KeyStore } from './access-tokens';
 import { PermissionDeniedError, UnauthenticatedError } from './errors';
+import type { GrpcTls } from './grpc-tls';
 import { SERVICE_TOKEN_HEADER, type ServiceIdentity, type ServicePeers } from './service-identity';
 
 /** The scopes of access tokens, one per API (as over REST). */
@@ -41,6 +42,12 @@ export type PlatformCaller = Extract<Caller, { kind: 'platform' }>;
 export interface GrpcAuth {
   /** Public keys of Accord's service identities. */
   peers: ServicePeers;
+  /**
+   * Mutual TLS (grpc-tls.ts): the server listens with it, and a caller's verified certificate
+   * proves the service identity its URI SAN names; a service token must then come with the
+   * certificate of the same identity.
+   */
+  tls?: GrpcTls;
   /** Access tokens of platform callers: the oauth service's keys (JWKS, cached) and their issuer. */
   accessTokens?: { keys: KeyStore; issuer: string; verified?: VerifiedTokens };
   /** The oauth service's admin token, for the RPCs declared `admin`. */
@@ -71,7 +78,10 @@ const INVALID = 'invalid credentials';
 /**
  * Authenticates one call and authorizes it against the RPC's row, before its handler runs:
  * - a service token (`x-accord-service`) proves one of Accord's services, admitted when the row
- *   names it;
+ *   names it; with mutual TLS on, only over a connection whose client certificate names the
+ *   same identity (`peer`);
+ * - with mutual TLS on, a client certificate of Accord's CA naming a service identity, on a call
+ *   with neither service token nor bearer token, proves that service;
  * - a bearer token is the admin token on `admin` rows, otherwise an access token: verified locally
  *   (signature with a published key, issuer, audience, expiry), then the row's scope, then the
  *   message's `account_id` (and `app_id`, `client_id`) must be the token's — an empty one is
@@ -80,16 +90,30 @@ const INVALID = 'invalid credentials';
  * UNAUTHENTICATED for a missing or bad credential, PERMISSION_DENIED for a valid one this RPC is
  * not open to.
  */
-export async function authorizeCall(rpc: string, access: RpcAccess, metadata: Metadata, request: unknown, auth: GrpcAuth): Promise<Authorized> {
+export async function authorizeCall(
+  rpc: string,
+  access: RpcAccess,
+  metadata: Metadata,
+  request: unknown,
+  auth: GrpcAuth,
+  /** The identity the caller's verified client certificate names (mutual TLS), if any. */
+  peer?: ServiceIdentity,
+): Promise<Authorized> {
   if (access.public) return { caller: { kind: 'public' } };
   const serviceToken = metadata.get(SERVICE_TOKEN_HEADER)[0];
   if (serviceToken !== undefined) {
     const service = typeof serviceToken === 'string' ? await auth.peers.verify(serviceToken) : undefined;
     if (!service) throw new UnauthenticatedError(INVALID);
+    // with mutual TLS a stolen token is worth nothing without the service's certificate and key
+    if (auth.tls && service !== peer) throw new UnauthenticatedError(INVALID);
     if (!access.services.includes(service)) throw new PermissionDeniedError(`${rpc} is not open to the ${service} service`);
     return { caller: { kind: 'service', service } };
   }
   const header = metadata.get('authorization')[0];
+  if (header === undefined && auth.tls && peer) {
+    if (!access.services.includes(peer)) throw new PermissionDeniedError(`${rpc} is not open to the ${peer} service`);
+    return { caller: { kind: 'service', service: peer } };
+  }
   if (header === undefined) throw new UnauthenticatedError(REQUIRED);
   const token = bearerToken(header);
   if (!token) throw new UnauthenticatedError(INVALID);

@@ -2,6 +2,7 @@ import { Client, credentials, Metadata, status, type CallOptions, type ServiceEr
 import { sleep } from './async';
 import { currentRequestId, REQUEST_ID_HEADER } from './context';
 import { isServiceError, SERVER_UNAVAILABLE_KEY } from './errors';
+import type { GrpcTls } from './grpc-tls';
 import { SERVICE_TOKEN_HEADER, type ServiceTokenSigner } from './service-identity';
 
 interface UnaryMethodDefinition {
@@ -32,6 +33,8 @@ export interface ClientOptions {
   retries?: number;
   /** Accord's own callers: every call proves this service identity (x-accord-service). */
   identity?: ServiceTokenSigner;
+  /** Mutual TLS (grpcTls): this service's certificate, the server verified against Accord's CA. Absent: plaintext. */
+  tls?: GrpcTls;
 }
 
 /**
@@ -39,7 +42,7 @@ export interface ClientOptions {
  * request id and, for Accord's own callers, their service token, and is retried on UNAVAILABLE.
  */
 export function createClient<D extends object>(definition: D, address: string, options: ClientOptions = {}): PromiseClient<D> {
-  const client = new Client(address, credentials.createInsecure(), {
+  const client = new Client(address, options.tls?.channel ?? credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     // A restarted service is reached within a second: grpc-js' default backoff grows to 120 s
     // between connection attempts, so after a short outage every call failed with UNAVAILABLE

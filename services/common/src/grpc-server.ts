@@ -14,6 +14,7 @@ import { grpcServerHandled, grpcServerHandling } from './metrics';
 import { normalizeRequestId, requestContext, REQUEST_ID_HEADER } from './context';
 import { toServiceError } from './errors';
 import { authorizeCall, type Caller, type GrpcAuth, type RpcAccess } from './grpc-auth';
+import { identityOfCertificate } from './grpc-tls';
 import type { Logger } from './logger';
 import { followDatabase } from './mongo';
 import type { Connection } from 'mongoose';
@@ -92,6 +93,8 @@ export function serviceName(definition: ServiceDefinition): string {
 export interface RunningGrpcServer {
   server: Server;
   port: number;
+  /** The plaintext health-only port, when asked for. */
+  healthPort?: number;
   health: HealthImplementation;
   /** Reports every service of this server SERVING or NOT_SERVING (e.g. while its database is down). */
   setServing(serving: boolean): void;
@@ -123,7 +126,8 @@ function guardAndInstrument(s: Required<GrpcServiceRegistration>, auth: GrpcAuth
         grpcServerHandled.inc({ grpc_service: s.name, grpc_method: method, grpc_code: Code[code] ?? 'UNKNOWN' });
         callback(err, ...rest);
       };
-      authorizeCall(rpc, access, call.metadata, call.request, auth).then(
+      const peer = auth.tls ? identityOfCertificate(call.getAuthContext()?.sslPeerCertificate) : undefined;
+      authorizeCall(rpc, access, call.metadata, call.request, auth, peer).then(
         ({ caller, settle }) => {
           callers.set(call, caller);
           const answer: sendUnaryData<unknown> = settle
@@ -154,6 +158,8 @@ export async function startGrpcServer(opts: {
   auth: GrpcAuth;
   logger: Logger;
   database?: Connection;
+  /** A plaintext port serving only the health service (the kubelet's probes under mutual TLS). */
+  healthPort?: number;
 }): Promise<RunningGrpcServer> {
   const services = opts.services.map((s) => ({ ...s, name: s.name ?? serviceName(s.definition) }));
   for (const s of services) {
@@ -172,15 +178,30 @@ export async function startGrpcServer(opts: {
   );
 
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${opts.host ?? '0.0.0.0'}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync(`${opts.host ?? '0.0.0.0'}:${opts.port}`, opts.auth.tls?.server ?? ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
   );
+  let healthServer: Server | undefined;
+  let healthPort: number | undefined;
+  if (opts.healthPort !== undefined) {
+    healthServer = new Server();
+    health.addToServer(healthServer);
+    const hs = healthServer;
+    const hp = await new Promise<number>((resolve, reject) =>
+      hs.bindAsync(`${opts.host ?? '0.0.0.0'}:${opts.healthPort}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    );
+    healthPort = hp;
+    opts.logger.info({ port: hp }, 'gRPC health port listening (plaintext, health only)');
+  }
   for (const name of Object.keys(statuses)) health.setStatus(name, 'SERVING');
-  opts.logger.info({ port }, 'gRPC server listening');
+  opts.logger.info({ port, tls: opts.auth.tls ? 'mutual' : 'off' }, 'gRPC server listening');
 
   let shuttingDown = false;
   const running: RunningGrpcServer = {
     server,
     port,
+    healthPort,
     health,
     setServing(serving: boolean) {
       if (shuttingDown) return;
@@ -201,6 +222,8 @@ export async function startGrpcServer(opts: {
           resolve();
         });
       });
+      // answering NOT_SERVING to the kubelet until the calls are drained
+      healthServer?.forceShutdown();
     },
   };
   if (opts.database) followDatabase(opts.database, (serving) => running.setServing(serving), opts.logger);
@@ -211,6 +234,7 @@ export async function startGrpcServer(opts: {
 export interface GrpcServeConfig {
   GRPC_HOST: string;
   GRPC_PORT: number;
+  GRPC_HEALTH_PORT?: number;
   SHUTDOWN_GRACE_MS: number;
 }
 
@@ -238,6 +262,7 @@ export async function serveGrpc(
     auth: opts.auth,
     database: opts.database,
     logger: opts.logger,
+    healthPort: config.GRPC_HEALTH_PORT,
   });
   return {
     port: server.port,

@@ -1,4 +1,5 @@
 import { createClient } from './grpc-client';
+import type { GrpcTls } from './grpc-tls';
 
 // The standard grpc.health.v1 Check call, built on our client factory.
 // Hand-encoded: the request is `{ service: string }` (field 1) and the answer `{ status: enum }` (field 1).
@@ -33,8 +34,8 @@ export interface HealthProbe {
  * unready while every service was serving.) Answers are not cached: a service that stops is
  * reported by the next question.
  */
-export function healthProbe(address: string, opts: { timeoutMs?: number } = {}): HealthProbe {
-  const client = createClient(healthDefinition, address, { timeoutMs: opts.timeoutMs ?? 2_000, retries: 0 });
+export function healthProbe(address: string, opts: { timeoutMs?: number; tls?: GrpcTls } = {}): HealthProbe {
+  const client = createClient(healthDefinition, address, { timeoutMs: opts.timeoutMs ?? 2_000, retries: 0, tls: opts.tls });
   let inflight: Promise<boolean> | undefined;
   return {
     serving() {

@@ -4,6 +4,7 @@ export * from './context';
 export * from './errors';
 export * from './grpc-client';
 export * from './grpc-server';
+export * from './grpc-tls';
 export * from './health';
 export * from './keys';
 export * from './lifecycle';

@@ -5,11 +5,12 @@ import { AccountLimits, REFUSED_BEFORE_STORING, type AccountLimitsConfig } from 
 import { InvalidArgumentError, ResourceExhaustedError } from './errors';
 import { createClient } from './grpc-client';
 import type { GrpcAuth, PlatformCaller, Settle } from './grpc-auth';
+import { grpcTls, type GrpcTls, type GrpcTlsConfig } from './grpc-tls';
 import type { Logger } from './logger';
 import { ServicePeers, serviceSigner, type ServiceIdentity, type ServiceTokenSigner } from './service-identity';
 
 /** What serviceAuth reads of a service's config (serviceAuthEnv, baseEnv, and platformAuthEnv where platform callers are served). */
-export interface ServiceAuthConfig {
+export interface ServiceAuthConfig extends GrpcTlsConfig {
   ACCORD_SERVICE_KEY?: string;
   ACCORD_SERVICE_PEERS: Map<ServiceIdentity, KeyObject>;
   ACCORD_BASE_URL: string;
@@ -24,6 +25,8 @@ export interface ServiceAuth {
   auth: GrpcAuth;
   /** This service's own identity, for the clients it calls other services with (undefined: none configured). */
   identity?: ServiceTokenSigner;
+  /** Mutual TLS for its server (auth.tls) and for the clients it calls other services with (undefined: plaintext). */
+  tls?: GrpcTls;
   close(): void;
 }
 
@@ -57,25 +60,32 @@ export function serviceAuth(
   if (!signer) logger.warn('ACCORD_SERVICE_KEY is not set: this service proves no identity, and Accord’s other services refuse its calls');
   const peers = new ServicePeers(config.ACCORD_SERVICE_PEERS);
   if (!peers.size) logger.warn('ACCORD_SERVICE_PEERS is empty: no Accord service can call this one');
-  const auth: GrpcAuth = { peers, adminToken: opts.adminToken };
-  const closers: Array<() => void> = [];
+  const tls = grpcTls(config, (err) => logger.warn({ err }, 'gRPC TLS: the certificate files could not be read again; the previous ones stay in use'));
+  if (tls && tls.identity() !== identity) {
+    tls.close();
+    throw new Error(
+      `gRPC TLS: the certificate ${config.ACCORD_GRPC_TLS_CERT_FILE} names ${tls.identity() ?? 'no service identity'}, not spiffe://accord/${identity}`,
+    );
+  }
+  const auth: GrpcAuth = { peers, adminToken: opts.adminToken, tls };
+  const closers: Array<() => void> = [() => tls?.close()];
   if (opts.jwks) {
     // a token is told from garbage even where no platform caller is admitted: PERMISSION_DENIED, not UNAUTHENTICATED
     const keys = new KeyStore(opts.jwks, config.ACCORD_JWKS_CACHE_MS ?? 300_000, logger);
     auth.accessTokens = { keys, issuer: accessTokenIssuer(config.ACCORD_BASE_URL), verified: new VerifiedTokens() };
   } else if (opts.platform) {
     if (!config.ACCORD_OAUTH_ADDR) throw new Error('a service with platform callers needs ACCORD_OAUTH_ADDR (the keys of access tokens)');
-    const oauth = createClient(oauthv1.OAuthServiceService, config.ACCORD_OAUTH_ADDR, { identity: signer });
+    const oauth = createClient(oauthv1.OAuthServiceService, config.ACCORD_OAUTH_ADDR, { identity: signer, tls });
     const keys = new KeyStore(async () => (await oauth.getJwks({})).jwks?.keys ?? [], config.ACCORD_JWKS_CACHE_MS ?? 300_000, logger);
     auth.accessTokens = { keys, issuer: accessTokenIssuer(config.ACCORD_BASE_URL), verified: new VerifiedTokens() };
     closers.push(() => oauth.close());
     if (opts.limits) {
-      const client = createClient(limitsv1.LimitsServiceService, config.ACCORD_OAUTH_ADDR, { identity: signer });
+      const client = createClient(limitsv1.LimitsServiceService, config.ACCORD_OAUTH_ADDR, { identity: signer, tls });
       auth.admit = admitWithin(new AccountLimits(opts.limits.config, client, logger), opts.limits.events);
       closers.push(() => client.close());
     }
   }
-  return { auth, identity: signer, close: () => closers.forEach((c) => c()) };
+  return { auth, identity: signer, tls, close: () => closers.forEach((c) => c()) };
 }
 
 /**

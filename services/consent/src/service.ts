@@ -29,6 +29,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   const {
     auth,
     identity,
+    tls,
     close: closeAuth,
   } = serviceAuth('consent', config, logger, {
     platform: true,
@@ -39,7 +40,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   const { store } = consentStoreOn(conn);
   await syncIndexes(conn);
   const logTree = new LogTree(store.log);
-  const nc = await connectNats(config.NATS_URL, logger, 'accord-consent');
+  const nc = await connectNats(config.NATS_URL, logger, 'accord-consent', config);
   await ensureEventStream(await nc.jetstreamManager(), config.ACCORD_NATS_PREFIX);
   const relayPublisher = new AckBatchPublisher(nc);
   const relay = new OutboxRelay(store, relayPublisher, {
@@ -62,7 +63,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   });
   sweeper.start();
   // material specification changes announced once per state and version (consent.renewal_required), from any replica
-  const renewalSignals = dataprocessingRenewalSignals(config.ACCORD_DATAPROCESSING_ADDR, identity);
+  const renewalSignals = dataprocessingRenewalSignals(config.ACCORD_DATAPROCESSING_ADDR, identity, tls);
   const renewals = new RenewalAnnouncer(store.renewals, renewalSignals, nc.jetstream(), {
     prefix: config.ACCORD_NATS_PREFIX,
     intervalMs: config.ACCORD_CONSENT_RENEWAL_SWEEP_MS,
@@ -90,7 +91,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   });
   sequencer.start();
 
-  const specs = dataprocessingSpecSource(config.ACCORD_DATAPROCESSING_ADDR, logger, config.ACCORD_CONSENT_SPEC_CACHE_MS, identity);
+  const specs = dataprocessingSpecSource(config.ACCORD_DATAPROCESSING_ADDR, logger, config.ACCORD_CONSENT_SPEC_CACHE_MS, identity, tls);
   const consents = new Consents(
     store,
     {

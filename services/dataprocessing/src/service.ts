@@ -14,8 +14,8 @@ export async function startDataProcessing(config: Config, logger: Logger): Promi
   const models = defineModels(conn);
   await syncIndexes(conn);
 
-  const { auth, identity, close: closeAuth } = serviceAuth('dataprocessing', config, logger, { platform: true, limits: { config } });
-  const consent = new GrpcConsentStates(config.ACCORD_CONSENT_ADDR, config.ACCORD_CONSENT_TIMEOUT_MS, identity);
+  const { auth, identity, tls, close: closeAuth } = serviceAuth('dataprocessing', config, logger, { platform: true, limits: { config } });
+  const consent = new GrpcConsentStates(config.ACCORD_CONSENT_ADDR, config.ACCORD_CONSENT_TIMEOUT_MS, identity, tls);
   const registry = new Registry(new MongoRegistryStore(models), consent, {
     baseUrl: config.ACCORD_BASE_URL,
     defaultLocation: config.ACCORD_DEFAULT_LOCATION,

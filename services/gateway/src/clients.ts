@@ -1,4 +1,4 @@
-import { createClient, healthProbe, serviceSigner, type HealthProbe, type PromiseClient } from '@accord/common';
+import { createClient, grpcTls, healthProbe, serviceSigner, type GrpcTls, type HealthProbe, type PromiseClient } from '@accord/common';
 import { consentactivityv1, consentv1, dataprocessingv1, limitsv1, oauthconsolev1, oauthv1, webhookv1 } from '@accord/proto';
 import type { Config } from './config';
 
@@ -19,6 +19,8 @@ export interface Clients {
   consentActivity: PromiseClient<typeof consentactivityv1.ConsentActivityServiceService>;
   /** Readiness of each downstream service (/readyz), one long-lived channel each. */
   health: Record<Downstream, HealthProbe>;
+  /** Mutual TLS of every channel above (undefined: plaintext). */
+  tls?: GrpcTls;
 }
 
 type Downstream = 'oauth' | 'consent' | 'dataprocessing' | 'webhook';
@@ -33,10 +35,17 @@ export function downstreamAddresses(config: Config): Record<Downstream, string> 
   };
 }
 
-export function createClients(config: Config): Clients {
-  // every call proves the gateway's service identity: the services trust it to name the account
-  // that the request authenticated
-  const opts = { timeoutMs: config.ACCORD_GRPC_TIMEOUT_MS, identity: serviceSigner('gateway', config.ACCORD_SERVICE_KEY) };
+export function createClients(config: Config, onTlsReloadError?: (err: Error) => void): Clients {
+  const tls = grpcTls(config, onTlsReloadError);
+  if (tls && tls.identity() !== 'gateway') {
+    tls.close();
+    throw new Error(
+      `gRPC TLS: the certificate ${config.ACCORD_GRPC_TLS_CERT_FILE} names ${tls.identity() ?? 'no service identity'}, not spiffe://accord/gateway`,
+    );
+  }
+  // every call proves the gateway's service identity (its token, and with TLS its certificate):
+  // the services trust it to name the account that the request authenticated
+  const opts = { timeoutMs: config.ACCORD_GRPC_TIMEOUT_MS, identity: serviceSigner('gateway', config.ACCORD_SERVICE_KEY), tls };
   return {
     oauth: createClient(oauthv1.OAuthServiceService, config.ACCORD_OAUTH_ADDR, opts),
     consent: createClient(consentv1.ConsentServiceService, config.ACCORD_CONSENT_ADDR, opts),
@@ -45,12 +54,17 @@ export function createClients(config: Config): Clients {
     limits: createClient(limitsv1.LimitsServiceService, config.ACCORD_OAUTH_ADDR, opts),
     oauthConsole: createClient(oauthconsolev1.OAuthConsoleServiceService, config.ACCORD_OAUTH_ADDR, opts),
     consentActivity: createClient(consentactivityv1.ConsentActivityServiceService, config.ACCORD_CONSENT_ADDR, opts),
-    health: Object.fromEntries(Object.entries(downstreamAddresses(config)).map(([name, addr]) => [name, healthProbe(addr)])) as Record<Downstream, HealthProbe>,
+    health: Object.fromEntries(Object.entries(downstreamAddresses(config)).map(([name, addr]) => [name, healthProbe(addr, { tls })])) as Record<
+      Downstream,
+      HealthProbe
+    >,
+    tls,
   };
 }
 
 export function closeClients(clients: Clients): void {
-  const { health, ...rpc } = clients;
+  const { health, tls, ...rpc } = clients;
   for (const c of Object.values(rpc)) c.close();
   for (const p of Object.values(health)) p.close();
+  tls?.close();
 }

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { addressEnv, baseEnv, DEFAULT_PORTS, loadConfig, serviceAuthEnv } from '@accord/common';
+import { addressEnv, baseEnv, DEFAULT_PORTS, grpcTlsEnv, loadConfig, serviceAuthEnv } from '@accord/common';
 import { limitsEnv } from './limits/config';
 
 export const configShape = {
   ...baseEnv,
   /** The gateway's service identity (ACCORD_SERVICE_KEY): every call it makes proves it, for the account the request authenticated. */
   ACCORD_SERVICE_KEY: serviceAuthEnv.ACCORD_SERVICE_KEY,
+  /** Mutual TLS to the services (its certificate names spiffe://accord/gateway); unset: plaintext. */
+  ...grpcTlsEnv,
   ACCORD_GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   ACCORD_GATEWAY_HOST: z.string().default('0.0.0.0'),
   /** Maximum request body size (JSON and form). */

@@ -35,7 +35,9 @@ const DRAIN_MS = 1_000;
 /** Starts the gateway's HTTP server. With ACCORD_GATEWAY_PORT=0 a free port is used. */
 export async function startGateway(config: Config, logger: Logger): Promise<{ port: number; url: string; stop(): Promise<void> }> {
   if (!config.ACCORD_SERVICE_KEY) logger.warn('ACCORD_SERVICE_KEY is not set: the gateway proves no service identity, and every service refuses its calls');
-  const clients = createClients(config);
+  const clients = createClients(config, (err) =>
+    logger.warn({ err }, 'gRPC TLS: the certificate files could not be read again; the previous ones stay in use'),
+  );
   const tokenKeys = new KeyStore(async () => (await clients.oauth.getJwks({})).jwks?.keys ?? [], config.ACCORD_JWKS_CACHE_MS, logger);
   const receiptKeys = new KeyStore(async () => (await clients.consent.getReceiptKeys({})).jwks?.keys ?? [], config.ACCORD_JWKS_CACHE_MS, logger);
   const baseUrl = config.ACCORD_BASE_URL.replace(/\/+$/, '');

@@ -28,7 +28,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
   const conn = await connectMongo(config.MONGO_URL, logger);
   const { store } = webhookStoreOn(conn);
   await syncIndexes(conn);
-  const nc = await connectNats(config.NATS_URL, logger, 'accord-webhook');
+  const nc = await connectNats(config.NATS_URL, logger, 'accord-webhook', config);
   // Every replica caches subscriber lists; a change made through one replica reaches the others
   // on this subject (core NATS: a replica that misses it keeps a list SUBSCRIBER_CACHE_MS at most).
   const changes = `${config.ACCORD_NATS_PREFIX}.internal.webhooks.changed`;

@@ -1,5 +1,5 @@
 import { status } from '@grpc/grpc-js';
-import { createClient, isServiceError, UnavailableError, type Logger, type PromiseClient, type ServiceTokenSigner } from '@accord/common';
+import { createClient, isServiceError, UnavailableError, type Logger, type GrpcTls, type PromiseClient, type ServiceTokenSigner } from '@accord/common';
 import { contracts, dataprocessingv1 } from '@accord/proto';
 import type { RenewalSignals, SpecSource } from '../app/ports';
 import type { SpecDetails } from '../domain/receipt';
@@ -7,11 +7,12 @@ import type { SpecDetails } from '../domain/receipt';
 /** Most specifications remembered at once by `current` (the memory is cleared when full). */
 const CACHE_MAX = 10_000;
 
-export function dataprocessingSpecSource(address: string, logger: Logger, cacheMs: number, identity?: ServiceTokenSigner): SpecSource {
+export function dataprocessingSpecSource(address: string, logger: Logger, cacheMs: number, identity?: ServiceTokenSigner, tls?: GrpcTls): SpecSource {
   const client: PromiseClient<typeof dataprocessingv1.DataProcessingServiceService> = createClient(dataprocessingv1.DataProcessingServiceService, address, {
     timeoutMs: 2_000,
     retries: 1,
     identity,
+    tls,
   });
   const fetchSpec = async (accountId: string, specId: string, as: { version?: number; at?: Date } = {}): Promise<SpecDetails | undefined> => {
     try {
@@ -58,11 +59,12 @@ export function dataprocessingSpecSource(address: string, logger: Logger, cacheM
 }
 
 /** The data processing service's record of material changes to announce (ListPendingRenewals / AckRenewal). */
-export function dataprocessingRenewalSignals(address: string, identity?: ServiceTokenSigner): RenewalSignals & { close(): void } {
+export function dataprocessingRenewalSignals(address: string, identity?: ServiceTokenSigner, tls?: GrpcTls): RenewalSignals & { close(): void } {
   const client: PromiseClient<typeof dataprocessingv1.DataProcessingServiceService> = createClient(dataprocessingv1.DataProcessingServiceService, address, {
     timeoutMs: 5_000,
     retries: 1,
     identity,
+    tls,
   });
   return {
     async pending(limit) {

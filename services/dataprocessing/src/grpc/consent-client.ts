@@ -1,5 +1,5 @@
 import { status } from '@grpc/grpc-js';
-import { createClient, isServiceError, UnavailableError, type PromiseClient, type ServiceTokenSigner } from '@accord/common';
+import { createClient, isServiceError, UnavailableError, type GrpcTls, type PromiseClient, type ServiceTokenSigner } from '@accord/common';
 import { consentv1 } from '@accord/proto';
 import type { ConsentStates } from '../app/ports';
 import type { CurrentEvent } from '../domain/views';
@@ -8,8 +8,8 @@ import type { CurrentEvent } from '../domain/views';
 export class GrpcConsentStates implements ConsentStates {
   private readonly client: PromiseClient<typeof consentv1.ConsentServiceService>;
 
-  constructor(address: string, timeoutMs: number, identity?: ServiceTokenSigner) {
-    this.client = createClient(consentv1.ConsentServiceService, address, { timeoutMs, retries: 1, identity });
+  constructor(address: string, timeoutMs: number, identity?: ServiceTokenSigner, tls?: GrpcTls) {
+    this.client = createClient(consentv1.ConsentServiceService, address, { timeoutMs, retries: 1, identity, tls });
   }
 
   async currentStates(req: { accountId: string; subject: string; issuer: string; targets: string[] }): Promise<CurrentEvent[]> {

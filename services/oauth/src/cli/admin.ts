@@ -7,9 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Metadata, status } from '@grpc/grpc-js';
-import { createClient, isServiceError } from '@accord/common';
+import { createClient, grpcTls, isServiceError, type GrpcTls } from '@accord/common';
 import { limitsv1, oauthconsolev1, oauthv1 } from '@accord/proto';
-import { runExport, type ExportArgs } from './export';
+import { runExport, type ConsentTarget, type ExportArgs } from './export';
 
 export interface AdminIO {
   stdout: { write(s: string): unknown };
@@ -98,16 +98,31 @@ export function resolveTarget(env: NodeJS.ProcessEnv, cwd: string): Target {
   return { addr, adminToken, baseUrl };
 }
 
+/** The admin identity's TLS (ACCORD_ADMIN_GRPC_TLS_CERT_FILE, _KEY_FILE, with ACCORD_GRPC_TLS_CA_FILE), or undefined: plaintext. */
+function adminTls(env: NodeJS.ProcessEnv): GrpcTls | undefined {
+  if (!env.ACCORD_ADMIN_GRPC_TLS_CERT_FILE && !env.ACCORD_ADMIN_GRPC_TLS_KEY_FILE) return undefined;
+  return grpcTls({
+    ACCORD_GRPC_TLS_CA_FILE: env.ACCORD_GRPC_TLS_CA_FILE,
+    ACCORD_GRPC_TLS_CERT_FILE: env.ACCORD_ADMIN_GRPC_TLS_CERT_FILE,
+    ACCORD_GRPC_TLS_KEY_FILE: env.ACCORD_ADMIN_GRPC_TLS_KEY_FILE,
+  });
+}
+
 /**
  * The consent service for `export`, and the operator's service identity key (`admin`) that the
  * consent service admits to exports: ACCORD_CONSENT_ADDR and ACCORD_ADMIN_SERVICE_KEY, else the state
  * file of `npm start`.
  */
-export function resolveConsentTarget(env: NodeJS.ProcessEnv, cwd: string): { addr: string; serviceKey: string } {
+export function resolveConsentTarget(env: NodeJS.ProcessEnv, cwd: string): ConsentTarget {
   if (env.ACCORD_CONSENT_ADDR) {
     if (!env.ACCORD_ADMIN_SERVICE_KEY)
       throw new CliError('set ACCORD_ADMIN_SERVICE_KEY (the private key of the admin service identity) with ACCORD_CONSENT_ADDR');
-    return { addr: env.ACCORD_CONSENT_ADDR, serviceKey: env.ACCORD_ADMIN_SERVICE_KEY };
+    // with mutual TLS between the services, the admin identity's own certificate (spiffe://accord/admin)
+    const tls =
+      env.ACCORD_ADMIN_GRPC_TLS_CERT_FILE || env.ACCORD_ADMIN_GRPC_TLS_KEY_FILE
+        ? { ca: env.ACCORD_GRPC_TLS_CA_FILE ?? '', cert: env.ACCORD_ADMIN_GRPC_TLS_CERT_FILE ?? '', key: env.ACCORD_ADMIN_GRPC_TLS_KEY_FILE ?? '' }
+        : undefined;
+    return { addr: env.ACCORD_CONSENT_ADDR, serviceKey: env.ACCORD_ADMIN_SERVICE_KEY, tls };
   }
   const candidates = env.ACCORD_STATE_FILE
     ? [isAbsolute(env.ACCORD_STATE_FILE) ? env.ACCORD_STATE_FILE : resolve(cwd, env.ACCORD_STATE_FILE)]
@@ -244,6 +259,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
   let target: Target | undefined;
   let client: ReturnType<typeof createClient<typeof oauthv1.OAuthServiceService>> | undefined;
   let consoleClient: ReturnType<typeof createClient<typeof oauthconsolev1.OAuthConsoleServiceService>> | undefined;
+  let tls: GrpcTls | undefined;
   try {
     const known = ['export', 'bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key', 'limits', 'set-origins', 'console-link'];
     if (!known.includes(command)) throw new CliError(`unknown command ${JSON.stringify(command)}; one of ${known.join(', ')} (see --help)`);
@@ -276,7 +292,10 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
     }[command as 'accounts']() as Record<string, unknown>;
 
     target = resolveTarget(io.env, io.cwd ?? process.cwd());
-    client = createClient(oauthv1.OAuthServiceService, target.addr, { timeoutMs: 10_000, retries: 2 });
+    // with mutual TLS between the services (the chart's oauth pod), TLS to the oauth service too,
+    // presenting the admin identity's certificate; the admin token still decides
+    tls = adminTls(io.env);
+    client = createClient(oauthv1.OAuthServiceService, target.addr, { timeoutMs: 10_000, retries: 2, tls });
     const metadata = new Metadata();
     metadata.set('authorization', `Bearer ${target.adminToken}`);
     const opts = { metadata };
@@ -284,7 +303,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
 
     switch (command) {
       case 'limits': {
-        const limitsClient = createClient(limitsv1.LimitsServiceService, target.addr, { timeoutMs: 10_000, retries: 2 });
+        const limitsClient = createClient(limitsv1.LimitsServiceService, target.addr, { timeoutMs: 10_000, retries: 2, tls });
         try {
           const req = args as unknown as limitsv1.SetAccountLimitsRequest;
           const r =
@@ -302,7 +321,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
         break;
       }
       case 'console-link': {
-        consoleClient = createClient(oauthconsolev1.OAuthConsoleServiceService, target.addr, { timeoutMs: 10_000, retries: 2 });
+        consoleClient = createClient(oauthconsolev1.OAuthConsoleServiceService, target.addr, { timeoutMs: 10_000, retries: 2, tls });
         const r = await consoleClient.createConsoleLink(args as unknown as oauthconsolev1.CreateConsoleLinkRequest, opts);
         const base = (target.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
         // The token travels in the fragment: browsers never send it to a server or a log.
@@ -381,6 +400,7 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
   } finally {
     client?.close();
     consoleClient?.close();
+    tls?.close();
   }
 }
 

@@ -9,7 +9,7 @@ import { createWriteStream, existsSync, openSync, closeSync, ftruncateSync, stat
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { createClient, serviceSigner } from '@accord/common';
+import { createClient, grpcTls, serviceSigner } from '@accord/common';
 import { consentEventJson, consentv1 } from '@accord/proto';
 
 export interface ExportArgs {
@@ -66,8 +66,15 @@ function bar(done: number, total: number | undefined): string {
   return `[${'#'.repeat(fill)}${'-'.repeat(width - fill)}] ${(f * 100).toFixed(0).padStart(3)}% ${done}/~${total} events`;
 }
 
+/** Where `export` reads: the consent service, the admin identity's key and, with mutual TLS, its certificate files. */
+export interface ConsentTarget {
+  addr: string;
+  serviceKey: string;
+  tls?: { ca: string; cert: string; key: string };
+}
+
 /** Runs the export; resolves to the exit code. */
-export async function runExport(a: ExportArgs, target: { addr: string; serviceKey: string }, io: ExportIO): Promise<number> {
+export async function runExport(a: ExportArgs, target: ConsentTarget, io: ExportIO): Promise<number> {
   let cursor = a.cursor ?? '';
   let append = false;
   if (a.resume) {
@@ -84,7 +91,10 @@ export async function runExport(a: ExportArgs, target: { addr: string; serviceKe
   }
   // the operator's service identity (`admin`): the consent service admits it to exports of any account
   const identity = serviceSigner('admin', target.serviceKey);
-  const client = createClient(consentv1.ConsentServiceService, target.addr, { timeoutMs: 60_000, retries: 2, identity });
+  const tls = target.tls
+    ? grpcTls({ ACCORD_GRPC_TLS_CA_FILE: target.tls.ca, ACCORD_GRPC_TLS_CERT_FILE: target.tls.cert, ACCORD_GRPC_TLS_KEY_FILE: target.tls.key })
+    : undefined;
+  const client = createClient(consentv1.ConsentServiceService, target.addr, { timeoutMs: 60_000, retries: 2, identity, tls });
   const sink: Writable | ExportIO['stdout'] = a.output ? createWriteStream(a.output, { flags: append ? 'a' : 'w' }) : io.stdout;
   const gz = a.gzip ? createGzip() : undefined;
   if (gz) gz.pipe(sink as Writable);
@@ -148,5 +158,6 @@ export async function runExport(a: ExportArgs, target: { addr: string; serviceKe
     return 1;
   } finally {
     client.close();
+    tls?.close();
   }
 }
