@@ -385,6 +385,7 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
             spec: {
               restartPolicy: 'Never',
               automountServiceAccountToken: false,
+              volumes: [{ name: 'grpc-ca', configMap: { name: 'accord-grpc-ca' } }],
               containers: [
                 {
                   name: 'example',
@@ -399,7 +400,10 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
                     { name: 'ACCORD_ACCOUNT_ID', value: creds.accountId },
                     { name: 'ACCORD_APP_ID', value: creds.appId },
                     { name: 'ACCORD_SUBJECT', value: subject },
+                    // the release's gRPC is TLS: server-side TLS with the CA the chart publishes, and the bearer token
+                    { name: 'ACCORD_GRPC_CA', value: '/etc/accord-grpc-ca/ca.crt' },
                   ],
+                  volumeMounts: [{ name: 'grpc-ca', mountPath: '/etc/accord-grpc-ca', readOnly: true }],
                   resources: { requests: { cpu: '50m', memory: '32Mi' }, limits: { memory: '128Mi' } },
                   securityContext: { ...restrictedContainer.securityContext, runAsUser: 65532 },
                 },
