@@ -600,7 +600,13 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
           .trim()
           .split('\n')
           .sort(),
-      ).toEqual(['configmap/accord-dashboard', 'prometheusrule.monitoring.coreos.com/accord', 'servicemonitor.monitoring.coreos.com/accord']);
+      ).toEqual([
+        'configmap/accord-dashboard',
+        // the CA of the release's gRPC, for platform callers (grpcTls)
+        'configmap/accord-grpc-ca',
+        'prometheusrule.monitoring.coreos.com/accord',
+        'servicemonitor.monitoring.coreos.com/accord',
+      ]);
     },
   );
 });
