@@ -132,12 +132,16 @@ describe('gRPC server reflection', () => {
       const list = (await grpcurl(`127.0.0.1:${stack.ports[name as keyof typeof expected]}`, 'list')).split('\n').filter(Boolean);
       expect(list).toEqual(expect.arrayContaining([service, 'grpc.health.v1.Health']));
     }
-    const described = await grpcurl(`127.0.0.1:${stack.ports.oauth}`, 'describe', 'accord.oauth.v1.OAuthService.ValidateApiKey');
-    expect(described).toContain('rpc ValidateApiKey');
+    const described = await grpcurl(`127.0.0.1:${stack.ports.consent}`, 'describe', 'accord.consent.v1.ConsentService.GetStatistics');
+    expect(described).toContain('rpc GetStatistics');
+    // as a platform caller does it: the application's access token, the account and application taken from it
+    const token = await stack.token(acme, 'consent');
     const answer = JSON.parse(
-      await grpcurl('-d', JSON.stringify({ apiKey: acme.apiKey }), `127.0.0.1:${stack.ports.oauth}`, 'accord.oauth.v1.OAuthService/ValidateApiKey'),
+      await grpcurl('-H', `authorization: Bearer ${token}`, '-d', '{}', `127.0.0.1:${stack.ports.consent}`, 'accord.consent.v1.ConsentService/GetStatistics'),
     );
-    expect(answer).toEqual({ accountId: acme.accountId });
+    expect(answer).toMatchObject({ appId: acme.appId });
+    // and without it, refused
+    await expect(grpcurl('-d', '{}', `127.0.0.1:${stack.ports.consent}`, 'accord.consent.v1.ConsentService/GetStatistics')).rejects.toThrow(/Unauthenticated/);
   });
 });
 
