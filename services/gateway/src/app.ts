@@ -6,6 +6,7 @@ import { accessLog } from './middleware/access-log';
 import { ApiKeyCache, authenticate } from './middleware/auth';
 import { corsForSessions } from './middleware/cors';
 import { OriginCache, sessionOr } from './middleware/session-auth';
+import { declaredPermissions, mountAccess } from './middleware/permissions';
 import { verifyForm, verifyJsonBody, wellFormedBody } from './middleware/body-checks';
 import { documentRouting } from './middleware/document-routing';
 import { errorMiddleware, notFoundHandler } from './middleware/errors';
@@ -19,6 +20,7 @@ import { dataprocessingRoutes } from './routes/dataprocessing';
 import { docsRoutes } from './routes/docs';
 import { homeRoutes } from './routes/home';
 import { oauthErrorMiddleware, oauthRoutes } from './routes/oauth';
+import { PERMISSIONS } from './routes/permissions';
 import { sessionRoutes } from './routes/sessions';
 import { sdkRoutes } from './routes/sdk';
 import { systemRoutes } from './routes/system';
@@ -45,6 +47,8 @@ export function createApp(ctx: GatewayContext): Express {
   app.use(accessLog(ctx.logger));
   app.use(helmet());
   app.use(documentRouting(buildDocument(ctx.baseUrl) as { paths: Record<string, Record<string, unknown>> }));
+  // Who may call each route is declared in one table; the checks below read it for the request's route.
+  app.use(declaredPermissions(PERMISSIONS));
   app.use(express.json({ limit: ctx.config.ACCORD_BODY_LIMIT, type: ['application/json', 'application/*+json'], verify: verifyJsonBody }));
   app.use(express.urlencoded({ limit: ctx.config.ACCORD_BODY_LIMIT, extended: false, parameterLimit: 1000, verify: verifyForm }));
   // a lone UTF-16 surrogate in a JSON body is refused where it is (it cannot reach a service as sent)
@@ -61,16 +65,15 @@ export function createApp(ctx: GatewayContext): Express {
   const apiKeys = new ApiKeyCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
   const issuer = `${ctx.baseUrl}/oauth/v0`;
   const verified = new VerifiedTokens();
-  const auth = (scope: 'consent' | 'dataprocessing' | 'webhooks', apiKey: 'required' | 'optional') =>
-    authenticate({ keys: ctx.tokenKeys, issuer, scope, apiKey, apiKeys, verified });
+  const auth = (prefix: string) => authenticate({ keys: ctx.tokenKeys, issuer, ...mountAccess(PERMISSIONS, prefix), apiKeys, verified });
   const limited = requestLimits(limiter);
   // Consent sessions (browsers): CORS for allowed origins, then the session token or an access token.
   const origins = new OriginCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
   const session = { keys: ctx.tokenKeys, issuer, baseUrl: ctx.baseUrl, origins, dataprocessing: ctx.clients.dataprocessing, verified };
   const cors = corsForSessions(origins);
-  app.use('/consent/v0', cors, sessionOr(auth('consent', 'required'), session), limited, sessionRoutes(ctx), consentRoutes(ctx, eventLimits(limiter)));
-  app.use('/dataprocessing/v0', cors, sessionOr(auth('dataprocessing', 'optional'), session), limited, dataprocessingRoutes(ctx));
-  app.use('/webhooks/v0', auth('webhooks', 'optional'), limited, webhooksRoutes(ctx));
+  app.use('/consent/v0', cors, sessionOr(auth('/consent/v0'), session), limited, sessionRoutes(ctx), consentRoutes(ctx, eventLimits(limiter)));
+  app.use('/dataprocessing/v0', cors, sessionOr(auth('/dataprocessing/v0'), session), limited, dataprocessingRoutes(ctx));
+  app.use('/webhooks/v0', auth('/webhooks/v0'), limited, webhooksRoutes(ctx));
 
   // The account web application: its API (session cookie + CSRF, roles) and its pages.
   app.use('/console/api', consoleApiRoutes(ctx, { origins }));

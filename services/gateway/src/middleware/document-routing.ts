@@ -15,6 +15,25 @@ interface Route {
 }
 
 /**
+ * A path template of the document (`/dpgroups/{group_id}`) as a pattern matching its paths exactly as
+ * the routers do (case-sensitive, no optional trailing slash: routes/router.ts), capturing each
+ * parameter; the declarations of routes/permissions.ts are matched the same way.
+ */
+export function compileTemplate(template: string): { pattern: RegExp; params: string[] } {
+  const params: string[] = [];
+  const source = template
+    .split('/')
+    .map((seg) => {
+      const param = /^\{([^}]+)\}$/.exec(seg);
+      if (!param) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      params.push(param[1]!);
+      return '([^/]+)';
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}$`), params };
+}
+
+/**
  * The routes of an OpenAPI document, literal paths before templated ones (`/consents/search`
  * before `/consents/{id}`), each matching its path exactly as the routers do (case-sensitive,
  * no optional trailing slash: routes/router.ts).
@@ -32,17 +51,7 @@ export function documentRoutes(doc: { paths: Record<string, Record<string, unkno
           Object.keys(content).map((t) => t.toLowerCase()),
         );
     }
-    const params: string[] = [];
-    const source = template
-      .split('/')
-      .map((seg) => {
-        const param = /^\{([^}]+)\}$/.exec(seg);
-        if (!param) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-        params.push(param[1]!);
-        return '([^/]+)';
-      })
-      .join('/');
-    return { template, pattern: new RegExp(`^${source}$`), params, allow: methods, bodyTypes };
+    return { template, ...compileTemplate(template), allow: methods, bodyTypes };
   });
   return routes.sort((a, b) => a.params.length - b.params.length);
 }

@@ -9,6 +9,7 @@ const BASES = /^\/(consent|dataprocessing|webhooks|oauth|console\/api)\/v0(?=\/|
  * (authentication, validation), `other` for anything else.
  */
 export function routeLabel(req: Request): string {
+  // eslint-disable-next-line no-restricted-syntax -- a label (the REST base), nothing is decided on it
   const m = BASES.exec(req.originalUrl);
   const base = m ? m[0] : '';
   const path = (req.route as { path?: unknown } | undefined)?.path;

@@ -1,12 +1,19 @@
 import type { NextFunction, Request, Response } from 'express';
+import { PERMISSIONS } from '../routes/permissions';
+import { declaredPermission, declaredPermissions } from './permissions';
 import { checkSessionRight, OriginCache, SESSION_TOKEN_TYPE, sessionOr, type ConsentSession } from './session-auth';
 
 const BASE = 'http://accord.test';
 const group: ConsentSession = { accountId: 'a', appId: 'p', subject: 'u1', issuer: 'shop', groupId: 'g1', expiresAt: new Date() };
+const resolve = declaredPermissions(PERMISSIONS);
+/** The session's right on this request, its route's declaration found as the gateway finds it. */
 const check =
   (s: ConsentSession, method: string, path: string, query: Record<string, unknown> = {}, body?: unknown) =>
-  () =>
-    checkSessionRight(s, { method, path, query, body }, BASE);
+  () => {
+    const res = { locals: {} } as Response;
+    void resolve({ method, path } as Request, res, () => undefined);
+    checkSessionRight(s, declaredPermission(res), { method, query, body }, BASE);
+  };
 
 describe('consent session rights', () => {
   it('allow the group consent request and its own dashboard', () => {
@@ -32,6 +39,9 @@ describe('consent session rights', () => {
       ['POST', '/dataprocessing/v0/dpgroups'],
       ['PATCH', '/dataprocessing/v0/dpgroups/g1'],
       ['POST', '/consent/v0/sessions'],
+      ['HEAD', '/dataprocessing/v0/dpgroups/g1/consent-request'],
+      ['GET', '/dataprocessing/v0/dpgroups/g1/consent-request/'],
+      ['GET', '/consent/v0/no-such-route'],
     ]) {
       expect(check(group, m!, p!)).toThrow(expect.objectContaining({ status: 403 }));
     }

@@ -4,6 +4,7 @@ import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { isServiceError, type KeyStore, type VerifiedTokens } from '@accord/common';
 import type { Clients } from '../clients';
 import { decodedPathParam, HttpProblem } from '../problem';
+import { declaredPermission, type Declared } from './permissions';
 
 /** The JWT `typ` of consent session tokens (minted by the oauth service). */
 export const SESSION_TOKEN_TYPE = 'accord-session+jwt';
@@ -28,50 +29,53 @@ declare module 'express-serve-static-core' {
 const forbidden = (detail: string, slug = 'session-forbidden') => new HttpProblem(403, 'Forbidden', detail, [], {}, slug);
 
 /**
- * What a session may do on this request, decided from the method, the path below the REST base
- * (`/consent/v0/...`), the query and the parsed body. Everything not listed is forbidden.
- * Returns the targets a POST must stay within (null: any target of the session's group, checked
- * by the caller), or throws a 403 problem.
+ * What a session may do on this request: the right its route declares (routes/permissions.ts,
+ * found by `declaredPermissions`), checked against the path parameters, the query and the
+ * parsed body. A route that declares no session right, and a path no route declares, is forbidden.
+ * Throws a 403 problem (a 400 naming a path parameter whose escapes are not UTF-8).
  */
 export function checkSessionRight(
   s: ConsentSession,
-  req: { method: string; path: string; query: Record<string, unknown>; body?: unknown },
+  declared: Pick<Declared, 'permission' | 'params'> | undefined,
+  req: { method: string; query: Record<string, unknown>; body?: unknown },
   baseUrl: string,
 ): void {
-  const { method, path, query } = req;
+  const { query } = req;
+  const right = declared?.permission.who === 'application' ? declared.permission.session : undefined;
+  const param = (name: string) => decodedPathParam(declared!.params[name]!, name);
   const sameSubject = () => {
     if (query.subject !== s.subject || query.issuer !== s.issuer)
       throw forbidden('A consent session reads only its own subject and issuer.', 'session-subject');
   };
-  const group = /^\/dataprocessing\/v0\/dpgroups\/([^/]+)\/(consent-request|dashboard)$/.exec(path);
-  if (method === 'GET' && group) {
-    if (!s.groupId || decodedPathParam(group[1]!, 'group_id') !== s.groupId) throw forbidden('This consent session is not for this group.', 'session-group');
-    if (group[2] === 'dashboard') sameSubject();
-    return;
-  }
-  const spec = /^\/dataprocessing\/v0\/dpspecs\/([^/]+)$/.exec(path);
-  if (method === 'GET' && spec) {
-    if (!s.targets?.includes(`${baseUrl}/dataprocessing/v0/dpspecs/${decodedPathParam(spec[1]!, 'spec_id')}`))
-      throw forbidden('This specification is not a target of the consent session.', 'session-target');
-    return;
-  }
-  if (method === 'GET' && path === '/consent/v0/consents/search') {
-    sameSubject();
-    if (s.targets && typeof query.target === 'string' && !s.targets.includes(query.target))
-      throw forbidden('This target is not part of the consent session.', 'session-target');
-    return;
-  }
-  if (method === 'POST' && path === '/consent/v0/consents') {
-    const items = Array.isArray(req.body) ? req.body : [req.body];
-    for (const item of items as Array<Record<string, unknown> | null>) {
-      if (!item || typeof item !== 'object') continue; // left to the route's validation
-      if (item.subject !== s.subject || item.issuer !== s.issuer)
-        throw forbidden('A consent session records consent only for its own subject and issuer.', 'session-subject');
-      if (s.targets && !s.targets.includes(String(item.target))) throw forbidden('This target is not part of the consent session.', 'session-target');
+  // HEAD is answered by GET's route, but a session was only ever given the GET itself
+  switch (req.method === 'HEAD' ? undefined : right) {
+    case 'group-consent-request':
+    case 'group-dashboard':
+      if (!s.groupId || param('group_id') !== s.groupId) throw forbidden('This consent session is not for this group.', 'session-group');
+      if (right === 'group-dashboard') sameSubject();
+      return;
+    case 'target-spec':
+      if (!s.targets?.includes(`${baseUrl}/dataprocessing/v0/dpspecs/${param('spec_id')}`))
+        throw forbidden('This specification is not a target of the consent session.', 'session-target');
+      return;
+    case 'own-states':
+      sameSubject();
+      if (s.targets && typeof query.target === 'string' && !s.targets.includes(query.target))
+        throw forbidden('This target is not part of the consent session.', 'session-target');
+      return;
+    case 'record-own': {
+      const items = Array.isArray(req.body) ? req.body : [req.body];
+      for (const item of items as Array<Record<string, unknown> | null>) {
+        if (!item || typeof item !== 'object') continue; // left to the route's validation
+        if (item.subject !== s.subject || item.issuer !== s.issuer)
+          throw forbidden('A consent session records consent only for its own subject and issuer.', 'session-subject');
+        if (s.targets && !s.targets.includes(String(item.target))) throw forbidden('This target is not part of the consent session.', 'session-target');
+      }
+      return;
     }
-    return;
+    case undefined:
+      throw forbidden('A consent session token may only read its consent request, dashboard and states and record consent for its subject.');
   }
-  throw forbidden('A consent session token may only read its consent request, dashboard and states and record consent for its subject.');
 }
 
 /** Remembers allowed origins per application (and for any application) for a short time, bounded. */
@@ -175,8 +179,7 @@ export function sessionOr(
         'origin-not-allowed',
       );
 
-    const path = req.baseUrl + req.path;
-    checkSessionRight(s, { method: req.method, path, query: req.query as Record<string, unknown>, body: req.body }, opts.baseUrl);
+    checkSessionRight(s, declaredPermission(res), { method: req.method, query: req.query as Record<string, unknown>, body: req.body }, opts.baseUrl);
     if (req.method === 'POST' && s.groupId && !s.targets) await checkGroupTargets(s, req, opts.dataprocessing);
 
     req.consentSession = s;

@@ -4,6 +4,7 @@ import { HttpProblem } from '../../problem';
 import { dataprocessingRoutes } from '../dataprocessing';
 import { webhooksRoutes } from '../webhooks';
 import { strictRouter } from '../router';
+import { requireDeclaredRole } from './session';
 
 /**
  * Acts as one application of the session's account: checks that the application in the path
@@ -21,9 +22,14 @@ export function asApplication(ctx: GatewayContext): RequestHandler {
   };
 }
 
-/** Reads for every member; changes need `change` (the developer role). */
-export function readsOr(change: RequestHandler): RequestHandler {
-  return (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : change(req, res, next));
+/**
+ * `asApplication`, then the role the route declares (routes/permissions.ts: every member reads,
+ * developers change), so that an application of another account is a 404 whatever the role.
+ */
+export function actAsApplication(ctx: GatewayContext): RequestHandler {
+  const app = asApplication(ctx);
+  const role = requireDeclaredRole('application');
+  return (req, res, next) => app(req, res, (err?: unknown) => (err ? next(err) : role(req, res, next)));
 }
 
 /**
@@ -32,9 +38,9 @@ export function readsOr(change: RequestHandler): RequestHandler {
  * /console/api/applications/:appId/dataprocessing (= /dataprocessing/v0; the data is the
  * account's, changes are recorded as made by that application).
  */
-export function consoleApplicationApis(ctx: GatewayContext, developer: RequestHandler): Router {
+export function consoleApplicationApis(ctx: GatewayContext): Router {
   const r = strictRouter();
-  r.use('/applications/:appId/webhooks', asApplication(ctx), readsOr(developer), webhooksRoutes(ctx));
-  r.use('/applications/:appId/dataprocessing', asApplication(ctx), readsOr(developer), dataprocessingRoutes(ctx));
+  r.use('/applications/:appId/webhooks', actAsApplication(ctx), webhooksRoutes(ctx));
+  r.use('/applications/:appId/dataprocessing', actAsApplication(ctx), dataprocessingRoutes(ctx));
   return r;
 }

@@ -4,10 +4,10 @@ import express, { type Router } from 'express';
 import type { oauthconsolev1 } from '@accord/proto';
 import type { GatewayContext } from '../../context';
 import { validateBody } from '../../openapi/validate';
-import { limits, requireCsrf, requireRole, requireSession, sessionCookie, sessionJson, startSession } from './session';
+import { limits, requireCsrf, requireDeclaredRole, requireSession, sessionCookie, sessionJson, startSession } from './session';
 import { consoleOidcRoutes } from './oidc';
 import { consoleStatisticsRoutes } from './statistics';
-import { asApplication, consoleApplicationApis } from './application-apis';
+import { actAsApplication, consoleApplicationApis } from './application-apis';
 import type { OriginCache } from '../../middleware/session-auth';
 import { strictRouter } from '../router';
 
@@ -61,9 +61,8 @@ export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCa
   // Sign-in with OpenID Connect (redirects; no session yet).
   r.use(consoleOidcRoutes(ctx));
 
-  r.use(requireSession(ctx), requireCsrf(ctx));
-  const developer = requireRole('developer');
-  const owner = requireRole('owner');
+  // The role each route needs is declared in routes/permissions.ts.
+  r.use(requireSession(ctx), requireCsrf(ctx), requireDeclaredRole('account'));
 
   r.get('/session', (req, res) => {
     res.json(sessionJson(req.console!.session));
@@ -85,7 +84,7 @@ export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCa
     res.json(members.map(memberJson));
   });
   // Members (owner): invite with a one-time link, change a role, remove; the account keeps an owner (409).
-  r.post('/members', owner, validateBody('ConsoleInviteRequest'), async (req, res) => {
+  r.post('/members', validateBody('ConsoleInviteRequest'), async (req, res) => {
     const out = await oc.inviteMember({ accountId: req.console!.accountId, memberName: req.body.name, role: req.body.role, ttlSeconds: 0 });
     res.status(201).json({
       member: memberJson(out.member!),
@@ -94,10 +93,10 @@ export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCa
       expiresAt: iso(out.expiresAt),
     });
   });
-  r.patch('/members/:id', owner, validateBody('ConsoleMemberUpdateRequest'), async (req, res) => {
+  r.patch('/members/:id', validateBody('ConsoleMemberUpdateRequest'), async (req, res) => {
     res.json(memberJson(await oc.updateMemberRole({ accountId: req.console!.accountId, memberId: String(req.params.id), role: req.body.role })));
   });
-  r.delete('/members/:id', owner, async (req, res) => {
+  r.delete('/members/:id', async (req, res) => {
     await oc.removeMember({ accountId: req.console!.accountId, memberId: String(req.params.id) });
     res.status(204).end();
   });
@@ -107,11 +106,11 @@ export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCa
     const { applications } = await oc.listAccountApplications({ accountId: req.console!.accountId });
     res.json(applications.map(applicationJson));
   });
-  r.post('/applications', developer, validateBody('ConsoleApplicationCreateRequest'), async (req, res) => {
+  r.post('/applications', validateBody('ConsoleApplicationCreateRequest'), async (req, res) => {
     const out = await oc.createAccountApplication({ accountId: req.console!.accountId, name: req.body.name, scopes: req.body.scopes ?? [] });
     res.status(201).json({ application: applicationJson(out.application!), clientSecret: out.clientSecret });
   });
-  r.post('/applications/:id/rotate-secret', developer, validateBody('ConsoleRotateRequest'), async (req, res) => {
+  r.post('/applications/:id/rotate-secret', validateBody('ConsoleRotateRequest'), async (req, res) => {
     const out = await oc.rotateApplicationSecret({
       accountId: req.console!.accountId,
       applicationId: String(req.params.id),
@@ -119,19 +118,19 @@ export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCa
     });
     res.json({ application: applicationJson(out.application!), clientSecret: out.clientSecret });
   });
-  r.post('/applications/:id/disable', developer, async (req, res) => {
+  r.post('/applications/:id/disable', async (req, res) => {
     res.json(applicationJson(await oc.disableApplication({ accountId: req.console!.accountId, applicationId: String(req.params.id) })));
   });
 
   // Allowed browser origins (CORS for consent sessions): the whole list is replaced.
-  r.put('/applications/:id/origins', developer, validateBody('ConsoleOriginsRequest'), async (req, res) => {
+  r.put('/applications/:id/origins', validateBody('ConsoleOriginsRequest'), async (req, res) => {
     const app = await oc.setApplicationOrigins({ accountId: req.console!.accountId, applicationId: String(req.params.id), origins: req.body.origins });
     deps.origins?.forgetApplication(app.id);
     res.json(applicationJson(app));
   });
 
   // Tokens
-  r.post('/applications/:id/tokens', developer, validateBody('ConsoleTokenRequest'), async (req, res) => {
+  r.post('/applications/:id/tokens', validateBody('ConsoleTokenRequest'), async (req, res) => {
     const t = await oc.issueApplicationToken({ accountId: req.console!.accountId, applicationId: String(req.params.id), scopes: req.body.scopes ?? [] });
     res.status(201).json({ access_token: t.accessToken, token_type: t.tokenType, expires_in: t.expiresIn, scope: t.scope, refresh_token: t.refreshToken });
   });
@@ -139,7 +138,7 @@ export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCa
     const { families } = await oc.listTokenFamilies({ accountId: req.console!.accountId, applicationId: String(req.params.id) });
     res.json(families.map(familyJson));
   });
-  r.post('/token-families/:id/revoke', developer, async (req, res) => {
+  r.post('/token-families/:id/revoke', async (req, res) => {
     res.json(familyJson(await oc.revokeTokenFamily({ accountId: req.console!.accountId, familyId: String(req.params.id) })));
   });
 
@@ -147,13 +146,13 @@ export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCa
   r.get('/api-key', async (req, res) => {
     res.json(keyJson(await oc.getApiKeyInfo({ accountId: req.console!.accountId })));
   });
-  r.post('/api-key/rotate', owner, validateBody('ConsoleRotateRequest'), async (req, res) => {
+  r.post('/api-key/rotate', validateBody('ConsoleRotateRequest'), async (req, res) => {
     const out = await oc.rotateAccountApiKey({ accountId: req.console!.accountId, graceSeconds: req.body.graceSeconds ?? 0 });
     res.json({ apiKey: out.apiKey, ...keyJson(out.info) });
   });
 
-  r.use(consoleApplicationApis(ctx, developer));
-  r.use(consoleStatisticsRoutes(ctx, asApplication(ctx)));
+  r.use(consoleApplicationApis(ctx));
+  r.use(consoleStatisticsRoutes(ctx, actAsApplication(ctx)));
   return r;
 }
 
