@@ -9,6 +9,7 @@ const transform = {
 const transformIgnorePatterns = ['/node_modules/(?!iso-3166/)'];
 const moduleNameMapper = {
   '^@accord/proto$': '<rootDir>/proto/src/index.ts',
+  '^@accord/proofs$': '<rootDir>/shared/proofs/src/index.ts',
   '^@accord/verify$': '<rootDir>/clients/verify/src/index.ts',
   '^@accord/common$': '<rootDir>/services/common/src/index.ts',
   '^@accord/local-stack$': '<rootDir>/deploy/local/src/index.ts',
@@ -33,7 +34,7 @@ module.exports = {
     {
       ...base,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{proto,services,deploy,bench,clients,testkit}/**/src/**/*.test.ts', '<rootDir>/clients/*/test/**/*.test.ts'],
+      testMatch: ['<rootDir>/{proto,shared,services,deploy,bench,clients,testkit}/**/src/**/*.test.ts', '<rootDir>/clients/*/test/**/*.test.ts'],
     },
     { ...withServers, displayName: 'component', testMatch: ['<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/deploy/local/test/**/*.test.ts'] },
     { ...withServers, displayName: 'e2e', testMatch: ['<rootDir>/e2e/**/*.test.ts'] },

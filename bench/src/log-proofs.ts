@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { connectMongo, createLogger, syncIndexes } from '@accord/common';
 import { defineLogModels, LogRepository, signTreeHead } from '@accord/consent';
 import { startInfra } from '@accord/local-stack';
-import { CompactRange, hashFromBase64, leafHash, verifyConsistency, verifyInclusion } from '@accord/verify';
+import { CompactRange, hashFromBase64, leafHash, verifyConsistency, verifyInclusion } from '@accord/proofs';
 
 const N = Number(process.env.BENCH_LOG_LEAVES ?? 1_000_000);
 const PROOFS = Number(process.env.BENCH_LOG_PROOFS ?? 2000);

@@ -6,7 +6,7 @@
  * Exit code 0 only when every check passes; 1 when a check fails; 2 for a usage or file error.
  */
 import { readFileSync } from 'node:fs';
-import { verifyBundle, type Bundle } from './verify';
+import { verifyBundle, type Bundle } from '@accord/proofs';
 
 const USAGE =
   'usage: accord-verify --receipt r.jwt --proof p.json --head h.json --jwks jwks.json [--event e.json] [--consistency c.json] [--json]\n' +

@@ -1,23 +1,6 @@
-export * from './merkle';
-export { canonicalJson, eventLeaf } from './jcs';
-export { hashFromBase64, toBase64 } from './encoding';
-export {
-  parseTreeHead,
-  SIGNING_ALGORITHMS,
-  TREE_HEAD_TYP,
-  treeHeadPayloadBytes,
-  verifyTreeHead,
-  type TreeHead,
-  type TreeHeadPayload,
-  type Verdict,
-} from './tree-head';
-export {
-  parseConsistencyProof,
-  parseInclusionProof,
-  verifyBundle,
-  type Bundle,
-  type Check,
-  type ConsistencyProof,
-  type InclusionProof,
-  type LogAnchor,
-} from './verify';
+/**
+ * The verifier's library API: the log's hashing, tree heads and bundle verification, which live in
+ * @accord/proofs (shared/proofs), the package the consent service uses too; this package adds the
+ * command line (`accord-verify`, src/cli.ts).
+ */
+export * from '@accord/proofs';

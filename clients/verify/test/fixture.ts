@@ -3,9 +3,7 @@
  * an installation would publish it: events as the API answers them, receipts, heads, proofs.
  */
 import { CompactSign, exportJWK, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jose';
-import { eventLeaf } from '../src/jcs';
-import { inMemory, leafHash, rootOf } from '../src/merkle';
-import { TREE_HEAD_TYP, treeHeadPayloadBytes, type TreeHead } from '../src/tree-head';
+import { eventLeaf, inMemory, leafHash, rootOf, TREE_HEAD_TYP, treeHeadPayloadBytes, type TreeHead } from '../src';
 
 export interface Signer {
   kid: string;

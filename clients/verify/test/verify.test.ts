@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../src/cli';
-import { verifyBundle, type Bundle } from '../src/verify';
+import { verifyBundle, type Bundle } from '../src';
 import { Log, signer, type Signer } from './fixture';
 
 let key: Signer;

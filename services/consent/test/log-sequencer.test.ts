@@ -2,7 +2,7 @@ import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { status } from '@grpc/grpc-js';
 import { exportJWK } from 'jose';
 import { testEnv } from '@accord/local-stack';
-import { hashFromBase64, rootOf, verifyConsistency, verifyInclusion, verifyTreeHead } from '@accord/verify';
+import { hashFromBase64, rootOf, verifyConsistency, verifyInclusion, verifyTreeHead } from '@accord/proofs';
 import type { ConsentEvent } from '../src/domain/consent';
 import { eventLeafHash, signTreeHead } from '../src/domain/log';
 import { LogSequencer, type SequencerOptions } from '../src/events/log-sequencer';

@@ -1,7 +1,7 @@
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { exportJWK, type JWK } from 'jose';
 import { testEnv } from '@accord/local-stack';
-import { hashFromBase64, leafHash, rootOf, verifyConsistency, verifyInclusion, verifyTreeHead } from '@accord/verify';
+import { hashFromBase64, leafHash, rootOf, verifyConsistency, verifyInclusion, verifyTreeHead } from '@accord/proofs';
 import { signTreeHead } from '../src/domain/log';
 import { LogContentionError, LogTree } from '../src/app/log-tree';
 import type { LogTreeStore } from '../src/app/ports';

@@ -4,7 +4,7 @@ import { connectMongo, jwkToJson } from '@accord/common';
 import { consentEventJson, type consentv1 } from '@accord/proto';
 import type { JSONWebKeySet } from 'jose';
 import { connect } from 'nats';
-import { verifyBundle, verifyTreeHead } from '@accord/verify';
+import { verifyBundle, verifyTreeHead } from '@accord/proofs';
 import { publicHead } from '../src/domain/log';
 import { LogTree } from '../src/app/log-tree';
 import { defineLogModels } from '../src/store/mongo/log-models';

@@ -8,7 +8,7 @@ import {
   toBase64,
   type Range,
   type Subtree,
-} from '@accord/verify';
+} from '@accord/proofs';
 import type { SignedTreeHead } from '../domain/log';
 import type { LogLeaf, LogTreeStore, TreeHeadRecord } from './ports';
 

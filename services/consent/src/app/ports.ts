@@ -1,4 +1,4 @@
-import type { LogAnchor, Subtree } from '@accord/verify';
+import type { LogAnchor, Subtree } from '@accord/proofs';
 import type { ConsentEvent } from '../domain/consent';
 import type { DecidedEvent } from '../domain/decision';
 import type { SpecDetails } from '../domain/receipt';

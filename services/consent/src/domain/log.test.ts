@@ -1,6 +1,6 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { exportJWK, type JWK } from 'jose';
-import { eventLeaf, inMemory, leafHash, rootOf, verifyBundle, verifyInclusion, verifyTreeHead } from '@accord/verify';
+import { eventLeaf, inMemory, leafHash, rootOf, verifyBundle, verifyInclusion, verifyTreeHead } from '@accord/proofs';
 import type { ConsentEvent } from './consent';
 import { eventLeafHash, leafJson, logAnchor, publicHead, signTreeHead } from './log';
 import { receiptClaims, signReceipt } from './receipt';

@@ -1,10 +1,10 @@
 /**
  * The consent log's rules on the service side: what a leaf is, and how a tree head is signed.
- * The hashing itself is @accord/verify's (one module for the service and the offline verifier).
+ * The hashing itself is @accord/proofs's (shared/proofs: one module for the service and the offline verifier).
  */
 import { CompactSign } from 'jose';
 import type { KeyObject } from 'node:crypto';
-import { eventLeaf, leafHash, toBase64, TREE_HEAD_TYP, treeHeadPayloadBytes, type LogAnchor, type TreeHead, type TreeHeadPayload } from '@accord/verify';
+import { eventLeaf, leafHash, toBase64, TREE_HEAD_TYP, treeHeadPayloadBytes, type LogAnchor, type TreeHead, type TreeHeadPayload } from '@accord/proofs';
 import type { ConsentEvent } from './consent';
 
 /**

@@ -1,6 +1,6 @@
 import { SignJWT, type JWK } from 'jose';
 import type { KeyObject } from 'node:crypto';
-import type { LogAnchor } from '@accord/verify';
+import type { LogAnchor } from '@accord/proofs';
 import type { contracts } from '@accord/proto';
 import type { ConsentEvent } from './consent';
 

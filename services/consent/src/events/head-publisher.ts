@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { JetStreamClient } from 'nats';
 import { eventSubject, type EventEnvelope } from '@accord/common';
-import type { TreeHead } from '@accord/verify';
+import type { TreeHead } from '@accord/proofs';
 import type { TreeHeadRecord } from '../app/ports';
 
 /** The event type of a new signed tree head (webhooks subscribe to it; docs/consent-log.md). */

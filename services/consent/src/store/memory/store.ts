@@ -1,4 +1,4 @@
-import type { Subtree } from '@accord/verify';
+import type { Subtree } from '@accord/proofs';
 import { hashKey, LIMITS, stateKey, type ConsentEvent } from '../../domain/consent';
 import { decidedEvent, type DecidedEvent } from '../../domain/decision';
 import type { StatisticsCounts } from '../../domain/statistics';
