@@ -22,11 +22,21 @@ describe('the boundary rules of npm run lint', () => {
 
   test('fail the lint when a rule is broken', () => {
     expect(status).not.toBe(0);
-    expect(out).toMatch(/14 dependency violations/);
+    expect(out).toMatch(/16 dependency violations/);
   });
 
   test('report an import cycle with its path', () => {
     expect(out).toMatch(/no-cycle: services\/shop\/src\/store\/audit\.ts →\s+services\/shop\/src\/store\/orders\.ts →\s+services\/shop\/src\/store\/audit\.ts/);
+  });
+
+  test('report an import cycle made of a type-only import too', () => {
+    expect(out).toMatch(
+      /no-cycle: services\/shop\/src\/pages\/orders-page\.ts →\s+services\/shop\/src\/pages\/shell\.ts →\s+services\/shop\/src\/pages\/orders-page\.ts/,
+    );
+  });
+
+  test('report a service that imports a client package (what both share lives in shared/)', () => {
+    expect(out).toContain('services-without-clients: services/shop/src/log.ts → clients/verify/src/index.ts');
   });
 
   test('report a domain module that imports the store', () => {

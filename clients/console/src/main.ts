@@ -1,23 +1,12 @@
 import { api, setSession, whenSignedOut, type Session } from './api.js';
 import { describe, h, mount } from './dom.js';
+import type { Page, PageContext } from './page.js';
 import { apiKeyPage, applicationsPage, tokensPage } from './pages/credentials.js';
 import { dataProcessingPage } from './pages/dataprocessing.js';
 import { membersPage } from './pages/members.js';
 import { statisticsPage } from './pages/statistics.js';
 import { webhooksPage } from './pages/webhooks.js';
 
-export interface PageContext {
-  session: Session;
-  /** True when the member may change things (developer or owner). */
-  canChange: boolean;
-  isOwner: boolean;
-  /** The application chosen on the tokens and webhooks pages (kept across pages). */
-  appId?: string;
-  /** Reads the session again and redraws (after a change to the member's own role). */
-  resync: () => Promise<void>;
-}
-
-type Page = (root: HTMLElement, ctx: PageContext) => Promise<void> | void;
 const PAGES: Array<{ path: string; title: string; page: Page }> = [
   { path: 'applications', title: 'Applications', page: applicationsPage },
   { path: 'tokens', title: 'Tokens', page: tokensPage },

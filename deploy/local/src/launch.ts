@@ -4,7 +4,8 @@ import { DEFAULT_METRICS_PORTS } from '@accord/common';
 import { startInfra, type Infra } from './infra';
 import { freePort, portFree, REPO_ROOT, spawnLogged, stopChild } from './processes';
 import { loadOrCreateSecrets } from './secrets';
-import { pickServicePorts, serviceEnv, SERVICES, stackEnv, type LocalSecrets, type ServiceName, type StackPorts } from './stack-env';
+import type { LocalSecrets } from './secrets';
+import { pickServicePorts, serviceEnv, SERVICES, stackEnv, type ServiceName, type StackPorts } from './stack-env';
 
 export interface LaunchedStack {
   url: string;

@@ -2,12 +2,23 @@ import { createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { SERVICE_IDENTITIES, type ServiceIdentity } from '@accord/common';
-import type { LocalSecrets } from './stack-env';
 
 const pem = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 /** A private key per service identity (each process gets its own; all get every public key). */
 const serviceKeys = () => Object.fromEntries(SERVICE_IDENTITIES.map((id) => [id, pem()])) as Record<ServiceIdentity, string>;
+
+/** The secrets of a local stack (kept in a file between runs: `loadOrCreateSecrets`). */
+export interface LocalSecrets {
+  adminToken: string;
+  hashKey: string;
+  tokenSigningKey: string;
+  receiptSigningKey: string;
+  /** ACCORD_ERASURE_KEY of the consent service: the per-account keys of erased subjects derive from it. */
+  erasureKey?: string;
+  /** A private key (PEM) per service identity: ACCORD_SERVICE_KEY of each process, and `admin` for the operator's commands. */
+  serviceKeys: Record<ServiceIdentity, string>;
+}
 
 export function generateSecrets(): LocalSecrets {
   return {

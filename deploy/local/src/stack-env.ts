@@ -1,6 +1,5 @@
 import { freePort } from './processes';
-import { servicePeers } from './secrets';
-import type { ServiceIdentity } from '@accord/common';
+import { servicePeers, type LocalSecrets } from './secrets';
 
 export const SERVICES = ['oauth', 'consent', 'dataprocessing', 'webhook'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -62,15 +61,4 @@ export function stackEnv(opts: {
 export function serviceEnv(name: ServiceName | 'gateway', ports: StackPorts, secrets: Pick<LocalSecrets, 'serviceKeys'>): Record<string, string> {
   const identity = { ACCORD_SERVICE_KEY: secrets.serviceKeys[name] };
   return name === 'gateway' ? identity : { ...identity, GRPC_PORT: String(ports[name]), GRPC_HOST: '127.0.0.1' };
-}
-
-export interface LocalSecrets {
-  adminToken: string;
-  hashKey: string;
-  tokenSigningKey: string;
-  receiptSigningKey: string;
-  /** ACCORD_ERASURE_KEY of the consent service: the per-account keys of erased subjects derive from it. */
-  erasureKey?: string;
-  /** A private key (PEM) per service identity: ACCORD_SERVICE_KEY of each process, and `admin` for the operator's commands. */
-  serviceKeys: Record<ServiceIdentity, string>;
 }

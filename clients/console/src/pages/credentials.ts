@@ -1,6 +1,6 @@
 import { api, ApiError } from '../api.js';
 import { checkboxes, checkedValues, date, empty, errorBox, field, h, loading, mount, secretBox } from '../dom.js';
-import type { PageContext } from '../main.js';
+import type { PageContext } from '../page.js';
 
 export interface Application {
   id: string;

@@ -1,6 +1,6 @@
 import { api, ApiError } from '../api.js';
 import { date, empty, errorBox, field, h, loading, mount } from '../dom.js';
-import type { PageContext } from '../main.js';
+import type { PageContext } from '../page.js';
 import { mountApplicationPage, pageFrame, type Application } from './credentials.js';
 
 interface Group {

@@ -1,6 +1,6 @@
 import { api } from '../api.js';
 import { date, errorBox, field, h, loading, mount, secretBox } from '../dom.js';
-import type { PageContext } from '../main.js';
+import type { PageContext } from '../page.js';
 
 interface Member {
   id: string;

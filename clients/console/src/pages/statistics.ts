@@ -1,6 +1,6 @@
 import { api } from '../api.js';
 import { empty, errorBox, field, h, loading, mount } from '../dom.js';
-import type { PageContext } from '../main.js';
+import type { PageContext } from '../page.js';
 import { applicationPicker, type Application } from './credentials.js';
 
 interface Day {
