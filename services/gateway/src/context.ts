@@ -1,5 +1,5 @@
 import type { KeyStore, Logger } from '@accord/common';
-import type { Clients } from './clients';
+import type { Clients } from './grpc/clients';
 import type { Config } from './config';
 
 /** What every route module receives. */

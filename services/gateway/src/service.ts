@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { KeyStore, type Logger } from '@accord/common';
 import { createApp } from './app';
-import { closeClients, createClients } from './clients';
+import { closeClients, createClients } from './grpc/clients';
 import type { Config } from './config';
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {

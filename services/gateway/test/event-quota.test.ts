@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Metadata, status } from '@grpc/grpc-js';
 import { createLogger, loadConfig } from '@accord/common';
-import type { Clients } from '../src/clients';
+import type { Clients } from '../src/grpc/clients';
 import { configShape } from '../src/config';
 import type { GatewayContext } from '../src/context';
 import { Limiter } from '../src/limits/limiter';

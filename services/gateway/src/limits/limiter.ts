@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { AccountLimits, BucketMap, Counter, metricsRegistry, share, type AppliedLimit, type BucketPolicy, type Logger, type Take } from '@accord/common';
-import type { Clients } from '../clients';
+import type { Clients } from '../grpc/clients';
 import type { Config } from '../config';
 
 /** Requests refused by a limit, by limit name (a fixed set; never ids). */

@@ -2,7 +2,7 @@ import { status as Code } from '@grpc/grpc-js';
 import type { Request, RequestHandler } from 'express';
 import { errors as joseErrors } from 'jose';
 import { accessClaims, bearerToken, isServiceError, VerifiedTokens, type AccessClaims, type KeyStore } from '@accord/common';
-import type { Clients } from '../clients';
+import type { Clients } from '../grpc/clients';
 import { HttpProblem } from '../problem';
 
 /** Who is calling, from a verified access token. */

@@ -2,7 +2,7 @@ import { status as Code } from '@grpc/grpc-js';
 import type { Request, RequestHandler } from 'express';
 import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
 import { isServiceError, type KeyStore, type VerifiedTokens } from '@accord/common';
-import type { Clients } from '../clients';
+import type { Clients } from '../grpc/clients';
 import { decodedPathParam, HttpProblem } from '../problem';
 import { declaredPermission, type Declared } from './permissions';
 

@@ -1,6 +1,6 @@
 import { createClient, grpcTls, healthProbe, serviceSigner, type GrpcTls, type HealthProbe, type PromiseClient } from '@accord/common';
 import { consentactivityv1, consentv1, dataprocessingv1, limitsv1, oauthconsolev1, oauthv1, webhookv1 } from '@accord/proto';
-import type { Config } from './config';
+import type { Config } from '../config';
 
 /**
  * One typed promise client per downstream service. Every call carries a deadline and the
