@@ -7,6 +7,7 @@ import { createApp } from '../app';
 import { configShape } from '../config';
 import type { GatewayContext } from '../context';
 import { buildDocument } from '../openapi';
+import type { OperationKey, Permission } from '../middleware/permissions';
 import { PERMISSIONS } from './permissions';
 
 interface Layer {
@@ -79,5 +80,29 @@ describe('every route declares who may call it (routes/permissions.ts)', () => {
 
   test('every declaration has its route', () => {
     expect([...declared].filter((d) => !routes.has(d))).toEqual([]);
+  });
+
+  test("the document's security of each operation says what its declaration says", () => {
+    const expected = (p: Permission) =>
+      p.who === 'public'
+        ? []
+        : p.who === 'client'
+          ? [{}, { basic: [] }]
+          : p.who === 'console'
+            ? [{ consoleSession: [] }]
+            : p.apiKey === 'required'
+              ? [{ bearer: [], apiKey: [] }]
+              : [{ bearer: [] }];
+    const differ = Object.entries(doc.paths).flatMap(([path, item]) =>
+      ['get', 'post', 'put', 'patch', 'delete']
+        .filter((m) => item[m])
+        .map((m) => {
+          const key = `${m.toUpperCase()} ${path}` as OperationKey;
+          const security = (item[m] as { security?: unknown }).security ?? (doc as { security?: unknown }).security;
+          return { key, security, declared: PERMISSIONS[key] && expected(PERMISSIONS[key]) };
+        })
+        .filter((o) => JSON.stringify(o.security) !== JSON.stringify(o.declared)),
+    );
+    expect(differ).toEqual([]);
   });
 });
