@@ -59,6 +59,132 @@ export function originProblem(value: string): string | null {
   return null;
 }
 
+/**
+ * The origins editor of one application, in `panel`: add and remove, each change saved at once
+ * (the list is replaced), then `refresh` redraws the applications.
+ */
+function originsEditor(panel: HTMLElement, a: Application, refresh: () => Promise<void>): void {
+  const input = h('input', {
+    id: 'new-origin',
+    name: 'origin',
+    inputmode: 'url',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: 'https://shop.example',
+    maxlength: 300,
+    'aria-describedby': 'new-origin-hint new-origin-error',
+  });
+  const error = h('p', { id: 'new-origin-error', class: 'field-error', 'aria-live': 'assertive' });
+  const status = h('div', { 'aria-live': 'polite' });
+  const showError = (message: string) => {
+    error.textContent = message;
+    input.setAttribute('aria-invalid', 'true');
+    input.focus();
+  };
+  const clearError = () => {
+    error.textContent = '';
+    input.removeAttribute('aria-invalid');
+  };
+  /** Saves the whole list; a refusal of the new entry is shown at the field, anything else in the status line. */
+  const save = async (origins: string[], added: string | null, done: string) => {
+    mount(status, h('p', { class: 'state loading', role: 'status' }, 'Saving…'));
+    try {
+      const updated = await api<Application>('PUT', `/applications/${a.id}/origins`, { origins });
+      a = updated;
+      render();
+      mount(status, h('p', { class: 'state', role: 'status' }, done));
+      await refresh();
+    } catch (err) {
+      const fields = err instanceof ApiError ? (err.problem.errors ?? []) : [];
+      const atNew = added !== null ? fields.find((f) => f.field === `/origins/${origins.length - 1}`) : undefined;
+      if (atNew) {
+        mount(status);
+        showError(`Not saved: ${atNew.message}.`);
+      } else mount(status, errorBox(err));
+    }
+  };
+  const list = h('div', {});
+  const render = () =>
+    mount(
+      list,
+      a.allowedOrigins.length
+        ? h(
+            'ul',
+            { class: 'origins', 'aria-label': `Allowed origins of ${a.name}` },
+            a.allowedOrigins.map((o) =>
+              h(
+                'li',
+                {},
+                h('code', {}, o),
+                ' ',
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'secondary',
+                    'aria-label': `Remove ${o}`,
+                    onclick: () => {
+                      clearError();
+                      void save(
+                        a.allowedOrigins.filter((x) => x !== o),
+                        null,
+                        `${o} removed.`,
+                      ).then(() => input.focus());
+                    },
+                  },
+                  'Remove',
+                ),
+              ),
+            ),
+          )
+        : empty('No origins: no web page may use this application’s consent sessions.'),
+    );
+  render();
+  const form = h(
+    'form',
+    {
+      novalidate: true,
+      onsubmit: (e: Event) => {
+        e.preventDefault();
+        clearError();
+        const value = input.value.trim();
+        const problem = originProblem(value);
+        if (problem) return showError(problem);
+        const canonical = new URL(value).origin;
+        if (a.allowedOrigins.includes(canonical)) return showError(`${canonical} is already allowed.`);
+        void save([...a.allowedOrigins, value], value, `${canonical} added.`).then(() => {
+          if (!input.getAttribute('aria-invalid')) {
+            input.value = '';
+            input.focus();
+          }
+        });
+      },
+    },
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'new-origin' }, 'New origin'),
+      h('div', { class: 'row' }, input, h('button', { type: 'submit' }, 'Add origin')),
+      h('p', { id: 'new-origin-hint', class: 'hint' }, 'scheme://host[:port], e.g. https://shop.example or http://localhost:3000 — no path, no wildcard.'),
+      error,
+    ),
+  );
+  mount(
+    panel,
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'origins-title' },
+      h('h2', { id: 'origins-title', tabindex: '-1' }, `Allowed origins of “${a.name}”`),
+      h('p', { class: 'hint' }, 'Web pages on these origins may call the API with this application’s consent sessions (CORS). Changes apply at once.'),
+      status,
+      list,
+      form,
+      h('button', { type: 'button', class: 'secondary', onclick: () => mount(panel) }, 'Close'),
+    ),
+  );
+  input.focus();
+}
+
 export async function applicationsPage(root: HTMLElement, ctx: PageContext): Promise<void> {
   const list = h('div', {}, loading('applications'));
   const originsPanel = h('div', {});
@@ -104,129 +230,6 @@ export async function applicationsPage(root: HTMLElement, ctx: PageContext): Pro
     originsPanel,
     ctx.canChange ? form : null,
   );
-
-  /** The origins editor of one application: add and remove, each change saved at once (the list is replaced). */
-  function editOrigins(a: Application): void {
-    const input = h('input', {
-      id: 'new-origin',
-      name: 'origin',
-      inputmode: 'url',
-      autocomplete: 'off',
-      spellcheck: 'false',
-      placeholder: 'https://shop.example',
-      maxlength: 300,
-      'aria-describedby': 'new-origin-hint new-origin-error',
-    });
-    const error = h('p', { id: 'new-origin-error', class: 'field-error', 'aria-live': 'assertive' });
-    const status = h('div', { 'aria-live': 'polite' });
-    const showError = (message: string) => {
-      error.textContent = message;
-      input.setAttribute('aria-invalid', 'true');
-      input.focus();
-    };
-    const clearError = () => {
-      error.textContent = '';
-      input.removeAttribute('aria-invalid');
-    };
-    /** Saves the whole list; a refusal of the new entry is shown at the field, anything else in the status line. */
-    const save = async (origins: string[], added: string | null, done: string) => {
-      mount(status, h('p', { class: 'state loading', role: 'status' }, 'Saving…'));
-      try {
-        const updated = await api<Application>('PUT', `/applications/${a.id}/origins`, { origins });
-        a = updated;
-        render();
-        mount(status, h('p', { class: 'state', role: 'status' }, done));
-        await refresh();
-      } catch (err) {
-        const fields = err instanceof ApiError ? (err.problem.errors ?? []) : [];
-        const atNew = added !== null ? fields.find((f) => f.field === `/origins/${origins.length - 1}`) : undefined;
-        if (atNew) {
-          mount(status);
-          showError(`Not saved: ${atNew.message}.`);
-        } else mount(status, errorBox(err));
-      }
-    };
-    const list = h('div', {});
-    const render = () =>
-      mount(
-        list,
-        a.allowedOrigins.length
-          ? h(
-              'ul',
-              { class: 'origins', 'aria-label': `Allowed origins of ${a.name}` },
-              a.allowedOrigins.map((o) =>
-                h(
-                  'li',
-                  {},
-                  h('code', {}, o),
-                  ' ',
-                  h(
-                    'button',
-                    {
-                      type: 'button',
-                      class: 'secondary',
-                      'aria-label': `Remove ${o}`,
-                      onclick: () => {
-                        clearError();
-                        void save(
-                          a.allowedOrigins.filter((x) => x !== o),
-                          null,
-                          `${o} removed.`,
-                        ).then(() => input.focus());
-                      },
-                    },
-                    'Remove',
-                  ),
-                ),
-              ),
-            )
-          : empty('No origins: no web page may use this application’s consent sessions.'),
-      );
-    render();
-    const form = h(
-      'form',
-      {
-        novalidate: true,
-        onsubmit: (e: Event) => {
-          e.preventDefault();
-          clearError();
-          const value = input.value.trim();
-          const problem = originProblem(value);
-          if (problem) return showError(problem);
-          const canonical = new URL(value).origin;
-          if (a.allowedOrigins.includes(canonical)) return showError(`${canonical} is already allowed.`);
-          void save([...a.allowedOrigins, value], value, `${canonical} added.`).then(() => {
-            if (!input.getAttribute('aria-invalid')) {
-              input.value = '';
-              input.focus();
-            }
-          });
-        },
-      },
-      h(
-        'div',
-        { class: 'field' },
-        h('label', { for: 'new-origin' }, 'New origin'),
-        h('div', { class: 'row' }, input, h('button', { type: 'submit' }, 'Add origin')),
-        h('p', { id: 'new-origin-hint', class: 'hint' }, 'scheme://host[:port], e.g. https://shop.example or http://localhost:3000 — no path, no wildcard.'),
-        error,
-      ),
-    );
-    mount(
-      originsPanel,
-      h(
-        'section',
-        { class: 'card', 'aria-labelledby': 'origins-title' },
-        h('h2', { id: 'origins-title', tabindex: '-1' }, `Allowed origins of “${a.name}”`),
-        h('p', { class: 'hint' }, 'Web pages on these origins may call the API with this application’s consent sessions (CORS). Changes apply at once.'),
-        status,
-        list,
-        form,
-        h('button', { type: 'button', class: 'secondary', onclick: () => mount(originsPanel) }, 'Close'),
-      ),
-    );
-    input.focus();
-  }
 
   async function refresh(): Promise<void> {
     try {
@@ -275,7 +278,12 @@ export async function applicationsPage(root: HTMLElement, ctx: PageContext): Pro
                     ctx.canChange
                       ? h(
                           'button',
-                          { type: 'button', class: 'link', 'aria-label': `Edit allowed origins of ${a.name}`, onclick: () => editOrigins(a) },
+                          {
+                            type: 'button',
+                            class: 'link',
+                            'aria-label': `Edit allowed origins of ${a.name}`,
+                            onclick: () => originsEditor(originsPanel, a, refresh),
+                          },
                           'Edit origins',
                         )
                       : null,

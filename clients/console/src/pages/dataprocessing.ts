@@ -259,6 +259,14 @@ export function diffTable(a: Version, b: Version): HTMLElement {
   );
 }
 
+/** What the parts of the page share: the chosen application's API, the status line, the runner that shows errors there, and whether the member may change things. */
+interface Frame {
+  base: string;
+  out: HTMLElement;
+  attempt: (fn: () => Promise<void>) => Promise<void>;
+  canChange: boolean;
+}
+
 export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): Promise<void> {
   const { out, body, attempt } = pageFrame();
   const lead = 'Groups of data-processing specifications, their texts and versions. Changes are recorded as made by the chosen application.';
@@ -266,6 +274,7 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
 
   async function groups(app: Application): Promise<void> {
     const base = `/applications/${app.id}/dataprocessing`;
+    const frame: Frame = { base, out, attempt, canChange: ctx.canChange };
     const list = h('div', {}, loading('groups'));
     const detail = h('div', {});
     const name = h('input', { required: true, maxlength: 200 });
@@ -391,7 +400,7 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
         detail,
         h('h2', {}, g.name),
         g.purpose ? h('p', { class: 'lead' }, g.purpose) : null,
-        ctx.canChange ? groupForm(g) : null,
+        ctx.canChange ? groupForm(frame, g, refresh) : null,
         h(
           'div',
           { class: 'row wrap' },
@@ -409,7 +418,7 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
           if (!ss.length) return mount(specs, empty('No specifications in this group yet.'));
           mount(
             specs,
-            ss.map((s) => specCard(s)),
+            ss.map((s) => specCard(frame, s)),
           );
         } catch (err) {
           mount(specs, errorBox(err));
@@ -418,249 +427,256 @@ export async function dataProcessingPage(root: HTMLElement, ctx: PageContext): P
       await listSpecs();
     }
 
-    /** Rename a group or change its purpose; delete it with its specifications. */
-    function groupForm(g: Group): HTMLElement {
-      const name = h('input', { value: g.name, required: true, maxlength: 200 });
-      const purpose = h('input', { value: g.purpose, maxlength: 1000 });
-      const remove = () =>
-        void attempt(async () => {
-          if (!confirm(`Delete the group “${g.name}” and its specifications? Their history stays, the group is gone.`)) return mount(out);
-          await api('DELETE', `${base}/dpgroups/${g.id}`);
-          mount(out, h('p', { class: 'state', role: 'status' }, `Group “${g.name}” deleted.`));
-          await refresh();
-        });
-      return h(
-        'details',
-        { class: 'card' },
-        h('summary', {}, 'Edit group'),
-        h(
-          'form',
-          {
-            'aria-label': `Edit group ${g.name}`,
-            onsubmit: (e: Event) => {
-              e.preventDefault();
-              void attempt(async () => {
-                const u = await api<Group>('PATCH', `${base}/dpgroups/${g.id}`, { name: name.value, purpose: purpose.value });
-                mount(out, h('p', { class: 'state', role: 'status' }, `Group “${u.name}” saved.`));
-                await refresh(u.id);
-              });
-            },
-          },
-          h('div', { class: 'row wrap' }, field('Group name', name), field('Group purpose', purpose)),
-          h(
-            'div',
-            { class: 'row wrap' },
-            h('button', { type: 'submit' }, 'Save group'),
-            h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete group'),
-          ),
-        ),
-      );
-    }
-
-    function specCard(s: Spec): HTMLElement {
-      const panel = h('div', {});
-      const badge = h('span', { class: 'badge' }, `version ${s.version}`);
-      const card = h(
-        'section',
-        { class: 'card', 'aria-label': `Specification ${s.data}`, 'data-spec': s.data },
-        h(
-          'div',
-          { class: 'row wrap' },
-          h('strong', {}, s.data),
-          h('span', {}, `· ${s.action} · ${s.purpose}`),
-          badge,
-          h('button', { type: 'button', class: 'link', onclick: () => void open() }, 'Edit and history'),
-        ),
-        panel,
-      );
-      async function open(): Promise<void> {
-        mount(panel, loading('the specification'));
-        try {
-          const [spec, versions] = await Promise.all([api<Spec>('GET', `${base}/dpspecs/${s.id}`), api<Version[]>('GET', `${base}/dpspecs/${s.id}/versions`)]);
-          badge.textContent = `version ${spec.version}`;
-          // The list holds the previous versions (newest first); the current one is the spec itself.
-          const history = [
-            ...versions.filter((v) => v.version !== spec.version),
-            { version: spec.version, createdAt: spec.updatedAt, current: true, spec },
-          ].sort((x, y) => x.version - y.version);
-          mount(panel, ctx.canChange ? editForm(spec) : null, textsPart(spec), regimesPart(spec), historyPart(history));
-        } catch (err) {
-          mount(panel, errorBox(err));
-        }
-      }
-      function editForm(spec: Spec): HTMLElement {
-        const data = h('input', { value: spec.data, required: true });
-        const purpose = h('input', { value: spec.purpose, required: true });
-        const action = actionSelect(spec.action);
-        const location = h('input', { value: spec.location });
-        return h(
-          'form',
-          {
-            onsubmit: (e: Event) => {
-              e.preventDefault();
-              void attempt(async () => {
-                const u = await api<Spec>('PATCH', `${base}/dpspecs/${spec.id}`, {
-                  data: data.value,
-                  purpose: purpose.value,
-                  action: action.value,
-                  location: location.value,
-                });
-                mount(out, h('p', { class: 'state', role: 'status' }, `Saved as version ${u.version}.`));
-                s = u;
-                await open();
-              });
-            },
-          },
-          h('h4', {}, 'Edit'),
-          h('div', { class: 'row wrap' }, field('Data', data), field('Purpose', purpose), field('Action', action), field('Location', location)),
-          h(
-            'div',
-            { class: 'row wrap' },
-            h('button', { type: 'submit' }, 'Save specification'),
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'danger',
-                onclick: () =>
-                  void attempt(async () => {
-                    if (!confirm(`Delete the specification “${spec.data}”? Consent requests no longer ask for it.`)) return mount(out);
-                    await api('DELETE', `${base}/dpspecs/${spec.id}`);
-                    mount(out, h('p', { class: 'state', role: 'status' }, `Specification “${spec.data}” deleted.`));
-                    card.remove();
-                  }),
-              },
-              'Delete specification',
-            ),
-          ),
-        );
-      }
-      /** The regimes editor; a saved change is a new version, shown in the history. */
-      function regimesPart(spec: Spec): HTMLElement {
-        return regimesEditor(spec, ctx.canChange, async (regimes) => {
-          const u = await api<Spec>('PATCH', `${base}/dpspecs/${spec.id}`, { regimes });
-          mount(out, h('p', { class: 'state', role: 'status' }, `Regimes saved as version ${u.version}.`));
-          s = u;
-          await open();
-        });
-      }
-      function textsPart(spec: Spec): HTMLElement {
-        const value = h('input', { required: true, maxlength: 10000 });
-        const language = h('input', { required: true, value: 'en', size: 3, pattern: '[A-Za-z]{2}' });
-        return h(
-          'div',
-          {},
-          h('h4', {}, 'Texts'),
-          spec.texts.length
-            ? h(
-                'ul',
-                {},
-                spec.texts.map((t) => textItem(spec, t)),
-              )
-            : empty('No texts yet.'),
-          ctx.canChange
-            ? h(
-                'form',
-                {
-                  class: 'row wrap',
-                  onsubmit: (e: Event) => {
-                    e.preventDefault();
-                    void attempt(async () => {
-                      await api('POST', `${base}/dpspecs/${spec.id}/texts`, { value: value.value, language: language.value });
-                      mount(out, h('p', { class: 'state', role: 'status' }, 'Text added.'));
-                      await open();
-                    });
-                  },
-                },
-                field('Text', value),
-                field('Language', language),
-                h('button', { type: 'submit', class: 'secondary' }, 'Add text'),
-              )
-            : null,
-        );
-      }
-      /** One text: its language and value; for those who may change, Edit (in place) and Delete. */
-      function textItem(spec: Spec, t: Text): HTMLElement {
-        const li = h('li', { 'data-text': t.id });
-        const label = t.language + (t.type ? `/${t.type}` : '');
-        const show = () =>
-          mount(
-            li,
-            h('span', { class: 'badge' }, label),
-            ' ',
-            t.value,
-            ctx.canChange
-              ? h(
-                  'span',
-                  { class: 'row-actions' },
-                  h('button', { type: 'button', class: 'link', 'aria-label': `Edit text ${label}: ${t.value}`, onclick: edit }, 'Edit'),
-                  h('button', { type: 'button', class: 'link danger', 'aria-label': `Delete text ${label}: ${t.value}`, onclick: remove }, 'Delete'),
-                )
-              : null,
-          );
-        const remove = () =>
-          void attempt(async () => {
-            if (!confirm(`Delete the text “${t.value}”?`)) return mount(out);
-            await api('DELETE', `${base}/dpspecs/${spec.id}/texts/${t.id}`);
-            mount(out, h('p', { class: 'state', role: 'status' }, 'Text deleted.'));
-            await open();
-          });
-        function edit(): void {
-          const value = h('input', { value: t.value, required: true, maxlength: 10000 });
-          const language = h('input', { value: t.language, required: true, size: 3, pattern: '[A-Za-z]{2}' });
-          mount(
-            li,
-            h(
-              'form',
-              {
-                class: 'row wrap',
-                'aria-label': `Edit text ${label}`,
-                onsubmit: (e: Event) => {
-                  e.preventDefault();
-                  void attempt(async () => {
-                    await api('PATCH', `${base}/dpspecs/${spec.id}/texts/${t.id}`, { value: value.value, language: language.value });
-                    mount(out, h('p', { class: 'state', role: 'status' }, 'Text saved.'));
-                    await open();
-                  });
-                },
-              },
-              field('Text', value),
-              field('Language', language),
-              h('button', { type: 'submit' }, 'Save text'),
-              h('button', { type: 'button', class: 'secondary', onclick: show }, 'Cancel'),
-            ),
-          );
-          value.focus();
-        }
-        show();
-        return li;
-      }
-      function historyPart(versions: Version[]): HTMLElement {
-        const diff = h('div', {});
-        if (versions.length < 2) return h('div', {}, h('h4', {}, 'History'), empty('Only one version so far: edit the specification to compare versions.'));
-        const pick = (label: string, chosen: number) =>
-          h(
-            'select',
-            { 'aria-label': label },
-            versions.map((v) =>
-              h('option', { value: v.version, selected: v.version === chosen }, `version ${v.version} · ${date(v.createdAt)}${v.current ? ' (current)' : ''}`),
-            ),
-          );
-        const newest = Math.max(...versions.map((v) => v.version));
-        const left = pick('Compare version', newest - 1);
-        const right = pick('with version', newest);
-        const show = () => {
-          const a = versions.find((v) => v.version === Number(left.value))!;
-          const b = versions.find((v) => v.version === Number(right.value))!;
-          mount(diff, diffTable(a, b));
-        };
-        left.addEventListener('change', show);
-        right.addEventListener('change', show);
-        show();
-        return h('div', {}, h('h4', {}, 'History'), h('div', { class: 'row wrap' }, left, right), diff);
-      }
-      return card;
-    }
     await refresh();
   }
+}
+
+/** Rename a group or change its purpose; delete it with its specifications. */
+function groupForm(f: Frame, g: Group, refresh: (select?: string) => Promise<void>): HTMLElement {
+  const { base, out, attempt } = f;
+  const name = h('input', { value: g.name, required: true, maxlength: 200 });
+  const purpose = h('input', { value: g.purpose, maxlength: 1000 });
+  const remove = () =>
+    void attempt(async () => {
+      if (!confirm(`Delete the group “${g.name}” and its specifications? Their history stays, the group is gone.`)) return mount(out);
+      await api('DELETE', `${base}/dpgroups/${g.id}`);
+      mount(out, h('p', { class: 'state', role: 'status' }, `Group “${g.name}” deleted.`));
+      await refresh();
+    });
+  return h(
+    'details',
+    { class: 'card' },
+    h('summary', {}, 'Edit group'),
+    h(
+      'form',
+      {
+        'aria-label': `Edit group ${g.name}`,
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          void attempt(async () => {
+            const u = await api<Group>('PATCH', `${base}/dpgroups/${g.id}`, { name: name.value, purpose: purpose.value });
+            mount(out, h('p', { class: 'state', role: 'status' }, `Group “${u.name}” saved.`));
+            await refresh(u.id);
+          });
+        },
+      },
+      h('div', { class: 'row wrap' }, field('Group name', name), field('Group purpose', purpose)),
+      h(
+        'div',
+        { class: 'row wrap' },
+        h('button', { type: 'submit' }, 'Save group'),
+        h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete group'),
+      ),
+    ),
+  );
+}
+
+/** One specification, with its edit form, texts, regimes and history behind “Edit and history”. */
+function specCard(f: Frame, s: Spec): HTMLElement {
+  const { base, out, attempt, canChange } = f;
+  const panel = h('div', {});
+  const badge = h('span', { class: 'badge' }, `version ${s.version}`);
+  const card = h(
+    'section',
+    { class: 'card', 'aria-label': `Specification ${s.data}`, 'data-spec': s.data },
+    h(
+      'div',
+      { class: 'row wrap' },
+      h('strong', {}, s.data),
+      h('span', {}, `· ${s.action} · ${s.purpose}`),
+      badge,
+      h('button', { type: 'button', class: 'link', onclick: () => void open() }, 'Edit and history'),
+    ),
+    panel,
+  );
+  async function open(): Promise<void> {
+    mount(panel, loading('the specification'));
+    try {
+      const [spec, versions] = await Promise.all([api<Spec>('GET', `${base}/dpspecs/${s.id}`), api<Version[]>('GET', `${base}/dpspecs/${s.id}/versions`)]);
+      badge.textContent = `version ${spec.version}`;
+      // The list holds the previous versions (newest first); the current one is the spec itself.
+      const history = [...versions.filter((v) => v.version !== spec.version), { version: spec.version, createdAt: spec.updatedAt, current: true, spec }].sort(
+        (x, y) => x.version - y.version,
+      );
+      mount(panel, canChange ? editForm(spec) : null, textsPart(spec), regimesPart(spec), historyPart(history));
+    } catch (err) {
+      mount(panel, errorBox(err));
+    }
+  }
+  function editForm(spec: Spec): HTMLElement {
+    const data = h('input', { value: spec.data, required: true });
+    const purpose = h('input', { value: spec.purpose, required: true });
+    const action = actionSelect(spec.action);
+    const location = h('input', { value: spec.location });
+    return h(
+      'form',
+      {
+        onsubmit: (e: Event) => {
+          e.preventDefault();
+          void attempt(async () => {
+            const u = await api<Spec>('PATCH', `${base}/dpspecs/${spec.id}`, {
+              data: data.value,
+              purpose: purpose.value,
+              action: action.value,
+              location: location.value,
+            });
+            mount(out, h('p', { class: 'state', role: 'status' }, `Saved as version ${u.version}.`));
+            s = u;
+            await open();
+          });
+        },
+      },
+      h('h4', {}, 'Edit'),
+      h('div', { class: 'row wrap' }, field('Data', data), field('Purpose', purpose), field('Action', action), field('Location', location)),
+      h(
+        'div',
+        { class: 'row wrap' },
+        h('button', { type: 'submit' }, 'Save specification'),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'danger',
+            onclick: () =>
+              void attempt(async () => {
+                if (!confirm(`Delete the specification “${spec.data}”? Consent requests no longer ask for it.`)) return mount(out);
+                await api('DELETE', `${base}/dpspecs/${spec.id}`);
+                mount(out, h('p', { class: 'state', role: 'status' }, `Specification “${spec.data}” deleted.`));
+                card.remove();
+              }),
+          },
+          'Delete specification',
+        ),
+      ),
+    );
+  }
+  /** The regimes editor; a saved change is a new version, shown in the history. */
+  function regimesPart(spec: Spec): HTMLElement {
+    return regimesEditor(spec, canChange, async (regimes) => {
+      const u = await api<Spec>('PATCH', `${base}/dpspecs/${spec.id}`, { regimes });
+      mount(out, h('p', { class: 'state', role: 'status' }, `Regimes saved as version ${u.version}.`));
+      s = u;
+      await open();
+    });
+  }
+  function textsPart(spec: Spec): HTMLElement {
+    const value = h('input', { required: true, maxlength: 10000 });
+    const language = h('input', { required: true, value: 'en', size: 3, pattern: '[A-Za-z]{2}' });
+    return h(
+      'div',
+      {},
+      h('h4', {}, 'Texts'),
+      spec.texts.length
+        ? h(
+            'ul',
+            {},
+            spec.texts.map((t) => textItem(f, spec, t, open)),
+          )
+        : empty('No texts yet.'),
+      canChange
+        ? h(
+            'form',
+            {
+              class: 'row wrap',
+              onsubmit: (e: Event) => {
+                e.preventDefault();
+                void attempt(async () => {
+                  await api('POST', `${base}/dpspecs/${spec.id}/texts`, { value: value.value, language: language.value });
+                  mount(out, h('p', { class: 'state', role: 'status' }, 'Text added.'));
+                  await open();
+                });
+              },
+            },
+            field('Text', value),
+            field('Language', language),
+            h('button', { type: 'submit', class: 'secondary' }, 'Add text'),
+          )
+        : null,
+    );
+  }
+  return card;
+}
+
+/** One text: its language and value; for those who may change, Edit (in place) and Delete. */
+function textItem(f: Frame, spec: Spec, t: Text, reopen: () => Promise<void>): HTMLElement {
+  const { base, out, attempt, canChange } = f;
+  const li = h('li', { 'data-text': t.id });
+  const label = t.language + (t.type ? `/${t.type}` : '');
+  const show = () =>
+    mount(
+      li,
+      h('span', { class: 'badge' }, label),
+      ' ',
+      t.value,
+      canChange
+        ? h(
+            'span',
+            { class: 'row-actions' },
+            h('button', { type: 'button', class: 'link', 'aria-label': `Edit text ${label}: ${t.value}`, onclick: edit }, 'Edit'),
+            h('button', { type: 'button', class: 'link danger', 'aria-label': `Delete text ${label}: ${t.value}`, onclick: remove }, 'Delete'),
+          )
+        : null,
+    );
+  const remove = () =>
+    void attempt(async () => {
+      if (!confirm(`Delete the text “${t.value}”?`)) return mount(out);
+      await api('DELETE', `${base}/dpspecs/${spec.id}/texts/${t.id}`);
+      mount(out, h('p', { class: 'state', role: 'status' }, 'Text deleted.'));
+      await reopen();
+    });
+  function edit(): void {
+    const value = h('input', { value: t.value, required: true, maxlength: 10000 });
+    const language = h('input', { value: t.language, required: true, size: 3, pattern: '[A-Za-z]{2}' });
+    mount(
+      li,
+      h(
+        'form',
+        {
+          class: 'row wrap',
+          'aria-label': `Edit text ${label}`,
+          onsubmit: (e: Event) => {
+            e.preventDefault();
+            void attempt(async () => {
+              await api('PATCH', `${base}/dpspecs/${spec.id}/texts/${t.id}`, { value: value.value, language: language.value });
+              mount(out, h('p', { class: 'state', role: 'status' }, 'Text saved.'));
+              await reopen();
+            });
+          },
+        },
+        field('Text', value),
+        field('Language', language),
+        h('button', { type: 'submit' }, 'Save text'),
+        h('button', { type: 'button', class: 'secondary', onclick: show }, 'Cancel'),
+      ),
+    );
+    value.focus();
+  }
+  show();
+  return li;
+}
+
+/** The versions of a specification, two of them compared side by side. */
+function historyPart(versions: Version[]): HTMLElement {
+  const diff = h('div', {});
+  if (versions.length < 2) return h('div', {}, h('h4', {}, 'History'), empty('Only one version so far: edit the specification to compare versions.'));
+  const pick = (label: string, chosen: number) =>
+    h(
+      'select',
+      { 'aria-label': label },
+      versions.map((v) =>
+        h('option', { value: v.version, selected: v.version === chosen }, `version ${v.version} · ${date(v.createdAt)}${v.current ? ' (current)' : ''}`),
+      ),
+    );
+  const newest = Math.max(...versions.map((v) => v.version));
+  const left = pick('Compare version', newest - 1);
+  const right = pick('with version', newest);
+  const show = () => {
+    const a = versions.find((v) => v.version === Number(left.value))!;
+    const b = versions.find((v) => v.version === Number(right.value))!;
+    mount(diff, diffTable(a, b));
+  };
+  left.addEventListener('change', show);
+  right.addEventListener('change', show);
+  show();
+  return h('div', {}, h('h4', {}, 'History'), h('div', { class: 'row wrap' }, left, right), diff);
 }
