@@ -1,15 +1,16 @@
 import { type Router } from 'express';
 import type { GatewayContext } from '../context';
 import { validateBody } from '../openapi/validate';
-import { HttpProblem } from '../problem';
 import { strictRouter } from './router';
 
-/** POST /consent/v0/sessions: a backend mints a browser-safe consent session (oauth service signs). */
+/**
+ * POST /consent/v0/sessions: a backend mints a browser-safe consent session (oauth service signs).
+ * A consent session cannot mint one: the route declares no session right (routes/permissions.ts).
+ */
 export function sessionRoutes(ctx: GatewayContext): Router {
   const r = strictRouter();
   r.post('/sessions', validateBody('ConsentSessionRequest'), async (req, res) => {
     const auth = req.auth!;
-    if (req.consentSession) throw new HttpProblem(403, 'Forbidden', 'A consent session cannot mint sessions.', [], {}, 'session-forbidden');
     const b = req.body as { subject: string; issuer: string; groupId?: string; targets?: string[]; ttlSeconds?: number };
     const out = await ctx.clients.oauth.createConsentSession({
       accountId: auth.accountId,
