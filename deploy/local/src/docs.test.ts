@@ -125,30 +125,40 @@ function configTable(): Map<string, string[]> {
 }
 
 interface Wiring {
-  common: { config: Record<string, string> };
   secrets: Record<string, { env: string }>;
-  components: Record<string, { portEnv: string; config?: Record<string, string> }>;
+  components: Record<string, { portEnv: string }>;
 }
 
-/** Every (variable, value) pair the chart maps, read from its `accord.wiring` contract and `accord.env`. */
-function chartMapping(): Array<[string, string]> {
+interface Settings {
+  services: Record<string, Record<string, string>>;
+}
+
+/**
+ * Every variable the chart sets from a value, with the values that may set it: read from its
+ * `accord.wiring` contract, `accord.env` and files/settings.json (a setting read by several
+ * services may be documented as `components.default.config.<key>` or as one service's key).
+ */
+function chartMapping(): Array<[string, string[]]> {
   const helpers = read('charts/accord/templates/_helpers.tpl');
   const start = helpers.indexOf('{{- define "accord.wiring" -}}');
   const body = helpers.slice(helpers.indexOf('\n', start) + 1, helpers.indexOf('{{- end }}', start));
   const wiring = parse(body) as Wiring;
-  const pairs: Array<[string, string]> = [
+  const settings = JSON.parse(read('charts/accord/files/settings.json')) as Settings;
+  const pairs: Array<[string, string[]]> = [
     // set by accord.env from top-level values
-    ['ACCORD_BASE_URL', 'baseUrl'],
-    ['MONGO_URL', 'mongodb.url'],
-    ['NATS_URL', 'nats.url'],
-    ['METRICS_PORT', 'metrics.port'],
+    ['ACCORD_BASE_URL', ['baseUrl']],
+    ['MONGO_URL', ['mongodb.url']],
+    ['NATS_URL', ['nats.url']],
+    ['METRICS_PORT', ['metrics.port']],
   ];
-  for (const [key, env] of Object.entries(wiring.common.config)) pairs.push([env, `components.default.config.${key}`]);
-  for (const [key, s] of Object.entries(wiring.secrets)) pairs.push([s.env, `secrets.${key}`]);
-  for (const [name, c] of Object.entries(wiring.components)) {
-    pairs.push([c.portEnv, `components.${name}.port`]);
-    for (const [key, env] of Object.entries(c.config ?? {})) pairs.push([env, `components.${name}.config.${key}`]);
+  for (const [key, s] of Object.entries(wiring.secrets)) pairs.push([s.env, [`secrets.${key}`]]);
+  for (const [name, c] of Object.entries(wiring.components)) pairs.push([c.portEnv, [`components.${name}.port`]]);
+  const byVar = new Map<string, string[]>();
+  for (const [name, keys] of Object.entries(settings.services)) {
+    for (const [key, env] of Object.entries(keys))
+      byVar.set(env, [...(byVar.get(env) ?? []), `components.${name}.config.${key}`, `components.default.config.${key}`]);
   }
+  for (const [env, paths] of byVar) pairs.push([env, [...new Set(paths)]]);
   return pairs;
 }
 
@@ -186,7 +196,9 @@ describe('the configuration table of docs/operating.md', () => {
     expect(mapping.length).toBeGreaterThan(40);
     // `components.<name>.port`: the same key of every component
     const matches = (documented: string, path: string) => new RegExp(`^${documented.replace(/\./g, '\\.').replace(/<name>/g, '[a-z]+')}$`).test(path);
-    const missing = mapping.filter(([env, path]) => !(table.get(env) ?? []).some((d) => matches(d, path))).map(([env, path]) => `${env} ← ${path}`);
+    const missing = mapping
+      .filter(([env, paths]) => !(table.get(env) ?? []).some((d) => paths.some((path) => matches(d, path))))
+      .map(([env, paths]) => `${env} ← ${paths.join(' or ')}`);
     expect(missing).toEqual([]);
     const unknown = [...table].flatMap(([env, paths]) => paths.filter((p) => !p.includes('<name>') && !valueExists(values, p)).map((p) => `${env}: ${p}`));
     expect(unknown).toEqual([]);

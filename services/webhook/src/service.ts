@@ -53,7 +53,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     webhooks,
     deliveries,
     sender,
-    retry: { schedule: config.ACCORD_WEBHOOK_RETRY_SCHEDULE, jitter: config.ACCORD_WEBHOOK_JITTER },
+    retry: { schedule: config.ACCORD_WEBHOOK_RETRY_SCHEDULE_MS, jitter: config.ACCORD_WEBHOOK_JITTER },
     leaseMs: lease,
     pollMs: config.ACCORD_WEBHOOK_POLL_MS,
     concurrency: config.ACCORD_WEBHOOK_CONCURRENCY,
@@ -64,7 +64,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     webhooks,
     deliveries,
     policy,
-    secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE,
+    secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE_MS,
     onQueued: (ids) => worker.offer(ids),
   });
 
