@@ -147,7 +147,11 @@ export const csv = z
       .filter(Boolean),
   );
 
-/** Durations written like `500ms`, `5s`, `5m`, `2h`, `1d` (a bare number is milliseconds). */
+/**
+ * Durations written like `500ms`, `5s`, `5m`, `2h`, `1d` (a bare number is milliseconds): no
+ * setting takes them any more (every duration is `_MS`, whole milliseconds); they convert the old
+ * names of RENAMED_SETTINGS, and the defaults written so in contracts.
+ */
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** A duration in ms (see UNITS). */
@@ -166,9 +170,6 @@ export function parseDurationList(text: string): number[] {
     .map(parseDuration);
 }
 
-/** A variable holding a duration (`5s`, `24h`…), in ms; `def` when unset. */
-export const durationEnv = (def: string) => z.string().default(def).transform(parsed(parseDuration));
-
 /** A variable holding a non-empty comma-separated list of whole milliseconds (`5000,300000`); `def` when unset. */
 export const msListEnv = (def: readonly number[]) =>
   z
@@ -184,19 +185,6 @@ export const msListEnv = (def: readonly number[]) =>
         const bad = list.find((x) => !/^\d+$/.test(x));
         if (bad !== undefined) throw new Error(`expected whole milliseconds, e.g. 5000,300000 (got "${bad}")`);
         return list.map(Number);
-      }),
-    );
-
-/** A variable holding a non-empty comma-separated list of durations, in ms; `def` when unset. */
-export const durationListEnv = (def: string) =>
-  z
-    .string()
-    .default(def)
-    .transform(
-      parsed((s) => {
-        const list = parseDurationList(s);
-        if (!list.length) throw new Error('expected at least one duration');
-        return list;
       }),
     );
 
