@@ -222,6 +222,36 @@ describe('the README of each service', () => {
   });
 });
 
+describe('the rooms of each service (README.md, "Inside a service: the same rooms")', () => {
+  /** service → the rooms the README's table gives it, and the ones it says are left out */
+  function roomsTable(): Map<string, { rooms: string[]; more: string[] }> {
+    const readme = read('README.md');
+    const block = readme.slice(readme.indexOf('<!-- rooms-by-service:start -->'), readme.indexOf('<!-- rooms-by-service:end -->'));
+    const rows = new Map<string, { rooms: string[]; more: string[] }>();
+    for (const m of block.matchAll(/^\| `([a-z]+)` \| ([^|\n]*) \| [^|\n]* \| ([^|\n]*) \|$/gm)) {
+      const names = (cell: string) => [...cell.matchAll(/`([a-z.]+\/?)`/g)].map((r) => r[1]!);
+      rows.set(m[1]!, { rooms: names(m[2]!), more: names(m[3]!.split(':')[0]!) });
+    }
+    return rows;
+  }
+  /** The rooms of the README's first table (those a service may have). */
+  const ROOMS = ['app/', 'domain/', 'store/', 'grpc/', 'events/', 'metrics.ts'];
+  const BACKENDS = SERVICES.filter((s) => s !== 'gateway');
+
+  test('lists every service with a gRPC server, and nothing else', () => {
+    expect([...roomsTable().keys()].sort()).toEqual([...BACKENDS].sort());
+  });
+
+  test.each(BACKENDS)('%s: the rooms the table gives it are its src/, and its src/ has no other room', (service) => {
+    const row = roomsTable().get(service)!;
+    const entries = readdirSync(join(root, 'services', service, 'src'), { withFileTypes: true });
+    const tree = entries.filter((e) => e.isDirectory()).map((e) => `${e.name}/`);
+    if (entries.some((e) => e.name === 'metrics.ts')) tree.push('metrics.ts');
+    expect(row.rooms.filter((r) => !ROOMS.includes(r))).toEqual([]);
+    expect(tree.sort()).toEqual([...row.rooms, ...row.more].sort());
+  });
+});
+
 describe('the authorization table of docs/grpc.md', () => {
   /** The table as the access tables of the services say it, one row per RPC. */
   function rendered(): string {

@@ -2,7 +2,7 @@ import { connectMongo, connectNats, implement, serveGrpc, serviceAuth, syncIndex
 import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './http/sender';
-import { DeliveryWorker } from './app/delivery-worker';
+import { DeliveryWorker } from './events/delivery-worker';
 import { Registrations } from './app/registrations';
 import { Webhooks } from './app/webhooks';
 import { AddressPolicy } from './domain/address-policy';
