@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { RENAMED_SETTINGS } from '@accord/common';
-import { CHART_DIR, COMPONENTS, deployment, envOf, helm, parseManifests, RELEASE, NAMESPACE } from './helm';
+import { CHART_DIR, COMPONENTS, deployment, envOf, helm, parseManifests, RELEASE, NAMESPACE, renderNotes } from './helm';
 import { chartKey, chartSettings, defaultKeys, serviceVariables, SETTINGS_FILE, settingsText, WIRED } from './settings';
 
 const expected = chartSettings();
@@ -111,5 +111,14 @@ describe('the settings of the services, as chart values', () => {
     const env = envOf(deployment(parseManifests(r.stdout), 'oauth'));
     expect(env.ACCORD_ACCESS_TOKEN_TTL).toBe('7200');
     expect(env.ACCORD_ACCESS_TOKEN_TTL_MS).toBeUndefined();
+    expect(renderNotes({ set: { 'components.oauth.config.accessTokenTtl': 7200 } })).toContain(
+      'DEPRECATED: components.oauth.config.accessTokenTtl (ACCORD_ACCESS_TOKEN_TTL) is read for this release only:\nset components.oauth.config.accessTokenTtlMs',
+    );
+    expect(renderNotes()).not.toContain('DEPRECATED');
+  });
+
+  it('names every renamed key’s successor as <old key>Ms', () => {
+    for (const [c, keys] of Object.entries(expected.renamed))
+      for (const key of Object.keys(keys)) expect(expected.services[c as 'oauth']).toHaveProperty(`${key}Ms`);
   });
 });
