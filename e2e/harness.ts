@@ -86,7 +86,7 @@ export async function startStack(name: string, opts: { env?: Record<string, stri
     extra: {
       LOG_LEVEL: testLogLevel(),
       SHUTDOWN_GRACE_MS: '2000',
-      ACCORD_WEBHOOK_RETRY_SCHEDULE: '1s,2s,4s',
+      ACCORD_WEBHOOK_RETRY_SCHEDULE_MS: '1000,2000,4000',
       ACCORD_WEBHOOK_TIMEOUT_MS: '5000',
       ...opts.env,
     },

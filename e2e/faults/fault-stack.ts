@@ -166,7 +166,7 @@ export async function startFaultStack(name: string, opts: { ownMongo?: boolean; 
         METRICS_PORT: '0',
         METRICS_HOST: '127.0.0.1',
         SHUTDOWN_GRACE_MS: '2000',
-        ACCORD_WEBHOOK_RETRY_SCHEDULE: '1s,2s,4s,8s',
+        ACCORD_WEBHOOK_RETRY_SCHEDULE_MS: '1000,2000,4000,8000',
         ACCORD_WEBHOOK_JITTER: '0',
         ACCORD_WEBHOOK_TIMEOUT_MS: '3000',
         ...opts.env,

@@ -66,14 +66,12 @@ app.kubernetes.io/component: {{ index . 1 }}
 {{/*
 How the services are wired. This is the fixed runtime contract of the service code, not a
 setting: which downstream addresses each service reads (calls), whether it uses MongoDB and
-NATS, which secrets it gets and which typed `config` keys map to which env vars. Env vars,
-NetworkPolicies and the chart tests are all derived from it, so they cannot disagree.
+NATS and which secrets it gets. Env vars,
+NetworkPolicies and the chart tests are all derived from it, so they cannot disagree. The
+services' settings (`config` keys → env vars) are files/settings.json, derived from the services'
+config schemas (test/settings.ts).
 */}}
 {{- define "accord.wiring" -}}
-common:
-  config:
-    logLevel: LOG_LEVEL
-    shutdownGraceMs: SHUTDOWN_GRACE_MS
 secrets:
   adminToken: {env: ACCORD_ADMIN_TOKEN, key: admin-token}
   hashKey: {env: ACCORD_HASH_KEY, key: hash-key}
@@ -99,30 +97,6 @@ components:
     mongodb: false
     nats: false
     secrets: [serviceKeys.gateway]
-    config:
-      bodyLimit: ACCORD_BODY_LIMIT
-      trustProxy: ACCORD_TRUST_PROXY
-      geoHeader: ACCORD_GEO_HEADER
-      limitAccountRps: ACCORD_LIMIT_ACCOUNT_RPS
-      limitAccountBurst: ACCORD_LIMIT_ACCOUNT_BURST
-      limitAppRps: ACCORD_LIMIT_APP_RPS
-      limitAppBurst: ACCORD_LIMIT_APP_BURST
-      limitTokenRps: ACCORD_LIMIT_TOKEN_RPS
-      limitTokenBurst: ACCORD_LIMIT_TOKEN_BURST
-      limitAuthFailuresClientRps: ACCORD_LIMIT_AUTH_FAILURES_CLIENT_RPS
-      limitAuthFailuresClientBurst: ACCORD_LIMIT_AUTH_FAILURES_CLIENT_BURST
-      limitAuthFailuresAddressRps: ACCORD_LIMIT_AUTH_FAILURES_ADDRESS_RPS
-      limitAuthFailuresAddressBurst: ACCORD_LIMIT_AUTH_FAILURES_ADDRESS_BURST
-      limitEventsPerRequest: ACCORD_LIMIT_EVENTS_PER_REQUEST
-      limitEventsPerDay: ACCORD_LIMIT_EVENTS_PER_DAY
-      gatewayReplicas: ACCORD_GATEWAY_REPLICAS
-      consoleIdleTimeout: ACCORD_CONSOLE_IDLE_TIMEOUT
-      consoleAbsoluteTimeout: ACCORD_CONSOLE_ABSOLUTE_TIMEOUT
-      consoleOidcIssuer: ACCORD_CONSOLE_OIDC_ISSUER
-      consoleOidcClientId: ACCORD_CONSOLE_OIDC_CLIENT_ID
-      consoleOidcScopes: ACCORD_CONSOLE_OIDC_SCOPES
-      consoleOidcAccountClaim: ACCORD_CONSOLE_OIDC_ACCOUNT_CLAIM
-      consoleOidcRole: ACCORD_CONSOLE_OIDC_ROLE
   oauth:
     protocol: grpc
     portEnv: GRPC_PORT
@@ -131,9 +105,6 @@ components:
     mongodb: true
     nats: false
     secrets: [adminToken, hashKey, tokenSigningKeys, serviceKeys.oauth]
-    config:
-      accessTokenTtl: ACCORD_ACCESS_TOKEN_TTL
-      refreshTokenTtl: ACCORD_REFRESH_TOKEN_TTL
   consent:
     protocol: grpc
     portEnv: GRPC_PORT
@@ -141,15 +112,6 @@ components:
     mongodb: true
     nats: true
     secrets: [receiptSigningKeys, erasureKey, serviceKeys.consent]
-    config:
-      receiptJurisdiction: ACCORD_RECEIPT_JURISDICTION
-      receiptControllerName: ACCORD_RECEIPT_CONTROLLER_NAME
-      receiptControllerContact: ACCORD_RECEIPT_CONTROLLER_CONTACT
-      receiptLanguage: ACCORD_RECEIPT_LANGUAGE
-      eventEncoding: ACCORD_CONSENT_EVENT_ENCODING
-      expirySweepMs: ACCORD_CONSENT_EXPIRY_SWEEP_MS
-      renewalSweepMs: ACCORD_CONSENT_RENEWAL_SWEEP_MS
-      renewalRate: ACCORD_CONSENT_RENEWAL_RATE
   dataprocessing:
     protocol: grpc
     portEnv: GRPC_PORT
@@ -157,8 +119,6 @@ components:
     mongodb: true
     nats: false
     secrets: [serviceKeys.dataprocessing]
-    config:
-      defaultLocation: ACCORD_DEFAULT_LOCATION
   webhook:
     protocol: grpc
     portEnv: GRPC_PORT
@@ -166,11 +126,6 @@ components:
     mongodb: true
     nats: true
     secrets: [serviceKeys.webhook]
-    config:
-      allowCidrs: ACCORD_WEBHOOK_ALLOW_CIDRS
-      timeoutMs: ACCORD_WEBHOOK_TIMEOUT_MS
-      retrySchedule: ACCORD_WEBHOOK_RETRY_SCHEDULE
-      concurrency: ACCORD_WEBHOOK_CONCURRENCY
 {{- end }}
 
 {{/* Component names in a stable order. */}}
@@ -358,13 +313,19 @@ the free-form env (which overrides any of the above by name).
 {{- $_ := set $env $s.env (dict "valueFrom" (dict "secretKeyRef" $ref)) }}
 {{- $order = append $order $s.env }}
 {{- end }}
-{{- $configMap := merge (dict) $wiring.common.config $w.config }}
+{{- /* the service's settings, one key per variable (files/settings.json, from the config schemas);
+a renamed key sets its old variable, which the service reads for one release with a warning */}}
+{{- $settings := $root.Files.Get "files/settings.json" | fromJson }}
+{{- $configMap := merge (dict) (index $settings.services $name) (index $settings.renamed $name | default dict) }}
+{{- $own := (index $root.Values.components $name).config | default dict }}
 {{- range $key, $value := $c.config }}
 {{- $var := index $configMap $key }}
 {{- if not $var }}
+{{- /* a default key is for the services that read it; a component's own must be one of its settings */}}
+{{- if hasKey $own $key }}
 {{- fail (printf "components.%s.config.%s is not a setting of the %s service" $name $key $name) }}
 {{- end }}
-{{- if not (kindIs "invalid" $value) }}
+{{- else if not (kindIs "invalid" $value) }}
 {{- $_ := set $env $var (include "accord.envString" $value) }}
 {{- $order = append $order $var }}
 {{- end }}
@@ -375,8 +336,8 @@ the gateway: the gateway's values, one spelling (each replica enforces them for 
 {{- $gw := include "accord.componentValues" (list $root "gateway") | fromYaml }}
 {{- range $key := list "limitAccountRps" "limitAccountBurst" "limitAppRps" "limitAppBurst" "limitEventsPerRequest" "limitEventsPerDay" }}
 {{- $value := index ($gw.config | default dict) $key }}
-{{- if not (kindIs "invalid" $value) }}
-{{- $var := index $wiring.components.gateway.config $key }}
+{{- $var := index $settings.services.gateway $key }}
+{{- if and (not (kindIs "invalid" $value)) (not (hasKey $env $var)) }}
 {{- $_ := set $env $var (include "accord.envString" $value) }}
 {{- $order = append $order $var }}
 {{- end }}

@@ -28,59 +28,71 @@ const probe = obj({
   successThreshold: int(1),
 });
 
-const commonConfig = {
+// The services' settings: the keys are files/settings.json (one per variable a service reads,
+// derived from the config schemas by test/settings.ts); their types are written here, and a key
+// without one takes any scalar (a duration, `…Ms`: whole milliseconds). null: the service default.
+const settings = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'files', 'settings.json'), 'utf8'));
+const ms = nullable(int(0));
+const types = {
   logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+  logFormat: nullable({ enum: ['json', 'pretty'] }),
   shutdownGraceMs: int(0),
+  bodyLimit: { type: 'string', pattern: '^[0-9]+(b|kb|mb|gb)?$' },
+  trustProxy: nullable(int(0)),
+  geoHeader: nullable({ type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }),
+  limitAccountRps: nullable({ type: 'number', minimum: 0 }),
+  limitAccountBurst: nullable(int(0)),
+  limitAppRps: nullable({ type: 'number', minimum: 0 }),
+  limitAppBurst: nullable(int(0)),
+  limitTokenRps: nullable({ type: 'number', minimum: 0 }),
+  limitTokenBurst: nullable(int(0)),
+  limitAuthFailuresClientRps: nullable({ type: 'number', minimum: 0 }),
+  limitAuthFailuresClientBurst: nullable(int(0)),
+  limitAuthFailuresAddressRps: nullable({ type: 'number', minimum: 0 }),
+  limitAuthFailuresAddressBurst: nullable(int(0)),
+  limitEventsPerRequest: nullable(int(0)),
+  limitEventsPerDay: nullable(int(0)),
+  gatewayReplicas: nullable(int(1)),
+  consoleIdleTimeoutMs: nullable({ type: 'integer', minimum: 60000, multipleOf: 1000 }),
+  consoleAbsoluteTimeoutMs: nullable({ type: 'integer', minimum: 60000, multipleOf: 1000 }),
+  consoleOidcIssuer: nullable(str),
+  consoleOidcClientId: nullable(str),
+  consoleOidcScopes: nullable(str),
+  consoleOidcAccountClaim: nullable(str),
+  consoleOidcRole: nullable({ enum: ['owner', 'developer', 'viewer'] }),
+  accessTokenTtlMs: nullable({ type: 'integer', minimum: 60000, multipleOf: 1000 }),
+  refreshTokenTtlMs: nullable({ type: 'integer', minimum: 60000, multipleOf: 1000 }),
+  receiptJurisdiction: nullable(str),
+  receiptControllerName: nullable(str),
+  receiptControllerContact: nullable(str),
+  receiptLanguage: nullable({ type: 'string', pattern: '^[a-z]{2}$' }),
+  eventEncoding: nullable({ enum: ['protobuf', 'json'] }),
+  expirySweepMs: nullable(int(100)),
+  renewalSweepMs: nullable(int(100)),
+  renewalRate: nullable(int(1)),
+  logBatch: nullable(int(1)),
+  defaultLocation: nullable(str),
+  allowCidrs: { type: 'string', description: 'comma-separated CIDRs exempt from the SSRF guard' },
+  timeoutMs: int(1),
+  retryScheduleMs: nullable({ type: 'string', pattern: '^[0-9]+(,[0-9]+)*$' }),
+  concurrency: nullable({ type: 'integer', minimum: 1, maximum: 1000 }),
+  jitter: nullable({ type: 'number', minimum: 0, maximum: 0.5 }),
+  // renamed (read for one release as their old variable, which the service converts with a warning)
+  consoleIdleTimeout: nullable(int(60)),
+  consoleAbsoluteTimeout: nullable(int(60)),
+  accessTokenTtl: nullable(int(1)),
+  refreshTokenTtl: nullable(int(1)),
+  retrySchedule: nullable({ type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)?(,[0-9]+(ms|s|m|h|d)?)*$' }),
+  secretGrace: nullable({ type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)?$' }),
 };
-const configs = {
-  default: commonConfig,
-  gateway: {
-    ...commonConfig,
-    bodyLimit: { type: 'string', pattern: '^[0-9]+(b|kb|mb|gb)?$' },
-    trustProxy: nullable(int(0)),
-    geoHeader: nullable({ type: 'string', pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }),
-    limitAccountRps: nullable({ type: 'number', minimum: 0 }),
-    limitAccountBurst: nullable(int(0)),
-    limitAppRps: nullable({ type: 'number', minimum: 0 }),
-    limitAppBurst: nullable(int(0)),
-    limitTokenRps: nullable({ type: 'number', minimum: 0 }),
-    limitTokenBurst: nullable(int(0)),
-    limitAuthFailuresClientRps: nullable({ type: 'number', minimum: 0 }),
-    limitAuthFailuresClientBurst: nullable(int(0)),
-    limitAuthFailuresAddressRps: nullable({ type: 'number', minimum: 0 }),
-    limitAuthFailuresAddressBurst: nullable(int(0)),
-    limitEventsPerRequest: nullable(int(0)),
-    limitEventsPerDay: nullable(int(0)),
-    gatewayReplicas: nullable(int(1)),
-    consoleIdleTimeout: int(60),
-    consoleAbsoluteTimeout: int(60),
-    consoleOidcIssuer: nullable(str),
-    consoleOidcClientId: nullable(str),
-    consoleOidcScopes: nullable(str),
-    consoleOidcAccountClaim: nullable(str),
-    consoleOidcRole: nullable({ enum: ['owner', 'developer', 'viewer'] }),
-  },
-  oauth: { ...commonConfig, accessTokenTtl: int(1), refreshTokenTtl: int(1) },
-  consent: {
-    ...commonConfig,
-    receiptJurisdiction: nullable(str),
-    receiptControllerName: nullable(str),
-    receiptControllerContact: nullable(str),
-    receiptLanguage: nullable({ type: 'string', pattern: '^[a-z]{2}$' }),
-    eventEncoding: nullable({ enum: ['protobuf', 'json'] }),
-    expirySweepMs: nullable(int(100)),
-    renewalSweepMs: nullable(int(100)),
-    renewalRate: nullable(int(1)),
-  },
-  dataprocessing: { ...commonConfig, defaultLocation: nullable(str) },
-  webhook: {
-    ...commonConfig,
-    allowCidrs: { type: 'string', description: 'comma-separated CIDRs exempt from the SSRF guard' },
-    timeoutMs: int(1),
-    retrySchedule: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)(,[0-9]+(ms|s|m|h|d))*$' },
-    concurrency: nullable({ type: 'integer', minimum: 1, maximum: 1000 }),
-  },
-};
+const typeOf = (key) => types[key] ?? (key.endsWith('Ms') ? ms : scalar);
+const configOf = (keys) => Object.fromEntries([...keys].sort().map((k) => [k, typeOf(k)]));
+// components.default.config: the keys more than one service reads, as the same variable
+const readers = new Map();
+for (const map of Object.values(settings.services)) for (const [k, v] of Object.entries(map)) readers.set(k, [...(readers.get(k) ?? []), v]);
+const shared = [...readers].filter(([, vars]) => vars.length > 1 && new Set(vars).size === 1).map(([k]) => k);
+const configs = { default: configOf(shared) };
+for (const [name, map] of Object.entries(settings.services)) configs[name] = configOf([...Object.keys(map), ...Object.keys(settings.renamed[name] ?? {})]);
 
 function component(name) {
   return obj({

@@ -349,13 +349,15 @@ describe('configuration', () => {
     ['baseUrl', 'https://consent.example.org', COMPONENTS, 'ACCORD_BASE_URL', 'https://consent.example.org'],
     ['components.gateway.port', '9090', ['gateway'], 'ACCORD_GATEWAY_PORT', '9090'],
     ['components.gateway.config.bodyLimit', '5mb', ['gateway'], 'ACCORD_BODY_LIMIT', '5mb'],
+    ['components.gateway.config.consoleIdleTimeoutMs', '600000', ['gateway'], 'ACCORD_CONSOLE_IDLE_TIMEOUT_MS', '600000'],
+    ['components.gateway.config.consoleAbsoluteTimeoutMs', '3600000', ['gateway'], 'ACCORD_CONSOLE_ABSOLUTE_TIMEOUT_MS', '3600000'],
+    // a renamed key, read for one release: its old variable, which the service converts with a warning
     ['components.gateway.config.consoleIdleTimeout', '600', ['gateway'], 'ACCORD_CONSOLE_IDLE_TIMEOUT', '600'],
-    ['components.gateway.config.consoleAbsoluteTimeout', '3600', ['gateway'], 'ACCORD_CONSOLE_ABSOLUTE_TIMEOUT', '3600'],
     ['components.gateway.config.consoleOidcIssuer', 'https://idp.example', ['gateway'], 'ACCORD_CONSOLE_OIDC_ISSUER', 'https://idp.example'],
     ['components.gateway.config.consoleOidcAccountClaim', 'accord_accounts', ['gateway'], 'ACCORD_CONSOLE_OIDC_ACCOUNT_CLAIM', 'accord_accounts'],
     ['components.oauth.port', '6000', ['oauth'], 'GRPC_PORT', '6000'],
-    ['components.oauth.config.accessTokenTtl', '600', ['oauth'], 'ACCORD_ACCESS_TOKEN_TTL', '600'],
-    ['components.oauth.config.refreshTokenTtl', '7776000', ['oauth'], 'ACCORD_REFRESH_TOKEN_TTL', '7776000'],
+    ['components.oauth.config.accessTokenTtlMs', '600000', ['oauth'], 'ACCORD_ACCESS_TOKEN_TTL_MS', '600000'],
+    ['components.oauth.config.refreshTokenTtlMs', '7776000000', ['oauth'], 'ACCORD_REFRESH_TOKEN_TTL_MS', '7776000000'],
     ['components.consent.config.receiptJurisdiction', 'US', ['consent'], 'ACCORD_RECEIPT_JURISDICTION', 'US'],
     ['components.consent.config.expirySweepMs', '2000', ['consent'], 'ACCORD_CONSENT_EXPIRY_SWEEP_MS', '2000'],
     ['components.consent.config.renewalSweepMs', '30000', ['consent'], 'ACCORD_CONSENT_RENEWAL_SWEEP_MS', '30000'],
@@ -367,6 +369,7 @@ describe('configuration', () => {
     ['components.dataprocessing.config.defaultLocation', 'US', ['dataprocessing'], 'ACCORD_DEFAULT_LOCATION', 'US'],
     ['components.webhook.config.allowCidrs', '10.0.0.0/8', ['webhook'], 'ACCORD_WEBHOOK_ALLOW_CIDRS', '10.0.0.0/8'],
     ['components.webhook.config.timeoutMs', '3000', ['webhook'], 'ACCORD_WEBHOOK_TIMEOUT_MS', '3000'],
+    ['components.webhook.config.retryScheduleMs', '1000,60000', ['webhook'], 'ACCORD_WEBHOOK_RETRY_SCHEDULE_MS', '1000,60000'],
     ['components.webhook.config.retrySchedule', '1s,1m', ['webhook'], 'ACCORD_WEBHOOK_RETRY_SCHEDULE', '1s,1m'],
     ['components.webhook.config.concurrency', '8', ['webhook'], 'ACCORD_WEBHOOK_CONCURRENCY', '8'],
     ['nats.url', 'nats://n1:4222', ['consent', 'webhook'], 'NATS_URL', 'nats://n1:4222'],
@@ -383,11 +386,10 @@ describe('configuration', () => {
 
   it('renders the documented service defaults', () => {
     const objs = configs.defaults;
-    expect(envOf(deployment(objs, 'oauth'))).toMatchObject({ ACCORD_ACCESS_TOKEN_TTL: '3600', ACCORD_REFRESH_TOKEN_TTL: '2592000' });
-    expect(envOf(deployment(objs, 'webhook'))).toMatchObject({
-      ACCORD_WEBHOOK_TIMEOUT_MS: '15000',
-      ACCORD_WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,10h',
-    });
+    // null: the service's own default (the token lifetimes, the retry schedule), nothing rendered
+    expect(envOf(deployment(objs, 'oauth')).ACCORD_ACCESS_TOKEN_TTL_MS).toBeUndefined();
+    expect(envOf(deployment(objs, 'webhook'))).toMatchObject({ ACCORD_WEBHOOK_TIMEOUT_MS: '15000' });
+    expect(envOf(deployment(objs, 'webhook')).ACCORD_WEBHOOK_RETRY_SCHEDULE_MS).toBeUndefined();
     expect(envOf(deployment(objs, 'gateway'))).toMatchObject({ ACCORD_BODY_LIMIT: '1mb', LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '10000' });
     expect(envOf(deployment(objs, 'consent')).ACCORD_RECEIPT_CONTROLLER_NAME).toBeUndefined();
   });

@@ -125,30 +125,40 @@ function configTable(): Map<string, string[]> {
 }
 
 interface Wiring {
-  common: { config: Record<string, string> };
   secrets: Record<string, { env: string }>;
-  components: Record<string, { portEnv: string; config?: Record<string, string> }>;
+  components: Record<string, { portEnv: string }>;
 }
 
-/** Every (variable, value) pair the chart maps, read from its `accord.wiring` contract and `accord.env`. */
-function chartMapping(): Array<[string, string]> {
+interface Settings {
+  services: Record<string, Record<string, string>>;
+}
+
+/**
+ * Every variable the chart sets from a value, with the values that may set it: read from its
+ * `accord.wiring` contract, `accord.env` and files/settings.json (a setting read by several
+ * services may be documented as `components.default.config.<key>` or as one service's key).
+ */
+function chartMapping(): Array<[string, string[]]> {
   const helpers = read('charts/accord/templates/_helpers.tpl');
   const start = helpers.indexOf('{{- define "accord.wiring" -}}');
   const body = helpers.slice(helpers.indexOf('\n', start) + 1, helpers.indexOf('{{- end }}', start));
   const wiring = parse(body) as Wiring;
-  const pairs: Array<[string, string]> = [
+  const settings = JSON.parse(read('charts/accord/files/settings.json')) as Settings;
+  const pairs: Array<[string, string[]]> = [
     // set by accord.env from top-level values
-    ['ACCORD_BASE_URL', 'baseUrl'],
-    ['MONGO_URL', 'mongodb.url'],
-    ['NATS_URL', 'nats.url'],
-    ['METRICS_PORT', 'metrics.port'],
+    ['ACCORD_BASE_URL', ['baseUrl']],
+    ['MONGO_URL', ['mongodb.url']],
+    ['NATS_URL', ['nats.url']],
+    ['METRICS_PORT', ['metrics.port']],
   ];
-  for (const [key, env] of Object.entries(wiring.common.config)) pairs.push([env, `components.default.config.${key}`]);
-  for (const [key, s] of Object.entries(wiring.secrets)) pairs.push([s.env, `secrets.${key}`]);
-  for (const [name, c] of Object.entries(wiring.components)) {
-    pairs.push([c.portEnv, `components.${name}.port`]);
-    for (const [key, env] of Object.entries(c.config ?? {})) pairs.push([env, `components.${name}.config.${key}`]);
+  for (const [key, s] of Object.entries(wiring.secrets)) pairs.push([s.env, [`secrets.${key}`]]);
+  for (const [name, c] of Object.entries(wiring.components)) pairs.push([c.portEnv, [`components.${name}.port`]]);
+  const byVar = new Map<string, string[]>();
+  for (const [name, keys] of Object.entries(settings.services)) {
+    for (const [key, env] of Object.entries(keys))
+      byVar.set(env, [...(byVar.get(env) ?? []), `components.${name}.config.${key}`, `components.default.config.${key}`]);
   }
+  for (const [env, paths] of byVar) pairs.push([env, [...new Set(paths)]]);
   return pairs;
 }
 
@@ -186,7 +196,9 @@ describe('the configuration table of docs/operating.md', () => {
     expect(mapping.length).toBeGreaterThan(40);
     // `components.<name>.port`: the same key of every component
     const matches = (documented: string, path: string) => new RegExp(`^${documented.replace(/\./g, '\\.').replace(/<name>/g, '[a-z]+')}$`).test(path);
-    const missing = mapping.filter(([env, path]) => !(table.get(env) ?? []).some((d) => matches(d, path))).map(([env, path]) => `${env} ← ${path}`);
+    const missing = mapping
+      .filter(([env, paths]) => !(table.get(env) ?? []).some((d) => paths.some((path) => matches(d, path))))
+      .map(([env, paths]) => `${env} ← ${paths.join(' or ')}`);
     expect(missing).toEqual([]);
     const unknown = [...table].flatMap(([env, paths]) => paths.filter((p) => !p.includes('<name>') && !valueExists(values, p)).map((p) => `${env}: ${p}`));
     expect(unknown).toEqual([]);
@@ -207,6 +219,36 @@ describe('the README of each service', () => {
     const readme = read(`services/${service}/README.md`);
     const collections = sources(`services/${service}/src`).flatMap((f) => [...read(f).matchAll(/collection: '([a-z_]+)'/g)].map((m) => m[1]!));
     expect(collections.filter((c) => !readme.includes(`\`${c}\``))).toEqual([]);
+  });
+});
+
+describe('the rooms of each service (README.md, "Inside a service: the same rooms")', () => {
+  /** service → the rooms the README's table gives it, and the ones it says are left out */
+  function roomsTable(): Map<string, { rooms: string[]; more: string[] }> {
+    const readme = read('README.md');
+    const block = readme.slice(readme.indexOf('<!-- rooms-by-service:start -->'), readme.indexOf('<!-- rooms-by-service:end -->'));
+    const rows = new Map<string, { rooms: string[]; more: string[] }>();
+    for (const m of block.matchAll(/^\| `([a-z]+)` \| ([^|\n]*) \| [^|\n]* \| ([^|\n]*) \|$/gm)) {
+      const names = (cell: string) => [...cell.matchAll(/`([a-z.]+\/?)`/g)].map((r) => r[1]!);
+      rows.set(m[1]!, { rooms: names(m[2]!), more: names(m[3]!.split(':')[0]!) });
+    }
+    return rows;
+  }
+  /** The rooms of the README's first table (those a service may have). */
+  const ROOMS = ['app/', 'domain/', 'store/', 'grpc/', 'events/', 'metrics.ts'];
+  const BACKENDS = SERVICES.filter((s) => s !== 'gateway');
+
+  test('lists every service with a gRPC server, and nothing else', () => {
+    expect([...roomsTable().keys()].sort()).toEqual([...BACKENDS].sort());
+  });
+
+  test.each(BACKENDS)('%s: the rooms the table gives it are its src/, and its src/ has no other room', (service) => {
+    const row = roomsTable().get(service)!;
+    const entries = readdirSync(join(root, 'services', service, 'src'), { withFileTypes: true });
+    const tree = entries.filter((e) => e.isDirectory()).map((e) => `${e.name}/`);
+    if (entries.some((e) => e.name === 'metrics.ts')) tree.push('metrics.ts');
+    expect(row.rooms.filter((r) => !ROOMS.includes(r))).toEqual([]);
+    expect(tree.sort()).toEqual([...row.rooms, ...row.more].sort());
   });
 });
 

@@ -52,7 +52,7 @@ export function stackEnv(opts: {
     ACCORD_SERVICE_PEERS: servicePeers(opts.secrets),
     // One machine: let webhooks reach receivers on this machine (the chart's default is closed).
     ACCORD_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8,::1/128',
-    ACCORD_WEBHOOK_RETRY_SCHEDULE: '2s,10s,30s,1m,5m',
+    ACCORD_WEBHOOK_RETRY_SCHEDULE_MS: '2000,10000,30000,60000,300000',
     ...opts.extra,
   };
 }

@@ -52,7 +52,7 @@ export const LIMITS = {
 
 /**
  * Delivery defaults of an installation (the webhook service's ACCORD_WEBHOOK_TIMEOUT_MS,
- * ACCORD_WEBHOOK_RETRY_SCHEDULE and ACCORD_WEBHOOK_SECRET_GRACE default to these); the
+ * ACCORD_WEBHOOK_RETRY_SCHEDULE_MS and ACCORD_WEBHOOK_SECRET_GRACE_MS default to these, in ms); the
  * document's description of deliveries is written from them.
  */
 export const DELIVERY = {

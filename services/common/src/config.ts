@@ -52,11 +52,81 @@ export const DEFAULT_PORTS = { oauth: 50051, consent: 50052, dataprocessing: 500
  * message; the caller (main) exits non-zero on ConfigError.
  */
 export function loadConfig<S extends z.ZodRawShape>(shape: S, env: NodeJS.ProcessEnv = process.env): z.infer<z.ZodObject<S>> {
-  const result = z.object(shape).safeParse(emptyToUndefined(env));
-  if (!result.success) {
-    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
-  }
+  const { values, problems } = applyRenamedSettings(shape, emptyToUndefined(env));
+  const result = z.object(shape).safeParse(values);
+  if (!result.success) throw new ConfigError([...problems, ...result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)]);
+  if (problems.length) throw new ConfigError(problems);
   return result.data;
+}
+
+/**
+ * A setting renamed (every duration is a whole number of milliseconds, its name ending in `_MS`):
+ * the old name is still read for one release, converted, with a warning naming the new one
+ * (deprecatedSettings). The new name wins when both are set.
+ */
+export interface RenamedSetting {
+  from: string;
+  to: string;
+  /** The old value as the new one would be written (throws on a bad old value). */
+  convert(old: string): string;
+}
+
+const secondsToMs = (s: string) => {
+  if (!/^\s*\d+\s*$/.test(s)) throw new Error(`expected a whole number of seconds, got "${s}"`);
+  return String(Number(s) * 1_000);
+};
+
+/** Old names still read (until the release after the rename); docs/operating.md, "Renamed settings". */
+export const RENAMED_SETTINGS: readonly RenamedSetting[] = [
+  { from: 'ACCORD_ACCESS_TOKEN_TTL', to: 'ACCORD_ACCESS_TOKEN_TTL_MS', convert: secondsToMs },
+  { from: 'ACCORD_REFRESH_TOKEN_TTL', to: 'ACCORD_REFRESH_TOKEN_TTL_MS', convert: secondsToMs },
+  { from: 'ACCORD_CONSOLE_IDLE_TIMEOUT', to: 'ACCORD_CONSOLE_IDLE_TIMEOUT_MS', convert: secondsToMs },
+  { from: 'ACCORD_CONSOLE_ABSOLUTE_TIMEOUT', to: 'ACCORD_CONSOLE_ABSOLUTE_TIMEOUT_MS', convert: secondsToMs },
+  { from: 'ACCORD_WEBHOOK_RETRY_SCHEDULE', to: 'ACCORD_WEBHOOK_RETRY_SCHEDULE_MS', convert: (s) => parseDurationList(s).join(',') },
+  { from: 'ACCORD_WEBHOOK_SECRET_GRACE', to: 'ACCORD_WEBHOOK_SECRET_GRACE_MS', convert: (s) => String(parseDuration(s)) },
+];
+
+/** The renamed settings a shape reads (by their new name). */
+export function renamedSettingsOf(shape: z.ZodRawShape): RenamedSetting[] {
+  return RENAMED_SETTINGS.filter((r) => r.to in shape);
+}
+
+function applyRenamedSettings(shape: z.ZodRawShape, env: Record<string, string | undefined>) {
+  const values = { ...env };
+  const problems: string[] = [];
+  for (const r of renamedSettingsOf(shape)) {
+    const old = values[r.from];
+    if (old === undefined || values[r.to] !== undefined) continue;
+    try {
+      values[r.to] = r.convert(old);
+    } catch (err) {
+      problems.push(`${r.from}: ${(err as Error).message} (renamed ${r.to}, in milliseconds)`);
+    }
+  }
+  return { values, problems };
+}
+
+/**
+ * One warning per old name set in the environment, naming the new one: main logs them after
+ * loadConfig, so that an operator sees what to rename before the old name stops working.
+ */
+export function deprecatedSettings(shape: z.ZodRawShape, env: NodeJS.ProcessEnv = process.env): Array<{ setting: string; use: string; msg: string }> {
+  const set = emptyToUndefined(env);
+  return renamedSettingsOf(shape)
+    .filter((r) => set[r.from] !== undefined)
+    .map((r) => ({
+      setting: r.from,
+      use: r.to,
+      msg:
+        set[r.to] !== undefined
+          ? `${r.from} is deprecated and ignored: ${r.to} is set (milliseconds); remove ${r.from}`
+          : `${r.from} is deprecated: set ${r.to} (milliseconds) instead; the old name is read until the next release`,
+    }));
+}
+
+/** Logs deprecatedSettings as warnings (each main, right after its logger exists). */
+export function warnDeprecatedSettings(shape: z.ZodRawShape, logger: { warn(obj: object, msg: string): void }, env: NodeJS.ProcessEnv = process.env): void {
+  for (const { msg, ...fields } of deprecatedSettings(shape, env)) logger.warn(fields, msg);
 }
 
 // An empty variable (FOO=) means "not set", so that defaults apply.
@@ -77,7 +147,11 @@ export const csv = z
       .filter(Boolean),
   );
 
-/** Durations written like `500ms`, `5s`, `5m`, `2h`, `1d` (a bare number is milliseconds). */
+/**
+ * Durations written like `500ms`, `5s`, `5m`, `2h`, `1d` (a bare number is milliseconds): no
+ * setting takes them any more (every duration is `_MS`, whole milliseconds); they convert the old
+ * names of RENAMED_SETTINGS, and the defaults written so in contracts.
+ */
 const UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** A duration in ms (see UNITS). */
@@ -96,19 +170,21 @@ export function parseDurationList(text: string): number[] {
     .map(parseDuration);
 }
 
-/** A variable holding a duration (`5s`, `24h`…), in ms; `def` when unset. */
-export const durationEnv = (def: string) => z.string().default(def).transform(parsed(parseDuration));
-
-/** A variable holding a non-empty comma-separated list of durations, in ms; `def` when unset. */
-export const durationListEnv = (def: string) =>
+/** A variable holding a non-empty comma-separated list of whole milliseconds (`5000,300000`); `def` when unset. */
+export const msListEnv = (def: readonly number[]) =>
   z
     .string()
-    .default(def)
+    .default(def.join(','))
     .transform(
       parsed((s) => {
-        const list = parseDurationList(s);
-        if (!list.length) throw new Error('expected at least one duration');
-        return list;
+        const list = s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
+        if (!list.length) throw new Error('expected at least one duration in milliseconds');
+        const bad = list.find((x) => !/^\d+$/.test(x));
+        if (bad !== undefined) throw new Error(`expected whole milliseconds, e.g. 5000,300000 (got "${bad}")`);
+        return list.map(Number);
       }),
     );
 

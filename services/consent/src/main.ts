@@ -2,12 +2,13 @@
 import { startTracing } from '@accord/common/dist/tracing';
 const tracing = startTracing('consent');
 
-import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved } from '@accord/common';
+import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved, warnDeprecatedSettings } from '@accord/common';
 import { configShape } from './config';
 import { startConsent } from './service';
 
 runMain('consent', async () => {
   const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.consent) });
   const logger = createLogger('consent', config.LOG_LEVEL, config.LOG_FORMAT);
+  warnDeprecatedSettings(configShape, logger);
   return runObserved(config, logger, tracing, () => startConsent(config, logger));
 });

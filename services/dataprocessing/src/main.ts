@@ -2,12 +2,13 @@
 import { startTracing } from '@accord/common/dist/tracing';
 const tracing = startTracing('dataprocessing');
 
-import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved } from '@accord/common';
+import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved, warnDeprecatedSettings } from '@accord/common';
 import { configShape } from './config';
 import { startDataProcessing } from './service';
 
 runMain('dataprocessing', async () => {
   const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.dataprocessing) });
   const logger = createLogger('dataprocessing', config.LOG_LEVEL, config.LOG_FORMAT);
+  warnDeprecatedSettings(configShape, logger);
   return runObserved(config, logger, tracing, () => startDataProcessing(config, logger));
 });

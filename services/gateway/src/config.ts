@@ -39,10 +39,22 @@ export const configShape = {
     .optional(),
   /** The web components bundle served at /sdk/accord-elements.js (default: the built @accord/sdk package). */
   ACCORD_SDK_BUNDLE: z.string().default(''),
-  /** Console sessions end after this many seconds without a request (idle timeout). */
-  ACCORD_CONSOLE_IDLE_TIMEOUT: z.coerce.number().int().min(60).max(86_400).default(1800),
-  /** Console sessions end this many seconds after sign-in, whatever the activity (absolute timeout). */
-  ACCORD_CONSOLE_ABSOLUTE_TIMEOUT: z.coerce.number().int().min(60).max(2_592_000).default(43_200),
+  /** Console sessions end after this long without a request (idle timeout; ms, whole seconds); was ACCORD_CONSOLE_IDLE_TIMEOUT, in seconds. */
+  ACCORD_CONSOLE_IDLE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .max(86_400_000)
+    .multipleOf(1_000, 'must be whole seconds (a multiple of 1000)')
+    .default(1_800_000),
+  /** Console sessions end this long after sign-in, whatever the activity (absolute timeout; ms, whole seconds); was ACCORD_CONSOLE_ABSOLUTE_TIMEOUT, in seconds. */
+  ACCORD_CONSOLE_ABSOLUTE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .max(2_592_000_000)
+    .multipleOf(1_000, 'must be whole seconds (a multiple of 1000)')
+    .default(43_200_000),
   /** The built console (index.html and its assets); default: the @accord/console workspace. Empty string = no console pages. */
   ACCORD_CONSOLE_DIR: z.string().optional(),
   /** OpenID Connect sign-in to the console: the identity provider's issuer URL (unset: only console links). */

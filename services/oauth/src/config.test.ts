@@ -4,8 +4,17 @@ import { configShape, INSECURE_DEVELOPMENT_HASH_KEY, resolveHashKey } from './co
 describe('oauth configuration', () => {
   it('works with no environment at all, using the insecure development hash key', () => {
     const config = loadConfig(configShape, {});
-    expect(config).toMatchObject({ GRPC_PORT: 50051, ACCORD_ACCESS_TOKEN_TTL: 3600, ACCORD_REFRESH_TOKEN_TTL: 2592000 });
+    expect(config).toMatchObject({ GRPC_PORT: 50051, ACCORD_ACCESS_TOKEN_TTL_MS: 3_600_000, ACCORD_REFRESH_TOKEN_TTL_MS: 2_592_000_000 });
     expect(resolveHashKey(config)).toEqual({ key: INSECURE_DEVELOPMENT_HASH_KEY, insecureDefault: true });
+  });
+
+  it('reads token lifetimes in ms, in whole seconds, and the old names in seconds for one release', () => {
+    expect(loadConfig(configShape, { ACCORD_ACCESS_TOKEN_TTL_MS: '600000' }).ACCORD_ACCESS_TOKEN_TTL_MS).toBe(600_000);
+    expect(() => loadConfig(configShape, { ACCORD_ACCESS_TOKEN_TTL_MS: '600500' })).toThrow(/ACCORD_ACCESS_TOKEN_TTL_MS: must be whole seconds/);
+    expect(loadConfig(configShape, { ACCORD_ACCESS_TOKEN_TTL: '7200', ACCORD_REFRESH_TOKEN_TTL: '86400' })).toMatchObject({
+      ACCORD_ACCESS_TOKEN_TTL_MS: 7_200_000,
+      ACCORD_REFRESH_TOKEN_TTL_MS: 86_400_000,
+    });
   });
 
   it('requires ACCORD_HASH_KEY in production', () => {

@@ -16,10 +16,25 @@ export const configShape = {
   ACCORD_HASH_KEY: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
   /** PEM private key(s), EC P-256 or RSA; the first signs, all are published. Unset = ephemeral key. */
   ACCORD_TOKEN_SIGNING_KEYS: z.string().optional(),
-  /** Access token lifetime in seconds. */
-  ACCORD_ACCESS_TOKEN_TTL: z.coerce.number().int().min(60).max(86_400).default(3600),
-  /** Lifetime of a refresh token family in seconds, from its client_credentials grant (refreshes do not extend it). */
-  ACCORD_REFRESH_TOKEN_TTL: z.coerce.number().int().min(60).max(31_536_000).default(2_592_000),
+  /** Access token lifetime (ms, whole seconds: `expires_in` is in seconds); was ACCORD_ACCESS_TOKEN_TTL, in seconds. */
+  ACCORD_ACCESS_TOKEN_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .max(86_400_000)
+    .multipleOf(1_000, 'must be whole seconds (a multiple of 1000)')
+    .default(3_600_000),
+  /**
+   * Lifetime of a refresh token family (ms, whole seconds), from its client_credentials grant
+   * (refreshes do not extend it); was ACCORD_REFRESH_TOKEN_TTL, in seconds.
+   */
+  ACCORD_REFRESH_TOKEN_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(60_000)
+    .max(31_536_000_000)
+    .multipleOf(1_000, 'must be whole seconds (a multiple of 1000)')
+    .default(2_592_000_000),
   /**
    * How long a replica may answer the token endpoint from its cached copy of an application, in
    * milliseconds (0 = no cache). A secret rotated on another replica stops working there after

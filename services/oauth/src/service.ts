@@ -38,8 +38,8 @@ export async function startOAuth(config: Config, logger: Logger): Promise<{ port
       crypto,
       signingKeys: keys,
       baseUrl: config.ACCORD_BASE_URL,
-      accessTokenTtl: config.ACCORD_ACCESS_TOKEN_TTL,
-      refreshTokenTtl: config.ACCORD_REFRESH_TOKEN_TTL,
+      accessTokenTtl: config.ACCORD_ACCESS_TOKEN_TTL_MS / 1_000,
+      refreshTokenTtl: config.ACCORD_REFRESH_TOKEN_TTL_MS / 1_000,
       clientCacheMs: config.ACCORD_CLIENT_CACHE_MS,
       logger,
     });

@@ -95,7 +95,7 @@ describe('access token', () => {
   it('is signed by the first configured key while every configured key is published', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const pem = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const rotated = await startService('oauth', 'oauthkeys', { ACCORD_TOKEN_SIGNING_KEYS: pem() + '\n' + pem(), ACCORD_ACCESS_TOKEN_TTL: '120' });
+    const rotated = await startService('oauth', 'oauthkeys', { ACCORD_TOKEN_SIGNING_KEYS: pem() + '\n' + pem(), ACCORD_ACCESS_TOKEN_TTL_MS: '120000' });
     try {
       const b = await rotated.client.bootstrap({ accountName: 'a', appName: 'b', scopes: [] }, { metadata: rotated.admin });
       const { jwks } = await rotated.client.getJwks({});

@@ -3,13 +3,14 @@ import {
   baseEnv,
   csv,
   DEFAULT_PORTS,
-  durationEnv,
-  durationListEnv,
+  msListEnv,
   grpcPortEnv,
   loadConfig,
   mongoEnv,
   natsEnv,
   natsPrefixEnv,
+  parseDuration,
+  parseDurationList,
   platformAuthEnv,
   serviceAuthEnv,
 } from '@accord/common';
@@ -33,11 +34,14 @@ export const configShape = {
   ACCORD_WEBHOOK_ALLOW_CIDRS: csv.refine((list) => list.every((c) => ipaddr.isValidCIDR(c)), 'expected comma-separated CIDRs, e.g. 127.0.0.0/8,::1/128'),
   /** A delivery attempt succeeds on a 2xx within this time. */
   ACCORD_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(DELIVERY.timeoutMs),
-  /** Delays between attempts (the first attempt is immediate); jittered by ±ACCORD_WEBHOOK_JITTER. */
-  ACCORD_WEBHOOK_RETRY_SCHEDULE: durationListEnv(DELIVERY.retrySchedule.join(',')),
+  /**
+   * Delays between attempts in ms, comma-separated (the first attempt is immediate); jittered by
+   * ±ACCORD_WEBHOOK_JITTER. Was ACCORD_WEBHOOK_RETRY_SCHEDULE (`5s,5m,…`).
+   */
+  ACCORD_WEBHOOK_RETRY_SCHEDULE_MS: msListEnv(parseDurationList(DELIVERY.retrySchedule.join(','))),
   ACCORD_WEBHOOK_JITTER: z.coerce.number().min(0).max(0.5).default(DELIVERY.jitter),
-  /** How long a rotated-out secret keeps signing alongside the new one. */
-  ACCORD_WEBHOOK_SECRET_GRACE: durationEnv(DELIVERY.secretGrace),
+  /** How long a rotated-out secret keeps signing alongside the new one (ms); was ACCORD_WEBHOOK_SECRET_GRACE (`24h`). */
+  ACCORD_WEBHOOK_SECRET_GRACE_MS: z.coerce.number().int().min(0).default(parseDuration(DELIVERY.secretGrace)),
   /**
    * Longest pause of the one idle worker that watches the queue for due retries (it backs off
    * from 50 ms and wakes earlier when the next retry falls due; new events wake workers at once).

@@ -2,12 +2,13 @@
 import { startTracing } from '@accord/common/dist/tracing';
 const tracing = startTracing('webhook');
 
-import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved } from '@accord/common';
+import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved, warnDeprecatedSettings } from '@accord/common';
 import { configShape } from './config';
 import { startWebhook } from './service';
 
 runMain('webhook', async () => {
   const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.webhook) });
   const logger = createLogger('webhook', config.LOG_LEVEL, config.LOG_FORMAT);
+  warnDeprecatedSettings(configShape, logger);
   return runObserved(config, logger, tracing, () => startWebhook(config, logger));
 });

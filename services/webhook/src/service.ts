@@ -2,7 +2,7 @@ import { connectMongo, connectNats, implement, serveGrpc, serviceAuth, syncIndex
 import { webhookv1 } from '@accord/proto';
 import { leaseMs, type Config } from './config';
 import { SafeSender, type Resolver } from './http/sender';
-import { DeliveryWorker } from './app/delivery-worker';
+import { DeliveryWorker } from './events/delivery-worker';
 import { Registrations } from './app/registrations';
 import { Webhooks } from './app/webhooks';
 import { AddressPolicy } from './domain/address-policy';
@@ -53,7 +53,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     webhooks,
     deliveries,
     sender,
-    retry: { schedule: config.ACCORD_WEBHOOK_RETRY_SCHEDULE, jitter: config.ACCORD_WEBHOOK_JITTER },
+    retry: { schedule: config.ACCORD_WEBHOOK_RETRY_SCHEDULE_MS, jitter: config.ACCORD_WEBHOOK_JITTER },
     leaseMs: lease,
     pollMs: config.ACCORD_WEBHOOK_POLL_MS,
     concurrency: config.ACCORD_WEBHOOK_CONCURRENCY,
@@ -64,7 +64,7 @@ export async function startWebhook(config: Config, logger: Logger, hooks: Webhoo
     webhooks,
     deliveries,
     policy,
-    secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE,
+    secretGraceMs: config.ACCORD_WEBHOOK_SECRET_GRACE_MS,
     onQueued: (ids) => worker.offer(ids),
   });
 

@@ -11,7 +11,7 @@ const otherApp = { accountId: 'acc-1', appId: 'app-2' };
 const otherAccount = { accountId: 'acc-2', appId: 'app-1' };
 
 beforeAll(async () => {
-  svc = await startService('webhook', t, { ACCORD_WEBHOOK_SECRET_GRACE: '1h' });
+  svc = await startService('webhook', t, { ACCORD_WEBHOOK_SECRET_GRACE_MS: '3600000' });
 });
 afterAll(() => svc.stop());
 

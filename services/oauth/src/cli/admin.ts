@@ -187,57 +187,227 @@ function required(values: Record<string, unknown>, name: string, command: string
   return v.trim();
 }
 
+/** The options of every command (node:util parseArgs); each command reads its own. */
+const OPTIONS = {
+  account: { type: 'string' },
+  app: { type: 'string' },
+  scopes: { type: 'string' },
+  client: { type: 'string' },
+  rate: { type: 'string' },
+  burst: { type: 'string' },
+  'app-rate': { type: 'string' },
+  'app-burst': { type: 'string' },
+  'events-per-request': { type: 'string' },
+  'events-per-day': { type: 'string' },
+  clear: { type: 'boolean', default: false },
+  origins: { type: 'string' },
+  member: { type: 'string' },
+  role: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  target: { type: 'string' },
+  subject: { type: 'string' },
+  cursor: { type: 'string' },
+  output: { type: 'string' },
+  gzip: { type: 'boolean', default: false },
+  resume: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+type Values = Record<string, string | boolean | undefined>;
+
+/** The clients of the oauth service a command asks for, made on first use and closed after it. */
+class OAuthClients {
+  private readonly made: Array<{ close(): void }> = [];
+  constructor(
+    private readonly addr: string,
+    private readonly tls: GrpcTls | undefined,
+  ) {}
+  private make<T extends { close(): void }>(c: T): T {
+    this.made.push(c);
+    return c;
+  }
+  oauth = () => this.make(createClient(oauthv1.OAuthServiceService, this.addr, { timeoutMs: 10_000, retries: 2, tls: this.tls }));
+  limits = () => this.make(createClient(limitsv1.LimitsServiceService, this.addr, { timeoutMs: 10_000, retries: 2, tls: this.tls }));
+  console = () => this.make(createClient(oauthconsolev1.OAuthConsoleServiceService, this.addr, { timeoutMs: 10_000, retries: 2, tls: this.tls }));
+  close(): void {
+    for (const c of this.made) c.close();
+  }
+}
+
+/** What a command runs with: the clients, the admin token's metadata, where to print. */
+interface AdminContext {
+  target: Target;
+  clients: OAuthClients;
+  opts: { metadata: Metadata };
+  json: boolean;
+  out(s: string): void;
+}
+
+/** One admin command: its arguments, checked before connecting, and what it does with them. */
+interface AdminCommand<A> {
+  args(values: Values, command: string): A;
+  run(ctx: AdminContext, args: A): Promise<void>;
+}
+const command = <A>(c: AdminCommand<A>) => c as AdminCommand<unknown>;
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+const bootstrap = command<oauthv1.BootstrapRequest>({
+  args: (values, cmd) => ({
+    accountName: required(values, 'account', cmd),
+    appName: required(values, 'app', cmd),
+    scopes: list(typeof values.scopes === 'string' ? values.scopes : 'consent,dataprocessing,webhooks'),
+  }),
+  async run({ clients, opts, json, out }, args) {
+    const r = await clients.oauth().bootstrap(args, opts);
+    const result = { accountId: r.accountId, apiKey: r.apiKey, appId: r.appId, clientId: r.clientId, clientSecret: r.clientSecret, scopes: r.scopes };
+    if (json) return out(JSON.stringify(result));
+    out(
+      [
+        `account ${r.accountCreated ? 'created' : 'reused'}: ${r.accountId}`,
+        aligned({ apiKey: r.apiKey, appId: r.appId, clientId: r.clientId, clientSecret: r.clientSecret, scopes: r.scopes.join(' ') }),
+        '',
+        'The client secret is shown only now: store it. Get a token with',
+        `  curl -u '${r.clientId}:<clientSecret>' -d grant_type=client_credentials <base_url>/oauth/v0/token`,
+      ].join('\n'),
+    );
+  },
+});
+
+const accounts = command<Record<string, never>>({
+  args: () => ({}),
+  async run({ clients, opts, json, out }) {
+    const r = await clients.oauth().listAccounts({}, opts);
+    const rows = r.accounts.map((a) => ({ id: a.id, name: a.name, createdAt: a.createdAt?.toISOString() ?? null }));
+    if (json) out(JSON.stringify(rows));
+    else if (!rows.length) out('no accounts; create one with: npm run -s admin -- bootstrap --account <name> --app <name>');
+    else for (const a of rows) out(`${a.id}  ${a.name}  ${a.createdAt ?? ''}`);
+  },
+});
+
+const apps = command<oauthv1.ListApplicationsRequest>({
+  args: (values, cmd) => ({ accountId: required(values, 'account', cmd) }),
+  async run({ clients, opts, json, out }, args) {
+    const r = await clients.oauth().listApplications(args, opts);
+    const rows = r.applications.map((a) => ({
+      id: a.id,
+      name: a.name,
+      clientId: a.clientId,
+      scopes: a.scopes,
+      allowedOrigins: a.allowedOrigins,
+      createdAt: a.createdAt?.toISOString() ?? null,
+    }));
+    if (json) out(JSON.stringify(rows));
+    else if (!rows.length) out('no applications');
+    else for (const a of rows) out(`${a.id}  ${a.clientId}  ${a.name}  [${a.scopes.join(' ')}]  ${a.createdAt ?? ''}`);
+  },
+});
+
+const rotateSecret = command<oauthv1.RotateClientSecretRequest>({
+  args: (values, cmd) => ({ clientId: required(values, 'client', cmd) }),
+  async run({ clients, opts, json, out }, args) {
+    const r = await clients.oauth().rotateClientSecret(args, opts);
+    const shown = { clientId: r.clientId, clientSecret: r.clientSecret };
+    out(json ? JSON.stringify(shown) : `${aligned(shown)}\n(shown only now; the old secret no longer works)`);
+  },
+});
+
+const rotateApiKey = command<oauthv1.RotateApiKeyRequest>({
+  args: (values, cmd) => ({ accountId: required(values, 'account', cmd) }),
+  async run({ clients, opts, json, out }, args) {
+    const r = await clients.oauth().rotateApiKey(args, opts);
+    const shown = { accountId: r.accountId, apiKey: r.apiKey };
+    out(json ? JSON.stringify(shown) : `${aligned(shown)}\n(the old API key no longer works)`);
+  },
+});
+
+const limits = command<limitsv1.SetAccountLimitsRequest>({
+  args: (values, cmd) => limitArgs(values, cmd),
+  async run({ clients, opts, json, out }, req) {
+    const client = clients.limits();
+    const r =
+      req.clear || Object.keys(req.limits ?? {}).length
+        ? await client.setAccountLimits(req, opts)
+        : await client.getAccountLimits({ accountId: req.accountId }, opts);
+    // Only the fields the account overrides (the others follow the gateway's defaults).
+    const overrides = Object.fromEntries(Object.entries(r.limits ?? {}).filter(([, v]) => v !== undefined));
+    if (json) out(JSON.stringify({ accountId: r.accountId, limits: overrides }));
+    else if (!Object.keys(overrides).length) out(`account ${r.accountId}: no overrides (the gateway's defaults apply)`);
+    else out([`account ${r.accountId}:`, ...Object.entries(overrides).map(([k, v]) => `  ${k}: ${v}${v === 0 ? ' (no limit)' : ''}`)].join('\n'));
+  },
+});
+
+const setOrigins = command<oauthv1.SetAllowedOriginsRequest>({
+  args: (values, cmd) => {
+    if (typeof values.origins !== 'string') throw new CliError(`${cmd}: --origins is required ('' allows none; see --help)`);
+    return { appId: required(values, 'app', cmd), origins: list(values.origins) };
+  },
+  async run({ clients, opts, json, out }, args) {
+    const a = await clients.oauth().setAllowedOrigins(args, opts);
+    out(
+      json
+        ? JSON.stringify({ appId: a.id, allowedOrigins: a.allowedOrigins })
+        : aligned({ appId: a.id, allowedOrigins: a.allowedOrigins.join(' ') || '(none)' }),
+    );
+  },
+});
+
+const consoleLink = command<oauthconsolev1.CreateConsoleLinkRequest>({
+  args: (values, cmd) => ({
+    accountName: required(values, 'account', cmd),
+    memberName: typeof values.member === 'string' ? values.member : '',
+    role: typeof values.role === 'string' ? values.role : '',
+    ttlSeconds: 0,
+  }),
+  async run({ target, clients, opts, json, out }, args) {
+    const r = await clients.console().createConsoleLink(args, opts);
+    const base = (target.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
+    // The token travels in the fragment: browsers never send it to a server or a log.
+    const url = `${base}/console/#link=${r.token}`;
+    const expiresAt = r.expiresAt?.toISOString() ?? '';
+    if (json) out(JSON.stringify({ url, expiresAt, accountId: r.accountId, member: r.member?.name, role: r.member?.role }));
+    else out(`${url}\n(one use, valid until ${expiresAt}; signs in as ${r.member?.name} (${r.member?.role}))`);
+  },
+});
+
+/** The commands on the oauth service's admin RPCs (`export` talks to the consent service: runExport). */
+const COMMANDS: Record<string, AdminCommand<unknown>> = {
+  bootstrap,
+  accounts,
+  apps,
+  'rotate-secret': rotateSecret,
+  'rotate-api-key': rotateApiKey,
+  limits,
+  'set-origins': setOrigins,
+  'console-link': consoleLink,
+};
+
 /**
  * Runs one admin command. Results go to stdout (one JSON document with --json), every error to
  * stderr as one line. Resolves to the exit code.
  */
 export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
-  const out = (s: string) => io.stdout.write(s.endsWith('\n') ? s : s + '\n');
+  const out = (s: string) => void io.stdout.write(s.endsWith('\n') ? s : s + '\n');
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        account: { type: 'string' },
-        app: { type: 'string' },
-        scopes: { type: 'string' },
-        client: { type: 'string' },
-        rate: { type: 'string' },
-        burst: { type: 'string' },
-        'app-rate': { type: 'string' },
-        'app-burst': { type: 'string' },
-        'events-per-request': { type: 'string' },
-        'events-per-day': { type: 'string' },
-        clear: { type: 'boolean', default: false },
-        origins: { type: 'string' },
-        member: { type: 'string' },
-        role: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        since: { type: 'string' },
-        until: { type: 'string' },
-        target: { type: 'string' },
-        subject: { type: 'string' },
-        cursor: { type: 'string' },
-        output: { type: 'string' },
-        gzip: { type: 'boolean', default: false },
-        resume: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   } catch (err) {
     io.stderr.write(`error: ${(err as Error).message} (see --help)\n`);
     return 1;
   }
   const { values, positionals } = parsed;
-  const command = positionals[0];
-  if (values.help || command === 'help') {
+  const name = positionals[0];
+  if (values.help || name === 'help') {
     io.stdout.write(USAGE);
     return 0;
   }
-  if (!command) {
+  if (!name) {
     io.stderr.write(`error: a command is required\n\n${USAGE}`);
     return 1;
   }
@@ -245,162 +415,41 @@ export async function runAdmin(argv: string[], io: AdminIO): Promise<number> {
     io.stderr.write(`error: unexpected argument ${JSON.stringify(positionals[1])} (see --help)\n`);
     return 1;
   }
-
-  if (command === 'export') {
-    try {
-      const args = exportArgs(values);
-      return await runExport(args, resolveConsentTarget(io.env, io.cwd ?? process.cwd()), io);
-    } catch (err) {
-      io.stderr.write(`error: ${(err as Error).message}\n`);
-      return 1;
-    }
-  }
+  if (name === 'export') return runExportCommand(values, io);
 
   let target: Target | undefined;
-  let client: ReturnType<typeof createClient<typeof oauthv1.OAuthServiceService>> | undefined;
-  let consoleClient: ReturnType<typeof createClient<typeof oauthconsolev1.OAuthConsoleServiceService>> | undefined;
+  let clients: OAuthClients | undefined;
   let tls: GrpcTls | undefined;
   try {
-    const known = ['export', 'bootstrap', 'accounts', 'apps', 'rotate-secret', 'rotate-api-key', 'limits', 'set-origins', 'console-link'];
-    if (!known.includes(command)) throw new CliError(`unknown command ${JSON.stringify(command)}; one of ${known.join(', ')} (see --help)`);
+    const cmd = COMMANDS[name];
+    if (!cmd) throw new CliError(`unknown command ${JSON.stringify(name)}; one of ${['export', ...Object.keys(COMMANDS)].join(', ')} (see --help)`);
     // Check the arguments before connecting.
-    const args = {
-      bootstrap: () => ({
-        accountName: required(values, 'account', command),
-        appName: required(values, 'app', command),
-        scopes: (values.scopes ?? 'consent,dataprocessing,webhooks')
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      }),
-      accounts: () => ({}),
-      apps: () => ({ accountId: required(values, 'account', command) }),
-      'rotate-secret': () => ({ clientId: required(values, 'client', command) }),
-      'rotate-api-key': () => ({ accountId: required(values, 'account', command) }),
-      limits: () => limitArgs(values, command),
-      'set-origins': () => {
-        if (typeof values.origins !== 'string') throw new CliError(`${command}: --origins is required ('' allows none; see --help)`);
-        return {
-          appId: required(values, 'app', command),
-          origins: values.origins
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean),
-        };
-      },
-      'console-link': () => ({ accountName: required(values, 'account', command), memberName: values.member ?? '', role: values.role ?? '', ttlSeconds: 0 }),
-    }[command as 'accounts']() as Record<string, unknown>;
-
+    const args = cmd.args(values, name);
     target = resolveTarget(io.env, io.cwd ?? process.cwd());
     // with mutual TLS between the services (the chart's oauth pod), TLS to the oauth service too,
     // presenting the admin identity's certificate; the admin token still decides
     tls = adminTls(io.env);
-    client = createClient(oauthv1.OAuthServiceService, target.addr, { timeoutMs: 10_000, retries: 2, tls });
+    clients = new OAuthClients(target.addr, tls);
     const metadata = new Metadata();
     metadata.set('authorization', `Bearer ${target.adminToken}`);
-    const opts = { metadata };
-    const json = values.json;
-
-    switch (command) {
-      case 'limits': {
-        const limitsClient = createClient(limitsv1.LimitsServiceService, target.addr, { timeoutMs: 10_000, retries: 2, tls });
-        try {
-          const req = args as unknown as limitsv1.SetAccountLimitsRequest;
-          const r =
-            req.clear || Object.keys(req.limits ?? {}).length
-              ? await limitsClient.setAccountLimits(req, opts)
-              : await limitsClient.getAccountLimits({ accountId: req.accountId }, opts);
-          // Only the fields the account overrides (the others follow the gateway's defaults).
-          const limits = Object.fromEntries(Object.entries(r.limits ?? {}).filter(([, v]) => v !== undefined));
-          if (json) out(JSON.stringify({ accountId: r.accountId, limits }));
-          else if (!Object.keys(limits).length) out(`account ${r.accountId}: no overrides (the gateway's defaults apply)`);
-          else out([`account ${r.accountId}:`, ...Object.entries(limits).map(([k, v]) => `  ${k}: ${v}${v === 0 ? ' (no limit)' : ''}`)].join('\n'));
-        } finally {
-          limitsClient.close();
-        }
-        break;
-      }
-      case 'console-link': {
-        consoleClient = createClient(oauthconsolev1.OAuthConsoleServiceService, target.addr, { timeoutMs: 10_000, retries: 2, tls });
-        const r = await consoleClient.createConsoleLink(args as unknown as oauthconsolev1.CreateConsoleLinkRequest, opts);
-        const base = (target.baseUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
-        // The token travels in the fragment: browsers never send it to a server or a log.
-        const url = `${base}/console/#link=${r.token}`;
-        const expiresAt = r.expiresAt?.toISOString() ?? '';
-        if (json) out(JSON.stringify({ url, expiresAt, accountId: r.accountId, member: r.member?.name, role: r.member?.role }));
-        else out(`${url}\n(one use, valid until ${expiresAt}; signs in as ${r.member?.name} (${r.member?.role}))`);
-        break;
-      }
-      case 'bootstrap': {
-        const r = await client.bootstrap(args as unknown as oauthv1.BootstrapRequest, opts);
-        const result = { accountId: r.accountId, apiKey: r.apiKey, appId: r.appId, clientId: r.clientId, clientSecret: r.clientSecret, scopes: r.scopes };
-        if (json) out(JSON.stringify(result));
-        else {
-          out(
-            [
-              `account ${r.accountCreated ? 'created' : 'reused'}: ${r.accountId}`,
-              aligned({ apiKey: r.apiKey, appId: r.appId, clientId: r.clientId, clientSecret: r.clientSecret, scopes: r.scopes.join(' ') }),
-              '',
-              'The client secret is shown only now: store it. Get a token with',
-              `  curl -u '${r.clientId}:<clientSecret>' -d grant_type=client_credentials <base_url>/oauth/v0/token`,
-            ].join('\n'),
-          );
-        }
-        break;
-      }
-      case 'accounts': {
-        const r = await client.listAccounts({}, opts);
-        const rows = r.accounts.map((a) => ({ id: a.id, name: a.name, createdAt: a.createdAt?.toISOString() ?? null }));
-        if (json) out(JSON.stringify(rows));
-        else if (!rows.length) out('no accounts; create one with: npm run -s admin -- bootstrap --account <name> --app <name>');
-        else for (const a of rows) out(`${a.id}  ${a.name}  ${a.createdAt ?? ''}`);
-        break;
-      }
-      case 'apps': {
-        const r = await client.listApplications(args as unknown as oauthv1.ListApplicationsRequest, opts);
-        const rows = r.applications.map((a) => ({
-          id: a.id,
-          name: a.name,
-          clientId: a.clientId,
-          scopes: a.scopes,
-          allowedOrigins: a.allowedOrigins,
-          createdAt: a.createdAt?.toISOString() ?? null,
-        }));
-        if (json) out(JSON.stringify(rows));
-        else if (!rows.length) out('no applications');
-        else for (const a of rows) out(`${a.id}  ${a.clientId}  ${a.name}  [${a.scopes.join(' ')}]  ${a.createdAt ?? ''}`);
-        break;
-      }
-      case 'rotate-secret': {
-        const r = await client.rotateClientSecret(args as unknown as oauthv1.RotateClientSecretRequest, opts);
-        const shown = { clientId: r.clientId, clientSecret: r.clientSecret };
-        out(json ? JSON.stringify(shown) : `${aligned(shown)}\n(shown only now; the old secret no longer works)`);
-        break;
-      }
-      case 'set-origins': {
-        const a = await client.setAllowedOrigins(args as unknown as oauthv1.SetAllowedOriginsRequest, opts);
-        out(
-          json
-            ? JSON.stringify({ appId: a.id, allowedOrigins: a.allowedOrigins })
-            : aligned({ appId: a.id, allowedOrigins: a.allowedOrigins.join(' ') || '(none)' }),
-        );
-        break;
-      }
-      case 'rotate-api-key': {
-        const r = await client.rotateApiKey(args as unknown as oauthv1.RotateApiKeyRequest, opts);
-        const shown = { accountId: r.accountId, apiKey: r.apiKey };
-        out(json ? JSON.stringify(shown) : `${aligned(shown)}\n(the old API key no longer works)`);
-        break;
-      }
-    }
+    await cmd.run({ target, clients, opts: { metadata }, json: values.json, out }, args);
     return 0;
   } catch (err) {
     io.stderr.write(`error: ${describe(err, target)}\n`);
     return 1;
   } finally {
-    client?.close();
-    consoleClient?.close();
+    clients?.close();
     tls?.close();
+  }
+}
+
+/** `export`: the consent service's export, run by runExport (cli/export.ts). */
+async function runExportCommand(values: Values, io: AdminIO): Promise<number> {
+  try {
+    return await runExport(exportArgs(values), resolveConsentTarget(io.env, io.cwd ?? process.cwd()), io);
+  } catch (err) {
+    io.stderr.write(`error: ${(err as Error).message}\n`);
+    return 1;
   }
 }
 
@@ -413,7 +462,7 @@ const LIMIT_OPTIONS = {
   'events-per-day': 'maxEventsPerDay',
 } as const;
 
-function limitArgs(values: Record<string, unknown>, command: string): limitsv1.SetAccountLimitsRequest {
+function limitArgs(values: Values, command: string): limitsv1.SetAccountLimitsRequest {
   const limits: limitsv1.AccountLimits = {};
   for (const [option, field] of Object.entries(LIMIT_OPTIONS)) {
     const v = values[option];

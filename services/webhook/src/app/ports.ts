@@ -120,7 +120,7 @@ export interface Outcome {
  * Deliveries and their work queue: one queue entry per delivery with an attempt to make, due at
  * `dueAt` (the next attempt, or while leased the lease's end), removed when the delivery is
  * finished. An entry is taken by one worker at a time under a lease token, and only that token's
- * outcome changes the delivery (app/delivery-worker.ts holds the protocol).
+ * outcome changes the delivery (events/delivery-worker.ts holds the protocol).
  */
 export interface DeliveryStore {
   /**

@@ -138,7 +138,10 @@ export function sessionJson(s: oauthconsolev1.ConsoleSession) {
 }
 
 export function limits(ctx: GatewayContext): oauthconsolev1.SessionLimits {
-  return { idleTimeoutSeconds: ctx.config.ACCORD_CONSOLE_IDLE_TIMEOUT, absoluteTimeoutSeconds: ctx.config.ACCORD_CONSOLE_ABSOLUTE_TIMEOUT };
+  return {
+    idleTimeoutSeconds: ctx.config.ACCORD_CONSOLE_IDLE_TIMEOUT_MS / 1_000,
+    absoluteTimeoutSeconds: ctx.config.ACCORD_CONSOLE_ABSOLUTE_TIMEOUT_MS / 1_000,
+  };
 }
 
 export function startSession(ctx: GatewayContext, res: Response, grant: oauthconsolev1.ConsoleSessionGrant): void {

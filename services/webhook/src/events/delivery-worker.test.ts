@@ -2,8 +2,8 @@ import { createLogger } from '@accord/common';
 import { deliveryId } from '../domain/delivery';
 import { memoryWebhookStore } from '../store/memory/store';
 import { DeliveryWorker } from './delivery-worker';
-import type { Delivery, SendResult, Sender, WebhookStore } from './ports';
-import { Registrations } from './registrations';
+import type { Delivery, SendResult, Sender, WebhookStore } from '../app/ports';
+import { Registrations } from '../app/registrations';
 
 // The delivery workers and their lease protocol on the memory store (test/store-contract.test.ts
 // holds MongoDB to the same); the receiver is a fake sender.

@@ -4,8 +4,8 @@ import { countAttempt } from '../metrics';
 import { attemptOutcome, dueEntries } from '../domain/delivery';
 import type { RetryPolicy } from '../domain/retry';
 import { activeSecrets, signatureHeaders } from '../domain/signing';
-import type { Delivery, DeliveryStore, Sender } from './ports';
-import type { Registrations } from './registrations';
+import type { Delivery, DeliveryStore, Sender } from '../app/ports';
+import type { Registrations } from '../app/registrations';
 
 export interface WorkerOptions {
   webhooks: Registrations;
