@@ -298,8 +298,10 @@ spec:
 
 {{/*
 NetworkPolicy of one component: ingress only from its callers (the gateway from
-networkPolicy.gatewayFrom, or anyone), egress only to the services it calls, MongoDB, NATS,
-DNS and, for the webhook service, the internet on networkPolicy.webhookEgress.ports.
+networkPolicy.gatewayFrom, or anyone; the services serving platform callers also from
+networkPolicy.platformCallers; the health port from networkPolicy.healthFrom when set), egress
+only to the services it calls, MongoDB, NATS, DNS and, for the webhook service, the webhook
+receivers on networkPolicy.webhookEgress.
 */}}
 {{- define "accord.component.networkpolicy" -}}
 {{- $root := .root }}{{ $name := .name }}{{ $c := .c }}{{ $w := .w }}
@@ -334,7 +336,7 @@ spec:
               {{- include "accord.componentSelectorLabels" (list $root "test") | nindent 14 }}
       {{- end }}
     {{- end }}
-    {{- if $callers }}
+    {{- if or $callers (and $w.platform $np.platformCallers) }}
     - ports:
         - port: {{ $w.protocol }}
           protocol: TCP
@@ -344,6 +346,20 @@ spec:
             matchLabels:
               {{- include "accord.componentSelectorLabels" (list $root .) | nindent 14 }}
         {{- end }}
+        {{- /* platform callers (a bearer token each) on the services that serve them */}}
+        {{- if $w.platform }}
+        {{- with $np.platformCallers }}
+        {{- toYaml . | nindent 8 }}
+        {{- end }}
+        {{- end }}
+    {{- end }}
+    {{- /* the kubelet's probes: from the node, which the enforcers admit to its own pods anyway */}}
+    {{- if and (ne $w.protocol "http") $root.Values.grpcTls.enabled $np.healthFrom }}
+    - ports:
+        - port: grpc-health
+          protocol: TCP
+      from:
+        {{- toYaml $np.healthFrom | nindent 8 }}
     {{- end }}
     {{- if $root.Values.metrics.enabled }}
     - ports:

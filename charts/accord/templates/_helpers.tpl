@@ -108,6 +108,8 @@ components:
   consent:
     protocol: grpc
     portEnv: GRPC_PORT
+    # platform callers (a bearer token) call it: networkPolicy.platformCallers reach its port
+    platform: true
     calls: [oauth, dataprocessing]
     mongodb: true
     nats: true
@@ -115,6 +117,8 @@ components:
   dataprocessing:
     protocol: grpc
     portEnv: GRPC_PORT
+    # platform callers (a bearer token) call it: networkPolicy.platformCallers reach its port
+    platform: true
     calls: [oauth, consent]
     mongodb: true
     nats: false
@@ -122,6 +126,8 @@ components:
   webhook:
     protocol: grpc
     portEnv: GRPC_PORT
+    # platform callers (a bearer token) call it: networkPolicy.platformCallers reach its port
+    platform: true
     calls: [oauth]
     mongodb: true
     nats: true

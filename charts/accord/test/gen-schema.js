@@ -215,6 +215,8 @@ const schema = {
     networkPolicy: obj({
       enabled: bool,
       gatewayFrom: peers,
+      platformCallers: peers,
+      healthFrom: peers,
       externalMongodb: obj({ ports, to: peers }),
       externalNats: obj({ ports, to: peers }),
       dns: obj({ ports, to: peers }),

@@ -1,7 +1,10 @@
 // NetworkPolicies admit exactly the intended paths. A small evaluator applies the rendered
 // policies the way Kubernetes does (a pod selected by a policy of a type only admits what some
 // rule of such a policy allows; egress and ingress must both allow) to a model of the pods.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { stringify } from 'yaml';
 import { CI_DIR, COMPONENTS, K8sObject, NAMESPACE, byKind, componentName, render } from './helm';
 
 interface Endpoint {
@@ -114,6 +117,9 @@ function podsOf(objs: K8sObject[]): Record<string, Endpoint> {
   eps.outsider = { id: 'outsider', namespace: 'other', labels: { app: 'curl' }, ports: [] };
   eps.ingressController = { id: 'ingressController', namespace: 'ingress-nginx', labels: { app: 'ingress-nginx' }, ports: [] };
   eps.sameNsStranger = { id: 'sameNsStranger', namespace: NAMESPACE, labels: { app: 'debug' }, ports: [] };
+  // a platform team's service with the label networkPolicy.platformCallers names by default
+  eps.platformCaller = { id: 'platformCaller', namespace: NAMESPACE, labels: { app: 'billing', 'accord/platform-caller': 'true' }, ports: [] };
+  eps.otherNsPlatformCaller = { id: 'otherNsPlatformCaller', namespace: 'other', labels: { app: 'billing', 'accord/platform-caller': 'true' }, ports: [] };
   eps.externalMongo = { id: 'externalMongo', namespace: 'data', labels: { app: 'mongo' }, ports: [{ name: 'mongo', containerPort: 27017 }] };
   eps.internetHost = { id: 'internetHost', ip: '93.184.216.34' };
   eps.privateHost = { id: 'privateHost', ip: '10.1.2.3' };
@@ -233,9 +239,89 @@ describe('NetworkPolicies with external MongoDB/NATS and a restricted gateway', 
   });
 });
 
-describe('NetworkPolicies off', () => {
-  it('renders none by default', () => {
-    expect(byKind(render(), 'NetworkPolicy')).toEqual([]);
+/** The NetworkPolicies rendered with these values (a values file: lists do not go through --set). */
+function policiesWith(values: Record<string, unknown>): K8sObject[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-np-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'values.yaml'), stringify(values));
+    return byKind(render({ valuesFiles: [path.join(dir, 'values.yaml')] }), 'NetworkPolicy');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('NetworkPolicies on by default', () => {
+  const objs = render();
+  const policies = byKind(objs, 'NetworkPolicy');
+  const eps = podsOf(objs);
+  const HEALTH = 8086;
+
+  it('renders one per component, each denying by default (both directions, explicit rules only)', () => {
+    expect(policies.map((p) => p.metadata.name).sort()).toEqual(COMPONENTS.map((c) => componentName(c)).sort());
+    for (const p of policies) expect([p.metadata.name, p.spec.policyTypes]).toEqual([p.metadata.name, ['Ingress', 'Egress']]);
+    for (const c of COMPONENTS) expect([c, policies.filter((p) => selects(p.spec.podSelector, eps[c].labels)).length]).toEqual([c, 1]);
+  });
+
+  it('admits the intended service-to-service paths and no other', () => {
+    const actual: string[] = [];
+    for (const src of COMPONENTS)
+      for (const dst of COMPONENTS) {
+        if (src !== dst && allowed(policies, eps[src], eps[dst], PORTS[dst])) actual.push(`${src}>${dst}`);
+      }
+    expect(actual.sort()).toEqual([...INTENDED].filter((p) => !/mongodb|nats/.test(p)).sort());
+  });
+
+  it('admits a labelled platform caller of the namespace to the services serving platform callers, nothing else', () => {
+    for (const c of ['consent', 'dataprocessing', 'webhook']) expect([c, allowed(policies, eps.platformCaller, eps[c], PORTS[c])]).toEqual([c, true]);
+    expect(allowed(policies, eps.platformCaller, eps.oauth, PORTS.oauth)).toBe(false);
+    expect(allowed(policies, eps.platformCaller, eps.consent, HEALTH)).toBe(false);
+    expect(allowed(policies, eps.platformCaller, eps.consent, 9464)).toBe(true); // metricsFrom empty: anyone
+    expect(allowed(policies, eps.platformCaller, eps.gateway, 8080)).toBe(true);
+  });
+
+  it('refuses an unlabelled pod of the namespace and a labelled pod of another namespace at every service port', () => {
+    for (const src of ['sameNsStranger', 'otherNsPlatformCaller', 'outsider'])
+      for (const c of ['oauth', 'consent', 'dataprocessing', 'webhook']) {
+        expect([src, c, allowed(policies, eps[src], eps[c], PORTS[c])]).toEqual([src, c, false]);
+        expect([src, c, allowed(policies, eps[src], eps[c], HEALTH)]).toEqual([src, c, false]);
+      }
+  });
+
+  it('admits the labelled pods of namespaces networkPolicy.platformCallers selects', () => {
+    const custom = policiesWith({
+      networkPolicy: {
+        platformCallers: [
+          {
+            namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'other' } },
+            podSelector: { matchLabels: { 'accord/platform-caller': 'true' } },
+          },
+        ],
+      },
+    });
+    expect(allowed(custom, eps.otherNsPlatformCaller, eps.consent, PORTS.consent)).toBe(true);
+    expect(allowed(custom, eps.outsider, eps.consent, PORTS.consent)).toBe(false);
+    // the list replaces the default: the namespace's own labelled pods are not named any more
+    expect(allowed(custom, eps.platformCaller, eps.consent, PORTS.consent)).toBe(false);
+    const none = policiesWith({ networkPolicy: { platformCallers: [] } });
+    expect(allowed(none, eps.platformCaller, eps.consent, PORTS.consent)).toBe(false);
+    expect(allowed(none, eps.gateway, eps.consent, PORTS.consent)).toBe(true);
+  });
+
+  it('opens the health port to networkPolicy.healthFrom when set (an enforcer that does not admit the node)', () => {
+    const node: Endpoint = { id: 'node', namespace: 'nodes', labels: {}, ip: '10.0.0.5' };
+    const withHealth = policiesWith({ networkPolicy: { healthFrom: [{ ipBlock: { cidr: '10.0.0.0/24' } }] } });
+    for (const c of ['oauth', 'consent', 'dataprocessing', 'webhook']) {
+      expect([c, allowed(policies, eps.sameNsStranger, eps[c], HEALTH)]).toEqual([c, false]);
+      expect([c, allowed(withHealth, node, eps[c], HEALTH)]).toEqual([c, true]);
+      expect([c, allowed(withHealth, node, eps[c], PORTS[c])]).toEqual([c, false]);
+    }
+    for (const c of ['oauth', 'consent', 'dataprocessing', 'webhook']) {
+      expect([c, allowed(withHealth, eps.sameNsStranger, eps[c], HEALTH)]).toEqual([c, false]);
+    }
+  });
+
+  it('renders none when networkPolicy.enabled is false', () => {
+    expect(byKind(render({ set: { 'networkPolicy.enabled': false } }), 'NetworkPolicy')).toEqual([]);
     expect(componentName('gateway')).toBe('accord-gateway');
   });
 });
