@@ -4,7 +4,7 @@
 # then waits. SIGTERM (deploy/cluster/down.sh) stops them; when this process ends, the kernel
 # ends everything left in the PID namespace, and the mounts and network go with the namespaces.
 set -euo pipefail
-state=$1 bin=$2 node_name=$3 node_ip=$4 pod_cidr=$5 service_cidr=$6
+state=$1 bin=$2 node_name=$3 node_ip=$4 pod_cidr=$5 service_cidr=$6 kube_router=$7
 logs="$state/logs"
 cfg="$state/config"
 admin="$cfg/admin.kubeconfig"
@@ -77,6 +77,7 @@ wait_for() { # what seconds command...
   until "$@" >/dev/null 2>&1; do
     if [ "$(date +%s)" -gt "$deadline" ]; then
       log "$what not ready after ${seconds}s"
+      [ -f "$logs/$what.log" ] && tail -n 20 "$logs/$what.log"
       exit 1
     fi
     sleep 0.5
@@ -123,9 +124,17 @@ start kube-proxy "$bin/kube-proxy" --config "$cfg/kube-proxy.yaml"
 start coredns "$bin/coredns" -conf "$cfg/Corefile"
 
 wait_for "node $node_name" 120 kubectl wait --for=condition=Ready "node/$node_name" --timeout=1s
+# NetworkPolicies enforced: kube-router's network-policy controller alone (no routing, no service
+# proxy: kube-proxy and the bridge do those), as iptables rules and ipsets in this namespace. It
+# admits what a pod's own node sends it (the kubelet's probes), as the usual enforcers do. Started
+# once the node is registered: it looks its node up at start, and exits when it is not there yet.
+start kube-router "$kube_router" --run-firewall=true --run-router=false --run-service-proxy=false \
+  --kubeconfig "$admin" --hostname-override "$node_name" --service-cluster-ip-range "$service_cidr" \
+  --enable-ipv6=false --health-port 20244 --metrics-port 0
 wait_for "service account default" 60 kubectl -n default get serviceaccount default
 wait_for coredns 60 curl -fsS http://127.0.0.1:8181/ready
 wait_for kube-proxy 60 curl -fsS http://127.0.0.1:10256/healthz
+wait_for kube-router 60 curl -fsS http://127.0.0.1:20244/healthz
 touch "$state/ready"
 log "ready"
 

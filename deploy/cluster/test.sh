@@ -22,6 +22,7 @@ for s in gateway oauth consent dataprocessing webhook; do
   }
 done
 deploy/cluster/build.sh >/dev/null
+deploy/cluster/build-kube-router.sh >/dev/null
 deploy/images/stand-ins.sh >/dev/null
 
 [ -e "$state/env" ] || trap '"$root/deploy/cluster/down.sh"' EXIT

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run cluster:up`: a one-node Kubernetes on this machine for the chart's tests — etcd,
 # kube-apiserver, kube-controller-manager, kube-scheduler, kubelet with containerd and runc,
-# kube-proxy (iptables) and CoreDNS — in network, mount and PID namespaces of its own.
+# kube-proxy (iptables), CoreDNS and kube-router's network-policy controller (the NetworkPolicies
+# enforced) — in network, mount and PID namespaces of its own.
 #
 #   - Everything listens on loopback or on the namespace's bridge (node 10.244.0.1, pods
 #     10.244.0.0/24, Services 10.96.0.0/16). The namespace has no link to any other network:
@@ -18,8 +19,8 @@
 #     with them), removes those cgroups, the host bridge and the state folder.
 #
 # Programs: Kubernetes, etcd, CoreDNS and pause built once into the cache by deploy/cluster/build.sh
-# (~/.cache/accord/cluster, ACCORD_CLUSTER_CACHE); containerd, runc, the CNI plugins, iptables
-# and conntrack from Debian (installed here when missing, as root). No image comes from a
+# (~/.cache/accord/cluster, ACCORD_CLUSTER_CACHE), kube-router by deploy/cluster/build-kube-router.sh;
+# containerd, runc, the CNI plugins, iptables, ipset and conntrack from Debian (installed here when missing, as root). No image comes from a
 # registry: images are loaded from podman's storage (deploy/cluster/load-images.sh).
 # Idempotent: when the cluster is already up it only prints how to use it.
 set -euo pipefail
@@ -51,7 +52,7 @@ if [ -e "$state" ]; then
 fi
 
 # Debian packages of the node.
-declare -A provides=([containerd]=containerd [ctr]=containerd [runc]=runc [iptables]=iptables [conntrack]=conntrack [podman]=podman [slirp4netns]=slirp4netns [nsenter]=util-linux [openssl]=openssl)
+declare -A provides=([containerd]=containerd [ctr]=containerd [runc]=runc [iptables]=iptables [conntrack]=conntrack [podman]=podman [slirp4netns]=slirp4netns [nsenter]=util-linux [openssl]=openssl [ipset]=ipset)
 missing=()
 for cmd in "${!provides[@]}"; do command -v "$cmd" >/dev/null || missing+=("${provides[$cmd]}"); done
 [ -x /usr/lib/cni/bridge ] || missing+=(containernetworking-plugins)
@@ -67,6 +68,7 @@ fi
 node "$root/deploy/local/scripts/provision.js" cluster-up >&2
 tools="$(cd "$root" && node -p 'require("./deploy/local/scripts/provision.js").toolsDir(process.env)')"
 bin=$("$here/build.sh")
+kube_router=$("$here/build-kube-router.sh")
 started=$(date +%s)
 mkdir -p "$state"/{pki,config,logs,run,etcd,containerd,kubelet,cni/net.d,cni/ipam,sysctl}
 echo "$bin" >"$state/bin"
@@ -239,7 +241,7 @@ fi
 # namespaces; when it ends, the kernel ends everything in them.
 log "starting (logs in $state/logs)"
 setsid unshare --pid --fork --mount-proc --mount --propagation private --net \
-  "$here/node.sh" "$state" "$bin" "$NODE_NAME" "$NODE_IP" "$POD_CIDR" "$SERVICE_CIDR" \
+  "$here/node.sh" "$state" "$bin" "$NODE_NAME" "$NODE_IP" "$POD_CIDR" "$SERVICE_CIDR" "$kube_router" \
   >"$state/logs/supervisor.log" 2>&1 </dev/null &
 echo $! >"$state/unshare.pid"
 for _ in $(seq 50); do
