@@ -7,10 +7,12 @@
 // a steady consent load (no failed request, no lost event); a consent pod deleted under load
 // (nothing answered 201 lost); the bundled evaluation profile; the monitoring objects once their
 // CRDs are installed. Counts go to .ci/artifacts/cluster.json.
+import { X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import * as tls from 'node:tls';
 import { Webhook } from 'standardwebhooks';
 import { stringify } from 'yaml';
 import {
@@ -52,6 +54,9 @@ const PROMETHEUS_OPERATOR = 'github.com/prometheus-operator/prometheus-operator@
 const DATA_NS = 'accord-data';
 // The cluster's Service range (deploy/cluster/up.sh): the receiver's ClusterIP is in it.
 const SERVICE_CIDR = '10.96.0.0/16';
+const POD_CIDR = '10.244.0.0/24';
+// The label the chart's NetworkPolicies admit platform callers by (networkPolicy.platformCallers).
+const PLATFORM_CALLER = { 'accord/platform-caller': 'true' };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'accord-cluster-test-'));
 const report: Record<string, unknown> = {};
 
@@ -138,6 +143,89 @@ require('http').createServer((req, res) => {
     res.end(JSON.stringify({ deliveries, ids: [...seen.keys()], last }));
   }
 }).listen(8080);`;
+
+// A probe pod's program: connections to each target of PROBE_TARGETS, all at once, each retried
+// every 250 ms for up to 20 s until one gets through — a pod just started is refused until the
+// enforcer has seen its address (about a second with kube-router), so a refusal counts only when
+// it lasts. One line of JSON: per target 'open', 'tls <subject CN>' (a TLS handshake with the CA at
+// /etc/accord-grpc-ca), or the last error ('ECONNREFUSED': the enforcer's reject; 'timeout').
+const PROBE = `
+const net = require('net'), tls = require('tls'), fs = require('fs');
+const once = (t) => new Promise((resolve) => {
+  const done = (v) => { clearTimeout(timer); sock.destroy(); resolve(v); };
+  const sock = t.tls
+    ? tls.connect({ host: t.host, port: t.port, servername: t.tls, ca: fs.readFileSync('/etc/accord-grpc-ca/ca.crt'), ALPNProtocols: ['h2'] },
+        () => done('tls ' + sock.getPeerCertificate().subject.CN))
+    : net.connect({ host: t.host, port: t.port }, () => done('open'));
+  sock.on('error', (e) => done(e.code || e.message));
+  const timer = setTimeout(() => done('timeout'), 5000);
+});
+const one = async (t) => {
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    const r = await once(t);
+    if (r === 'open' || r.startsWith('tls ') || Date.now() > deadline) return r;
+    await new Promise((ok) => setTimeout(ok, 250));
+  }
+};
+(async () => {
+  const out = {};
+  await Promise.all(JSON.parse(process.env.PROBE_TARGETS).map(async (t) => (out[t.name] = await one(t))));
+  console.log(JSON.stringify(out));
+})();`;
+
+interface ProbeTarget {
+  name: string;
+  host: string;
+  port: number;
+  /** TLS with the release's gRPC CA, to this server name. */
+  tls?: string;
+}
+
+/** Runs a probe pod (labels given) in the namespace; what each of its connections met. */
+async function probe(ns: string, name: string, labels: Record<string, string>, targets: ProbeTarget[]): Promise<Record<string, string>> {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: ns, labels: { 'accord.test/probe': 'true', ...labels } },
+    spec: {
+      restartPolicy: 'Never',
+      automountServiceAccountToken: false,
+      volumes: [{ name: 'grpc-ca', configMap: { name: 'accord-grpc-ca', optional: true } }],
+      containers: [
+        {
+          name: 'probe',
+          image: `localhost/accord/gateway:${TAG}`,
+          imagePullPolicy: 'Never',
+          command: ['node', '-e', PROBE],
+          env: [{ name: 'PROBE_TARGETS', value: JSON.stringify(targets) }],
+          volumeMounts: [{ name: 'grpc-ca', mountPath: '/etc/accord-grpc-ca', readOnly: true }],
+          resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { memory: '256Mi' } },
+          ...restrictedContainer,
+        },
+      ],
+    },
+  };
+  kubectl(['-n', ns, 'delete', 'pod', name, '--ignore-not-found', '--wait']);
+  kubectl(['apply', '-f', '-'], stringify(pod));
+  try {
+    const deadline = Date.now() + 120_000;
+    let phase = '';
+    while (Date.now() < deadline) {
+      phase = kubectlJson(['-n', ns, 'get', 'pod', name]).status?.phase ?? '';
+      if (phase === 'Succeeded' || phase === 'Failed') break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    const logs = kubectlRun(['-n', ns, 'logs', name]);
+    if (phase !== 'Succeeded') throw new Error(`probe pod ${name} ended ${phase || 'timed out'}:\n${logs.stdout}${logs.stderr}`);
+    return JSON.parse(logs.stdout.trim().split('\n').pop()!);
+  } finally {
+    kubectl(['-n', ns, 'delete', 'pod', name, '--ignore-not-found', '--wait']);
+  }
+}
+
+/** The enforcer refused the connection: rejected (kube-router answers with an ICMP reject) or dropped. */
+const REFUSED = /^(ECONNREFUSED|EHOSTUNREACH|timeout)$/;
 
 interface Creds {
   accountId: string;
@@ -297,6 +385,11 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
           // The receiver runs in the cluster, on a private address the SSRF guard refuses by default.
           webhook: { config: { allowCidrs: SERVICE_CIDR, retrySchedule: '1s,2s,5s,10s' } },
         },
+        // The NetworkPolicies (on by default) let the webhook service reach receivers on the internet
+        // only: this one is a pod of the cluster, on 8080 (its address after the Service's translation).
+        networkPolicy: { webhookEgress: { ports: [8080], ipBlocks: [{ cidr: POD_CIDR }, { cidr: SERVICE_CIDR }] } },
+        // the rotation test waits for the services to read their new certificates
+        grpcTls: { refreshMs: 2000 },
       }),
     );
     const install = helmRun(['install', 'accord', CHART, '-n', NS, '-f', values, '--wait', '--timeout', '10m']);
@@ -382,6 +475,8 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
           backoffLimit: 0,
           activeDeadlineSeconds: 180,
           template: {
+            // a platform caller: the NetworkPolicies admit it to the consent Service's port by this label
+            metadata: { labels: PLATFORM_CALLER },
             spec: {
               restartPolicy: 'Never',
               automountServiceAccountToken: false,
@@ -439,6 +534,34 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
     }
   });
 
+  test('NetworkPolicies on by default and enforced (kube-router): a pod without the platform-caller label is refused at the consent Service, a labelled one reaches it, neither reaches oauth', async () => {
+    report.networkPolicies = kubectl(['-n', NS, 'get', 'networkpolicies']);
+    process.stdout.write(`\n$ kubectl -n ${NS} get networkpolicies\n${report.networkPolicies}`);
+    const consentPod = kubectlJson(['-n', NS, 'get', 'pods', '-l', 'app.kubernetes.io/component=consent']).items[0];
+    const targets: ProbeTarget[] = [
+      { name: 'gateway', host: 'accord-gateway', port: 8080 },
+      { name: 'consent', host: 'accord-consent', port: 50052, tls: 'accord-consent' },
+      { name: 'consentPod', host: consentPod.status.podIP, port: 50052 },
+      { name: 'consentHealth', host: consentPod.status.podIP, port: 8086 },
+      { name: 'oauth', host: 'accord-oauth', port: 50051 },
+    ];
+    const stranger = await probe(NS, 'probe-stranger', {}, targets);
+    const caller = await probe(NS, 'probe-platform-caller', PLATFORM_CALLER, targets);
+    report.probes = { stranger, caller };
+    process.stdout.write(`\nprobes: ${JSON.stringify(report.probes, null, 2)}\n`);
+    // the gateway is open to anyone (networkPolicy.gatewayFrom empty): the probes' network works
+    expect(stranger.gateway).toBe('open');
+    expect(caller.gateway).toBe('open');
+    for (const t of ['consent', 'consentPod', 'consentHealth', 'oauth']) expect([t, stranger[t]]).toEqual([t, expect.stringMatching(REFUSED)]);
+    // labelled: a TLS handshake with the consent service, which names itself; with a bearer token the
+    // Go example's Job above (labelled too) called CreateConsents and Decide there
+    expect(caller.consent).toBe('tls spiffe://accord/consent');
+    expect(caller.consentPod).toBe('open');
+    // the health port is the node's (the kubelet's probes), oauth serves no platform caller
+    expect(caller.consentHealth).toMatch(REFUSED);
+    expect(caller.oauth).toMatch(REFUSED);
+  });
+
   test('helm upgrade to a new image tag under a steady consent load: no failed request, no lost event', async () => {
     const load = startLoad({ baseUrl: gateway.url, token: consentToken, apiKey: creds.apiKey, label: 'upgrade' });
     await until(() => load.answered() >= 20);
@@ -480,7 +603,72 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
     await expectNothingLost('consentPodDeleted', result, {});
   });
 
-  test('the bundled evaluation profile starts (stand-in MongoDB and NATS images, explicit volumes) and its helm test passes', () => {
+  test('every gRPC certificate replaced under a steady consent load (helm upgrade issues new ones from the kept CA): no failed request, no lost event, no pod restarted, the new certificates served', async () => {
+    const ids = ['gateway', 'oauth', 'consent', 'dataprocessing', 'webhook', 'admin'];
+    const certs = async () => {
+      const out: Record<string, { serial: string; ca: string }> = {};
+      for (const id of ids) {
+        const data = JSON.parse(await kubectlWhileLoaded(['-n', NS, 'get', 'secret', `accord-${id}-tls`, '-o', 'json'])).data;
+        out[id] = { serial: serialOf(new X509Certificate(Buffer.from(data['tls.crt'], 'base64')).serialNumber), ca: data['ca.crt'] };
+      }
+      return out;
+    };
+    const pods = async () =>
+      JSON.parse(await kubectlWhileLoaded(['-n', NS, 'get', 'pods', '-l', 'app.kubernetes.io/instance=accord,app.kubernetes.io/component!=test', '-o', 'json']))
+        .items.map((p: { metadata: { name: string; uid: string }; status: { containerStatuses: Array<{ restartCount: number }> } }) =>
+          [p.metadata.name, p.metadata.uid, p.status.containerStatuses[0]!.restartCount].join(' '),
+        )
+        .sort();
+    const before = await certs();
+    const podsBefore = await pods();
+    const ca = Buffer.from(before.consent!.ca, 'base64');
+
+    const load = startLoad({ baseUrl: gateway.url, token: consentToken, apiKey: creds.apiKey, label: 'rotation' });
+    await until(() => load.answered() >= 20);
+    const upgrade = await helmAsync(['upgrade', 'accord', CHART, '-n', NS, '--reuse-values', '--wait', '--timeout', '10m']);
+    const after = await certs();
+    // every certificate new, the CA the same
+    for (const id of ids) expect([id, after[id]!.serial !== before[id]!.serial, after[id]!.ca === before[id]!.ca]).toEqual([id, true, true]);
+
+    // Until every pod of the gRPC services serves its new certificate (the kubelet updates the
+    // mounted Secret, the service reads it within grpcTls.refreshMs), asked at each pod's address.
+    const servers = JSON.parse(
+      await kubectlWhileLoaded(['-n', NS, 'get', 'pods', '-l', 'app.kubernetes.io/component in (oauth,consent,dataprocessing,webhook)', '-o', 'json']),
+    ).items as Array<{
+      metadata: { name: string; labels: Record<string, string> };
+      status: { podIP: string };
+      spec: { containers: Array<{ ports: Array<{ name: string; containerPort: number }> }> };
+    }>;
+    const served: Record<string, string> = {};
+    const started = Date.now();
+    const deadline = started + 240_000;
+    for (const pod of servers) {
+      const id = pod.metadata.labels['app.kubernetes.io/component']!;
+      const port = pod.spec.containers[0]!.ports.find((p) => p.name === 'grpc')!.containerPort;
+      const tunnel = await openTunnel(`${pod.status.podIP}:${port}`);
+      try {
+        while ((served[pod.metadata.name] = await servedSerial(tunnel.url, ca, `accord-${id}`)) !== after[id]!.serial && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 2000));
+      } finally {
+        await tunnel.close();
+      }
+      expect([pod.metadata.name, served[pod.metadata.name]]).toEqual([pod.metadata.name, after[id]!.serial]);
+    }
+    const answeredAtEnd = load.answered();
+    await until(() => load.answered() >= answeredAtEnd + 20);
+    const result = await load.stop();
+    report.rotationServedAfterSeconds = Math.round((Date.now() - started) / 1000);
+    await expectNothingLost('rotation', result, { failures: 0 });
+    expect([upgrade.status, upgrade.stderr]).toEqual([0, '']);
+    // reloaded from the files: the same pods, none restarted
+    expect(await pods()).toEqual(podsBefore);
+
+    const pem = Buffer.from(JSON.parse(kubectl(['-n', NS, 'get', 'secret', 'accord-consent-tls', '-o', 'json'])).data['tls.crt'], 'base64');
+    report.consentCertificate = must('openssl', ['x509', '-noout', '-subject', '-serial', '-ext', 'subjectAltName'], { input: pem.toString() });
+    process.stdout.write(`\n$ openssl x509 -noout -subject -serial -ext subjectAltName < accord-consent-tls\n${report.consentCertificate}`);
+  });
+
+  test('the bundled evaluation profile starts (stand-in MongoDB and NATS images, explicit volumes) and its helm test passes', async () => {
     // `helm uninstall` of the first release; its test pod (kept for `helm test --logs`) goes with it.
     helm(['uninstall', 'accord', '-n', NS, '--wait']);
     report.leftAfterUninstall = kubectl(['-n', NS, 'get', 'pods,pvc,secrets', '-o', 'name']).trim().split('\n').filter(Boolean);
@@ -571,6 +759,16 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
     report.bundledHelmTest = t.stdout;
     expect([t.status, t.stderr]).toEqual([0, '']);
     expect(t.stdout).toContain('GET http://accord-gateway:8080/readyz -> 200');
+
+    // MongoDB and NATS of the release: the services reach them (they are Ready, the test passed),
+    // a pod of the namespace that is not one of them does not.
+    const stranger = await probe(BUNDLED_NS, 'probe-stranger', {}, [
+      { name: 'gateway', host: 'accord-gateway', port: 8080 },
+      { name: 'mongodb', host: 'accord-mongodb', port: 27017 },
+      { name: 'nats', host: 'accord-nats', port: 4222 },
+    ]);
+    report.bundledProbe = stranger;
+    expect(stranger).toEqual({ gateway: 'open', mongodb: expect.stringMatching(REFUSED), nats: expect.stringMatching(REFUSED) });
   });
 
   (crdSource.reason ? test.skip : test)(
@@ -610,6 +808,23 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
     },
   );
 });
+
+/** A serial number in one spelling (hex, upper case, no leading zeros). */
+const serialOf = (hex: string): string => hex.toUpperCase().replace(/^0+/, '');
+
+/** The serial number of the certificate a TLS server at this loopback URL serves (verified with the CA for this name). */
+function servedSerial(url: string, ca: Buffer, servername: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const sock = tls.connect({ host: hostname, port: Number(port), servername, ca, ALPNProtocols: ['h2'] }, () => {
+      const serial = serialOf(sock.getPeerCertificate().serialNumber);
+      sock.destroy();
+      resolve(serial);
+    });
+    sock.setTimeout(10_000, () => sock.destroy(new Error('timeout')));
+    sock.on('error', (err) => resolve(`error: ${err.message}`));
+  });
+}
 
 /** How a Job ended (its Complete or Failed condition), or 'timed out' after `seconds`. */
 async function jobOutcome(ns: string, name: string, seconds: number): Promise<'Complete' | 'Failed' | 'timed out'> {

@@ -83,7 +83,10 @@ func run(ca, cert, key string) error {
 	if err != nil {
 		return err
 	}
-	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(creds))
+	// Wait for ready: a call waits (within ctx) for the connection instead of failing at the first
+	// refusal — a pod just started may be refused until the cluster's NetworkPolicy enforcer has
+	// seen its address (about a second with kube-router).
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(creds), grpc.WithDefaultCallOptions(grpc.WaitForReady(true)))
 	if err != nil {
 		return err
 	}
