@@ -383,7 +383,7 @@ describeCluster(`charts/accord on a real Kubernetes (deploy/cluster)${skip ? ` (
           gateway: { replicas: 2 },
           consent: { replicas: 2 },
           // The receiver runs in the cluster, on a private address the SSRF guard refuses by default.
-          webhook: { config: { allowCidrs: SERVICE_CIDR, retrySchedule: '1s,2s,5s,10s' } },
+          webhook: { config: { allowCidrs: SERVICE_CIDR, retryScheduleMs: '1000,2000,5000,10000' } },
         },
         // The NetworkPolicies (on by default) let the webhook service reach receivers on the internet
         // only: this one is a pod of the cluster, on 8080 (its address after the Service's translation).
