@@ -1,4 +1,4 @@
-import { appCountersOf, expiredAt, GPC_DECLINE, meets, statisticsOf, versionedTargets, type StatisticsCounts } from './statistics';
+import { appCountersOf, expiredAt, GPC_DECLINE, meets, statisticsOf, topTargets, versionedTargets, type StatisticsCounts } from './statistics';
 
 const counts = (over: Partial<StatisticsCounts> = {}): StatisticsCounts => ({
   app: { total: 7, accepted: 4, declined: 2, noAction: 1, gpcDeclines: 0 },
@@ -90,5 +90,15 @@ describe('the rules the stores evaluate (one spelling, domain/statistics.ts)', (
     expect(appCountersOf({ action: true })).toEqual(['total', 'accepted']);
     expect(appCountersOf({ action: false, gpc: true })).toEqual(['total', 'declined']);
     expect(appCountersOf({ action: null, gpc: true })).toEqual(['total', 'noAction', 'gpcDeclines']);
+  });
+});
+
+describe('the top targets of a report', () => {
+  it('are the ten with the most events, ties by name', () => {
+    const targets = Array.from({ length: 12 }, (_, i) => ({ target: `t${String(i).padStart(2, '0')}`, events: i % 4 }));
+    const top = topTargets(targets);
+    expect(top).toHaveLength(10);
+    expect(top.slice(0, 4).map((t) => t.target)).toEqual(['t03', 't07', 't11', 't02']);
+    expect(top.at(-1)!.events).toBe(0);
   });
 });

@@ -110,3 +110,11 @@ export function statisticsOf(appId: string, counts: StatisticsCounts, reconsentS
   if (counts.latestEventAt) out.latestEventAt = counts.latestEventAt;
   return out;
 }
+
+/** How many targets a report names as its top (the console's). */
+export const TOP_TARGETS = 10;
+
+/** The targets with the most events, ties by name, at most TOP_TARGETS. */
+export function topTargets<T extends { target: string; events: number }>(targets: readonly T[]): T[] {
+  return [...targets].sort((a, b) => b.events - a.events || a.target.localeCompare(b.target)).slice(0, TOP_TARGETS);
+}
