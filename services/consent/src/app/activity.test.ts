@@ -1,26 +1,16 @@
 import { timeOrderedId } from '../domain/event-id';
-import type { Statistics } from '../domain/statistics';
+import { statisticsOf, type Statistics } from '../domain/statistics';
 import { activityReport } from './activity';
 
-const stats = (targets: Array<{ target: string; events: number }>): Statistics => ({
-  appId: 'app',
-  total: targets.reduce((n, t) => n + t.events, 0),
-  accepted: 0,
-  declined: 0,
-  noAction: 0,
-  distinctSubjects: 1,
-  gpcDeclines: 0,
-  jurisdictions: [],
-  targets: targets.map((t) => ({
-    ...t,
-    currentAccepted: 0,
-    currentDeclined: 0,
-    currentNoAction: 0,
-    currentExpired: 0,
-    currentRenewalRequired: 0,
-    currentGpcDeclines: 0,
-  })),
-});
+/** An application's statistics with these event counts per target (no current states). */
+const stats = (targets: Array<{ target: string; events: number }>): Statistics =>
+  statisticsOf('app', {
+    app: { total: 0, accepted: 0, declined: 0, noAction: 0, gpcDeclines: 0 },
+    jurisdictions: [],
+    targets,
+    distinctSubjects: 1,
+    states: [],
+  });
 
 describe("the console's activity report", () => {
   const today = new Date().toISOString().slice(0, 10);

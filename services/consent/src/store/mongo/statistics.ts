@@ -73,17 +73,20 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
     },
 
     async read(accountId, appId, now) {
+      // the counters of one kind with the most events (served by `by_app`)
+      const mostEvents = (kind: 'target' | 'jurisdiction') =>
+        m.stats
+          .find({ kind, accountId, appId }, { _id: 0, [kind]: 1, events: 1 })
+          .sort({ events: -1 })
+          .limit(LIMITS.statisticsTargets)
+          .lean<StatsDoc[]>()
+          .exec();
       const [app, targets, distinctSubjects, current, latest, jurisdictions] = await Promise.all([
         m.stats
           .findById(`app:${hashKey([accountId, appId])}`)
           .lean<StatsDoc>()
           .exec(),
-        m.stats
-          .find({ kind: 'target', accountId, appId }, { _id: 0, target: 1, events: 1 })
-          .sort({ events: -1 })
-          .limit(LIMITS.statisticsTargets)
-          .lean<StatsDoc[]>()
-          .exec(),
+        mostEvents('target'),
         m.stats.countDocuments({ kind: 'subject', accountId, appId }).exec(),
         // current states this application holds (it wrote their newest event), per target and action
         m.current
@@ -109,13 +112,7 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
           .sort({ _id: -1 })
           .lean<Pick<EventDoc, 'createdAt'>>()
           .exec(),
-        // served by `by_app`, as the targets
-        m.stats
-          .find({ kind: 'jurisdiction', accountId, appId }, { _id: 0, jurisdiction: 1, events: 1 })
-          .sort({ events: -1 })
-          .limit(LIMITS.statisticsTargets)
-          .lean<StatsDoc[]>()
-          .exec(),
+        mostEvents('jurisdiction'),
       ]);
       return {
         app: {

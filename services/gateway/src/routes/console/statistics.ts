@@ -42,19 +42,13 @@ export function consoleStatisticsRoutes(ctx: GatewayContext, asApplication: Requ
 
   r.get('/applications/:appId/statistics', asApplication, validateQuery('ConsoleStatisticsQuery'), async (req, res) => {
     const { report, from, to, targets, top } = await load(req, res);
-    const stats = report.statistics;
+    const stats = report.statistics ?? { total: 0, accepted: 0, declined: 0, noAction: 0, distinctSubjects: 0 };
     res.json({
       from,
       to,
       days: report.days,
       truncated: report.truncated,
-      totals: {
-        events: stats?.total ?? 0,
-        accepted: stats?.accepted ?? 0,
-        declined: stats?.declined ?? 0,
-        noAction: stats?.noAction ?? 0,
-        distinctSubjects: stats?.distinctSubjects ?? 0,
-      },
+      totals: { events: stats.total, accepted: stats.accepted, declined: stats.declined, noAction: stats.noAction, distinctSubjects: stats.distinctSubjects },
       targets,
       topTargets: top,
     });
