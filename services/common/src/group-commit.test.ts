@@ -92,6 +92,29 @@ describe('group commit', () => {
     expect(most).toBe(3);
   });
 
+  it('without linger, writes a lone item at once and groups only what arrives while a write is in flight', async () => {
+    const batches: number[][] = [];
+    let finish: () => void = () => undefined;
+    const gc = new GroupCommit<number, number>(
+      async (batch) => {
+        batches.push(batch.map((p) => p.item));
+        await new Promise<void>((r) => (finish = r));
+        batch.forEach((p) => p.resolve(p.item));
+      },
+      { linger: false },
+    );
+    const first = gc.add(1);
+    expect(batches).toEqual([[1]]);
+    const later = [gc.add(2), gc.add(3)];
+    expect(batches).toEqual([[1]]);
+    finish();
+    expect(await first).toBe(1);
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([[1], [2, 3]]);
+    finish();
+    expect(await Promise.all(later)).toEqual([2, 3]);
+  });
+
   it('reads the failed indexes of a MongoDB bulk write error', () => {
     const failures = bulkWriteFailures({ writeErrors: [{ index: 1, code: 11000, errmsg: 'E11000 duplicate key' }] });
     expect([...failures!.keys()]).toEqual([1]);

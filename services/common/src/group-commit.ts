@@ -14,13 +14,20 @@ export interface GroupCommitOptions<T> {
   weight?(item: T): number;
   /** Batches written at once (default 1). */
   maxInFlight?: number;
+  /**
+   * Whether an item arriving while nothing is being written waits one turn of the event loop for
+   * the items of the same turn (default true). False: it is written at once, and only the items
+   * arriving while a batch is in flight are grouped (nothing ever waits on the scheduler; the
+   * gateway's one-event POSTs, whose "same turn" is rarely more than one).
+   */
+  linger?: boolean;
 }
 
 /**
  * Group commit for independent writes (PostgreSQL's `commit_delay`, Kafka's `linger.ms`): the
  * items added in the same turn of the event loop, and those added while the batches in flight are
  * written, go together in the next batch, so under load N concurrent requests cost one round trip
- * instead of N, and a lone request waits one turn of the event loop at most.
+ * instead of N, and a lone request waits one turn of the event loop at most (none without `linger`).
  *
  * `write` answers every item of its batch (`resolve`/`reject`, each when it is ready, so one slow
  * answer need not hold the others); the next batch starts in its place once `write` has
@@ -41,7 +48,8 @@ export class GroupCommit<T, R = void> {
   add(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.scheduled && this.inFlight < (this.opts.maxInFlight ?? 1)) {
+      if (this.opts.linger === false) this.drain();
+      else if (!this.scheduled && this.inFlight < (this.opts.maxInFlight ?? 1)) {
         this.scheduled = true;
         // the items of this turn join the batch
         setImmediate(() => {

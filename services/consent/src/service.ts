@@ -127,7 +127,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       },
       {
         definition: consentactivityv1.ConsentActivityServiceService,
-        implementation: activityHandlers(store.events, logger),
+        implementation: activityHandlers(store.events, logger, (accountId, appId) => consents.statistics(accountId, appId)),
         access: activityAccess,
       },
     ],

@@ -410,6 +410,26 @@ describe('export', () => {
     expect((await svc.client.exportConsents({ accountId: acc.accountId, cursor: '', limit: 1, withTotal: false })).total).toBeUndefined();
   });
 
+  it('answers one subject’s export whole: its events oldest first with the filters, and the current states they name, newest first', async () => {
+    const acc = { accountId: 'acc-export-subject', appId: 'app-s1' };
+    const made = await create(acc, [
+      { subject: 'd1', target: 'https://d.example/a', action: true },
+      { subject: 'd2', target: 'https://d.example/a', action: false },
+      { subject: 'd1', target: 'https://d.example/b', action: false },
+      { subject: 'd1', target: 'https://d.example/a', action: false },
+    ]);
+    const [a1, , b1, a2] = made.events;
+    const doc = await svc.client.exportSubject({ accountId: acc.accountId, subject: 'd1' });
+    expect(doc.events.map((e) => e.id)).toEqual([a1!.id, b1!.id, a2!.id]);
+    expect(doc.current.map((e) => e.id)).toEqual([a2!.id, b1!.id]);
+    const narrow = await svc.client.exportSubject({ accountId: acc.accountId, subject: 'd1', target: 'https://d.example/b' });
+    expect(narrow.events.map((e) => e.id)).toEqual([b1!.id]);
+    expect(narrow.current.map((e) => e.id)).toEqual([b1!.id]);
+    expect(fieldErrors(await expectGrpcError(svc.client.exportSubject({ accountId: acc.accountId, subject: '' }), status.INVALID_ARGUMENT))[0]!.field).toBe(
+      'subject',
+    );
+  });
+
   it('refuses a malformed cursor, a page size over 1000 and an until not after since, naming each', async () => {
     const err = await expectGrpcError(
       svc.client.exportConsents({ accountId: who.accountId, cursor: 'nope', limit: 1001, withTotal: false, since: new Date(2000), until: new Date(1000) }),

@@ -1,4 +1,5 @@
-import { dayRange } from '../domain/days';
+import { dayRange, reportDays } from '../domain/days';
+import { topTargets, type Statistics } from '../domain/statistics';
 import { idFloor, idTime } from '../domain/event-id';
 import type { EventStore } from './ports';
 
@@ -34,4 +35,25 @@ export async function dailyActivity(
     else c.noAction++;
   }
   return { days: [...counts.values()], truncated: n > MAX_COUNTED_EVENTS };
+}
+
+export interface ActivityReport extends DailyActivity {
+  fromDay: string;
+  toDay: string;
+  statistics: Statistics;
+  topTargets: Statistics['targets'];
+}
+
+/**
+ * The console's statistics of an application, whole: its daily activity over a range of UTC days
+ * (by default the 30 days ending today), its statistics, and its top targets (domain/statistics.ts).
+ */
+export async function activityReport(
+  events: Pick<EventStore, 'actions'>,
+  statistics: (accountId: string, appId: string) => Promise<Statistics>,
+  q: { accountId: string; appId: string; fromDay?: string | undefined; toDay?: string | undefined },
+): Promise<ActivityReport> {
+  const { from, to } = reportDays(q.fromDay, q.toDay);
+  const [daily, stats] = await Promise.all([dailyActivity(events, q.accountId, q.appId, from, to), statistics(q.accountId, q.appId)]);
+  return { fromDay: from, toDay: to, ...daily, statistics: stats, topTargets: topTargets(stats.targets) };
 }

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@accord/common';
 import { consentEventJson } from '@accord/proto';
 import { eventMessage } from './wire';
-import { buildEvents, LIMITS, needsRenewal, newToken, stateKey, validateInputs, type ConsentInput } from './consent';
+import { buildEvents, LIMITS, needsRenewal, newestPerState, newToken, stateKey, supersedes, validateInputs, type ConsentInput } from './consent';
 import { idFloor, idTime, nextEventId, timeOrderedId } from './event-id';
 import { leafJson } from './log';
 import { markLifecycle } from './decision';
@@ -214,5 +214,19 @@ describe('renewal on material change', () => {
     const marked = markLifecycle(evs, Date.now(), (t) => (t === 'urn:accord:dpspec:a' ? 2 : undefined));
     expect(marked.map((e) => e.renewalRequired)).toEqual([true, undefined]);
     expect(evs[0]).not.toHaveProperty('renewalRequired');
+  });
+});
+
+describe('newest event wins', () => {
+  const ev = (id: string, scope = 's') => ({ id, accountId: 'a', subject: 'u', issuer: 'i', target: 't', scope });
+  it('the larger (newer) id replaces a state’s current event, whatever the order of arrival', () => {
+    expect(supersedes(ev('02'), ev('01'))).toBe(true);
+    expect(supersedes(ev('01'), ev('02'))).toBe(false);
+    expect(supersedes(ev('01'), ev('01'))).toBe(false);
+    expect(supersedes(ev('01'), undefined)).toBe(true);
+  });
+  it('a batch keeps the newest event of each state', () => {
+    const newest = newestPerState([ev('03'), ev('05'), ev('04'), ev('01', 'other')]);
+    expect([...newest.values()].map((e) => e.id).sort()).toEqual(['01', '05']);
   });
 });

@@ -263,8 +263,34 @@ export function withSignals<E extends Signals>(ev: E, from: Signals): E {
  * materially after that version (`reconsentSince`, the latest material version, is later).
  * Events without a version (other targets, older events) never are.
  */
+/** Expiry: an event whose expiresAt is not later than `at` (ms since epoch) has expired; one without never does. */
+export function hasExpired(expiresAt: Date | null | undefined, at: number): boolean {
+  return !!expiresAt && expiresAt.getTime() <= at;
+}
+
 export function needsRenewal(targetVersion: number | undefined, reconsentSince: number | undefined): boolean {
   return targetVersion !== undefined && reconsentSince !== undefined && targetVersion < reconsentSince;
+}
+
+/**
+ * Newest event wins: a state's current event is the one with the largest id (ids are fixed-width
+ * and begin with their creation time, so the larger id is the newer event, whatever the order of
+ * arrival). True when `ev` replaces `than` (none: it does).
+ */
+export function supersedes(ev: { id: string }, than: { id: string } | undefined): boolean {
+  return !than || than.id < ev.id;
+}
+
+/** The newest of these events per consent state (`supersedes`), by state key. */
+export function newestPerState<E extends Pick<ConsentEvent, 'id' | 'accountId' | 'subject' | 'issuer' | 'target' | 'scope'>>(
+  events: Iterable<E>,
+): Map<string, E> {
+  const newest = new Map<string, E>();
+  for (const ev of events) {
+    const key = stateKey(ev.accountId, ev.subject, ev.issuer, ev.target, ev.scope);
+    if (supersedes(ev, newest.get(key))) newest.set(key, ev);
+  }
+  return newest;
 }
 
 /** Key of the consent state a (subject, issuer, target, scope) is in, within an account. */

@@ -20,3 +20,10 @@ export function dayRange(from: string, to: string): { days: string[]; startMs: n
   const days = Array.from({ length: count }, (_, i) => new Date(startMs + i * DAY_MS).toISOString().slice(0, 10));
   return { days, startMs, endMs: lastMs + DAY_MS };
 }
+
+/** The days of a report when not given: `to` defaults to today (UTC) and `from` to 29 days before `to` (30 days in all). */
+export function reportDays(from: string | undefined, to: string | undefined, now: number = Date.now()): { from: string; to: string } {
+  const toDay = to ?? new Date(now).toISOString().slice(0, 10);
+  const fromDay = from ?? new Date(parseDay(toDay, '/to_day') - 29 * DAY_MS).toISOString().slice(0, 10);
+  return { from: fromDay, to: toDay };
+}

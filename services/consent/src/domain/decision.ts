@@ -1,5 +1,5 @@
 import { contracts } from '@accord/proto';
-import { needsRenewal, type ConsentEvent } from './consent';
+import { hasExpired, needsRenewal, type ConsentEvent } from './consent';
 
 /**
  * "May I process this?" (docs/consent.md, *Decisions*): what a consent state allows at a moment,
@@ -72,7 +72,7 @@ export interface Lifecycle {
  * (whatever its action: a dashboard asks again; a decision lets a decline stand).
  */
 export function lifecycle(e: Pick<ConsentEvent, 'expiresAt' | 'targetVersion'>, at: number, reconsentSince: number | undefined): Lifecycle {
-  return { expired: !!e.expiresAt && e.expiresAt.getTime() <= at, renewalRequired: needsRenewal(e.targetVersion, reconsentSince) };
+  return { expired: hasExpired(e.expiresAt, at), renewalRequired: needsRenewal(e.targetVersion, reconsentSince) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { statisticsOf, versionedTargets, type StatisticsCounts } from './statistics';
+import { appCountersOf, expiredAt, GPC_DECLINE, meets, statisticsOf, topTargets, versionedTargets, type StatisticsCounts } from './statistics';
 
 const counts = (over: Partial<StatisticsCounts> = {}): StatisticsCounts => ({
   app: { total: 7, accepted: 4, declined: 2, noAction: 1, gpcDeclines: 0 },
@@ -68,5 +68,37 @@ describe('statistics of an application', () => {
   it('gives the time of the latest event when there is one', () => {
     const at = new Date('2026-01-02T03:04:05Z');
     expect(statisticsOf('app', counts({ latestEventAt: at })).latestEventAt).toEqual(at);
+  });
+});
+
+describe('the rules the stores evaluate (one spelling, domain/statistics.ts)', () => {
+  const at = new Date('2026-01-02T00:00:00Z');
+  it('a GPC decline is a GPC signal with no explicit choice, an absent action counting as none', () => {
+    expect(meets({ gpc: true, action: null }, GPC_DECLINE)).toBe(true);
+    expect(meets({ gpc: true }, GPC_DECLINE)).toBe(true);
+    expect(meets({ gpc: true, action: false }, GPC_DECLINE)).toBe(false);
+    expect(meets({ gpc: false, action: null }, GPC_DECLINE)).toBe(false);
+    expect(meets({ action: null }, GPC_DECLINE)).toBe(false);
+  });
+  it('a state has expired when its expiresAt is not later than the moment, and never without one', () => {
+    expect(meets({ expiresAt: at }, expiredAt(at))).toBe(true);
+    expect(meets({ expiresAt: new Date(at.getTime() - 1) }, expiredAt(at))).toBe(true);
+    expect(meets({ expiresAt: new Date(at.getTime() + 1) }, expiredAt(at))).toBe(false);
+    expect(meets({}, expiredAt(at))).toBe(false);
+  });
+  it('an event adds one to the total, to its action, and to gpcDeclines when the signal alone declines', () => {
+    expect(appCountersOf({ action: true })).toEqual(['total', 'accepted']);
+    expect(appCountersOf({ action: false, gpc: true })).toEqual(['total', 'declined']);
+    expect(appCountersOf({ action: null, gpc: true })).toEqual(['total', 'noAction', 'gpcDeclines']);
+  });
+});
+
+describe('the top targets of a report', () => {
+  it('are the ten with the most events, ties by name', () => {
+    const targets = Array.from({ length: 12 }, (_, i) => ({ target: `t${String(i).padStart(2, '0')}`, events: i % 4 }));
+    const top = topTargets(targets);
+    expect(top).toHaveLength(10);
+    expect(top.slice(0, 4).map((t) => t.target)).toEqual(['t03', 't07', 't11', 't02']);
+    expect(top.at(-1)!.events).toBe(0);
   });
 });

@@ -1,4 +1,38 @@
-import { needsRenewal } from './consent';
+import { hasExpired, needsRenewal, type ConsentEvent } from './consent';
+
+/**
+ * A condition on an event (or a current state's copy of one), as data, so that every store
+ * evaluates the domain's rule in its own query language instead of spelling it again: each field
+ * equals its value (an absent field counts as null), or, for `{ notAfter }`, holds a moment not
+ * later than that one (an absent field never is). `meets` is the reference evaluation.
+ */
+export type EventCondition = Readonly<Record<string, boolean | null | { notAfter: Date }>>;
+
+/** A GPC signal with no explicit choice: the signal alone declines. */
+export const GPC_DECLINE: EventCondition = Object.freeze({ gpc: true, action: null });
+
+/** Lapsed at `at`: an event whose expiresAt is not later than `at` has expired. */
+export const expiredAt = (at: Date): EventCondition => ({ expiresAt: { notAfter: at } });
+
+/** Whether `e` meets `cond` (see EventCondition). */
+export function meets(e: object, cond: EventCondition): boolean {
+  const rec = e as Record<string, unknown>;
+  for (const [field, want] of Object.entries(cond)) {
+    const have = rec[field] ?? null;
+    if (want !== null && typeof want === 'object') {
+      if (!(have instanceof Date) || !hasExpired(have, want.notAfter.getTime())) return false;
+    } else if (have !== want) return false;
+  }
+  return true;
+}
+
+/** The application counters an event adds one to: its total, its action's, and gpcDeclines for a GPC decline. */
+export type AppCounter = keyof StatisticsCounts['app'];
+export function appCountersOf(ev: Pick<ConsentEvent, 'action' | 'gpc'>): AppCounter[] {
+  const out: AppCounter[] = ['total', ev.action === true ? 'accepted' : ev.action === false ? 'declined' : 'noAction'];
+  if (meets(ev, GPC_DECLINE)) out.push('gpcDeclines');
+  return out;
+}
 
 export interface Statistics {
   appId: string;
@@ -75,4 +109,12 @@ export function statisticsOf(appId: string, counts: StatisticsCounts, reconsentS
   };
   if (counts.latestEventAt) out.latestEventAt = counts.latestEventAt;
   return out;
+}
+
+/** How many targets a report names as its top (the console's). */
+export const TOP_TARGETS = 10;
+
+/** The targets with the most events, ties by name, at most TOP_TARGETS. */
+export function topTargets<T extends { target: string; events: number }>(targets: readonly T[]): T[] {
+  return [...targets].sort((a, b) => b.events - a.events || a.target.localeCompare(b.target)).slice(0, TOP_TARGETS);
 }

@@ -18,6 +18,7 @@ export const consentAccess: AccessTable<consentv1.ConsentServiceServer> = {
   getStatistics: platform,
   getCurrentStates: { ...platform, services: ['gateway', 'dataprocessing'] },
   exportConsents: { ...platform, services: ['gateway', 'admin'], appFilter: true },
+  exportSubject: { ...platform, appFilter: true },
   // the receipts' public keys, published at /.well-known/jwks.json anyway
   getReceiptKeys: { services: [], public: true },
   getTreeHead: platform,
@@ -30,4 +31,5 @@ export const consentAccess: AccessTable<consentv1.ConsentServiceServer> = {
 
 export const activityAccess: AccessTable<consentactivityv1.ConsentActivityServiceServer> = {
   getDailyActivity: platform,
+  getActivityReport: platform,
 };

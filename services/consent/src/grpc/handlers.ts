@@ -2,6 +2,7 @@ import { implement, type Handlers, type Logger } from '@accord/common';
 import { consentv1 } from '@accord/proto';
 import type { Consents } from '../app/consents';
 import type { DecisionAnswer } from '../app/decisions';
+import { subjectExport, type SubjectExportFilter } from '../app/exports';
 import type { ConsentInput } from '../domain/consent';
 import { eventMessage } from '../domain/wire';
 import { countRecorded } from '../metrics';
@@ -103,6 +104,15 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
         nextCursor: page.next ?? '',
         ...(page.total ? { total: page.total.total, totalExact: page.total.exact } : { totalExact: false }),
       };
+    },
+    async exportSubject(req) {
+      const f: SubjectExportFilter = { accountId: req.accountId, subject: req.subject };
+      if (req.appId) f.appId = req.appId;
+      if (req.target) f.target = req.target;
+      if (req.since) f.since = req.since;
+      if (req.until) f.until = req.until;
+      const out = await subjectExport(consents, f);
+      return { events: out.events.map(eventMessage), current: out.current.map(eventMessage) };
     },
     async eraseSubject(req) {
       const input: { subject: string; issuer?: string } = { subject: req.subject };

@@ -1,5 +1,16 @@
 import { ConflictError, NotFoundError } from '@accord/common';
-import { addTexts, isMaterial, oldestKeptVersion, parseTextId, reconsentSinceAfter, removeText, replaceText, specAsOf, versionFields } from './specs';
+import {
+  addTexts,
+  isMaterial,
+  oldestKeptVersion,
+  parseTextId,
+  reconsentSinceAfter,
+  regimesOf,
+  removeText,
+  replaceText,
+  specAsOf,
+  versionFields,
+} from './specs';
 import type { SpecRecord, SpecState, SpecVersionRecord, TextRecord } from './model';
 
 const now = new Date('2026-01-01T00:00:00Z');
@@ -162,5 +173,14 @@ describe('a version record and its specification', () => {
     const fields = versionFields(v);
     for (const fixed of ['id', 'accountId', 'groupId', 'createdAt']) expect(fields).not.toHaveProperty(fixed);
     expect(fields).toMatchObject({ version: 3, reconsentSince: 2, updatedAt: now, appId: 'app-2', deletedAt: null, data: 'e-mail' });
+  });
+});
+
+describe('regimes as stored', () => {
+  it('a specification written before regimes (none, or an empty map) is opt-in everywhere', () => {
+    expect(regimesOf(undefined)).toEqual({ '*': { model: 'opt-in', gpc: 'ignore' } });
+    expect(regimesOf({})).toEqual({ '*': { model: 'opt-in', gpc: 'ignore' } });
+    const set: SpecState['regimes'] = { '*': { model: 'opt-out', gpc: 'opt-out' } };
+    expect(regimesOf(set)).toBe(set);
   });
 });

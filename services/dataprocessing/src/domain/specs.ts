@@ -16,6 +16,11 @@ export interface SpecChange {
   requiresReconsent?: boolean;
 }
 
+/** A specification's regimes as stored: absent or empty (written before regimes) means the default, opt-in everywhere. */
+export function regimesOf(stored: SpecState['regimes'] | null | undefined): SpecState['regimes'] {
+  return stored && Object.keys(stored).length ? stored : { ...contracts.regimes.DEFAULT_REGIMES };
+}
+
 /** The reconsentSince of the version a change makes (`version`), from the specification before it. */
 export function reconsentSinceAfter(spec: SpecRecord, change: SpecChange, version: number): number {
   return change.requiresReconsent || isMaterial(stateOf(spec), change.state) ? version : spec.reconsentSince;

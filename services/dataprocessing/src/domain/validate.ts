@@ -85,6 +85,14 @@ function checkMask(mask: readonly string[], known: readonly string[]): void {
   if (unknown.length) throw InvalidArgumentError.field('/updateMask', `unknown field(s): ${unknown.join(', ')}`);
 }
 
+/** Every call names its account; writes also name the application (`appId` present, then not empty). */
+export function requireCaller(req: { accountId: string; appId?: string }): void {
+  const fields: FieldError[] = [];
+  if (!req.accountId) fields.push({ field: 'accountId', message: 'is required' });
+  if (req.appId !== undefined && !req.appId) fields.push({ field: 'appId', message: 'is required' });
+  if (fields.length) throw new InvalidArgumentError(fields.map((f) => `${f.field}: ${f.message}`).join('; '), fields);
+}
+
 export function validateGroup(input: GroupInput): GroupState {
   const c = new Collector();
   const state: GroupState = {

@@ -1,29 +1,22 @@
-import { InvalidArgumentError, type CallContext, type Handlers, type FieldError } from '@accord/common';
+import type { CallContext, Handlers } from '@accord/common';
 import type { dataprocessingv1 as pb } from '@accord/proto';
 import type { Registry } from '../app/registry';
+import { requireCaller } from '../domain/validate';
 import { consentRequestToPb, dashboardItemToPb, groupToPb, specFieldsFromPb, specForConsentToPb, specToPb, textToPb, versionToPb } from './mapping';
 
 export type DataProcessingHandlers = Handlers<pb.DataProcessingServiceServer>;
 
-/** Every call names its account; writes also name the application. */
-function caller(req: { accountId: string; appId?: string }): void {
-  const fields: FieldError[] = [];
-  if (!req.accountId) fields.push({ field: 'accountId', message: 'is required' });
-  if (req.appId !== undefined && !req.appId) fields.push({ field: 'appId', message: 'is required' });
-  if (fields.length) throw new InvalidArgumentError(fields.map((f) => `${f.field}: ${f.message}`).join('; '), fields);
-}
-
 /** The calls that name no caller: the consent service's side of the renewal signal, across accounts. */
 const ACCOUNTLESS: ReadonlySet<string> = new Set<keyof DataProcessingHandlers>(['listPendingRenewals', 'ackRenewal']);
 
-/** Checks the caller of every call (but the accountless ones) before its handler runs: a handler added later cannot forget it. */
+/** Checks the caller of every call (domain/validate.ts, requireCaller; but the accountless ones) before its handler runs: a handler added later cannot forget it. */
 function checkingCallers(handlers: DataProcessingHandlers): DataProcessingHandlers {
   const out: Record<string, (req: { accountId: string; appId?: string }, ctx: CallContext) => Promise<unknown>> = {};
   for (const [name, handle] of Object.entries(handlers as unknown as typeof out)) {
     out[name] = ACCOUNTLESS.has(name)
       ? handle
       : async (req, ctx) => {
-          caller(req);
+          requireCaller(req);
           return handle(req, ctx);
         };
   }

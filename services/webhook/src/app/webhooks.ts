@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError, NotFoundError, traceHeaders, type EventEnvelope } from '@accord/common';
+import { contracts } from '@accord/proto';
 import type { AddressPolicy } from '../domain/address-policy';
 import { eventText, isAccountWide, isSubscribable } from '../domain/event-types';
-import { deliveryId } from '../domain/delivery';
+import { deliveryCursor, deliveryId, readDeliveryCursor } from '../domain/delivery';
 import { deliveryBody, generateSecret, rotateSecrets } from '../domain/signing';
 import { validateWebhookFields } from '../domain/webhook-input';
 import type { Delivery, DeliveryStore, Webhook, WebhookChange } from './ports';
@@ -28,6 +29,8 @@ function requireCaller(c: Caller): void {
   if (!c.accountId) throw InvalidArgumentError.field('accountId', 'is required');
   if (!c.appId) throw InvalidArgumentError.field('appId', 'is required');
 }
+
+const { deliveriesPageDefault: PAGE_DEFAULT, deliveriesPageMax: PAGE_MAX } = contracts.webhooks.LIMITS;
 
 const unique = (xs: readonly string[]) => [...new Set(xs)];
 
@@ -102,10 +105,22 @@ export class Webhooks {
     throw new Error('secret rotation kept conflicting with concurrent rotations');
   }
 
-  /** One page of a webhook's deliveries, newest first, after `cursor`; `limit + 1` read to tell whether more follow. */
-  async deliveries(c: Caller, webhookId: number, limit: number, cursor: { createdAt: Date; id: string } | null): Promise<Delivery[]> {
+  /**
+   * One page of a webhook's deliveries, newest first, after `cursor` (a cursor this API returned;
+   * empty: the first page); `limit` 0 means the default, and is held within 1 and the maximum.
+   * One more than the page is read to tell whether more follow (`nextCursor`, empty at the end).
+   */
+  async deliveries(c: Caller, webhookId: number, page: { limit?: number; cursor?: string } = {}): Promise<{ deliveries: Delivery[]; nextCursor: string }> {
+    const limit = Math.min(Math.max(page.limit || PAGE_DEFAULT, 1), PAGE_MAX);
+    let after: { createdAt: Date; id: string } | null = null;
+    if (page.cursor) {
+      after = readDeliveryCursor(page.cursor);
+      if (!after) throw InvalidArgumentError.field('cursor', 'is not a cursor returned by this API');
+    }
     await this.own(c, webhookId);
-    return this.d.deliveries.list(webhookId, limit, cursor);
+    const docs = await this.d.deliveries.list(webhookId, limit + 1, after);
+    const deliveries = docs.slice(0, limit);
+    return { deliveries, nextCursor: docs.length > limit ? deliveryCursor(deliveries[deliveries.length - 1]!) : '' };
   }
 
   async redeliver(c: Caller, webhookId: number, id: string): Promise<Delivery> {

@@ -1,10 +1,7 @@
-import { InvalidArgumentError, type Handlers } from '@accord/common';
-import { contracts, webhookv1 } from '@accord/proto';
+import type { Handlers } from '@accord/common';
+import { webhookv1 } from '@accord/proto';
 import type { Webhooks } from '../app/webhooks';
 import type { Delivery, Webhook } from '../app/ports';
-import { deliveryCursor, readDeliveryCursor } from '../domain/delivery';
-
-const { deliveriesPageDefault: PAGE_DEFAULT, deliveriesPageMax: PAGE_MAX } = contracts.webhooks.LIMITS;
 
 function toWebhook(doc: Webhook, now = new Date()): webhookv1.Webhook {
   const previous = doc.secrets.slice(1).filter((s) => s.expiresAt && s.expiresAt > now);
@@ -42,13 +39,6 @@ function toDelivery(doc: Delivery): webhookv1.Delivery {
     nextAttemptAt: doc.status === 'pending' && doc.nextAttemptAt ? doc.nextAttemptAt : undefined,
     createdAt: doc.createdAt,
   };
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } | null {
-  if (!cursor) return null;
-  const position = readDeliveryCursor(cursor);
-  if (!position) throw InvalidArgumentError.field('cursor', 'is not a cursor returned by this API');
-  return position;
 }
 
 export type WebhookHandlers = Handlers<webhookv1.WebhookServiceServer>;
@@ -89,10 +79,8 @@ export function webhookHandlers(webhooks: Webhooks): WebhookHandlers {
     },
 
     async listDeliveries(req) {
-      const limit = Math.min(Math.max(req.page?.limit || PAGE_DEFAULT, 1), PAGE_MAX);
-      const docs = await webhooks.deliveries(req, req.webhookId, limit + 1, decodeCursor(req.page?.cursor ?? ''));
-      const page = docs.slice(0, limit);
-      return { deliveries: page.map(toDelivery), nextCursor: docs.length > limit ? deliveryCursor(page[page.length - 1]!) : '' };
+      const page = await webhooks.deliveries(req, req.webhookId, { limit: req.page?.limit ?? 0, cursor: req.page?.cursor ?? '' });
+      return { deliveries: page.deliveries.map(toDelivery), nextCursor: page.nextCursor };
     },
 
     async redeliverDelivery(req) {

@@ -213,11 +213,168 @@ func (x *GetDailyActivityResponse) GetTruncated() bool {
 	return false
 }
 
+type GetActivityReportRequest struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	AccountId string                 `protobuf:"bytes,1,opt,name=account_id,json=accountId,proto3" json:"account_id,omitempty"`
+	AppId     string                 `protobuf:"bytes,2,opt,name=app_id,json=appId,proto3" json:"app_id,omitempty"`
+	// Inclusive UTC days, YYYY-MM-DD; at most 366 days. Absent: to_day is today, from_day 29 days before to_day.
+	FromDay       *string `protobuf:"bytes,3,opt,name=from_day,json=fromDay,proto3,oneof" json:"from_day,omitempty"`
+	ToDay         *string `protobuf:"bytes,4,opt,name=to_day,json=toDay,proto3,oneof" json:"to_day,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetActivityReportRequest) Reset() {
+	*x = GetActivityReportRequest{}
+	mi := &file_accord_consent_v1_activity_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetActivityReportRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetActivityReportRequest) ProtoMessage() {}
+
+func (x *GetActivityReportRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_activity_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetActivityReportRequest.ProtoReflect.Descriptor instead.
+func (*GetActivityReportRequest) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_activity_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *GetActivityReportRequest) GetAccountId() string {
+	if x != nil {
+		return x.AccountId
+	}
+	return ""
+}
+
+func (x *GetActivityReportRequest) GetAppId() string {
+	if x != nil {
+		return x.AppId
+	}
+	return ""
+}
+
+func (x *GetActivityReportRequest) GetFromDay() string {
+	if x != nil && x.FromDay != nil {
+		return *x.FromDay
+	}
+	return ""
+}
+
+func (x *GetActivityReportRequest) GetToDay() string {
+	if x != nil && x.ToDay != nil {
+		return *x.ToDay
+	}
+	return ""
+}
+
+type ActivityReport struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The range answered (the request's, or its defaults).
+	FromDay string `protobuf:"bytes,1,opt,name=from_day,json=fromDay,proto3" json:"from_day,omitempty"`
+	ToDay   string `protobuf:"bytes,2,opt,name=to_day,json=toDay,proto3" json:"to_day,omitempty"`
+	// As GetDailyActivity answers the range.
+	Days      []*DailyActivity `protobuf:"bytes,3,rep,name=days,proto3" json:"days,omitempty"`
+	Truncated bool             `protobuf:"varint,4,opt,name=truncated,proto3" json:"truncated,omitempty"`
+	// As GetStatistics answers.
+	Statistics *Statistics `protobuf:"bytes,5,opt,name=statistics,proto3" json:"statistics,omitempty"`
+	// The targets with the most events (ties by name), at most ten.
+	TopTargets    []*TargetStatistics `protobuf:"bytes,6,rep,name=top_targets,json=topTargets,proto3" json:"top_targets,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ActivityReport) Reset() {
+	*x = ActivityReport{}
+	mi := &file_accord_consent_v1_activity_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ActivityReport) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ActivityReport) ProtoMessage() {}
+
+func (x *ActivityReport) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_activity_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ActivityReport.ProtoReflect.Descriptor instead.
+func (*ActivityReport) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_activity_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ActivityReport) GetFromDay() string {
+	if x != nil {
+		return x.FromDay
+	}
+	return ""
+}
+
+func (x *ActivityReport) GetToDay() string {
+	if x != nil {
+		return x.ToDay
+	}
+	return ""
+}
+
+func (x *ActivityReport) GetDays() []*DailyActivity {
+	if x != nil {
+		return x.Days
+	}
+	return nil
+}
+
+func (x *ActivityReport) GetTruncated() bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return false
+}
+
+func (x *ActivityReport) GetStatistics() *Statistics {
+	if x != nil {
+		return x.Statistics
+	}
+	return nil
+}
+
+func (x *ActivityReport) GetTopTargets() []*TargetStatistics {
+	if x != nil {
+		return x.TopTargets
+	}
+	return nil
+}
+
 var File_accord_consent_v1_activity_proto protoreflect.FileDescriptor
 
 const file_accord_consent_v1_activity_proto_rawDesc = "" +
 	"\n" +
-	" accord/consent/v1/activity.proto\x12\x11accord.consent.v1\"\x81\x01\n" +
+	" accord/consent/v1/activity.proto\x12\x11accord.consent.v1\x1a\x1faccord/consent/v1/consent.proto\"\x81\x01\n" +
 	"\x17GetDailyActivityRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x15\n" +
@@ -231,9 +388,28 @@ const file_accord_consent_v1_activity_proto_rawDesc = "" +
 	"\tno_action\x18\x04 \x01(\x03R\bnoAction\"n\n" +
 	"\x18GetDailyActivityResponse\x124\n" +
 	"\x04days\x18\x01 \x03(\v2 .accord.consent.v1.DailyActivityR\x04days\x12\x1c\n" +
-	"\ttruncated\x18\x02 \x01(\bR\ttruncated2\x85\x01\n" +
+	"\ttruncated\x18\x02 \x01(\bR\ttruncated\"\xa4\x01\n" +
+	"\x18GetActivityReportRequest\x12\x1d\n" +
+	"\n" +
+	"account_id\x18\x01 \x01(\tR\taccountId\x12\x15\n" +
+	"\x06app_id\x18\x02 \x01(\tR\x05appId\x12\x1e\n" +
+	"\bfrom_day\x18\x03 \x01(\tH\x00R\afromDay\x88\x01\x01\x12\x1a\n" +
+	"\x06to_day\x18\x04 \x01(\tH\x01R\x05toDay\x88\x01\x01B\v\n" +
+	"\t_from_dayB\t\n" +
+	"\a_to_day\"\x9b\x02\n" +
+	"\x0eActivityReport\x12\x19\n" +
+	"\bfrom_day\x18\x01 \x01(\tR\afromDay\x12\x15\n" +
+	"\x06to_day\x18\x02 \x01(\tR\x05toDay\x124\n" +
+	"\x04days\x18\x03 \x03(\v2 .accord.consent.v1.DailyActivityR\x04days\x12\x1c\n" +
+	"\ttruncated\x18\x04 \x01(\bR\ttruncated\x12=\n" +
+	"\n" +
+	"statistics\x18\x05 \x01(\v2\x1d.accord.consent.v1.StatisticsR\n" +
+	"statistics\x12D\n" +
+	"\vtop_targets\x18\x06 \x03(\v2#.accord.consent.v1.TargetStatisticsR\n" +
+	"topTargets2\xea\x01\n" +
 	"\x16ConsentActivityService\x12k\n" +
-	"\x10GetDailyActivity\x12*.accord.consent.v1.GetDailyActivityRequest\x1a+.accord.consent.v1.GetDailyActivityResponseB\xc1\x01\n" +
+	"\x10GetDailyActivity\x12*.accord.consent.v1.GetDailyActivityRequest\x1a+.accord.consent.v1.GetDailyActivityResponse\x12c\n" +
+	"\x11GetActivityReport\x12+.accord.consent.v1.GetActivityReportRequest\x1a!.accord.consent.v1.ActivityReportB\xc1\x01\n" +
 	"\x15com.accord.consent.v1B\rActivityProtoP\x01Z3accord.local/clients/go/accord/consent/v1;consentv1\xa2\x02\x03ACX\xaa\x02\x11Accord.Consent.V1\xca\x02\x11Accord\\Consent\\V1\xe2\x02\x1dAccord\\Consent\\V1\\GPBMetadata\xea\x02\x13Accord::Consent::V1b\x06proto3"
 
 var (
@@ -248,21 +424,30 @@ func file_accord_consent_v1_activity_proto_rawDescGZIP() []byte {
 	return file_accord_consent_v1_activity_proto_rawDescData
 }
 
-var file_accord_consent_v1_activity_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_accord_consent_v1_activity_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_accord_consent_v1_activity_proto_goTypes = []any{
 	(*GetDailyActivityRequest)(nil),  // 0: accord.consent.v1.GetDailyActivityRequest
 	(*DailyActivity)(nil),            // 1: accord.consent.v1.DailyActivity
 	(*GetDailyActivityResponse)(nil), // 2: accord.consent.v1.GetDailyActivityResponse
+	(*GetActivityReportRequest)(nil), // 3: accord.consent.v1.GetActivityReportRequest
+	(*ActivityReport)(nil),           // 4: accord.consent.v1.ActivityReport
+	(*Statistics)(nil),               // 5: accord.consent.v1.Statistics
+	(*TargetStatistics)(nil),         // 6: accord.consent.v1.TargetStatistics
 }
 var file_accord_consent_v1_activity_proto_depIdxs = []int32{
 	1, // 0: accord.consent.v1.GetDailyActivityResponse.days:type_name -> accord.consent.v1.DailyActivity
-	0, // 1: accord.consent.v1.ConsentActivityService.GetDailyActivity:input_type -> accord.consent.v1.GetDailyActivityRequest
-	2, // 2: accord.consent.v1.ConsentActivityService.GetDailyActivity:output_type -> accord.consent.v1.GetDailyActivityResponse
-	2, // [2:3] is the sub-list for method output_type
-	1, // [1:2] is the sub-list for method input_type
-	1, // [1:1] is the sub-list for extension type_name
-	1, // [1:1] is the sub-list for extension extendee
-	0, // [0:1] is the sub-list for field type_name
+	1, // 1: accord.consent.v1.ActivityReport.days:type_name -> accord.consent.v1.DailyActivity
+	5, // 2: accord.consent.v1.ActivityReport.statistics:type_name -> accord.consent.v1.Statistics
+	6, // 3: accord.consent.v1.ActivityReport.top_targets:type_name -> accord.consent.v1.TargetStatistics
+	0, // 4: accord.consent.v1.ConsentActivityService.GetDailyActivity:input_type -> accord.consent.v1.GetDailyActivityRequest
+	3, // 5: accord.consent.v1.ConsentActivityService.GetActivityReport:input_type -> accord.consent.v1.GetActivityReportRequest
+	2, // 6: accord.consent.v1.ConsentActivityService.GetDailyActivity:output_type -> accord.consent.v1.GetDailyActivityResponse
+	4, // 7: accord.consent.v1.ConsentActivityService.GetActivityReport:output_type -> accord.consent.v1.ActivityReport
+	6, // [6:8] is the sub-list for method output_type
+	4, // [4:6] is the sub-list for method input_type
+	4, // [4:4] is the sub-list for extension type_name
+	4, // [4:4] is the sub-list for extension extendee
+	0, // [0:4] is the sub-list for field type_name
 }
 
 func init() { file_accord_consent_v1_activity_proto_init() }
@@ -270,13 +455,15 @@ func file_accord_consent_v1_activity_proto_init() {
 	if File_accord_consent_v1_activity_proto != nil {
 		return
 	}
+	file_accord_consent_v1_consent_proto_init()
+	file_accord_consent_v1_activity_proto_msgTypes[3].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_accord_consent_v1_activity_proto_rawDesc), len(file_accord_consent_v1_activity_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   3,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,7 +19,8 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	ConsentActivityService_GetDailyActivity_FullMethodName = "/accord.consent.v1.ConsentActivityService/GetDailyActivity"
+	ConsentActivityService_GetDailyActivity_FullMethodName  = "/accord.consent.v1.ConsentActivityService/GetDailyActivity"
+	ConsentActivityService_GetActivityReport_FullMethodName = "/accord.consent.v1.ConsentActivityService/GetActivityReport"
 )
 
 // ConsentActivityServiceClient is the client API for ConsentActivityService service.
@@ -31,6 +32,10 @@ const (
 // ConsentService.
 type ConsentActivityServiceClient interface {
 	GetDailyActivity(ctx context.Context, in *GetDailyActivityRequest, opts ...grpc.CallOption) (*GetDailyActivityResponse, error)
+	// The console's statistics of an application, whole: the daily activity over a range (by
+	// default the 30 days ending today, UTC), the application's statistics, and its targets with
+	// the most events (at most ten, most first).
+	GetActivityReport(ctx context.Context, in *GetActivityReportRequest, opts ...grpc.CallOption) (*ActivityReport, error)
 }
 
 type consentActivityServiceClient struct {
@@ -51,6 +56,16 @@ func (c *consentActivityServiceClient) GetDailyActivity(ctx context.Context, in 
 	return out, nil
 }
 
+func (c *consentActivityServiceClient) GetActivityReport(ctx context.Context, in *GetActivityReportRequest, opts ...grpc.CallOption) (*ActivityReport, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ActivityReport)
+	err := c.cc.Invoke(ctx, ConsentActivityService_GetActivityReport_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ConsentActivityServiceServer is the server API for ConsentActivityService service.
 // All implementations must embed UnimplementedConsentActivityServiceServer
 // for forward compatibility.
@@ -60,6 +75,10 @@ func (c *consentActivityServiceClient) GetDailyActivity(ctx context.Context, in 
 // ConsentService.
 type ConsentActivityServiceServer interface {
 	GetDailyActivity(context.Context, *GetDailyActivityRequest) (*GetDailyActivityResponse, error)
+	// The console's statistics of an application, whole: the daily activity over a range (by
+	// default the 30 days ending today, UTC), the application's statistics, and its targets with
+	// the most events (at most ten, most first).
+	GetActivityReport(context.Context, *GetActivityReportRequest) (*ActivityReport, error)
 	mustEmbedUnimplementedConsentActivityServiceServer()
 }
 
@@ -72,6 +91,9 @@ type UnimplementedConsentActivityServiceServer struct{}
 
 func (UnimplementedConsentActivityServiceServer) GetDailyActivity(context.Context, *GetDailyActivityRequest) (*GetDailyActivityResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetDailyActivity not implemented")
+}
+func (UnimplementedConsentActivityServiceServer) GetActivityReport(context.Context, *GetActivityReportRequest) (*ActivityReport, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetActivityReport not implemented")
 }
 func (UnimplementedConsentActivityServiceServer) mustEmbedUnimplementedConsentActivityServiceServer() {
 }
@@ -113,6 +135,24 @@ func _ConsentActivityService_GetDailyActivity_Handler(srv interface{}, ctx conte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ConsentActivityService_GetActivityReport_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetActivityReportRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ConsentActivityServiceServer).GetActivityReport(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ConsentActivityService_GetActivityReport_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ConsentActivityServiceServer).GetActivityReport(ctx, req.(*GetActivityReportRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ConsentActivityService_ServiceDesc is the grpc.ServiceDesc for ConsentActivityService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -123,6 +163,10 @@ var ConsentActivityService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetDailyActivity",
 			Handler:    _ConsentActivityService_GetDailyActivity_Handler,
+		},
+		{
+			MethodName: "GetActivityReport",
+			Handler:    _ConsentActivityService_GetActivityReport_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

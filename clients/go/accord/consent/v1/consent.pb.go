@@ -2731,6 +2731,145 @@ func (x *ExportConsentsResponse) GetTotalExact() bool {
 	return false
 }
 
+type ExportSubjectRequest struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	AccountId string                 `protobuf:"bytes,1,opt,name=account_id,json=accountId,proto3" json:"account_id,omitempty"`
+	Subject   string                 `protobuf:"bytes,2,opt,name=subject,proto3" json:"subject,omitempty"`
+	// Filters (all optional), as ExportConsents': the writing application, the target, createdAt >= since, createdAt < until.
+	AppId         *string                `protobuf:"bytes,3,opt,name=app_id,json=appId,proto3,oneof" json:"app_id,omitempty"`
+	Target        *string                `protobuf:"bytes,4,opt,name=target,proto3,oneof" json:"target,omitempty"`
+	Since         *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=since,proto3,oneof" json:"since,omitempty"`
+	Until         *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=until,proto3,oneof" json:"until,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportSubjectRequest) Reset() {
+	*x = ExportSubjectRequest{}
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportSubjectRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportSubjectRequest) ProtoMessage() {}
+
+func (x *ExportSubjectRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportSubjectRequest.ProtoReflect.Descriptor instead.
+func (*ExportSubjectRequest) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *ExportSubjectRequest) GetAccountId() string {
+	if x != nil {
+		return x.AccountId
+	}
+	return ""
+}
+
+func (x *ExportSubjectRequest) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *ExportSubjectRequest) GetAppId() string {
+	if x != nil && x.AppId != nil {
+		return *x.AppId
+	}
+	return ""
+}
+
+func (x *ExportSubjectRequest) GetTarget() string {
+	if x != nil && x.Target != nil {
+		return *x.Target
+	}
+	return ""
+}
+
+func (x *ExportSubjectRequest) GetSince() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Since
+	}
+	return nil
+}
+
+func (x *ExportSubjectRequest) GetUntil() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Until
+	}
+	return nil
+}
+
+type SubjectExport struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Oldest first.
+	Events []*ConsentEvent `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
+	// Newest first, with `expired` and `renewal_required` as current states answer them.
+	Current       []*ConsentEvent `protobuf:"bytes,2,rep,name=current,proto3" json:"current,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SubjectExport) Reset() {
+	*x = SubjectExport{}
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SubjectExport) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SubjectExport) ProtoMessage() {}
+
+func (x *SubjectExport) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SubjectExport.ProtoReflect.Descriptor instead.
+func (*SubjectExport) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *SubjectExport) GetEvents() []*ConsentEvent {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
+
+func (x *SubjectExport) GetCurrent() []*ConsentEvent {
+	if x != nil {
+		return x.Current
+	}
+	return nil
+}
+
 type GetReceiptKeysRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -2739,7 +2878,7 @@ type GetReceiptKeysRequest struct {
 
 func (x *GetReceiptKeysRequest) Reset() {
 	*x = GetReceiptKeysRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2751,7 +2890,7 @@ func (x *GetReceiptKeysRequest) String() string {
 func (*GetReceiptKeysRequest) ProtoMessage() {}
 
 func (x *GetReceiptKeysRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2764,7 +2903,7 @@ func (x *GetReceiptKeysRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptKeysRequest.ProtoReflect.Descriptor instead.
 func (*GetReceiptKeysRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{36}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{38}
 }
 
 type GetReceiptKeysResponse struct {
@@ -2776,7 +2915,7 @@ type GetReceiptKeysResponse struct {
 
 func (x *GetReceiptKeysResponse) Reset() {
 	*x = GetReceiptKeysResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2788,7 +2927,7 @@ func (x *GetReceiptKeysResponse) String() string {
 func (*GetReceiptKeysResponse) ProtoMessage() {}
 
 func (x *GetReceiptKeysResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2801,7 +2940,7 @@ func (x *GetReceiptKeysResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptKeysResponse.ProtoReflect.Descriptor instead.
 func (*GetReceiptKeysResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{37}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *GetReceiptKeysResponse) GetJwks() *v1.JwkSet {
@@ -3109,10 +3248,25 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x05total\x18\x03 \x01(\x03H\x00R\x05total\x88\x01\x01\x12\x1f\n" +
 	"\vtotal_exact\x18\x04 \x01(\bR\n" +
 	"totalExactB\b\n" +
-	"\x06_total\"\x17\n" +
+	"\x06_total\"\xa0\x02\n" +
+	"\x14ExportSubjectRequest\x12\x1d\n" +
+	"\n" +
+	"account_id\x18\x01 \x01(\tR\taccountId\x12\x18\n" +
+	"\asubject\x18\x02 \x01(\tR\asubject\x12\x1a\n" +
+	"\x06app_id\x18\x03 \x01(\tH\x00R\x05appId\x88\x01\x01\x12\x1b\n" +
+	"\x06target\x18\x04 \x01(\tH\x01R\x06target\x88\x01\x01\x125\n" +
+	"\x05since\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampH\x02R\x05since\x88\x01\x01\x125\n" +
+	"\x05until\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampH\x03R\x05until\x88\x01\x01B\t\n" +
+	"\a_app_idB\t\n" +
+	"\a_targetB\b\n" +
+	"\x06_sinceB\b\n" +
+	"\x06_until\"\x83\x01\n" +
+	"\rSubjectExport\x127\n" +
+	"\x06events\x18\x01 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\x06events\x129\n" +
+	"\acurrent\x18\x02 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\acurrent\"\x17\n" +
 	"\x15GetReceiptKeysRequest\"F\n" +
 	"\x16GetReceiptKeysResponse\x12,\n" +
-	"\x04jwks\x18\x01 \x01(\v2\x18.accord.common.v1.JwkSetR\x04jwks2\xbc\v\n" +
+	"\x04jwks\x18\x01 \x01(\v2\x18.accord.common.v1.JwkSetR\x04jwks2\x98\f\n" +
 	"\x0eConsentService\x12e\n" +
 	"\x0eCreateConsents\x12(.accord.consent.v1.CreateConsentsRequest\x1a).accord.consent.v1.CreateConsentsResponse\x12S\n" +
 	"\n" +
@@ -3123,7 +3277,8 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"GetReceipt\x12$.accord.consent.v1.GetReceiptRequest\x1a%.accord.consent.v1.GetReceiptResponse\x12W\n" +
 	"\rGetStatistics\x12'.accord.consent.v1.GetStatisticsRequest\x1a\x1d.accord.consent.v1.Statistics\x12k\n" +
 	"\x10GetCurrentStates\x12*.accord.consent.v1.GetCurrentStatesRequest\x1a+.accord.consent.v1.GetCurrentStatesResponse\x12e\n" +
-	"\x0eExportConsents\x12(.accord.consent.v1.ExportConsentsRequest\x1a).accord.consent.v1.ExportConsentsResponse\x12e\n" +
+	"\x0eExportConsents\x12(.accord.consent.v1.ExportConsentsRequest\x1a).accord.consent.v1.ExportConsentsResponse\x12Z\n" +
+	"\rExportSubject\x12'.accord.consent.v1.ExportSubjectRequest\x1a .accord.consent.v1.SubjectExport\x12e\n" +
 	"\x0eGetReceiptKeys\x12(.accord.consent.v1.GetReceiptKeysRequest\x1a).accord.consent.v1.GetReceiptKeysResponse\x12Q\n" +
 	"\vGetTreeHead\x12%.accord.consent.v1.GetTreeHeadRequest\x1a\x1b.accord.consent.v1.TreeHead\x12c\n" +
 	"\x11GetInclusionProof\x12+.accord.consent.v1.GetInclusionProofRequest\x1a!.accord.consent.v1.InclusionProof\x12i\n" +
@@ -3145,7 +3300,7 @@ func file_accord_consent_v1_consent_proto_rawDescGZIP() []byte {
 	return file_accord_consent_v1_consent_proto_rawDescData
 }
 
-var file_accord_consent_v1_consent_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_accord_consent_v1_consent_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_accord_consent_v1_consent_proto_goTypes = []any{
 	(*DecideRequest)(nil),              // 0: accord.consent.v1.DecideRequest
 	(*DecisionItem)(nil),               // 1: accord.consent.v1.DecisionItem
@@ -3183,76 +3338,84 @@ var file_accord_consent_v1_consent_proto_goTypes = []any{
 	(*GetCurrentStatesResponse)(nil),   // 33: accord.consent.v1.GetCurrentStatesResponse
 	(*ExportConsentsRequest)(nil),      // 34: accord.consent.v1.ExportConsentsRequest
 	(*ExportConsentsResponse)(nil),     // 35: accord.consent.v1.ExportConsentsResponse
-	(*GetReceiptKeysRequest)(nil),      // 36: accord.consent.v1.GetReceiptKeysRequest
-	(*GetReceiptKeysResponse)(nil),     // 37: accord.consent.v1.GetReceiptKeysResponse
-	(*timestamppb.Timestamp)(nil),      // 38: google.protobuf.Timestamp
-	(*v1.PageRequest)(nil),             // 39: accord.common.v1.PageRequest
-	(*v1.JwkSet)(nil),                  // 40: accord.common.v1.JwkSet
+	(*ExportSubjectRequest)(nil),       // 36: accord.consent.v1.ExportSubjectRequest
+	(*SubjectExport)(nil),              // 37: accord.consent.v1.SubjectExport
+	(*GetReceiptKeysRequest)(nil),      // 38: accord.consent.v1.GetReceiptKeysRequest
+	(*GetReceiptKeysResponse)(nil),     // 39: accord.consent.v1.GetReceiptKeysResponse
+	(*timestamppb.Timestamp)(nil),      // 40: google.protobuf.Timestamp
+	(*v1.PageRequest)(nil),             // 41: accord.common.v1.PageRequest
+	(*v1.JwkSet)(nil),                  // 42: accord.common.v1.JwkSet
 }
 var file_accord_consent_v1_consent_proto_depIdxs = []int32{
-	38, // 0: accord.consent.v1.DecideRequest.at:type_name -> google.protobuf.Timestamp
+	40, // 0: accord.consent.v1.DecideRequest.at:type_name -> google.protobuf.Timestamp
 	1,  // 1: accord.consent.v1.DecideRequest.items:type_name -> accord.consent.v1.DecisionItem
-	38, // 2: accord.consent.v1.DecideResponse.at:type_name -> google.protobuf.Timestamp
+	40, // 2: accord.consent.v1.DecideResponse.at:type_name -> google.protobuf.Timestamp
 	4,  // 3: accord.consent.v1.DecideResponse.decisions:type_name -> accord.consent.v1.Decision
-	38, // 4: accord.consent.v1.Decision.expires_at:type_name -> google.protobuf.Timestamp
+	40, // 4: accord.consent.v1.Decision.expires_at:type_name -> google.protobuf.Timestamp
 	3,  // 5: accord.consent.v1.Decision.regime:type_name -> accord.consent.v1.AppliedRegime
-	38, // 6: accord.consent.v1.Erasure.erased_at:type_name -> google.protobuf.Timestamp
-	39, // 7: accord.consent.v1.ListErasuresRequest.page:type_name -> accord.common.v1.PageRequest
+	40, // 6: accord.consent.v1.Erasure.erased_at:type_name -> google.protobuf.Timestamp
+	41, // 7: accord.consent.v1.ListErasuresRequest.page:type_name -> accord.common.v1.PageRequest
 	6,  // 8: accord.consent.v1.ListErasuresResponse.erasures:type_name -> accord.consent.v1.Erasure
-	38, // 9: accord.consent.v1.ConsentInput.expires_at:type_name -> google.protobuf.Timestamp
-	38, // 10: accord.consent.v1.ConsentEvent.created_at:type_name -> google.protobuf.Timestamp
-	38, // 11: accord.consent.v1.ConsentEvent.expires_at:type_name -> google.protobuf.Timestamp
-	38, // 12: accord.consent.v1.ConsentEvent.erased_at:type_name -> google.protobuf.Timestamp
+	40, // 9: accord.consent.v1.ConsentInput.expires_at:type_name -> google.protobuf.Timestamp
+	40, // 10: accord.consent.v1.ConsentEvent.created_at:type_name -> google.protobuf.Timestamp
+	40, // 11: accord.consent.v1.ConsentEvent.expires_at:type_name -> google.protobuf.Timestamp
+	40, // 12: accord.consent.v1.ConsentEvent.erased_at:type_name -> google.protobuf.Timestamp
 	16, // 13: accord.consent.v1.ConsentEvent.tcf:type_name -> accord.consent.v1.TcfFacts
 	17, // 14: accord.consent.v1.ConsentEvent.gpp:type_name -> accord.consent.v1.GppFacts
 	15, // 15: accord.consent.v1.CreateConsentsRequest.events:type_name -> accord.consent.v1.ConsentInput
 	18, // 16: accord.consent.v1.CreateConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
 	18, // 17: accord.consent.v1.GetConsentsByTokenResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	39, // 18: accord.consent.v1.SearchConsentsRequest.page:type_name -> accord.common.v1.PageRequest
+	41, // 18: accord.consent.v1.SearchConsentsRequest.page:type_name -> accord.common.v1.PageRequest
 	18, // 19: accord.consent.v1.SearchConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
 	29, // 20: accord.consent.v1.Statistics.targets:type_name -> accord.consent.v1.TargetStatistics
-	38, // 21: accord.consent.v1.Statistics.latest_event_at:type_name -> google.protobuf.Timestamp
+	40, // 21: accord.consent.v1.Statistics.latest_event_at:type_name -> google.protobuf.Timestamp
 	30, // 22: accord.consent.v1.Statistics.jurisdictions:type_name -> accord.consent.v1.JurisdictionStatistics
 	18, // 23: accord.consent.v1.GetCurrentStatesResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	38, // 24: accord.consent.v1.ExportConsentsRequest.since:type_name -> google.protobuf.Timestamp
-	38, // 25: accord.consent.v1.ExportConsentsRequest.until:type_name -> google.protobuf.Timestamp
+	40, // 24: accord.consent.v1.ExportConsentsRequest.since:type_name -> google.protobuf.Timestamp
+	40, // 25: accord.consent.v1.ExportConsentsRequest.until:type_name -> google.protobuf.Timestamp
 	18, // 26: accord.consent.v1.ExportConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	40, // 27: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
-	19, // 28: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
-	21, // 29: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
-	22, // 30: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
-	24, // 31: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
-	26, // 32: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
-	28, // 33: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
-	32, // 34: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
-	34, // 35: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
-	36, // 36: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
-	9,  // 37: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
-	11, // 38: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
-	13, // 39: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
-	5,  // 40: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
-	7,  // 41: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
-	0,  // 42: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
-	20, // 43: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
-	18, // 44: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
-	23, // 45: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
-	25, // 46: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
-	27, // 47: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
-	31, // 48: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
-	33, // 49: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
-	35, // 50: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
-	37, // 51: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
-	10, // 52: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
-	12, // 53: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
-	14, // 54: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
-	6,  // 55: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
-	8,  // 56: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
-	2,  // 57: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
-	43, // [43:58] is the sub-list for method output_type
-	28, // [28:43] is the sub-list for method input_type
-	28, // [28:28] is the sub-list for extension type_name
-	28, // [28:28] is the sub-list for extension extendee
-	0,  // [0:28] is the sub-list for field type_name
+	40, // 27: accord.consent.v1.ExportSubjectRequest.since:type_name -> google.protobuf.Timestamp
+	40, // 28: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
+	18, // 29: accord.consent.v1.SubjectExport.events:type_name -> accord.consent.v1.ConsentEvent
+	18, // 30: accord.consent.v1.SubjectExport.current:type_name -> accord.consent.v1.ConsentEvent
+	42, // 31: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
+	19, // 32: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
+	21, // 33: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
+	22, // 34: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
+	24, // 35: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
+	26, // 36: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
+	28, // 37: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
+	32, // 38: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
+	34, // 39: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
+	36, // 40: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
+	38, // 41: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
+	9,  // 42: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
+	11, // 43: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
+	13, // 44: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
+	5,  // 45: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
+	7,  // 46: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
+	0,  // 47: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
+	20, // 48: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
+	18, // 49: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
+	23, // 50: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
+	25, // 51: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
+	27, // 52: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
+	31, // 53: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
+	33, // 54: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
+	35, // 55: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
+	37, // 56: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
+	39, // 57: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
+	10, // 58: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
+	12, // 59: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
+	14, // 60: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
+	6,  // 61: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
+	8,  // 62: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
+	2,  // 63: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
+	48, // [48:64] is the sub-list for method output_type
+	32, // [32:48] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_accord_consent_v1_consent_proto_init() }
@@ -3273,13 +3436,14 @@ func file_accord_consent_v1_consent_proto_init() {
 	file_accord_consent_v1_consent_proto_msgTypes[31].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[34].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[35].OneofWrappers = []any{}
+	file_accord_consent_v1_consent_proto_msgTypes[36].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_accord_consent_v1_consent_proto_rawDesc), len(file_accord_consent_v1_consent_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   38,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

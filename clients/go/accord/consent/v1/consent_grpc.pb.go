@@ -27,6 +27,7 @@ const (
 	ConsentService_GetStatistics_FullMethodName       = "/accord.consent.v1.ConsentService/GetStatistics"
 	ConsentService_GetCurrentStates_FullMethodName    = "/accord.consent.v1.ConsentService/GetCurrentStates"
 	ConsentService_ExportConsents_FullMethodName      = "/accord.consent.v1.ConsentService/ExportConsents"
+	ConsentService_ExportSubject_FullMethodName       = "/accord.consent.v1.ConsentService/ExportSubject"
 	ConsentService_GetReceiptKeys_FullMethodName      = "/accord.consent.v1.ConsentService/GetReceiptKeys"
 	ConsentService_GetTreeHead_FullMethodName         = "/accord.consent.v1.ConsentService/GetTreeHead"
 	ConsentService_GetInclusionProof_FullMethodName   = "/accord.consent.v1.ConsentService/GetInclusionProof"
@@ -55,6 +56,11 @@ type ConsentServiceClient interface {
 	GetCurrentStates(ctx context.Context, in *GetCurrentStatesRequest, opts ...grpc.CallOption) (*GetCurrentStatesResponse, error)
 	// The account's events oldest first, one page at a time (export: the caller streams the pages).
 	ExportConsents(ctx context.Context, in *ExportConsentsRequest, opts ...grpc.CallOption) (*ExportConsentsResponse, error)
+	// One subject's export as one document (REST's JSON export): its events oldest first, and its
+	// current states for the (issuer, target, scope) those events name, newest first, as
+	// SearchConsents with `current` answers them. FAILED_PRECONDITION when the subject has more
+	// events than one document holds (export_json_max of the consent limits).
+	ExportSubject(ctx context.Context, in *ExportSubjectRequest, opts ...grpc.CallOption) (*SubjectExport, error)
 	// Public keys that verify consent receipts.
 	GetReceiptKeys(ctx context.Context, in *GetReceiptKeysRequest, opts ...grpc.CallOption) (*GetReceiptKeysResponse, error)
 	// The latest signed head of the account's consent log (RFC 9162 Merkle tree; NOT_FOUND while empty).
@@ -162,6 +168,16 @@ func (c *consentServiceClient) ExportConsents(ctx context.Context, in *ExportCon
 	return out, nil
 }
 
+func (c *consentServiceClient) ExportSubject(ctx context.Context, in *ExportSubjectRequest, opts ...grpc.CallOption) (*SubjectExport, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SubjectExport)
+	err := c.cc.Invoke(ctx, ConsentService_ExportSubject_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *consentServiceClient) GetReceiptKeys(ctx context.Context, in *GetReceiptKeysRequest, opts ...grpc.CallOption) (*GetReceiptKeysResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(GetReceiptKeysResponse)
@@ -251,6 +267,11 @@ type ConsentServiceServer interface {
 	GetCurrentStates(context.Context, *GetCurrentStatesRequest) (*GetCurrentStatesResponse, error)
 	// The account's events oldest first, one page at a time (export: the caller streams the pages).
 	ExportConsents(context.Context, *ExportConsentsRequest) (*ExportConsentsResponse, error)
+	// One subject's export as one document (REST's JSON export): its events oldest first, and its
+	// current states for the (issuer, target, scope) those events name, newest first, as
+	// SearchConsents with `current` answers them. FAILED_PRECONDITION when the subject has more
+	// events than one document holds (export_json_max of the consent limits).
+	ExportSubject(context.Context, *ExportSubjectRequest) (*SubjectExport, error)
 	// Public keys that verify consent receipts.
 	GetReceiptKeys(context.Context, *GetReceiptKeysRequest) (*GetReceiptKeysResponse, error)
 	// The latest signed head of the account's consent log (RFC 9162 Merkle tree; NOT_FOUND while empty).
@@ -301,6 +322,9 @@ func (UnimplementedConsentServiceServer) GetCurrentStates(context.Context, *GetC
 }
 func (UnimplementedConsentServiceServer) ExportConsents(context.Context, *ExportConsentsRequest) (*ExportConsentsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ExportConsents not implemented")
+}
+func (UnimplementedConsentServiceServer) ExportSubject(context.Context, *ExportSubjectRequest) (*SubjectExport, error) {
+	return nil, status.Error(codes.Unimplemented, "method ExportSubject not implemented")
 }
 func (UnimplementedConsentServiceServer) GetReceiptKeys(context.Context, *GetReceiptKeysRequest) (*GetReceiptKeysResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetReceiptKeys not implemented")
@@ -488,6 +512,24 @@ func _ConsentService_ExportConsents_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ConsentService_ExportSubject_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ExportSubjectRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ConsentServiceServer).ExportSubject(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ConsentService_ExportSubject_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ConsentServiceServer).ExportSubject(ctx, req.(*ExportSubjectRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _ConsentService_GetReceiptKeys_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(GetReceiptKeysRequest)
 	if err := dec(in); err != nil {
@@ -652,6 +694,10 @@ var ConsentService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ExportConsents",
 			Handler:    _ConsentService_ExportConsents_Handler,
+		},
+		{
+			MethodName: "ExportSubject",
+			Handler:    _ConsentService_ExportSubject_Handler,
 		},
 		{
 			MethodName: "GetReceiptKeys",

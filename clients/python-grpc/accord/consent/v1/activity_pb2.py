@@ -22,21 +22,26 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from accord.consent.v1 import consent_pb2 as accord_dot_consent_dot_v1_dot_consent__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n accord/consent/v1/activity.proto\x12\x11\x61\x63\x63ord.consent.v1\"_\n\x17GetDailyActivityRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61pp_id\x18\x02 \x01(\t\x12\x10\n\x08\x66rom_day\x18\x03 \x01(\t\x12\x0e\n\x06to_day\x18\x04 \x01(\t\"S\n\rDailyActivity\x12\x0b\n\x03\x64\x61y\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x03\x12\x10\n\x08\x64\x65\x63lined\x18\x03 \x01(\x03\x12\x11\n\tno_action\x18\x04 \x01(\x03\"]\n\x18GetDailyActivityResponse\x12.\n\x04\x64\x61ys\x18\x01 \x03(\x0b\x32 .accord.consent.v1.DailyActivity\x12\x11\n\ttruncated\x18\x02 \x01(\x08\x32\x85\x01\n\x16\x43onsentActivityService\x12k\n\x10GetDailyActivity\x12*.accord.consent.v1.GetDailyActivityRequest\x1a+.accord.consent.v1.GetDailyActivityResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n accord/consent/v1/activity.proto\x12\x11\x61\x63\x63ord.consent.v1\x1a\x1f\x61\x63\x63ord/consent/v1/consent.proto\"_\n\x17GetDailyActivityRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61pp_id\x18\x02 \x01(\t\x12\x10\n\x08\x66rom_day\x18\x03 \x01(\t\x12\x0e\n\x06to_day\x18\x04 \x01(\t\"S\n\rDailyActivity\x12\x0b\n\x03\x64\x61y\x18\x01 \x01(\t\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x02 \x01(\x03\x12\x10\n\x08\x64\x65\x63lined\x18\x03 \x01(\x03\x12\x11\n\tno_action\x18\x04 \x01(\x03\"]\n\x18GetDailyActivityResponse\x12.\n\x04\x64\x61ys\x18\x01 \x03(\x0b\x32 .accord.consent.v1.DailyActivity\x12\x11\n\ttruncated\x18\x02 \x01(\x08\"\x82\x01\n\x18GetActivityReportRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61pp_id\x18\x02 \x01(\t\x12\x15\n\x08\x66rom_day\x18\x03 \x01(\tH\x00\x88\x01\x01\x12\x13\n\x06to_day\x18\x04 \x01(\tH\x01\x88\x01\x01\x42\x0b\n\t_from_dayB\t\n\x07_to_day\"\xe2\x01\n\x0e\x41\x63tivityReport\x12\x10\n\x08\x66rom_day\x18\x01 \x01(\t\x12\x0e\n\x06to_day\x18\x02 \x01(\t\x12.\n\x04\x64\x61ys\x18\x03 \x03(\x0b\x32 .accord.consent.v1.DailyActivity\x12\x11\n\ttruncated\x18\x04 \x01(\x08\x12\x31\n\nstatistics\x18\x05 \x01(\x0b\x32\x1d.accord.consent.v1.Statistics\x12\x38\n\x0btop_targets\x18\x06 \x03(\x0b\x32#.accord.consent.v1.TargetStatistics2\xea\x01\n\x16\x43onsentActivityService\x12k\n\x10GetDailyActivity\x12*.accord.consent.v1.GetDailyActivityRequest\x1a+.accord.consent.v1.GetDailyActivityResponse\x12\x63\n\x11GetActivityReport\x12+.accord.consent.v1.GetActivityReportRequest\x1a!.accord.consent.v1.ActivityReportb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'accord.consent.v1.activity_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_GETDAILYACTIVITYREQUEST']._serialized_start=55
-  _globals['_GETDAILYACTIVITYREQUEST']._serialized_end=150
-  _globals['_DAILYACTIVITY']._serialized_start=152
-  _globals['_DAILYACTIVITY']._serialized_end=235
-  _globals['_GETDAILYACTIVITYRESPONSE']._serialized_start=237
-  _globals['_GETDAILYACTIVITYRESPONSE']._serialized_end=330
-  _globals['_CONSENTACTIVITYSERVICE']._serialized_start=333
-  _globals['_CONSENTACTIVITYSERVICE']._serialized_end=466
+  _globals['_GETDAILYACTIVITYREQUEST']._serialized_start=88
+  _globals['_GETDAILYACTIVITYREQUEST']._serialized_end=183
+  _globals['_DAILYACTIVITY']._serialized_start=185
+  _globals['_DAILYACTIVITY']._serialized_end=268
+  _globals['_GETDAILYACTIVITYRESPONSE']._serialized_start=270
+  _globals['_GETDAILYACTIVITYRESPONSE']._serialized_end=363
+  _globals['_GETACTIVITYREPORTREQUEST']._serialized_start=366
+  _globals['_GETACTIVITYREPORTREQUEST']._serialized_end=496
+  _globals['_ACTIVITYREPORT']._serialized_start=499
+  _globals['_ACTIVITYREPORT']._serialized_end=725
+  _globals['_CONSENTACTIVITYSERVICE']._serialized_start=728
+  _globals['_CONSENTACTIVITYSERVICE']._serialized_end=962
 # @@protoc_insertion_point(module_scope)

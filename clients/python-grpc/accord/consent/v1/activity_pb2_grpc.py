@@ -42,6 +42,11 @@ class ConsentActivityServiceStub:
                 request_serializer=accord_dot_consent_dot_v1_dot_activity__pb2.GetDailyActivityRequest.SerializeToString,
                 response_deserializer=accord_dot_consent_dot_v1_dot_activity__pb2.GetDailyActivityResponse.FromString,
                 _registered_method=True)
+        self.GetActivityReport = channel.unary_unary(
+                '/accord.consent.v1.ConsentActivityService/GetActivityReport',
+                request_serializer=accord_dot_consent_dot_v1_dot_activity__pb2.GetActivityReportRequest.SerializeToString,
+                response_deserializer=accord_dot_consent_dot_v1_dot_activity__pb2.ActivityReport.FromString,
+                _registered_method=True)
 
 
 class ConsentActivityServiceServicer:
@@ -56,6 +61,15 @@ class ConsentActivityServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetActivityReport(self, request, context):
+        """The console's statistics of an application, whole: the daily activity over a range (by
+        default the 30 days ending today, UTC), the application's statistics, and its targets with
+        the most events (at most ten, most first).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ConsentActivityServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -63,6 +77,11 @@ def add_ConsentActivityServiceServicer_to_server(servicer, server):
                     servicer.GetDailyActivity,
                     request_deserializer=accord_dot_consent_dot_v1_dot_activity__pb2.GetDailyActivityRequest.FromString,
                     response_serializer=accord_dot_consent_dot_v1_dot_activity__pb2.GetDailyActivityResponse.SerializeToString,
+            ),
+            'GetActivityReport': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetActivityReport,
+                    request_deserializer=accord_dot_consent_dot_v1_dot_activity__pb2.GetActivityReportRequest.FromString,
+                    response_serializer=accord_dot_consent_dot_v1_dot_activity__pb2.ActivityReport.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -95,6 +114,33 @@ class ConsentActivityService:
             '/accord.consent.v1.ConsentActivityService/GetDailyActivity',
             accord_dot_consent_dot_v1_dot_activity__pb2.GetDailyActivityRequest.SerializeToString,
             accord_dot_consent_dot_v1_dot_activity__pb2.GetDailyActivityResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetActivityReport(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/accord.consent.v1.ConsentActivityService/GetActivityReport',
+            accord_dot_consent_dot_v1_dot_activity__pb2.GetActivityReportRequest.SerializeToString,
+            accord_dot_consent_dot_v1_dot_activity__pb2.ActivityReport.FromString,
             options,
             channel_credentials,
             insecure,

@@ -492,6 +492,30 @@ class ExportConsentsResponse(_message.Message):
     total_exact: bool
     def __init__(self, events: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ..., next_cursor: _Optional[str] = ..., total: _Optional[int] = ..., total_exact: _Optional[bool] = ...) -> None: ...
 
+class ExportSubjectRequest(_message.Message):
+    __slots__ = ("account_id", "subject", "app_id", "target", "since", "until")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    APP_ID_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    SINCE_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    subject: str
+    app_id: str
+    target: str
+    since: _timestamp_pb2.Timestamp
+    until: _timestamp_pb2.Timestamp
+    def __init__(self, account_id: _Optional[str] = ..., subject: _Optional[str] = ..., app_id: _Optional[str] = ..., target: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class SubjectExport(_message.Message):
+    __slots__ = ("events", "current")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[ConsentEvent]
+    current: _containers.RepeatedCompositeFieldContainer[ConsentEvent]
+    def __init__(self, events: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ..., current: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ...) -> None: ...
+
 class GetReceiptKeysRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...

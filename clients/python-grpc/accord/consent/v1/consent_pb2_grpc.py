@@ -77,6 +77,11 @@ class ConsentServiceStub:
                 request_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentsRequest.SerializeToString,
                 response_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentsResponse.FromString,
                 _registered_method=True)
+        self.ExportSubject = channel.unary_unary(
+                '/accord.consent.v1.ConsentService/ExportSubject',
+                request_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.ExportSubjectRequest.SerializeToString,
+                response_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.SubjectExport.FromString,
+                _registered_method=True)
         self.GetReceiptKeys = channel.unary_unary(
                 '/accord.consent.v1.ConsentService/GetReceiptKeys',
                 request_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.GetReceiptKeysRequest.SerializeToString,
@@ -166,6 +171,16 @@ class ConsentServiceServicer:
 
     def ExportConsents(self, request, context):
         """The account's events oldest first, one page at a time (export: the caller streams the pages).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportSubject(self, request, context):
+        """One subject's export as one document (REST's JSON export): its events oldest first, and its
+        current states for the (issuer, target, scope) those events name, newest first, as
+        SearchConsents with `current` answers them. FAILED_PRECONDITION when the subject has more
+        events than one document holds (export_json_max of the consent limits).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -265,6 +280,11 @@ def add_ConsentServiceServicer_to_server(servicer, server):
                     servicer.ExportConsents,
                     request_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentsRequest.FromString,
                     response_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentsResponse.SerializeToString,
+            ),
+            'ExportSubject': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExportSubject,
+                    request_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.ExportSubjectRequest.FromString,
+                    response_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.SubjectExport.SerializeToString,
             ),
             'GetReceiptKeys': grpc.unary_unary_rpc_method_handler(
                     servicer.GetReceiptKeys,
@@ -521,6 +541,33 @@ class ConsentService:
             '/accord.consent.v1.ConsentService/ExportConsents',
             accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentsRequest.SerializeToString,
             accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportSubject(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/accord.consent.v1.ConsentService/ExportSubject',
+            accord_dot_consent_dot_v1_dot_consent__pb2.ExportSubjectRequest.SerializeToString,
+            accord_dot_consent_dot_v1_dot_consent__pb2.SubjectExport.FromString,
             options,
             channel_credentials,
             insecure,

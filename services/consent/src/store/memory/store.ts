@@ -1,7 +1,7 @@
 import type { Subtree } from '@accord/proofs';
-import { hashKey, LIMITS, stateKey, type ConsentEvent } from '../../domain/consent';
+import { hashKey, LIMITS, stateKey, supersedes, type ConsentEvent } from '../../domain/consent';
 import { decidedEvent, type DecidedEvent } from '../../domain/decision';
-import type { StatisticsCounts } from '../../domain/statistics';
+import { appCountersOf, expiredAt, GPC_DECLINE, meets, type StatisticsCounts } from '../../domain/statistics';
 import type {
   ClaimedEvent,
   ConsentStore,
@@ -147,7 +147,7 @@ export function memoryConsentStore(): MemoryConsentStore {
   };
   const upsertState = (key: string, ev: ConsentEvent, xq: Date | undefined = ev.expiresAt) => {
     const s = states.get(key);
-    if (s && s.cur.id >= ev.id) return; // a newer (or the same) event stays
+    if (s && !supersedes(ev, s.cur)) return; // a newer (or the same) event stays
     const cur = copy(ev);
     delete cur.erasedAt; // a state holds the event as written
     const rec: StateRec = { accountId: ev.accountId, subject: ev.subject, issuer: ev.issuer, target: ev.target, scope: ev.scope, cur };
@@ -288,9 +288,7 @@ export function memoryConsentStore(): MemoryConsentStore {
         call('statistics.count');
         for (const ev of evs) {
           const app = () => ({ accountId: ev.accountId, appId: ev.appId });
-          bump(`app:${hashKey([ev.accountId, ev.appId])}`, app, 'total');
-          bump(`app:${hashKey([ev.accountId, ev.appId])}`, app, ev.action === true ? 'accepted' : ev.action === false ? 'declined' : 'noAction');
-          if (ev.gpc === true && ev.action === null) bump(`app:${hashKey([ev.accountId, ev.appId])}`, app, 'gpcDeclines');
+          for (const counter of appCountersOf(ev)) bump(`app:${hashKey([ev.accountId, ev.appId])}`, app, counter);
           if (ev.jurisdiction !== undefined)
             bump(`jurisdiction:${hashKey([ev.accountId, ev.appId, ev.jurisdiction])}`, () => ({ ...app(), jurisdiction: ev.jurisdiction }), 'events');
           bump(`target:${hashKey([ev.accountId, ev.appId, ev.target])}`, () => ({ ...app(), target: ev.target }), 'events');
@@ -308,13 +306,12 @@ export function memoryConsentStore(): MemoryConsentStore {
         const groups = new Map<string, StatisticsCounts['states'][number]>();
         for (const s of states.values()) {
           if (s.accountId !== accountId || s.cur.appId !== appId) continue;
-          const expired = (s.cur.expiresAt?.getTime() ?? NEVER) <= now.getTime();
           const g = {
             target: s.target,
             action: s.cur.action,
-            expired,
+            expired: meets(s.cur, expiredAt(now)),
             version: s.cur.targetVersion,
-            ...(s.cur.gpc === true && s.cur.action === null ? { gpcDecline: true } : {}),
+            ...(meets(s.cur, GPC_DECLINE) ? { gpcDecline: true } : {}),
           };
           const k = JSON.stringify(g);
           const row = groups.get(k);

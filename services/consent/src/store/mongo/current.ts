@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, mongo } from 'mongoose';
-import { stateKey, type ConsentEvent } from '../../domain/consent';
+import { newestPerState, type ConsentEvent } from '../../domain/consent';
 import { decidedEvent, type DecidedEvent } from '../../domain/decision';
 import type { CurrentStateStore } from '../../app/ports';
 import { bulkUpserts, currentEvent, eventsOfCurrent } from './docs';
@@ -51,10 +51,10 @@ export function currentDocs(m: Models, accountId: string, subject: string, issue
 export function mongoCurrentStateStore(m: Models): CurrentStateStore {
   return {
     /**
-     * `$max: {cur: <event>}` by _id, upserting. MongoDB applies each atomically and keeps the
-     * larger `cur`, which is the newer event (its fixed-width, time-ordered id is the first
-     * field), so racing writers of any replica leave the newest event current, in any order of
-     * arrival. An upsert by _id that races another's first insert is retried by MongoDB itself
+     * The domain's "newest event wins" (domain/consent.ts, `supersedes`: the larger id) within the
+     * batch, then `$max: {cur: <event>}` by _id, upserting: MongoDB applies each atomically and
+     * keeps the larger `cur`, which orders by the same id (the first field), so racing writers of
+     * any replica leave the newest event current, in any order of arrival. An upsert by _id that races another's first insert is retried by MongoDB itself
      * (>= 4.2); a duplicate-key error reaching us anyway is retried here.
      *
      * Through the driver's collection, not the model: mongoose's bulkWrite clones and casts every
@@ -64,12 +64,7 @@ export function mongoCurrentStateStore(m: Models): CurrentStateStore {
      * built here from typed events, so the casting adds nothing.
      */
     async apply(events) {
-      const newest = new Map<string, ConsentEvent>();
-      for (const ev of events) {
-        const key = stateKey(ev.accountId, ev.subject, ev.issuer, ev.target, ev.scope);
-        const cur = newest.get(key);
-        if (!cur || cur.id < ev.id) newest.set(key, ev);
-      }
+      const newest = newestPerState(events);
       await bulkUpserts(
         (ops) => driverCollection(m.current).bulkWrite(ops, { ordered: false }),
         [...newest.entries()].map(([key, ev]) => currentUpsert(key, ev)),

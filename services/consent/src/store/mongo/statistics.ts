@@ -1,11 +1,23 @@
 import type { FilterQuery, mongo } from 'mongoose';
 import { LIMITS, hashKey } from '../../domain/consent';
+import { appCountersOf, expiredAt, GPC_DECLINE, type EventCondition } from '../../domain/statistics';
 import type { StatisticsStore } from '../../app/ports';
 import { bulkUpserts } from './docs';
 import { driverCollection, type CurrentDoc, type EventDoc, type Models, type StatsDoc } from './models';
 
-/** Stands in for "never expires" when states are grouped by expiry. */
+/** Stands in for an absent date in a `notAfter` comparison: later than any moment. */
 const NEVER = new Date(8.64e15);
+
+/** A domain condition (EventCondition) on the fields under `prefix`, as an aggregation expression. */
+export function conditionExpr(prefix: string, cond: EventCondition): Record<string, unknown> {
+  return {
+    $and: Object.entries(cond).map(([field, want]) =>
+      want !== null && typeof want === 'object'
+        ? { $lte: [{ $ifNull: [`$${prefix}.${field}`, NEVER] }, want.notAfter] }
+        : { $eq: [{ $ifNull: [`$${prefix}.${field}`, null] }, want] },
+    ),
+  };
+}
 
 /** The id of the distinct-subject marker of (account, application, subject). */
 export const subjectMarkerId = (accountId: string, appId: string, subject: string) => `subject:${hashKey([accountId, appId, subject])}`;
@@ -38,9 +50,7 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
       for (const ev of events) {
         const app = `app:${hashKey([ev.accountId, ev.appId])}`;
         const appSet = { kind: 'app' as const, accountId: ev.accountId, appId: ev.appId };
-        bump(app, appSet, 'total');
-        bump(app, appSet, ev.action === true ? 'accepted' : ev.action === false ? 'declined' : 'noAction');
-        if (ev.gpc === true && ev.action === null) bump(app, appSet, 'gpcDeclines');
+        for (const counter of appCountersOf(ev)) bump(app, appSet, counter);
         if (ev.jurisdiction !== undefined)
           bump(
             jurisdictionCounterId(ev.accountId, ev.appId, ev.jurisdiction),
@@ -63,17 +73,20 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
     },
 
     async read(accountId, appId, now) {
+      // the counters of one kind with the most events (served by `by_app`)
+      const mostEvents = (kind: 'target' | 'jurisdiction') =>
+        m.stats
+          .find({ kind, accountId, appId }, { _id: 0, [kind]: 1, events: 1 })
+          .sort({ events: -1 })
+          .limit(LIMITS.statisticsTargets)
+          .lean<StatsDoc[]>()
+          .exec();
       const [app, targets, distinctSubjects, current, latest, jurisdictions] = await Promise.all([
         m.stats
           .findById(`app:${hashKey([accountId, appId])}`)
           .lean<StatsDoc>()
           .exec(),
-        m.stats
-          .find({ kind: 'target', accountId, appId }, { _id: 0, target: 1, events: 1 })
-          .sort({ events: -1 })
-          .limit(LIMITS.statisticsTargets)
-          .lean<StatsDoc[]>()
-          .exec(),
+        mostEvents('target'),
         m.stats.countDocuments({ kind: 'subject', accountId, appId }).exec(),
         // current states this application holds (it wrote their newest event), per target and action
         m.current
@@ -84,10 +97,9 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
                 _id: {
                   target: '$target',
                   action: { $ifNull: ['$cur.action', '$action'] },
-                  expired: { $lte: [{ $ifNull: ['$cur.expiresAt', NEVER] }, now] },
+                  expired: conditionExpr('cur', expiredAt(now)),
                   version: '$cur.targetVersion',
-                  // a GPC signal with no explicit choice
-                  gpc: { $and: [{ $eq: ['$cur.gpc', true] }, { $eq: [{ $ifNull: ['$cur.action', null] }, null] }] },
+                  gpc: conditionExpr('cur', GPC_DECLINE),
                 },
                 n: { $sum: 1 },
               },
@@ -100,13 +112,7 @@ export function mongoStatisticsStore(m: Models): StatisticsStore {
           .sort({ _id: -1 })
           .lean<Pick<EventDoc, 'createdAt'>>()
           .exec(),
-        // served by `by_app`, as the targets
-        m.stats
-          .find({ kind: 'jurisdiction', accountId, appId }, { _id: 0, jurisdiction: 1, events: 1 })
-          .sort({ events: -1 })
-          .limit(LIMITS.statisticsTargets)
-          .lean<StatsDoc[]>()
-          .exec(),
+        mostEvents('jurisdiction'),
       ]);
       return {
         app: {

@@ -1,8 +1,7 @@
 import { isDuplicateKey } from '@accord/common';
-import { contracts } from '@accord/proto';
 import type { RegistryStore } from '../../app/ports';
 import type { Action, GroupRecord, GroupState, LegalBasis, SpecRecord, SpecState, SpecVersionRecord, TextRecord, TextType } from '../../domain/model';
-import { versionFields } from '../../domain/specs';
+import { regimesOf, versionFields } from '../../domain/specs';
 import type { GroupDoc, Models, SpecDoc, SpecFieldsDoc, SpecVersionDoc, TextDoc } from './models';
 
 /**
@@ -162,8 +161,7 @@ function toState(d: SpecFieldsDoc): SpecState {
     legalBasis: (d.legalBasis ?? null) as LegalBasis | null,
     externalHref: d.externalHref ?? null,
     ...(d.consentValidityDays != null ? { consentValidityDays: d.consentValidityDays } : {}),
-    // documents written before regimes: the default (opt-in everywhere)
-    regimes: d.regimes && Object.keys(d.regimes).length ? (d.regimes as SpecState['regimes']) : { ...contracts.regimes.DEFAULT_REGIMES },
+    regimes: regimesOf(d.regimes as SpecState['regimes'] | undefined),
   };
 }
 

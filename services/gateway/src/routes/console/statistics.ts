@@ -1,19 +1,9 @@
-import { type Router, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../../context';
 import { validateQuery } from '../../openapi/validate';
 import { HttpProblem } from '../../problem';
 import { strictRouter } from '../router';
-
-const DAY_MS = 86_400_000;
-const TOP_TARGETS = 10;
-
-/** The range of the query, defaulting to the last 30 days (UTC). */
-function range(res: { locals: Record<string, unknown> }): { from: string; to: string } {
-  const q = res.locals.query as { from?: string; to?: string };
-  const to = q.to ?? new Date().toISOString().slice(0, 10);
-  const from = q.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * DAY_MS).toISOString().slice(0, 10);
-  return { from, to };
-}
 
 const csvCell = (v: string | number) => {
   const s = String(v);
@@ -25,43 +15,47 @@ const csvCell = (v: string | number) => {
 /**
  * /console/api/applications/:appId/statistics[.csv]: events per day by action over a date
  * range, current accepted/declined per target and the top targets (JSON), or the daily counts
- * and the per-target states as CSV.
+ * and the per-target states as CSV — the consent service's GetActivityReport, which defaults the
+ * range (the last 30 days, UTC) and picks the top targets, rendered.
  */
 export function consoleStatisticsRoutes(ctx: GatewayContext, asApplication: RequestHandler): Router {
   const r = strictRouter();
-  const load = async (req: Request, from: string, to: string) => {
+  /** The consent service's report (it fills in the range's defaults and picks the top targets); the per-target columns the console shows. */
+  const load = async (req: Request, res: Response) => {
     const auth = req.auth!;
-    const [daily, stats] = await Promise.all([
-      ctx.clients.consentActivity.getDailyActivity({ accountId: auth.accountId, appId: auth.appId, fromDay: from, toDay: to }),
-      ctx.clients.consent.getStatistics({ accountId: auth.accountId, appId: auth.appId }),
-    ]);
-    const targets = stats.targets.map((t) => ({
+    const q = res.locals.query as { from?: string; to?: string };
+    const report = await ctx.clients.consentActivity.getActivityReport({
+      accountId: auth.accountId,
+      appId: auth.appId,
+      ...(q.from ? { fromDay: q.from } : {}),
+      ...(q.to ? { toDay: q.to } : {}),
+    });
+    const columns = (t: consentv1.TargetStatistics) => ({
       target: t.target,
       events: t.events,
       currentAccepted: t.currentAccepted,
       currentDeclined: t.currentDeclined,
       currentNoAction: t.currentNoAction,
-    }));
-    return { daily, stats, targets };
+    });
+    return { report, from: report.fromDay, to: report.toDay, targets: report.statistics?.targets.map(columns) ?? [], top: report.topTargets.map(columns) };
   };
 
   r.get('/applications/:appId/statistics', asApplication, validateQuery('ConsoleStatisticsQuery'), async (req, res) => {
-    const { from, to } = range(res);
-    const { daily, stats, targets } = await load(req, from, to);
+    const { report, from, to, targets, top } = await load(req, res);
+    const stats = report.statistics ?? { total: 0, accepted: 0, declined: 0, noAction: 0, distinctSubjects: 0 };
     res.json({
       from,
       to,
-      days: daily.days,
-      truncated: daily.truncated,
+      days: report.days,
+      truncated: report.truncated,
       totals: { events: stats.total, accepted: stats.accepted, declined: stats.declined, noAction: stats.noAction, distinctSubjects: stats.distinctSubjects },
       targets,
-      topTargets: [...targets].sort((a, b) => b.events - a.events || a.target.localeCompare(b.target)).slice(0, TOP_TARGETS),
+      topTargets: top,
     });
   });
 
   r.get('/applications/:appId/statistics.csv', asApplication, validateQuery('ConsoleStatisticsQuery'), async (req, res) => {
-    const { from, to } = range(res);
-    const { daily, targets } = await load(req, from, to);
+    const { report: daily, from, to, targets } = await load(req, res);
     if (daily.truncated)
       throw new HttpProblem(400, 'Bad request', 'The range holds too many events for one export; choose a shorter range.', [
         { field: 'from', message: 'range too large' },

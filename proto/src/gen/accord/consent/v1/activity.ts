@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import { Statistics, TargetStatistics } from './consent';
 
 export interface GetDailyActivityRequest {
   accountId: string;
@@ -40,6 +41,27 @@ export interface GetDailyActivityResponse {
   days: DailyActivity[];
   /** True when the range held more events than one answer counts (the counts are then partial). */
   truncated: boolean;
+}
+
+export interface GetActivityReportRequest {
+  accountId: string;
+  appId: string;
+  /** Inclusive UTC days, YYYY-MM-DD; at most 366 days. Absent: to_day is today, from_day 29 days before to_day. */
+  fromDay?: string | undefined;
+  toDay?: string | undefined;
+}
+
+export interface ActivityReport {
+  /** The range answered (the request's, or its defaults). */
+  fromDay: string;
+  toDay: string;
+  /** As GetDailyActivity answers the range. */
+  days: DailyActivity[];
+  truncated: boolean;
+  /** As GetStatistics answers. */
+  statistics?: Statistics | undefined;
+  /** The targets with the most events (ties by name), at most ten. */
+  topTargets: TargetStatistics[];
 }
 
 function createBaseGetDailyActivityRequest(): GetDailyActivityRequest {
@@ -361,6 +383,276 @@ export const GetDailyActivityResponse: MessageFns<GetDailyActivityResponse> = {
   },
 };
 
+function createBaseGetActivityReportRequest(): GetActivityReportRequest {
+  return { accountId: '', appId: '', fromDay: undefined, toDay: undefined };
+}
+
+export const GetActivityReportRequest: MessageFns<GetActivityReportRequest> = {
+  encode(message: GetActivityReportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== '') {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.fromDay !== undefined) {
+      writer.uint32(26).string(message.fromDay);
+    }
+    if (message.toDay !== undefined) {
+      writer.uint32(34).string(message.toDay);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetActivityReportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetActivityReportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fromDay = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.toDay = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetActivityReportRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : '',
+      fromDay: isSet(object.fromDay) ? globalThis.String(object.fromDay) : isSet(object.from_day) ? globalThis.String(object.from_day) : undefined,
+      toDay: isSet(object.toDay) ? globalThis.String(object.toDay) : isSet(object.to_day) ? globalThis.String(object.to_day) : undefined,
+    };
+  },
+
+  toJSON(message: GetActivityReportRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== '') {
+      obj.appId = message.appId;
+    }
+    if (message.fromDay !== undefined) {
+      obj.fromDay = message.fromDay;
+    }
+    if (message.toDay !== undefined) {
+      obj.toDay = message.toDay;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetActivityReportRequest>, I>>(base?: I): GetActivityReportRequest {
+    return GetActivityReportRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetActivityReportRequest>, I>>(object: I): GetActivityReportRequest {
+    const message = createBaseGetActivityReportRequest();
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? '';
+    message.fromDay = object.fromDay ?? undefined;
+    message.toDay = object.toDay ?? undefined;
+    return message;
+  },
+};
+
+function createBaseActivityReport(): ActivityReport {
+  return { fromDay: '', toDay: '', days: [], truncated: false, statistics: undefined, topTargets: [] };
+}
+
+export const ActivityReport: MessageFns<ActivityReport> = {
+  encode(message: ActivityReport, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fromDay !== '') {
+      writer.uint32(10).string(message.fromDay);
+    }
+    if (message.toDay !== '') {
+      writer.uint32(18).string(message.toDay);
+    }
+    for (const v of message.days) {
+      DailyActivity.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.truncated !== false) {
+      writer.uint32(32).bool(message.truncated);
+    }
+    if (message.statistics !== undefined) {
+      Statistics.encode(message.statistics, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.topTargets) {
+      TargetStatistics.encode(v!, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ActivityReport {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseActivityReport();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.fromDay = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.toDay = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.days.push(DailyActivity.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.truncated = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.statistics = Statistics.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.topTargets.push(TargetStatistics.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ActivityReport {
+    return {
+      fromDay: isSet(object.fromDay) ? globalThis.String(object.fromDay) : isSet(object.from_day) ? globalThis.String(object.from_day) : '',
+      toDay: isSet(object.toDay) ? globalThis.String(object.toDay) : isSet(object.to_day) ? globalThis.String(object.to_day) : '',
+      days: globalThis.Array.isArray(object?.days) ? object.days.map((e: any) => DailyActivity.fromJSON(e)) : [],
+      truncated: isSet(object.truncated) ? globalThis.Boolean(object.truncated) : false,
+      statistics: isSet(object.statistics) ? Statistics.fromJSON(object.statistics) : undefined,
+      topTargets: globalThis.Array.isArray(object?.topTargets)
+        ? object.topTargets.map((e: any) => TargetStatistics.fromJSON(e))
+        : globalThis.Array.isArray(object?.top_targets)
+          ? object.top_targets.map((e: any) => TargetStatistics.fromJSON(e))
+          : [],
+    };
+  },
+
+  toJSON(message: ActivityReport): unknown {
+    const obj: any = {};
+    if (message.fromDay !== '') {
+      obj.fromDay = message.fromDay;
+    }
+    if (message.toDay !== '') {
+      obj.toDay = message.toDay;
+    }
+    if (message.days?.length) {
+      obj.days = message.days.map((e) => DailyActivity.toJSON(e));
+    }
+    if (message.truncated !== false) {
+      obj.truncated = message.truncated;
+    }
+    if (message.statistics !== undefined) {
+      obj.statistics = Statistics.toJSON(message.statistics);
+    }
+    if (message.topTargets?.length) {
+      obj.topTargets = message.topTargets.map((e) => TargetStatistics.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ActivityReport>, I>>(base?: I): ActivityReport {
+    return ActivityReport.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ActivityReport>, I>>(object: I): ActivityReport {
+    const message = createBaseActivityReport();
+    message.fromDay = object.fromDay ?? '';
+    message.toDay = object.toDay ?? '';
+    message.days = object.days?.map((e) => DailyActivity.fromPartial(e)) || [];
+    message.truncated = object.truncated ?? false;
+    message.statistics = object.statistics !== undefined && object.statistics !== null ? Statistics.fromPartial(object.statistics) : undefined;
+    message.topTargets = object.topTargets?.map((e) => TargetStatistics.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Activity over time, for the console's statistics charts: how many consent events an
  * application recorded per day (UTC), by action. Served by the consent service beside
@@ -377,10 +669,30 @@ export const ConsentActivityServiceService = {
     responseSerialize: (value: GetDailyActivityResponse): Buffer => Buffer.from(GetDailyActivityResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetDailyActivityResponse => GetDailyActivityResponse.decode(value),
   },
+  /**
+   * The console's statistics of an application, whole: the daily activity over a range (by
+   * default the 30 days ending today, UTC), the application's statistics, and its targets with
+   * the most events (at most ten, most first).
+   */
+  getActivityReport: {
+    path: '/accord.consent.v1.ConsentActivityService/GetActivityReport' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetActivityReportRequest): Buffer => Buffer.from(GetActivityReportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetActivityReportRequest => GetActivityReportRequest.decode(value),
+    responseSerialize: (value: ActivityReport): Buffer => Buffer.from(ActivityReport.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ActivityReport => ActivityReport.decode(value),
+  },
 } as const;
 
 export interface ConsentActivityServiceServer extends UntypedServiceImplementation {
   getDailyActivity: handleUnaryCall<GetDailyActivityRequest, GetDailyActivityResponse>;
+  /**
+   * The console's statistics of an application, whole: the daily activity over a range (by
+   * default the 30 days ending today, UTC), the application's statistics, and its targets with
+   * the most events (at most ten, most first).
+   */
+  getActivityReport: handleUnaryCall<GetActivityReportRequest, ActivityReport>;
 }
 
 export interface ConsentActivityServiceClient extends Client {
@@ -395,6 +707,23 @@ export interface ConsentActivityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetDailyActivityResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The console's statistics of an application, whole: the daily activity over a range (by
+   * default the 30 days ending today, UTC), the application's statistics, and its targets with
+   * the most events (at most ten, most first).
+   */
+  getActivityReport(request: GetActivityReportRequest, callback: (error: ServiceError | null, response: ActivityReport) => void): ClientUnaryCall;
+  getActivityReport(
+    request: GetActivityReportRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ActivityReport) => void,
+  ): ClientUnaryCall;
+  getActivityReport(
+    request: GetActivityReportRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ActivityReport) => void,
   ): ClientUnaryCall;
 }
 

@@ -376,6 +376,23 @@ export interface ExportConsentsResponse {
   totalExact: boolean;
 }
 
+export interface ExportSubjectRequest {
+  accountId: string;
+  subject: string;
+  /** Filters (all optional), as ExportConsents': the writing application, the target, createdAt >= since, createdAt < until. */
+  appId?: string | undefined;
+  target?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+}
+
+export interface SubjectExport {
+  /** Oldest first. */
+  events: ConsentEvent[];
+  /** Newest first, with `expired` and `renewal_required` as current states answer them. */
+  current: ConsentEvent[];
+}
+
 export interface GetReceiptKeysRequest {}
 
 export interface GetReceiptKeysResponse {
@@ -5216,6 +5233,240 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
   },
 };
 
+function createBaseExportSubjectRequest(): ExportSubjectRequest {
+  return { accountId: '', subject: '', appId: undefined, target: undefined, since: undefined, until: undefined };
+}
+
+export const ExportSubjectRequest: MessageFns<ExportSubjectRequest> = {
+  encode(message: ExportSubjectRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.subject !== '') {
+      writer.uint32(18).string(message.subject);
+    }
+    if (message.appId !== undefined) {
+      writer.uint32(26).string(message.appId);
+    }
+    if (message.target !== undefined) {
+      writer.uint32(34).string(message.target);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(42).fork()).join();
+    }
+    if (message.until !== undefined) {
+      Timestamp.encode(toTimestamp(message.until), writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportSubjectRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportSubjectRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.until = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportSubjectRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : undefined,
+      target: isSet(object.target) ? globalThis.String(object.target) : undefined,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      until: isSet(object.until) ? fromJsonTimestamp(object.until) : undefined,
+    };
+  },
+
+  toJSON(message: ExportSubjectRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.subject !== '') {
+      obj.subject = message.subject;
+    }
+    if (message.appId !== undefined) {
+      obj.appId = message.appId;
+    }
+    if (message.target !== undefined) {
+      obj.target = message.target;
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.until !== undefined) {
+      obj.until = message.until.toISOString();
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportSubjectRequest>, I>>(base?: I): ExportSubjectRequest {
+    return ExportSubjectRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportSubjectRequest>, I>>(object: I): ExportSubjectRequest {
+    const message = createBaseExportSubjectRequest();
+    message.accountId = object.accountId ?? '';
+    message.subject = object.subject ?? '';
+    message.appId = object.appId ?? undefined;
+    message.target = object.target ?? undefined;
+    message.since = object.since ?? undefined;
+    message.until = object.until ?? undefined;
+    return message;
+  },
+};
+
+function createBaseSubjectExport(): SubjectExport {
+  return { events: [], current: [] };
+}
+
+export const SubjectExport: MessageFns<SubjectExport> = {
+  encode(message: SubjectExport, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      ConsentEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.current) {
+      ConsentEvent.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubjectExport {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubjectExport();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(ConsentEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.current.push(ConsentEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SubjectExport {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
+      current: globalThis.Array.isArray(object?.current) ? object.current.map((e: any) => ConsentEvent.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: SubjectExport): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => ConsentEvent.toJSON(e));
+    }
+    if (message.current?.length) {
+      obj.current = message.current.map((e) => ConsentEvent.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SubjectExport>, I>>(base?: I): SubjectExport {
+    return SubjectExport.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SubjectExport>, I>>(object: I): SubjectExport {
+    const message = createBaseSubjectExport();
+    message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
+    message.current = object.current?.map((e) => ConsentEvent.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 function createBaseGetReceiptKeysRequest(): GetReceiptKeysRequest {
   return {};
 }
@@ -5417,6 +5668,21 @@ export const ConsentServiceService = {
     responseSerialize: (value: ExportConsentsResponse): Buffer => Buffer.from(ExportConsentsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ExportConsentsResponse => ExportConsentsResponse.decode(value),
   },
+  /**
+   * One subject's export as one document (REST's JSON export): its events oldest first, and its
+   * current states for the (issuer, target, scope) those events name, newest first, as
+   * SearchConsents with `current` answers them. FAILED_PRECONDITION when the subject has more
+   * events than one document holds (export_json_max of the consent limits).
+   */
+  exportSubject: {
+    path: '/accord.consent.v1.ConsentService/ExportSubject' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExportSubjectRequest): Buffer => Buffer.from(ExportSubjectRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExportSubjectRequest => ExportSubjectRequest.decode(value),
+    responseSerialize: (value: SubjectExport): Buffer => Buffer.from(SubjectExport.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SubjectExport => SubjectExport.decode(value),
+  },
   /** Public keys that verify consent receipts. */
   getReceiptKeys: {
     path: '/accord.consent.v1.ConsentService/GetReceiptKeys' as const,
@@ -5508,6 +5774,13 @@ export interface ConsentServiceServer extends UntypedServiceImplementation {
   getCurrentStates: handleUnaryCall<GetCurrentStatesRequest, GetCurrentStatesResponse>;
   /** The account's events oldest first, one page at a time (export: the caller streams the pages). */
   exportConsents: handleUnaryCall<ExportConsentsRequest, ExportConsentsResponse>;
+  /**
+   * One subject's export as one document (REST's JSON export): its events oldest first, and its
+   * current states for the (issuer, target, scope) those events name, newest first, as
+   * SearchConsents with `current` answers them. FAILED_PRECONDITION when the subject has more
+   * events than one document holds (export_json_max of the consent limits).
+   */
+  exportSubject: handleUnaryCall<ExportSubjectRequest, SubjectExport>;
   /** Public keys that verify consent receipts. */
   getReceiptKeys: handleUnaryCall<GetReceiptKeysRequest, GetReceiptKeysResponse>;
   /** The latest signed head of the account's consent log (RFC 9162 Merkle tree; NOT_FOUND while empty). */
@@ -5618,6 +5891,20 @@ export interface ConsentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ExportConsentsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One subject's export as one document (REST's JSON export): its events oldest first, and its
+   * current states for the (issuer, target, scope) those events name, newest first, as
+   * SearchConsents with `current` answers them. FAILED_PRECONDITION when the subject has more
+   * events than one document holds (export_json_max of the consent limits).
+   */
+  exportSubject(request: ExportSubjectRequest, callback: (error: ServiceError | null, response: SubjectExport) => void): ClientUnaryCall;
+  exportSubject(request: ExportSubjectRequest, metadata: Metadata, callback: (error: ServiceError | null, response: SubjectExport) => void): ClientUnaryCall;
+  exportSubject(
+    request: ExportSubjectRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SubjectExport) => void,
   ): ClientUnaryCall;
   /** Public keys that verify consent receipts. */
   getReceiptKeys(request: GetReceiptKeysRequest, callback: (error: ServiceError | null, response: GetReceiptKeysResponse) => void): ClientUnaryCall;
