@@ -4,7 +4,8 @@
  * beside the peers a user would pick instead (c15t, Ory Hydra) and a bare ceiling app, in the
  * same run. BENCH_DURATION (seconds per endpoint, default 10) and BENCH_ONLY (comma-separated
  * areas: oauth,consent,dataprocessing,webhooks,export,peers) tune a run; BENCH_EXPORT_EVENTS
- * sizes the export. The jobs of the side-by-side table also run at half their peak rate (p99
+ * sizes the export; `growth`, only when named, times searches, an export page and statistics at
+ * 10,000 to 1,000,000 events in the account (growth.ts). The jobs of the side-by-side table also run at half their peak rate (p99
  * there), and with BENCH_STRESS=1 once more with `stress-ng --cpu 2` beside the bench.
  */
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { benchConsent, consentRuns, hundredEvents, oneEvent } from './consent';
 import { countCommands, idleRate, printCounts, type CommandCountRow } from './counts';
 import { benchDataprocessing } from './dataprocessing';
 import { benchExport, printExport, type ExportFigures } from './export';
+import { benchGrowth, printGrowth, type GrowthRow } from './growth';
 import { metricRows, printMetricRows, scrapeAll } from './metrics';
 import { benchOAuth } from './oauth';
 import { benchPeers, peerResults, type PeerReport } from './peers';
@@ -107,6 +109,9 @@ async function main(): Promise<void> {
       peers = await benchPeers(durationSec);
       results.push(...peerResults(peers));
     }
+    let growth: GrowthRow[] | undefined;
+    // a million events: only when asked for by name
+    if (only?.includes('growth')) growth = await benchGrowth({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId, appId: creds.appId });
     let exported: ExportFigures | undefined;
     if (wants('export')) exported = await benchExport({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId });
     console.log('');
@@ -115,6 +120,10 @@ async function main(): Promise<void> {
       const named = (name: string) => results.find((r) => r.name === name);
       console.log('');
       printSideBySide(jobs({ record: named(RECORD), read: named(READ), token: named(TOKEN) }, ceilings, peers), peers, named(ARRAY));
+    }
+    if (growth) {
+      console.log('');
+      printGrowth(growth);
     }
     if (exported) {
       console.log('');

@@ -19,7 +19,7 @@ export interface BenchStack {
   counter: MongoCommandCounter;
   /** The database's URL through the counting proxy. */
   proxied: string;
-  creds: { accountId: string; apiKey: string; clientId: string; clientSecret: string };
+  creds: { accountId: string; apiKey: string; appId: string; clientId: string; clientSecret: string };
   /** A client_credentials request body (JSON) for the bootstrapped client, all scopes. */
   tokenBody: string;
   token: string;

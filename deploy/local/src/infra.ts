@@ -145,6 +145,9 @@ export async function startLocalMongo(
 /**
  * mongo-java-server on loopback (`port`, or a free one): memory backend when `ephemeral`, else an
  * H2 file under `dataDir` (so a server started again on the same port and folder has the data).
+ * `backend` (or ACCORD_LOCAL_MONGO_BACKEND) picks the memory backend: `accord` (the default: the
+ * project's indexes answered from memory), `accord-scan` (without them) or `memory`
+ * (mongo-java-server's own, unchanged).
  */
 export async function startMongoJavaServer(
   dataDir: string,
@@ -152,10 +155,13 @@ export async function startMongoJavaServer(
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
   port?: number,
+  backend?: 'accord' | 'accord-scan' | 'memory',
 ): Promise<{ url: string; description: string; stop: () => Promise<void> }> {
   const classpath = await mongoJavaServerClasspath(env, log);
   port ??= await freePort();
   const args = ['-XX:+UseSerialGC', '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
+  backend ??= env.ACCORD_LOCAL_MONGO_BACKEND as typeof backend; // the bench's "before" (accord-scan)
+  if (ephemeral && backend) args.push('--backend', backend);
   if (!ephemeral) {
     mkdirSync(join(dataDir, 'mongo-java-server'), { recursive: true });
     args.push('--file', join(dataDir, 'mongo-java-server', 'accord.mv'));
@@ -167,8 +173,8 @@ export async function startMongoJavaServer(
     await stopChild(child);
     throw err;
   }
-  const backend = ephemeral ? 'memory' : 'H2 file';
-  return { url: `mongodb://127.0.0.1:${port}/accord`, description: `mongo-java-server on :${port} (${backend})`, stop: () => stopChild(child) };
+  const kind = ephemeral ? 'memory' : 'H2 file';
+  return { url: `mongodb://127.0.0.1:${port}/accord`, description: `mongo-java-server on :${port} (${kind})`, stop: () => stopChild(child) };
 }
 
 /** The project-local tools folder (`ACCORD_TOOLS_DIR`, default `<repo>/.accord/tools`). */

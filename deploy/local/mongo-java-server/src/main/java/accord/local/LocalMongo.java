@@ -3,6 +3,7 @@ package accord.local;
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -10,7 +11,10 @@ import java.util.concurrent.CountDownLatch;
  *
  * <p>Arguments: {@code --port N} (required), {@code --host H} (default 127.0.0.1), {@code --file
  * PATH} (persist in an H2 MVStore file; without it, data lives in memory and is gone at exit,
- * with {@code _id} {@code $in} lookups linear in their length: IdLookupMemoryBackend).
+ * answering the project's index shapes from in-memory indexes: IdLookupMemoryBackend), {@code
+ * --backend B} for the memory backend: {@code accord} (the default), {@code accord-scan} (the same
+ * without secondary indexes) or {@code memory} (mongo-java-server's own, unchanged; the
+ * equivalence tests' reference).
  * Prints one line {@code listening on H:N} once it accepts connections, and shuts down cleanly
  * (H2 committed and closed) on SIGTERM/SIGINT.
  */
@@ -21,6 +25,7 @@ public final class LocalMongo {
     String host = "127.0.0.1";
     Integer port = null;
     String file = null;
+    String backendName = "accord";
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       String value = i + 1 < args.length ? args[i + 1] : null;
@@ -28,13 +33,25 @@ public final class LocalMongo {
         case "--host" -> host = require(arg, value);
         case "--port" -> port = Integer.valueOf(require(arg, value));
         case "--file" -> file = require(arg, value);
+        case "--backend" -> backendName = require(arg, value);
         default -> fail("unknown argument " + arg);
       }
       i++;
     }
     if (port == null) fail("--port is required");
 
-    MongoBackend backend = file == null ? new IdLookupMemoryBackend() : new H2Backend(file);
+    MongoBackend backend =
+        file != null
+            ? new H2Backend(file)
+            : switch (backendName) {
+              case "accord" -> new IdLookupMemoryBackend(true);
+              case "accord-scan" -> new IdLookupMemoryBackend(false);
+              case "memory" -> new MemoryBackend();
+              default -> {
+                fail("unknown --backend " + backendName + " (accord, accord-scan or memory)");
+                yield null;
+              }
+            };
     MongoServer server = new MongoServer(backend);
     server.bind(host, port);
     CountDownLatch stopped = new CountDownLatch(1);

@@ -1,0 +1,238 @@
+// The local database answers the project's index shapes from in-memory indexes
+// (deploy/local/mongo-java-server: IdLookupMemoryBackend, OrderedIndex, QueryPlanner); this
+// proves it gives what mongo-java-server's own memory backend, unchanged, gives: the same queries
+// on the same randomised data (ties, missing fields, nulls, numbers among strings, arrays on
+// indexed keys), after inserts, updates, upserts and deletes, compared result for result, order
+// included.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient, type Document, type Filter } from 'mongodb';
+import { startMongoJavaServer } from '@accord/local-stack';
+
+jest.setTimeout(300_000);
+
+type Server = Awaited<ReturnType<typeof startMongoJavaServer>>;
+const dir = mkdtempSync(join(tmpdir(), 'accord-index-'));
+const servers: Server[] = [];
+const clients: MongoClient[] = [];
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await Promise.all(servers.map((s) => s.stop()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A small deterministic generator (mulberry32): a failure names its seed. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  return { next, pick, int: (n: number) => Math.floor(next() * n) };
+}
+
+const ACCOUNTS = ['a1', 'a2'] as const;
+const SUBJECTS = ['s1', 's2', 's3', 's4'] as const;
+const ISSUERS = ['i1', 'i2'] as const;
+const TARGETS = ['t1', 't2', 't3'] as const;
+const SCOPES = ['email', 'sms'] as const;
+const APPS = ['app1', 'app2', 'app3'] as const;
+
+/** The indexes the consent service declares on consent_events and consent_current (store/mongo/models.ts), and stats' by_app. */
+async function declareIndexes(client: MongoClient): Promise<void> {
+  const db = client.db('idx');
+  const events = db.collection('events');
+  await events.createIndex({ accountId: 1, subject: 1, issuer: 1, target: 1, _id: -1 }, { name: 'search' });
+  await events.createIndex({ accountId: 1, subject: 1, issuer: 1, target: 1, scope: 1, _id: -1 }, { name: 'search_scope' });
+  await events.createIndex({ accountId: 1, token: 1, _id: -1 }, { name: 'token' });
+  await events.createIndex({ accountId: 1, appId: 1, _id: -1 }, { name: 'app_latest' });
+  await events.createIndex({ accountId: 1, _id: 1 }, { name: 'export' });
+  await events.createIndex({ pub: 1 }, { name: 'unpublished', sparse: true });
+  const current = db.collection('current');
+  await current.createIndex({ accountId: 1, subject: 1, issuer: 1, target: 1 }, { name: 'states' });
+  await current.createIndex({ accountId: 1, 'cur.appId': 1, target: 1 }, { name: 'app_states' });
+  await current.createIndex({ accountId: 1, target: 1, _id: 1 }, { name: 'target_states' });
+  await db.collection('stats').createIndex({ kind: 1, accountId: 1, appId: 1, events: -1 }, { name: 'by_app' });
+}
+
+function eventDoc(r: ReturnType<typeof random>, i: number): Document {
+  const d: Document = {
+    // time-ordered ids, some in the same millisecond; now and then a number (type-mixed _ids)
+    _id: r.next() < 0.03 ? i : `${String(1000 + Math.floor(i / 3)).padStart(8, '0')}${String(i).padStart(6, '0')}`,
+    accountId: r.pick(ACCOUNTS),
+    subject: r.next() < 0.05 ? r.int(3) : r.pick(SUBJECTS), // a few numbers among strings
+    issuer: r.pick(ISSUERS),
+    target: r.pick(TARGETS),
+    scope: r.pick(SCOPES),
+    appId: r.pick(APPS),
+    token: `tok${r.int(6)}`,
+    action: r.pick([true, false, null]),
+  };
+  if (r.next() < 0.3) d.part = `p${r.int(4)}`;
+  if (r.next() < 0.2) d.pub = new Date(1_700_000_000_000 + r.int(5) * 1000);
+  if (r.next() < 0.05) delete d.target; // missing
+  if (r.next() < 0.03) d.issuer = null;
+  if (r.next() < 0.1) d.gpc = r.next() < 0.5;
+  return d;
+}
+
+function currentDoc(r: ReturnType<typeof random>, i: number): Document {
+  const d: Document = {
+    _id: `state${i}`,
+    accountId: r.pick(ACCOUNTS),
+    subject: r.pick(SUBJECTS),
+    issuer: r.pick(ISSUERS),
+    target: r.pick(TARGETS),
+    scope: r.pick(SCOPES),
+  };
+  const shape = r.next();
+  if (shape < 0.7) d.cur = { id: `e${i}`, appId: r.pick(APPS), action: r.pick([true, false, null]) };
+  else if (shape < 0.85) d.appId = r.pick(APPS); // Accord 0.1's flat form: no cur
+  else if (shape < 0.9) d.cur = null;
+  else if (shape < 0.95) d.cur = { id: `e${i}` }; // no appId in cur
+  else d.cur = { id: `e${i}`, appId: r.int(2) };
+  return d;
+}
+
+/** The queries the services send (store/mongo), with random values, and variations around them. */
+function queries(r: ReturnType<typeof random>): Array<{ name: string; run: (db: ReturnType<MongoClient['db']>) => Promise<unknown> }> {
+  const out: Array<{ name: string; run: (db: ReturnType<MongoClient['db']>) => Promise<unknown> }> = [];
+  const ev = (db: ReturnType<MongoClient['db']>) => db.collection('events');
+  const cur = (db: ReturnType<MongoClient['db']>) => db.collection('current');
+  const find = (name: string, coll: typeof ev, filter: Filter<Document>, sort?: Document, limit = 0, skip = 0, projection?: Document) =>
+    out.push({
+      name: `${name} ${JSON.stringify({ filter, sort, limit, skip, projection })}`,
+      run: (db) => {
+        let c = coll(db).find(filter, projection ? { projection } : {});
+        if (sort) c = c.sort(sort);
+        if (skip) c = c.skip(skip);
+        if (limit) c = c.limit(limit);
+        return c.toArray();
+      },
+    });
+  const aggregate = (name: string, coll: typeof ev, pipeline: Document[]) =>
+    out.push({ name: `${name} ${JSON.stringify(pipeline)}`, run: (db) => coll(db).aggregate(pipeline).toArray() });
+  const count = (name: string, coll: typeof ev, filter: Filter<Document>) =>
+    out.push({ name: `${name} ${JSON.stringify(filter)}`, run: (db) => coll(db).countDocuments(filter) });
+  for (let n = 0; n < 6; n++) {
+    const accountId = r.pick(ACCOUNTS);
+    const subject = r.next() < 0.1 ? r.int(3) : r.pick(SUBJECTS);
+    const issuer = r.pick(ISSUERS);
+    const target = r.pick(TARGETS);
+    const scope = r.pick(SCOPES);
+    const appId = r.pick(APPS);
+    const bound = `${String(1000 + r.int(200)).padStart(8, '0')}${String(r.int(600)).padStart(6, '0')}`;
+    const limit = 1 + r.int(20);
+    // history search: without and with scope, source-like extra filters, a page bound
+    const history: Document = { subject, target, issuer, accountId };
+    find('history', ev, history, { _id: -1 }, limit);
+    find('history scope', ev, { ...history, scope }, { _id: -1 }, limit);
+    find('history gpc', ev, { ...history, gpc: true }, { _id: -1 }, limit);
+    find('history before', ev, { ...history, _id: { $lt: bound } }, { _id: -1 }, limit);
+    find('history page', ev, { $and: [{ ...history, _id: { $lt: bound } }, { _id: { $lt: `${bound}z` } }] }, { _id: -1 }, limit);
+    find('history skip', ev, history, { _id: -1 }, limit, r.int(3));
+    find('history asc', ev, history, { _id: 1 }, limit);
+    find('history unlimited', ev, history, { _id: -1 });
+    // by token
+    find('token', ev, { token: `tok${r.int(6)}`, accountId }, { _id: -1 }, limit);
+    // export pages: by account, application, subject, target, time bounds
+    find('export', ev, { accountId, _id: { $gt: bound } }, { _id: 1 }, limit, 0, { pub: 0, part: 0 });
+    find('export first', ev, { accountId }, { _id: 1 }, limit);
+    find('export app', ev, { accountId, appId, _id: { $gte: bound } }, { _id: 1 }, limit);
+    find('export window', ev, { accountId, _id: { $gte: bound, $lt: `${bound.slice(0, 7)}9` } }, { _id: 1 }, limit);
+    find('export subject', ev, { accountId, subject }, { _id: 1 }, limit);
+    find('export target', ev, { accountId, target, _id: { $gt: bound } }, { _id: 1 }, limit);
+    find('export page', ev, { $and: [{ accountId, appId }, { _id: { $gt: bound } }] }, { _id: 1 }, limit);
+    count('export count', ev, { accountId, _id: { $gt: bound } });
+    count('export count app', ev, { accountId, appId });
+    // statistics: the newest settled event of an application, the counters, the current states
+    find('latest', ev, { accountId, appId, part: { $exists: false } }, { _id: -1 }, 1, 0, { createdAt: 1 });
+    find('actions', ev, { accountId, appId, _id: { $gte: bound, $lt: `${bound}z` } }, { _id: 1 }, limit, 0, { _id: 1, action: 1, part: 1 });
+    aggregate('statistics states', cur, [
+      { $match: { accountId, $or: [{ 'cur.appId': appId }, { cur: { $exists: false }, appId }] } },
+      { $group: { _id: { target: '$target', action: { $ifNull: ['$cur.action', '$action'] } }, n: { $sum: 1 } } },
+    ]);
+    // newest before a bound of several states, grouped (one $or branch per state)
+    const or = Array.from({ length: 1 + r.int(4) }, () => ({ accountId, subject: r.pick(SUBJECTS), issuer: r.pick(ISSUERS), target: r.pick(TARGETS), scope: r.pick(SCOPES) }));
+    aggregate('newest before', ev, [
+      { $match: { $and: [or.length === 1 ? or[0]! : { $or: or }, { _id: { $lt: bound } }] } },
+      { $sort: { _id: -1 } },
+      { $group: { _id: { s: '$subject', i: '$issuer', t: '$target', c: '$scope' }, doc: { $first: '$$ROOT' } } },
+    ]);
+    // current states of a subject (states index), with and without targets
+    find('current', cur, { subject, issuer, accountId, target }, undefined, 100);
+    find('current targets', cur, { subject, issuer, accountId, target: { $in: [target, r.pick(TARGETS)] } }, undefined, 100);
+    find('current all', cur, { subject, issuer, accountId }, undefined, 100);
+    find('target states', cur, { accountId, target, _id: { $gt: `state${r.int(300)}` } }, { _id: 1 }, limit);
+    find('null issuer', ev, { accountId, issuer: null }, { _id: 1 }, limit);
+    find('missing target', ev, { accountId, target: { $exists: false } }, { _id: 1 });
+    find('in accounts', ev, { accountId: { $in: [...ACCOUNTS] }, appId }, { _id: -1 }, limit);
+    find('or', ev, { $or: [{ accountId, appId }, { accountId, token: 'tok1' }] }, { _id: -1 }, limit);
+    find('unsettled', ev, { _id: { $in: [bound, `${bound.slice(0, 13)}1`, 7] }, pub: { $exists: false } }, undefined);
+    find('pub', ev, { pub: { $lte: new Date(1_700_000_002_000) } }, { _id: 1 }, limit);
+    find('action sort', ev, { accountId, appId }, { action: 1 }, limit); // ties, natural order between them
+    aggregate('stats', ev, [{ $match: { accountId, appId } }, { $group: { _id: '$target', n: { $sum: 1 } } }]);
+  }
+  return out;
+}
+
+test('the indexed local database answers every query shape as the unchanged mongo-java-server does, through inserts, updates and deletes', async () => {
+  for (const backend of ['accord', 'memory'] as const) servers.push(await startMongoJavaServer(dir, true, process.env, () => undefined, undefined, backend));
+  for (const s of servers) clients.push(await new MongoClient(s.url).connect());
+  const [indexed, plain] = clients as [MongoClient, MongoClient];
+  const both = async (f: (db: ReturnType<MongoClient['db']>) => Promise<unknown>) => {
+    const [a, b] = await Promise.all([f(indexed.db('idx')), f(plain.db('idx'))]);
+    return [a, b] as const;
+  };
+  const seed = Number(process.env.INDEX_TEST_SEED ?? 39);
+  const r = random(seed);
+  // half the data before the indexes (built from the documents there), half after (kept on insert)
+  const firstHalf = Array.from({ length: 1200 }, (_, i) => eventDoc(r, i));
+  await both((db) => db.collection('events').insertMany(firstHalf.map((d) => ({ ...d })), { ordered: false }).catch(() => undefined));
+  for (const c of clients) await declareIndexes(c);
+  const secondHalf = Array.from({ length: 1200 }, (_, i) => eventDoc(r, 1200 + i));
+  await both((db) => db.collection('events').insertMany(secondHalf.map((d) => ({ ...d })), { ordered: false }).catch(() => undefined));
+  const states = Array.from({ length: 300 }, (_, i) => currentDoc(r, i));
+  await both((db) => db.collection('current').insertMany(states.map((d) => ({ ...d }))));
+
+  let compared = 0;
+  const compare = async () => {
+    for (const q of queries(r)) {
+      const [a, b] = await both(q.run);
+      if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`seed ${seed}: ${q.name} differs:\nindexed ${JSON.stringify(a)}\nunchanged ${JSON.stringify(b)}`);
+      compared++;
+    }
+  };
+  await compare();
+
+  for (let round = 0; round < 4; round++) {
+    // updates that move documents between index entries, an upsert, deletes, and arrays on indexed keys
+    const subject = r.pick(SUBJECTS);
+    const accountId = r.pick(ACCOUNTS);
+    await both((db) => db.collection('events').updateMany({ accountId, subject }, { $set: { subject: r.pick(SUBJECTS), appId: r.pick(APPS) } }));
+    await both((db) => db.collection('events').updateMany({ accountId, token: `tok${round}` }, { $unset: { target: '' } }));
+    await both((db) => db.collection('events').deleteMany({ accountId, appId: r.pick(APPS), _id: { $lt: `0000${1050 + round * 20}` } }));
+    await both((db) => db.collection('events').deleteOne({ _id: `${String(1000 + round * 50).padStart(8, '0')}${String(round * 150).padStart(6, '0')}` }));
+    const id = `state${r.int(320)}`;
+    const appId = r.pick(APPS);
+    await both((db) =>
+      db
+        .collection('current')
+        .updateOne({ _id: id as never }, { $max: { cur: { id: `z${round}`, appId, action: true } }, $setOnInsert: { accountId, subject, issuer: 'i1', target: 't1', scope: 'email' } }, { upsert: true }),
+    );
+    await both((db) => db.collection('current').deleteMany({ accountId, 'cur.appId': r.pick(APPS), target: r.pick(TARGETS) }));
+    if (round === 1) await both((db) => db.collection('events').insertOne({ _id: 'arr', accountId, subject: ['s1', 's2'], issuer: 'i1', target: 't1', appId: 'app1' } as Document));
+    if (round === 2) await both((db) => db.collection('current').updateOne({ _id: 'state1' as never }, { $set: { 'cur.appId': ['app1', 'app2'] } }));
+    if (round === 3) {
+      await both((db) => db.collection('events').deleteOne({ _id: 'arr' as never }));
+      await both((db) => db.collection('current').updateOne({ _id: 'state1' as never }, { $set: { 'cur.appId': 'app1' } }));
+    }
+    await compare();
+  }
+  expect(compared).toBeGreaterThan(900);
+});
