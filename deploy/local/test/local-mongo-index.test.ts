@@ -212,11 +212,13 @@ test('the indexed local database answers every query shape as the unchanged mong
 
   for (let round = 0; round < 4; round++) {
     // updates that move documents between index entries, an upsert, deletes, and arrays on indexed keys
+    // (every random value drawn before `both`: the two servers get the same operations)
     const subject = r.pick(SUBJECTS);
     const accountId = r.pick(ACCOUNTS);
-    await both((db) => db.collection('events').updateMany({ accountId, subject }, { $set: { subject: r.pick(SUBJECTS), appId: r.pick(APPS) } }));
+    const [newSubject, newApp, deletedApp, stateApp, stateTarget] = [r.pick(SUBJECTS), r.pick(APPS), r.pick(APPS), r.pick(APPS), r.pick(TARGETS)];
+    await both((db) => db.collection('events').updateMany({ accountId, subject }, { $set: { subject: newSubject, appId: newApp } }));
     await both((db) => db.collection('events').updateMany({ accountId, token: `tok${round}` }, { $unset: { target: '' } }));
-    await both((db) => db.collection('events').deleteMany({ accountId, appId: r.pick(APPS), _id: { $lt: `0000${1050 + round * 20}` } }));
+    await both((db) => db.collection('events').deleteMany({ accountId, appId: deletedApp, _id: { $lt: `0000${1050 + round * 20}` } }));
     await both((db) => db.collection('events').deleteOne({ _id: `${String(1000 + round * 50).padStart(8, '0')}${String(round * 150).padStart(6, '0')}` }));
     const id = `state${r.int(320)}`;
     const appId = r.pick(APPS);
@@ -225,7 +227,7 @@ test('the indexed local database answers every query shape as the unchanged mong
         .collection('current')
         .updateOne({ _id: id as never }, { $max: { cur: { id: `z${round}`, appId, action: true } }, $setOnInsert: { accountId, subject, issuer: 'i1', target: 't1', scope: 'email' } }, { upsert: true }),
     );
-    await both((db) => db.collection('current').deleteMany({ accountId, 'cur.appId': r.pick(APPS), target: r.pick(TARGETS) }));
+    await both((db) => db.collection('current').deleteMany({ accountId, 'cur.appId': stateApp, target: stateTarget }));
     if (round === 1) await both((db) => db.collection('events').insertOne({ _id: 'arr', accountId, subject: ['s1', 's2'], issuer: 'i1', target: 't1', appId: 'app1' } as Document));
     if (round === 2) await both((db) => db.collection('current').updateOne({ _id: 'state1' as never }, { $set: { 'cur.appId': ['app1', 'app2'] } }));
     if (round === 3) {
