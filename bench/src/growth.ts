@@ -18,6 +18,9 @@
 import { createHash } from 'node:crypto';
 import { MongoClient, type AnyBulkWriteOperation, type Document } from 'mongodb';
 
+/** The consent service's documents, with string ids. */
+type Doc = Document & { _id: string };
+
 const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const SAMPLES = Number(process.env.BENCH_GROWTH_SAMPLES ?? 30);
 const SUBJECTS = 1000;
@@ -48,12 +51,18 @@ async function sample(url: string, headers: Record<string, string>): Promise<num
 
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
-export async function benchGrowth(o: { baseUrl: string; headers: Record<string, string>; mongoUrl: string; accountId: string; appId: string }): Promise<GrowthRow[]> {
+export async function benchGrowth(o: {
+  baseUrl: string;
+  headers: Record<string, string>;
+  mongoUrl: string;
+  accountId: string;
+  appId: string;
+}): Promise<GrowthRow[]> {
   const client = await MongoClient.connect(o.mongoUrl);
   const rows: GrowthRow[] = [];
   try {
-    const events = client.db().collection<Document>('consent_events');
-    const current = client.db().collection<Document>('consent_current');
+    const events = client.db().collection<Doc>('consent_events');
+    const current = client.db().collection<Doc>('consent_current');
     const start = Date.now() - 2 * Math.max(...SIZES) - 60_000; // one event a millisecond, all in the past
     const idOf = (i: number) => `${(start + i).toString(16).padStart(12, '0')}${(0xf0000000 + i).toString(16).padStart(20, '0')}`;
     let seeded = 0;
@@ -61,8 +70,8 @@ export async function benchGrowth(o: { baseUrl: string; headers: Record<string, 
       const t0 = Date.now();
       while (seeded < size) {
         const n = Math.min(BATCH, size - seeded);
-        const docs: Document[] = [];
-        const newest = new Map<string, Document>();
+        const docs: Doc[] = [];
+        const newest = new Map<string, Doc>();
         for (let k = 0; k < n; k++) {
           const i = seeded + k;
           const subject = `growth-subject-${i % SUBJECTS}`;
@@ -83,7 +92,7 @@ export async function benchGrowth(o: { baseUrl: string; headers: Record<string, 
           newest.set(stateKey([o.accountId, subject, ISSUER, tgt, 'default']), ev);
         }
         await events.insertMany(docs, { ordered: false });
-        const ops: AnyBulkWriteOperation<Document>[] = [...newest].map(([_id, ev]) => ({
+        const ops: AnyBulkWriteOperation<Doc>[] = [...newest].map(([_id, ev]) => ({
           updateOne: {
             filter: { _id },
             update: {
@@ -122,6 +131,5 @@ export function printGrowth(rows: GrowthRow[]): void {
   const jobs = Object.keys(rows[0]?.ms ?? {});
   console.log(`reads as the account grows (p50 / p99 ms of ${SAMPLES} sequential requests through the gateway):`);
   console.log(`  ${'events'.padEnd(28)}${rows.map((r) => String(r.events).padStart(18)).join('')}`);
-  for (const j of jobs)
-    console.log(`  ${j.padEnd(28)}${rows.map((r) => `${r.ms[j]![0].toFixed(1)} / ${r.ms[j]![1].toFixed(1)}`.padStart(18)).join('')}`);
+  for (const j of jobs) console.log(`  ${j.padEnd(28)}${rows.map((r) => `${r.ms[j]![0].toFixed(1)} / ${r.ms[j]![1].toFixed(1)}`.padStart(18)).join('')}`);
 }

@@ -111,7 +111,8 @@ async function main(): Promise<void> {
     }
     let growth: GrowthRow[] | undefined;
     // a million events: only when asked for by name
-    if (only?.includes('growth')) growth = await benchGrowth({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId, appId: creds.appId });
+    if (only?.includes('growth'))
+      growth = await benchGrowth({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId, appId: creds.appId });
     let exported: ExportFigures | undefined;
     if (wants('export')) exported = await benchExport({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId });
     console.log('');

@@ -8,6 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, type Document, type Filter } from 'mongodb';
+
+/** The documents here: string ids, now and then a number. */
+type Doc = Document & { _id: string | number };
 import { startMongoJavaServer } from '@accord/local-stack';
 
 jest.setTimeout(300_000);
@@ -46,22 +49,22 @@ const APPS = ['app1', 'app2', 'app3'] as const;
 /** The indexes the consent service declares on consent_events and consent_current (store/mongo/models.ts), and stats' by_app. */
 async function declareIndexes(client: MongoClient): Promise<void> {
   const db = client.db('idx');
-  const events = db.collection('events');
+  const events = db.collection<Doc>('events');
   await events.createIndex({ accountId: 1, subject: 1, issuer: 1, target: 1, _id: -1 }, { name: 'search' });
   await events.createIndex({ accountId: 1, subject: 1, issuer: 1, target: 1, scope: 1, _id: -1 }, { name: 'search_scope' });
   await events.createIndex({ accountId: 1, token: 1, _id: -1 }, { name: 'token' });
   await events.createIndex({ accountId: 1, appId: 1, _id: -1 }, { name: 'app_latest' });
   await events.createIndex({ accountId: 1, _id: 1 }, { name: 'export' });
   await events.createIndex({ pub: 1 }, { name: 'unpublished', sparse: true });
-  const current = db.collection('current');
+  const current = db.collection<Doc>('current');
   await current.createIndex({ accountId: 1, subject: 1, issuer: 1, target: 1 }, { name: 'states' });
   await current.createIndex({ accountId: 1, 'cur.appId': 1, target: 1 }, { name: 'app_states' });
   await current.createIndex({ accountId: 1, target: 1, _id: 1 }, { name: 'target_states' });
-  await db.collection('stats').createIndex({ kind: 1, accountId: 1, appId: 1, events: -1 }, { name: 'by_app' });
+  await db.collection<Doc>('stats').createIndex({ kind: 1, accountId: 1, appId: 1, events: -1 }, { name: 'by_app' });
 }
 
-function eventDoc(r: ReturnType<typeof random>, i: number): Document {
-  const d: Document = {
+function eventDoc(r: ReturnType<typeof random>, i: number): Doc {
+  const d: Doc = {
     // time-ordered ids, some in the same millisecond; now and then a number (type-mixed _ids)
     _id: r.next() < 0.03 ? i : `${String(1000 + Math.floor(i / 3)).padStart(8, '0')}${String(i).padStart(6, '0')}`,
     accountId: r.pick(ACCOUNTS),
@@ -81,8 +84,8 @@ function eventDoc(r: ReturnType<typeof random>, i: number): Document {
   return d;
 }
 
-function currentDoc(r: ReturnType<typeof random>, i: number): Document {
-  const d: Document = {
+function currentDoc(r: ReturnType<typeof random>, i: number): Doc {
+  const d: Doc = {
     _id: `state${i}`,
     accountId: r.pick(ACCOUNTS),
     subject: r.pick(SUBJECTS),
@@ -92,9 +95,11 @@ function currentDoc(r: ReturnType<typeof random>, i: number): Document {
   };
   const shape = r.next();
   if (shape < 0.7) d.cur = { id: `e${i}`, appId: r.pick(APPS), action: r.pick([true, false, null]) };
-  else if (shape < 0.85) d.appId = r.pick(APPS); // Accord 0.1's flat form: no cur
+  else if (shape < 0.85)
+    d.appId = r.pick(APPS); // Accord 0.1's flat form: no cur
   else if (shape < 0.9) d.cur = null;
-  else if (shape < 0.95) d.cur = { id: `e${i}` }; // no appId in cur
+  else if (shape < 0.95)
+    d.cur = { id: `e${i}` }; // no appId in cur
   else d.cur = { id: `e${i}`, appId: r.int(2) };
   return d;
 }
@@ -102,9 +107,9 @@ function currentDoc(r: ReturnType<typeof random>, i: number): Document {
 /** The queries the services send (store/mongo), with random values, and variations around them. */
 function queries(r: ReturnType<typeof random>): Array<{ name: string; run: (db: ReturnType<MongoClient['db']>) => Promise<unknown> }> {
   const out: Array<{ name: string; run: (db: ReturnType<MongoClient['db']>) => Promise<unknown> }> = [];
-  const ev = (db: ReturnType<MongoClient['db']>) => db.collection('events');
-  const cur = (db: ReturnType<MongoClient['db']>) => db.collection('current');
-  const find = (name: string, coll: typeof ev, filter: Filter<Document>, sort?: Document, limit = 0, skip = 0, projection?: Document) =>
+  const ev = (db: ReturnType<MongoClient['db']>) => db.collection<Doc>('events');
+  const cur = (db: ReturnType<MongoClient['db']>) => db.collection<Doc>('current');
+  const find = (name: string, coll: typeof ev, filter: Filter<Doc>, sort?: Document, limit = 0, skip = 0, projection?: Document) =>
     out.push({
       name: `${name} ${JSON.stringify({ filter, sort, limit, skip, projection })}`,
       run: (db) => {
@@ -117,7 +122,7 @@ function queries(r: ReturnType<typeof random>): Array<{ name: string; run: (db: 
     });
   const aggregate = (name: string, coll: typeof ev, pipeline: Document[]) =>
     out.push({ name: `${name} ${JSON.stringify(pipeline)}`, run: (db) => coll(db).aggregate(pipeline).toArray() });
-  const count = (name: string, coll: typeof ev, filter: Filter<Document>) =>
+  const count = (name: string, coll: typeof ev, filter: Filter<Doc>) =>
     out.push({ name: `${name} ${JSON.stringify(filter)}`, run: (db) => coll(db).countDocuments(filter) });
   for (let n = 0; n < 6; n++) {
     const accountId = r.pick(ACCOUNTS);
@@ -158,7 +163,13 @@ function queries(r: ReturnType<typeof random>): Array<{ name: string; run: (db: 
       { $group: { _id: { target: '$target', action: { $ifNull: ['$cur.action', '$action'] } }, n: { $sum: 1 } } },
     ]);
     // newest before a bound of several states, grouped (one $or branch per state)
-    const or = Array.from({ length: 1 + r.int(4) }, () => ({ accountId, subject: r.pick(SUBJECTS), issuer: r.pick(ISSUERS), target: r.pick(TARGETS), scope: r.pick(SCOPES) }));
+    const or = Array.from({ length: 1 + r.int(4) }, () => ({
+      accountId,
+      subject: r.pick(SUBJECTS),
+      issuer: r.pick(ISSUERS),
+      target: r.pick(TARGETS),
+      scope: r.pick(SCOPES),
+    }));
     aggregate('newest before', ev, [
       { $match: { $and: [or.length === 1 ? or[0]! : { $or: or }, { _id: { $lt: bound } }] } },
       { $sort: { _id: -1 } },
@@ -172,7 +183,18 @@ function queries(r: ReturnType<typeof random>): Array<{ name: string; run: (db: 
     find('null issuer', ev, { accountId, issuer: null }, { _id: 1 }, limit);
     find('missing target', ev, { accountId, target: { $exists: false } }, { _id: 1 });
     find('in accounts', ev, { accountId: { $in: [...ACCOUNTS] }, appId }, { _id: -1 }, limit);
-    find('or', ev, { $or: [{ accountId, appId }, { accountId, token: 'tok1' }] }, { _id: -1 }, limit);
+    find(
+      'or',
+      ev,
+      {
+        $or: [
+          { accountId, appId },
+          { accountId, token: 'tok1' },
+        ],
+      },
+      { _id: -1 },
+      limit,
+    );
     find('unsettled', ev, { _id: { $in: [bound, `${bound.slice(0, 13)}1`, 7] }, pub: { $exists: false } }, undefined);
     find('pub', ev, { pub: { $lte: new Date(1_700_000_002_000) } }, { _id: 1 }, limit);
     find('action sort', ev, { accountId, appId }, { action: 1 }, limit); // ties, natural order between them
@@ -193,18 +215,35 @@ test('the indexed local database answers every query shape as the unchanged mong
   const r = random(seed);
   // half the data before the indexes (built from the documents there), half after (kept on insert)
   const firstHalf = Array.from({ length: 1200 }, (_, i) => eventDoc(r, i));
-  await both((db) => db.collection('events').insertMany(firstHalf.map((d) => ({ ...d })), { ordered: false }).catch(() => undefined));
+  await both((db) =>
+    db
+      .collection<Doc>('events')
+      .insertMany(
+        firstHalf.map((d) => ({ ...d })),
+        { ordered: false },
+      )
+      .catch(() => undefined),
+  );
   for (const c of clients) await declareIndexes(c);
   const secondHalf = Array.from({ length: 1200 }, (_, i) => eventDoc(r, 1200 + i));
-  await both((db) => db.collection('events').insertMany(secondHalf.map((d) => ({ ...d })), { ordered: false }).catch(() => undefined));
+  await both((db) =>
+    db
+      .collection<Doc>('events')
+      .insertMany(
+        secondHalf.map((d) => ({ ...d })),
+        { ordered: false },
+      )
+      .catch(() => undefined),
+  );
   const states = Array.from({ length: 300 }, (_, i) => currentDoc(r, i));
-  await both((db) => db.collection('current').insertMany(states.map((d) => ({ ...d }))));
+  await both((db) => db.collection<Doc>('current').insertMany(states.map((d) => ({ ...d }))));
 
   let compared = 0;
   const compare = async () => {
     for (const q of queries(r)) {
       const [a, b] = await both(q.run);
-      if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`seed ${seed}: ${q.name} differs:\nindexed ${JSON.stringify(a)}\nunchanged ${JSON.stringify(b)}`);
+      if (JSON.stringify(a) !== JSON.stringify(b))
+        throw new Error(`seed ${seed}: ${q.name} differs:\nindexed ${JSON.stringify(a)}\nunchanged ${JSON.stringify(b)}`);
       compared++;
     }
   };
@@ -216,23 +255,30 @@ test('the indexed local database answers every query shape as the unchanged mong
     const subject = r.pick(SUBJECTS);
     const accountId = r.pick(ACCOUNTS);
     const [newSubject, newApp, deletedApp, stateApp, stateTarget] = [r.pick(SUBJECTS), r.pick(APPS), r.pick(APPS), r.pick(APPS), r.pick(TARGETS)];
-    await both((db) => db.collection('events').updateMany({ accountId, subject }, { $set: { subject: newSubject, appId: newApp } }));
-    await both((db) => db.collection('events').updateMany({ accountId, token: `tok${round}` }, { $unset: { target: '' } }));
-    await both((db) => db.collection('events').deleteMany({ accountId, appId: deletedApp, _id: { $lt: `0000${1050 + round * 20}` } }));
-    await both((db) => db.collection('events').deleteOne({ _id: `${String(1000 + round * 50).padStart(8, '0')}${String(round * 150).padStart(6, '0')}` }));
+    await both((db) => db.collection<Doc>('events').updateMany({ accountId, subject }, { $set: { subject: newSubject, appId: newApp } }));
+    await both((db) => db.collection<Doc>('events').updateMany({ accountId, token: `tok${round}` }, { $unset: { target: '' } }));
+    await both((db) => db.collection<Doc>('events').deleteMany({ accountId, appId: deletedApp, _id: { $lt: `0000${1050 + round * 20}` } }));
+    await both((db) => db.collection<Doc>('events').deleteOne({ _id: `${String(1000 + round * 50).padStart(8, '0')}${String(round * 150).padStart(6, '0')}` }));
     const id = `state${r.int(320)}`;
     const appId = r.pick(APPS);
     await both((db) =>
       db
-        .collection('current')
-        .updateOne({ _id: id as never }, { $max: { cur: { id: `z${round}`, appId, action: true } }, $setOnInsert: { accountId, subject, issuer: 'i1', target: 't1', scope: 'email' } }, { upsert: true }),
+        .collection<Doc>('current')
+        .updateOne(
+          { _id: id as never },
+          { $max: { cur: { id: `z${round}`, appId, action: true } }, $setOnInsert: { accountId, subject, issuer: 'i1', target: 't1', scope: 'email' } },
+          { upsert: true },
+        ),
     );
-    await both((db) => db.collection('current').deleteMany({ accountId, 'cur.appId': stateApp, target: stateTarget }));
-    if (round === 1) await both((db) => db.collection('events').insertOne({ _id: 'arr', accountId, subject: ['s1', 's2'], issuer: 'i1', target: 't1', appId: 'app1' } as Document));
-    if (round === 2) await both((db) => db.collection('current').updateOne({ _id: 'state1' as never }, { $set: { 'cur.appId': ['app1', 'app2'] } }));
+    await both((db) => db.collection<Doc>('current').deleteMany({ accountId, 'cur.appId': stateApp, target: stateTarget }));
+    if (round === 1)
+      await both((db) =>
+        db.collection<Doc>('events').insertOne({ _id: 'arr', accountId, subject: ['s1', 's2'], issuer: 'i1', target: 't1', appId: 'app1' } as Doc),
+      );
+    if (round === 2) await both((db) => db.collection<Doc>('current').updateOne({ _id: 'state1' as never }, { $set: { 'cur.appId': ['app1', 'app2'] } }));
     if (round === 3) {
-      await both((db) => db.collection('events').deleteOne({ _id: 'arr' as never }));
-      await both((db) => db.collection('current').updateOne({ _id: 'state1' as never }, { $set: { 'cur.appId': 'app1' } }));
+      await both((db) => db.collection<Doc>('events').deleteOne({ _id: 'arr' as never }));
+      await both((db) => db.collection<Doc>('current').updateOne({ _id: 'state1' as never }, { $set: { 'cur.appId': 'app1' } }));
     }
     await compare();
   }
