@@ -62,6 +62,8 @@ final class OrderedIndex {
     if (x == y) return 0;
     if (x == MIN || y == MAX) return -1;
     if (x == MAX || y == MIN) return 1;
+    // what ValueComparator answers for two strings, without its type lookup (the keys are mostly strings)
+    if (x instanceof String a && y instanceof String b) return a.compareTo(b);
     return VALUES.compare(x, y);
   }
 
