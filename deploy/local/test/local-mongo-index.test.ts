@@ -124,6 +124,14 @@ function queries(r: ReturnType<typeof random>): Array<{ name: string; run: (db: 
     out.push({ name: `${name} ${JSON.stringify(pipeline)}`, run: (db) => coll(db).aggregate(pipeline).toArray() });
   const count = (name: string, coll: typeof ev, filter: Filter<Doc>) =>
     out.push({ name: `${name} ${JSON.stringify(filter)}`, run: (db) => coll(db).countDocuments(filter) });
+  // the documents with arrays on indexed keys (added in the rounds below): a1/s1 and s2/i1/t1, state1's cur.appId
+  for (const subject of ['s1', 's2']) find('array subject', ev, { accountId: 'a1', subject, issuer: 'i1', target: 't1' }, { _id: -1 }, 50);
+  find('array subject in', ev, { accountId: 'a1', subject: { $in: ['s2', 's9'] } }, undefined);
+  for (const appId of ['app1', 'app2'])
+    aggregate('array state', cur, [
+      { $match: { accountId: 'a1', $or: [{ 'cur.appId': appId }, { cur: { $exists: false }, appId }] } },
+      { $group: { _id: '$target', n: { $sum: 1 } } },
+    ]);
   for (let n = 0; n < 6; n++) {
     const accountId = r.pick(ACCOUNTS);
     const subject = r.next() < 0.1 ? r.int(3) : r.pick(SUBJECTS);
@@ -273,9 +281,10 @@ test('the indexed local database answers every query shape as the unchanged mong
     await both((db) => db.collection<Doc>('current').deleteMany({ accountId, 'cur.appId': stateApp, target: stateTarget }));
     if (round === 1)
       await both((db) =>
-        db.collection<Doc>('events').insertOne({ _id: 'arr', accountId, subject: ['s1', 's2'], issuer: 'i1', target: 't1', appId: 'app1' } as Doc),
+        db.collection<Doc>('events').insertOne({ _id: 'arr', accountId: 'a1', subject: ['s1', 's2'], issuer: 'i1', target: 't1', appId: 'app1' } as Doc),
       );
-    if (round === 2) await both((db) => db.collection<Doc>('current').updateOne({ _id: 'state1' as never }, { $set: { 'cur.appId': ['app1', 'app2'] } }));
+    if (round === 2)
+      await both((db) => db.collection<Doc>('current').updateOne({ _id: 'state1' as never }, { $set: { accountId: 'a1', 'cur.appId': ['app1', 'app2'] } }));
     if (round === 3) {
       await both((db) => db.collection<Doc>('events').deleteOne({ _id: 'arr' as never }));
       await both((db) => db.collection<Doc>('current').updateOne({ _id: 'state1' as never }, { $set: { 'cur.appId': 'app1' } }));
