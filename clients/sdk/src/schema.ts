@@ -4244,6 +4244,10 @@ export interface components {
     DpConsentRequestItem: {
       /** @enum {string} */
       action: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
+      /** @description Google Consent Mode v2 types the specification governs (empty: none). */
+      consentMode: (
+        'ad_storage' | 'ad_user_data' | 'ad_personalization' | 'analytics_storage' | 'functionality_storage' | 'personalization_storage' | 'security_storage'
+      )[];
       data: string;
       duration: number | null;
       externalHref: string | null;
@@ -4273,6 +4277,15 @@ export interface components {
         key: string;
         /** @enum {string} */
         model: 'opt-in' | 'opt-out' | 'notice';
+      };
+      /** @description The specification’s regimes in every jurisdiction: the web components set Google Consent Mode defaults per region from them. */
+      regimes: {
+        [key: string]: {
+          /** @enum {string} */
+          gpc: 'ignore' | 'opt-out';
+          /** @enum {string} */
+          model: 'opt-in' | 'opt-out' | 'notice';
+        };
       };
       sensitive: boolean;
       specId: string;
@@ -4388,6 +4401,10 @@ export interface components {
       appId: string;
       /** @description True once deleted: still readable (with its versions) so consent events stay explainable; read-only and not listed. */
       archived: boolean;
+      /** @description Google Consent Mode v2 types this specification governs (empty: none). */
+      consentMode: (
+        'ad_storage' | 'ad_user_data' | 'ad_personalization' | 'analytics_storage' | 'functionality_storage' | 'personalization_storage' | 'security_storage'
+      )[];
       consentTarget: boolean;
       /** @description Present when set: days a consent to this specification stays valid. */
       consentValidityDays?: number;
@@ -4444,6 +4461,18 @@ export interface components {
        * @enum {string}
        */
       action: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
+      /** @description Google Consent Mode v2 types this specification governs in the web components (docs/consent.md, Standards): a type is granted only when every specification mapped to it is. Null or absent: none. */
+      consentMode?:
+        | (
+            | 'ad_storage'
+            | 'ad_user_data'
+            | 'ad_personalization'
+            | 'analytics_storage'
+            | 'functionality_storage'
+            | 'personalization_storage'
+            | 'security_storage'
+          )[]
+        | null;
       /** @description Whether consent is asked for this specification (consent request, dashboard). Default true. */
       consentTarget?: boolean | null;
       /** @description Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry. */
@@ -4513,6 +4542,18 @@ export interface components {
        * @enum {string}
        */
       action?: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
+      /** @description Google Consent Mode v2 types this specification governs in the web components (docs/consent.md, Standards): a type is granted only when every specification mapped to it is. Null or absent: none. */
+      consentMode?:
+        | (
+            | 'ad_storage'
+            | 'ad_user_data'
+            | 'ad_personalization'
+            | 'analytics_storage'
+            | 'functionality_storage'
+            | 'personalization_storage'
+            | 'security_storage'
+          )[]
+        | null;
       /** @description Whether consent is asked for this specification (consent request, dashboard). Default true. */
       consentTarget?: boolean | null;
       /** @description Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry. */
@@ -4582,6 +4623,18 @@ export interface components {
        * @enum {string}
        */
       action: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
+      /** @description Google Consent Mode v2 types this specification governs in the web components (docs/consent.md, Standards): a type is granted only when every specification mapped to it is. Null or absent: none. */
+      consentMode?:
+        | (
+            | 'ad_storage'
+            | 'ad_user_data'
+            | 'ad_personalization'
+            | 'analytics_storage'
+            | 'functionality_storage'
+            | 'personalization_storage'
+            | 'security_storage'
+          )[]
+        | null;
       /** @description Whether consent is asked for this specification (consent request, dashboard). Default true. */
       consentTarget?: boolean | null;
       /** @description Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry. */

@@ -164,6 +164,8 @@ function toState(d: SpecFieldsDoc): SpecState {
     ...(d.consentValidityDays != null ? { consentValidityDays: d.consentValidityDays } : {}),
     // documents written before regimes: the default (opt-in everywhere)
     regimes: d.regimes && Object.keys(d.regimes).length ? (d.regimes as SpecState['regimes']) : { ...contracts.regimes.DEFAULT_REGIMES },
+
+    ...(d.consentMode?.length ? { consentMode: d.consentMode as SpecState['consentMode'] } : {}),
   };
 }
 
