@@ -4129,10 +4129,23 @@ export interface components {
       /** @description Whether the processing may go ahead. */
       allowed: boolean;
       /**
-       * @description Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime).
+       * @description Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime) With `vendor` and `purpose`, from the TC string of the current event: `tcf-consent` (purpose and vendor consent), `tcf-legitimate-interest` (legitimate interest, not objected to), `tcf-refused` (neither, the vendor not disclosed, or not in the GVL for that purpose), `tcf-restricted` (a publisher restriction forbids it), `no-tc-string` (the current event carries none).
        * @enum {string}
        */
-      basis: 'consent' | 'declined' | 'no-consent' | 'expired' | 'renewal-required' | 'opt-out' | 'gpc' | 'not-required';
+      basis:
+        | 'consent'
+        | 'declined'
+        | 'no-consent'
+        | 'expired'
+        | 'renewal-required'
+        | 'opt-out'
+        | 'gpc'
+        | 'not-required'
+        | 'tcf-consent'
+        | 'tcf-legitimate-interest'
+        | 'tcf-refused'
+        | 'tcf-restricted'
+        | 'no-tc-string';
       /** @description The state’s newest event as of `at`, when it has one: what the decision rests on. */
       eventId?: string;
       /** @description With `eventId`: where the evidence is. */
@@ -4147,7 +4160,11 @@ export interface components {
        * @description When that event lapses (or lapsed), when it does.
        */
       expiresAt?: string;
+      /** @description Items that asked for a TCF vendor: the Global Vendor List version the answer used. */
+      gvlVersion?: number;
       issuer: string;
+      /** @description Items that asked for a TCF vendor: the purpose asked. */
+      purpose?: number;
       /** @description Specification targets that need consent: the regime applied and the key it was found under (`US-CA`, `US`, `*`). */
       regime?: {
         /** @enum {string} */
@@ -4161,6 +4178,8 @@ export interface components {
       target: string;
       /** @description That event’s specification version, when it has one. */
       targetVersion?: number;
+      /** @description Items that asked for a TCF vendor: the vendor asked. */
+      vendor?: number;
     };
     DecisionAnswer: {
       /**
@@ -4190,12 +4209,16 @@ export interface components {
        * @example US-CA
        */
       jurisdiction?: string;
+      /** @description A TCF purpose id (1–11), with `vendor`. */
+      purpose?: number;
       /** @description Section or clause of the target. Absent or empty: `default`. */
       scope?: string;
       /** @description The subject, exactly as in its events. */
       subject: string;
       /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
       target: string;
+      /** @description An IAB TCF vendor (its Global Vendor List id), with `purpose`: the answer comes from the TC string of the current event (docs/consent.md, Standards). Needs the operator’s GVL (ACCORD_TCF_GVL); without one, 400. */
+      vendor?: number;
     };
     DecisionQuery: {
       /**
@@ -4212,12 +4235,16 @@ export interface components {
        * @example US-CA
        */
       jurisdiction?: string;
+      /** @description A TCF purpose id (1–11), with `vendor`. */
+      purpose?: number;
       /** @description Section or clause of the target. Absent or empty: `default`. */
       scope?: string;
       /** @description The subject, exactly as in its events. */
       subject: string;
       /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
       target: string;
+      /** @description An IAB TCF vendor (its Global Vendor List id), with `purpose`: the answer comes from the TC string of the current event (docs/consent.md, Standards). Needs the operator’s GVL (ACCORD_TCF_GVL); without one, 400. */
+      vendor?: number;
     };
     /** @description A batch of decisions. */
     DecisionRequest: {
@@ -6312,12 +6339,16 @@ export interface operations {
         issuer: string;
         /** @description Where the subject is, when its current event does not say (the event's own jurisdiction wins): chooses the specification's regime. Absent: `*`. */
         jurisdiction?: string;
+        /** @description A TCF purpose id (1–11), with `vendor`. */
+        purpose?: number;
         /** @description Section or clause of the target. Absent or empty: `default`. */
         scope?: string;
         /** @description The subject, exactly as in its events. */
         subject: string;
         /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
         target: string;
+        /** @description An IAB TCF vendor (its Global Vendor List id), with `purpose`: the answer comes from the TC string of the current event (docs/consent.md, Standards). Needs the operator’s GVL (ACCORD_TCF_GVL); without one, 400. */
+        vendor?: number;
       };
       header?: never;
       path?: never;
