@@ -103,7 +103,11 @@ export function mongoCurrentStateStore(m: Models): CurrentStateStore {
         if (d.cur && (!d.eventId || d.cur.id > d.eventId)) out.set(d._id, decidedEvent(d.cur));
         else flat.push(d._id);
       }
-      if (flat.length) for (const [k, e] of await this.byKeys(accountId, flat)) out.set(k, decidedEvent(e));
+      if (flat.length)
+        for (const [k, e] of await this.byKeys(accountId, flat)) {
+          const { tcString, ...rest } = decidedEvent(e);
+          out.set(k, opts?.tcString && tcString !== undefined ? { ...rest, tcString } : rest);
+        }
       return out;
     },
 
