@@ -4,7 +4,7 @@ import { DEFAULT_SCOPE, holdsReplacement, IDENTIFIER_MESSAGE, LIMITS, stateKey }
 import { decide, decidedEvent, type DecidedEvent, type Decision, type DecisionSpec } from '../domain/decision';
 import { idFloor } from '../domain/event-id';
 import { specIdOfTarget, type SpecDetails } from '../domain/receipt';
-import { decideVendor, type Gvl } from '../domain/tcf-vendor';
+import { decideVendor, type Gvl, type TcDecodeCache } from '../domain/tcf-vendor';
 import type { ConsentStore, SpecSource, StateRef } from './ports';
 
 /** Items in one decisions call. */
@@ -94,11 +94,12 @@ export async function decideBatch(
       for (const [k, e] of await store.events.newestBefore(accountId, refs, bound)) asOf.set(k, decidedEvent(e));
     }
   }
+  const decodedTc: TcDecodeCache = new Map();
   const specOf = await specsOf(specs, baseUrl, accountId, norm, when === now ? undefined : new Date(when));
   const decisions = norm.map((item, i): DecisionAnswer => {
     const event = asOf.get(keys[i]!);
     if (item.vendor !== undefined && item.purpose !== undefined && gvl) {
-      const v = decideVendor(event?.tcString, item.vendor, item.purpose, gvl);
+      const v = decideVendor(event?.tcString, item.vendor, item.purpose, gvl, decodedTc);
       const answer: DecisionAnswer = { subject: item.subject, issuer: item.issuer, target: item.target, scope: item.scope, ...v };
       Object.assign(answer, { vendor: item.vendor, purpose: item.purpose, gvlVersion: gvl.version });
       if (event) answer.event = event;

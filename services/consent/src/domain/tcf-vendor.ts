@@ -63,14 +63,26 @@ function legalBasisOf(vendor: GvlVendor, purpose: number, restriction: Restricti
   return consent ? 'consent' : li ? 'li' : 'none';
 }
 
-export function decideVendor(tcString: string | undefined, vendor: number, purpose: number, gvl: Gvl): VendorDecision {
+type Decoded = ReturnType<typeof TCString.decode>;
+/** The TC strings decoded within one call (null: does not decode). */
+export type TcDecodeCache = Map<string, Decoded | null>;
+
+/**
+ * Decides one item; `decoded` remembers the strings decoded within one call (a batch of items
+ * often shares a subject's string: each is decoded once).
+ */
+export function decideVendor(tcString: string | undefined, vendor: number, purpose: number, gvl: Gvl, decoded: TcDecodeCache = new Map()): VendorDecision {
   if (!tcString) return { allowed: false, basis: 'no-tc-string' };
-  let tc: ReturnType<typeof TCString.decode>;
-  try {
-    tc = TCString.decode(tcString);
-  } catch {
-    return { allowed: false, basis: 'tcf-refused' }; // stored strings decoded when written: not reached
+  let tc = decoded.get(tcString);
+  if (tc === undefined) {
+    try {
+      tc = TCString.decode(tcString);
+    } catch {
+      tc = null; // stored strings are decoded when written: not reached
+    }
+    decoded.set(tcString, tc);
   }
+  if (!tc) return { allowed: false, basis: 'tcf-refused' };
   const listed = gvl.vendors.get(vendor);
   if (!listed || !tc.vendorsDisclosed.has(vendor)) return { allowed: false, basis: 'tcf-refused' };
   const basis = legalBasisOf(listed, purpose, tc.publisherRestrictions.getRestrictionType(vendor, purpose));
