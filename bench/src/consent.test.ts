@@ -1,4 +1,4 @@
-import { CONSENT_RUNS, consentRuns, DECISION_BATCH, decisionsBody } from './consent';
+import { CONSENT_RUNS, consentRuns, DECISION_BATCH, decisionsBody, vendorDecisionsBody } from './consent';
 
 describe('BENCH_CONSENT_RUNS', () => {
   test('unset or empty: every run', () => {
@@ -11,7 +11,7 @@ describe('BENCH_CONSENT_RUNS', () => {
   });
 
   test('an unknown name is an error that lists the runs', () => {
-    expect(() => consentRuns('search,serach')).toThrow(/unknown run serach \(the runs: post, array, search, current, scope, decide, change\)/);
+    expect(() => consentRuns('search,serach')).toThrow(/unknown run serach \(the runs: post, array, search, current, scope, decide, vendors, change\)/);
   });
 });
 
@@ -28,5 +28,15 @@ describe('decisions body', () => {
     expect(new Set(items.map((i) => i.scope))).toEqual(new Set(['default', 'email', 'sms', 'post']));
     // another request asks about other subjects
     expect(decisionsBody(subjects, 4)).not.toBe(decisionsBody(subjects, 3));
+  });
+});
+
+describe('vendor decisions body', () => {
+  test('asks vendor 755 for 1000 distinct states holding the bench TC string, each request another purpose per item', () => {
+    const { items } = JSON.parse(vendorDecisionsBody(0)) as { items: Array<{ subject: string; scope: string; vendor: number; purpose: number }> };
+    expect(items).toHaveLength(DECISION_BATCH);
+    expect(new Set(items.map((i) => `${i.subject}|${i.scope}`)).size).toBe(DECISION_BATCH);
+    expect(items.every((i) => i.vendor === 755 && i.purpose >= 1 && i.purpose <= 11)).toBe(true);
+    expect(vendorDecisionsBody(1)).not.toBe(vendorDecisionsBody(0));
   });
 });

@@ -85,7 +85,7 @@ export const hundredEvents = (run: string, n: number) =>
  * to compare reads of two builds on the same seed: the POST runs before them add as many events
  * as each build manages to store, and the searches then scan different collections.
  */
-export const CONSENT_RUNS = ['post', 'array', 'search', 'current', 'scope', 'decide', 'change'] as const;
+export const CONSENT_RUNS = ['post', 'array', 'search', 'current', 'scope', 'decide', 'vendors', 'change'] as const;
 export type ConsentRun = (typeof CONSENT_RUNS)[number];
 
 /** The runs BENCH_CONSENT_RUNS names (all when unset or empty); an unknown name is an error. */
@@ -135,6 +135,94 @@ async function benchDecisions(opts: BenchOpts, headers: Record<string, string>, 
         method: 'POST',
         headers,
         body,
+        connections,
+        durationSec: opts.durationSec,
+      })),
+      eventsPerRequest: DECISION_BATCH,
+    });
+  return out;
+}
+
+/**
+ * The GVL of the vendor decisions run: vendor 755 on consent for purposes 1, 3, 4 and on
+ * legitimate interest (flexible) for 2 and 7 (the IAB's vendor-list.json v3 format, trimmed).
+ */
+export const BENCH_GVL = {
+  gvlSpecificationVersion: 3,
+  vendorListVersion: 1,
+  tcfPolicyVersion: 5,
+  lastUpdated: '2026-11-01T00:00:00Z',
+  purposes: {},
+  specialPurposes: {},
+  features: {},
+  specialFeatures: {},
+  stacks: {},
+  vendors: {
+    755: {
+      id: 755,
+      name: 'Bench vendor',
+      purposes: [1, 3, 4],
+      legIntPurposes: [2, 7],
+      flexiblePurposes: [2, 7],
+      specialPurposes: [],
+      features: [],
+      specialFeatures: [],
+    },
+  },
+};
+/** A TCF 2.3 TC string (encoded with @iabtechlabtcf/core): purposes 1 and 3 consented, LI for 2 and 7, vendor 755 consented, with LI, disclosed. */
+export const BENCH_TC_STRING = 'CQuV9AAQuV9AAAKABAENAqFgAKAAAEIAAAAAF5wAQF5gXnABAXmAAAAA.IF5wAQF5gAAA';
+const TCF_TARGET = `${ISSUER}/tcf`;
+const TCF_PURPOSES = [1, 2, 3, 7, 4] as const;
+
+/** The vendor decisions body: DECISION_BATCH states holding BENCH_TC_STRING (request `n` shifts which purpose each asks). */
+export function vendorDecisionsBody(n: number): string {
+  const items = Array.from({ length: DECISION_BATCH }, (_, k) => ({
+    subject: `bench-tcf-${Math.floor(k / SCOPES.length)}`,
+    issuer: ISSUER,
+    target: TCF_TARGET,
+    scope: SCOPES[k % SCOPES.length],
+    vendor: 755,
+    purpose: TCF_PURPOSES[(k + n) % TCF_PURPOSES.length],
+  }));
+  return JSON.stringify({ items });
+}
+
+/**
+ * POST /consent/v0/decisions with 1000 TCF vendor items, beside the plain decisions: the same
+ * lookup plus the TC strings and their decoding. Seeds 1000 states with a TC string first, and
+ * checks that every item is answered from its string.
+ */
+async function benchVendorDecisions(opts: BenchOpts, headers: Record<string, string>): Promise<BenchResult[]> {
+  const events = Array.from({ length: DECISION_BATCH }, (_, k) => ({
+    subject: `bench-tcf-${Math.floor(k / SCOPES.length)}`,
+    issuer: ISSUER,
+    target: TCF_TARGET,
+    scope: SCOPES[k % SCOPES.length],
+    action: true,
+    tcString: BENCH_TC_STRING,
+  }));
+  for (let i = 0; i < events.length; i += 100) {
+    const res = await fetch(`${opts.baseUrl}/consent/v0/consents`, { method: 'POST', headers, body: JSON.stringify(events.slice(i, i + 100)) });
+    if (res.status !== 201) throw new Error(`vendor decisions seed: HTTP ${res.status} ${await res.text()}`);
+  }
+  const url = `${opts.baseUrl}/consent/v0/decisions`;
+  const res = await fetch(url, { method: 'POST', headers, body: vendorDecisionsBody(0) });
+  const got = (await res.json()) as { decisions?: Array<{ eventId?: string; gvlVersion?: number; basis?: string }> };
+  if (
+    res.status !== 200 ||
+    got.decisions?.length !== DECISION_BATCH ||
+    got.decisions.some((d) => !d.eventId || d.gvlVersion !== 1 || d.basis === 'no-tc-string')
+  )
+    throw new Error(`vendor decisions: HTTP ${res.status}, ${got.decisions?.length ?? 0} decisions, expected ${DECISION_BATCH} answered from TC strings`);
+  const out: BenchResult[] = [];
+  for (const connections of [1, 8])
+    out.push({
+      ...(await run(`POST /consent/v0/decisions (${DECISION_BATCH} TCF vendor items, ${connections} connection${connections > 1 ? 's' : ''})`, {
+        url,
+        method: 'POST',
+        headers,
+        body: vendorDecisionsBody,
         connections,
         durationSec: opts.durationSec,
       })),
@@ -218,6 +306,7 @@ export async function benchConsent(
     results.push(key === 'scope' && ceilings.read ? { ...r, ceilingPerSec: ceilings.read } : r);
   }
   if (runs.has('decide')) results.push(...(await benchDecisions(opts, headers, subjects)));
+  if (runs.has('vendors')) results.push(...(await benchVendorDecisions(opts, headers)));
   // last, as it adds events to seeded subjects: a change of an existing state
   const change = (n: number) => {
     const s = seeded(n + 1);

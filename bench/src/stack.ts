@@ -3,13 +3,14 @@
  * database, the four services and the gateway as processes (as `npm start` runs them, in a
  * temporary data directory), and one bootstrapped account with its token.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Metadata } from '@grpc/grpc-js';
 import { createClient } from '@accord/common';
 import { launchStack, startInfra, type LaunchedStack } from '@accord/local-stack';
 import { oauthv1 } from '@accord/proto';
+import { BENCH_GVL } from './consent';
 import { MongoCommandCounter } from './mongo-proxy';
 
 export interface BenchStack {
@@ -30,6 +31,9 @@ export interface BenchStack {
 
 export async function startBenchStack(opts: { env?: Record<string, string> } = {}): Promise<BenchStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'accord-bench-'));
+  // the TCF Global Vendor List of the vendor decisions run (nothing is fetched at run time)
+  const gvlFile = join(dataDir, 'vendor-list.json');
+  writeFileSync(gvlFile, JSON.stringify(BENCH_GVL));
   // the whole stack (and the ceiling) reach the database through a proxy that counts commands
   const infra = await startInfra({ dataDir, ephemeral: true });
   const upstream = new URL(infra.mongoUrl);
@@ -54,6 +58,7 @@ export async function startBenchStack(opts: { env?: Record<string, string> } = {
         ACCORD_LIMIT_ACCOUNT_RPS: '0',
         ACCORD_LIMIT_APP_RPS: '0',
         ACCORD_LIMIT_TOKEN_RPS: '0',
+        ACCORD_TCF_GVL: gvlFile,
         ...opts.env,
       },
       output: (n, l) => process.env.BENCH_LOG && console.log(`${n} | ${l}`),

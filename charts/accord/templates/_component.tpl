@@ -138,6 +138,11 @@ spec:
               mountPath: /var/run/accord/nats-tls
               readOnly: true
             {{- end }}
+            {{- if and (eq $name "consent") $c.tcfGvl $c.tcfGvl.configMap }}
+            - name: tcf-gvl
+              mountPath: /var/run/accord/tcf-gvl
+              readOnly: true
+            {{- end }}
             {{- with $c.extraVolumeMounts }}
             {{- toYaml . | nindent 12 }}
             {{- end }}
@@ -165,6 +170,15 @@ spec:
         - name: nats-tls
           secret:
             secretName: {{ $root.Values.nats.tls.secretName }}
+        {{- end }}
+        {{- if and (eq $name "consent") $c.tcfGvl $c.tcfGvl.configMap }}
+        {{- /* a ConfigMap volume, not subPath: an updated list reaches the pods, which re-read it */}}
+        - name: tcf-gvl
+          configMap:
+            name: {{ $c.tcfGvl.configMap }}
+            items:
+              - key: {{ $c.tcfGvl.key }}
+                path: vendor-list.json
         {{- end }}
         {{- with $c.extraVolumes }}
         {{- toYaml . | nindent 8 }}

@@ -312,6 +312,10 @@ the free-form env (which overrides any of the above by name).
 {{- $order = concat $order (list "ACCORD_ADMIN_GRPC_TLS_CERT_FILE" "ACCORD_ADMIN_GRPC_TLS_KEY_FILE") }}
 {{- end }}
 {{- end }}
+{{- if and (eq $name "consent") $c.tcfGvl $c.tcfGvl.configMap }}
+{{- $_ := set $env "ACCORD_TCF_GVL" "/var/run/accord/tcf-gvl/vendor-list.json" }}
+{{- $order = append $order "ACCORD_TCF_GVL" }}
+{{- end }}
 {{- range $w.secrets }}
 {{- $s := index $wiring.secrets . }}
 {{- $ref := dict "name" (include "accord.secretName" $root) "key" $s.key }}

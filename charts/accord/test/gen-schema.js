@@ -125,6 +125,14 @@ function component(name) {
     priorityClassName: str,
     lifecycle: freeMap,
     extraVolumes: list({ type: 'object' }),
+    ...(name === 'consent'
+      ? {
+          tcfGvl: obj(
+            { configMap: nullable(str), key: { type: 'string', minLength: 1 } },
+            { description: 'The IAB TCF Global Vendor List mounted for ACCORD_TCF_GVL' },
+          ),
+        }
+      : {}),
     extraVolumeMounts: list({ type: 'object' }),
   });
 }

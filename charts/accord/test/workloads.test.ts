@@ -419,6 +419,16 @@ describe('configuration', () => {
     expect(entries).toEqual([{ name: 'LOG_LEVEL', value: 'debug' }]);
   });
 
+  it('mounts the TCF Global Vendor List from the operator’s ConfigMap as a volume (updates reach the pods) and names it in ACCORD_TCF_GVL', () => {
+    expect(container(deployment(configs.defaults, 'consent')).env.map((e: { name: string }) => e.name)).not.toContain('ACCORD_TCF_GVL');
+    const objs = render({ setString: { 'components.consent.tcfGvl.configMap': 'iab-gvl', 'components.consent.tcfGvl.key': 'gvl.json' } });
+    const pod = deployment(objs, 'consent').spec.template.spec;
+    expect(container(deployment(objs, 'consent')).env).toContainEqual({ name: 'ACCORD_TCF_GVL', value: '/var/run/accord/tcf-gvl/vendor-list.json' });
+    expect(container(deployment(objs, 'consent')).volumeMounts).toContainEqual({ name: 'tcf-gvl', mountPath: '/var/run/accord/tcf-gvl', readOnly: true });
+    expect(pod.volumes).toContainEqual({ name: 'tcf-gvl', configMap: { name: 'iab-gvl', items: [{ key: 'gvl.json', path: 'vendor-list.json' }] } });
+    expect(container(deployment(objs, 'webhook')).env.map((e: { name: string }) => e.name)).not.toContain('ACCORD_TCF_GVL');
+  });
+
   it('raises terminationGracePeriodSeconds with SHUTDOWN_GRACE_MS', () => {
     const objs = render({ set: { 'components.default.config.shutdownGraceMs': 45000 } });
     for (const c of COMPONENTS) expect(deployment(objs, c).spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(45);

@@ -8,10 +8,15 @@
  * Privacy Control signal (`navigator.globalPrivacyControl`) goes to the views, which pre-select per
  * regime; where a regime honours it, a visible line says so and the signal is recorded once per
  * subject, target and version (docs/sdk.md, docs/consent.md "Signals and regimes").
- * No network call is made before the element is visible. Themable through CSS custom properties
+ * Google Consent Mode v2 (`consent-mode`, `wait-for-update`): the elements send
+ * `gtag('consent', 'default', …)` per region from the specifications' regimes, then `update` from
+ * the subject's stored choices and on every choice (docs/consent.md, Standards).
+ * No network call is made before the element is visible (except with `consent-mode`, which loads at
+ * once: Google tags wait for it). Themable through CSS custom properties
  * (`--accord-*`) and `::part(...)`; right-to-left languages get `dir="rtl"`.
  */
 import { Accord, AccordError, type ConsentEvent, type ConsentInput, type components } from './index';
+import { REQUIRED_TYPES, defaultsOf, floorOf, gtagConsent, parseMapping, typesOf, updateOf, type Mapping } from './consent-mode';
 
 type Item = components['schemas']['DpConsentRequestItem'];
 type DashboardItem = components['schemas']['DpDashboard']['items'][number];
@@ -123,7 +128,7 @@ export function sessionClaims(token: string): { subject: string; issuer: string;
 const Base = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
 
 abstract class AccordElement extends Base {
-  static observedAttributes = ['group', 'session-token', 'lang', 'base-url', 'type', 'jurisdiction'];
+  static observedAttributes = ['group', 'session-token', 'lang', 'base-url', 'type', 'jurisdiction', 'consent-mode', 'wait-for-update'];
   protected root: ShadowRoot;
   private visible = false;
   private observer?: IntersectionObserver;
@@ -140,6 +145,13 @@ abstract class AccordElement extends Base {
     this.applyDirection();
     // Busy until loaded, including what it records on load (the GPC signal): pages and tests can wait for it.
     this.setAttribute('aria-busy', 'true');
+    if (this.hasAttribute('consent-mode')) {
+      // Before any tag fires: the types named (or those Google requires in the EEA) denied until Accord answers.
+      consentFloor(this.mapping, this.waitForUpdate);
+      this.visible = true;
+      void this.load();
+      return;
+    }
     // No network call before the element is on screen.
     this.observer = new IntersectionObserver((entries) => {
       if (!entries.some((e) => e.isIntersecting)) return;
@@ -193,6 +205,28 @@ abstract class AccordElement extends Base {
     const type = this.getAttribute('type') as 'default' | 'short' | 'children' | 'legal' | null;
     const jurisdiction = this.getAttribute('jurisdiction')?.trim();
     return { lang: this.lang2, ...(type ? { type } : {}), ...(jurisdiction ? { jurisdiction } : {}), ...(this.gpc ? { gpc: true } : {}) };
+  }
+  /** The `consent-mode` attribute's mapping (purpose or specification id → Consent Mode types). */
+  protected get mapping(): Mapping {
+    return parseMapping(this.getAttribute('consent-mode') ?? '');
+  }
+  /** `wait-for-update` in milliseconds (default 500): how long Google tags wait for the update. */
+  protected get waitForUpdate(): number {
+    const n = Number(this.getAttribute('wait-for-update') ?? '');
+    return this.hasAttribute('wait-for-update') && Number.isInteger(n) && n >= 0 ? n : 500;
+  }
+  /** Sends the Consent Mode defaults of the items' regimes (once per element); false when no item governs a type. */
+  protected consentDefaults(items: readonly Item[]): boolean {
+    const commands = defaultsOf(items, this.mapping, this.gpc === true, this.waitForUpdate);
+    if (!this.defaultsSent) commands.forEach((c) => gtagConsent('default', c));
+    this.defaultsSent ||= commands.length > 0;
+    return commands.length > 0;
+  }
+  private defaultsSent = false;
+  /** Sends a Consent Mode update for the decided items (nothing when no type is decided). */
+  protected consentUpdate(entries: readonly { item: Item; granted: boolean; decided: boolean }[]): void {
+    const state = updateOf(entries.map((e) => ({ types: typesOf(e.item, this.mapping), granted: e.granted, decided: e.decided })));
+    if (Object.keys(state).length) gtagConsent('update', state);
   }
   private applyDirection(): void {
     if (!this.hasAttribute('dir')) this.setAttribute('dir', RTL.has(this.lang2) ? 'rtl' : 'ltr');
@@ -359,6 +393,7 @@ export class AccordConsentRequest extends AccordElement {
 </section>`;
     const boxes = [...this.root.querySelectorAll<HTMLInputElement>('input[type=checkbox]')];
     const buttons = [...this.root.querySelectorAll<HTMLButtonElement>('button')];
+    const governed = this.consentDefaults(req.items);
     for (const button of buttons) {
       button.addEventListener('click', async () => {
         if (button.dataset.all) boxes.forEach((b) => (b.checked = button.dataset.all === 'true'));
@@ -368,6 +403,8 @@ export class AccordConsentRequest extends AccordElement {
             req,
             boxes.map((b) => ({ item: req.items[Number(b.dataset.n)]!, action: b.checked })),
           );
+          if (governed)
+            this.consentUpdate(req.items.map((item, n) => ({ item, granted: boxes.find((b) => Number(b.dataset.n) === n)?.checked ?? true, decided: true })));
           this.status(t.saved);
         } catch (err) {
           this.status(err instanceof AccordError ? `${t.failed} (${err.status})` : t.failed);
@@ -377,6 +414,18 @@ export class AccordConsentRequest extends AccordElement {
       });
     }
     await this.signalsFirst(() => this.signalsOnce(req));
+    if (governed) await this.storedUpdate();
+  }
+
+  /** The Consent Mode update on load: the subject's stored choices (and recorded signals), from the dashboard view. */
+  private async storedUpdate(): Promise<void> {
+    const { subject, issuer } = this.session;
+    const dash = check(
+      await this.client().api.GET('/dataprocessing/v0/dpgroups/{group_id}/dashboard', {
+        params: { path: { group_id: this.groupId }, query: { subject, issuer, ...this.query() } as never },
+      }),
+    );
+    this.consentUpdate(dash.items.map(storedEntry));
   }
 
   /**
@@ -414,6 +463,20 @@ function signalDue(item: DashboardItem): boolean {
   return !(current?.gpc === true && (current.targetVersion ?? 0) >= item.version);
 }
 
+/** A dashboard item's Consent Mode entry: decided when there is a stored event or nothing to choose. */
+function storedEntry(item: DashboardItem): { item: Item; granted: boolean; decided: boolean } {
+  return { item, granted: item.preselected ?? true, decided: item.preselected === null || item.state !== 'none' };
+}
+
+/** The floor of Consent Mode, sent once per page by the first element with `consent-mode`. */
+function consentFloor(mapping: Mapping, waitForUpdate: number): void {
+  const w = globalThis as { __accordConsentFloor?: boolean };
+  if (w.__accordConsentFloor) return;
+  w.__accordConsentFloor = true;
+  const named = [...new Set([...mapping.values()].flat())];
+  gtagConsent('default', floorOf(named.length ? named : REQUIRED_TYPES, waitForUpdate));
+}
+
 /** `<accord-consent-dashboard group session-token lang jurisdiction>`: current state per specification, toggles, history. */
 export class AccordConsentDashboard extends AccordElement {
   protected async render(): Promise<void> {
@@ -440,11 +503,24 @@ export class AccordConsentDashboard extends AccordElement {
     this.root.innerHTML = `${this.frame(dash.title, dash.caption, items, this.gpcLine(dash.items))}
   <p role="status" part="status" aria-live="polite"></p>
 </section>`;
-    for (const box of this.root.querySelectorAll<HTMLInputElement>('input[role=switch]')) {
+    const governed = this.consentDefaults(dash.items);
+    const switches = [...this.root.querySelectorAll<HTMLInputElement>('input[role=switch]')];
+    const decided = new Set(dash.items.filter((i) => storedEntry(i).decided));
+    for (const box of switches) {
       box.addEventListener('change', async () => {
         box.disabled = true;
         try {
           await this.record(dash, [{ item: dash.items[Number(box.dataset.n)]!, action: box.checked }]);
+          if (governed) {
+            decided.add(dash.items[Number(box.dataset.n)]!);
+            this.consentUpdate(
+              dash.items.map((item, n) => ({
+                item,
+                granted: item.preselected === null || (switches.find((b) => Number(b.dataset.n) === n)?.checked ?? false),
+                decided: decided.has(item),
+              })),
+            );
+          }
           const state = box.closest('li')!.querySelector<HTMLElement>('[data-state]')!;
           state.dataset.state = box.checked ? 'accepted' : 'declined';
           state.textContent = box.checked ? t.accepted : t.declined;
@@ -476,6 +552,7 @@ export class AccordConsentDashboard extends AccordElement {
         }
       }
     });
+    if (governed) this.consentUpdate(dash.items.map((i) => (due.includes(i) ? { item: i, granted: false, decided: true } : storedEntry(i))));
   }
 
   /** The item's events, newest first (its history, withdrawals included). */

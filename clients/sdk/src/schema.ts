@@ -4129,10 +4129,23 @@ export interface components {
       /** @description Whether the processing may go ahead. */
       allowed: boolean;
       /**
-       * @description Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime).
+       * @description Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime) With `vendor` and `purpose`, from the TC string of the current event: `tcf-consent` (purpose and vendor consent), `tcf-legitimate-interest` (legitimate interest, not objected to), `tcf-refused` (neither, the vendor not disclosed, or not in the GVL for that purpose), `tcf-restricted` (a publisher restriction forbids it), `no-tc-string` (the current event carries none).
        * @enum {string}
        */
-      basis: 'consent' | 'declined' | 'no-consent' | 'expired' | 'renewal-required' | 'opt-out' | 'gpc' | 'not-required';
+      basis:
+        | 'consent'
+        | 'declined'
+        | 'no-consent'
+        | 'expired'
+        | 'renewal-required'
+        | 'opt-out'
+        | 'gpc'
+        | 'not-required'
+        | 'tcf-consent'
+        | 'tcf-legitimate-interest'
+        | 'tcf-refused'
+        | 'tcf-restricted'
+        | 'no-tc-string';
       /** @description The state’s newest event as of `at`, when it has one: what the decision rests on. */
       eventId?: string;
       /** @description With `eventId`: where the evidence is. */
@@ -4147,7 +4160,11 @@ export interface components {
        * @description When that event lapses (or lapsed), when it does.
        */
       expiresAt?: string;
+      /** @description Items that asked for a TCF vendor: the Global Vendor List version the answer used. */
+      gvlVersion?: number;
       issuer: string;
+      /** @description Items that asked for a TCF vendor: the purpose asked. */
+      purpose?: number;
       /** @description Specification targets that need consent: the regime applied and the key it was found under (`US-CA`, `US`, `*`). */
       regime?: {
         /** @enum {string} */
@@ -4161,6 +4178,8 @@ export interface components {
       target: string;
       /** @description That event’s specification version, when it has one. */
       targetVersion?: number;
+      /** @description Items that asked for a TCF vendor: the vendor asked. */
+      vendor?: number;
     };
     DecisionAnswer: {
       /**
@@ -4190,12 +4209,16 @@ export interface components {
        * @example US-CA
        */
       jurisdiction?: string;
+      /** @description A TCF purpose id (1–11), with `vendor`. */
+      purpose?: number;
       /** @description Section or clause of the target. Absent or empty: `default`. */
       scope?: string;
       /** @description The subject, exactly as in its events. */
       subject: string;
       /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
       target: string;
+      /** @description An IAB TCF vendor (its Global Vendor List id), with `purpose`: the answer comes from the TC string of the current event (docs/consent.md, Standards). Needs the operator’s GVL (ACCORD_TCF_GVL); without one, 400. */
+      vendor?: number;
     };
     DecisionQuery: {
       /**
@@ -4212,12 +4235,16 @@ export interface components {
        * @example US-CA
        */
       jurisdiction?: string;
+      /** @description A TCF purpose id (1–11), with `vendor`. */
+      purpose?: number;
       /** @description Section or clause of the target. Absent or empty: `default`. */
       scope?: string;
       /** @description The subject, exactly as in its events. */
       subject: string;
       /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
       target: string;
+      /** @description An IAB TCF vendor (its Global Vendor List id), with `purpose`: the answer comes from the TC string of the current event (docs/consent.md, Standards). Needs the operator’s GVL (ACCORD_TCF_GVL); without one, 400. */
+      vendor?: number;
     };
     /** @description A batch of decisions. */
     DecisionRequest: {
@@ -4244,6 +4271,10 @@ export interface components {
     DpConsentRequestItem: {
       /** @enum {string} */
       action: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
+      /** @description Google Consent Mode v2 types the specification governs (empty: none). */
+      consentMode: (
+        'ad_storage' | 'ad_user_data' | 'ad_personalization' | 'analytics_storage' | 'functionality_storage' | 'personalization_storage' | 'security_storage'
+      )[];
       data: string;
       duration: number | null;
       externalHref: string | null;
@@ -4273,6 +4304,15 @@ export interface components {
         key: string;
         /** @enum {string} */
         model: 'opt-in' | 'opt-out' | 'notice';
+      };
+      /** @description The specification’s regimes in every jurisdiction: the web components set Google Consent Mode defaults per region from them. */
+      regimes: {
+        [key: string]: {
+          /** @enum {string} */
+          gpc: 'ignore' | 'opt-out';
+          /** @enum {string} */
+          model: 'opt-in' | 'opt-out' | 'notice';
+        };
       };
       sensitive: boolean;
       specId: string;
@@ -4388,6 +4428,10 @@ export interface components {
       appId: string;
       /** @description True once deleted: still readable (with its versions) so consent events stay explainable; read-only and not listed. */
       archived: boolean;
+      /** @description Google Consent Mode v2 types this specification governs (empty: none). */
+      consentMode: (
+        'ad_storage' | 'ad_user_data' | 'ad_personalization' | 'analytics_storage' | 'functionality_storage' | 'personalization_storage' | 'security_storage'
+      )[];
       consentTarget: boolean;
       /** @description Present when set: days a consent to this specification stays valid. */
       consentValidityDays?: number;
@@ -4444,6 +4488,18 @@ export interface components {
        * @enum {string}
        */
       action: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
+      /** @description Google Consent Mode v2 types this specification governs in the web components (docs/consent.md, Standards): a type is granted only when every specification mapped to it is. Null or absent: none. */
+      consentMode?:
+        | (
+            | 'ad_storage'
+            | 'ad_user_data'
+            | 'ad_personalization'
+            | 'analytics_storage'
+            | 'functionality_storage'
+            | 'personalization_storage'
+            | 'security_storage'
+          )[]
+        | null;
       /** @description Whether consent is asked for this specification (consent request, dashboard). Default true. */
       consentTarget?: boolean | null;
       /** @description Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry. */
@@ -4513,6 +4569,18 @@ export interface components {
        * @enum {string}
        */
       action?: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
+      /** @description Google Consent Mode v2 types this specification governs in the web components (docs/consent.md, Standards): a type is granted only when every specification mapped to it is. Null or absent: none. */
+      consentMode?:
+        | (
+            | 'ad_storage'
+            | 'ad_user_data'
+            | 'ad_personalization'
+            | 'analytics_storage'
+            | 'functionality_storage'
+            | 'personalization_storage'
+            | 'security_storage'
+          )[]
+        | null;
       /** @description Whether consent is asked for this specification (consent request, dashboard). Default true. */
       consentTarget?: boolean | null;
       /** @description Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry. */
@@ -4582,6 +4650,18 @@ export interface components {
        * @enum {string}
        */
       action: 'collect' | 'store' | 'use' | 'analyze' | 'profile' | 'share' | 'transfer' | 'delete';
+      /** @description Google Consent Mode v2 types this specification governs in the web components (docs/consent.md, Standards): a type is granted only when every specification mapped to it is. Null or absent: none. */
+      consentMode?:
+        | (
+            | 'ad_storage'
+            | 'ad_user_data'
+            | 'ad_personalization'
+            | 'analytics_storage'
+            | 'functionality_storage'
+            | 'personalization_storage'
+            | 'security_storage'
+          )[]
+        | null;
       /** @description Whether consent is asked for this specification (consent request, dashboard). Default true. */
       consentTarget?: boolean | null;
       /** @description Days a consent to this specification stays valid: consent events to it without their own `expiresAt` get one this many days after they are made. Null or absent: no expiry. */
@@ -6259,12 +6339,16 @@ export interface operations {
         issuer: string;
         /** @description Where the subject is, when its current event does not say (the event's own jurisdiction wins): chooses the specification's regime. Absent: `*`. */
         jurisdiction?: string;
+        /** @description A TCF purpose id (1–11), with `vendor`. */
+        purpose?: number;
         /** @description Section or clause of the target. Absent or empty: `default`. */
         scope?: string;
         /** @description The subject, exactly as in its events. */
         subject: string;
         /** @description The target: a URL, or a specification (`{base_url}/dataprocessing/v0/dpspecs/<id>`, `urn:accord:dpspec:<id>`), whose legal basis and regimes then apply. */
         target: string;
+        /** @description An IAB TCF vendor (its Global Vendor List id), with `purpose`: the answer comes from the TC string of the current event (docs/consent.md, Standards). Needs the operator’s GVL (ACCORD_TCF_GVL); without one, 400. */
+        vendor?: number;
       };
       header?: never;
       path?: never;

@@ -466,7 +466,23 @@ registry.add(ConsentStatistics, { id: 'ConsentStatistics' });
 export const DECISIONS_MAX = 10_000;
 
 /** Why a decision is what it is (docs/consent.md, Decisions). These names are a contract. */
-export const DECISION_BASES = ['consent', 'declined', 'no-consent', 'expired', 'renewal-required', 'opt-out', 'gpc', 'not-required'] as const;
+export const DECISION_BASES = [
+  'consent',
+  'declined',
+  'no-consent',
+  'expired',
+  'renewal-required',
+  'opt-out',
+  'gpc',
+  'not-required',
+  'tcf-consent',
+  'tcf-legitimate-interest',
+  'tcf-refused',
+  'tcf-restricted',
+  'no-tc-string',
+] as const;
+/** TCF vendor decisions: GVL vendor ids and TCF 2.3 purpose ids. */
+export const TCF_LIMITS = { vendorMax: 65_535, purposeMax: 11 } as const;
 
 const decisionItemFields = {
   subject: claim(LIMITS.subject, 'The subject, exactly as in its events.'),
@@ -485,6 +501,15 @@ const decisionItemFields = {
     .describe(
       'true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on.',
     ),
+  vendor: z
+    .int()
+    .min(1)
+    .max(TCF_LIMITS.vendorMax)
+    .optional()
+    .describe(
+      'An IAB TCF vendor (its Global Vendor List id), with `purpose`: the answer comes from the TC string of the current event (docs/consent.md, Standards). Needs the operator’s GVL (ACCORD_TCF_GVL); without one, 400.',
+    ),
+  purpose: z.int().min(1).max(TCF_LIMITS.purposeMax).optional().describe('A TCF purpose id (1–11), with `vendor`.'),
 };
 
 export const DecisionItem = z.strictObject(decisionItemFields).meta({
@@ -526,7 +551,7 @@ export const Decision = z
     basis: z
       .enum(DECISION_BASES)
       .describe(
-        'Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime).',
+        'Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime) With `vendor` and `purpose`, from the TC string of the current event: `tcf-consent` (purpose and vendor consent), `tcf-legitimate-interest` (legitimate interest, not objected to), `tcf-refused` (neither, the vendor not disclosed, or not in the GVL for that purpose), `tcf-restricted` (a publisher restriction forbids it), `no-tc-string` (the current event carries none).',
       ),
     eventId: z.string().regex(EVENT_ID_PATTERN).optional().describe('The state’s newest event as of `at`, when it has one: what the decision rests on.'),
     targetVersion: z.int().optional().describe('That event’s specification version, when it has one.'),
@@ -535,6 +560,9 @@ export const Decision = z
       .object({ key: z.string(), model: z.enum(['opt-in', 'opt-out', 'notice']), gpc: z.enum(['ignore', 'opt-out']) })
       .optional()
       .describe('Specification targets that need consent: the regime applied and the key it was found under (`US-CA`, `US`, `*`).'),
+    vendor: z.int().optional().describe('Items that asked for a TCF vendor: the vendor asked.'),
+    purpose: z.int().optional().describe('Items that asked for a TCF vendor: the purpose asked.'),
+    gvlVersion: z.int().optional().describe('Items that asked for a TCF vendor: the Global Vendor List version the answer used.'),
     evidence: z
       .object({
         receipt: z.string().describe('GET: the event’s signed consent receipt.'),

@@ -48,6 +48,22 @@ export type LegalBasis = (typeof LEGAL_BASES)[number];
 export const TEXT_TYPES = ['default', 'short', 'children', 'legal'] as const;
 export type TextType = (typeof TEXT_TYPES)[number];
 
+/**
+ * Google Consent Mode v2 types a specification may govern: the web components tell Google tags
+ * (`gtag('consent', 'default' | 'update', …)`) that a type is granted only when every
+ * specification mapped to it is (docs/consent.md, Standards).
+ */
+export const CONSENT_MODE_TYPES = [
+  'ad_storage',
+  'ad_user_data',
+  'ad_personalization',
+  'analytics_storage',
+  'functionality_storage',
+  'personalization_storage',
+  'security_storage',
+] as const;
+export type ConsentModeType = (typeof CONSENT_MODE_TYPES)[number];
+
 export const LIMITS = {
   /** Previous versions kept per specification; the oldest is dropped first. */
   versionsKept: 100,
@@ -87,10 +103,14 @@ export const SPEC_FIELDS = [
   'externalHref',
   'consentValidityDays',
   'regimes',
+  'consentMode',
 ] as const;
 export const TEXT_FIELDS = ['value', 'language', 'type'] as const;
 
 const registry = contractRegistry();
+
+const ConsentModeTypeSchema = z.enum(CONSENT_MODE_TYPES).meta({ 'x-error-message': `must be one of ${CONSENT_MODE_TYPES.join(', ')}` });
+const ConsentMode = z.array(ConsentModeTypeSchema).max(CONSENT_MODE_TYPES.length);
 
 const nonBlank = (max: number) => z.string().min(1).regex(/\S/).max(max);
 const days = () => z.int().min(1).max(LIMITS.durationDays);
@@ -160,6 +180,11 @@ const specFields = {
     .optional()
     .describe(
       'How consent works per jurisdiction (docs/consent.md, Signals and regimes). Null or absent: `{"*": {"model": "opt-in"}}`, nothing until accepted everywhere. A change is material.',
+    ),
+  consentMode: ConsentMode.nullable()
+    .optional()
+    .describe(
+      'Google Consent Mode v2 types this specification governs in the web components (docs/consent.md, Standards): a type is granted only when every specification mapped to it is. Null or absent: none.',
     ),
 };
 const optionalSpecFields = Object.fromEntries(Object.entries(specFields).map(([k, v]) => [k, v.optional()])) as {
@@ -298,6 +323,7 @@ export const Spec = z.object({
   deletedAt: dateTime().nullable().optional(),
   consentValidityDays: z.int().optional().describe('Present when set: days a consent to this specification stays valid.'),
   regimes: Regimes,
+  consentMode: z.array(z.enum(CONSENT_MODE_TYPES)).describe('Google Consent Mode v2 types this specification governs (empty: none).'),
 });
 registry.add(Spec, { id: 'DpSpec' });
 
@@ -335,6 +361,8 @@ export const ConsentRequestItem = z.object({
     .describe(
       'A Global Privacy Control signal decided `preselected` (the UI says so): the regime honours GPC and no explicit choice was made with the signal on.',
     ),
+  regimes: Regimes.describe('The specification’s regimes in every jurisdiction: the web components set Google Consent Mode defaults per region from them.'),
+  consentMode: z.array(z.enum(CONSENT_MODE_TYPES)).describe('Google Consent Mode v2 types the specification governs (empty: none).'),
 });
 registry.add(ConsentRequestItem, { id: 'DpConsentRequestItem' });
 

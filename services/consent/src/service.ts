@@ -18,6 +18,7 @@ import { LogSequencer } from './events/log-sequencer';
 import { ConsentLog } from './app/log';
 import { LogTree } from './app/log-tree';
 import { consentStoreOn } from './store/mongo/store';
+import { GvlFile } from './app/gvl';
 
 export async function startConsent(config: Config, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
   const { keys, generated } = await loadSigningKeys(config.ACCORD_RECEIPT_SIGNING_KEYS);
@@ -117,6 +118,8 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     erasure.key,
     { publishLeaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS },
   );
+  const gvl = new GvlFile(config.ACCORD_TCF_GVL, logger);
+  consents.tcfGvl = () => gvl.current();
 
   return serveGrpc(config, {
     services: [

@@ -270,6 +270,14 @@ describeStoreContract('the consent store', adapters, (s) => {
       const key = stateKey('acc', 's', ISSUER, TARGET, 'default');
       expect((await s.current.byKeys('acc', [key])).get(key)).toEqual(signalled);
       expect((await s.current.forDecisions('acc', [key])).get(key)).toEqual({ id: signalled!.id, action: null, gpc: true, jurisdiction: 'US-CA' });
+      // the TC string only when a call asks TCF vendors
+      expect((await s.current.forDecisions('acc', [key], { tcString: true })).get(key)).toEqual({
+        id: signalled!.id,
+        action: null,
+        gpc: true,
+        jurisdiction: 'US-CA',
+        tcString: signalled!.tcString,
+      });
       await s.current.apply([other!]);
       expect((await s.current.byKeys('acc', [key])).get(key)).toEqual(other);
       expect((await s.current.forDecisions('acc', [key])).get(key)).toEqual({ id: other!.id, action: true, gpc: false, jurisdiction: 'DE' });

@@ -31,6 +31,7 @@ import { idFloor, timeOrderedId } from '../domain/event-id';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from '../domain/receipt';
 import { statisticsOf, versionedTargets, type Statistics } from '../domain/statistics';
 import { decideBatch, type DecisionAnswer, type DecisionItem } from './decisions';
+import type { Gvl } from '../domain/tcf-vendor';
 import { eraseSubject } from './erasure';
 import type { ConsentLogPort, ConsentStore, ErasureRecord, EventPublisher, ExportFilter, SpecSource } from './ports';
 
@@ -419,10 +420,13 @@ export class Consents {
     );
   }
 
+  /** The operator's TCF Global Vendor List (service.ts sets it from ACCORD_TCF_GVL), for vendor decisions. */
+  tcfGvl: () => Gvl | undefined = () => undefined;
+
   /** "May I process this?" for a batch of items, at now or a past `at` (app/decisions.ts). */
   async decide(accountId: string, items: DecisionItem[], at?: Date): Promise<{ at: Date; decisions: DecisionAnswer[] }> {
     requireAccount(accountId);
-    return decideBatch(this.store, this.receipt.specs, this.receipt.settings.baseUrl, accountId, items, at);
+    return decideBatch(this.store, this.receipt.specs, this.receipt.settings.baseUrl, accountId, items, at, Date.now(), this.tcfGvl);
   }
 
   async statistics(accountId: string, appId: string): Promise<Statistics> {

@@ -4,6 +4,7 @@ import { DEFAULT_SCOPE, holdsReplacement, IDENTIFIER_MESSAGE, LIMITS, stateKey }
 import { decide, decidedEvent, type DecidedEvent, type Decision, type DecisionSpec } from '../domain/decision';
 import { idFloor } from '../domain/event-id';
 import { specIdOfTarget, type SpecDetails } from '../domain/receipt';
+import { decideVendor, type Gvl, type TcDecodeCache } from '../domain/tcf-vendor';
 import type { ConsentStore, SpecSource, StateRef } from './ports';
 
 /** Items in one decisions call. */
@@ -21,9 +22,17 @@ export interface DecisionItem {
   jurisdiction?: string | undefined;
   /** A Global Privacy Control signal is on now. */
   gpc?: boolean | undefined;
+  /** A TCF vendor (GVL id) and purpose, both or neither: answered from the event's TC string (domain/tcf-vendor.ts). */
+  vendor?: number | undefined;
+  purpose?: number | undefined;
 }
 
-export interface DecisionAnswer extends Decision {
+export interface DecisionAnswer extends Omit<Decision, 'basis'> {
+  basis: Decision['basis'] | ReturnType<typeof decideVendor>['basis'];
+  /** Items that asked for a TCF vendor: what was asked, and the GVL version used. */
+  vendor?: number;
+  purpose?: number;
+  gvlVersion?: number;
   subject: string;
   issuer: string;
   target: string;
@@ -51,11 +60,19 @@ export async function decideBatch(
   items: DecisionItem[],
   at?: Date,
   now: number = Date.now(),
+  /** The operator's Global Vendor List (ACCORD_TCF_GVL), for items that ask a TCF vendor. */
+  gvlOf: () => Gvl | undefined = () => undefined,
 ): Promise<{ at: Date; decisions: DecisionAnswer[] }> {
   const { norm, when } = validate(items, at, now);
+  const asksVendors = norm.some((i) => i.vendor !== undefined);
+  const gvl = asksVendors ? gvlOf() : undefined;
+  if (asksVendors && !gvl) {
+    const i = norm.findIndex((n) => n.vendor !== undefined);
+    throw invalid([{ field: `/items/${i}/vendor`, message: 'needs a TCF Global Vendor List, and this deployment has none (ACCORD_TCF_GVL)' }]);
+  }
   const keys = norm.map((i) => stateKey(accountId, i.subject, i.issuer, i.target, i.scope));
   const unique = [...new Set(keys)];
-  const current = await store.current.forDecisions(accountId, unique);
+  const current = await store.current.forDecisions(accountId, unique, asksVendors ? { tcString: true } : undefined);
   const asOf = new Map<string, DecidedEvent>();
   if (when === now) for (const [k, e] of current) asOf.set(k, e);
   else {
@@ -77,9 +94,17 @@ export async function decideBatch(
       for (const [k, e] of await store.events.newestBefore(accountId, refs, bound)) asOf.set(k, decidedEvent(e));
     }
   }
+  const decodedTc: TcDecodeCache = new Map();
   const specOf = await specsOf(specs, baseUrl, accountId, norm, when === now ? undefined : new Date(when));
   const decisions = norm.map((item, i): DecisionAnswer => {
     const event = asOf.get(keys[i]!);
+    if (item.vendor !== undefined && item.purpose !== undefined && gvl) {
+      const v = decideVendor(event?.tcString, item.vendor, item.purpose, gvl, decodedTc);
+      const answer: DecisionAnswer = { subject: item.subject, issuer: item.issuer, target: item.target, scope: item.scope, ...v };
+      Object.assign(answer, { vendor: item.vendor, purpose: item.purpose, gvlVersion: gvl.version });
+      if (event) answer.event = event;
+      return answer;
+    }
     const specId = specIdOfTarget(item.target, baseUrl);
     const spec = specId === undefined ? undefined : specOf.get(specId);
     const d = decide(event, { at: when, spec, jurisdiction: item.jurisdiction, gpc: item.gpc });
@@ -97,7 +122,11 @@ interface NormalizedItem {
   scope: string;
   jurisdiction?: string;
   gpc?: boolean;
+  vendor?: number;
+  purpose?: number;
 }
+
+const TCF = contracts.consent.TCF_LIMITS;
 
 /** Every problem of every item at once, named `/items/N/field` (and `/at`, `/items`). */
 function validate(items: DecisionItem[], at: Date | undefined, now: number): { norm: NormalizedItem[]; when: number } {
@@ -134,6 +163,18 @@ function validate(items: DecisionItem[], at: Date | undefined, now: number): { n
     if (gpc !== undefined && gpc !== null) {
       if (typeof gpc !== 'boolean') errors.push({ field: `/items/${i}/gpc`, message: 'must be a boolean' });
       else out.gpc = gpc;
+    }
+    const { vendor, purpose } = item;
+    const has = (v: unknown) => v !== undefined && v !== null;
+    if (has(vendor) || has(purpose)) {
+      if (!has(vendor)) errors.push({ field: `/items/${i}/vendor`, message: 'is required with purpose' });
+      else if (!Number.isInteger(vendor) || vendor! < 1 || vendor! > TCF.vendorMax)
+        errors.push({ field: `/items/${i}/vendor`, message: `must be a TCF vendor id from 1 to ${TCF.vendorMax}` });
+      else out.vendor = vendor!;
+      if (!has(purpose)) errors.push({ field: `/items/${i}/purpose`, message: 'is required with vendor' });
+      else if (!Number.isInteger(purpose) || purpose! < 1 || purpose! > TCF.purposeMax)
+        errors.push({ field: `/items/${i}/purpose`, message: `must be a TCF purpose id from 1 to ${TCF.purposeMax}` });
+      else out.purpose = purpose!;
     }
     return out;
   });

@@ -130,9 +130,10 @@ export interface CurrentStateStore {
   byKeys(accountId: string, keys: string[]): Promise<Map<string, ConsentEvent>>;
   /**
    * byKeys for decisions: of each current event only what a decision reads (DecidedEvent), so
-   * that a batch of 1,000 reads and builds no more than it needs. One lookup by key.
+   * that a batch of 1,000 reads and builds no more than it needs (the TC string only when
+   * `tcString` is asked: TCF vendor decisions). One lookup by key.
    */
-  forDecisions(accountId: string, keys: string[]): Promise<Map<string, DecidedEvent>>;
+  forDecisions(accountId: string, keys: string[], opts?: { tcString?: boolean }): Promise<Map<string, DecidedEvent>>;
   /** The current events of one subject and issuer on these targets (all targets when none is given), at most `limit`, in no order. */
   ofSubject(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<ConsentEvent[]>;
 }

@@ -13,7 +13,7 @@ export const BASES = ['consent', 'declined', 'no-consent', 'expired', 'renewal-r
 export type Basis = (typeof BASES)[number];
 
 /** What a decision reads of a state's event (and answers of it: its id, targetVersion and expiresAt). */
-export type DecidedEvent = Pick<ConsentEvent, 'id' | 'action' | 'targetVersion' | 'expiresAt' | 'gpc' | 'jurisdiction'>;
+export type DecidedEvent = Pick<ConsentEvent, 'id' | 'action' | 'targetVersion' | 'expiresAt' | 'gpc' | 'jurisdiction' | 'tcString'>;
 
 /** The fields of an event, or of a current state's copy of one, that a decision reads (DecidedEvent), and nothing else. */
 export function decidedEvent(e: {
@@ -23,12 +23,14 @@ export function decidedEvent(e: {
   expiresAt?: Date | null;
   gpc?: boolean | null;
   jurisdiction?: string | null;
+  tcString?: string | null;
 }): DecidedEvent {
   const out: DecidedEvent = { id: e.id, action: e.action ?? null };
   if (e.targetVersion != null) out.targetVersion = e.targetVersion;
   if (e.expiresAt != null) out.expiresAt = e.expiresAt;
   if (e.gpc != null) out.gpc = e.gpc;
   if (e.jurisdiction != null) out.jurisdiction = e.jurisdiction;
+  if (e.tcString != null) out.tcString = e.tcString; // TCF vendor decisions (domain/tcf-vendor.ts)
   return out;
 }
 

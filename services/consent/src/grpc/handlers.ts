@@ -45,6 +45,7 @@ function decisionMessage(d: DecisionAnswer): consentv1.Decision {
     if (d.event.expiresAt !== undefined) out.expiresAt = d.event.expiresAt;
   }
   if (d.regime) out.regime = { key: d.regime.key, model: d.regime.model, gpc: d.regime.gpc };
+  if (d.vendor !== undefined) Object.assign(out, { vendor: d.vendor, purpose: d.purpose, gvlVersion: d.gvlVersion });
   return out;
 }
 
@@ -131,6 +132,8 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
         scope: i.scope,
         jurisdiction: i.jurisdiction,
         gpc: i.gpc,
+        vendor: i.vendor,
+        purpose: i.purpose,
       }));
       const out = await consents.decide(req.accountId, items, req.at);
       return { at: out.at, decisions: out.decisions.map(decisionMessage) };

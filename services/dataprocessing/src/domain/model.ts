@@ -7,7 +7,8 @@
 // OpenAPI document (see docs/contracts.md).
 import { contracts } from '@accord/proto';
 
-export const { ACTIONS, LEGAL_BASES, TEXT_TYPES, LIMITS } = contracts.dataprocessing;
+export const { ACTIONS, LEGAL_BASES, TEXT_TYPES, LIMITS, CONSENT_MODE_TYPES } = contracts.dataprocessing;
+export type ConsentModeType = contracts.dataprocessing.ConsentModeType;
 export type Regimes = contracts.regimes.Regimes;
 export type Action = contracts.dataprocessing.Action;
 export type LegalBasis = contracts.dataprocessing.LegalBasis;
@@ -43,6 +44,8 @@ export interface SpecState {
   consentValidityDays?: number | null;
   /** How consent works per jurisdiction, normalised (contracts/regimes.ts): `*` always present. */
   regimes: Regimes;
+  /** Google Consent Mode v2 types the specification governs (absent: none; stored sorted, no duplicates). */
+  consentMode?: ConsentModeType[];
 }
 
 export interface TextState {

@@ -39,6 +39,7 @@ export function stateOf(spec: SpecRecord): SpecState {
     externalHref: spec.externalHref,
     ...(spec.consentValidityDays != null ? { consentValidityDays: spec.consentValidityDays } : {}),
     regimes: spec.regimes,
+    ...(spec.consentMode?.length ? { consentMode: spec.consentMode } : {}),
   };
 }
 
@@ -73,7 +74,8 @@ export function sameState(a: SpecState, b: SpecState): boolean {
     a.legalBasis === b.legalBasis &&
     a.externalHref === b.externalHref &&
     (a.consentValidityDays ?? null) === (b.consentValidityDays ?? null) &&
-    contracts.regimes.sameRegimes(a.regimes, b.regimes)
+    contracts.regimes.sameRegimes(a.regimes, b.regimes) &&
+    (a.consentMode ?? []).join() === (b.consentMode ?? []).join()
   );
 }
 

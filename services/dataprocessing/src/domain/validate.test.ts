@@ -58,6 +58,19 @@ describe('specification fields', () => {
     );
   });
 
+  it('keeps Google Consent Mode types in their documented order without duplicates, and names an unknown one under /consentMode', () => {
+    const s = validateSpec({ data: 'd', purpose: 'p', action: 'use', consentMode: ['analytics_storage', 'ad_storage', 'ad_storage'] }, defaults);
+    expect(s.consentMode).toEqual(['ad_storage', 'analytics_storage']);
+    expect(validateSpec({ data: 'd', purpose: 'p', action: 'use', consentMode: [] }, defaults)).not.toHaveProperty('consentMode');
+    expect(() => validateSpec({ data: 'd', purpose: 'p', action: 'use', consentMode: ['ad_storage', 'cookie_storage'] }, defaults)).toThrow(
+      expect.objectContaining({ fields: [{ field: '/consentMode/1', message: expect.stringContaining('must be one of ad_storage, ad_user_data') }] }),
+    );
+    // an update that does not name it keeps it; one that names it empty clears it
+    const updated = updateSpec(s, { purpose: 'q' }, ['purpose'], defaults);
+    expect(updated.consentMode).toEqual(['ad_storage', 'analytics_storage']);
+    expect(updateSpec(s, {}, ['consentMode'], defaults)).not.toHaveProperty('consentMode');
+  });
+
   it('names every missing required field at once', () => {
     expect(fieldsOf(() => validateSpec({}, defaults))).toEqual(['/data', '/purpose', '/action']);
   });

@@ -3,10 +3,12 @@ import { InvalidArgumentError, type FieldError } from '@accord/common';
 import { contracts } from '@accord/proto';
 import {
   ACTIONS,
+  CONSENT_MODE_TYPES,
   LEGAL_BASES,
   LIMITS,
   TEXT_TYPES,
   type Action,
+  type ConsentModeType,
   type GroupState,
   type LegalBasis,
   type SpecState,
@@ -42,6 +44,8 @@ export interface SpecInput {
   consentValidityDays?: number | undefined;
   /** As sent (the proto RegimeMap; absent or empty: the default); checked by contracts/regimes.ts. */
   regimes?: { byJurisdiction: Record<string, { model?: string; gpc?: string }> } | undefined;
+  /** Google Consent Mode v2 types (absent or empty: none). */
+  consentMode?: string[] | undefined;
 }
 
 export interface TextInput {
@@ -168,10 +172,17 @@ export function validateSpec(input: SpecInput, defaults: { location: string }): 
   );
   for (const e of regimeErrors) c.add(`/regimes${e.field}`, e.message);
 
+  const consentMode = new Set<ConsentModeType>();
+  (input.consentMode ?? []).forEach((t, i) => {
+    if ((CONSENT_MODE_TYPES as readonly string[]).includes(t)) consentMode.add(t as ConsentModeType);
+    else c.add(`/consentMode/${i}`, `must be one of ${CONSENT_MODE_TYPES.join(', ')}`);
+  });
+
   c.throwIfAny();
   return {
     ...(consentValidityDays !== null ? { consentValidityDays } : {}),
     regimes,
+    ...(consentMode.size ? { consentMode: CONSENT_MODE_TYPES.filter((t) => consentMode.has(t)) } : {}),
     data,
     purpose,
     action,
@@ -206,6 +217,7 @@ export function updateSpec(current: SpecState, input: SpecInput, mask: readonly 
     externalHref: current.externalHref ?? undefined,
     consentValidityDays: current.consentValidityDays ?? undefined,
     regimes: { byJurisdiction: current.regimes },
+    consentMode: current.consentMode ?? [],
   };
   for (const f of mask as (keyof SpecInput)[]) (merged as Record<string, unknown>)[f] = input[f];
   return validateSpec(merged, defaults);

@@ -36,6 +36,9 @@ export interface ConsentItem {
   regime: contracts.regimes.AppliedRegime;
   preselected: boolean | null;
   gpcApplied: boolean;
+  /** The specification's regimes everywhere and its Google Consent Mode types (the web components set defaults per region from them). */
+  regimes: contracts.regimes.Regimes;
+  consentMode: string[];
 }
 
 export interface ConsentRequestView {
@@ -87,6 +90,8 @@ function itemOf(s: SpecRecord, opts: ViewOptions): Omit<ConsentItem, 'regime' | 
     legalBasis: s.legalBasis,
     externalHref: s.externalHref,
     version: s.version,
+    regimes: s.regimes,
+    consentMode: s.consentMode ?? [],
   };
 }
 

@@ -13,8 +13,12 @@ import type { ConsentItem, ConsentRequestView, DashboardItem } from '../domain/v
  */
 export function specFieldsFromPb(f: pb.SpecFields | undefined): SpecInput {
   if (!f) return {};
-  const { regimes, ...rest } = f;
-  return regimes ? { ...rest, regimes: { byJurisdiction: Object.fromEntries(regimes.byJurisdiction) } } : rest;
+  const { regimes, consentMode, ...rest } = f;
+  return {
+    ...rest,
+    ...(regimes ? { regimes: { byJurisdiction: Object.fromEntries(regimes.byJurisdiction) } } : {}),
+    ...(consentMode ? { consentMode: consentMode.types } : {}),
+  };
 }
 
 export function groupToPb(g: GroupRecord): pb.Group {
@@ -51,6 +55,7 @@ function specFieldsToPb(s: SpecRecord, target: string) {
     version: s.version,
     reconsentSince: s.reconsentSince,
     regimes: new Map(Object.entries(s.regimes)),
+    consentMode: s.consentMode ?? [],
     target,
     archived: s.deletedAt !== null,
   };
@@ -84,6 +89,8 @@ export function itemToPb(i: ConsentItem): pb.ConsentRequestItem {
     regime: i.regime,
     preselected: i.preselected ?? undefined,
     gpcApplied: i.gpcApplied,
+    regimes: new Map(Object.entries(i.regimes)),
+    consentMode: i.consentMode,
   };
 }
 

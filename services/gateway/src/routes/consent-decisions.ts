@@ -24,6 +24,7 @@ export function decisionRoutes(r: Router, ctx: GatewayContext): void {
     if (d.targetVersion !== undefined) out.targetVersion = d.targetVersion;
     if (d.expiresAt !== undefined) out.expiresAt = d.expiresAt.toISOString();
     if (d.regime) out.regime = d.regime as NonNullable<contracts.consent.DecisionJson['regime']>;
+    if (d.vendor !== undefined) Object.assign(out, { vendor: d.vendor, purpose: d.purpose, gvlVersion: d.gvlVersion });
     // evidence after the fields it is about
     if (d.eventId !== undefined) {
       const at = `${ctx.baseUrl}/consent/v0/consents/${d.eventId}`;
@@ -36,6 +37,8 @@ export function decisionRoutes(r: Router, ctx: GatewayContext): void {
     if (typeof o.scope === 'string' && o.scope !== '') item.scope = o.scope;
     if (typeof o.jurisdiction === 'string' && o.jurisdiction !== '') item.jurisdiction = o.jurisdiction;
     if (typeof o.gpc === 'boolean') item.gpc = o.gpc;
+    if (typeof o.vendor === 'number') item.vendor = o.vendor;
+    if (typeof o.purpose === 'number') item.purpose = o.purpose;
     return item;
   };
 

@@ -37,6 +37,7 @@ function specFieldsFrom(body: Body): pb.SpecFields {
       byJurisdiction.set(k, { model: v.model, gpc: v.gpc ?? '' });
     fields.regimes = { byJurisdiction };
   }
+  if (body.consentMode) fields.consentMode = { types: body.consentMode as string[] };
   return fields;
 }
 
@@ -80,6 +81,7 @@ export function specJson(s: pb.Spec) {
     deletedAt: iso(s.deletedAt),
     ...(s.consentValidityDays !== undefined ? { consentValidityDays: s.consentValidityDays } : {}),
     regimes: regimesJson(s.regimes),
+    consentMode: s.consentMode,
   };
 }
 
@@ -111,6 +113,8 @@ function itemJson(i: pb.ConsentRequestItem) {
     regime: { key: i.regime?.key ?? '*', model: i.regime?.model ?? 'opt-in', gpc: i.regime?.gpc || 'ignore' },
     preselected: i.preselected ?? null,
     gpcApplied: i.gpcApplied,
+    regimes: regimesJson(i.regimes),
+    consentMode: i.consentMode,
   };
 }
 

@@ -95,7 +95,12 @@ type DecisionItem struct {
 	// Where the subject is, when its current event does not say (ISO 3166-1 alpha-2 or ISO 3166-2).
 	Jurisdiction *string `protobuf:"bytes,5,opt,name=jurisdiction,proto3,oneof" json:"jurisdiction,omitempty"`
 	// A Global Privacy Control signal is on now.
-	Gpc           *bool `protobuf:"varint,6,opt,name=gpc,proto3,oneof" json:"gpc,omitempty"`
+	Gpc *bool `protobuf:"varint,6,opt,name=gpc,proto3,oneof" json:"gpc,omitempty"`
+	// An IAB TCF vendor (its Global Vendor List id, 1-65535) and TCF purpose (1-11), both or
+	// neither: the answer comes from the TC string of the state's current event (needs the
+	// operator's GVL, ACCORD_TCF_GVL; else INVALID_ARGUMENT naming the field).
+	Vendor        *int32 `protobuf:"varint,7,opt,name=vendor,proto3,oneof" json:"vendor,omitempty"`
+	Purpose       *int32 `protobuf:"varint,8,opt,name=purpose,proto3,oneof" json:"purpose,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -170,6 +175,20 @@ func (x *DecisionItem) GetGpc() bool {
 		return *x.Gpc
 	}
 	return false
+}
+
+func (x *DecisionItem) GetVendor() int32 {
+	if x != nil && x.Vendor != nil {
+		return *x.Vendor
+	}
+	return 0
+}
+
+func (x *DecisionItem) GetPurpose() int32 {
+	if x != nil && x.Purpose != nil {
+		return *x.Purpose
+	}
+	return 0
 }
 
 type DecideResponse struct {
@@ -303,6 +322,12 @@ type Decision struct {
 	TargetVersion *int32                 `protobuf:"varint,8,opt,name=target_version,json=targetVersion,proto3,oneof" json:"target_version,omitempty"`
 	ExpiresAt     *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=expires_at,json=expiresAt,proto3,oneof" json:"expires_at,omitempty"`
 	Regime        *AppliedRegime         `protobuf:"bytes,10,opt,name=regime,proto3,oneof" json:"regime,omitempty"`
+	// Items that asked for a TCF vendor: the vendor and purpose asked, and the version of the
+	// Global Vendor List the answer used (basis tcf-consent, tcf-legitimate-interest, tcf-refused,
+	// tcf-restricted or no-tc-string).
+	Vendor        *int32 `protobuf:"varint,11,opt,name=vendor,proto3,oneof" json:"vendor,omitempty"`
+	Purpose       *int32 `protobuf:"varint,12,opt,name=purpose,proto3,oneof" json:"purpose,omitempty"`
+	GvlVersion    *int32 `protobuf:"varint,13,opt,name=gvl_version,json=gvlVersion,proto3,oneof" json:"gvl_version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -405,6 +430,27 @@ func (x *Decision) GetRegime() *AppliedRegime {
 		return x.Regime
 	}
 	return nil
+}
+
+func (x *Decision) GetVendor() int32 {
+	if x != nil && x.Vendor != nil {
+		return *x.Vendor
+	}
+	return 0
+}
+
+func (x *Decision) GetPurpose() int32 {
+	if x != nil && x.Purpose != nil {
+		return *x.Purpose
+	}
+	return 0
+}
+
+func (x *Decision) GetGvlVersion() int32 {
+	if x != nil && x.GvlVersion != nil {
+		return *x.GvlVersion
+	}
+	return 0
 }
 
 type EraseSubjectRequest struct {
@@ -2960,24 +3006,29 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12/\n" +
 	"\x02at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampH\x00R\x02at\x88\x01\x01\x125\n" +
 	"\x05items\x18\x03 \x03(\v2\x1f.accord.consent.v1.DecisionItemR\x05itemsB\x05\n" +
-	"\x03_at\"\xd6\x01\n" +
+	"\x03_at\"\xa9\x02\n" +
 	"\fDecisionItem\x12\x18\n" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12\x16\n" +
 	"\x06issuer\x18\x02 \x01(\tR\x06issuer\x12\x16\n" +
 	"\x06target\x18\x03 \x01(\tR\x06target\x12\x19\n" +
 	"\x05scope\x18\x04 \x01(\tH\x00R\x05scope\x88\x01\x01\x12'\n" +
 	"\fjurisdiction\x18\x05 \x01(\tH\x01R\fjurisdiction\x88\x01\x01\x12\x15\n" +
-	"\x03gpc\x18\x06 \x01(\bH\x02R\x03gpc\x88\x01\x01B\b\n" +
+	"\x03gpc\x18\x06 \x01(\bH\x02R\x03gpc\x88\x01\x01\x12\x1b\n" +
+	"\x06vendor\x18\a \x01(\x05H\x03R\x06vendor\x88\x01\x01\x12\x1d\n" +
+	"\apurpose\x18\b \x01(\x05H\x04R\apurpose\x88\x01\x01B\b\n" +
 	"\x06_scopeB\x0f\n" +
 	"\r_jurisdictionB\x06\n" +
-	"\x04_gpc\"w\n" +
+	"\x04_gpcB\t\n" +
+	"\a_vendorB\n" +
+	"\n" +
+	"\b_purpose\"w\n" +
 	"\x0eDecideResponse\x12*\n" +
 	"\x02at\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x129\n" +
 	"\tdecisions\x18\x02 \x03(\v2\x1b.accord.consent.v1.DecisionR\tdecisions\"I\n" +
 	"\rAppliedRegime\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12\x10\n" +
-	"\x03gpc\x18\x03 \x01(\tR\x03gpc\"\x9f\x03\n" +
+	"\x03gpc\x18\x03 \x01(\tR\x03gpc\"\xa8\x04\n" +
 	"\bDecision\x12\x18\n" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12\x16\n" +
 	"\x06issuer\x18\x02 \x01(\tR\x06issuer\x12\x16\n" +
@@ -2990,11 +3041,19 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\n" +
 	"expires_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampH\x02R\texpiresAt\x88\x01\x01\x12=\n" +
 	"\x06regime\x18\n" +
-	" \x01(\v2 .accord.consent.v1.AppliedRegimeH\x03R\x06regime\x88\x01\x01B\v\n" +
+	" \x01(\v2 .accord.consent.v1.AppliedRegimeH\x03R\x06regime\x88\x01\x01\x12\x1b\n" +
+	"\x06vendor\x18\v \x01(\x05H\x04R\x06vendor\x88\x01\x01\x12\x1d\n" +
+	"\apurpose\x18\f \x01(\x05H\x05R\apurpose\x88\x01\x01\x12$\n" +
+	"\vgvl_version\x18\r \x01(\x05H\x06R\n" +
+	"gvlVersion\x88\x01\x01B\v\n" +
 	"\t_event_idB\x11\n" +
 	"\x0f_target_versionB\r\n" +
 	"\v_expires_atB\t\n" +
-	"\a_regime\"\xaa\x01\n" +
+	"\a_regimeB\t\n" +
+	"\a_vendorB\n" +
+	"\n" +
+	"\b_purposeB\x0e\n" +
+	"\f_gvl_version\"\xaa\x01\n" +
 	"\x13EraseSubjectRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x15\n" +

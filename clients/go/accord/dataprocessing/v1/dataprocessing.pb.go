@@ -726,7 +726,11 @@ type SpecFields struct {
 	// Days a consent to this specification stays valid (its events get expires_at); unset: no expiry.
 	ConsentValidityDays *int32 `protobuf:"varint,10,opt,name=consent_validity_days,json=consentValidityDays,proto3,oneof" json:"consent_validity_days,omitempty"`
 	// How consent works per jurisdiction; unset (or empty): the default {"*": opt-in}. A change is material.
-	Regimes       *RegimeMap `protobuf:"bytes,11,opt,name=regimes,proto3" json:"regimes,omitempty"`
+	Regimes *RegimeMap `protobuf:"bytes,11,opt,name=regimes,proto3" json:"regimes,omitempty"`
+	// Google Consent Mode v2 types this specification governs in the web components (ad_storage,
+	// ad_user_data, ad_personalization, analytics_storage, functionality_storage,
+	// personalization_storage, security_storage); unset or empty: none. Unknown types are INVALID_ARGUMENT.
+	ConsentMode   *ConsentModeTypes `protobuf:"bytes,12,opt,name=consent_mode,json=consentMode,proto3" json:"consent_mode,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -838,6 +842,58 @@ func (x *SpecFields) GetRegimes() *RegimeMap {
 	return nil
 }
 
+func (x *SpecFields) GetConsentMode() *ConsentModeTypes {
+	if x != nil {
+		return x.ConsentMode
+	}
+	return nil
+}
+
+// Google Consent Mode v2 types (a message, so that an update can tell "unset" from "none").
+type ConsentModeTypes struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Types         []string               `protobuf:"bytes,1,rep,name=types,proto3" json:"types,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConsentModeTypes) Reset() {
+	*x = ConsentModeTypes{}
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConsentModeTypes) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConsentModeTypes) ProtoMessage() {}
+
+func (x *ConsentModeTypes) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConsentModeTypes.ProtoReflect.Descriptor instead.
+func (*ConsentModeTypes) Descriptor() ([]byte, []int) {
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ConsentModeTypes) GetTypes() []string {
+	if x != nil {
+		return x.Types
+	}
+	return nil
+}
+
 // Regimes by jurisdiction: keys "*", ISO 3166-1 alpha-2 or ISO 3166-2 codes.
 type RegimeMap struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
@@ -848,7 +904,7 @@ type RegimeMap struct {
 
 func (x *RegimeMap) Reset() {
 	*x = RegimeMap{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[12]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -860,7 +916,7 @@ func (x *RegimeMap) String() string {
 func (*RegimeMap) ProtoMessage() {}
 
 func (x *RegimeMap) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[12]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -873,7 +929,7 @@ func (x *RegimeMap) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegimeMap.ProtoReflect.Descriptor instead.
 func (*RegimeMap) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{12}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *RegimeMap) GetByJurisdiction() map[string]*Regime {
@@ -896,7 +952,7 @@ type Regime struct {
 
 func (x *Regime) Reset() {
 	*x = Regime{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[13]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -908,7 +964,7 @@ func (x *Regime) String() string {
 func (*Regime) ProtoMessage() {}
 
 func (x *Regime) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[13]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -921,7 +977,7 @@ func (x *Regime) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Regime.ProtoReflect.Descriptor instead.
 func (*Regime) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{13}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Regime) GetModel() string {
@@ -951,7 +1007,7 @@ type AppliedRegime struct {
 
 func (x *AppliedRegime) Reset() {
 	*x = AppliedRegime{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[14]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -963,7 +1019,7 @@ func (x *AppliedRegime) String() string {
 func (*AppliedRegime) ProtoMessage() {}
 
 func (x *AppliedRegime) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[14]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -976,7 +1032,7 @@ func (x *AppliedRegime) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AppliedRegime.ProtoReflect.Descriptor instead.
 func (*AppliedRegime) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{14}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *AppliedRegime) GetKey() string {
@@ -1032,14 +1088,16 @@ type Spec struct {
 	// Consents to an older version are due for renewal.
 	ReconsentSince int32 `protobuf:"varint,21,opt,name=reconsent_since,json=reconsentSince,proto3" json:"reconsent_since,omitempty"`
 	// Normalised: keys upper case, gpc explicit, "*" always present.
-	Regimes       map[string]*Regime `protobuf:"bytes,22,rep,name=regimes,proto3" json:"regimes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Regimes map[string]*Regime `protobuf:"bytes,22,rep,name=regimes,proto3" json:"regimes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Google Consent Mode v2 types (see SpecFields.consent_mode).
+	ConsentMode   []string `protobuf:"bytes,23,rep,name=consent_mode,json=consentMode,proto3" json:"consent_mode,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Spec) Reset() {
 	*x = Spec{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[15]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1051,7 +1109,7 @@ func (x *Spec) String() string {
 func (*Spec) ProtoMessage() {}
 
 func (x *Spec) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[15]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1064,7 +1122,7 @@ func (x *Spec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Spec.ProtoReflect.Descriptor instead.
 func (*Spec) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{15}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Spec) GetId() string {
@@ -1221,6 +1279,13 @@ func (x *Spec) GetRegimes() map[string]*Regime {
 	return nil
 }
 
+func (x *Spec) GetConsentMode() []string {
+	if x != nil {
+		return x.ConsentMode
+	}
+	return nil
+}
+
 type CreateSpecRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	AccountId     string                 `protobuf:"bytes,1,opt,name=account_id,json=accountId,proto3" json:"account_id,omitempty"`
@@ -1234,7 +1299,7 @@ type CreateSpecRequest struct {
 
 func (x *CreateSpecRequest) Reset() {
 	*x = CreateSpecRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[16]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1246,7 +1311,7 @@ func (x *CreateSpecRequest) String() string {
 func (*CreateSpecRequest) ProtoMessage() {}
 
 func (x *CreateSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[16]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1259,7 +1324,7 @@ func (x *CreateSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateSpecRequest.ProtoReflect.Descriptor instead.
 func (*CreateSpecRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{16}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CreateSpecRequest) GetAccountId() string {
@@ -1307,7 +1372,7 @@ type GetSpecRequest struct {
 
 func (x *GetSpecRequest) Reset() {
 	*x = GetSpecRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[17]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1319,7 +1384,7 @@ func (x *GetSpecRequest) String() string {
 func (*GetSpecRequest) ProtoMessage() {}
 
 func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[17]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1332,7 +1397,7 @@ func (x *GetSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecRequest.ProtoReflect.Descriptor instead.
 func (*GetSpecRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{17}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetSpecRequest) GetAccountId() string {
@@ -1360,7 +1425,7 @@ type ListSpecsRequest struct {
 
 func (x *ListSpecsRequest) Reset() {
 	*x = ListSpecsRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[18]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1372,7 +1437,7 @@ func (x *ListSpecsRequest) String() string {
 func (*ListSpecsRequest) ProtoMessage() {}
 
 func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[18]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1385,7 +1450,7 @@ func (x *ListSpecsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsRequest.ProtoReflect.Descriptor instead.
 func (*ListSpecsRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{18}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ListSpecsRequest) GetAccountId() string {
@@ -1419,7 +1484,7 @@ type ListSpecsResponse struct {
 
 func (x *ListSpecsResponse) Reset() {
 	*x = ListSpecsResponse{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[19]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1431,7 +1496,7 @@ func (x *ListSpecsResponse) String() string {
 func (*ListSpecsResponse) ProtoMessage() {}
 
 func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[19]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1444,7 +1509,7 @@ func (x *ListSpecsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecsResponse.ProtoReflect.Descriptor instead.
 func (*ListSpecsResponse) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{19}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ListSpecsResponse) GetSpecs() []*Spec {
@@ -1480,7 +1545,7 @@ type UpdateSpecRequest struct {
 
 func (x *UpdateSpecRequest) Reset() {
 	*x = UpdateSpecRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[20]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1492,7 +1557,7 @@ func (x *UpdateSpecRequest) String() string {
 func (*UpdateSpecRequest) ProtoMessage() {}
 
 func (x *UpdateSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[20]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1505,7 +1570,7 @@ func (x *UpdateSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateSpecRequest.ProtoReflect.Descriptor instead.
 func (*UpdateSpecRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{20}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *UpdateSpecRequest) GetAccountId() string {
@@ -1568,7 +1633,7 @@ type DeleteSpecRequest struct {
 
 func (x *DeleteSpecRequest) Reset() {
 	*x = DeleteSpecRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[21]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1580,7 +1645,7 @@ func (x *DeleteSpecRequest) String() string {
 func (*DeleteSpecRequest) ProtoMessage() {}
 
 func (x *DeleteSpecRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[21]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1593,7 +1658,7 @@ func (x *DeleteSpecRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteSpecRequest.ProtoReflect.Descriptor instead.
 func (*DeleteSpecRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{21}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *DeleteSpecRequest) GetAccountId() string {
@@ -1625,7 +1690,7 @@ type DeleteSpecResponse struct {
 
 func (x *DeleteSpecResponse) Reset() {
 	*x = DeleteSpecResponse{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[22]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1637,7 +1702,7 @@ func (x *DeleteSpecResponse) String() string {
 func (*DeleteSpecResponse) ProtoMessage() {}
 
 func (x *DeleteSpecResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[22]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1650,7 +1715,7 @@ func (x *DeleteSpecResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteSpecResponse.ProtoReflect.Descriptor instead.
 func (*DeleteSpecResponse) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{22}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{23}
 }
 
 // The state of a specification as of one version.
@@ -1671,7 +1736,7 @@ type SpecVersion struct {
 
 func (x *SpecVersion) Reset() {
 	*x = SpecVersion{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[23]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1683,7 +1748,7 @@ func (x *SpecVersion) String() string {
 func (*SpecVersion) ProtoMessage() {}
 
 func (x *SpecVersion) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[23]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1696,7 +1761,7 @@ func (x *SpecVersion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpecVersion.ProtoReflect.Descriptor instead.
 func (*SpecVersion) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{23}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SpecVersion) GetSpecId() string {
@@ -1751,7 +1816,7 @@ type ListSpecVersionsRequest struct {
 
 func (x *ListSpecVersionsRequest) Reset() {
 	*x = ListSpecVersionsRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[24]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1763,7 +1828,7 @@ func (x *ListSpecVersionsRequest) String() string {
 func (*ListSpecVersionsRequest) ProtoMessage() {}
 
 func (x *ListSpecVersionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[24]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1776,7 +1841,7 @@ func (x *ListSpecVersionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecVersionsRequest.ProtoReflect.Descriptor instead.
 func (*ListSpecVersionsRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{24}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ListSpecVersionsRequest) GetAccountId() string {
@@ -1802,7 +1867,7 @@ type ListSpecVersionsResponse struct {
 
 func (x *ListSpecVersionsResponse) Reset() {
 	*x = ListSpecVersionsResponse{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[25]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1814,7 +1879,7 @@ func (x *ListSpecVersionsResponse) String() string {
 func (*ListSpecVersionsResponse) ProtoMessage() {}
 
 func (x *ListSpecVersionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[25]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1827,7 +1892,7 @@ func (x *ListSpecVersionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListSpecVersionsResponse.ProtoReflect.Descriptor instead.
 func (*ListSpecVersionsResponse) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{25}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ListSpecVersionsResponse) GetVersions() []*SpecVersion {
@@ -1848,7 +1913,7 @@ type GetSpecVersionRequest struct {
 
 func (x *GetSpecVersionRequest) Reset() {
 	*x = GetSpecVersionRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[26]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1860,7 +1925,7 @@ func (x *GetSpecVersionRequest) String() string {
 func (*GetSpecVersionRequest) ProtoMessage() {}
 
 func (x *GetSpecVersionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[26]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1873,7 +1938,7 @@ func (x *GetSpecVersionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecVersionRequest.ProtoReflect.Descriptor instead.
 func (*GetSpecVersionRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{26}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetSpecVersionRequest) GetAccountId() string {
@@ -1909,7 +1974,7 @@ type CreateTextRequest struct {
 
 func (x *CreateTextRequest) Reset() {
 	*x = CreateTextRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[27]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1921,7 +1986,7 @@ func (x *CreateTextRequest) String() string {
 func (*CreateTextRequest) ProtoMessage() {}
 
 func (x *CreateTextRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[27]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1934,7 +1999,7 @@ func (x *CreateTextRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTextRequest.ProtoReflect.Descriptor instead.
 func (*CreateTextRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{27}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CreateTextRequest) GetAccountId() string {
@@ -1975,7 +2040,7 @@ type ListTextsRequest struct {
 
 func (x *ListTextsRequest) Reset() {
 	*x = ListTextsRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[28]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1987,7 +2052,7 @@ func (x *ListTextsRequest) String() string {
 func (*ListTextsRequest) ProtoMessage() {}
 
 func (x *ListTextsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[28]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2000,7 +2065,7 @@ func (x *ListTextsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTextsRequest.ProtoReflect.Descriptor instead.
 func (*ListTextsRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{28}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ListTextsRequest) GetAccountId() string {
@@ -2026,7 +2091,7 @@ type ListTextsResponse struct {
 
 func (x *ListTextsResponse) Reset() {
 	*x = ListTextsResponse{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[29]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2038,7 +2103,7 @@ func (x *ListTextsResponse) String() string {
 func (*ListTextsResponse) ProtoMessage() {}
 
 func (x *ListTextsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[29]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2051,7 +2116,7 @@ func (x *ListTextsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTextsResponse.ProtoReflect.Descriptor instead.
 func (*ListTextsResponse) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{29}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ListTextsResponse) GetTexts() []*Text {
@@ -2072,7 +2137,7 @@ type GetTextRequest struct {
 
 func (x *GetTextRequest) Reset() {
 	*x = GetTextRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[30]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2084,7 +2149,7 @@ func (x *GetTextRequest) String() string {
 func (*GetTextRequest) ProtoMessage() {}
 
 func (x *GetTextRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[30]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2097,7 +2162,7 @@ func (x *GetTextRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTextRequest.ProtoReflect.Descriptor instead.
 func (*GetTextRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{30}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *GetTextRequest) GetAccountId() string {
@@ -2135,7 +2200,7 @@ type UpdateTextRequest struct {
 
 func (x *UpdateTextRequest) Reset() {
 	*x = UpdateTextRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[31]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2147,7 +2212,7 @@ func (x *UpdateTextRequest) String() string {
 func (*UpdateTextRequest) ProtoMessage() {}
 
 func (x *UpdateTextRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[31]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2160,7 +2225,7 @@ func (x *UpdateTextRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateTextRequest.ProtoReflect.Descriptor instead.
 func (*UpdateTextRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{31}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *UpdateTextRequest) GetAccountId() string {
@@ -2217,7 +2282,7 @@ type DeleteTextRequest struct {
 
 func (x *DeleteTextRequest) Reset() {
 	*x = DeleteTextRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[32]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2229,7 +2294,7 @@ func (x *DeleteTextRequest) String() string {
 func (*DeleteTextRequest) ProtoMessage() {}
 
 func (x *DeleteTextRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[32]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2242,7 +2307,7 @@ func (x *DeleteTextRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteTextRequest.ProtoReflect.Descriptor instead.
 func (*DeleteTextRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{32}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *DeleteTextRequest) GetAccountId() string {
@@ -2281,7 +2346,7 @@ type DeleteTextResponse struct {
 
 func (x *DeleteTextResponse) Reset() {
 	*x = DeleteTextResponse{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[33]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2293,7 +2358,7 @@ func (x *DeleteTextResponse) String() string {
 func (*DeleteTextResponse) ProtoMessage() {}
 
 func (x *DeleteTextResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[33]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2306,7 +2371,7 @@ func (x *DeleteTextResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteTextResponse.ProtoReflect.Descriptor instead.
 func (*DeleteTextResponse) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{33}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{34}
 }
 
 type GetSpecForConsentRequest struct {
@@ -2326,7 +2391,7 @@ type GetSpecForConsentRequest struct {
 
 func (x *GetSpecForConsentRequest) Reset() {
 	*x = GetSpecForConsentRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[34]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2338,7 +2403,7 @@ func (x *GetSpecForConsentRequest) String() string {
 func (*GetSpecForConsentRequest) ProtoMessage() {}
 
 func (x *GetSpecForConsentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[34]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2351,7 +2416,7 @@ func (x *GetSpecForConsentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSpecForConsentRequest.ProtoReflect.Descriptor instead.
 func (*GetSpecForConsentRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{34}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetSpecForConsentRequest) GetAccountId() string {
@@ -2412,7 +2477,7 @@ type SpecForConsent struct {
 
 func (x *SpecForConsent) Reset() {
 	*x = SpecForConsent{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[35]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2424,7 +2489,7 @@ func (x *SpecForConsent) String() string {
 func (*SpecForConsent) ProtoMessage() {}
 
 func (x *SpecForConsent) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[35]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2437,7 +2502,7 @@ func (x *SpecForConsent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpecForConsent.ProtoReflect.Descriptor instead.
 func (*SpecForConsent) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{35}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *SpecForConsent) GetId() string {
@@ -2590,7 +2655,7 @@ type ResolveTargetRequest struct {
 
 func (x *ResolveTargetRequest) Reset() {
 	*x = ResolveTargetRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[36]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2602,7 +2667,7 @@ func (x *ResolveTargetRequest) String() string {
 func (*ResolveTargetRequest) ProtoMessage() {}
 
 func (x *ResolveTargetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[36]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2615,7 +2680,7 @@ func (x *ResolveTargetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveTargetRequest.ProtoReflect.Descriptor instead.
 func (*ResolveTargetRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{36}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ResolveTargetRequest) GetAccountId() string {
@@ -2644,7 +2709,7 @@ type ResolveTargetResponse struct {
 
 func (x *ResolveTargetResponse) Reset() {
 	*x = ResolveTargetResponse{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[37]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2656,7 +2721,7 @@ func (x *ResolveTargetResponse) String() string {
 func (*ResolveTargetResponse) ProtoMessage() {}
 
 func (x *ResolveTargetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[37]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2669,7 +2734,7 @@ func (x *ResolveTargetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveTargetResponse.ProtoReflect.Descriptor instead.
 func (*ResolveTargetResponse) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{37}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ResolveTargetResponse) GetIsSpecTarget() bool {
@@ -2707,7 +2772,7 @@ type GetGroupPolicyRequest struct {
 
 func (x *GetGroupPolicyRequest) Reset() {
 	*x = GetGroupPolicyRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[38]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2719,7 +2784,7 @@ func (x *GetGroupPolicyRequest) String() string {
 func (*GetGroupPolicyRequest) ProtoMessage() {}
 
 func (x *GetGroupPolicyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[38]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2732,7 +2797,7 @@ func (x *GetGroupPolicyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetGroupPolicyRequest.ProtoReflect.Descriptor instead.
 func (*GetGroupPolicyRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{38}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *GetGroupPolicyRequest) GetAccountId() string {
@@ -2773,7 +2838,7 @@ type GroupPolicy struct {
 
 func (x *GroupPolicy) Reset() {
 	*x = GroupPolicy{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[39]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2785,7 +2850,7 @@ func (x *GroupPolicy) String() string {
 func (*GroupPolicy) ProtoMessage() {}
 
 func (x *GroupPolicy) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[39]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2798,7 +2863,7 @@ func (x *GroupPolicy) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GroupPolicy.ProtoReflect.Descriptor instead.
 func (*GroupPolicy) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{39}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *GroupPolicy) GetHtml() string {
@@ -2832,7 +2897,7 @@ type GetConsentRequestRequest struct {
 
 func (x *GetConsentRequestRequest) Reset() {
 	*x = GetConsentRequestRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[40]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2844,7 +2909,7 @@ func (x *GetConsentRequestRequest) String() string {
 func (*GetConsentRequestRequest) ProtoMessage() {}
 
 func (x *GetConsentRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[40]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2857,7 +2922,7 @@ func (x *GetConsentRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetConsentRequestRequest.ProtoReflect.Descriptor instead.
 func (*GetConsentRequestRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{40}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *GetConsentRequestRequest) GetAccountId() string {
@@ -2922,14 +2987,19 @@ type ConsentRequestItem struct {
 	// What the UI pre-selects; absent under notice (no choice).
 	Preselected *bool `protobuf:"varint,14,opt,name=preselected,proto3,oneof" json:"preselected,omitempty"`
 	// A GPC signal decided the pre-selection (the UI says so).
-	GpcApplied    bool `protobuf:"varint,15,opt,name=gpc_applied,json=gpcApplied,proto3" json:"gpc_applied,omitempty"`
+	GpcApplied bool `protobuf:"varint,15,opt,name=gpc_applied,json=gpcApplied,proto3" json:"gpc_applied,omitempty"`
+	// The specification's regimes in every jurisdiction (as Spec.regimes): the web components set
+	// Google Consent Mode defaults per region from them.
+	Regimes map[string]*Regime `protobuf:"bytes,16,rep,name=regimes,proto3" json:"regimes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Google Consent Mode v2 types the specification governs (see SpecFields.consent_mode).
+	ConsentMode   []string `protobuf:"bytes,17,rep,name=consent_mode,json=consentMode,proto3" json:"consent_mode,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ConsentRequestItem) Reset() {
 	*x = ConsentRequestItem{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[41]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2941,7 +3011,7 @@ func (x *ConsentRequestItem) String() string {
 func (*ConsentRequestItem) ProtoMessage() {}
 
 func (x *ConsentRequestItem) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[41]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2954,7 +3024,7 @@ func (x *ConsentRequestItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsentRequestItem.ProtoReflect.Descriptor instead.
 func (*ConsentRequestItem) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{41}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ConsentRequestItem) GetSpecId() string {
@@ -3062,6 +3132,20 @@ func (x *ConsentRequestItem) GetGpcApplied() bool {
 	return false
 }
 
+func (x *ConsentRequestItem) GetRegimes() map[string]*Regime {
+	if x != nil {
+		return x.Regimes
+	}
+	return nil
+}
+
+func (x *ConsentRequestItem) GetConsentMode() []string {
+	if x != nil {
+		return x.ConsentMode
+	}
+	return nil
+}
+
 type ConsentRequest struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	GroupId  string                 `protobuf:"bytes,1,opt,name=group_id,json=groupId,proto3" json:"group_id,omitempty"`
@@ -3078,7 +3162,7 @@ type ConsentRequest struct {
 
 func (x *ConsentRequest) Reset() {
 	*x = ConsentRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[42]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3090,7 +3174,7 @@ func (x *ConsentRequest) String() string {
 func (*ConsentRequest) ProtoMessage() {}
 
 func (x *ConsentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[42]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3103,7 +3187,7 @@ func (x *ConsentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConsentRequest.ProtoReflect.Descriptor instead.
 func (*ConsentRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{42}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ConsentRequest) GetGroupId() string {
@@ -3172,7 +3256,7 @@ type GetDashboardRequest struct {
 
 func (x *GetDashboardRequest) Reset() {
 	*x = GetDashboardRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[43]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3184,7 +3268,7 @@ func (x *GetDashboardRequest) String() string {
 func (*GetDashboardRequest) ProtoMessage() {}
 
 func (x *GetDashboardRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[43]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3197,7 +3281,7 @@ func (x *GetDashboardRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetDashboardRequest.ProtoReflect.Descriptor instead.
 func (*GetDashboardRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{43}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *GetDashboardRequest) GetAccountId() string {
@@ -3276,7 +3360,7 @@ type ScopeState struct {
 
 func (x *ScopeState) Reset() {
 	*x = ScopeState{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[44]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3288,7 +3372,7 @@ func (x *ScopeState) String() string {
 func (*ScopeState) ProtoMessage() {}
 
 func (x *ScopeState) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[44]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3301,7 +3385,7 @@ func (x *ScopeState) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScopeState.ProtoReflect.Descriptor instead.
 func (*ScopeState) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{44}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ScopeState) GetScope() string {
@@ -3365,7 +3449,7 @@ type DashboardItem struct {
 
 func (x *DashboardItem) Reset() {
 	*x = DashboardItem{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[45]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3377,7 +3461,7 @@ func (x *DashboardItem) String() string {
 func (*DashboardItem) ProtoMessage() {}
 
 func (x *DashboardItem) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[45]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3390,7 +3474,7 @@ func (x *DashboardItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DashboardItem.ProtoReflect.Descriptor instead.
 func (*DashboardItem) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{45}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *DashboardItem) GetItem() *ConsentRequestItem {
@@ -3431,7 +3515,7 @@ type Dashboard struct {
 
 func (x *Dashboard) Reset() {
 	*x = Dashboard{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[46]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3443,7 +3527,7 @@ func (x *Dashboard) String() string {
 func (*Dashboard) ProtoMessage() {}
 
 func (x *Dashboard) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[46]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3456,7 +3540,7 @@ func (x *Dashboard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Dashboard.ProtoReflect.Descriptor instead.
 func (*Dashboard) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{46}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Dashboard) GetGroupId() string {
@@ -3531,7 +3615,7 @@ type ListPendingRenewalsRequest struct {
 
 func (x *ListPendingRenewalsRequest) Reset() {
 	*x = ListPendingRenewalsRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[47]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3543,7 +3627,7 @@ func (x *ListPendingRenewalsRequest) String() string {
 func (*ListPendingRenewalsRequest) ProtoMessage() {}
 
 func (x *ListPendingRenewalsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[47]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3556,7 +3640,7 @@ func (x *ListPendingRenewalsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPendingRenewalsRequest.ProtoReflect.Descriptor instead.
 func (*ListPendingRenewalsRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{47}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *ListPendingRenewalsRequest) GetLimit() int32 {
@@ -3580,7 +3664,7 @@ type PendingRenewal struct {
 
 func (x *PendingRenewal) Reset() {
 	*x = PendingRenewal{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[48]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3592,7 +3676,7 @@ func (x *PendingRenewal) String() string {
 func (*PendingRenewal) ProtoMessage() {}
 
 func (x *PendingRenewal) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[48]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3605,7 +3689,7 @@ func (x *PendingRenewal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PendingRenewal.ProtoReflect.Descriptor instead.
 func (*PendingRenewal) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{48}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *PendingRenewal) GetAccountId() string {
@@ -3645,7 +3729,7 @@ type ListPendingRenewalsResponse struct {
 
 func (x *ListPendingRenewalsResponse) Reset() {
 	*x = ListPendingRenewalsResponse{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[49]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3657,7 +3741,7 @@ func (x *ListPendingRenewalsResponse) String() string {
 func (*ListPendingRenewalsResponse) ProtoMessage() {}
 
 func (x *ListPendingRenewalsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[49]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3670,7 +3754,7 @@ func (x *ListPendingRenewalsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPendingRenewalsResponse.ProtoReflect.Descriptor instead.
 func (*ListPendingRenewalsResponse) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{49}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ListPendingRenewalsResponse) GetRenewals() []*PendingRenewal {
@@ -3690,7 +3774,7 @@ type AckRenewalRequest struct {
 
 func (x *AckRenewalRequest) Reset() {
 	*x = AckRenewalRequest{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[50]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3702,7 +3786,7 @@ func (x *AckRenewalRequest) String() string {
 func (*AckRenewalRequest) ProtoMessage() {}
 
 func (x *AckRenewalRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[50]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3715,7 +3799,7 @@ func (x *AckRenewalRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckRenewalRequest.ProtoReflect.Descriptor instead.
 func (*AckRenewalRequest) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{50}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *AckRenewalRequest) GetSpecId() string {
@@ -3740,7 +3824,7 @@ type AckRenewalResponse struct {
 
 func (x *AckRenewalResponse) Reset() {
 	*x = AckRenewalResponse{}
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[51]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3752,7 +3836,7 @@ func (x *AckRenewalResponse) String() string {
 func (*AckRenewalResponse) ProtoMessage() {}
 
 func (x *AckRenewalResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[51]
+	mi := &file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3765,7 +3849,7 @@ func (x *AckRenewalResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AckRenewalResponse.ProtoReflect.Descriptor instead.
 func (*AckRenewalResponse) Descriptor() ([]byte, []int) {
-	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{51}
+	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP(), []int{52}
 }
 
 var File_accord_dataprocessing_v1_dataprocessing_proto protoreflect.FileDescriptor
@@ -3838,7 +3922,7 @@ const file_accord_dataprocessing_v1_dataprocessing_proto_rawDesc = "" +
 	"\x04type\x18\x03 \x01(\tH\x02R\x04type\x88\x01\x01B\b\n" +
 	"\x06_valueB\v\n" +
 	"\t_languageB\a\n" +
-	"\x05_type\"\xd1\x04\n" +
+	"\x05_type\"\xa0\x05\n" +
 	"\n" +
 	"SpecFields\x12\x17\n" +
 	"\x04data\x18\x01 \x01(\tH\x00R\x04data\x88\x01\x01\x12\x1d\n" +
@@ -3853,7 +3937,8 @@ const file_accord_dataprocessing_v1_dataprocessing_proto_rawDesc = "" +
 	"\rexternal_href\x18\t \x01(\tH\bR\fexternalHref\x88\x01\x01\x127\n" +
 	"\x15consent_validity_days\x18\n" +
 	" \x01(\x05H\tR\x13consentValidityDays\x88\x01\x01\x12=\n" +
-	"\aregimes\x18\v \x01(\v2#.accord.dataprocessing.v1.RegimeMapR\aregimesB\a\n" +
+	"\aregimes\x18\v \x01(\v2#.accord.dataprocessing.v1.RegimeMapR\aregimes\x12M\n" +
+	"\fconsent_mode\x18\f \x01(\v2*.accord.dataprocessing.v1.ConsentModeTypesR\vconsentModeB\a\n" +
 	"\x05_dataB\n" +
 	"\n" +
 	"\b_purposeB\t\n" +
@@ -3865,7 +3950,9 @@ const file_accord_dataprocessing_v1_dataprocessing_proto_rawDesc = "" +
 	"\t_durationB\x0e\n" +
 	"\f_legal_basisB\x10\n" +
 	"\x0e_external_hrefB\x18\n" +
-	"\x16_consent_validity_days\"\xd2\x01\n" +
+	"\x16_consent_validity_days\"(\n" +
+	"\x10ConsentModeTypes\x12\x14\n" +
+	"\x05types\x18\x01 \x03(\tR\x05types\"\xd2\x01\n" +
 	"\tRegimeMap\x12`\n" +
 	"\x0fby_jurisdiction\x18\x01 \x03(\v27.accord.dataprocessing.v1.RegimeMap.ByJurisdictionEntryR\x0ebyJurisdiction\x1ac\n" +
 	"\x13ByJurisdictionEntry\x12\x10\n" +
@@ -3877,7 +3964,7 @@ const file_accord_dataprocessing_v1_dataprocessing_proto_rawDesc = "" +
 	"\rAppliedRegime\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12\x10\n" +
-	"\x03gpc\x18\x03 \x01(\tR\x03gpc\"\xcd\a\n" +
+	"\x03gpc\x18\x03 \x01(\tR\x03gpc\"\xf0\a\n" +
 	"\x04Spec\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x19\n" +
 	"\bgroup_id\x18\x02 \x01(\tR\agroupId\x12\x12\n" +
@@ -3905,7 +3992,8 @@ const file_accord_dataprocessing_v1_dataprocessing_proto_rawDesc = "" +
 	"deleted_at\x18\x13 \x01(\v2\x1a.google.protobuf.TimestampH\x01R\tdeletedAt\x88\x01\x01\x127\n" +
 	"\x15consent_validity_days\x18\x14 \x01(\x05H\x02R\x13consentValidityDays\x88\x01\x01\x12'\n" +
 	"\x0freconsent_since\x18\x15 \x01(\x05R\x0ereconsentSince\x12E\n" +
-	"\aregimes\x18\x16 \x03(\v2+.accord.dataprocessing.v1.Spec.RegimesEntryR\aregimes\x1a\\\n" +
+	"\aregimes\x18\x16 \x03(\v2+.accord.dataprocessing.v1.Spec.RegimesEntryR\aregimes\x12!\n" +
+	"\fconsent_mode\x18\x17 \x03(\tR\vconsentMode\x1a\\\n" +
 	"\fRegimesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x126\n" +
 	"\x05value\x18\x02 \x01(\v2 .accord.dataprocessing.v1.RegimeR\x05value:\x028\x01B\v\n" +
@@ -4066,7 +4154,7 @@ const file_accord_dataprocessing_v1_dataprocessing_proto_rawDesc = "" +
 	"\fjurisdiction\x18\x05 \x01(\tH\x00R\fjurisdiction\x88\x01\x01\x12\x15\n" +
 	"\x03gpc\x18\x06 \x01(\bH\x01R\x03gpc\x88\x01\x01B\x0f\n" +
 	"\r_jurisdictionB\x06\n" +
-	"\x04_gpc\"\xa0\x04\n" +
+	"\x04_gpc\"\xf6\x05\n" +
 	"\x12ConsentRequestItem\x12\x17\n" +
 	"\aspec_id\x18\x01 \x01(\tR\x06specId\x12\x16\n" +
 	"\x06target\x18\x02 \x01(\tR\x06target\x122\n" +
@@ -4085,7 +4173,12 @@ const file_accord_dataprocessing_v1_dataprocessing_proto_rawDesc = "" +
 	"\x06regime\x18\r \x01(\v2'.accord.dataprocessing.v1.AppliedRegimeR\x06regime\x12%\n" +
 	"\vpreselected\x18\x0e \x01(\bH\x01R\vpreselected\x88\x01\x01\x12\x1f\n" +
 	"\vgpc_applied\x18\x0f \x01(\bR\n" +
-	"gpcAppliedB\v\n" +
+	"gpcApplied\x12S\n" +
+	"\aregimes\x18\x10 \x03(\v29.accord.dataprocessing.v1.ConsentRequestItem.RegimesEntryR\aregimes\x12!\n" +
+	"\fconsent_mode\x18\x11 \x03(\tR\vconsentMode\x1a\\\n" +
+	"\fRegimesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x126\n" +
+	"\x05value\x18\x02 \x01(\v2 .accord.dataprocessing.v1.RegimeR\x05value:\x028\x01B\v\n" +
 	"\t_durationB\x0e\n" +
 	"\f_preselected\"\xf1\x01\n" +
 	"\x0eConsentRequest\x12\x19\n" +
@@ -4196,7 +4289,7 @@ func file_accord_dataprocessing_v1_dataprocessing_proto_rawDescGZIP() []byte {
 	return file_accord_dataprocessing_v1_dataprocessing_proto_rawDescData
 }
 
-var file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes = make([]protoimpl.MessageInfo, 55)
+var file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes = make([]protoimpl.MessageInfo, 57)
 var file_accord_dataprocessing_v1_dataprocessing_proto_goTypes = []any{
 	(*Group)(nil),                       // 0: accord.dataprocessing.v1.Group
 	(*GroupFields)(nil),                 // 1: accord.dataprocessing.v1.GroupFields
@@ -4210,147 +4303,152 @@ var file_accord_dataprocessing_v1_dataprocessing_proto_goTypes = []any{
 	(*Text)(nil),                        // 9: accord.dataprocessing.v1.Text
 	(*TextFields)(nil),                  // 10: accord.dataprocessing.v1.TextFields
 	(*SpecFields)(nil),                  // 11: accord.dataprocessing.v1.SpecFields
-	(*RegimeMap)(nil),                   // 12: accord.dataprocessing.v1.RegimeMap
-	(*Regime)(nil),                      // 13: accord.dataprocessing.v1.Regime
-	(*AppliedRegime)(nil),               // 14: accord.dataprocessing.v1.AppliedRegime
-	(*Spec)(nil),                        // 15: accord.dataprocessing.v1.Spec
-	(*CreateSpecRequest)(nil),           // 16: accord.dataprocessing.v1.CreateSpecRequest
-	(*GetSpecRequest)(nil),              // 17: accord.dataprocessing.v1.GetSpecRequest
-	(*ListSpecsRequest)(nil),            // 18: accord.dataprocessing.v1.ListSpecsRequest
-	(*ListSpecsResponse)(nil),           // 19: accord.dataprocessing.v1.ListSpecsResponse
-	(*UpdateSpecRequest)(nil),           // 20: accord.dataprocessing.v1.UpdateSpecRequest
-	(*DeleteSpecRequest)(nil),           // 21: accord.dataprocessing.v1.DeleteSpecRequest
-	(*DeleteSpecResponse)(nil),          // 22: accord.dataprocessing.v1.DeleteSpecResponse
-	(*SpecVersion)(nil),                 // 23: accord.dataprocessing.v1.SpecVersion
-	(*ListSpecVersionsRequest)(nil),     // 24: accord.dataprocessing.v1.ListSpecVersionsRequest
-	(*ListSpecVersionsResponse)(nil),    // 25: accord.dataprocessing.v1.ListSpecVersionsResponse
-	(*GetSpecVersionRequest)(nil),       // 26: accord.dataprocessing.v1.GetSpecVersionRequest
-	(*CreateTextRequest)(nil),           // 27: accord.dataprocessing.v1.CreateTextRequest
-	(*ListTextsRequest)(nil),            // 28: accord.dataprocessing.v1.ListTextsRequest
-	(*ListTextsResponse)(nil),           // 29: accord.dataprocessing.v1.ListTextsResponse
-	(*GetTextRequest)(nil),              // 30: accord.dataprocessing.v1.GetTextRequest
-	(*UpdateTextRequest)(nil),           // 31: accord.dataprocessing.v1.UpdateTextRequest
-	(*DeleteTextRequest)(nil),           // 32: accord.dataprocessing.v1.DeleteTextRequest
-	(*DeleteTextResponse)(nil),          // 33: accord.dataprocessing.v1.DeleteTextResponse
-	(*GetSpecForConsentRequest)(nil),    // 34: accord.dataprocessing.v1.GetSpecForConsentRequest
-	(*SpecForConsent)(nil),              // 35: accord.dataprocessing.v1.SpecForConsent
-	(*ResolveTargetRequest)(nil),        // 36: accord.dataprocessing.v1.ResolveTargetRequest
-	(*ResolveTargetResponse)(nil),       // 37: accord.dataprocessing.v1.ResolveTargetResponse
-	(*GetGroupPolicyRequest)(nil),       // 38: accord.dataprocessing.v1.GetGroupPolicyRequest
-	(*GroupPolicy)(nil),                 // 39: accord.dataprocessing.v1.GroupPolicy
-	(*GetConsentRequestRequest)(nil),    // 40: accord.dataprocessing.v1.GetConsentRequestRequest
-	(*ConsentRequestItem)(nil),          // 41: accord.dataprocessing.v1.ConsentRequestItem
-	(*ConsentRequest)(nil),              // 42: accord.dataprocessing.v1.ConsentRequest
-	(*GetDashboardRequest)(nil),         // 43: accord.dataprocessing.v1.GetDashboardRequest
-	(*ScopeState)(nil),                  // 44: accord.dataprocessing.v1.ScopeState
-	(*DashboardItem)(nil),               // 45: accord.dataprocessing.v1.DashboardItem
-	(*Dashboard)(nil),                   // 46: accord.dataprocessing.v1.Dashboard
-	(*ListPendingRenewalsRequest)(nil),  // 47: accord.dataprocessing.v1.ListPendingRenewalsRequest
-	(*PendingRenewal)(nil),              // 48: accord.dataprocessing.v1.PendingRenewal
-	(*ListPendingRenewalsResponse)(nil), // 49: accord.dataprocessing.v1.ListPendingRenewalsResponse
-	(*AckRenewalRequest)(nil),           // 50: accord.dataprocessing.v1.AckRenewalRequest
-	(*AckRenewalResponse)(nil),          // 51: accord.dataprocessing.v1.AckRenewalResponse
-	nil,                                 // 52: accord.dataprocessing.v1.RegimeMap.ByJurisdictionEntry
-	nil,                                 // 53: accord.dataprocessing.v1.Spec.RegimesEntry
-	nil,                                 // 54: accord.dataprocessing.v1.SpecForConsent.RegimesEntry
-	(*timestamppb.Timestamp)(nil),       // 55: google.protobuf.Timestamp
-	(*v1.PageRequest)(nil),              // 56: accord.common.v1.PageRequest
+	(*ConsentModeTypes)(nil),            // 12: accord.dataprocessing.v1.ConsentModeTypes
+	(*RegimeMap)(nil),                   // 13: accord.dataprocessing.v1.RegimeMap
+	(*Regime)(nil),                      // 14: accord.dataprocessing.v1.Regime
+	(*AppliedRegime)(nil),               // 15: accord.dataprocessing.v1.AppliedRegime
+	(*Spec)(nil),                        // 16: accord.dataprocessing.v1.Spec
+	(*CreateSpecRequest)(nil),           // 17: accord.dataprocessing.v1.CreateSpecRequest
+	(*GetSpecRequest)(nil),              // 18: accord.dataprocessing.v1.GetSpecRequest
+	(*ListSpecsRequest)(nil),            // 19: accord.dataprocessing.v1.ListSpecsRequest
+	(*ListSpecsResponse)(nil),           // 20: accord.dataprocessing.v1.ListSpecsResponse
+	(*UpdateSpecRequest)(nil),           // 21: accord.dataprocessing.v1.UpdateSpecRequest
+	(*DeleteSpecRequest)(nil),           // 22: accord.dataprocessing.v1.DeleteSpecRequest
+	(*DeleteSpecResponse)(nil),          // 23: accord.dataprocessing.v1.DeleteSpecResponse
+	(*SpecVersion)(nil),                 // 24: accord.dataprocessing.v1.SpecVersion
+	(*ListSpecVersionsRequest)(nil),     // 25: accord.dataprocessing.v1.ListSpecVersionsRequest
+	(*ListSpecVersionsResponse)(nil),    // 26: accord.dataprocessing.v1.ListSpecVersionsResponse
+	(*GetSpecVersionRequest)(nil),       // 27: accord.dataprocessing.v1.GetSpecVersionRequest
+	(*CreateTextRequest)(nil),           // 28: accord.dataprocessing.v1.CreateTextRequest
+	(*ListTextsRequest)(nil),            // 29: accord.dataprocessing.v1.ListTextsRequest
+	(*ListTextsResponse)(nil),           // 30: accord.dataprocessing.v1.ListTextsResponse
+	(*GetTextRequest)(nil),              // 31: accord.dataprocessing.v1.GetTextRequest
+	(*UpdateTextRequest)(nil),           // 32: accord.dataprocessing.v1.UpdateTextRequest
+	(*DeleteTextRequest)(nil),           // 33: accord.dataprocessing.v1.DeleteTextRequest
+	(*DeleteTextResponse)(nil),          // 34: accord.dataprocessing.v1.DeleteTextResponse
+	(*GetSpecForConsentRequest)(nil),    // 35: accord.dataprocessing.v1.GetSpecForConsentRequest
+	(*SpecForConsent)(nil),              // 36: accord.dataprocessing.v1.SpecForConsent
+	(*ResolveTargetRequest)(nil),        // 37: accord.dataprocessing.v1.ResolveTargetRequest
+	(*ResolveTargetResponse)(nil),       // 38: accord.dataprocessing.v1.ResolveTargetResponse
+	(*GetGroupPolicyRequest)(nil),       // 39: accord.dataprocessing.v1.GetGroupPolicyRequest
+	(*GroupPolicy)(nil),                 // 40: accord.dataprocessing.v1.GroupPolicy
+	(*GetConsentRequestRequest)(nil),    // 41: accord.dataprocessing.v1.GetConsentRequestRequest
+	(*ConsentRequestItem)(nil),          // 42: accord.dataprocessing.v1.ConsentRequestItem
+	(*ConsentRequest)(nil),              // 43: accord.dataprocessing.v1.ConsentRequest
+	(*GetDashboardRequest)(nil),         // 44: accord.dataprocessing.v1.GetDashboardRequest
+	(*ScopeState)(nil),                  // 45: accord.dataprocessing.v1.ScopeState
+	(*DashboardItem)(nil),               // 46: accord.dataprocessing.v1.DashboardItem
+	(*Dashboard)(nil),                   // 47: accord.dataprocessing.v1.Dashboard
+	(*ListPendingRenewalsRequest)(nil),  // 48: accord.dataprocessing.v1.ListPendingRenewalsRequest
+	(*PendingRenewal)(nil),              // 49: accord.dataprocessing.v1.PendingRenewal
+	(*ListPendingRenewalsResponse)(nil), // 50: accord.dataprocessing.v1.ListPendingRenewalsResponse
+	(*AckRenewalRequest)(nil),           // 51: accord.dataprocessing.v1.AckRenewalRequest
+	(*AckRenewalResponse)(nil),          // 52: accord.dataprocessing.v1.AckRenewalResponse
+	nil,                                 // 53: accord.dataprocessing.v1.RegimeMap.ByJurisdictionEntry
+	nil,                                 // 54: accord.dataprocessing.v1.Spec.RegimesEntry
+	nil,                                 // 55: accord.dataprocessing.v1.SpecForConsent.RegimesEntry
+	nil,                                 // 56: accord.dataprocessing.v1.ConsentRequestItem.RegimesEntry
+	(*timestamppb.Timestamp)(nil),       // 57: google.protobuf.Timestamp
+	(*v1.PageRequest)(nil),              // 58: accord.common.v1.PageRequest
 }
 var file_accord_dataprocessing_v1_dataprocessing_proto_depIdxs = []int32{
-	55, // 0: accord.dataprocessing.v1.Group.created_at:type_name -> google.protobuf.Timestamp
-	55, // 1: accord.dataprocessing.v1.Group.updated_at:type_name -> google.protobuf.Timestamp
+	57, // 0: accord.dataprocessing.v1.Group.created_at:type_name -> google.protobuf.Timestamp
+	57, // 1: accord.dataprocessing.v1.Group.updated_at:type_name -> google.protobuf.Timestamp
 	1,  // 2: accord.dataprocessing.v1.CreateGroupRequest.fields:type_name -> accord.dataprocessing.v1.GroupFields
-	56, // 3: accord.dataprocessing.v1.ListGroupsRequest.page:type_name -> accord.common.v1.PageRequest
+	58, // 3: accord.dataprocessing.v1.ListGroupsRequest.page:type_name -> accord.common.v1.PageRequest
 	0,  // 4: accord.dataprocessing.v1.ListGroupsResponse.groups:type_name -> accord.dataprocessing.v1.Group
 	1,  // 5: accord.dataprocessing.v1.UpdateGroupRequest.fields:type_name -> accord.dataprocessing.v1.GroupFields
-	55, // 6: accord.dataprocessing.v1.Text.created_at:type_name -> google.protobuf.Timestamp
-	55, // 7: accord.dataprocessing.v1.Text.updated_at:type_name -> google.protobuf.Timestamp
-	12, // 8: accord.dataprocessing.v1.SpecFields.regimes:type_name -> accord.dataprocessing.v1.RegimeMap
-	52, // 9: accord.dataprocessing.v1.RegimeMap.by_jurisdiction:type_name -> accord.dataprocessing.v1.RegimeMap.ByJurisdictionEntry
-	9,  // 10: accord.dataprocessing.v1.Spec.texts:type_name -> accord.dataprocessing.v1.Text
-	55, // 11: accord.dataprocessing.v1.Spec.created_at:type_name -> google.protobuf.Timestamp
-	55, // 12: accord.dataprocessing.v1.Spec.updated_at:type_name -> google.protobuf.Timestamp
-	55, // 13: accord.dataprocessing.v1.Spec.deleted_at:type_name -> google.protobuf.Timestamp
-	53, // 14: accord.dataprocessing.v1.Spec.regimes:type_name -> accord.dataprocessing.v1.Spec.RegimesEntry
-	11, // 15: accord.dataprocessing.v1.CreateSpecRequest.fields:type_name -> accord.dataprocessing.v1.SpecFields
-	10, // 16: accord.dataprocessing.v1.CreateSpecRequest.texts:type_name -> accord.dataprocessing.v1.TextFields
-	56, // 17: accord.dataprocessing.v1.ListSpecsRequest.page:type_name -> accord.common.v1.PageRequest
-	15, // 18: accord.dataprocessing.v1.ListSpecsResponse.specs:type_name -> accord.dataprocessing.v1.Spec
-	11, // 19: accord.dataprocessing.v1.UpdateSpecRequest.fields:type_name -> accord.dataprocessing.v1.SpecFields
-	55, // 20: accord.dataprocessing.v1.SpecVersion.created_at:type_name -> google.protobuf.Timestamp
-	15, // 21: accord.dataprocessing.v1.SpecVersion.spec:type_name -> accord.dataprocessing.v1.Spec
-	23, // 22: accord.dataprocessing.v1.ListSpecVersionsResponse.versions:type_name -> accord.dataprocessing.v1.SpecVersion
-	10, // 23: accord.dataprocessing.v1.CreateTextRequest.fields:type_name -> accord.dataprocessing.v1.TextFields
-	9,  // 24: accord.dataprocessing.v1.ListTextsResponse.texts:type_name -> accord.dataprocessing.v1.Text
-	10, // 25: accord.dataprocessing.v1.UpdateTextRequest.fields:type_name -> accord.dataprocessing.v1.TextFields
-	55, // 26: accord.dataprocessing.v1.GetSpecForConsentRequest.at:type_name -> google.protobuf.Timestamp
-	9,  // 27: accord.dataprocessing.v1.SpecForConsent.texts:type_name -> accord.dataprocessing.v1.Text
-	54, // 28: accord.dataprocessing.v1.SpecForConsent.regimes:type_name -> accord.dataprocessing.v1.SpecForConsent.RegimesEntry
-	35, // 29: accord.dataprocessing.v1.ResolveTargetResponse.spec:type_name -> accord.dataprocessing.v1.SpecForConsent
-	9,  // 30: accord.dataprocessing.v1.ConsentRequestItem.text:type_name -> accord.dataprocessing.v1.Text
-	14, // 31: accord.dataprocessing.v1.ConsentRequestItem.regime:type_name -> accord.dataprocessing.v1.AppliedRegime
-	41, // 32: accord.dataprocessing.v1.ConsentRequest.items:type_name -> accord.dataprocessing.v1.ConsentRequestItem
-	55, // 33: accord.dataprocessing.v1.ScopeState.created_at:type_name -> google.protobuf.Timestamp
-	41, // 34: accord.dataprocessing.v1.DashboardItem.item:type_name -> accord.dataprocessing.v1.ConsentRequestItem
-	44, // 35: accord.dataprocessing.v1.DashboardItem.scopes:type_name -> accord.dataprocessing.v1.ScopeState
-	45, // 36: accord.dataprocessing.v1.Dashboard.items:type_name -> accord.dataprocessing.v1.DashboardItem
-	48, // 37: accord.dataprocessing.v1.ListPendingRenewalsResponse.renewals:type_name -> accord.dataprocessing.v1.PendingRenewal
-	13, // 38: accord.dataprocessing.v1.RegimeMap.ByJurisdictionEntry.value:type_name -> accord.dataprocessing.v1.Regime
-	13, // 39: accord.dataprocessing.v1.Spec.RegimesEntry.value:type_name -> accord.dataprocessing.v1.Regime
-	13, // 40: accord.dataprocessing.v1.SpecForConsent.RegimesEntry.value:type_name -> accord.dataprocessing.v1.Regime
-	2,  // 41: accord.dataprocessing.v1.DataProcessingService.CreateGroup:input_type -> accord.dataprocessing.v1.CreateGroupRequest
-	3,  // 42: accord.dataprocessing.v1.DataProcessingService.GetGroup:input_type -> accord.dataprocessing.v1.GetGroupRequest
-	4,  // 43: accord.dataprocessing.v1.DataProcessingService.ListGroups:input_type -> accord.dataprocessing.v1.ListGroupsRequest
-	6,  // 44: accord.dataprocessing.v1.DataProcessingService.UpdateGroup:input_type -> accord.dataprocessing.v1.UpdateGroupRequest
-	7,  // 45: accord.dataprocessing.v1.DataProcessingService.DeleteGroup:input_type -> accord.dataprocessing.v1.DeleteGroupRequest
-	16, // 46: accord.dataprocessing.v1.DataProcessingService.CreateSpec:input_type -> accord.dataprocessing.v1.CreateSpecRequest
-	17, // 47: accord.dataprocessing.v1.DataProcessingService.GetSpec:input_type -> accord.dataprocessing.v1.GetSpecRequest
-	18, // 48: accord.dataprocessing.v1.DataProcessingService.ListSpecs:input_type -> accord.dataprocessing.v1.ListSpecsRequest
-	20, // 49: accord.dataprocessing.v1.DataProcessingService.UpdateSpec:input_type -> accord.dataprocessing.v1.UpdateSpecRequest
-	21, // 50: accord.dataprocessing.v1.DataProcessingService.DeleteSpec:input_type -> accord.dataprocessing.v1.DeleteSpecRequest
-	24, // 51: accord.dataprocessing.v1.DataProcessingService.ListSpecVersions:input_type -> accord.dataprocessing.v1.ListSpecVersionsRequest
-	26, // 52: accord.dataprocessing.v1.DataProcessingService.GetSpecVersion:input_type -> accord.dataprocessing.v1.GetSpecVersionRequest
-	27, // 53: accord.dataprocessing.v1.DataProcessingService.CreateText:input_type -> accord.dataprocessing.v1.CreateTextRequest
-	28, // 54: accord.dataprocessing.v1.DataProcessingService.ListTexts:input_type -> accord.dataprocessing.v1.ListTextsRequest
-	30, // 55: accord.dataprocessing.v1.DataProcessingService.GetText:input_type -> accord.dataprocessing.v1.GetTextRequest
-	31, // 56: accord.dataprocessing.v1.DataProcessingService.UpdateText:input_type -> accord.dataprocessing.v1.UpdateTextRequest
-	32, // 57: accord.dataprocessing.v1.DataProcessingService.DeleteText:input_type -> accord.dataprocessing.v1.DeleteTextRequest
-	34, // 58: accord.dataprocessing.v1.DataProcessingService.GetSpecForConsent:input_type -> accord.dataprocessing.v1.GetSpecForConsentRequest
-	36, // 59: accord.dataprocessing.v1.DataProcessingService.ResolveTarget:input_type -> accord.dataprocessing.v1.ResolveTargetRequest
-	47, // 60: accord.dataprocessing.v1.DataProcessingService.ListPendingRenewals:input_type -> accord.dataprocessing.v1.ListPendingRenewalsRequest
-	50, // 61: accord.dataprocessing.v1.DataProcessingService.AckRenewal:input_type -> accord.dataprocessing.v1.AckRenewalRequest
-	38, // 62: accord.dataprocessing.v1.DataProcessingService.GetGroupPolicy:input_type -> accord.dataprocessing.v1.GetGroupPolicyRequest
-	40, // 63: accord.dataprocessing.v1.DataProcessingService.GetConsentRequest:input_type -> accord.dataprocessing.v1.GetConsentRequestRequest
-	43, // 64: accord.dataprocessing.v1.DataProcessingService.GetDashboard:input_type -> accord.dataprocessing.v1.GetDashboardRequest
-	0,  // 65: accord.dataprocessing.v1.DataProcessingService.CreateGroup:output_type -> accord.dataprocessing.v1.Group
-	0,  // 66: accord.dataprocessing.v1.DataProcessingService.GetGroup:output_type -> accord.dataprocessing.v1.Group
-	5,  // 67: accord.dataprocessing.v1.DataProcessingService.ListGroups:output_type -> accord.dataprocessing.v1.ListGroupsResponse
-	0,  // 68: accord.dataprocessing.v1.DataProcessingService.UpdateGroup:output_type -> accord.dataprocessing.v1.Group
-	8,  // 69: accord.dataprocessing.v1.DataProcessingService.DeleteGroup:output_type -> accord.dataprocessing.v1.DeleteGroupResponse
-	15, // 70: accord.dataprocessing.v1.DataProcessingService.CreateSpec:output_type -> accord.dataprocessing.v1.Spec
-	15, // 71: accord.dataprocessing.v1.DataProcessingService.GetSpec:output_type -> accord.dataprocessing.v1.Spec
-	19, // 72: accord.dataprocessing.v1.DataProcessingService.ListSpecs:output_type -> accord.dataprocessing.v1.ListSpecsResponse
-	15, // 73: accord.dataprocessing.v1.DataProcessingService.UpdateSpec:output_type -> accord.dataprocessing.v1.Spec
-	22, // 74: accord.dataprocessing.v1.DataProcessingService.DeleteSpec:output_type -> accord.dataprocessing.v1.DeleteSpecResponse
-	25, // 75: accord.dataprocessing.v1.DataProcessingService.ListSpecVersions:output_type -> accord.dataprocessing.v1.ListSpecVersionsResponse
-	23, // 76: accord.dataprocessing.v1.DataProcessingService.GetSpecVersion:output_type -> accord.dataprocessing.v1.SpecVersion
-	9,  // 77: accord.dataprocessing.v1.DataProcessingService.CreateText:output_type -> accord.dataprocessing.v1.Text
-	29, // 78: accord.dataprocessing.v1.DataProcessingService.ListTexts:output_type -> accord.dataprocessing.v1.ListTextsResponse
-	9,  // 79: accord.dataprocessing.v1.DataProcessingService.GetText:output_type -> accord.dataprocessing.v1.Text
-	9,  // 80: accord.dataprocessing.v1.DataProcessingService.UpdateText:output_type -> accord.dataprocessing.v1.Text
-	33, // 81: accord.dataprocessing.v1.DataProcessingService.DeleteText:output_type -> accord.dataprocessing.v1.DeleteTextResponse
-	35, // 82: accord.dataprocessing.v1.DataProcessingService.GetSpecForConsent:output_type -> accord.dataprocessing.v1.SpecForConsent
-	37, // 83: accord.dataprocessing.v1.DataProcessingService.ResolveTarget:output_type -> accord.dataprocessing.v1.ResolveTargetResponse
-	49, // 84: accord.dataprocessing.v1.DataProcessingService.ListPendingRenewals:output_type -> accord.dataprocessing.v1.ListPendingRenewalsResponse
-	51, // 85: accord.dataprocessing.v1.DataProcessingService.AckRenewal:output_type -> accord.dataprocessing.v1.AckRenewalResponse
-	39, // 86: accord.dataprocessing.v1.DataProcessingService.GetGroupPolicy:output_type -> accord.dataprocessing.v1.GroupPolicy
-	42, // 87: accord.dataprocessing.v1.DataProcessingService.GetConsentRequest:output_type -> accord.dataprocessing.v1.ConsentRequest
-	46, // 88: accord.dataprocessing.v1.DataProcessingService.GetDashboard:output_type -> accord.dataprocessing.v1.Dashboard
-	65, // [65:89] is the sub-list for method output_type
-	41, // [41:65] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	57, // 6: accord.dataprocessing.v1.Text.created_at:type_name -> google.protobuf.Timestamp
+	57, // 7: accord.dataprocessing.v1.Text.updated_at:type_name -> google.protobuf.Timestamp
+	13, // 8: accord.dataprocessing.v1.SpecFields.regimes:type_name -> accord.dataprocessing.v1.RegimeMap
+	12, // 9: accord.dataprocessing.v1.SpecFields.consent_mode:type_name -> accord.dataprocessing.v1.ConsentModeTypes
+	53, // 10: accord.dataprocessing.v1.RegimeMap.by_jurisdiction:type_name -> accord.dataprocessing.v1.RegimeMap.ByJurisdictionEntry
+	9,  // 11: accord.dataprocessing.v1.Spec.texts:type_name -> accord.dataprocessing.v1.Text
+	57, // 12: accord.dataprocessing.v1.Spec.created_at:type_name -> google.protobuf.Timestamp
+	57, // 13: accord.dataprocessing.v1.Spec.updated_at:type_name -> google.protobuf.Timestamp
+	57, // 14: accord.dataprocessing.v1.Spec.deleted_at:type_name -> google.protobuf.Timestamp
+	54, // 15: accord.dataprocessing.v1.Spec.regimes:type_name -> accord.dataprocessing.v1.Spec.RegimesEntry
+	11, // 16: accord.dataprocessing.v1.CreateSpecRequest.fields:type_name -> accord.dataprocessing.v1.SpecFields
+	10, // 17: accord.dataprocessing.v1.CreateSpecRequest.texts:type_name -> accord.dataprocessing.v1.TextFields
+	58, // 18: accord.dataprocessing.v1.ListSpecsRequest.page:type_name -> accord.common.v1.PageRequest
+	16, // 19: accord.dataprocessing.v1.ListSpecsResponse.specs:type_name -> accord.dataprocessing.v1.Spec
+	11, // 20: accord.dataprocessing.v1.UpdateSpecRequest.fields:type_name -> accord.dataprocessing.v1.SpecFields
+	57, // 21: accord.dataprocessing.v1.SpecVersion.created_at:type_name -> google.protobuf.Timestamp
+	16, // 22: accord.dataprocessing.v1.SpecVersion.spec:type_name -> accord.dataprocessing.v1.Spec
+	24, // 23: accord.dataprocessing.v1.ListSpecVersionsResponse.versions:type_name -> accord.dataprocessing.v1.SpecVersion
+	10, // 24: accord.dataprocessing.v1.CreateTextRequest.fields:type_name -> accord.dataprocessing.v1.TextFields
+	9,  // 25: accord.dataprocessing.v1.ListTextsResponse.texts:type_name -> accord.dataprocessing.v1.Text
+	10, // 26: accord.dataprocessing.v1.UpdateTextRequest.fields:type_name -> accord.dataprocessing.v1.TextFields
+	57, // 27: accord.dataprocessing.v1.GetSpecForConsentRequest.at:type_name -> google.protobuf.Timestamp
+	9,  // 28: accord.dataprocessing.v1.SpecForConsent.texts:type_name -> accord.dataprocessing.v1.Text
+	55, // 29: accord.dataprocessing.v1.SpecForConsent.regimes:type_name -> accord.dataprocessing.v1.SpecForConsent.RegimesEntry
+	36, // 30: accord.dataprocessing.v1.ResolveTargetResponse.spec:type_name -> accord.dataprocessing.v1.SpecForConsent
+	9,  // 31: accord.dataprocessing.v1.ConsentRequestItem.text:type_name -> accord.dataprocessing.v1.Text
+	15, // 32: accord.dataprocessing.v1.ConsentRequestItem.regime:type_name -> accord.dataprocessing.v1.AppliedRegime
+	56, // 33: accord.dataprocessing.v1.ConsentRequestItem.regimes:type_name -> accord.dataprocessing.v1.ConsentRequestItem.RegimesEntry
+	42, // 34: accord.dataprocessing.v1.ConsentRequest.items:type_name -> accord.dataprocessing.v1.ConsentRequestItem
+	57, // 35: accord.dataprocessing.v1.ScopeState.created_at:type_name -> google.protobuf.Timestamp
+	42, // 36: accord.dataprocessing.v1.DashboardItem.item:type_name -> accord.dataprocessing.v1.ConsentRequestItem
+	45, // 37: accord.dataprocessing.v1.DashboardItem.scopes:type_name -> accord.dataprocessing.v1.ScopeState
+	46, // 38: accord.dataprocessing.v1.Dashboard.items:type_name -> accord.dataprocessing.v1.DashboardItem
+	49, // 39: accord.dataprocessing.v1.ListPendingRenewalsResponse.renewals:type_name -> accord.dataprocessing.v1.PendingRenewal
+	14, // 40: accord.dataprocessing.v1.RegimeMap.ByJurisdictionEntry.value:type_name -> accord.dataprocessing.v1.Regime
+	14, // 41: accord.dataprocessing.v1.Spec.RegimesEntry.value:type_name -> accord.dataprocessing.v1.Regime
+	14, // 42: accord.dataprocessing.v1.SpecForConsent.RegimesEntry.value:type_name -> accord.dataprocessing.v1.Regime
+	14, // 43: accord.dataprocessing.v1.ConsentRequestItem.RegimesEntry.value:type_name -> accord.dataprocessing.v1.Regime
+	2,  // 44: accord.dataprocessing.v1.DataProcessingService.CreateGroup:input_type -> accord.dataprocessing.v1.CreateGroupRequest
+	3,  // 45: accord.dataprocessing.v1.DataProcessingService.GetGroup:input_type -> accord.dataprocessing.v1.GetGroupRequest
+	4,  // 46: accord.dataprocessing.v1.DataProcessingService.ListGroups:input_type -> accord.dataprocessing.v1.ListGroupsRequest
+	6,  // 47: accord.dataprocessing.v1.DataProcessingService.UpdateGroup:input_type -> accord.dataprocessing.v1.UpdateGroupRequest
+	7,  // 48: accord.dataprocessing.v1.DataProcessingService.DeleteGroup:input_type -> accord.dataprocessing.v1.DeleteGroupRequest
+	17, // 49: accord.dataprocessing.v1.DataProcessingService.CreateSpec:input_type -> accord.dataprocessing.v1.CreateSpecRequest
+	18, // 50: accord.dataprocessing.v1.DataProcessingService.GetSpec:input_type -> accord.dataprocessing.v1.GetSpecRequest
+	19, // 51: accord.dataprocessing.v1.DataProcessingService.ListSpecs:input_type -> accord.dataprocessing.v1.ListSpecsRequest
+	21, // 52: accord.dataprocessing.v1.DataProcessingService.UpdateSpec:input_type -> accord.dataprocessing.v1.UpdateSpecRequest
+	22, // 53: accord.dataprocessing.v1.DataProcessingService.DeleteSpec:input_type -> accord.dataprocessing.v1.DeleteSpecRequest
+	25, // 54: accord.dataprocessing.v1.DataProcessingService.ListSpecVersions:input_type -> accord.dataprocessing.v1.ListSpecVersionsRequest
+	27, // 55: accord.dataprocessing.v1.DataProcessingService.GetSpecVersion:input_type -> accord.dataprocessing.v1.GetSpecVersionRequest
+	28, // 56: accord.dataprocessing.v1.DataProcessingService.CreateText:input_type -> accord.dataprocessing.v1.CreateTextRequest
+	29, // 57: accord.dataprocessing.v1.DataProcessingService.ListTexts:input_type -> accord.dataprocessing.v1.ListTextsRequest
+	31, // 58: accord.dataprocessing.v1.DataProcessingService.GetText:input_type -> accord.dataprocessing.v1.GetTextRequest
+	32, // 59: accord.dataprocessing.v1.DataProcessingService.UpdateText:input_type -> accord.dataprocessing.v1.UpdateTextRequest
+	33, // 60: accord.dataprocessing.v1.DataProcessingService.DeleteText:input_type -> accord.dataprocessing.v1.DeleteTextRequest
+	35, // 61: accord.dataprocessing.v1.DataProcessingService.GetSpecForConsent:input_type -> accord.dataprocessing.v1.GetSpecForConsentRequest
+	37, // 62: accord.dataprocessing.v1.DataProcessingService.ResolveTarget:input_type -> accord.dataprocessing.v1.ResolveTargetRequest
+	48, // 63: accord.dataprocessing.v1.DataProcessingService.ListPendingRenewals:input_type -> accord.dataprocessing.v1.ListPendingRenewalsRequest
+	51, // 64: accord.dataprocessing.v1.DataProcessingService.AckRenewal:input_type -> accord.dataprocessing.v1.AckRenewalRequest
+	39, // 65: accord.dataprocessing.v1.DataProcessingService.GetGroupPolicy:input_type -> accord.dataprocessing.v1.GetGroupPolicyRequest
+	41, // 66: accord.dataprocessing.v1.DataProcessingService.GetConsentRequest:input_type -> accord.dataprocessing.v1.GetConsentRequestRequest
+	44, // 67: accord.dataprocessing.v1.DataProcessingService.GetDashboard:input_type -> accord.dataprocessing.v1.GetDashboardRequest
+	0,  // 68: accord.dataprocessing.v1.DataProcessingService.CreateGroup:output_type -> accord.dataprocessing.v1.Group
+	0,  // 69: accord.dataprocessing.v1.DataProcessingService.GetGroup:output_type -> accord.dataprocessing.v1.Group
+	5,  // 70: accord.dataprocessing.v1.DataProcessingService.ListGroups:output_type -> accord.dataprocessing.v1.ListGroupsResponse
+	0,  // 71: accord.dataprocessing.v1.DataProcessingService.UpdateGroup:output_type -> accord.dataprocessing.v1.Group
+	8,  // 72: accord.dataprocessing.v1.DataProcessingService.DeleteGroup:output_type -> accord.dataprocessing.v1.DeleteGroupResponse
+	16, // 73: accord.dataprocessing.v1.DataProcessingService.CreateSpec:output_type -> accord.dataprocessing.v1.Spec
+	16, // 74: accord.dataprocessing.v1.DataProcessingService.GetSpec:output_type -> accord.dataprocessing.v1.Spec
+	20, // 75: accord.dataprocessing.v1.DataProcessingService.ListSpecs:output_type -> accord.dataprocessing.v1.ListSpecsResponse
+	16, // 76: accord.dataprocessing.v1.DataProcessingService.UpdateSpec:output_type -> accord.dataprocessing.v1.Spec
+	23, // 77: accord.dataprocessing.v1.DataProcessingService.DeleteSpec:output_type -> accord.dataprocessing.v1.DeleteSpecResponse
+	26, // 78: accord.dataprocessing.v1.DataProcessingService.ListSpecVersions:output_type -> accord.dataprocessing.v1.ListSpecVersionsResponse
+	24, // 79: accord.dataprocessing.v1.DataProcessingService.GetSpecVersion:output_type -> accord.dataprocessing.v1.SpecVersion
+	9,  // 80: accord.dataprocessing.v1.DataProcessingService.CreateText:output_type -> accord.dataprocessing.v1.Text
+	30, // 81: accord.dataprocessing.v1.DataProcessingService.ListTexts:output_type -> accord.dataprocessing.v1.ListTextsResponse
+	9,  // 82: accord.dataprocessing.v1.DataProcessingService.GetText:output_type -> accord.dataprocessing.v1.Text
+	9,  // 83: accord.dataprocessing.v1.DataProcessingService.UpdateText:output_type -> accord.dataprocessing.v1.Text
+	34, // 84: accord.dataprocessing.v1.DataProcessingService.DeleteText:output_type -> accord.dataprocessing.v1.DeleteTextResponse
+	36, // 85: accord.dataprocessing.v1.DataProcessingService.GetSpecForConsent:output_type -> accord.dataprocessing.v1.SpecForConsent
+	38, // 86: accord.dataprocessing.v1.DataProcessingService.ResolveTarget:output_type -> accord.dataprocessing.v1.ResolveTargetResponse
+	50, // 87: accord.dataprocessing.v1.DataProcessingService.ListPendingRenewals:output_type -> accord.dataprocessing.v1.ListPendingRenewalsResponse
+	52, // 88: accord.dataprocessing.v1.DataProcessingService.AckRenewal:output_type -> accord.dataprocessing.v1.AckRenewalResponse
+	40, // 89: accord.dataprocessing.v1.DataProcessingService.GetGroupPolicy:output_type -> accord.dataprocessing.v1.GroupPolicy
+	43, // 90: accord.dataprocessing.v1.DataProcessingService.GetConsentRequest:output_type -> accord.dataprocessing.v1.ConsentRequest
+	47, // 91: accord.dataprocessing.v1.DataProcessingService.GetDashboard:output_type -> accord.dataprocessing.v1.Dashboard
+	68, // [68:92] is the sub-list for method output_type
+	44, // [44:68] is the sub-list for method input_type
+	44, // [44:44] is the sub-list for extension type_name
+	44, // [44:44] is the sub-list for extension extendee
+	0,  // [0:44] is the sub-list for field type_name
 }
 
 func init() { file_accord_dataprocessing_v1_dataprocessing_proto_init() }
@@ -4361,21 +4459,21 @@ func file_accord_dataprocessing_v1_dataprocessing_proto_init() {
 	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[1].OneofWrappers = []any{}
 	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[10].OneofWrappers = []any{}
 	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[11].OneofWrappers = []any{}
-	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[15].OneofWrappers = []any{}
-	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[20].OneofWrappers = []any{}
-	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[34].OneofWrappers = []any{}
+	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[16].OneofWrappers = []any{}
+	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[21].OneofWrappers = []any{}
 	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[35].OneofWrappers = []any{}
-	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[40].OneofWrappers = []any{}
+	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[36].OneofWrappers = []any{}
 	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[41].OneofWrappers = []any{}
-	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[43].OneofWrappers = []any{}
+	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[42].OneofWrappers = []any{}
 	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[44].OneofWrappers = []any{}
+	file_accord_dataprocessing_v1_dataprocessing_proto_msgTypes[45].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_accord_dataprocessing_v1_dataprocessing_proto_rawDesc), len(file_accord_dataprocessing_v1_dataprocessing_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   55,
+			NumMessages:   57,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

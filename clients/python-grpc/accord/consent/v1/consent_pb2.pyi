@@ -21,20 +21,24 @@ class DecideRequest(_message.Message):
     def __init__(self, account_id: _Optional[str] = ..., at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., items: _Optional[_Iterable[_Union[DecisionItem, _Mapping]]] = ...) -> None: ...
 
 class DecisionItem(_message.Message):
-    __slots__ = ("subject", "issuer", "target", "scope", "jurisdiction", "gpc")
+    __slots__ = ("subject", "issuer", "target", "scope", "jurisdiction", "gpc", "vendor", "purpose")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     ISSUER_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     JURISDICTION_FIELD_NUMBER: _ClassVar[int]
     GPC_FIELD_NUMBER: _ClassVar[int]
+    VENDOR_FIELD_NUMBER: _ClassVar[int]
+    PURPOSE_FIELD_NUMBER: _ClassVar[int]
     subject: str
     issuer: str
     target: str
     scope: str
     jurisdiction: str
     gpc: bool
-    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., scope: _Optional[str] = ..., jurisdiction: _Optional[str] = ..., gpc: _Optional[bool] = ...) -> None: ...
+    vendor: int
+    purpose: int
+    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., scope: _Optional[str] = ..., jurisdiction: _Optional[str] = ..., gpc: _Optional[bool] = ..., vendor: _Optional[int] = ..., purpose: _Optional[int] = ...) -> None: ...
 
 class DecideResponse(_message.Message):
     __slots__ = ("at", "decisions")
@@ -55,7 +59,7 @@ class AppliedRegime(_message.Message):
     def __init__(self, key: _Optional[str] = ..., model: _Optional[str] = ..., gpc: _Optional[str] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("subject", "issuer", "target", "scope", "allowed", "basis", "event_id", "target_version", "expires_at", "regime")
+    __slots__ = ("subject", "issuer", "target", "scope", "allowed", "basis", "event_id", "target_version", "expires_at", "regime", "vendor", "purpose", "gvl_version")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     ISSUER_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
@@ -66,6 +70,9 @@ class Decision(_message.Message):
     TARGET_VERSION_FIELD_NUMBER: _ClassVar[int]
     EXPIRES_AT_FIELD_NUMBER: _ClassVar[int]
     REGIME_FIELD_NUMBER: _ClassVar[int]
+    VENDOR_FIELD_NUMBER: _ClassVar[int]
+    PURPOSE_FIELD_NUMBER: _ClassVar[int]
+    GVL_VERSION_FIELD_NUMBER: _ClassVar[int]
     subject: str
     issuer: str
     target: str
@@ -76,7 +83,10 @@ class Decision(_message.Message):
     target_version: int
     expires_at: _timestamp_pb2.Timestamp
     regime: AppliedRegime
-    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., scope: _Optional[str] = ..., allowed: _Optional[bool] = ..., basis: _Optional[str] = ..., event_id: _Optional[str] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., regime: _Optional[_Union[AppliedRegime, _Mapping]] = ...) -> None: ...
+    vendor: int
+    purpose: int
+    gvl_version: int
+    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., scope: _Optional[str] = ..., allowed: _Optional[bool] = ..., basis: _Optional[str] = ..., event_id: _Optional[str] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., regime: _Optional[_Union[AppliedRegime, _Mapping]] = ..., vendor: _Optional[int] = ..., purpose: _Optional[int] = ..., gvl_version: _Optional[int] = ...) -> None: ...
 
 class EraseSubjectRequest(_message.Message):
     __slots__ = ("account_id", "app_id", "client_id", "subject", "issuer")

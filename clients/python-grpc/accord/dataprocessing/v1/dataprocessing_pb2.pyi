@@ -127,7 +127,7 @@ class TextFields(_message.Message):
     def __init__(self, value: _Optional[str] = ..., language: _Optional[str] = ..., type: _Optional[str] = ...) -> None: ...
 
 class SpecFields(_message.Message):
-    __slots__ = ("data", "purpose", "action", "sensitive", "consent_target", "location", "duration", "legal_basis", "external_href", "consent_validity_days", "regimes")
+    __slots__ = ("data", "purpose", "action", "sensitive", "consent_target", "location", "duration", "legal_basis", "external_href", "consent_validity_days", "regimes", "consent_mode")
     DATA_FIELD_NUMBER: _ClassVar[int]
     PURPOSE_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
@@ -139,6 +139,7 @@ class SpecFields(_message.Message):
     EXTERNAL_HREF_FIELD_NUMBER: _ClassVar[int]
     CONSENT_VALIDITY_DAYS_FIELD_NUMBER: _ClassVar[int]
     REGIMES_FIELD_NUMBER: _ClassVar[int]
+    CONSENT_MODE_FIELD_NUMBER: _ClassVar[int]
     data: str
     purpose: str
     action: str
@@ -150,7 +151,14 @@ class SpecFields(_message.Message):
     external_href: str
     consent_validity_days: int
     regimes: RegimeMap
-    def __init__(self, data: _Optional[str] = ..., purpose: _Optional[str] = ..., action: _Optional[str] = ..., sensitive: _Optional[bool] = ..., consent_target: _Optional[bool] = ..., location: _Optional[str] = ..., duration: _Optional[int] = ..., legal_basis: _Optional[str] = ..., external_href: _Optional[str] = ..., consent_validity_days: _Optional[int] = ..., regimes: _Optional[_Union[RegimeMap, _Mapping]] = ...) -> None: ...
+    consent_mode: ConsentModeTypes
+    def __init__(self, data: _Optional[str] = ..., purpose: _Optional[str] = ..., action: _Optional[str] = ..., sensitive: _Optional[bool] = ..., consent_target: _Optional[bool] = ..., location: _Optional[str] = ..., duration: _Optional[int] = ..., legal_basis: _Optional[str] = ..., external_href: _Optional[str] = ..., consent_validity_days: _Optional[int] = ..., regimes: _Optional[_Union[RegimeMap, _Mapping]] = ..., consent_mode: _Optional[_Union[ConsentModeTypes, _Mapping]] = ...) -> None: ...
+
+class ConsentModeTypes(_message.Message):
+    __slots__ = ("types",)
+    TYPES_FIELD_NUMBER: _ClassVar[int]
+    types: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, types: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class RegimeMap(_message.Message):
     __slots__ = ("by_jurisdiction",)
@@ -184,7 +192,7 @@ class AppliedRegime(_message.Message):
     def __init__(self, key: _Optional[str] = ..., model: _Optional[str] = ..., gpc: _Optional[str] = ...) -> None: ...
 
 class Spec(_message.Message):
-    __slots__ = ("id", "group_id", "data", "purpose", "action", "sensitive", "consent_target", "location", "duration", "legal_basis", "external_href", "texts", "version", "target", "app_id", "created_at", "updated_at", "archived", "deleted_at", "consent_validity_days", "reconsent_since", "regimes")
+    __slots__ = ("id", "group_id", "data", "purpose", "action", "sensitive", "consent_target", "location", "duration", "legal_basis", "external_href", "texts", "version", "target", "app_id", "created_at", "updated_at", "archived", "deleted_at", "consent_validity_days", "reconsent_since", "regimes", "consent_mode")
     class RegimesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -214,6 +222,7 @@ class Spec(_message.Message):
     CONSENT_VALIDITY_DAYS_FIELD_NUMBER: _ClassVar[int]
     RECONSENT_SINCE_FIELD_NUMBER: _ClassVar[int]
     REGIMES_FIELD_NUMBER: _ClassVar[int]
+    CONSENT_MODE_FIELD_NUMBER: _ClassVar[int]
     id: str
     group_id: str
     data: str
@@ -236,7 +245,8 @@ class Spec(_message.Message):
     consent_validity_days: int
     reconsent_since: int
     regimes: _containers.MessageMap[str, Regime]
-    def __init__(self, id: _Optional[str] = ..., group_id: _Optional[str] = ..., data: _Optional[str] = ..., purpose: _Optional[str] = ..., action: _Optional[str] = ..., sensitive: _Optional[bool] = ..., consent_target: _Optional[bool] = ..., location: _Optional[str] = ..., duration: _Optional[int] = ..., legal_basis: _Optional[str] = ..., external_href: _Optional[str] = ..., texts: _Optional[_Iterable[_Union[Text, _Mapping]]] = ..., version: _Optional[int] = ..., target: _Optional[str] = ..., app_id: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., archived: _Optional[bool] = ..., deleted_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., consent_validity_days: _Optional[int] = ..., reconsent_since: _Optional[int] = ..., regimes: _Optional[_Mapping[str, Regime]] = ...) -> None: ...
+    consent_mode: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, id: _Optional[str] = ..., group_id: _Optional[str] = ..., data: _Optional[str] = ..., purpose: _Optional[str] = ..., action: _Optional[str] = ..., sensitive: _Optional[bool] = ..., consent_target: _Optional[bool] = ..., location: _Optional[str] = ..., duration: _Optional[int] = ..., legal_basis: _Optional[str] = ..., external_href: _Optional[str] = ..., texts: _Optional[_Iterable[_Union[Text, _Mapping]]] = ..., version: _Optional[int] = ..., target: _Optional[str] = ..., app_id: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., archived: _Optional[bool] = ..., deleted_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., consent_validity_days: _Optional[int] = ..., reconsent_since: _Optional[int] = ..., regimes: _Optional[_Mapping[str, Regime]] = ..., consent_mode: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateSpecRequest(_message.Message):
     __slots__ = ("account_id", "app_id", "group_id", "fields", "texts")
@@ -536,7 +546,14 @@ class GetConsentRequestRequest(_message.Message):
     def __init__(self, account_id: _Optional[str] = ..., group_id: _Optional[str] = ..., language: _Optional[str] = ..., text_type: _Optional[str] = ..., jurisdiction: _Optional[str] = ..., gpc: _Optional[bool] = ...) -> None: ...
 
 class ConsentRequestItem(_message.Message):
-    __slots__ = ("spec_id", "target", "text", "data", "purpose", "action", "sensitive", "location", "duration", "legal_basis", "external_href", "version", "regime", "preselected", "gpc_applied")
+    __slots__ = ("spec_id", "target", "text", "data", "purpose", "action", "sensitive", "location", "duration", "legal_basis", "external_href", "version", "regime", "preselected", "gpc_applied", "regimes", "consent_mode")
+    class RegimesEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: Regime
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[_Union[Regime, _Mapping]] = ...) -> None: ...
     SPEC_ID_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
@@ -552,6 +569,8 @@ class ConsentRequestItem(_message.Message):
     REGIME_FIELD_NUMBER: _ClassVar[int]
     PRESELECTED_FIELD_NUMBER: _ClassVar[int]
     GPC_APPLIED_FIELD_NUMBER: _ClassVar[int]
+    REGIMES_FIELD_NUMBER: _ClassVar[int]
+    CONSENT_MODE_FIELD_NUMBER: _ClassVar[int]
     spec_id: str
     target: str
     text: Text
@@ -567,7 +586,9 @@ class ConsentRequestItem(_message.Message):
     regime: AppliedRegime
     preselected: bool
     gpc_applied: bool
-    def __init__(self, spec_id: _Optional[str] = ..., target: _Optional[str] = ..., text: _Optional[_Union[Text, _Mapping]] = ..., data: _Optional[str] = ..., purpose: _Optional[str] = ..., action: _Optional[str] = ..., sensitive: _Optional[bool] = ..., location: _Optional[str] = ..., duration: _Optional[int] = ..., legal_basis: _Optional[str] = ..., external_href: _Optional[str] = ..., version: _Optional[int] = ..., regime: _Optional[_Union[AppliedRegime, _Mapping]] = ..., preselected: _Optional[bool] = ..., gpc_applied: _Optional[bool] = ...) -> None: ...
+    regimes: _containers.MessageMap[str, Regime]
+    consent_mode: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, spec_id: _Optional[str] = ..., target: _Optional[str] = ..., text: _Optional[_Union[Text, _Mapping]] = ..., data: _Optional[str] = ..., purpose: _Optional[str] = ..., action: _Optional[str] = ..., sensitive: _Optional[bool] = ..., location: _Optional[str] = ..., duration: _Optional[int] = ..., legal_basis: _Optional[str] = ..., external_href: _Optional[str] = ..., version: _Optional[int] = ..., regime: _Optional[_Union[AppliedRegime, _Mapping]] = ..., preselected: _Optional[bool] = ..., gpc_applied: _Optional[bool] = ..., regimes: _Optional[_Mapping[str, Regime]] = ..., consent_mode: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ConsentRequest(_message.Message):
     __slots__ = ("group_id", "title", "caption", "language", "items", "jurisdiction", "gpc")

@@ -40,12 +40,18 @@ class Decision:
                 consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required`
                 (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime,
                 no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose
-                legal basis is not CONSENT, or a `notice` regime).
+                legal basis is not CONSENT, or a `notice` regime) With `vendor` and `purpose`, from the TC string of the current
+                event: `tcf-consent` (purpose and vendor consent), `tcf-legitimate-interest` (legitimate interest, not objected
+                to), `tcf-refused` (neither, the vendor not disclosed, or not in the GVL for that purpose), `tcf-restricted` (a
+                publisher restriction forbids it), `no-tc-string` (the current event carries none).
             event_id (str | Unset): The state’s newest event as of `at`, when it has one: what the decision rests on.
             target_version (int | Unset): That event’s specification version, when it has one.
             expires_at (datetime.datetime | Unset): When that event lapses (or lapsed), when it does.
             regime (DecisionRegime | Unset): Specification targets that need consent: the regime applied and the key it was
                 found under (`US-CA`, `US`, `*`).
+            vendor (int | Unset): Items that asked for a TCF vendor: the vendor asked.
+            purpose (int | Unset): Items that asked for a TCF vendor: the purpose asked.
+            gvl_version (int | Unset): Items that asked for a TCF vendor: the Global Vendor List version the answer used.
             evidence (DecisionEvidence | Unset): With `eventId`: where the evidence is.
      """
 
@@ -59,6 +65,9 @@ class Decision:
     target_version: int | Unset = UNSET
     expires_at: datetime.datetime | Unset = UNSET
     regime: DecisionRegime | Unset = UNSET
+    vendor: int | Unset = UNSET
+    purpose: int | Unset = UNSET
+    gvl_version: int | Unset = UNSET
     evidence: DecisionEvidence | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -93,6 +102,12 @@ class Decision:
         if not isinstance(self.regime, Unset):
             regime = self.regime.to_dict()
 
+        vendor = self.vendor
+
+        purpose = self.purpose
+
+        gvl_version = self.gvl_version
+
         evidence: dict[str, Any] | Unset = UNSET
         if not isinstance(self.evidence, Unset):
             evidence = self.evidence.to_dict()
@@ -116,6 +131,12 @@ class Decision:
             field_dict["expiresAt"] = expires_at
         if regime is not UNSET:
             field_dict["regime"] = regime
+        if vendor is not UNSET:
+            field_dict["vendor"] = vendor
+        if purpose is not UNSET:
+            field_dict["purpose"] = purpose
+        if gvl_version is not UNSET:
+            field_dict["gvlVersion"] = gvl_version
         if evidence is not UNSET:
             field_dict["evidence"] = evidence
 
@@ -167,6 +188,12 @@ class Decision:
 
 
 
+        vendor = d.pop("vendor", UNSET)
+
+        purpose = d.pop("purpose", UNSET)
+
+        gvl_version = d.pop("gvlVersion", UNSET)
+
         _evidence = d.pop("evidence", UNSET)
         evidence: DecisionEvidence | Unset
         if isinstance(_evidence,  Unset):
@@ -188,6 +215,9 @@ class Decision:
             target_version=target_version,
             expires_at=expires_at,
             regime=regime,
+            vendor=vendor,
+            purpose=purpose,
+            gvl_version=gvl_version,
             evidence=evidence,
         )
 

@@ -33,6 +33,10 @@ class DecisionItem:
                 jurisdiction wins): chooses the specification's regime. Absent: `*`.
             gpc (bool | Unset): true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-
                 GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on.
+            vendor (int | Unset): An IAB TCF vendor (its Global Vendor List id), with `purpose`: the answer comes from the
+                TC string of the current event (docs/consent.md, Standards). Needs the operator’s GVL (ACCORD_TCF_GVL); without
+                one, 400.
+            purpose (int | Unset): A TCF purpose id (1–11), with `vendor`.
      """
 
     subject: str
@@ -41,6 +45,8 @@ class DecisionItem:
     scope: str | Unset = UNSET
     jurisdiction: str | Unset = UNSET
     gpc: bool | Unset = UNSET
+    vendor: int | Unset = UNSET
+    purpose: int | Unset = UNSET
 
 
 
@@ -59,6 +65,10 @@ class DecisionItem:
 
         gpc = self.gpc
 
+        vendor = self.vendor
+
+        purpose = self.purpose
+
 
         field_dict: dict[str, Any] = {}
 
@@ -73,6 +83,10 @@ class DecisionItem:
             field_dict["jurisdiction"] = jurisdiction
         if gpc is not UNSET:
             field_dict["gpc"] = gpc
+        if vendor is not UNSET:
+            field_dict["vendor"] = vendor
+        if purpose is not UNSET:
+            field_dict["purpose"] = purpose
 
         return field_dict
 
@@ -93,6 +107,10 @@ class DecisionItem:
 
         gpc = d.pop("gpc", UNSET)
 
+        vendor = d.pop("vendor", UNSET)
+
+        purpose = d.pop("purpose", UNSET)
+
         decision_item = cls(
             subject=subject,
             issuer=issuer,
@@ -100,6 +118,8 @@ class DecisionItem:
             scope=scope,
             jurisdiction=jurisdiction,
             gpc=gpc,
+            vendor=vendor,
+            purpose=purpose,
         )
 
         return decision_item

@@ -265,12 +265,14 @@ export function memoryConsentStore(): MemoryConsentStore {
         }
         return out;
       },
-      async forDecisions(accountId, keys) {
+      async forDecisions(accountId, keys, opts) {
         call('current.forDecisions');
         const out = new Map<string, DecidedEvent>();
         for (const k of keys) {
           const s = states.get(k);
-          if (s && s.accountId === accountId) out.set(k, decidedEvent(s.cur));
+          if (!s || s.accountId !== accountId) continue;
+          const { tcString, ...rest } = decidedEvent(s.cur);
+          out.set(k, opts?.tcString && tcString !== undefined ? { ...rest, tcString } : rest);
         }
         return out;
       },

@@ -35,6 +35,8 @@ const DECISION_FIELDS = {
   'cur.gpc': 1,
   'cur.jurisdiction': 1,
 } as const;
+/** DECISION_FIELDS and the TC string, for calls that ask TCF vendors (read only then: strings are long). */
+const DECISION_FIELDS_TCF = { ...DECISION_FIELDS, 'cur.tcString': 1 } as const;
 
 /** The current documents of one subject and issuer for these targets (at most `limit`). */
 export function currentDocs(m: Models, accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<CurrentDoc[]> {
@@ -84,11 +86,11 @@ export function mongoCurrentStateStore(m: Models): CurrentStateStore {
     },
 
     /** byKeys with DECISION_FIELDS only; a state still in Accord 0.1's flat form is read whole (byKeys). */
-    async forDecisions(accountId, keys) {
+    async forDecisions(accountId, keys, opts) {
       const out = new Map<string, DecidedEvent>();
       if (!keys.length) return out;
       const docs = await driverCollection(m.current)
-        .find(keys.length === 1 ? { _id: keys[0]! } : { _id: { $in: keys } }, { projection: DECISION_FIELDS })
+        .find(keys.length === 1 ? { _id: keys[0]! } : { _id: { $in: keys } }, { projection: opts?.tcString ? DECISION_FIELDS_TCF : DECISION_FIELDS })
         .toArray();
       const flat: string[] = [];
       for (const d of docs) {
@@ -96,7 +98,11 @@ export function mongoCurrentStateStore(m: Models): CurrentStateStore {
         if (d.cur && (!d.eventId || d.cur.id > d.eventId)) out.set(d._id, decidedEvent(d.cur));
         else flat.push(d._id);
       }
-      if (flat.length) for (const [k, e] of await this.byKeys(accountId, flat)) out.set(k, decidedEvent(e));
+      if (flat.length)
+        for (const [k, e] of await this.byKeys(accountId, flat)) {
+          const { tcString, ...rest } = decidedEvent(e);
+          out.set(k, opts?.tcString && tcString !== undefined ? { ...rest, tcString } : rest);
+        }
       return out;
     },
 

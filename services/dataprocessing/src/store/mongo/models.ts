@@ -46,6 +46,8 @@ export interface SpecFieldsDoc {
    * `$`); absent on documents written before them (the default, opt-in everywhere).
    */
   regimes?: Record<string, { model: string; gpc: string }>;
+  /** Google Consent Mode v2 types; absent: none. */
+  consentMode?: string[];
 }
 
 export interface SpecDoc extends SpecFieldsDoc {
@@ -112,6 +114,7 @@ const specFields = {
   externalHref: { type: String, default: null },
   consentValidityDays: { type: Number },
   regimes: { type: Schema.Types.Mixed },
+  consentMode: { type: [String], default: undefined },
 } as const;
 
 const groupSchema = new Schema<GroupDoc>(

@@ -162,6 +162,7 @@ function toState(d: SpecFieldsDoc): SpecState {
     externalHref: d.externalHref ?? null,
     ...(d.consentValidityDays != null ? { consentValidityDays: d.consentValidityDays } : {}),
     regimes: regimesOf(d.regimes as SpecState['regimes'] | undefined),
+    ...(d.consentMode?.length ? { consentMode: d.consentMode as SpecState['consentMode'] } : {}),
   };
 }
 

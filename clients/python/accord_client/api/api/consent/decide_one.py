@@ -24,6 +24,8 @@ def _get_kwargs(
     scope: str | Unset = UNSET,
     jurisdiction: str | Unset = UNSET,
     gpc: bool | Unset = UNSET,
+    vendor: int | Unset = UNSET,
+    purpose: int | Unset = UNSET,
     at: datetime.datetime | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -44,6 +46,10 @@ def _get_kwargs(
     params["jurisdiction"] = jurisdiction
 
     params["gpc"] = gpc
+
+    params["vendor"] = vendor
+
+    params["purpose"] = purpose
 
     json_at: str | Unset = UNSET
     if not isinstance(at, Unset):
@@ -146,6 +152,8 @@ def sync_detailed(
     scope: str | Unset = UNSET,
     jurisdiction: str | Unset = UNSET,
     gpc: bool | Unset = UNSET,
+    vendor: int | Unset = UNSET,
+    purpose: int | Unset = UNSET,
     at: datetime.datetime | Unset = UNSET,
 
 ) -> Response[Decision | Problem]:
@@ -166,6 +174,10 @@ def sync_detailed(
         gpc (bool | Unset): true: a Global Privacy Control signal is on now (e.g. the request
             being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the
             current choice was made with the signal on.
+        vendor (int | Unset): An IAB TCF vendor (its Global Vendor List id), with `purpose`: the
+            answer comes from the TC string of the current event (docs/consent.md, Standards). Needs
+            the operator’s GVL (ACCORD_TCF_GVL); without one, 400.
+        purpose (int | Unset): A TCF purpose id (1–11), with `vendor`.
         at (datetime.datetime | Unset): As in DecisionRequest.
 
     Raises:
@@ -184,6 +196,8 @@ target=target,
 scope=scope,
 jurisdiction=jurisdiction,
 gpc=gpc,
+vendor=vendor,
+purpose=purpose,
 at=at,
 
     )
@@ -203,6 +217,8 @@ def sync(
     scope: str | Unset = UNSET,
     jurisdiction: str | Unset = UNSET,
     gpc: bool | Unset = UNSET,
+    vendor: int | Unset = UNSET,
+    purpose: int | Unset = UNSET,
     at: datetime.datetime | Unset = UNSET,
 
 ) -> Decision | Problem | None:
@@ -223,6 +239,10 @@ def sync(
         gpc (bool | Unset): true: a Global Privacy Control signal is on now (e.g. the request
             being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the
             current choice was made with the signal on.
+        vendor (int | Unset): An IAB TCF vendor (its Global Vendor List id), with `purpose`: the
+            answer comes from the TC string of the current event (docs/consent.md, Standards). Needs
+            the operator’s GVL (ACCORD_TCF_GVL); without one, 400.
+        purpose (int | Unset): A TCF purpose id (1–11), with `vendor`.
         at (datetime.datetime | Unset): As in DecisionRequest.
 
     Raises:
@@ -242,6 +262,8 @@ target=target,
 scope=scope,
 jurisdiction=jurisdiction,
 gpc=gpc,
+vendor=vendor,
+purpose=purpose,
 at=at,
 
     ).parsed
@@ -255,6 +277,8 @@ async def asyncio_detailed(
     scope: str | Unset = UNSET,
     jurisdiction: str | Unset = UNSET,
     gpc: bool | Unset = UNSET,
+    vendor: int | Unset = UNSET,
+    purpose: int | Unset = UNSET,
     at: datetime.datetime | Unset = UNSET,
 
 ) -> Response[Decision | Problem]:
@@ -275,6 +299,10 @@ async def asyncio_detailed(
         gpc (bool | Unset): true: a Global Privacy Control signal is on now (e.g. the request
             being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the
             current choice was made with the signal on.
+        vendor (int | Unset): An IAB TCF vendor (its Global Vendor List id), with `purpose`: the
+            answer comes from the TC string of the current event (docs/consent.md, Standards). Needs
+            the operator’s GVL (ACCORD_TCF_GVL); without one, 400.
+        purpose (int | Unset): A TCF purpose id (1–11), with `vendor`.
         at (datetime.datetime | Unset): As in DecisionRequest.
 
     Raises:
@@ -293,6 +321,8 @@ target=target,
 scope=scope,
 jurisdiction=jurisdiction,
 gpc=gpc,
+vendor=vendor,
+purpose=purpose,
 at=at,
 
     )
@@ -312,6 +342,8 @@ async def asyncio(
     scope: str | Unset = UNSET,
     jurisdiction: str | Unset = UNSET,
     gpc: bool | Unset = UNSET,
+    vendor: int | Unset = UNSET,
+    purpose: int | Unset = UNSET,
     at: datetime.datetime | Unset = UNSET,
 
 ) -> Decision | Problem | None:
@@ -332,6 +364,10 @@ async def asyncio(
         gpc (bool | Unset): true: a Global Privacy Control signal is on now (e.g. the request
             being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the
             current choice was made with the signal on.
+        vendor (int | Unset): An IAB TCF vendor (its Global Vendor List id), with `purpose`: the
+            answer comes from the TC string of the current event (docs/consent.md, Standards). Needs
+            the operator’s GVL (ACCORD_TCF_GVL); without one, 400.
+        purpose (int | Unset): A TCF purpose id (1–11), with `vendor`.
         at (datetime.datetime | Unset): As in DecisionRequest.
 
     Raises:
@@ -351,6 +387,8 @@ target=target,
 scope=scope,
 jurisdiction=jurisdiction,
 gpc=gpc,
+vendor=vendor,
+purpose=purpose,
 at=at,
 
     )).parsed

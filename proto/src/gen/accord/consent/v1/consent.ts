@@ -39,6 +39,13 @@ export interface DecisionItem {
   jurisdiction?: string | undefined;
   /** A Global Privacy Control signal is on now. */
   gpc?: boolean | undefined;
+  /**
+   * An IAB TCF vendor (its Global Vendor List id, 1-65535) and TCF purpose (1-11), both or
+   * neither: the answer comes from the TC string of the state's current event (needs the
+   * operator's GVL, ACCORD_TCF_GVL; else INVALID_ARGUMENT naming the field).
+   */
+  vendor?: number | undefined;
+  purpose?: number | undefined;
 }
 
 export interface DecideResponse {
@@ -70,6 +77,14 @@ export interface Decision {
   targetVersion?: number | undefined;
   expiresAt?: Date | undefined;
   regime?: AppliedRegime | undefined;
+  /**
+   * Items that asked for a TCF vendor: the vendor and purpose asked, and the version of the
+   * Global Vendor List the answer used (basis tcf-consent, tcf-legitimate-interest, tcf-refused,
+   * tcf-restricted or no-tc-string).
+   */
+  vendor?: number | undefined;
+  purpose?: number | undefined;
+  gvlVersion?: number | undefined;
 }
 
 export interface EraseSubjectRequest {
@@ -501,7 +516,16 @@ export const DecideRequest: MessageFns<DecideRequest> = {
 };
 
 function createBaseDecisionItem(): DecisionItem {
-  return { subject: '', issuer: '', target: '', scope: undefined, jurisdiction: undefined, gpc: undefined };
+  return {
+    subject: '',
+    issuer: '',
+    target: '',
+    scope: undefined,
+    jurisdiction: undefined,
+    gpc: undefined,
+    vendor: undefined,
+    purpose: undefined,
+  };
 }
 
 export const DecisionItem: MessageFns<DecisionItem> = {
@@ -523,6 +547,12 @@ export const DecisionItem: MessageFns<DecisionItem> = {
     }
     if (message.gpc !== undefined) {
       writer.uint32(48).bool(message.gpc);
+    }
+    if (message.vendor !== undefined) {
+      writer.uint32(56).int32(message.vendor);
+    }
+    if (message.purpose !== undefined) {
+      writer.uint32(64).int32(message.purpose);
     }
     return writer;
   },
@@ -588,6 +618,22 @@ export const DecisionItem: MessageFns<DecisionItem> = {
             message.gpc = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.vendor = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.purpose = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -608,6 +654,8 @@ export const DecisionItem: MessageFns<DecisionItem> = {
       scope: isSet(object.scope) ? globalThis.String(object.scope) : undefined,
       jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
       gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : undefined,
+      vendor: isSet(object.vendor) ? globalThis.Number(object.vendor) : undefined,
+      purpose: isSet(object.purpose) ? globalThis.Number(object.purpose) : undefined,
     };
   },
 
@@ -631,6 +679,12 @@ export const DecisionItem: MessageFns<DecisionItem> = {
     if (message.gpc !== undefined) {
       obj.gpc = message.gpc;
     }
+    if (message.vendor !== undefined) {
+      obj.vendor = Math.round(message.vendor);
+    }
+    if (message.purpose !== undefined) {
+      obj.purpose = Math.round(message.purpose);
+    }
     return obj;
   },
 
@@ -645,6 +699,8 @@ export const DecisionItem: MessageFns<DecisionItem> = {
     message.scope = object.scope ?? undefined;
     message.jurisdiction = object.jurisdiction ?? undefined;
     message.gpc = object.gpc ?? undefined;
+    message.vendor = object.vendor ?? undefined;
+    message.purpose = object.purpose ?? undefined;
     return message;
   },
 };
@@ -847,6 +903,9 @@ function createBaseDecision(): Decision {
     targetVersion: undefined,
     expiresAt: undefined,
     regime: undefined,
+    vendor: undefined,
+    purpose: undefined,
+    gvlVersion: undefined,
   };
 }
 
@@ -881,6 +940,15 @@ export const Decision: MessageFns<Decision> = {
     }
     if (message.regime !== undefined) {
       AppliedRegime.encode(message.regime, writer.uint32(82).fork()).join();
+    }
+    if (message.vendor !== undefined) {
+      writer.uint32(88).int32(message.vendor);
+    }
+    if (message.purpose !== undefined) {
+      writer.uint32(96).int32(message.purpose);
+    }
+    if (message.gvlVersion !== undefined) {
+      writer.uint32(104).int32(message.gvlVersion);
     }
     return writer;
   },
@@ -978,6 +1046,30 @@ export const Decision: MessageFns<Decision> = {
             message.regime = AppliedRegime.decode(reader, reader.uint32());
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.vendor = reader.int32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.purpose = reader.int32();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.gvlVersion = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1006,6 +1098,13 @@ export const Decision: MessageFns<Decision> = {
           : undefined,
       expiresAt: isSet(object.expiresAt) ? fromJsonTimestamp(object.expiresAt) : isSet(object.expires_at) ? fromJsonTimestamp(object.expires_at) : undefined,
       regime: isSet(object.regime) ? AppliedRegime.fromJSON(object.regime) : undefined,
+      vendor: isSet(object.vendor) ? globalThis.Number(object.vendor) : undefined,
+      purpose: isSet(object.purpose) ? globalThis.Number(object.purpose) : undefined,
+      gvlVersion: isSet(object.gvlVersion)
+        ? globalThis.Number(object.gvlVersion)
+        : isSet(object.gvl_version)
+          ? globalThis.Number(object.gvl_version)
+          : undefined,
     };
   },
 
@@ -1041,6 +1140,15 @@ export const Decision: MessageFns<Decision> = {
     if (message.regime !== undefined) {
       obj.regime = AppliedRegime.toJSON(message.regime);
     }
+    if (message.vendor !== undefined) {
+      obj.vendor = Math.round(message.vendor);
+    }
+    if (message.purpose !== undefined) {
+      obj.purpose = Math.round(message.purpose);
+    }
+    if (message.gvlVersion !== undefined) {
+      obj.gvlVersion = Math.round(message.gvlVersion);
+    }
     return obj;
   },
 
@@ -1059,6 +1167,9 @@ export const Decision: MessageFns<Decision> = {
     message.targetVersion = object.targetVersion ?? undefined;
     message.expiresAt = object.expiresAt ?? undefined;
     message.regime = object.regime !== undefined && object.regime !== null ? AppliedRegime.fromPartial(object.regime) : undefined;
+    message.vendor = object.vendor ?? undefined;
+    message.purpose = object.purpose ?? undefined;
+    message.gvlVersion = object.gvlVersion ?? undefined;
     return message;
   },
 };

@@ -110,6 +110,17 @@ export interface SpecFields {
   consentValidityDays?: number | undefined;
   /** How consent works per jurisdiction; unset (or empty): the default {"*": opt-in}. A change is material. */
   regimes?: RegimeMap | undefined;
+  /**
+   * Google Consent Mode v2 types this specification governs in the web components (ad_storage,
+   * ad_user_data, ad_personalization, analytics_storage, functionality_storage,
+   * personalization_storage, security_storage); unset or empty: none. Unknown types are INVALID_ARGUMENT.
+   */
+  consentMode?: ConsentModeTypes | undefined;
+}
+
+/** Google Consent Mode v2 types (a message, so that an update can tell "unset" from "none"). */
+export interface ConsentModeTypes {
+  types: string[];
 }
 
 /** Regimes by jurisdiction: keys "*", ISO 3166-1 alpha-2 or ISO 3166-2 codes. */
@@ -172,6 +183,8 @@ export interface Spec {
   reconsentSince: number;
   /** Normalised: keys upper case, gpc explicit, "*" always present. */
   regimes: Map<string, Regime>;
+  /** Google Consent Mode v2 types (see SpecFields.consent_mode). */
+  consentMode: string[];
 }
 
 export interface Spec_RegimesEntry {
@@ -401,6 +414,18 @@ export interface ConsentRequestItem {
   preselected?: boolean | undefined;
   /** A GPC signal decided the pre-selection (the UI says so). */
   gpcApplied: boolean;
+  /**
+   * The specification's regimes in every jurisdiction (as Spec.regimes): the web components set
+   * Google Consent Mode defaults per region from them.
+   */
+  regimes: Map<string, Regime>;
+  /** Google Consent Mode v2 types the specification governs (see SpecFields.consent_mode). */
+  consentMode: string[];
+}
+
+export interface ConsentRequestItem_RegimesEntry {
+  key: string;
+  value?: Regime | undefined;
 }
 
 export interface ConsentRequest {
@@ -1659,6 +1684,7 @@ function createBaseSpecFields(): SpecFields {
     externalHref: undefined,
     consentValidityDays: undefined,
     regimes: undefined,
+    consentMode: undefined,
   };
 }
 
@@ -1696,6 +1722,9 @@ export const SpecFields: MessageFns<SpecFields> = {
     }
     if (message.regimes !== undefined) {
       RegimeMap.encode(message.regimes, writer.uint32(90).fork()).join();
+    }
+    if (message.consentMode !== undefined) {
+      ConsentModeTypes.encode(message.consentMode, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -1801,6 +1830,14 @@ export const SpecFields: MessageFns<SpecFields> = {
             message.regimes = RegimeMap.decode(reader, reader.uint32());
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.consentMode = ConsentModeTypes.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1842,6 +1879,11 @@ export const SpecFields: MessageFns<SpecFields> = {
           ? globalThis.Number(object.consent_validity_days)
           : undefined,
       regimes: isSet(object.regimes) ? RegimeMap.fromJSON(object.regimes) : undefined,
+      consentMode: isSet(object.consentMode)
+        ? ConsentModeTypes.fromJSON(object.consentMode)
+        : isSet(object.consent_mode)
+          ? ConsentModeTypes.fromJSON(object.consent_mode)
+          : undefined,
     };
   },
 
@@ -1880,6 +1922,9 @@ export const SpecFields: MessageFns<SpecFields> = {
     if (message.regimes !== undefined) {
       obj.regimes = RegimeMap.toJSON(message.regimes);
     }
+    if (message.consentMode !== undefined) {
+      obj.consentMode = ConsentModeTypes.toJSON(message.consentMode);
+    }
     return obj;
   },
 
@@ -1899,6 +1944,74 @@ export const SpecFields: MessageFns<SpecFields> = {
     message.externalHref = object.externalHref ?? undefined;
     message.consentValidityDays = object.consentValidityDays ?? undefined;
     message.regimes = object.regimes !== undefined && object.regimes !== null ? RegimeMap.fromPartial(object.regimes) : undefined;
+    message.consentMode = object.consentMode !== undefined && object.consentMode !== null ? ConsentModeTypes.fromPartial(object.consentMode) : undefined;
+    return message;
+  },
+};
+
+function createBaseConsentModeTypes(): ConsentModeTypes {
+  return { types: [] };
+}
+
+export const ConsentModeTypes: MessageFns<ConsentModeTypes> = {
+  encode(message: ConsentModeTypes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.types) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConsentModeTypes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConsentModeTypes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.types.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConsentModeTypes {
+    return { types: globalThis.Array.isArray(object?.types) ? object.types.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: ConsentModeTypes): unknown {
+    const obj: any = {};
+    if (message.types?.length) {
+      obj.types = message.types;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConsentModeTypes>, I>>(base?: I): ConsentModeTypes {
+    return ConsentModeTypes.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConsentModeTypes>, I>>(object: I): ConsentModeTypes {
+    const message = createBaseConsentModeTypes();
+    message.types = object.types?.map((e) => e) || [];
     return message;
   },
 };
@@ -2291,6 +2404,7 @@ function createBaseSpec(): Spec {
     consentValidityDays: undefined,
     reconsentSince: 0,
     regimes: new Map(),
+    consentMode: [],
   };
 }
 
@@ -2362,6 +2476,9 @@ export const Spec: MessageFns<Spec> = {
     message.regimes.forEach((value, key) => {
       Spec_RegimesEntry.encode({ key: key as any, value }, writer.uint32(178).fork()).join();
     });
+    for (const v of message.consentMode) {
+      writer.uint32(186).string(v!);
+    }
     return writer;
   },
 
@@ -2557,6 +2674,14 @@ export const Spec: MessageFns<Spec> = {
             }
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.consentMode.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2614,6 +2739,11 @@ export const Spec: MessageFns<Spec> = {
             return acc;
           }, new Map())
         : new Map(),
+      consentMode: globalThis.Array.isArray(object?.consentMode)
+        ? object.consentMode.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.consent_mode)
+          ? object.consent_mode.map((e: any) => globalThis.String(e))
+          : [],
     };
   },
 
@@ -2688,6 +2818,9 @@ export const Spec: MessageFns<Spec> = {
         obj.regimes[k] = Regime.toJSON(v);
       });
     }
+    if (message.consentMode?.length) {
+      obj.consentMode = message.consentMode;
+    }
     return obj;
   },
 
@@ -2726,6 +2859,7 @@ export const Spec: MessageFns<Spec> = {
       });
       return m;
     })();
+    message.consentMode = object.consentMode?.map((e) => e) || [];
     return message;
   },
 };
@@ -5846,6 +5980,8 @@ function createBaseConsentRequestItem(): ConsentRequestItem {
     regime: undefined,
     preselected: undefined,
     gpcApplied: false,
+    regimes: new Map(),
+    consentMode: [],
   };
 }
 
@@ -5895,6 +6031,12 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
     }
     if (message.gpcApplied !== false) {
       writer.uint32(120).bool(message.gpcApplied);
+    }
+    message.regimes.forEach((value, key) => {
+      ConsentRequestItem_RegimesEntry.encode({ key: key as any, value }, writer.uint32(130).fork()).join();
+    });
+    for (const v of message.consentMode) {
+      writer.uint32(138).string(v!);
     }
     return writer;
   },
@@ -6032,6 +6174,25 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
             message.gpcApplied = reader.bool();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            const entry16 = ConsentRequestItem_RegimesEntry.decode(reader, reader.uint32());
+            if (entry16.value !== undefined) {
+              message.regimes.set(entry16.key, entry16.value);
+            }
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.consentMode.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -6065,6 +6226,17 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
       regime: isSet(object.regime) ? AppliedRegime.fromJSON(object.regime) : undefined,
       preselected: isSet(object.preselected) ? globalThis.Boolean(object.preselected) : undefined,
       gpcApplied: isSet(object.gpcApplied) ? globalThis.Boolean(object.gpcApplied) : isSet(object.gpc_applied) ? globalThis.Boolean(object.gpc_applied) : false,
+      regimes: isObject(object.regimes)
+        ? (globalThis.Object.entries(object.regimes) as [string, any][]).reduce((acc: Map<string, Regime>, [key, value]: [string, any]) => {
+            acc.set(key, Regime.fromJSON(value));
+            return acc;
+          }, new Map())
+        : new Map(),
+      consentMode: globalThis.Array.isArray(object?.consentMode)
+        ? object.consentMode.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.consent_mode)
+          ? object.consent_mode.map((e: any) => globalThis.String(e))
+          : [],
     };
   },
 
@@ -6115,6 +6287,15 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
     if (message.gpcApplied !== false) {
       obj.gpcApplied = message.gpcApplied;
     }
+    if (message.regimes?.size) {
+      obj.regimes = {};
+      message.regimes.forEach((v, k) => {
+        obj.regimes[k] = Regime.toJSON(v);
+      });
+    }
+    if (message.consentMode?.length) {
+      obj.consentMode = message.consentMode;
+    }
     return obj;
   },
 
@@ -6138,6 +6319,101 @@ export const ConsentRequestItem: MessageFns<ConsentRequestItem> = {
     message.regime = object.regime !== undefined && object.regime !== null ? AppliedRegime.fromPartial(object.regime) : undefined;
     message.preselected = object.preselected ?? undefined;
     message.gpcApplied = object.gpcApplied ?? false;
+    message.regimes = (() => {
+      const m = new Map();
+      ((object.regimes as Map<string, Regime>) ?? new Map()).forEach((value, key) => {
+        if (value !== undefined) {
+          m.set(key, Regime.fromPartial(value));
+        }
+      });
+      return m;
+    })();
+    message.consentMode = object.consentMode?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseConsentRequestItem_RegimesEntry(): ConsentRequestItem_RegimesEntry {
+  return { key: '', value: undefined };
+}
+
+export const ConsentRequestItem_RegimesEntry: MessageFns<ConsentRequestItem_RegimesEntry> = {
+  encode(message: ConsentRequestItem_RegimesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== '') {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== undefined) {
+      Regime.encode(message.value, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConsentRequestItem_RegimesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConsentRequestItem_RegimesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = Regime.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConsentRequestItem_RegimesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : '',
+      value: isSet(object.value) ? Regime.fromJSON(object.value) : undefined,
+    };
+  },
+
+  toJSON(message: ConsentRequestItem_RegimesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== '') {
+      obj.key = message.key;
+    }
+    if (message.value !== undefined) {
+      obj.value = Regime.toJSON(message.value);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConsentRequestItem_RegimesEntry>, I>>(base?: I): ConsentRequestItem_RegimesEntry {
+    return ConsentRequestItem_RegimesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConsentRequestItem_RegimesEntry>, I>>(object: I): ConsentRequestItem_RegimesEntry {
+    const message = createBaseConsentRequestItem_RegimesEntry();
+    message.key = object.key ?? '';
+    message.value = object.value !== undefined && object.value !== null ? Regime.fromPartial(object.value) : undefined;
     return message;
   },
 };
