@@ -59,6 +59,8 @@ export const WIRED: Record<string, string> = {
   ACCORD_GRPC_TLS_KEY_FILE: 'grpcTls.enabled',
   ACCORD_GRPC_TLS_REFRESH_MS: 'grpcTls.refreshMs',
   METRICS_PORT: 'metrics.port',
+  // a file the chart mounts from a ConfigMap (components.consent.tcfGvl.configMap)
+  ACCORD_TCF_GVL: 'components.consent.tcfGvl',
   // the image sets it (production)
   NODE_ENV: 'the image',
   // a secret: components.gateway.env with valueFrom (docs/operating.md, Gateway: console)
