@@ -1,6 +1,17 @@
 // A steady consent load through the gateway: a few clients, each posting one consent event at a
 // time, as long as it runs. Every answer is counted; the ids answered 201 are what must never be
 // lost.
+//
+// The clients keep their connections as a load balancer in front of the gateway should: an idle
+// connection is left after 500 ms, less than the 1 s a stopping gateway waits before it closes the
+// connections still idle (docs/kubernetes.md, "Shutdown"). HTTP/1.1 has no way to close an idle
+// connection without a race: a client that keeps one longer (undici's default follows the gateway's
+// `Keep-Alive: timeout=65` hint) may send a POST into it just as it closes, and a POST cannot be
+// retried blindly — the one failure of an upgrade in CI (1 of ~1,000, "other side closed").
+
+import { Agent, fetch } from 'undici';
+
+const pool = new Agent({ keepAliveTimeout: 500, keepAliveMaxTimeout: 500 });
 
 export interface LoadResult {
   /** Requests sent. */
@@ -31,6 +42,7 @@ export function startLoad(opts: { baseUrl: string; token: string; apiKey: string
           headers: { authorization: `Bearer ${opts.token}`, 'x-api-key': opts.apiKey, 'content-type': 'application/json' },
           body: JSON.stringify({ subject, issuer: 'https://shop.example', target: 'https://shop.example/privacy', action: true }),
           signal: AbortSignal.timeout(30_000),
+          dispatcher: pool,
         });
         const body = await res.text();
         if (res.status === 201) result.created.push((JSON.parse(body) as { id: string }).id);
