@@ -1,14 +1,4 @@
-// Tracing first: its instrumentations patch http, express and gRPC as they are loaded.
-import { startTracing } from '@accord/common/dist/tracing';
-const tracing = startTracing('consent');
+// Tracing starts in runService before these modules load http, express and gRPC.
+import { runService } from '@accord/common/dist/service-main';
 
-import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved, warnDeprecatedSettings } from '@accord/common';
-import { configShape } from './config';
-import { startConsent } from './service';
-
-runMain('consent', async () => {
-  const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.consent) });
-  const logger = createLogger('consent', config.LOG_LEVEL, config.LOG_FORMAT);
-  warnDeprecatedSettings(configShape, logger);
-  return runObserved(config, logger, tracing, () => startConsent(config, logger));
-});
+runService('consent', async () => ({ configShape: (await import('./config')).configShape, start: (await import('./service')).startConsent }));

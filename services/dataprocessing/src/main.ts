@@ -1,14 +1,4 @@
-// Tracing first: its instrumentations patch http, express and gRPC as they are loaded.
-import { startTracing } from '@accord/common/dist/tracing';
-const tracing = startTracing('dataprocessing');
+// Tracing starts in runService before these modules load http, express and gRPC.
+import { runService } from '@accord/common/dist/service-main';
 
-import { createLogger, DEFAULT_METRICS_PORTS, loadConfig, metricsEnv, runMain, runObserved, warnDeprecatedSettings } from '@accord/common';
-import { configShape } from './config';
-import { startDataProcessing } from './service';
-
-runMain('dataprocessing', async () => {
-  const config = loadConfig({ ...configShape, ...metricsEnv(DEFAULT_METRICS_PORTS.dataprocessing) });
-  const logger = createLogger('dataprocessing', config.LOG_LEVEL, config.LOG_FORMAT);
-  warnDeprecatedSettings(configShape, logger);
-  return runObserved(config, logger, tracing, () => startDataProcessing(config, logger));
-});
+runService('dataprocessing', async () => ({ configShape: (await import('./config')).configShape, start: (await import('./service')).startDataProcessing }));
