@@ -52,6 +52,7 @@ export function consentEventJson(ev: ConsentEvent): ConsentEventJson {
     ...(ev.gpc !== undefined ? { gpc: ev.gpc } : {}),
     ...(ev.tcString !== undefined ? { tcString: ev.tcString } : {}),
     ...(ev.tcf ? { tcf: tcfJson(ev.tcf) } : {}),
+    ...(ev.addtlConsent !== undefined ? { addtlConsent: ev.addtlConsent } : {}),
     ...(ev.gppString !== undefined ? { gppString: ev.gppString } : {}),
     ...(ev.gpp ? { gpp: gppJson(ev.gpp) } : {}),
     ...(ev.jurisdiction !== undefined ? { jurisdiction: ev.jurisdiction } : {}),

@@ -107,7 +107,7 @@ export interface paths {
     put?: never;
     /**
      * Record one consent event, or an array of them (all or nothing).
-     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
+     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). `addtlConsent` (Google's Additional Consent string, `2~<consented ATP ids>~dv.<disclosed ATP ids>` or version 1 `1~<consented ATP ids>`) is kept exactly as sent beside the TC string; any other form is a 400 naming `/addtlConsent`. `Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
      */
     post: operations['createConsents'];
     delete?: never;
@@ -271,7 +271,7 @@ export interface paths {
     put?: never;
     /**
      * May I process this? A batch of decisions, with the evidence they rest on.
-     * @description For each item (1 to 10000, answered in order): `allowed` and its `basis`, from the newest event of the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis (the specification as it was at `at`: the version current then) and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
+     * @description For each item (1 to 10000, answered in order): `allowed` and its `basis`, from the newest event of the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis (the specification as it was at `at`: the version current then) and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events never count. An item may instead ask for an IAB TCF `vendor` and `purpose` (from the TC string of the current event), or for a Google Ad Tech Provider (`atpVendor`, from its Additional Consent string): docs/consent.md, Standards. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
      */
     post: operations['decide'];
     delete?: never;
@@ -3693,6 +3693,8 @@ export interface components {
      */
     ConsentEvent: {
       action: boolean | null;
+      /** @description Present when sent: Google’s Additional Consent string, as sent. */
+      addtlConsent?: string;
       /** @description The application that wrote the event. */
       appId: string;
       /**
@@ -3768,6 +3770,8 @@ export interface components {
        * @enum {string}
        */
       action?: 'true' | 'false' | 'null' | '';
+      /** @description As in ConsentInput; empty: absent. */
+      addtlConsent?: string;
       /** @description As in ConsentInput. */
       delegate?: string;
       /** @description As in ConsentInput; empty: absent. */
@@ -3827,6 +3831,8 @@ export interface components {
     ConsentInput: {
       /** @description true: accepted; false: declined or withdrawn; null or absent: no action taken. */
       action?: boolean | null;
+      /** @description Google's Additional Consent string (AC, the CMP API's `addtlConsent`), beside the TC string: the Google Ad Tech Providers not on the IAB's Global Vendor List. Version 2 `2~<consented ids>~dv.<disclosed ids>` or version 1 `1~<consented ids>` (ids dot-separated positive integers, either list may be empty); anything else is refused. Kept exactly as sent. At most 10000 characters; empty = absent. */
+      addtlConsent?: string;
       /** @description Principal acting for the subject. Empty = absent. */
       delegate?: string;
       /**
@@ -4128,8 +4134,10 @@ export interface components {
     Decision: {
       /** @description Whether the processing may go ahead. */
       allowed: boolean;
+      /** @description Items that asked for a Google ATP: the ATP id asked. */
+      atpVendor?: number;
       /**
-       * @description Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime) With `vendor` and `purpose`, from the TC string of the current event: `tcf-consent` (purpose and vendor consent), `tcf-legitimate-interest` (legitimate interest, not objected to), `tcf-refused` (neither, the vendor not disclosed, or not in the GVL for that purpose), `tcf-restricted` (a publisher restriction forbids it), `no-tc-string` (the current event carries none).
+       * @description Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime) With `vendor` and `purpose`, from the TC string of the current event: `tcf-consent` (purpose and vendor consent), `tcf-legitimate-interest` (legitimate interest, not objected to), `tcf-refused` (neither, the vendor not disclosed, or not in the GVL for that purpose), `tcf-restricted` (a publisher restriction forbids it), `no-tc-string` (the current event carries none). With `atpVendor`, from the Additional Consent string of the current event: `ac-consent` (the ATP is consented), `ac-refused` (disclosed to the subject without consent; with a version 1 string, not consented), `ac-not-disclosed` (not in the string at all), `no-ac-string` (the current event carries none).
        * @enum {string}
        */
       basis:
@@ -4145,7 +4153,11 @@ export interface components {
         | 'tcf-legitimate-interest'
         | 'tcf-refused'
         | 'tcf-restricted'
-        | 'no-tc-string';
+        | 'no-tc-string'
+        | 'ac-consent'
+        | 'ac-refused'
+        | 'ac-not-disclosed'
+        | 'no-ac-string';
       /** @description The state’s newest event as of `at`, when it has one: what the decision rests on. */
       eventId?: string;
       /** @description With `eventId`: where the evidence is. */
@@ -4200,6 +4212,8 @@ export interface components {
      *     }
      */
     DecisionItem: {
+      /** @description A Google Ad Tech Provider (its ATP id), not with `vendor` or `purpose`: the answer comes from the Additional Consent string (`addtlConsent`) of the current event (docs/consent.md, Standards). Needs no GVL. */
+      atpVendor?: number;
       /** @description true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on. */
       gpc?: boolean;
       /** @description The issuer. */
@@ -4226,6 +4240,8 @@ export interface components {
        * @description As in DecisionRequest.
        */
       at?: string;
+      /** @description A Google Ad Tech Provider (its ATP id), not with `vendor` or `purpose`: the answer comes from the Additional Consent string (`addtlConsent`) of the current event (docs/consent.md, Standards). Needs no GVL. */
+      atpVendor?: number;
       /** @description true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on. */
       gpc?: boolean;
       /** @description The issuer. */
@@ -6333,6 +6349,8 @@ export interface operations {
       query: {
         /** @description As in DecisionRequest. */
         at?: string;
+        /** @description A Google Ad Tech Provider (its ATP id), not with `vendor` or `purpose`: the answer comes from the Additional Consent string (`addtlConsent`) of the current event (docs/consent.md, Standards). Needs no GVL. */
+        atpVendor?: number;
         /** @description true: a Global Privacy Control signal is on now (e.g. the request being served carries `Sec-GPC: 1`): where the regime honours GPC it declines, unless the current choice was made with the signal on. */
         gpc?: boolean;
         /** @description The issuer. */

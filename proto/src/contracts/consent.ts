@@ -26,6 +26,8 @@ export const LIMITS = {
   /** An IAB TCF v2 TC string and an IAB GPP string (characters; real ones are a few hundred). */
   tcString: 10_000,
   gppString: 10_000,
+  /** Google's Additional Consent string (characters; ATP ids, a few per hundred characters). */
+  addtlConsent: 10_000,
   /** Events in one create call (POST /consents with an array; a larger one is answered 413). */
   maxBatch: 1000,
   /** Events per search page: default and largest. */
@@ -83,6 +85,7 @@ export const claim = (max: number, description: string) =>
 const signalDescriptions = {
   gpc: 'Whether a Global Privacy Control signal was present (`Sec-GPC: 1`). With `action` null: the signal observed with no explicit choice (a GPC-driven decline where the regime honours GPC; docs/consent.md, Signals and regimes). Absent: not known; the request header `Sec-GPC: 1` sets it to true on every event of the request that does not say.',
   tcString: `An IAB TCF v2 TC string (TCF 2.0–2.3) the subject's choice was made with, decoded when stored (\`tcf\`): one that does not decode, or of another framework version, is refused. At most ${LIMITS.tcString} characters; empty = absent.`,
+  addtlConsent: `Google's Additional Consent string (AC, the CMP API's \`addtlConsent\`), beside the TC string: the Google Ad Tech Providers not on the IAB's Global Vendor List. Version 2 \`2~<consented ids>~dv.<disclosed ids>\` or version 1 \`1~<consented ids>\` (ids dot-separated positive integers, either list may be empty); anything else is refused. Kept exactly as sent. At most ${LIMITS.addtlConsent} characters; empty = absent.`,
   gppString: `An IAB Global Privacy Platform string, decoded when stored (\`gpp\`): one that does not decode is refused. At most ${LIMITS.gppString} characters; empty = absent.`,
   jurisdiction:
     'Where the subject is, as an ISO 3166-1 alpha-2 (`DE`) or ISO 3166-2 (`US-CA`) code from the ISO lists; stored upper case. It chooses the regime of a specification target.',
@@ -121,6 +124,7 @@ export const ConsentInput = z
       .describe('When the consent lapses (must be in the future). Current states show `expired: true` afterwards.'),
     gpc: z.boolean().optional().describe(signalDescriptions.gpc),
     tcString: z.string().max(LIMITS.tcString).optional().describe(signalDescriptions.tcString),
+    addtlConsent: z.string().max(LIMITS.addtlConsent).optional().describe(signalDescriptions.addtlConsent),
     gppString: z.string().max(LIMITS.gppString).optional().describe(signalDescriptions.gppString),
     jurisdiction: Jurisdiction.optional().describe(signalDescriptions.jurisdiction),
   })
@@ -157,6 +161,7 @@ export const ConsentFormRequest = z
       .describe('As in ConsentInput; empty: absent.'),
     gpc: z.enum(['true', 'false', '']).optional().describe('As in ConsentInput; empty: absent.'),
     tcString: z.string().max(LIMITS.tcString).optional().describe('As in ConsentInput; empty: absent.'),
+    addtlConsent: z.string().max(LIMITS.addtlConsent).optional().describe('As in ConsentInput; empty: absent.'),
     gppString: z.string().max(LIMITS.gppString).optional().describe('As in ConsentInput; empty: absent.'),
     jurisdiction: z
       .union([Jurisdiction, z.string().max(0)])
@@ -351,6 +356,7 @@ export const ConsentEvent = z
     gpc: z.boolean().optional().describe('Present when sent (or set by `Sec-GPC: 1`): whether a Global Privacy Control signal was present.'),
     tcString: z.string().optional().describe('Present when sent: the IAB TCF TC string.'),
     tcf: TcfFacts.optional().describe('With `tcString`: what it says.'),
+    addtlConsent: z.string().optional().describe('Present when sent: Google’s Additional Consent string, as sent.'),
     gppString: z.string().optional().describe('Present when sent: the IAB GPP string.'),
     gpp: GppFacts.optional().describe('With `gppString`: what it says.'),
     jurisdiction: z.string().optional().describe('Present when sent: ISO 3166-1 alpha-2 or ISO 3166-2 code, upper case.'),
@@ -480,9 +486,15 @@ export const DECISION_BASES = [
   'tcf-refused',
   'tcf-restricted',
   'no-tc-string',
+  'ac-consent',
+  'ac-refused',
+  'ac-not-disclosed',
+  'no-ac-string',
 ] as const;
 /** TCF vendor decisions: GVL vendor ids and TCF 2.3 purpose ids. */
 export const TCF_LIMITS = { vendorMax: 65_535, purposeMax: 11 } as const;
+/** Google ATP decisions (Additional Consent): ATP ids are positive int32s. */
+export const AC_LIMITS = { atpVendorMax: 2 ** 31 - 1 } as const;
 
 const decisionItemFields = {
   subject: claim(LIMITS.subject, 'The subject, exactly as in its events.'),
@@ -510,6 +522,14 @@ const decisionItemFields = {
       'An IAB TCF vendor (its Global Vendor List id), with `purpose`: the answer comes from the TC string of the current event (docs/consent.md, Standards). Needs the operator’s GVL (ACCORD_TCF_GVL); without one, 400.',
     ),
   purpose: z.int().min(1).max(TCF_LIMITS.purposeMax).optional().describe('A TCF purpose id (1–11), with `vendor`.'),
+  atpVendor: z
+    .int()
+    .min(1)
+    .max(AC_LIMITS.atpVendorMax)
+    .optional()
+    .describe(
+      'A Google Ad Tech Provider (its ATP id), not with `vendor` or `purpose`: the answer comes from the Additional Consent string (`addtlConsent`) of the current event (docs/consent.md, Standards). Needs no GVL.',
+    ),
 };
 
 export const DecisionItem = z.strictObject(decisionItemFields).meta({
@@ -551,7 +571,7 @@ export const Decision = z
     basis: z
       .enum(DECISION_BASES)
       .describe(
-        'Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime) With `vendor` and `purpose`, from the TC string of the current event: `tcf-consent` (purpose and vendor consent), `tcf-legitimate-interest` (legitimate interest, not objected to), `tcf-refused` (neither, the vendor not disclosed, or not in the GVL for that purpose), `tcf-restricted` (a publisher restriction forbids it), `no-tc-string` (the current event carries none).',
+        'Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime) With `vendor` and `purpose`, from the TC string of the current event: `tcf-consent` (purpose and vendor consent), `tcf-legitimate-interest` (legitimate interest, not objected to), `tcf-refused` (neither, the vendor not disclosed, or not in the GVL for that purpose), `tcf-restricted` (a publisher restriction forbids it), `no-tc-string` (the current event carries none). With `atpVendor`, from the Additional Consent string of the current event: `ac-consent` (the ATP is consented), `ac-refused` (disclosed to the subject without consent; with a version 1 string, not consented), `ac-not-disclosed` (not in the string at all), `no-ac-string` (the current event carries none).',
       ),
     eventId: z.string().regex(EVENT_ID_PATTERN).optional().describe('The state’s newest event as of `at`, when it has one: what the decision rests on.'),
     targetVersion: z.int().optional().describe('That event’s specification version, when it has one.'),
@@ -563,6 +583,7 @@ export const Decision = z
     vendor: z.int().optional().describe('Items that asked for a TCF vendor: the vendor asked.'),
     purpose: z.int().optional().describe('Items that asked for a TCF vendor: the purpose asked.'),
     gvlVersion: z.int().optional().describe('Items that asked for a TCF vendor: the Global Vendor List version the answer used.'),
+    atpVendor: z.int().optional().describe('Items that asked for a Google ATP: the ATP id asked.'),
     evidence: z
       .object({
         receipt: z.string().describe('GET: the event’s signed consent receipt.'),

@@ -249,16 +249,22 @@ describeStoreContract('the consent store', adapters, (s) => {
 
     it('keep gpc, both strings with what they say, and the jurisdiction through reads, history filters and current states; absent ones stay absent', async () => {
       const [signalled, plain, other] = evs('acc', [
-        { action: null, gpc: true, tcString: TC, gppString: GPP, jurisdiction: 'us-ca' },
+        { action: null, gpc: true, tcString: TC, gppString: GPP, jurisdiction: 'us-ca', addtlConsent: '2~1.35~dv.9' },
         { subject: 'p', action: true },
         { action: true, gpc: false, jurisdiction: 'DE' },
       ]);
-      expect(signalled).toMatchObject({ gpc: true, jurisdiction: 'US-CA', tcf: { purposes: [1, 3, 4] }, gpp: { sections: ['uspv1', 'usnat', 'usca'] } });
+      expect(signalled).toMatchObject({
+        gpc: true,
+        jurisdiction: 'US-CA',
+        tcf: { purposes: [1, 3, 4] },
+        gpp: { sections: ['uspv1', 'usnat', 'usca'] },
+        addtlConsent: '2~1.35~dv.9',
+      });
       await s.events.insert([[signalled!, plain!, other!]], later());
       expect(await s.events.findById('acc', signalled!.id)).toEqual(signalled);
       const back = await s.events.findById('acc', plain!.id);
       expect(back).toEqual(plain);
-      for (const f of ['gpc', 'tcString', 'tcf', 'gppString', 'gpp', 'jurisdiction']) expect(back).not.toHaveProperty(f);
+      for (const f of ['gpc', 'tcString', 'tcf', 'gppString', 'gpp', 'jurisdiction', 'addtlConsent']) expect(back).not.toHaveProperty(f);
       const history = (q: { gpc?: boolean; jurisdiction?: string }) =>
         s.events.history({ accountId: 'acc', subject: 's', issuer: ISSUER, target: TARGET, limit: 10, ...q });
       expect(ids(await history({ gpc: true }))).toEqual([signalled!.id]);
@@ -277,6 +283,14 @@ describeStoreContract('the consent store', adapters, (s) => {
         gpc: true,
         jurisdiction: 'US-CA',
         tcString: signalled!.tcString,
+      });
+      // the AC string only when a call asks Google ATPs
+      expect((await s.current.forDecisions('acc', [key], { addtlConsent: true })).get(key)).toEqual({
+        id: signalled!.id,
+        action: null,
+        gpc: true,
+        jurisdiction: 'US-CA',
+        addtlConsent: '2~1.35~dv.9',
       });
       await s.current.apply([other!]);
       expect((await s.current.byKeys('acc', [key])).get(key)).toEqual(other);

@@ -5,6 +5,7 @@ import { decide, decidedEvent, type DecidedEvent, type Decision, type DecisionSp
 import { idFloor } from '../domain/event-id';
 import { specIdOfTarget, type SpecDetails } from '../domain/receipt';
 import { decideVendor, type Gvl, type TcDecodeCache } from '../domain/tcf-vendor';
+import { decideAtp, type AcDecodeCache } from '../domain/addtl-consent';
 import type { ConsentStore, SpecSource, StateRef } from './ports';
 
 /** Items in one decisions call. */
@@ -25,14 +26,18 @@ export interface DecisionItem {
   /** A TCF vendor (GVL id) and purpose, both or neither: answered from the event's TC string (domain/tcf-vendor.ts). */
   vendor?: number | undefined;
   purpose?: number | undefined;
+  /** A Google Ad Tech Provider (ATP id), not with vendor or purpose: answered from the event's AC string (domain/addtl-consent.ts). */
+  atpVendor?: number | undefined;
 }
 
 export interface DecisionAnswer extends Omit<Decision, 'basis'> {
-  basis: Decision['basis'] | ReturnType<typeof decideVendor>['basis'];
+  basis: Decision['basis'] | ReturnType<typeof decideVendor>['basis'] | ReturnType<typeof decideAtp>['basis'];
   /** Items that asked for a TCF vendor: what was asked, and the GVL version used. */
   vendor?: number;
   purpose?: number;
   gvlVersion?: number;
+  /** Items that asked for a Google ATP: the ATP id asked. */
+  atpVendor?: number;
   subject: string;
   issuer: string;
   target: string;
@@ -72,7 +77,9 @@ export async function decideBatch(
   }
   const keys = norm.map((i) => stateKey(accountId, i.subject, i.issuer, i.target, i.scope));
   const unique = [...new Set(keys)];
-  const current = await store.current.forDecisions(accountId, unique, asksVendors ? { tcString: true } : undefined);
+  const asksAtps = norm.some((i) => i.atpVendor !== undefined);
+  const strings = asksVendors || asksAtps ? { ...(asksVendors ? { tcString: true } : {}), ...(asksAtps ? { addtlConsent: true } : {}) } : undefined;
+  const current = await store.current.forDecisions(accountId, unique, strings);
   const asOf = new Map<string, DecidedEvent>();
   if (when === now) for (const [k, e] of current) asOf.set(k, e);
   else {
@@ -95,6 +102,7 @@ export async function decideBatch(
     }
   }
   const decodedTc: TcDecodeCache = new Map();
+  const parsedAc: AcDecodeCache = new Map();
   const specOf = await specsOf(specs, baseUrl, accountId, norm, when === now ? undefined : new Date(when));
   const decisions = norm.map((item, i): DecisionAnswer => {
     const event = asOf.get(keys[i]!);
@@ -102,6 +110,12 @@ export async function decideBatch(
       const v = decideVendor(event?.tcString, item.vendor, item.purpose, gvl, decodedTc);
       const answer: DecisionAnswer = { subject: item.subject, issuer: item.issuer, target: item.target, scope: item.scope, ...v };
       Object.assign(answer, { vendor: item.vendor, purpose: item.purpose, gvlVersion: gvl.version });
+      if (event) answer.event = event;
+      return answer;
+    }
+    if (item.atpVendor !== undefined) {
+      const answer: DecisionAnswer = { subject: item.subject, issuer: item.issuer, target: item.target, scope: item.scope, ...decideAtp(event?.addtlConsent, item.atpVendor, parsedAc) };
+      answer.atpVendor = item.atpVendor;
       if (event) answer.event = event;
       return answer;
     }
@@ -124,9 +138,11 @@ interface NormalizedItem {
   gpc?: boolean;
   vendor?: number;
   purpose?: number;
+  atpVendor?: number;
 }
 
 const TCF = contracts.consent.TCF_LIMITS;
+const AC = contracts.consent.AC_LIMITS;
 
 /** Every problem of every item at once, named `/items/N/field` (and `/at`, `/items`). */
 function validate(items: DecisionItem[], at: Date | undefined, now: number): { norm: NormalizedItem[]; when: number } {
@@ -175,6 +191,13 @@ function validate(items: DecisionItem[], at: Date | undefined, now: number): { n
       else if (!Number.isInteger(purpose) || purpose! < 1 || purpose! > TCF.purposeMax)
         errors.push({ field: `/items/${i}/purpose`, message: `must be a TCF purpose id from 1 to ${TCF.purposeMax}` });
       else out.purpose = purpose!;
+    }
+    const { atpVendor } = item;
+    if (has(atpVendor)) {
+      if (has(vendor) || has(purpose)) errors.push({ field: `/items/${i}/atpVendor`, message: 'is a Google ATP id: an item asks it, or a TCF vendor and purpose, not both' });
+      else if (!Number.isInteger(atpVendor) || atpVendor! < 1 || atpVendor! > AC.atpVendorMax)
+        errors.push({ field: `/items/${i}/atpVendor`, message: `must be a Google ATP id from 1 to ${AC.atpVendorMax}` });
+      else out.atpVendor = atpVendor!;
     }
     return out;
   });

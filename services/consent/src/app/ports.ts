@@ -1,6 +1,6 @@
 import type { LogAnchor, Subtree } from '@accord/proofs';
 import type { ConsentEvent } from '../domain/consent';
-import type { DecidedEvent } from '../domain/decision';
+import type { DecidedEvent, DecisionStrings } from '../domain/decision';
 import type { SpecDetails } from '../domain/receipt';
 import type { StatisticsCounts } from '../domain/statistics';
 
@@ -131,9 +131,10 @@ export interface CurrentStateStore {
   /**
    * byKeys for decisions: of each current event only what a decision reads (DecidedEvent), so
    * that a batch of 1,000 reads and builds no more than it needs (the TC string only when
-   * `tcString` is asked: TCF vendor decisions). One lookup by key.
+   * `tcString` is asked: TCF vendor decisions; the AC string only when `addtlConsent` is: Google
+   * ATP decisions). One lookup by key.
    */
-  forDecisions(accountId: string, keys: string[], opts?: { tcString?: boolean }): Promise<Map<string, DecidedEvent>>;
+  forDecisions(accountId: string, keys: string[], opts?: DecisionStrings): Promise<Map<string, DecidedEvent>>;
   /** The current events of one subject and issuer on these targets (all targets when none is given), at most `limit`, in no order. */
   ofSubject(accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<ConsentEvent[]>;
 }

@@ -3,6 +3,7 @@ import { InvalidArgumentError, type FieldError } from '@accord/common';
 import { contracts } from '@accord/proto';
 import { nextEventId } from './event-id';
 import { decodeGppString, decodeTcString, SignalError, SIGNAL_LIMITS, type GppFacts, type TcfFacts } from './signals';
+import { parseAddtlConsent } from './addtl-consent';
 
 /** What a client may send for one event (the service assigns id, token, createdAt). */
 export interface ConsentInput {
@@ -23,6 +24,8 @@ export interface ConsentInput {
   tcString?: string;
   gppString?: string;
   jurisdiction?: string;
+  /** Google's Additional Consent string (domain/addtl-consent.ts), beside the TC string. */
+  addtlConsent?: string;
 }
 
 /** A stored, immutable consent event. */
@@ -58,6 +61,8 @@ export interface ConsentEvent {
   gpp?: GppFacts;
   /** ISO 3166-1 alpha-2 or ISO 3166-2 code, upper case. */
   jurisdiction?: string;
+  /** Google's Additional Consent string, exactly as sent (parsed when stored, and by decisions). */
+  addtlConsent?: string;
 }
 
 export const DEFAULT_SCOPE = 'default';
@@ -156,7 +161,7 @@ export function validateInputs(inputs: ConsentInput[], now: number = Date.now())
 }
 
 /** The signal fields of an event (domain/signals.ts). */
-export const SIGNAL_FIELDS = ['gpc', 'tcString', 'tcf', 'gppString', 'gpp', 'jurisdiction'] as const;
+export const SIGNAL_FIELDS = ['gpc', 'tcString', 'tcf', 'gppString', 'gpp', 'jurisdiction', 'addtlConsent'] as const;
 export type Signals = Pick<ConsentEvent, (typeof SIGNAL_FIELDS)[number]>;
 
 /**
@@ -165,7 +170,7 @@ export type Signals = Pick<ConsentEvent, (typeof SIGNAL_FIELDS)[number]>;
  * jurisdiction a code of the ISO lists, upper case. Problems are added to `errors` under `at`.
  */
 export function validateSignals(
-  input: Pick<ConsentInput, 'gpc' | 'tcString' | 'gppString' | 'jurisdiction'>,
+  input: Pick<ConsentInput, 'gpc' | 'tcString' | 'gppString' | 'jurisdiction' | 'addtlConsent'>,
   at: string,
   errors: FieldError[],
   /** Strings already decoded (by kind and value), and what came of it: the facts or the SignalError. */
@@ -177,7 +182,7 @@ export function validateSignals(
     if (typeof gpc !== 'boolean') errors.push({ field: `${at}/gpc`, message: 'must be a boolean' });
     else out.gpc = gpc;
   }
-  const decoded = <T>(field: 'tcString' | 'gppString', v: unknown, decode: (s: string) => T): T | undefined => {
+  const decoded = <T>(field: 'tcString' | 'gppString' | 'addtlConsent', v: unknown, decode: (s: string) => T): T | undefined => {
     if (v === undefined || v === null || v === '') return undefined;
     if (typeof v !== 'string') errors.push({ field: `${at}/${field}`, message: 'must be a string' });
     else if (v.length > SIGNAL_LIMITS[field]) errors.push({ field: `${at}/${field}`, message: `must be at most ${SIGNAL_LIMITS[field]} characters` });
@@ -200,6 +205,12 @@ export function validateSignals(
   if (tcf) Object.assign(out, { tcString, tcf });
   const gpp = decoded('gppString', gppString, decodeGppString);
   if (gpp) Object.assign(out, { gppString, gpp });
+  // kept exactly as sent: the parse only says whether it is one
+  const isAc = (s: string): true => {
+    parseAddtlConsent(s);
+    return true;
+  };
+  if (decoded('addtlConsent', input.addtlConsent, isAc)) out.addtlConsent = input.addtlConsent as string;
   if (jurisdiction !== undefined && jurisdiction !== null && jurisdiction !== '') {
     const code = typeof jurisdiction === 'string' ? normalizeJurisdiction(jurisdiction) : undefined;
     if (!code) errors.push({ field: `${at}/jurisdiction`, message: JURISDICTION_MESSAGE });
@@ -255,6 +266,7 @@ export function withSignals<E extends Signals>(ev: E, from: Signals): E {
   if (from.tcString !== undefined && from.tcf) Object.assign(ev, { tcString: from.tcString, tcf: from.tcf });
   if (from.gppString !== undefined && from.gpp) Object.assign(ev, { gppString: from.gppString, gpp: from.gpp });
   if (from.jurisdiction !== undefined) ev.jurisdiction = from.jurisdiction;
+  if (from.addtlConsent !== undefined) ev.addtlConsent = from.addtlConsent;
   return ev;
 }
 

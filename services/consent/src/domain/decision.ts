@@ -13,7 +13,7 @@ export const BASES = ['consent', 'declined', 'no-consent', 'expired', 'renewal-r
 export type Basis = (typeof BASES)[number];
 
 /** What a decision reads of a state's event (and answers of it: its id, targetVersion and expiresAt). */
-export type DecidedEvent = Pick<ConsentEvent, 'id' | 'action' | 'targetVersion' | 'expiresAt' | 'gpc' | 'jurisdiction' | 'tcString'>;
+export type DecidedEvent = Pick<ConsentEvent, 'id' | 'action' | 'targetVersion' | 'expiresAt' | 'gpc' | 'jurisdiction' | 'tcString' | 'addtlConsent'>;
 
 /** The fields of an event, or of a current state's copy of one, that a decision reads (DecidedEvent), and nothing else. */
 export function decidedEvent(e: {
@@ -24,6 +24,7 @@ export function decidedEvent(e: {
   gpc?: boolean | null;
   jurisdiction?: string | null;
   tcString?: string | null;
+  addtlConsent?: string | null;
 }): DecidedEvent {
   const out: DecidedEvent = { id: e.id, action: e.action ?? null };
   if (e.targetVersion != null) out.targetVersion = e.targetVersion;
@@ -31,6 +32,22 @@ export function decidedEvent(e: {
   if (e.gpc != null) out.gpc = e.gpc;
   if (e.jurisdiction != null) out.jurisdiction = e.jurisdiction;
   if (e.tcString != null) out.tcString = e.tcString; // TCF vendor decisions (domain/tcf-vendor.ts)
+  if (e.addtlConsent != null) out.addtlConsent = e.addtlConsent; // Google ATP decisions (domain/addtl-consent.ts)
+  return out;
+}
+
+/** Which consent strings a decisions call reads (the TC string for TCF vendors, the AC string for Google ATPs): only those. */
+export interface DecisionStrings {
+  tcString?: boolean;
+  addtlConsent?: boolean;
+}
+
+/** `e` without the strings the call does not ask. */
+export function withAskedStrings(e: DecidedEvent, asked: DecisionStrings | undefined): DecidedEvent {
+  const { tcString, addtlConsent, ...rest } = e;
+  const out: DecidedEvent = rest;
+  if (asked?.tcString && tcString !== undefined) out.tcString = tcString;
+  if (asked?.addtlConsent && addtlConsent !== undefined) out.addtlConsent = addtlConsent;
   return out;
 }
 

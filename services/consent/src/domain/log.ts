@@ -34,6 +34,7 @@ export interface LeafJson extends Pick<
   | 'gppString'
   | 'gpp'
   | 'jurisdiction'
+  | 'addtlConsent'
 > {
   createdAt: string;
   expiresAt?: string;
@@ -61,6 +62,8 @@ export function leafJson(ev: ConsentEvent): LeafJson {
     ...(ev.gppString !== undefined ? { gppString: ev.gppString } : {}),
     ...(ev.gpp ? { gpp: { ...ev.gpp } } : {}),
     ...(ev.jurisdiction !== undefined ? { jurisdiction: ev.jurisdiction } : {}),
+    // added with Google's Additional Consent: events without one keep their leaf
+    ...(ev.addtlConsent !== undefined ? { addtlConsent: ev.addtlConsent } : {}),
   };
 }
 

@@ -136,6 +136,7 @@ export function receiptClaims(
       ...(ev.jurisdiction !== undefined ? { jurisdiction: ev.jurisdiction } : {}),
       ...(ev.tcString !== undefined ? { tcString: ev.tcString } : {}),
       ...(ev.tcf ? { tcf: ev.tcf } : {}),
+      ...(ev.addtlConsent !== undefined ? { addtlConsent: ev.addtlConsent } : {}),
       ...(ev.gppString !== undefined ? { gppString: ev.gppString } : {}),
       ...(ev.gpp ? { gpp: ev.gpp } : {}),
       ...(spec ? { spec: { id: spec.id, version: spec.version, archived: spec.archived } } : {}),

@@ -142,4 +142,34 @@ describe('signals of event inputs', () => {
     expect(err.fields.map((f) => f.field)).toEqual(['/0/tcString', '/1/gppString', '/1/jurisdiction', '/2/gpc', '/2/tcString']);
     expect(err.fields[4]!.message).toBe('must be at most 10000 characters');
   });
+
+  test("Google's Additional Consent string: kept exactly as sent beside the TC string, refused by field when it is not one", () => {
+    const tc = tcString();
+    const [v2, v1, none] = validateInputs([
+      { ...base, tcString: tc, addtlConsent: '2~1.35.41.101~dv.9.21.81' },
+      { ...base, addtlConsent: '1~7.8' },
+      { ...base, addtlConsent: '' },
+    ]);
+    expect(v2).toMatchObject({ tcString: tc, addtlConsent: '2~1.35.41.101~dv.9.21.81' });
+    expect(v1!.addtlConsent).toBe('1~7.8');
+    expect(none).not.toHaveProperty('addtlConsent');
+    let err: InvalidArgumentError | undefined;
+    try {
+      validateInputs([
+        { ...base, addtlConsent: '2~1.35' },
+        { ...base, addtlConsent: '2~01~dv.' },
+        { ...base, addtlConsent: 5 as never },
+        { ...base, addtlConsent: `2~${'1.'.repeat(5_000)}1~dv.` },
+      ]);
+    } catch (e) {
+      err = e as InvalidArgumentError;
+    }
+    expect(err!.fields.map((f) => f.field)).toEqual(['/0/addtlConsent', '/1/addtlConsent', '/2/addtlConsent', '/3/addtlConsent']);
+    expect(err!.fields.map((f) => f.message)).toEqual([
+      expect.stringMatching(/without its disclosed part/),
+      expect.stringMatching(/"01" among its consented ATP ids/),
+      'must be a string',
+      'must be at most 10000 characters',
+    ]);
+  });
 });

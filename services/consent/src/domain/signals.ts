@@ -34,7 +34,11 @@ export interface GppFacts {
   targetedAdvertisingOptOut?: boolean;
 }
 
-export const SIGNAL_LIMITS = { tcString: contracts.consent.LIMITS.tcString, gppString: contracts.consent.LIMITS.gppString } as const;
+export const SIGNAL_LIMITS = {
+  tcString: contracts.consent.LIMITS.tcString,
+  gppString: contracts.consent.LIMITS.gppString,
+  addtlConsent: contracts.consent.LIMITS.addtlConsent,
+} as const;
 
 /** A string that is not a signal of the kind expected, and why (the field error's message). */
 export class SignalError extends Error {}

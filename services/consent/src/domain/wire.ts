@@ -31,5 +31,6 @@ export function eventMessage(ev: ConsentEvent): consentv1.ConsentEvent {
   if (ev.gppString !== undefined) out.gppString = ev.gppString;
   if (ev.gpp) out.gpp = ev.gpp;
   if (ev.jurisdiction !== undefined) out.jurisdiction = ev.jurisdiction;
+  if (ev.addtlConsent !== undefined) out.addtlConsent = ev.addtlConsent;
   return out;
 }

@@ -34,6 +34,7 @@ function fromProtoInput(i: consentv1.ConsentInput): ConsentInput {
   if (i.tcString !== undefined) out.tcString = i.tcString;
   if (i.gppString !== undefined) out.gppString = i.gppString;
   if (i.jurisdiction !== undefined) out.jurisdiction = i.jurisdiction;
+  if (i.addtlConsent !== undefined) out.addtlConsent = i.addtlConsent;
   return out;
 }
 
@@ -46,6 +47,7 @@ function decisionMessage(d: DecisionAnswer): consentv1.Decision {
   }
   if (d.regime) out.regime = { key: d.regime.key, model: d.regime.model, gpc: d.regime.gpc };
   if (d.vendor !== undefined) Object.assign(out, { vendor: d.vendor, purpose: d.purpose, gvlVersion: d.gvlVersion });
+  if (d.atpVendor !== undefined) out.atpVendor = d.atpVendor;
   return out;
 }
 
@@ -134,6 +136,7 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
         gpc: i.gpc,
         vendor: i.vendor,
         purpose: i.purpose,
+        atpVendor: i.atpVendor,
       }));
       const out = await consents.decide(req.accountId, items, req.at);
       return { at: out.at, decisions: out.decisions.map(decisionMessage) };

@@ -43,6 +43,7 @@ export const consentOpenApi: OpenApiFragment = {
           'then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. ' +
           'Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, ' +
           'the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). ' +
+          "`addtlConsent` (Google's Additional Consent string, `2~<consented ATP ids>~dv.<disclosed ATP ids>` or version 1 `1~<consented ATP ids>`) is kept exactly as sent beside the TC string; any other form is a 400 naming `/addtlConsent`. " +
           '`Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).',
         security,
         parameters: [
@@ -272,6 +273,7 @@ export const consentOpenApi: OpenApiFragment = {
           `For each item (1 to ${contracts.consent.DECISIONS_MAX}, answered in order): \`allowed\` and its \`basis\`, from the newest event of the item's (subject, issuer, target, scope) created at or before \`at\` (default now; a past moment answers what was true then; a future one is a 400), ` +
           "judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis (the specification as it was at `at`: the version current then) and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. " +
           'A decision resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events never count. ' +
+          'An item may instead ask for an IAB TCF `vendor` and `purpose` (from the TC string of the current event), or for a Google Ad Tech Provider (`atpVendor`, from its Additional Consent string): docs/consent.md, Standards. ' +
           'Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).',
         security,
         requestBody: {

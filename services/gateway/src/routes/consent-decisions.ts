@@ -25,6 +25,7 @@ export function decisionRoutes(r: Router, ctx: GatewayContext): void {
     if (d.expiresAt !== undefined) out.expiresAt = d.expiresAt.toISOString();
     if (d.regime) out.regime = d.regime as NonNullable<contracts.consent.DecisionJson['regime']>;
     if (d.vendor !== undefined) Object.assign(out, { vendor: d.vendor, purpose: d.purpose, gvlVersion: d.gvlVersion });
+    if (d.atpVendor !== undefined) out.atpVendor = d.atpVendor;
     // evidence after the fields it is about
     if (d.eventId !== undefined) {
       const at = `${ctx.baseUrl}/consent/v0/consents/${d.eventId}`;
@@ -39,6 +40,7 @@ export function decisionRoutes(r: Router, ctx: GatewayContext): void {
     if (typeof o.gpc === 'boolean') item.gpc = o.gpc;
     if (typeof o.vendor === 'number') item.vendor = o.vendor;
     if (typeof o.purpose === 'number') item.purpose = o.purpose;
+    if (typeof o.atpVendor === 'number') item.atpVendor = o.atpVendor;
     return item;
   };
 

@@ -52,7 +52,7 @@ function toInput(o: Record<string, unknown>, at: string): consentv1.ConsentInput
   if (typeof o.targetVersion === 'number') input.targetVersion = o.targetVersion;
   if (typeof o.expiresAt === 'string') input.expiresAt = wireDate(o.expiresAt, `${at}/expiresAt`);
   if (typeof o.gpc === 'boolean') input.gpc = o.gpc;
-  for (const f of ['tcString', 'gppString', 'jurisdiction'] as const) if (typeof o[f] === 'string' && o[f] !== '') input[f] = o[f] as string;
+  for (const f of ['tcString', 'gppString', 'jurisdiction', 'addtlConsent'] as const) if (typeof o[f] === 'string' && o[f] !== '') input[f] = o[f] as string;
   return input;
 }
 

@@ -99,8 +99,11 @@ type DecisionItem struct {
 	// An IAB TCF vendor (its Global Vendor List id, 1-65535) and TCF purpose (1-11), both or
 	// neither: the answer comes from the TC string of the state's current event (needs the
 	// operator's GVL, ACCORD_TCF_GVL; else INVALID_ARGUMENT naming the field).
-	Vendor        *int32 `protobuf:"varint,7,opt,name=vendor,proto3,oneof" json:"vendor,omitempty"`
-	Purpose       *int32 `protobuf:"varint,8,opt,name=purpose,proto3,oneof" json:"purpose,omitempty"`
+	Vendor  *int32 `protobuf:"varint,7,opt,name=vendor,proto3,oneof" json:"vendor,omitempty"`
+	Purpose *int32 `protobuf:"varint,8,opt,name=purpose,proto3,oneof" json:"purpose,omitempty"`
+	// A Google Ad Tech Provider (its ATP id, 1-2147483647), not with vendor or purpose: the answer
+	// comes from the Additional Consent string (addtl_consent) of the state's current event.
+	AtpVendor     *int32 `protobuf:"varint,9,opt,name=atp_vendor,json=atpVendor,proto3,oneof" json:"atp_vendor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -187,6 +190,13 @@ func (x *DecisionItem) GetVendor() int32 {
 func (x *DecisionItem) GetPurpose() int32 {
 	if x != nil && x.Purpose != nil {
 		return *x.Purpose
+	}
+	return 0
+}
+
+func (x *DecisionItem) GetAtpVendor() int32 {
+	if x != nil && x.AtpVendor != nil {
+		return *x.AtpVendor
 	}
 	return 0
 }
@@ -325,9 +335,12 @@ type Decision struct {
 	// Items that asked for a TCF vendor: the vendor and purpose asked, and the version of the
 	// Global Vendor List the answer used (basis tcf-consent, tcf-legitimate-interest, tcf-refused,
 	// tcf-restricted or no-tc-string).
-	Vendor        *int32 `protobuf:"varint,11,opt,name=vendor,proto3,oneof" json:"vendor,omitempty"`
-	Purpose       *int32 `protobuf:"varint,12,opt,name=purpose,proto3,oneof" json:"purpose,omitempty"`
-	GvlVersion    *int32 `protobuf:"varint,13,opt,name=gvl_version,json=gvlVersion,proto3,oneof" json:"gvl_version,omitempty"`
+	Vendor     *int32 `protobuf:"varint,11,opt,name=vendor,proto3,oneof" json:"vendor,omitempty"`
+	Purpose    *int32 `protobuf:"varint,12,opt,name=purpose,proto3,oneof" json:"purpose,omitempty"`
+	GvlVersion *int32 `protobuf:"varint,13,opt,name=gvl_version,json=gvlVersion,proto3,oneof" json:"gvl_version,omitempty"`
+	// Items that asked for a Google ATP: the ATP id asked (basis ac-consent, ac-refused,
+	// ac-not-disclosed or no-ac-string).
+	AtpVendor     *int32 `protobuf:"varint,14,opt,name=atp_vendor,json=atpVendor,proto3,oneof" json:"atp_vendor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -449,6 +462,13 @@ func (x *Decision) GetPurpose() int32 {
 func (x *Decision) GetGvlVersion() int32 {
 	if x != nil && x.GvlVersion != nil {
 		return *x.GvlVersion
+	}
+	return 0
+}
+
+func (x *Decision) GetAtpVendor() int32 {
+	if x != nil && x.AtpVendor != nil {
+		return *x.AtpVendor
 	}
 	return 0
 }
@@ -1127,7 +1147,12 @@ type ConsentInput struct {
 	// An IAB GPP string; INVALID_ARGUMENT when it does not decode or is too long. Empty means absent.
 	GppString *string `protobuf:"bytes,12,opt,name=gpp_string,json=gppString,proto3,oneof" json:"gpp_string,omitempty"`
 	// ISO 3166-1 alpha-2 or ISO 3166-2 code (any case; stored upper case); unknown codes are INVALID_ARGUMENT.
-	Jurisdiction  *string `protobuf:"bytes,13,opt,name=jurisdiction,proto3,oneof" json:"jurisdiction,omitempty"`
+	Jurisdiction *string `protobuf:"bytes,13,opt,name=jurisdiction,proto3,oneof" json:"jurisdiction,omitempty"`
+	// Google's Additional Consent string (the CMP API's addtlConsent), beside the TC string:
+	// "2~<consented ATP ids>~dv.<disclosed ATP ids>" (or version 1, "1~<consented ATP ids>"), ids
+	// dot-separated positive integers; anything else, or longer than 10,000 characters, is
+	// INVALID_ARGUMENT. Kept exactly as sent. Empty means absent.
+	AddtlConsent  *string `protobuf:"bytes,14,opt,name=addtl_consent,json=addtlConsent,proto3,oneof" json:"addtl_consent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1249,6 +1274,13 @@ func (x *ConsentInput) GetGppString() string {
 func (x *ConsentInput) GetJurisdiction() string {
 	if x != nil && x.Jurisdiction != nil {
 		return *x.Jurisdiction
+	}
+	return ""
+}
+
+func (x *ConsentInput) GetAddtlConsent() string {
+	if x != nil && x.AddtlConsent != nil {
+		return *x.AddtlConsent
 	}
 	return ""
 }
@@ -1447,6 +1479,7 @@ type ConsentEvent struct {
 	GppString     *string   `protobuf:"bytes,20,opt,name=gpp_string,json=gppString,proto3,oneof" json:"gpp_string,omitempty"`
 	Gpp           *GppFacts `protobuf:"bytes,21,opt,name=gpp,proto3" json:"gpp,omitempty"`
 	Jurisdiction  *string   `protobuf:"bytes,22,opt,name=jurisdiction,proto3,oneof" json:"jurisdiction,omitempty"`
+	AddtlConsent  *string   `protobuf:"bytes,23,opt,name=addtl_consent,json=addtlConsent,proto3,oneof" json:"addtl_consent,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1631,6 +1664,13 @@ func (x *ConsentEvent) GetGpp() *GppFacts {
 func (x *ConsentEvent) GetJurisdiction() string {
 	if x != nil && x.Jurisdiction != nil {
 		return *x.Jurisdiction
+	}
+	return ""
+}
+
+func (x *ConsentEvent) GetAddtlConsent() string {
+	if x != nil && x.AddtlConsent != nil {
+		return *x.AddtlConsent
 	}
 	return ""
 }
@@ -3006,7 +3046,7 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12/\n" +
 	"\x02at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampH\x00R\x02at\x88\x01\x01\x125\n" +
 	"\x05items\x18\x03 \x03(\v2\x1f.accord.consent.v1.DecisionItemR\x05itemsB\x05\n" +
-	"\x03_at\"\xa9\x02\n" +
+	"\x03_at\"\xdc\x02\n" +
 	"\fDecisionItem\x12\x18\n" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12\x16\n" +
 	"\x06issuer\x18\x02 \x01(\tR\x06issuer\x12\x16\n" +
@@ -3015,20 +3055,23 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\fjurisdiction\x18\x05 \x01(\tH\x01R\fjurisdiction\x88\x01\x01\x12\x15\n" +
 	"\x03gpc\x18\x06 \x01(\bH\x02R\x03gpc\x88\x01\x01\x12\x1b\n" +
 	"\x06vendor\x18\a \x01(\x05H\x03R\x06vendor\x88\x01\x01\x12\x1d\n" +
-	"\apurpose\x18\b \x01(\x05H\x04R\apurpose\x88\x01\x01B\b\n" +
+	"\apurpose\x18\b \x01(\x05H\x04R\apurpose\x88\x01\x01\x12\"\n" +
+	"\n" +
+	"atp_vendor\x18\t \x01(\x05H\x05R\tatpVendor\x88\x01\x01B\b\n" +
 	"\x06_scopeB\x0f\n" +
 	"\r_jurisdictionB\x06\n" +
 	"\x04_gpcB\t\n" +
 	"\a_vendorB\n" +
 	"\n" +
-	"\b_purpose\"w\n" +
+	"\b_purposeB\r\n" +
+	"\v_atp_vendor\"w\n" +
 	"\x0eDecideResponse\x12*\n" +
 	"\x02at\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x129\n" +
 	"\tdecisions\x18\x02 \x03(\v2\x1b.accord.consent.v1.DecisionR\tdecisions\"I\n" +
 	"\rAppliedRegime\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12\x10\n" +
-	"\x03gpc\x18\x03 \x01(\tR\x03gpc\"\xa8\x04\n" +
+	"\x03gpc\x18\x03 \x01(\tR\x03gpc\"\xdb\x04\n" +
 	"\bDecision\x12\x18\n" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12\x16\n" +
 	"\x06issuer\x18\x02 \x01(\tR\x06issuer\x12\x16\n" +
@@ -3045,7 +3088,9 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x06vendor\x18\v \x01(\x05H\x04R\x06vendor\x88\x01\x01\x12\x1d\n" +
 	"\apurpose\x18\f \x01(\x05H\x05R\apurpose\x88\x01\x01\x12$\n" +
 	"\vgvl_version\x18\r \x01(\x05H\x06R\n" +
-	"gvlVersion\x88\x01\x01B\v\n" +
+	"gvlVersion\x88\x01\x01\x12\"\n" +
+	"\n" +
+	"atp_vendor\x18\x0e \x01(\x05H\aR\tatpVendor\x88\x01\x01B\v\n" +
 	"\t_event_idB\x11\n" +
 	"\x0f_target_versionB\r\n" +
 	"\v_expires_atB\t\n" +
@@ -3053,7 +3098,8 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\a_vendorB\n" +
 	"\n" +
 	"\b_purposeB\x0e\n" +
-	"\f_gvl_version\"\xaa\x01\n" +
+	"\f_gvl_versionB\r\n" +
+	"\v_atp_vendor\"\xaa\x01\n" +
 	"\x13EraseSubjectRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x15\n" +
@@ -3110,7 +3156,7 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x10ConsistencyProof\x12\x14\n" +
 	"\x05first\x18\x01 \x01(\x03R\x05first\x12\x16\n" +
 	"\x06second\x18\x02 \x01(\x03R\x06second\x12\x14\n" +
-	"\x05proof\x18\x03 \x03(\tR\x05proof\"\xc5\x04\n" +
+	"\x05proof\x18\x03 \x03(\tR\x05proof\"\x81\x05\n" +
 	"\fConsentInput\x12\x18\n" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12\x16\n" +
 	"\x06issuer\x18\x02 \x01(\tR\x06issuer\x12\x16\n" +
@@ -3127,7 +3173,9 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\ttc_string\x18\v \x01(\tH\aR\btcString\x88\x01\x01\x12\"\n" +
 	"\n" +
 	"gpp_string\x18\f \x01(\tH\bR\tgppString\x88\x01\x01\x12'\n" +
-	"\fjurisdiction\x18\r \x01(\tH\tR\fjurisdiction\x88\x01\x01B\t\n" +
+	"\fjurisdiction\x18\r \x01(\tH\tR\fjurisdiction\x88\x01\x01\x12(\n" +
+	"\raddtl_consent\x18\x0e \x01(\tH\n" +
+	"R\faddtlConsent\x88\x01\x01B\t\n" +
 	"\a_sourceB\b\n" +
 	"\x06_scopeB\v\n" +
 	"\t_delegateB\t\n" +
@@ -3138,7 +3186,8 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\n" +
 	"_tc_stringB\r\n" +
 	"\v_gpp_stringB\x0f\n" +
-	"\r_jurisdiction\"\xfd\x01\n" +
+	"\r_jurisdictionB\x10\n" +
+	"\x0e_addtl_consent\"\xfd\x01\n" +
 	"\bTcfFacts\x12\x18\n" +
 	"\aversion\x18\x01 \x01(\x05R\aversion\x12%\n" +
 	"\x0epolicy_version\x18\x02 \x01(\x05R\rpolicyVersion\x12\x15\n" +
@@ -3156,7 +3205,7 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x1ctargeted_advertising_opt_out\x18\x04 \x01(\bH\x02R\x19targetedAdvertisingOptOut\x88\x01\x01B\x0f\n" +
 	"\r_sale_opt_outB\x12\n" +
 	"\x10_sharing_opt_outB\x1f\n" +
-	"\x1d_targeted_advertising_opt_out\"\xc8\a\n" +
+	"\x1d_targeted_advertising_opt_out\"\x84\b\n" +
 	"\fConsentEvent\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\asubject\x18\x02 \x01(\tR\asubject\x12\x16\n" +
@@ -3184,7 +3233,8 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"gpp_string\x18\x14 \x01(\tH\n" +
 	"R\tgppString\x88\x01\x01\x12-\n" +
 	"\x03gpp\x18\x15 \x01(\v2\x1b.accord.consent.v1.GppFactsR\x03gpp\x12'\n" +
-	"\fjurisdiction\x18\x16 \x01(\tH\vR\fjurisdiction\x88\x01\x01B\t\n" +
+	"\fjurisdiction\x18\x16 \x01(\tH\vR\fjurisdiction\x88\x01\x01\x12(\n" +
+	"\raddtl_consent\x18\x17 \x01(\tH\fR\faddtlConsent\x88\x01\x01B\t\n" +
 	"\a_sourceB\v\n" +
 	"\t_delegateB\t\n" +
 	"\a_actionB\x11\n" +
@@ -3199,7 +3249,8 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\n" +
 	"_tc_stringB\r\n" +
 	"\v_gpp_stringB\x0f\n" +
-	"\r_jurisdiction\"\x86\x01\n" +
+	"\r_jurisdictionB\x10\n" +
+	"\x0e_addtl_consent\"\x86\x01\n" +
 	"\x15CreateConsentsRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x15\n" +

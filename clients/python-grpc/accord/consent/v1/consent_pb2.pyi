@@ -21,7 +21,7 @@ class DecideRequest(_message.Message):
     def __init__(self, account_id: _Optional[str] = ..., at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., items: _Optional[_Iterable[_Union[DecisionItem, _Mapping]]] = ...) -> None: ...
 
 class DecisionItem(_message.Message):
-    __slots__ = ("subject", "issuer", "target", "scope", "jurisdiction", "gpc", "vendor", "purpose")
+    __slots__ = ("subject", "issuer", "target", "scope", "jurisdiction", "gpc", "vendor", "purpose", "atp_vendor")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     ISSUER_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
@@ -30,6 +30,7 @@ class DecisionItem(_message.Message):
     GPC_FIELD_NUMBER: _ClassVar[int]
     VENDOR_FIELD_NUMBER: _ClassVar[int]
     PURPOSE_FIELD_NUMBER: _ClassVar[int]
+    ATP_VENDOR_FIELD_NUMBER: _ClassVar[int]
     subject: str
     issuer: str
     target: str
@@ -38,7 +39,8 @@ class DecisionItem(_message.Message):
     gpc: bool
     vendor: int
     purpose: int
-    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., scope: _Optional[str] = ..., jurisdiction: _Optional[str] = ..., gpc: _Optional[bool] = ..., vendor: _Optional[int] = ..., purpose: _Optional[int] = ...) -> None: ...
+    atp_vendor: int
+    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., scope: _Optional[str] = ..., jurisdiction: _Optional[str] = ..., gpc: _Optional[bool] = ..., vendor: _Optional[int] = ..., purpose: _Optional[int] = ..., atp_vendor: _Optional[int] = ...) -> None: ...
 
 class DecideResponse(_message.Message):
     __slots__ = ("at", "decisions")
@@ -59,7 +61,7 @@ class AppliedRegime(_message.Message):
     def __init__(self, key: _Optional[str] = ..., model: _Optional[str] = ..., gpc: _Optional[str] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("subject", "issuer", "target", "scope", "allowed", "basis", "event_id", "target_version", "expires_at", "regime", "vendor", "purpose", "gvl_version")
+    __slots__ = ("subject", "issuer", "target", "scope", "allowed", "basis", "event_id", "target_version", "expires_at", "regime", "vendor", "purpose", "gvl_version", "atp_vendor")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     ISSUER_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
@@ -73,6 +75,7 @@ class Decision(_message.Message):
     VENDOR_FIELD_NUMBER: _ClassVar[int]
     PURPOSE_FIELD_NUMBER: _ClassVar[int]
     GVL_VERSION_FIELD_NUMBER: _ClassVar[int]
+    ATP_VENDOR_FIELD_NUMBER: _ClassVar[int]
     subject: str
     issuer: str
     target: str
@@ -86,7 +89,8 @@ class Decision(_message.Message):
     vendor: int
     purpose: int
     gvl_version: int
-    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., scope: _Optional[str] = ..., allowed: _Optional[bool] = ..., basis: _Optional[str] = ..., event_id: _Optional[str] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., regime: _Optional[_Union[AppliedRegime, _Mapping]] = ..., vendor: _Optional[int] = ..., purpose: _Optional[int] = ..., gvl_version: _Optional[int] = ...) -> None: ...
+    atp_vendor: int
+    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., scope: _Optional[str] = ..., allowed: _Optional[bool] = ..., basis: _Optional[str] = ..., event_id: _Optional[str] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., regime: _Optional[_Union[AppliedRegime, _Mapping]] = ..., vendor: _Optional[int] = ..., purpose: _Optional[int] = ..., gvl_version: _Optional[int] = ..., atp_vendor: _Optional[int] = ...) -> None: ...
 
 class EraseSubjectRequest(_message.Message):
     __slots__ = ("account_id", "app_id", "client_id", "subject", "issuer")
@@ -199,7 +203,7 @@ class ConsistencyProof(_message.Message):
     def __init__(self, first: _Optional[int] = ..., second: _Optional[int] = ..., proof: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ConsentInput(_message.Message):
-    __slots__ = ("subject", "issuer", "target", "source", "scope", "delegate", "action", "target_version", "expires_at", "gpc", "tc_string", "gpp_string", "jurisdiction")
+    __slots__ = ("subject", "issuer", "target", "source", "scope", "delegate", "action", "target_version", "expires_at", "gpc", "tc_string", "gpp_string", "jurisdiction", "addtl_consent")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     ISSUER_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
@@ -213,6 +217,7 @@ class ConsentInput(_message.Message):
     TC_STRING_FIELD_NUMBER: _ClassVar[int]
     GPP_STRING_FIELD_NUMBER: _ClassVar[int]
     JURISDICTION_FIELD_NUMBER: _ClassVar[int]
+    ADDTL_CONSENT_FIELD_NUMBER: _ClassVar[int]
     subject: str
     issuer: str
     target: str
@@ -226,7 +231,8 @@ class ConsentInput(_message.Message):
     tc_string: str
     gpp_string: str
     jurisdiction: str
-    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., source: _Optional[str] = ..., scope: _Optional[str] = ..., delegate: _Optional[str] = ..., action: _Optional[bool] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., gpc: _Optional[bool] = ..., tc_string: _Optional[str] = ..., gpp_string: _Optional[str] = ..., jurisdiction: _Optional[str] = ...) -> None: ...
+    addtl_consent: str
+    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., source: _Optional[str] = ..., scope: _Optional[str] = ..., delegate: _Optional[str] = ..., action: _Optional[bool] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., gpc: _Optional[bool] = ..., tc_string: _Optional[str] = ..., gpp_string: _Optional[str] = ..., jurisdiction: _Optional[str] = ..., addtl_consent: _Optional[str] = ...) -> None: ...
 
 class TcfFacts(_message.Message):
     __slots__ = ("version", "policy_version", "cmp_id", "cmp_version", "purposes", "legitimate_interests", "special_features")
@@ -259,7 +265,7 @@ class GppFacts(_message.Message):
     def __init__(self, sections: _Optional[_Iterable[str]] = ..., sale_opt_out: _Optional[bool] = ..., sharing_opt_out: _Optional[bool] = ..., targeted_advertising_opt_out: _Optional[bool] = ...) -> None: ...
 
 class ConsentEvent(_message.Message):
-    __slots__ = ("id", "subject", "issuer", "target", "source", "scope", "delegate", "action", "token", "created_at", "app_id", "target_version", "expires_at", "expired", "erased_at", "renewal_required", "gpc", "tc_string", "tcf", "gpp_string", "gpp", "jurisdiction")
+    __slots__ = ("id", "subject", "issuer", "target", "source", "scope", "delegate", "action", "token", "created_at", "app_id", "target_version", "expires_at", "expired", "erased_at", "renewal_required", "gpc", "tc_string", "tcf", "gpp_string", "gpp", "jurisdiction", "addtl_consent")
     ID_FIELD_NUMBER: _ClassVar[int]
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     ISSUER_FIELD_NUMBER: _ClassVar[int]
@@ -282,6 +288,7 @@ class ConsentEvent(_message.Message):
     GPP_STRING_FIELD_NUMBER: _ClassVar[int]
     GPP_FIELD_NUMBER: _ClassVar[int]
     JURISDICTION_FIELD_NUMBER: _ClassVar[int]
+    ADDTL_CONSENT_FIELD_NUMBER: _ClassVar[int]
     id: str
     subject: str
     issuer: str
@@ -304,7 +311,8 @@ class ConsentEvent(_message.Message):
     gpp_string: str
     gpp: GppFacts
     jurisdiction: str
-    def __init__(self, id: _Optional[str] = ..., subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., source: _Optional[str] = ..., scope: _Optional[str] = ..., delegate: _Optional[str] = ..., action: _Optional[bool] = ..., token: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., app_id: _Optional[str] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expired: _Optional[bool] = ..., erased_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., renewal_required: _Optional[bool] = ..., gpc: _Optional[bool] = ..., tc_string: _Optional[str] = ..., tcf: _Optional[_Union[TcfFacts, _Mapping]] = ..., gpp_string: _Optional[str] = ..., gpp: _Optional[_Union[GppFacts, _Mapping]] = ..., jurisdiction: _Optional[str] = ...) -> None: ...
+    addtl_consent: str
+    def __init__(self, id: _Optional[str] = ..., subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., source: _Optional[str] = ..., scope: _Optional[str] = ..., delegate: _Optional[str] = ..., action: _Optional[bool] = ..., token: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., app_id: _Optional[str] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expired: _Optional[bool] = ..., erased_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., renewal_required: _Optional[bool] = ..., gpc: _Optional[bool] = ..., tc_string: _Optional[str] = ..., tcf: _Optional[_Union[TcfFacts, _Mapping]] = ..., gpp_string: _Optional[str] = ..., gpp: _Optional[_Union[GppFacts, _Mapping]] = ..., jurisdiction: _Optional[str] = ..., addtl_consent: _Optional[str] = ...) -> None: ...
 
 class CreateConsentsRequest(_message.Message):
     __slots__ = ("account_id", "app_id", "events")

@@ -57,6 +57,7 @@ class ConsentEvent:
             tc_string (str | Unset): Present when sent: the IAB TCF TC string.
             tcf (ConsentTcfFacts | Unset): Facts decoded from `tcString` when the event was stored (IAB
                 @iabtechlabtcf/core).
+            addtl_consent (str | Unset): Present when sent: Google’s Additional Consent string, as sent.
             gpp_string (str | Unset): Present when sent: the IAB GPP string.
             gpp (ConsentGppFacts | Unset): Facts decoded from `gppString` when the event was stored (IAB @iabgpp/cmpapi).
             jurisdiction (str | Unset): Present when sent: ISO 3166-1 alpha-2 or ISO 3166-2 code, upper case.
@@ -81,6 +82,7 @@ class ConsentEvent:
     gpc: bool | Unset = UNSET
     tc_string: str | Unset = UNSET
     tcf: ConsentTcfFacts | Unset = UNSET
+    addtl_consent: str | Unset = UNSET
     gpp_string: str | Unset = UNSET
     gpp: ConsentGppFacts | Unset = UNSET
     jurisdiction: str | Unset = UNSET
@@ -138,6 +140,8 @@ class ConsentEvent:
         if not isinstance(self.tcf, Unset):
             tcf = self.tcf.to_dict()
 
+        addtl_consent = self.addtl_consent
+
         gpp_string = self.gpp_string
 
         gpp: dict[str, Any] | Unset = UNSET
@@ -180,6 +184,8 @@ class ConsentEvent:
             field_dict["tcString"] = tc_string
         if tcf is not UNSET:
             field_dict["tcf"] = tcf
+        if addtl_consent is not UNSET:
+            field_dict["addtlConsent"] = addtl_consent
         if gpp_string is not UNSET:
             field_dict["gppString"] = gpp_string
         if gpp is not UNSET:
@@ -267,6 +273,8 @@ class ConsentEvent:
 
 
 
+        addtl_consent = d.pop("addtlConsent", UNSET)
+
         gpp_string = d.pop("gppString", UNSET)
 
         _gpp = d.pop("gpp", UNSET)
@@ -301,6 +309,7 @@ class ConsentEvent:
             gpc=gpc,
             tc_string=tc_string,
             tcf=tcf,
+            addtl_consent=addtl_consent,
             gpp_string=gpp_string,
             gpp=gpp,
             jurisdiction=jurisdiction,

@@ -41,6 +41,7 @@ class ConsentFormRequest:
             expires_at (datetime.datetime | str | Unset): As in ConsentInput; empty: absent.
             gpc (ConsentFormRequestGpc | Unset): As in ConsentInput; empty: absent.
             tc_string (str | Unset): As in ConsentInput; empty: absent.
+            addtl_consent (str | Unset): As in ConsentInput; empty: absent.
             gpp_string (str | Unset): As in ConsentInput; empty: absent.
             jurisdiction (str | Unset): As in ConsentInput; empty: absent.
      """
@@ -56,6 +57,7 @@ class ConsentFormRequest:
     expires_at: datetime.datetime | str | Unset = UNSET
     gpc: ConsentFormRequestGpc | Unset = UNSET
     tc_string: str | Unset = UNSET
+    addtl_consent: str | Unset = UNSET
     gpp_string: str | Unset = UNSET
     jurisdiction: str | Unset = UNSET
 
@@ -98,6 +100,8 @@ class ConsentFormRequest:
 
         tc_string = self.tc_string
 
+        addtl_consent = self.addtl_consent
+
         gpp_string = self.gpp_string
 
         jurisdiction: str | Unset
@@ -130,6 +134,8 @@ class ConsentFormRequest:
             field_dict["gpc"] = gpc
         if tc_string is not UNSET:
             field_dict["tcString"] = tc_string
+        if addtl_consent is not UNSET:
+            field_dict["addtlConsent"] = addtl_consent
         if gpp_string is not UNSET:
             field_dict["gppString"] = gpp_string
         if jurisdiction is not UNSET:
@@ -196,6 +202,8 @@ class ConsentFormRequest:
 
         tc_string = d.pop("tcString", UNSET)
 
+        addtl_consent = d.pop("addtlConsent", UNSET)
+
         gpp_string = d.pop("gppString", UNSET)
 
         def _parse_jurisdiction(data: object) -> str | Unset:
@@ -218,6 +226,7 @@ class ConsentFormRequest:
             expires_at=expires_at,
             gpc=gpc,
             tc_string=tc_string,
+            addtl_consent=addtl_consent,
             gpp_string=gpp_string,
             jurisdiction=jurisdiction,
         )

@@ -44,6 +44,10 @@ class ConsentInput:
             tc_string (str | Unset): An IAB TCF v2 TC string (TCF 2.0–2.3) the subject's choice was made with, decoded when
                 stored (`tcf`): one that does not decode, or of another framework version, is refused. At most 10000 characters;
                 empty = absent.
+            addtl_consent (str | Unset): Google's Additional Consent string (AC, the CMP API's `addtlConsent`), beside the
+                TC string: the Google Ad Tech Providers not on the IAB's Global Vendor List. Version 2 `2~<consented
+                ids>~dv.<disclosed ids>` or version 1 `1~<consented ids>` (ids dot-separated positive integers, either list may
+                be empty); anything else is refused. Kept exactly as sent. At most 10000 characters; empty = absent.
             gpp_string (str | Unset): An IAB Global Privacy Platform string, decoded when stored (`gpp`): one that does not
                 decode is refused. At most 10000 characters; empty = absent.
             jurisdiction (str | Unset): Where the subject is, as an ISO 3166-1 alpha-2 (`DE`) or ISO 3166-2 (`US-CA`) code
@@ -61,6 +65,7 @@ class ConsentInput:
     expires_at: datetime.datetime | Unset = UNSET
     gpc: bool | Unset = UNSET
     tc_string: str | Unset = UNSET
+    addtl_consent: str | Unset = UNSET
     gpp_string: str | Unset = UNSET
     jurisdiction: str | Unset = UNSET
 
@@ -97,6 +102,8 @@ class ConsentInput:
 
         tc_string = self.tc_string
 
+        addtl_consent = self.addtl_consent
+
         gpp_string = self.gpp_string
 
         jurisdiction = self.jurisdiction
@@ -125,6 +132,8 @@ class ConsentInput:
             field_dict["gpc"] = gpc
         if tc_string is not UNSET:
             field_dict["tcString"] = tc_string
+        if addtl_consent is not UNSET:
+            field_dict["addtlConsent"] = addtl_consent
         if gpp_string is not UNSET:
             field_dict["gppString"] = gpp_string
         if jurisdiction is not UNSET:
@@ -175,6 +184,8 @@ class ConsentInput:
 
         tc_string = d.pop("tcString", UNSET)
 
+        addtl_consent = d.pop("addtlConsent", UNSET)
+
         gpp_string = d.pop("gppString", UNSET)
 
         jurisdiction = d.pop("jurisdiction", UNSET)
@@ -191,6 +202,7 @@ class ConsentInput:
             expires_at=expires_at,
             gpc=gpc,
             tc_string=tc_string,
+            addtl_consent=addtl_consent,
             gpp_string=gpp_string,
             jurisdiction=jurisdiction,
         )

@@ -43,7 +43,10 @@ class Decision:
                 legal basis is not CONSENT, or a `notice` regime) With `vendor` and `purpose`, from the TC string of the current
                 event: `tcf-consent` (purpose and vendor consent), `tcf-legitimate-interest` (legitimate interest, not objected
                 to), `tcf-refused` (neither, the vendor not disclosed, or not in the GVL for that purpose), `tcf-restricted` (a
-                publisher restriction forbids it), `no-tc-string` (the current event carries none).
+                publisher restriction forbids it), `no-tc-string` (the current event carries none). With `atpVendor`, from the
+                Additional Consent string of the current event: `ac-consent` (the ATP is consented), `ac-refused` (disclosed to
+                the subject without consent; with a version 1 string, not consented), `ac-not-disclosed` (not in the string at
+                all), `no-ac-string` (the current event carries none).
             event_id (str | Unset): The state’s newest event as of `at`, when it has one: what the decision rests on.
             target_version (int | Unset): That event’s specification version, when it has one.
             expires_at (datetime.datetime | Unset): When that event lapses (or lapsed), when it does.
@@ -52,6 +55,7 @@ class Decision:
             vendor (int | Unset): Items that asked for a TCF vendor: the vendor asked.
             purpose (int | Unset): Items that asked for a TCF vendor: the purpose asked.
             gvl_version (int | Unset): Items that asked for a TCF vendor: the Global Vendor List version the answer used.
+            atp_vendor (int | Unset): Items that asked for a Google ATP: the ATP id asked.
             evidence (DecisionEvidence | Unset): With `eventId`: where the evidence is.
      """
 
@@ -68,6 +72,7 @@ class Decision:
     vendor: int | Unset = UNSET
     purpose: int | Unset = UNSET
     gvl_version: int | Unset = UNSET
+    atp_vendor: int | Unset = UNSET
     evidence: DecisionEvidence | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -108,6 +113,8 @@ class Decision:
 
         gvl_version = self.gvl_version
 
+        atp_vendor = self.atp_vendor
+
         evidence: dict[str, Any] | Unset = UNSET
         if not isinstance(self.evidence, Unset):
             evidence = self.evidence.to_dict()
@@ -137,6 +144,8 @@ class Decision:
             field_dict["purpose"] = purpose
         if gvl_version is not UNSET:
             field_dict["gvlVersion"] = gvl_version
+        if atp_vendor is not UNSET:
+            field_dict["atpVendor"] = atp_vendor
         if evidence is not UNSET:
             field_dict["evidence"] = evidence
 
@@ -194,6 +203,8 @@ class Decision:
 
         gvl_version = d.pop("gvlVersion", UNSET)
 
+        atp_vendor = d.pop("atpVendor", UNSET)
+
         _evidence = d.pop("evidence", UNSET)
         evidence: DecisionEvidence | Unset
         if isinstance(_evidence,  Unset):
@@ -218,6 +229,7 @@ class Decision:
             vendor=vendor,
             purpose=purpose,
             gvl_version=gvl_version,
+            atp_vendor=atp_vendor,
             evidence=evidence,
         )
 

@@ -37,6 +37,9 @@ class DecisionItem:
                 TC string of the current event (docs/consent.md, Standards). Needs the operator’s GVL (ACCORD_TCF_GVL); without
                 one, 400.
             purpose (int | Unset): A TCF purpose id (1–11), with `vendor`.
+            atp_vendor (int | Unset): A Google Ad Tech Provider (its ATP id), not with `vendor` or `purpose`: the answer
+                comes from the Additional Consent string (`addtlConsent`) of the current event (docs/consent.md, Standards).
+                Needs no GVL.
      """
 
     subject: str
@@ -47,6 +50,7 @@ class DecisionItem:
     gpc: bool | Unset = UNSET
     vendor: int | Unset = UNSET
     purpose: int | Unset = UNSET
+    atp_vendor: int | Unset = UNSET
 
 
 
@@ -69,6 +73,8 @@ class DecisionItem:
 
         purpose = self.purpose
 
+        atp_vendor = self.atp_vendor
+
 
         field_dict: dict[str, Any] = {}
 
@@ -87,6 +93,8 @@ class DecisionItem:
             field_dict["vendor"] = vendor
         if purpose is not UNSET:
             field_dict["purpose"] = purpose
+        if atp_vendor is not UNSET:
+            field_dict["atpVendor"] = atp_vendor
 
         return field_dict
 
@@ -111,6 +119,8 @@ class DecisionItem:
 
         purpose = d.pop("purpose", UNSET)
 
+        atp_vendor = d.pop("atpVendor", UNSET)
+
         decision_item = cls(
             subject=subject,
             issuer=issuer,
@@ -120,6 +130,7 @@ class DecisionItem:
             gpc=gpc,
             vendor=vendor,
             purpose=purpose,
+            atp_vendor=atp_vendor,
         )
 
         return decision_item

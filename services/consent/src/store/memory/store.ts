@@ -1,6 +1,6 @@
 import type { Subtree } from '@accord/proofs';
 import { hashKey, LIMITS, stateKey, supersedes, type ConsentEvent } from '../../domain/consent';
-import { decidedEvent, type DecidedEvent } from '../../domain/decision';
+import { decidedEvent, withAskedStrings, type DecidedEvent } from '../../domain/decision';
 import { appCountersOf, expiredAt, GPC_DECLINE, meets, type StatisticsCounts } from '../../domain/statistics';
 import type {
   ClaimedEvent,
@@ -271,8 +271,7 @@ export function memoryConsentStore(): MemoryConsentStore {
         for (const k of keys) {
           const s = states.get(k);
           if (!s || s.accountId !== accountId) continue;
-          const { tcString, ...rest } = decidedEvent(s.cur);
-          out.set(k, opts?.tcString && tcString !== undefined ? { ...rest, tcString } : rest);
+          out.set(k, withAskedStrings(decidedEvent(s.cur), opts));
         }
         return out;
       },

@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation, mongo } from 'mongoose';
 import { newestPerState, type ConsentEvent } from '../../domain/consent';
-import { decidedEvent, type DecidedEvent } from '../../domain/decision';
+import { decidedEvent, withAskedStrings, type DecidedEvent, type DecisionStrings } from '../../domain/decision';
 import type { CurrentStateStore } from '../../app/ports';
 import { bulkUpserts, currentEvent, eventsOfCurrent } from './docs';
 import { driverCollection, type CurrentDoc, type Models } from './models';
@@ -37,6 +37,11 @@ const DECISION_FIELDS = {
 } as const;
 /** DECISION_FIELDS and the TC string, for calls that ask TCF vendors (read only then: strings are long). */
 const DECISION_FIELDS_TCF = { ...DECISION_FIELDS, 'cur.tcString': 1 } as const;
+/** The projection of a decisions call: the AC string too when it asks Google ATPs. */
+const decisionFields = (opts: DecisionStrings | undefined) => {
+  const fields = opts?.tcString ? DECISION_FIELDS_TCF : DECISION_FIELDS;
+  return opts?.addtlConsent ? { ...fields, 'cur.addtlConsent': 1 } : fields;
+};
 
 /** The current documents of one subject and issuer for these targets (at most `limit`). */
 export function currentDocs(m: Models, accountId: string, subject: string, issuer: string, targets: string[], limit: number): Promise<CurrentDoc[]> {
@@ -90,7 +95,7 @@ export function mongoCurrentStateStore(m: Models): CurrentStateStore {
       const out = new Map<string, DecidedEvent>();
       if (!keys.length) return out;
       const docs = await driverCollection(m.current)
-        .find(keys.length === 1 ? { _id: keys[0]! } : { _id: { $in: keys } }, { projection: opts?.tcString ? DECISION_FIELDS_TCF : DECISION_FIELDS })
+        .find(keys.length === 1 ? { _id: keys[0]! } : { _id: { $in: keys } }, { projection: decisionFields(opts) })
         .toArray();
       const flat: string[] = [];
       for (const d of docs) {
@@ -99,10 +104,7 @@ export function mongoCurrentStateStore(m: Models): CurrentStateStore {
         else flat.push(d._id);
       }
       if (flat.length)
-        for (const [k, e] of await this.byKeys(accountId, flat)) {
-          const { tcString, ...rest } = decidedEvent(e);
-          out.set(k, opts?.tcString && tcString !== undefined ? { ...rest, tcString } : rest);
-        }
+        for (const [k, e] of await this.byKeys(accountId, flat)) out.set(k, withAskedStrings(decidedEvent(e), opts));
       return out;
     },
 

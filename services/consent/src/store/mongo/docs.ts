@@ -50,6 +50,7 @@ export function signalsOf(d: { [K in keyof Signals]?: Signals[K] | null }): Sign
     if (g.targetedAdvertisingOptOut != null) out.gpp.targetedAdvertisingOptOut = g.targetedAdvertisingOptOut;
   }
   if (d.jurisdiction != null) out.jurisdiction = d.jurisdiction;
+  if (d.addtlConsent != null) out.addtlConsent = d.addtlConsent;
   return out;
 }
 

@@ -97,6 +97,7 @@ export interface CurrentEvent {
   gppString?: string;
   gpp?: ConsentEvent['gpp'];
   jurisdiction?: string;
+  addtlConsent?: string;
   /**
    * The expiry queue (last field, only when `expiresAt` is set): when the expiry sweeper may
    * announce that this event lapsed (`consent.expired`). Written equal to `expiresAt`; a sweeper
@@ -200,6 +201,7 @@ export function defineModels(conn: Connection): Models {
       gppString: String,
       gpp: Schema.Types.Mixed,
       jurisdiction: String,
+      addtlConsent: String,
       pub: Date,
       claim: String,
       logq: String,

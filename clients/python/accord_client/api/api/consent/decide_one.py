@@ -26,6 +26,7 @@ def _get_kwargs(
     gpc: bool | Unset = UNSET,
     vendor: int | Unset = UNSET,
     purpose: int | Unset = UNSET,
+    atp_vendor: int | Unset = UNSET,
     at: datetime.datetime | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -50,6 +51,8 @@ def _get_kwargs(
     params["vendor"] = vendor
 
     params["purpose"] = purpose
+
+    params["atpVendor"] = atp_vendor
 
     json_at: str | Unset = UNSET
     if not isinstance(at, Unset):
@@ -154,6 +157,7 @@ def sync_detailed(
     gpc: bool | Unset = UNSET,
     vendor: int | Unset = UNSET,
     purpose: int | Unset = UNSET,
+    atp_vendor: int | Unset = UNSET,
     at: datetime.datetime | Unset = UNSET,
 
 ) -> Response[Decision | Problem]:
@@ -178,6 +182,9 @@ def sync_detailed(
             answer comes from the TC string of the current event (docs/consent.md, Standards). Needs
             the operator’s GVL (ACCORD_TCF_GVL); without one, 400.
         purpose (int | Unset): A TCF purpose id (1–11), with `vendor`.
+        atp_vendor (int | Unset): A Google Ad Tech Provider (its ATP id), not with `vendor` or
+            `purpose`: the answer comes from the Additional Consent string (`addtlConsent`) of the
+            current event (docs/consent.md, Standards). Needs no GVL.
         at (datetime.datetime | Unset): As in DecisionRequest.
 
     Raises:
@@ -198,6 +205,7 @@ jurisdiction=jurisdiction,
 gpc=gpc,
 vendor=vendor,
 purpose=purpose,
+atp_vendor=atp_vendor,
 at=at,
 
     )
@@ -219,6 +227,7 @@ def sync(
     gpc: bool | Unset = UNSET,
     vendor: int | Unset = UNSET,
     purpose: int | Unset = UNSET,
+    atp_vendor: int | Unset = UNSET,
     at: datetime.datetime | Unset = UNSET,
 
 ) -> Decision | Problem | None:
@@ -243,6 +252,9 @@ def sync(
             answer comes from the TC string of the current event (docs/consent.md, Standards). Needs
             the operator’s GVL (ACCORD_TCF_GVL); without one, 400.
         purpose (int | Unset): A TCF purpose id (1–11), with `vendor`.
+        atp_vendor (int | Unset): A Google Ad Tech Provider (its ATP id), not with `vendor` or
+            `purpose`: the answer comes from the Additional Consent string (`addtlConsent`) of the
+            current event (docs/consent.md, Standards). Needs no GVL.
         at (datetime.datetime | Unset): As in DecisionRequest.
 
     Raises:
@@ -264,6 +276,7 @@ jurisdiction=jurisdiction,
 gpc=gpc,
 vendor=vendor,
 purpose=purpose,
+atp_vendor=atp_vendor,
 at=at,
 
     ).parsed
@@ -279,6 +292,7 @@ async def asyncio_detailed(
     gpc: bool | Unset = UNSET,
     vendor: int | Unset = UNSET,
     purpose: int | Unset = UNSET,
+    atp_vendor: int | Unset = UNSET,
     at: datetime.datetime | Unset = UNSET,
 
 ) -> Response[Decision | Problem]:
@@ -303,6 +317,9 @@ async def asyncio_detailed(
             answer comes from the TC string of the current event (docs/consent.md, Standards). Needs
             the operator’s GVL (ACCORD_TCF_GVL); without one, 400.
         purpose (int | Unset): A TCF purpose id (1–11), with `vendor`.
+        atp_vendor (int | Unset): A Google Ad Tech Provider (its ATP id), not with `vendor` or
+            `purpose`: the answer comes from the Additional Consent string (`addtlConsent`) of the
+            current event (docs/consent.md, Standards). Needs no GVL.
         at (datetime.datetime | Unset): As in DecisionRequest.
 
     Raises:
@@ -323,6 +340,7 @@ jurisdiction=jurisdiction,
 gpc=gpc,
 vendor=vendor,
 purpose=purpose,
+atp_vendor=atp_vendor,
 at=at,
 
     )
@@ -344,6 +362,7 @@ async def asyncio(
     gpc: bool | Unset = UNSET,
     vendor: int | Unset = UNSET,
     purpose: int | Unset = UNSET,
+    atp_vendor: int | Unset = UNSET,
     at: datetime.datetime | Unset = UNSET,
 
 ) -> Decision | Problem | None:
@@ -368,6 +387,9 @@ async def asyncio(
             answer comes from the TC string of the current event (docs/consent.md, Standards). Needs
             the operator’s GVL (ACCORD_TCF_GVL); without one, 400.
         purpose (int | Unset): A TCF purpose id (1–11), with `vendor`.
+        atp_vendor (int | Unset): A Google Ad Tech Provider (its ATP id), not with `vendor` or
+            `purpose`: the answer comes from the Additional Consent string (`addtlConsent`) of the
+            current event (docs/consent.md, Standards). Needs no GVL.
         at (datetime.datetime | Unset): As in DecisionRequest.
 
     Raises:
@@ -389,6 +411,7 @@ jurisdiction=jurisdiction,
 gpc=gpc,
 vendor=vendor,
 purpose=purpose,
+atp_vendor=atp_vendor,
 at=at,
 
     )).parsed

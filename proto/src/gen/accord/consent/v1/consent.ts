@@ -46,6 +46,11 @@ export interface DecisionItem {
    */
   vendor?: number | undefined;
   purpose?: number | undefined;
+  /**
+   * A Google Ad Tech Provider (its ATP id, 1-2147483647), not with vendor or purpose: the answer
+   * comes from the Additional Consent string (addtl_consent) of the state's current event.
+   */
+  atpVendor?: number | undefined;
 }
 
 export interface DecideResponse {
@@ -85,6 +90,11 @@ export interface Decision {
   vendor?: number | undefined;
   purpose?: number | undefined;
   gvlVersion?: number | undefined;
+  /**
+   * Items that asked for a Google ATP: the ATP id asked (basis ac-consent, ac-refused,
+   * ac-not-disclosed or no-ac-string).
+   */
+  atpVendor?: number | undefined;
 }
 
 export interface EraseSubjectRequest {
@@ -196,6 +206,13 @@ export interface ConsentInput {
   gppString?: string | undefined;
   /** ISO 3166-1 alpha-2 or ISO 3166-2 code (any case; stored upper case); unknown codes are INVALID_ARGUMENT. */
   jurisdiction?: string | undefined;
+  /**
+   * Google's Additional Consent string (the CMP API's addtlConsent), beside the TC string:
+   * "2~<consented ATP ids>~dv.<disclosed ATP ids>" (or version 1, "1~<consented ATP ids>"), ids
+   * dot-separated positive integers; anything else, or longer than 10,000 characters, is
+   * INVALID_ARGUMENT. Kept exactly as sent. Empty means absent.
+   */
+  addtlConsent?: string | undefined;
 }
 
 /** What a TC string says, decoded when its event was stored. */
@@ -250,6 +267,7 @@ export interface ConsentEvent {
   gppString?: string | undefined;
   gpp?: GppFacts | undefined;
   jurisdiction?: string | undefined;
+  addtlConsent?: string | undefined;
 }
 
 export interface CreateConsentsRequest {
@@ -525,6 +543,7 @@ function createBaseDecisionItem(): DecisionItem {
     gpc: undefined,
     vendor: undefined,
     purpose: undefined,
+    atpVendor: undefined,
   };
 }
 
@@ -553,6 +572,9 @@ export const DecisionItem: MessageFns<DecisionItem> = {
     }
     if (message.purpose !== undefined) {
       writer.uint32(64).int32(message.purpose);
+    }
+    if (message.atpVendor !== undefined) {
+      writer.uint32(72).int32(message.atpVendor);
     }
     return writer;
   },
@@ -634,6 +656,14 @@ export const DecisionItem: MessageFns<DecisionItem> = {
             message.purpose = reader.int32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.atpVendor = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -656,6 +686,7 @@ export const DecisionItem: MessageFns<DecisionItem> = {
       gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : undefined,
       vendor: isSet(object.vendor) ? globalThis.Number(object.vendor) : undefined,
       purpose: isSet(object.purpose) ? globalThis.Number(object.purpose) : undefined,
+      atpVendor: isSet(object.atpVendor) ? globalThis.Number(object.atpVendor) : isSet(object.atp_vendor) ? globalThis.Number(object.atp_vendor) : undefined,
     };
   },
 
@@ -685,6 +716,9 @@ export const DecisionItem: MessageFns<DecisionItem> = {
     if (message.purpose !== undefined) {
       obj.purpose = Math.round(message.purpose);
     }
+    if (message.atpVendor !== undefined) {
+      obj.atpVendor = Math.round(message.atpVendor);
+    }
     return obj;
   },
 
@@ -701,6 +735,7 @@ export const DecisionItem: MessageFns<DecisionItem> = {
     message.gpc = object.gpc ?? undefined;
     message.vendor = object.vendor ?? undefined;
     message.purpose = object.purpose ?? undefined;
+    message.atpVendor = object.atpVendor ?? undefined;
     return message;
   },
 };
@@ -906,6 +941,7 @@ function createBaseDecision(): Decision {
     vendor: undefined,
     purpose: undefined,
     gvlVersion: undefined,
+    atpVendor: undefined,
   };
 }
 
@@ -949,6 +985,9 @@ export const Decision: MessageFns<Decision> = {
     }
     if (message.gvlVersion !== undefined) {
       writer.uint32(104).int32(message.gvlVersion);
+    }
+    if (message.atpVendor !== undefined) {
+      writer.uint32(112).int32(message.atpVendor);
     }
     return writer;
   },
@@ -1070,6 +1109,14 @@ export const Decision: MessageFns<Decision> = {
             message.gvlVersion = reader.int32();
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.atpVendor = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1105,6 +1152,7 @@ export const Decision: MessageFns<Decision> = {
         : isSet(object.gvl_version)
           ? globalThis.Number(object.gvl_version)
           : undefined,
+      atpVendor: isSet(object.atpVendor) ? globalThis.Number(object.atpVendor) : isSet(object.atp_vendor) ? globalThis.Number(object.atp_vendor) : undefined,
     };
   },
 
@@ -1149,6 +1197,9 @@ export const Decision: MessageFns<Decision> = {
     if (message.gvlVersion !== undefined) {
       obj.gvlVersion = Math.round(message.gvlVersion);
     }
+    if (message.atpVendor !== undefined) {
+      obj.atpVendor = Math.round(message.atpVendor);
+    }
     return obj;
   },
 
@@ -1170,6 +1221,7 @@ export const Decision: MessageFns<Decision> = {
     message.vendor = object.vendor ?? undefined;
     message.purpose = object.purpose ?? undefined;
     message.gvlVersion = object.gvlVersion ?? undefined;
+    message.atpVendor = object.atpVendor ?? undefined;
     return message;
   },
 };
@@ -2292,6 +2344,7 @@ function createBaseConsentInput(): ConsentInput {
     tcString: undefined,
     gppString: undefined,
     jurisdiction: undefined,
+    addtlConsent: undefined,
   };
 }
 
@@ -2335,6 +2388,9 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     }
     if (message.jurisdiction !== undefined) {
       writer.uint32(106).string(message.jurisdiction);
+    }
+    if (message.addtlConsent !== undefined) {
+      writer.uint32(114).string(message.addtlConsent);
     }
     return writer;
   },
@@ -2456,6 +2512,14 @@ export const ConsentInput: MessageFns<ConsentInput> = {
             message.jurisdiction = reader.string();
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.addtlConsent = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2487,6 +2551,11 @@ export const ConsentInput: MessageFns<ConsentInput> = {
       tcString: isSet(object.tcString) ? globalThis.String(object.tcString) : isSet(object.tc_string) ? globalThis.String(object.tc_string) : undefined,
       gppString: isSet(object.gppString) ? globalThis.String(object.gppString) : isSet(object.gpp_string) ? globalThis.String(object.gpp_string) : undefined,
       jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
+      addtlConsent: isSet(object.addtlConsent)
+        ? globalThis.String(object.addtlConsent)
+        : isSet(object.addtl_consent)
+          ? globalThis.String(object.addtl_consent)
+          : undefined,
     };
   },
 
@@ -2531,6 +2600,9 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     if (message.jurisdiction !== undefined) {
       obj.jurisdiction = message.jurisdiction;
     }
+    if (message.addtlConsent !== undefined) {
+      obj.addtlConsent = message.addtlConsent;
+    }
     return obj;
   },
 
@@ -2552,6 +2624,7 @@ export const ConsentInput: MessageFns<ConsentInput> = {
     message.tcString = object.tcString ?? undefined;
     message.gppString = object.gppString ?? undefined;
     message.jurisdiction = object.jurisdiction ?? undefined;
+    message.addtlConsent = object.addtlConsent ?? undefined;
     return message;
   },
 };
@@ -2936,6 +3009,7 @@ function createBaseConsentEvent(): ConsentEvent {
     gppString: undefined,
     gpp: undefined,
     jurisdiction: undefined,
+    addtlConsent: undefined,
   };
 }
 
@@ -3006,6 +3080,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     }
     if (message.jurisdiction !== undefined) {
       writer.uint32(178).string(message.jurisdiction);
+    }
+    if (message.addtlConsent !== undefined) {
+      writer.uint32(186).string(message.addtlConsent);
     }
     return writer;
   },
@@ -3199,6 +3276,14 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
             message.jurisdiction = reader.string();
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.addtlConsent = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3243,6 +3328,11 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
       gppString: isSet(object.gppString) ? globalThis.String(object.gppString) : isSet(object.gpp_string) ? globalThis.String(object.gpp_string) : undefined,
       gpp: isSet(object.gpp) ? GppFacts.fromJSON(object.gpp) : undefined,
       jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
+      addtlConsent: isSet(object.addtlConsent)
+        ? globalThis.String(object.addtlConsent)
+        : isSet(object.addtl_consent)
+          ? globalThis.String(object.addtl_consent)
+          : undefined,
     };
   },
 
@@ -3314,6 +3404,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     if (message.jurisdiction !== undefined) {
       obj.jurisdiction = message.jurisdiction;
     }
+    if (message.addtlConsent !== undefined) {
+      obj.addtlConsent = message.addtlConsent;
+    }
     return obj;
   },
 
@@ -3344,6 +3437,7 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     message.gppString = object.gppString ?? undefined;
     message.gpp = object.gpp !== undefined && object.gpp !== null ? GppFacts.fromPartial(object.gpp) : undefined;
     message.jurisdiction = object.jurisdiction ?? undefined;
+    message.addtlConsent = object.addtlConsent ?? undefined;
     return message;
   },
 };
