@@ -185,7 +185,9 @@ describe('Google ATP decisions', () => {
     const both = await decide({ items: [{ ...item('s', 5), purpose: 1 }] });
     expect(both.status).toBe(400);
     expect(JSON.stringify(both.body.errors)).toContain('/items/0/atpVendor');
-    await expect(consent.decide({ accountId: acme.accountId, items: [{ ...item('s', 5), vendor: 755, purpose: 1 }] }, { metadata: bearer(token) })).rejects.toMatchObject({
+    await expect(
+      consent.decide({ accountId: acme.accountId, items: [{ ...item('s', 5), vendor: 755, purpose: 1 }] }, { metadata: bearer(token) }),
+    ).rejects.toMatchObject({
       code: status.INVALID_ARGUMENT,
       details: expect.stringContaining('/items/0/atpVendor'),
     });

@@ -114,7 +114,13 @@ export async function decideBatch(
       return answer;
     }
     if (item.atpVendor !== undefined) {
-      const answer: DecisionAnswer = { subject: item.subject, issuer: item.issuer, target: item.target, scope: item.scope, ...decideAtp(event?.addtlConsent, item.atpVendor, parsedAc) };
+      const answer: DecisionAnswer = {
+        subject: item.subject,
+        issuer: item.issuer,
+        target: item.target,
+        scope: item.scope,
+        ...decideAtp(event?.addtlConsent, item.atpVendor, parsedAc),
+      };
       answer.atpVendor = item.atpVendor;
       if (event) answer.event = event;
       return answer;
@@ -194,7 +200,8 @@ function validate(items: DecisionItem[], at: Date | undefined, now: number): { n
     }
     const { atpVendor } = item;
     if (has(atpVendor)) {
-      if (has(vendor) || has(purpose)) errors.push({ field: `/items/${i}/atpVendor`, message: 'is a Google ATP id: an item asks it, or a TCF vendor and purpose, not both' });
+      if (has(vendor) || has(purpose))
+        errors.push({ field: `/items/${i}/atpVendor`, message: 'is a Google ATP id: an item asks it, or a TCF vendor and purpose, not both' });
       else if (!Number.isInteger(atpVendor) || atpVendor! < 1 || atpVendor! > AC.atpVendorMax)
         errors.push({ field: `/items/${i}/atpVendor`, message: `must be a Google ATP id from 1 to ${AC.atpVendorMax}` });
       else out.atpVendor = atpVendor!;

@@ -62,7 +62,13 @@ describe('log leaves of consent events', () => {
       tcf: { version: 2, policyVersion: 5, cmpId: 10, cmpVersion: 2, purposes: [1], legitimateInterests: [], specialFeatures: [] },
     });
     expect(leafJson(signalled)).toMatchObject({ gpc: true, jurisdiction: 'US-CA', gpp: { sections: ['uspv1'], saleOptOut: true }, tcf: { purposes: [1] } });
-    for (const over of [{ gpc: false }, { jurisdiction: 'US' }, { gpp: { sections: ['uspv1'], saleOptOut: false } }, { tcString: 'CR' }, { addtlConsent: '2~1~dv.' }])
+    for (const over of [
+      { gpc: false },
+      { jurisdiction: 'US' },
+      { gpp: { sections: ['uspv1'], saleOptOut: false } },
+      { tcString: 'CR' },
+      { addtlConsent: '2~1~dv.' },
+    ])
       expect(eventLeafHash({ ...signalled, ...over }).equals(eventLeafHash(signalled))).toBe(false);
   });
 });

@@ -79,7 +79,16 @@ describe('receiptClaims', () => {
   it('carries the signals of the event as `accord` extension claims, and none for an event without', () => {
     const tcf = { version: 2, policyVersion: 5, cmpId: 10, cmpVersion: 2, purposes: [1, 3], legitimateInterests: [2], specialFeatures: [] };
     const claims = receiptClaims(
-      { ...ev, gpc: true, jurisdiction: 'US-CA', tcString: 'CQ', tcf, addtlConsent: '2~1~dv.2', gppString: 'DBABzw~1YYN', gpp: { sections: ['uspv1'], saleOptOut: true } },
+      {
+        ...ev,
+        gpc: true,
+        jurisdiction: 'US-CA',
+        tcString: 'CQ',
+        tcf,
+        addtlConsent: '2~1~dv.2',
+        gppString: 'DBABzw~1YYN',
+        gpp: { sections: ['uspv1'], saleOptOut: true },
+      },
       spec,
       settings,
       {

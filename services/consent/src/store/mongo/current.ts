@@ -103,8 +103,7 @@ export function mongoCurrentStateStore(m: Models): CurrentStateStore {
         if (d.cur && (!d.eventId || d.cur.id > d.eventId)) out.set(d._id, decidedEvent(d.cur));
         else flat.push(d._id);
       }
-      if (flat.length)
-        for (const [k, e] of await this.byKeys(accountId, flat)) out.set(k, withAskedStrings(decidedEvent(e), opts));
+      if (flat.length) for (const [k, e] of await this.byKeys(accountId, flat)) out.set(k, withAskedStrings(decidedEvent(e), opts));
       return out;
     },
 
