@@ -71,11 +71,15 @@ export const DPV_TERMS: ReadonlySet<string> = new Set(
 );
 
 /** DCMI terms the guide uses for record metadata. */
-const DCT_TERMS = new Set(['identifier', 'conformsTo', 'created', 'isVersionOf', 'hasVersion', 'description', 'source', 'hasFormat'].map((t) => `http://purl.org/dc/terms/${t}`));
+const DCT_TERMS = new Set(
+  ['identifier', 'conformsTo', 'created', 'isVersionOf', 'hasVersion', 'description', 'source', 'hasFormat'].map((t) => `http://purl.org/dc/terms/${t}`),
+);
 
 /** GDPR legal bases of DPV 2.2's legal/eu/gdpr the mapping uses. */
 const GDPR_TERMS = new Set(
-  ['A6-1-a', 'A6-1-b', 'A6-1-c', 'A6-1-d', 'A6-1-e-public-interest', 'A6-1-e-official-authority', 'A6-1-f'].map((t) => `https://w3id.org/dpv/legal/eu/gdpr#${t}`),
+  ['A6-1-a', 'A6-1-b', 'A6-1-c', 'A6-1-d', 'A6-1-e-public-interest', 'A6-1-e-official-authority', 'A6-1-f'].map(
+    (t) => `https://w3id.org/dpv/legal/eu/gdpr#${t}`,
+  ),
 );
 
 const RDF_VALUE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#value';

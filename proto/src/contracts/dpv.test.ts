@@ -35,7 +35,15 @@ const GDPR = 'https://w3id.org/dpv/legal/eu/gdpr#';
 describe('DPV JSON-LD (ISO/IEC TS 27560)', () => {
   it('a record carries its context first and every 27560 field Accord has, each expanding to a DPV or named vocabulary IRI', async () => {
     const doc = consentRecord(
-      { ...EVENT, delegate: 'agent-7', expiresAt: '2027-01-01T00:00:00.000Z', gpc: true, jurisdiction: 'DE', tcString: 'CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA', source: 'web' },
+      {
+        ...EVENT,
+        delegate: 'agent-7',
+        expiresAt: '2027-01-01T00:00:00.000Z',
+        gpc: true,
+        jurisdiction: 'DE',
+        tcString: 'CPXxRfAPXxRfAAfKABENB-CgAAAAAAAAAAYgAAAAAAAA',
+        source: 'web',
+      },
       { baseUrl: BASE, prior: 'not-given', spec: SPEC },
     );
     expect(Object.keys(doc)[0]).toBe('@context');
@@ -71,7 +79,10 @@ describe('DPV JSON-LD (ISO/IEC TS 27560)', () => {
     for (const action of [true, false, null]) {
       for (const prior of ['given', 'not-given', 'unknown'] as const) {
         for (const spec of [undefined, SPEC, { ...SPEC, sensitive: true, duration: null, legalBasis: null, action: 'profile', location: 'US-CA' }]) {
-          const doc = consentRecord({ ...EVENT, action, target: spec ? EVENT.target : 'terms of service' }, { baseUrl: BASE, prior, ...(spec ? { spec } : {}) });
+          const doc = consentRecord(
+            { ...EVENT, action, target: spec ? EVENT.target : 'terms of service' },
+            { baseUrl: BASE, prior, ...(spec ? { spec } : {}) },
+          );
           expect(await dpvProblems(doc)).toEqual([]);
         }
       }

@@ -201,7 +201,11 @@ export function consentRecordNode(event: ConsentEventJson, options: RecordOption
     '@type': consentState(event, options.prior),
     'dpv:isIndicatedAtTime': dateTime(event.createdAt),
     'dpv:isIndicatedBy': event.delegate
-      ? { '@type': 'dpv:Entity', 'dct:identifier': event.delegate, 'dpv:hasRelationWithDataSubject': { '@type': 'dpv:DataSubject', 'dct:identifier': event.subject } }
+      ? {
+          '@type': 'dpv:Entity',
+          'dct:identifier': event.delegate,
+          'dpv:hasRelationWithDataSubject': { '@type': 'dpv:DataSubject', 'dct:identifier': event.subject },
+        }
       : iri('dpv:DataSubject'),
   };
   const methods = indicationMethods(event);
@@ -228,7 +232,11 @@ export function consentRecordNode(event: ConsentEventJson, options: RecordOption
   // the process the consent is about: the specification shown, else only the scope consented to
   record['dpv:hasProcess'] = options.spec
     ? specProcess(options.spec)
-    : { '@type': 'dpv:Process', 'dpv:hasPurpose': { '@type': 'dpv:Purpose', 'dct:description': `scope: ${event.scope}` }, 'dpv:hasLegalBasis': iri('dpv:Consent') };
+    : {
+        '@type': 'dpv:Process',
+        'dpv:hasPurpose': { '@type': 'dpv:Purpose', 'dct:description': `scope: ${event.scope}` },
+        'dpv:hasLegalBasis': iri('dpv:Consent'),
+      };
   return record;
 }
 
