@@ -125,7 +125,7 @@ export interface paths {
     };
     /**
      * One consent event by id.
-     * @description Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another account is a 404.
+     * @description Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another account is a 404. With `Accept: application/ld+json` (preferred to application/json) or `format=jsonld`: the ISO/IEC TS 27560 record in W3C DPV JSON-LD (DPV 2.x, `@context` first), the specification shown included (docs/consent.md, *ISO/IEC TS 27560 in DPV*).
      */
     get: operations['getConsent'];
     put?: never;
@@ -165,7 +165,7 @@ export interface paths {
     };
     /**
      * A signed consent receipt for an event.
-     * @description `receipt` is a compact JWS (typ JWT, ES256 or RS256) whose key is in /.well-known/jwks.json under its `kid`. Claims follow the Kantara Initiative Consent Receipt Specification v1.1.0 (version, jurisdiction, consentTimestamp, collectionMethod, consentReceiptID, publicKey, language, piiPrincipalId, piiControllers, policyUrl, services[].purposes[], sensitive, spiCat), plus iss, sub, iat, jti and an `accord` claim with the event (action, scope, token, issuer, target, source, delegate, createdAt, spec). When the target is a data processing specification URL (or urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that specification; an unknown, foreign or unreachable specification gives a receipt from the event alone. See docs/consent.md for the full mapping.
+     * @description `receipt` is a compact JWS (typ JWT, ES256 or RS256) whose key is in /.well-known/jwks.json under its `kid`. Claims follow the Kantara Initiative Consent Receipt Specification v1.1.0 (version, jurisdiction, consentTimestamp, collectionMethod, consentReceiptID, publicKey, language, piiPrincipalId, piiControllers, policyUrl, services[].purposes[], sensitive, spiCat), plus iss, sub, iat, jti and an `accord` claim with the event (action, scope, token, issuer, target, source, delegate, createdAt, spec). When the target is a data processing specification URL (or urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that specification; an unknown, foreign or unreachable specification gives a receipt from the event alone. See docs/consent.md for the full mapping. With `Accept: application/ld+json` or `format=jsonld`: a `dpv:ConsentReceipt` in W3C DPV JSON-LD holding the event’s record (`dpv:hasRecordOfActivity`) and the signed receipt (`dct:hasFormat`).
      */
     get: operations['getConsentReceipt'];
     put?: never;
@@ -185,7 +185,7 @@ export interface paths {
     };
     /**
      * Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one subject as JSON.
-     * @description One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor). With `Accept-Encoding: gzip` the body is gzip-compressed (`Content-Encoding: gzip`), flushed after every page of 1000 events so progress stays visible. `X-Total-Count` estimates the events from the cursor on, for progress (see its description). With `subject` and `Accept: application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*\/*`).
+     * @description One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor). With `Accept-Encoding: gzip` the body is gzip-compressed (`Content-Encoding: gzip`), flushed after every page of 1000 events so progress stays visible. `X-Total-Count` estimates the events from the cursor on, for progress (see its description). With `subject` and `Accept: application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*\/*`). With `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS 27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a withdrawal is told from a refusal by the events before it in the stream (without since, appId and cursor the stream holds them; otherwise a `false` with no earlier event in the stream is `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from the event alone (a stream cannot answer 406).
      */
     get: operations['exportConsents'];
     put?: never;
@@ -3052,7 +3052,10 @@ export interface paths {
       };
       cookie?: never;
     };
-    /** Read a specification (its consent target URL); deleted ones answer with `archived: true`. */
+    /**
+     * Read a specification (its consent target URL); deleted ones answer with `archived: true`.
+     * @description With `Accept: application/ld+json` (preferred to application/json) or `format=jsonld`: the specification (as of its current version) as a `dpv:Process` in W3C DPV JSON-LD — purpose, personal data category, processing operation, legal basis (`eu-gdpr:A6-1-a` … `A6-1-f`), location and storage duration (docs/consent.md, *ISO/IEC TS 27560 in DPV*).
+     */
     get: operations['getDpSpec'];
     /** Replace the specification’s fields (absent optional ones take their defaults); texts are kept. */
     put: operations['putDpSpec'];
@@ -3748,6 +3751,11 @@ export interface components {
       appId?: string;
       /** @description Resume: the `id` of the last line received; the export continues with the events after it. */
       cursor?: string;
+      /**
+       * @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*.
+       * @enum {string}
+       */
+      format?: 'jsonld';
       /**
        * Format: date-time
        * @description Only events created at or after this time.
@@ -4804,6 +4812,16 @@ export interface components {
        */
       type?: 'default' | 'short' | 'children' | 'legal';
     };
+    /** @description A record in W3C DPV JSON-LD (DPV 2.x) per the DPV guide for ISO/IEC TS 27560 consent records and receipts; the mapping is in docs/consent.md. */
+    DpvJsonLd: {
+      /** @description The prefixes of the vocabularies used: dpv, eu-gdpr, pd, loc, dct, rdf, xsd. */
+      '@context': {
+        [key: string]: string;
+      };
+      '@id': string;
+      /** @description `dpv:ConsentRecord`, `dpv:ConsentReceipt` or `dpv:Process` (a specification). */
+      '@type': string;
+    };
     /**
      * @description An ISO 639-1 two-letter language code, lower or upper case.
      * @enum {string}
@@ -5208,6 +5226,13 @@ export interface components {
        */
       type: string;
     };
+    RecordFormatQuery: {
+      /**
+       * @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*.
+       * @enum {string}
+       */
+      format?: 'jsonld';
+    };
     TokenRequest: {
       /** @description With client_secret, when no Basic header is sent. */
       client_id?: string;
@@ -5461,9 +5486,11 @@ export type SchemaDpText = components['schemas']['DpText'];
 export type SchemaDpTextCreateRequest = components['schemas']['DpTextCreateRequest'];
 export type SchemaDpTextPatchRequest = components['schemas']['DpTextPatchRequest'];
 export type SchemaDpViewQuery = components['schemas']['DpViewQuery'];
+export type SchemaDpvJsonLd = components['schemas']['DpvJsonLd'];
 export type SchemaLanguageCode = components['schemas']['LanguageCode'];
 export type SchemaOAuthError = components['schemas']['OAuthError'];
 export type SchemaProblem = components['schemas']['Problem'];
+export type SchemaRecordFormatQuery = components['schemas']['RecordFormatQuery'];
 export type SchemaTokenRequest = components['schemas']['TokenRequest'];
 export type SchemaTokenResponse = components['schemas']['TokenResponse'];
 export type SchemaWebhook = components['schemas']['Webhook'];
@@ -5603,7 +5630,10 @@ export interface operations {
   };
   getConsent: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*. */
+        format?: 'jsonld';
+      };
       header?: never;
       path: {
         id: string;
@@ -5612,16 +5642,17 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The event. */
+      /** @description The event (or its DPV record). */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ConsentEvent'];
+          'application/ld+json': components['schemas']['DpvJsonLd'];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      /** @description Invalid input; `errors` names each field at fault. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5659,6 +5690,15 @@ export interface operations {
       };
       /** @description Events cannot be changed or deleted. */
       405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description JSON-LD was asked (`Accept: application/ld+json` or `format=jsonld`) for something W3C DPV has no term for (a specification’s `CUSTOM` legal basis, a location that is not EU, EEA or an ISO 3166 code); `errors` names each field. Ask for application/json. */
+      406: {
         headers: {
           [name: string]: unknown;
         };
@@ -5826,7 +5866,10 @@ export interface operations {
   };
   getConsentReceipt: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*. */
+        format?: 'jsonld';
+      };
       header?: never;
       path: {
         id: string;
@@ -5842,9 +5885,10 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConsentReceipt'];
+          'application/ld+json': components['schemas']['DpvJsonLd'];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      /** @description Invalid input; `errors` names each field at fault. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5873,6 +5917,15 @@ export interface operations {
       };
       /** @description No such resource in the caller's account. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description JSON-LD was asked (`Accept: application/ld+json` or `format=jsonld`) for something W3C DPV has no term for (a specification’s `CUSTOM` legal basis, a location that is not EU, EEA or an ISO 3166 code); `errors` names each field. Ask for application/json. */
+      406: {
         headers: {
           [name: string]: unknown;
         };
@@ -5940,6 +5993,8 @@ export interface operations {
         appId?: string;
         /** @description Resume: the `id` of the last line received; the export continues with the events after it. */
         cursor?: string;
+        /** @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*. */
+        format?: 'jsonld';
         /** @description Only events created at or after this time. */
         since?: string;
         /** @description Only events of this subject, across targets: the subject’s complete history (an access request, GDPR art. 15). */
@@ -8328,7 +8383,10 @@ export interface operations {
   };
   getDpSpec: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*. */
+        format?: 'jsonld';
+      };
       header?: never;
       path: {
         /** @description Id of the specification. */
@@ -8338,7 +8396,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The specification. */
+      /** @description The specification (or its DPV view). */
       200: {
         headers: {
           /** @description The specification version as an entity tag, e.g. `"3"`; send it back in `If-Match`. */
@@ -8347,9 +8405,10 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DpSpec'];
+          'application/ld+json': components['schemas']['DpvJsonLd'];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      /** @description Invalid input; `errors` names each field at fault. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8378,6 +8437,15 @@ export interface operations {
       };
       /** @description No such resource in the caller's account. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description JSON-LD was asked (`Accept: application/ld+json` or `format=jsonld`) for something W3C DPV has no term for (a specification’s `CUSTOM` legal basis, a location that is not EU, EEA or an ISO 3166 code); `errors` names each field. Ask for application/json. */
+      406: {
         headers: {
           [name: string]: unknown;
         };

@@ -226,6 +226,28 @@ export const ConsentConsistencyQuery = z.object({
 });
 registry.add(ConsentConsistencyQuery, { id: 'ConsentConsistencyQuery' });
 
+/** `format=jsonld`: a record's W3C DPV JSON-LD view (contracts/dpv.ts), as `Accept: application/ld+json` asks. */
+export const recordFormat = () =>
+  z
+    .enum(['jsonld'])
+    .optional()
+    .describe(
+      '`jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*.',
+    );
+
+export const RecordFormatQuery = z.object({ format: recordFormat() });
+registry.add(RecordFormatQuery, { id: 'RecordFormatQuery' });
+
+/** The JSON-LD answers: one object, its `@context` first (the vocabularies' prefixes), then the record. */
+export const DpvJsonLd = z
+  .looseObject({
+    '@context': z.record(z.string(), z.string()).describe('The prefixes of the vocabularies used: dpv, eu-gdpr, pd, loc, dct, rdf, xsd.'),
+    '@id': z.string(),
+    '@type': z.string().describe('`dpv:ConsentRecord`, `dpv:ConsentReceipt` or `dpv:Process` (a specification).'),
+  })
+  .describe('A record in W3C DPV JSON-LD (DPV 2.x) per the DPV guide for ISO/IEC TS 27560 consent records and receipts; the mapping is in docs/consent.md.');
+registry.add(DpvJsonLd, { id: 'DpvJsonLd' });
+
 export const ConsentExportQuery = z.object({
   since: z.iso.datetime({ offset: true }).optional().describe('Only events created at or after this time.'),
   until: z.iso.datetime({ offset: true }).optional().describe('Only events created before this time (later than `since`).'),
@@ -236,6 +258,7 @@ export const ConsentExportQuery = z.object({
     'Only events of this subject, across targets: the subject’s complete history (an access request, GDPR art. 15).',
   ).optional(),
   cursor: eventIdCursor().optional().describe('Resume: the `id` of the last line received; the export continues with the events after it.'),
+  format: recordFormat(),
 });
 registry.add(ConsentExportQuery, { id: 'ConsentExportQuery' });
 

@@ -4,6 +4,7 @@
 export * as consent from './consent';
 export * as console from './console';
 export * as dataprocessing from './dataprocessing';
+export * as dpv from './dpv';
 export * as oauth from './oauth';
 export * as regimes from './regimes';
 export * as sessions from './sessions';

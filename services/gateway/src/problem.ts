@@ -47,6 +47,7 @@ const TITLES: Record<number, [string, string]> = {
   403: ['Forbidden', 'forbidden'],
   404: ['Not found', 'not-found'],
   405: ['Method not allowed', 'method-not-allowed'],
+  406: ['Not acceptable', 'not-acceptable'],
   409: ['Conflict', 'conflict'],
   412: ['Precondition failed', 'precondition-failed'],
   413: ['Payload too large', 'payload-too-large'],

@@ -15,6 +15,17 @@ type QuerySchema = { properties: Record<string, Record<string, unknown>>; requir
 
 const security = [{ bearer: [], apiKey: [] }];
 
+/** The JSON-LD view of a record (docs/consent.md, *ISO/IEC TS 27560 in DPV*): its query parameter, media type and 406. */
+export const formatParameter = queryParameters(consentSchemas.RecordFormatQuery as QuerySchema);
+export const jsonLdContent = { 'application/ld+json': { schema: ref('DpvJsonLd') } };
+export const notAcceptable = {
+  description:
+    'JSON-LD was asked (`Accept: application/ld+json` or `format=jsonld`) for something W3C DPV has no term for (a specification’s `CUSTOM` legal basis, a location that is not EU, EEA or an ISO 3166 code); `errors` names each field. Ask for application/json.',
+  content: { 'application/problem+json': { schema: ref('Problem') } },
+};
+const jsonLdNote =
+  ' With `Accept: application/ld+json` (preferred to application/json) or `format=jsonld`: the ISO/IEC TS 27560 record in W3C DPV JSON-LD (DPV 2.x, `@context` first), the specification shown included (docs/consent.md, *ISO/IEC TS 27560 in DPV*).';
+
 export const consentOpenApi: OpenApiFragment = {
   tags: [
     {
@@ -108,14 +119,19 @@ export const consentOpenApi: OpenApiFragment = {
         tags: ['consent'],
         operationId: 'getConsent',
         summary: 'One consent event by id.',
-        description: 'Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another account is a 404.',
+        description: 'Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another account is a 404.' + jsonLdNote,
         security,
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }],
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }, ...formatParameter],
         responses: {
-          '200': { description: 'The event.', content: { 'application/json': { schema: ref('ConsentEvent'), examples: { event: { value: exampleEvent } } } } },
+          '200': {
+            description: 'The event (or its DPV record).',
+            content: { 'application/json': { schema: ref('ConsentEvent'), examples: { event: { value: exampleEvent } } }, ...jsonLdContent },
+          },
+          '400': errorResponses['400'],
           '401': errorResponses['401'],
           '403': errorResponses['403'],
           '404': errorResponses['404'],
+          '406': notAcceptable,
           '405': { description: 'Events cannot be changed or deleted.', content: { 'application/problem+json': { schema: ref('Problem') } } },
           '503': errorResponses['503'],
         },
@@ -131,9 +147,10 @@ export const consentOpenApi: OpenApiFragment = {
           '(version, jurisdiction, consentTimestamp, collectionMethod, consentReceiptID, publicKey, language, piiPrincipalId, piiControllers, policyUrl, services[].purposes[], sensitive, spiCat), ' +
           'plus iss, sub, iat, jti and an `accord` claim with the event (action, scope, token, issuer, target, source, delegate, createdAt, spec). ' +
           'When the target is a data processing specification URL (or urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that specification; ' +
-          'an unknown, foreign or unreachable specification gives a receipt from the event alone. See docs/consent.md for the full mapping.',
+          'an unknown, foreign or unreachable specification gives a receipt from the event alone. See docs/consent.md for the full mapping.' +
+          ' With `Accept: application/ld+json` or `format=jsonld`: a `dpv:ConsentReceipt` in W3C DPV JSON-LD holding the event’s record (`dpv:hasRecordOfActivity`) and the signed receipt (`dct:hasFormat`).',
         security,
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }],
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }, ...formatParameter],
         responses: {
           '200': {
             description: 'The receipt.',
@@ -142,11 +159,14 @@ export const consentOpenApi: OpenApiFragment = {
                 schema: ref('ConsentReceipt'),
                 examples: { receipt: { value: { receipt: 'eyJhbGciOiJFUzI1NiIsImtpZCI6Ii4uLiIsInR5cCI6IkpXVCJ9.eyJ2ZXJzaW9uIjoiS0ktQ1ItdjEuMS4wIn0.c2ln' } } },
               },
+              ...jsonLdContent,
             },
           },
+          '400': errorResponses['400'],
           '401': errorResponses['401'],
           '403': errorResponses['403'],
           '404': errorResponses['404'],
+          '406': notAcceptable,
           '410': {
             description:
               'The subject of this event was erased (POST /consent/v0/subjects/erase): a receipt names its subject, so none is issued any more. The event (redacted) and its log proof remain.',
@@ -331,7 +351,10 @@ export const consentOpenApi: OpenApiFragment = {
           `With \`Accept-Encoding: gzip\` the body is gzip-compressed (\`Content-Encoding: gzip\`), flushed after every page of ${LIMITS.exportPage} events so progress stays visible. ` +
           '`X-Total-Count` estimates the events from the cursor on, for progress (see its description). ' +
           `With \`subject\` and \`Accept: application/json\`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), ` +
-          `at most ${EXPORT_JSON_MAX_DOC} events (413 beyond, use NDJSON); without \`subject\`, or with \`cursor\`, the JSON form is a 400. NDJSON is the default (no Accept, \`*/*\`).`,
+          `at most ${EXPORT_JSON_MAX_DOC} events (413 beyond, use NDJSON); without \`subject\`, or with \`cursor\`, the JSON form is a 400. NDJSON is the default (no Accept, \`*/*\`). ` +
+          'With `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS 27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; ' +
+          'a withdrawal is told from a refusal by the events before it in the stream (without since, appId and cursor the stream holds them; otherwise a `false` with no earlier event in the stream is `dpv:ConsentStatusInvalidForProcessing`), ' +
+          'and a specification DPV cannot say gives the record from the event alone (a stream cannot answer 406).',
         security,
         parameters: queryParameters(consentSchemas.ConsentExportQuery as QuerySchema),
         responses: {

@@ -1,5 +1,6 @@
 import { contracts } from '@accord/proto';
 import { errorResponses } from './common';
+import { formatParameter, jsonLdContent, notAcceptable } from './consent';
 import { queryParameters } from './params';
 import { ref, type OpenApiFragment } from './types';
 
@@ -182,8 +183,19 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         tags,
         operationId: 'getDpSpec',
         summary: 'Read a specification (its consent target URL); deleted ones answer with `archived: true`.',
+        description:
+          'With `Accept: application/ld+json` (preferred to application/json) or `format=jsonld`: the specification (as of its current version) as a `dpv:Process` in W3C DPV JSON-LD — purpose, personal data category, processing operation, ' +
+          'legal basis (`eu-gdpr:A6-1-a` … `A6-1-f`), location and storage duration (docs/consent.md, *ISO/IEC TS 27560 in DPV*).',
         security,
-        responses: { '200': json(ref('DpSpec'), 'The specification.', etag), ...errors('401', '403', '404', '503') },
+        parameters: formatParameter,
+        responses: {
+          '200': {
+            ...json(ref('DpSpec'), 'The specification (or its DPV view).', etag),
+            content: { 'application/json': { schema: ref('DpSpec') }, ...jsonLdContent },
+          },
+          '406': notAcceptable,
+          ...errors('400', '401', '403', '404', '503'),
+        },
       },
       patch: {
         tags,

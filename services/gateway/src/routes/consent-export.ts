@@ -8,6 +8,7 @@ import type { GatewayContext } from '../context';
 import { wireDate } from '../date-time';
 import { validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
+import { ExportRecords } from './dpv';
 
 /** Events per page an export reads (its memory bound). */
 const EXPORT_PAGE = contracts.consent.LIMITS.exportPage;
@@ -76,7 +77,7 @@ export class ExportBody {
 export function exportRoutes(r: Router, ctx: GatewayContext): void {
   const consent = ctx.clients.consent;
   r.get('/consents/export', validateQuery('ConsentExportQuery'), async (req, res) => {
-    const q = res.locals.query as { since?: string; until?: string; appId?: string; target?: string; subject?: string; cursor?: string };
+    const q = res.locals.query as { since?: string; until?: string; appId?: string; target?: string; subject?: string; cursor?: string; format?: string };
     // the answer depends on both: say so to caches
     res.setHeader('Vary', 'Accept, Accept-Encoding');
     const filters: Omit<consentv1.ExportConsentsRequest, 'accountId' | 'cursor' | 'limit' | 'withTotal'> = {};
@@ -85,8 +86,14 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
     if (q.appId) filters.appId = q.appId;
     if (q.target) filters.target = q.target;
     if (q.subject) filters.subject = q.subject;
-    if (req.accepts(['application/x-ndjson', 'application/json']) === 'application/json') await jsonExport(req, res, q, filters);
-    else await ndjsonExport(req, res, { accountId: req.auth!.accountId, cursor: q.cursor ?? '', limit: EXPORT_PAGE, withTotal: false, ...filters });
+    const base = { accountId: req.auth!.accountId, cursor: q.cursor ?? '', limit: EXPORT_PAGE, withTotal: false, ...filters };
+    const preferred = req.accepts(['application/x-ndjson', 'application/json', contracts.dpv.JSONLD_MEDIA_TYPE]);
+    if (contracts.dpv.wantsJsonLd(q.format, preferred)) {
+      // one DPV JSON-LD record per line; the state before an event is known when the stream holds its whole history
+      const records = new ExportRecords(ctx, base.accountId, !q.since && !q.appId && !q.cursor);
+      await ndjsonExport(req, res, base, (events) => records.lines(events));
+    } else if (preferred === 'application/json') await jsonExport(req, res, q, filters);
+    else await ndjsonExport(req, res, base);
   });
 
   /** One subject's export as one document. */
@@ -124,7 +131,12 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
   }
 
   /** The account's events as NDJSON, page by page. */
-  async function ndjsonExport(req: Request, res: Response, base: consentv1.ExportConsentsRequest) {
+  async function ndjsonExport(
+    req: Request,
+    res: Response,
+    base: consentv1.ExportConsentsRequest,
+    lines: (events: consentv1.ConsentEvent[]) => Promise<string> = async (events) => events.map((e) => `${JSON.stringify(consentEventJson(e))}\n`).join(''),
+  ) {
     // the first page (and the size estimate) before the headers, so that a bad request is still a problem answer
     let page = await consent.exportConsents({ ...base, withTotal: true });
     res.status(200).setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
@@ -137,7 +149,7 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
         // database and the client's network overlap instead of taking turns
         const next = page.nextCursor ? consent.exportConsents({ ...base, cursor: page.nextCursor }) : undefined;
         next?.catch(() => undefined); // awaited below, unless the client left
-        const chunk = page.events.map((e) => `${JSON.stringify(consentEventJson(e))}\n`).join('');
+        const chunk = await lines(page.events);
         // wait until the client has taken this page before taking another
         if (chunk) await out.write(chunk);
         if (out.closed || !next) break;

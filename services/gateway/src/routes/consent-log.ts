@@ -5,6 +5,8 @@ import type { consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
+import { eventReceipt } from './dpv';
+import { asksJsonLd, sendJsonLd } from './jsonld';
 
 /** An event id as the paths take it. */
 export const EVENT_ID = /^[0-9a-f]{32}$/;
@@ -16,6 +18,7 @@ export function evidenceRoutes(r: Router, ctx: GatewayContext): void {
   r.get('/consents/:id/receipt', async (req, res) => {
     const id = String(req.params.id);
     if (!ID.test(id)) throw HttpProblem.notFound('No such consent event.');
+    const jsonLd = asksJsonLd(req);
     let out: consentv1.GetReceiptResponse;
     try {
       out = await consent.getReceipt({ accountId: req.auth!.accountId, id });
@@ -24,7 +27,10 @@ export function evidenceRoutes(r: Router, ctx: GatewayContext): void {
       if (isServiceError(err) && err.code === Code.FAILED_PRECONDITION) throw new HttpProblem(410, 'Subject erased', err.details);
       throw err;
     }
-    res.json({ receipt: out.receipt });
+    if (jsonLd) {
+      const accountId = req.auth!.accountId;
+      sendJsonLd(res, await eventReceipt(ctx, accountId, await consent.getConsent({ accountId, id }), out.receipt));
+    } else res.json({ receipt: out.receipt });
   });
 
   r.get('/consents/:id/proof', validateQuery('ConsentProofQuery'), async (req, res) => {

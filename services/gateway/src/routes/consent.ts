@@ -8,6 +8,8 @@ import { createConsentRoutes } from './consent-events';
 import { exportRoutes } from './consent-export';
 import { EVENT_ID, evidenceRoutes } from './consent-log';
 import { subjectRoutes } from './consent-subjects';
+import { eventRecord } from './dpv';
+import { asksJsonLd, sendJsonLd } from './jsonld';
 import { strictRouter } from './router';
 
 /** The REST JSON of a consent event (kept in @accord/proto, shared with the admin CLI's export). */
@@ -34,7 +36,10 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
   r.get('/consents/:id', async (req, res) => {
     const id = String(req.params.id);
     if (!EVENT_ID.test(id)) throw HttpProblem.notFound('No such consent event.');
-    res.json(consentEventJson(await consent.getConsent({ accountId: req.auth!.accountId, id })));
+    const jsonLd = asksJsonLd(req);
+    const event = await consent.getConsent({ accountId: req.auth!.accountId, id });
+    if (jsonLd) sendJsonLd(res, await eventRecord(ctx, req.auth!.accountId, event));
+    else res.json(consentEventJson(event));
   });
 
   // Events are immutable: no PUT, PATCH or DELETE anywhere.

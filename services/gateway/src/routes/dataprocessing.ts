@@ -5,6 +5,7 @@ import { contracts, type dataprocessingv1 as pb } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { validateBody, validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
+import { asksJsonLd, mapped, sendJsonLd } from './jsonld';
 import { strictRouter } from './router';
 
 /**
@@ -269,9 +270,15 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
 
   // ---- specifications ----
   r.get('/dpspecs/:specId', async (req, res) => {
+    const jsonLd = asksJsonLd(req);
     const s = await dp.getSpec({ accountId: req.auth!.accountId, id: param(req, 'specId') });
     res.setHeader('ETag', etagOf(s));
-    res.json(specJson(s));
+    if (jsonLd)
+      sendJsonLd(
+        res,
+        mapped('specification', () => contracts.dpv.specDocument(specJson(s))),
+      );
+    else res.json(specJson(s));
   });
   const updateSpec = async (req: Request, res: Response) => {
     const expected = expectedVersion(req);

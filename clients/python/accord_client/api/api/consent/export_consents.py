@@ -9,6 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.consent_subject_export import ConsentSubjectExport
+from ...models.export_consents_format import check_export_consents_format
+from ...models.export_consents_format import ExportConsentsFormat
 from ...models.problem import Problem
 from ...types import UNSET, Unset
 from typing import cast
@@ -24,6 +26,7 @@ def _get_kwargs(
     target: str | Unset = UNSET,
     subject: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    format_: ExportConsentsFormat | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -49,6 +52,12 @@ def _get_kwargs(
     params["subject"] = subject
 
     params["cursor"] = cursor
+
+    json_format_: str | Unset = UNSET
+    if not isinstance(format_, Unset):
+        json_format_ = format_
+
+    params["format"] = json_format_
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -153,6 +162,7 @@ def sync_detailed(
     target: str | Unset = UNSET,
     subject: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    format_: ExportConsentsFormat | Unset = UNSET,
 
 ) -> Response[ConsentSubjectExport | Problem]:
     """ Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one
@@ -169,7 +179,13 @@ def sync_detailed(
     events from the cursor on, for progress (see its description). With `subject` and `Accept:
     application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current
     states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without
-    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`).
+    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`). With
+    `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS
+    27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a
+    withdrawal is told from a refusal by the events before it in the stream (without since, appId and
+    cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
+    `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
+    the event alone (a stream cannot answer 406).
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.
@@ -181,6 +197,9 @@ def sync_detailed(
             history (an access request, GDPR art. 15).
         cursor (str | Unset): Resume: the `id` of the last line received; the export continues
             with the events after it.
+        format_ (ExportConsentsFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
+            27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -198,6 +217,7 @@ app_id=app_id,
 target=target,
 subject=subject,
 cursor=cursor,
+format_=format_,
 
     )
 
@@ -216,6 +236,7 @@ def sync(
     target: str | Unset = UNSET,
     subject: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    format_: ExportConsentsFormat | Unset = UNSET,
 
 ) -> ConsentSubjectExport | Problem | None:
     """ Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one
@@ -232,7 +253,13 @@ def sync(
     events from the cursor on, for progress (see its description). With `subject` and `Accept:
     application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current
     states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without
-    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`).
+    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`). With
+    `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS
+    27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a
+    withdrawal is told from a refusal by the events before it in the stream (without since, appId and
+    cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
+    `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
+    the event alone (a stream cannot answer 406).
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.
@@ -244,6 +271,9 @@ def sync(
             history (an access request, GDPR art. 15).
         cursor (str | Unset): Resume: the `id` of the last line received; the export continues
             with the events after it.
+        format_ (ExportConsentsFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
+            27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -262,6 +292,7 @@ app_id=app_id,
 target=target,
 subject=subject,
 cursor=cursor,
+format_=format_,
 
     ).parsed
 
@@ -274,6 +305,7 @@ async def asyncio_detailed(
     target: str | Unset = UNSET,
     subject: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    format_: ExportConsentsFormat | Unset = UNSET,
 
 ) -> Response[ConsentSubjectExport | Problem]:
     """ Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one
@@ -290,7 +322,13 @@ async def asyncio_detailed(
     events from the cursor on, for progress (see its description). With `subject` and `Accept:
     application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current
     states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without
-    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`).
+    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`). With
+    `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS
+    27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a
+    withdrawal is told from a refusal by the events before it in the stream (without since, appId and
+    cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
+    `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
+    the event alone (a stream cannot answer 406).
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.
@@ -302,6 +340,9 @@ async def asyncio_detailed(
             history (an access request, GDPR art. 15).
         cursor (str | Unset): Resume: the `id` of the last line received; the export continues
             with the events after it.
+        format_ (ExportConsentsFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
+            27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -319,6 +360,7 @@ app_id=app_id,
 target=target,
 subject=subject,
 cursor=cursor,
+format_=format_,
 
     )
 
@@ -337,6 +379,7 @@ async def asyncio(
     target: str | Unset = UNSET,
     subject: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
+    format_: ExportConsentsFormat | Unset = UNSET,
 
 ) -> ConsentSubjectExport | Problem | None:
     """ Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one
@@ -353,7 +396,13 @@ async def asyncio(
     events from the cursor on, for progress (see its description). With `subject` and `Accept:
     application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current
     states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without
-    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`).
+    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`). With
+    `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS
+    27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a
+    withdrawal is told from a refusal by the events before it in the stream (without since, appId and
+    cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
+    `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
+    the event alone (a stream cannot answer 406).
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.
@@ -365,6 +414,9 @@ async def asyncio(
             history (an access request, GDPR art. 15).
         cursor (str | Unset): Resume: the `id` of the last line received; the export continues
             with the events after it.
+        format_ (ExportConsentsFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
+            27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -383,5 +435,6 @@ app_id=app_id,
 target=target,
 subject=subject,
 cursor=cursor,
+format_=format_,
 
     )).parsed
