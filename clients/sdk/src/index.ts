@@ -10,6 +10,12 @@ import type { components, paths } from './schema';
 export type { components, paths } from './schema';
 export type Problem = components['schemas']['Problem'];
 export type ConsentEvent = components['schemas']['ConsentEvent'];
+/**
+ * The media types `api` types its answers by: every one the document names but the JSON-LD views
+ * (`application/ld+json`, asked with `format=jsonld`), so that `data` of a JSON answer stays the JSON
+ * schema; a JSON-LD answer is read with `parseAs` or plain `fetch`.
+ */
+export type SdkMedia = 'application/json' | 'application/problem+json' | 'application/x-ndjson' | 'text/csv' | 'text/html';
 export type ConsentInput = components['schemas']['ConsentInput'];
 
 export const SDK_VERSION = '0.1.0';
@@ -107,7 +113,7 @@ class Tokens {
 
 export class Accord {
   /** Every REST operation, typed: `accord.api.GET('/consent/v0/consents/{id}', { params: { path: { id } } })`. */
-  readonly api: Client<paths>;
+  readonly api: Client<paths, SdkMedia>;
   readonly baseUrl: string;
   private readonly tokens?: Tokens;
   private readonly send: (req: Request) => Promise<Response>;
@@ -160,7 +166,7 @@ export class Accord {
         return res;
       }
     };
-    this.api = createClient<paths>({ baseUrl: this.baseUrl, fetch: this.send });
+    this.api = createClient<paths, SdkMedia>({ baseUrl: this.baseUrl, fetch: this.send });
   }
 
   /**
