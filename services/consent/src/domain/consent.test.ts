@@ -1,8 +1,8 @@
 import { InvalidArgumentError } from '@accord/common';
 import { consentEventJson } from '@accord/proto';
 import { eventMessage } from './wire';
-import { buildEvents, LIMITS, needsRenewal, newestPerState, newToken, stateKey, supersedes, validateInputs, type ConsentInput } from './consent';
-import { idFloor, idTime, nextEventId, timeOrderedId } from './event-id';
+import { buildEvents, EVENT_ID_PATTERN, LIMITS, needsRenewal, newestFirst, newestPerState, newToken, stateKey, supersedes, validateInputs, type ConsentInput } from './consent';
+import { idFloor, idMatchesTime, idTime, importedEventId, nextEventId, timeOrderedId } from './event-id';
 import { leafJson } from './log';
 import { markLifecycle } from './decision';
 
@@ -218,7 +218,8 @@ describe('renewal on material change', () => {
 });
 
 describe('newest event wins', () => {
-  const ev = (id: string, scope = 's') => ({ id, accountId: 'a', subject: 'u', issuer: 'i', target: 't', scope });
+  const at = (id: string) => new Date(Date.UTC(2026, 0, 1) + parseInt(id, 16));
+  const ev = (id: string, scope = 's', createdAt = at(id)) => ({ id, createdAt, accountId: 'a', subject: 'u', issuer: 'i', target: 't', scope });
   it('the larger (newer) id replaces a state’s current event, whatever the order of arrival', () => {
     expect(supersedes(ev('02'), ev('01'))).toBe(true);
     expect(supersedes(ev('01'), ev('02'))).toBe(false);
@@ -228,5 +229,27 @@ describe('newest event wins', () => {
   it('a batch keeps the newest event of each state', () => {
     const newest = newestPerState([ev('03'), ev('05'), ev('04'), ev('01', 'other')]);
     expect([...newest.values()].map((e) => e.id).sort()).toEqual(['01', '05']);
+  });
+  it('the event created later wins, whatever its id: an old event imported today never replaces a newer one', () => {
+    const live = ev('01', 's', new Date('2026-01-02T00:00:00Z'));
+    const imported = ev('ff', 's', new Date('2019-05-01T00:00:00Z'));
+    expect(supersedes(imported, live)).toBe(false);
+    expect(supersedes(live, imported)).toBe(true);
+    expect([...newestPerState([live, imported]).values()].map((e) => e.id)).toEqual(['01']);
+    // the same millisecond: the id decides
+    const t = new Date('2026-01-02T00:00:00Z');
+    expect(supersedes(ev('02', 's', t), ev('01', 's', t))).toBe(true);
+    expect([ev('01', 's', t), ev('02', 's', t), imported].sort(newestFirst).map((e) => e.id)).toEqual(['02', '01', 'ff']);
+  });
+  it('an imported event’s id begins with its original creation time, so ids order events as supersedes does', () => {
+    const old = new Date('2019-05-01T12:34:56.789Z');
+    const id = importedEventId(old);
+    expect(EVENT_ID_PATTERN.test(id)).toBe(true);
+    expect(idTime(id)).toEqual(old);
+    expect(idMatchesTime(id, old)).toBe(true);
+    const live = nextEventId();
+    expect(idMatchesTime(live.id, live.createdAt)).toBe(true);
+    expect(id < live.id).toBe(true);
+    expect(supersedes({ id, createdAt: old }, live)).toBe(false);
   });
 });

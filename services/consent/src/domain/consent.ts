@@ -285,16 +285,35 @@ export function needsRenewal(targetVersion: number | undefined, reconsentSince: 
 }
 
 /**
- * Newest event wins: a state's current event is the one with the largest id (ids are fixed-width
- * and begin with their creation time, so the larger id is the newer event, whatever the order of
- * arrival). True when `ev` replaces `than` (none: it does).
+ * Newest event wins, one rule everywhere: the event created later (`createdAt`) is newer, and of
+ * two created in the same millisecond the one with the larger id. `createdAt` is when the subject
+ * acted, which for an imported event (docs/consent.md, Import) is its original time, not the time
+ * of the import: an old event imported today never replaces a newer live one.
+ *
+ * Every event id begins with its `createdAt` millisecond (domain/event-id.ts: `nextEventId` for
+ * new events, `importedEventId` for imported ones), so ordering by id is this same order: the
+ * stores use the id for it (indexes, the MongoDB adapter's `$max: {cur}` with `id` first, id
+ * bounds of decisions at a past `at`). True when `ev` replaces `than` (none: it does).
  */
-export function supersedes(ev: { id: string }, than: { id: string } | undefined): boolean {
-  return !than || than.id < ev.id;
+export function supersedes(ev: EventOrder, than: EventOrder | undefined): boolean {
+  return !than || compareNewest(ev, than) > 0;
 }
 
+/** What the order of events reads: when each was created, and its id (the tiebreak). */
+export type EventOrder = Pick<ConsentEvent, 'id' | 'createdAt'>;
+
+/** The order of `supersedes` as a comparator: positive when `a` is newer than `b`. */
+export function compareNewest(a: EventOrder, b: EventOrder): number {
+  const d = a.createdAt.getTime() - b.createdAt.getTime();
+  if (d !== 0) return d;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Sorts newest first (`supersedes`'s order). */
+export const newestFirst = (a: EventOrder, b: EventOrder): number => compareNewest(b, a);
+
 /** The newest of these events per consent state (`supersedes`), by state key. */
-export function newestPerState<E extends Pick<ConsentEvent, 'id' | 'accountId' | 'subject' | 'issuer' | 'target' | 'scope'>>(
+export function newestPerState<E extends Pick<ConsentEvent, 'id' | 'createdAt' | 'accountId' | 'subject' | 'issuer' | 'target' | 'scope'>>(
   events: Iterable<E>,
 ): Map<string, E> {
   const newest = new Map<string, E>();

@@ -43,6 +43,21 @@ export function timeOrderedId(at: Date): string {
   return timePart(at.getTime()) + randomBytes((ID_LENGTH - TIME_DIGITS) / 2).toString('hex');
 }
 
+/**
+ * The id of an imported event (docs/consent.md, Import): its original creation millisecond, then
+ * 20 random hex digits. Like every event id it begins with the event's `createdAt`, which is what
+ * lets the stores order events by id (domain/consent.ts, `supersedes`): an event imported today
+ * with a createdAt of 2019 sorts among 2019's events, never after today's.
+ */
+export function importedEventId(createdAt: Date): string {
+  return timeOrderedId(createdAt);
+}
+
+/** Whether an id begins with this creation time (true of every event id the service gives). */
+export function idMatchesTime(id: string, createdAt: Date): boolean {
+  return id.length === ID_LENGTH && id.slice(0, TIME_DIGITS) === timePart(createdAt.getTime());
+}
+
 /** The smallest id of a record created at or after `ms` (ids below it are older). */
 export function idFloor(ms: number): string {
   return timePart(ms) + '0'.repeat(ID_LENGTH - TIME_DIGITS);

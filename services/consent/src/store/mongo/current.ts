@@ -58,9 +58,10 @@ export function currentDocs(m: Models, accountId: string, subject: string, issue
 export function mongoCurrentStateStore(m: Models): CurrentStateStore {
   return {
     /**
-     * The domain's "newest event wins" (domain/consent.ts, `supersedes`: the larger id) within the
+     * The domain's "newest event wins" (domain/consent.ts, `supersedes`: createdAt, then id) within the
      * batch, then `$max: {cur: <event>}` by _id, upserting: MongoDB applies each atomically and
-     * keeps the larger `cur`, which orders by the same id (the first field), so racing writers of
+     * keeps the larger `cur`, which orders by its id (the first field), the same order since every
+     * id begins with its event's createdAt (imported events' too), so racing writers of
      * any replica leave the newest event current, in any order of arrival. An upsert by _id that races another's first insert is retried by MongoDB itself
      * (>= 4.2); a duplicate-key error reaching us anyway is retried here.
      *
