@@ -56,6 +56,7 @@ export function consentEventJson(ev: ConsentEvent): ConsentEventJson {
     ...(ev.gppString !== undefined ? { gppString: ev.gppString } : {}),
     ...(ev.gpp ? { gpp: gppJson(ev.gpp) } : {}),
     ...(ev.jurisdiction !== undefined ? { jurisdiction: ev.jurisdiction } : {}),
+    ...(ev.importedAt ? { importedAt: ev.importedAt.toISOString() } : {}),
   };
   return json satisfies SameKeys<typeof json, ConsentEventJson>;
 }

@@ -383,6 +383,11 @@ export const ConsentEvent = z
     gppString: z.string().optional().describe('Present when sent: the IAB GPP string.'),
     gpp: GppFacts.optional().describe('With `gppString`: what it says.'),
     jurisdiction: z.string().optional().describe('Present when sent: ISO 3166-1 alpha-2 or ISO 3166-2 code, upper case.'),
+    importedAt: dateTime()
+      .optional()
+      .describe(
+        'Imported events only (POST /consent/v0/imports): when the event came into this registry. `createdAt` stays the original time the subject acted, which orders the event (the newest `createdAt` is the current state).',
+      ),
   })
   .meta({ description: 'An immutable consent event.', examples: [EXAMPLE_EVENT] });
 registry.add(ConsentEvent, { id: 'ConsentEvent' });

@@ -81,6 +81,11 @@ export const configShape = {
    * (the first step of a rolling upgrade; docs/consent.md, "Events on NATS").
    */
   ACCORD_CONSENT_EVENT_ENCODING: z.enum(['protobuf', 'json']).default('protobuf'),
+  /**
+   * Most imported events per second per replica, over all imports (POST /consent/v0/imports;
+   * docs/consent.md, Import); 0: no limit beyond the database's pace.
+   */
+  ACCORD_CONSENT_IMPORT_RATE: z.coerce.number().int().min(0).default(5_000),
 };
 
 export type Config = ReturnType<typeof loadConfig<typeof configShape>>;

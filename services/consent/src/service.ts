@@ -1,5 +1,5 @@
 import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, serveGrpc, serviceAuth, syncIndexes, type Logger } from '@accord/common';
-import { consentactivityv1, consentv1 } from '@accord/proto';
+import { consentactivityv1, consentimportv1, consentv1 } from '@accord/proto';
 import { dataprocessingRenewalSignals, dataprocessingSpecSource } from './grpc/dataprocessing-client';
 import { resolveErasureKey, type Config } from './config';
 import { INSECURE_DEVELOPMENT_ERASURE_KEY } from './domain/erasure';
@@ -8,7 +8,9 @@ import { ExpirySweeper } from './events/expiry-sweeper';
 import { OutboxRelay } from './events/outbox-relay';
 import { AckBatchPublisher } from './events/ack-batches';
 import { RenewalAnnouncer } from './events/renewal-announcer';
-import { activityAccess, consentAccess } from './grpc/access';
+import { activityAccess, consentAccess, importAccess } from './grpc/access';
+import { importHandlers } from './grpc/import-handlers';
+import { Imports } from './app/imports';
 import { activityHandlers } from './grpc/activity-handlers';
 import { consentHandlers } from './grpc/handlers';
 import { setOutboxStats } from './metrics';
@@ -35,7 +37,16 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   } = serviceAuth('consent', config, logger, {
     platform: true,
     // a CreateConsents call stores its events: counted as a REST write of as many is
-    limits: { config, events: (rpc, request) => (rpc.endsWith('/CreateConsents') ? (request as consentv1.CreateConsentsRequest).events.length : undefined) },
+    limits: {
+      config,
+      events: (rpc, request) =>
+        rpc.endsWith('/CreateConsents')
+          ? (request as consentv1.CreateConsentsRequest).events.length
+          : // imported lines count against the event quota as they are sent (docs/consent.md, Import)
+            rpc.endsWith('/ImportLines')
+            ? (request as consentimportv1.ImportLinesRequest).lines.length
+            : undefined,
+    },
   });
   const conn = await connectMongo(config.MONGO_URL, logger);
   const { store } = consentStoreOn(conn);
@@ -118,6 +129,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     erasure.key,
     { publishLeaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS },
   );
+  const imports = new Imports(store, { ratePerSecond: config.ACCORD_CONSENT_IMPORT_RATE }, { nudge: () => sequencer.nudge() });
   const gvl = new GvlFile(config.ACCORD_TCF_GVL, logger);
   consents.tcfGvl = () => gvl.current();
 
@@ -132,6 +144,11 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
         definition: consentactivityv1.ConsentActivityServiceService,
         implementation: activityHandlers(store.events, logger, (accountId, appId) => consents.statistics(accountId, appId)),
         access: activityAccess,
+      },
+      {
+        definition: consentimportv1.ConsentImportServiceService,
+        implementation: importHandlers(imports, logger),
+        access: importAccess,
       },
     ],
     auth,

@@ -7,6 +7,7 @@
 import { describeStoreContract, memoryAdapter, mongoAdapter } from '@accord/testkit';
 import { buildEvents, stateKey, validateInputs, type ConsentEvent, type ConsentInput } from '../src/domain/consent';
 import { idFloor } from '../src/domain/event-id';
+import { importedEvent } from '../src/domain/import';
 import type { ConsentStore, LogLeaf, TreeHeadRecord } from '../src/app/ports';
 import { memoryConsentStore } from '../src/store/memory/store';
 import { consentStoreOn } from '../src/store/mongo/store';
@@ -570,6 +571,59 @@ describeStoreContract('the consent store', adapters, (s) => {
         { from: state!.key, eventId: ev!.id, to, event: { ...ev!, subject: 'erased:g' }, ...(state!.expiryDue ? { expiryDue: state!.expiryDue } : {}) },
       ]);
       expect(await s.expiry.claimLapsed('c2', new Date(t + 10 ** 8), new Date(t + 10 ** 8 + 1), 10)).toEqual([]);
+    });
+  });
+
+  describe('imports', () => {
+    const imported = (o: Record<string, unknown>, accountId = 'acc') => {
+      const r = importedEvent({ subject: 's', issuer: ISSUER, target: TARGET, action: true, createdAt: '2019-05-01T10:00:00.000Z', ...o }, accountId, 'app', new Date());
+      if (!('event' in r)) throw new Error(JSON.stringify(r.errors));
+      return r.event;
+    };
+
+    it('stores an imported event once per key and account, with createdAt and importedAt, waiting for its leaf and never for the bus', async () => {
+      const a = imported({ externalId: 'e-1' });
+      const b = imported({ externalId: 'e-2', action: false });
+      expect(await s.imports.insertEvents([a, b])).toEqual({ stored: [a, b], duplicates: [] });
+      const again = imported({ externalId: 'e-1', action: false });
+      const other = imported({ externalId: 'e-1' }, 'acc-2');
+      const out = await s.imports.insertEvents([again, other]);
+      expect(ids(out.stored)).toEqual([other.id]);
+      expect(ids(out.duplicates)).toEqual([a.id]);
+      const { importKey: _k, ...plain } = a;
+      expect(await s.events.findById('acc', a.id)).toEqual(plain);
+      expect((await s.events.findById('acc', a.id))!.importedAt).toEqual(a.importedAt);
+      expect((await s.logQueue.pending('acc', 10)).events.map((e) => e.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+      expect(ids(await s.outbox.claimDue('relay', new Date(Date.now() + 10 ** 8), new Date(Date.now() + 10 ** 9), 100))).not.toContain(a.id);
+    });
+
+    it('an old imported event never replaces a newer live one as the current state', async () => {
+      const [live] = evs('acc', [{ action: false }]);
+      await s.current.apply([live!]);
+      const old = imported({ action: true });
+      await s.imports.insertEvents([old]);
+      await s.current.apply([old]);
+      const key = stateKey('acc', 's', ISSUER, TARGET, 'default');
+      expect((await s.current.byKeys('acc', [key])).get(key)!.id).toBe(live!.id);
+      // and an imported event newer than the state replaces it
+      await new Promise((r) => setTimeout(r, 5));
+      const newer = imported({ createdAt: new Date(Date.now() - 1).toISOString(), externalId: 'n' });
+      await s.current.apply([newer]);
+      expect((await s.current.byKeys('acc', [key])).get(key)!.importedAt).toEqual(newer.importedAt);
+    });
+
+    it('keeps a job: progress adds up, errors as sent, finish once; only in its account', async () => {
+      const at = new Date();
+      const job = { id: 'j1', accountId: 'acc', appId: 'app', format: 'ndjson' as const, state: 'running' as const, read: 0, stored: 0, duplicates: 0, refused: 0, errors: [], createdAt: at, updatedAt: at };
+      await s.imports.create(job);
+      await s.imports.progress('acc', 'j1', { read: 3, stored: 2, duplicates: 0, refused: 1, errors: [{ line: 2, field: 'createdAt', detail: 'is required' }] }, at);
+      const j = await s.imports.progress('acc', 'j1', { read: 1, stored: 0, duplicates: 1, refused: 0, errors: [] }, at);
+      expect(j).toMatchObject({ read: 4, stored: 2, duplicates: 1, refused: 1, errors: [{ line: 2, field: 'createdAt', detail: 'is required' }] });
+      expect(await s.imports.get('acc-2', 'j1')).toBeUndefined();
+      expect(await s.imports.progress('acc-2', 'j1', { read: 1, stored: 0, duplicates: 0, refused: 0, errors: [] }, at)).toBeUndefined();
+      expect((await s.imports.finish('acc', 'j1', 'failed', 'connection closed', at))!).toMatchObject({ state: 'failed', failure: 'connection closed' });
+      expect((await s.imports.finish('acc', 'j1', 'done', undefined, at))!.state).toBe('failed');
+      expect(await s.imports.progress('acc', 'j1', { read: 1, stored: 0, duplicates: 0, refused: 0, errors: [] }, at)).toBeUndefined();
     });
   });
 });

@@ -1,6 +1,7 @@
 import type { LogAnchor, Subtree } from '@accord/proofs';
 import type { ConsentEvent } from '../domain/consent';
 import type { DecidedEvent, DecisionStrings } from '../domain/decision';
+import type { ImportedEvent, ImportError, ImportJob } from '../domain/import';
 import type { SpecDetails } from '../domain/receipt';
 import type { StatisticsCounts } from '../domain/statistics';
 
@@ -27,6 +28,7 @@ export interface ConsentStore {
   logQueue: LogQueueStore;
   log: LogTreeStore;
   erasure: ErasureStore;
+  imports: ImportStore;
 }
 
 // --- events ---------------------------------------------------------------------------------
@@ -437,4 +439,37 @@ export interface ConsentLogPort {
   nudge(): void;
   /** The event's position and the latest head, once sequenced. */
   anchor(accountId: string, eventId: string): Promise<LogAnchor | undefined>;
+}
+
+// --- imports ---------------------------------------------------------------------------------
+
+/** What one batch of an import adds to its job: counts, and errors (already capped by the caller). */
+export interface ImportProgress {
+  read: number;
+  stored: number;
+  duplicates: number;
+  refused: number;
+  errors: ImportError[];
+}
+
+/**
+ * Imports (docs/consent.md, Import): the jobs, stored so that any replica of the consent service
+ * (and of the gateway) answers their progress, and the imported events, stored once per key.
+ */
+export interface ImportStore {
+  create(job: ImportJob): Promise<void>;
+  get(accountId: string, id: string): Promise<ImportJob | undefined>;
+  /** Adds a batch's counts and errors to a running job (one atomic update); the job as it is then, undefined when no running job has this id. */
+  progress(accountId: string, id: string, add: ImportProgress, at: Date): Promise<ImportJob | undefined>;
+  /** Sets the CSV columns of a running job (its header row). */
+  setColumns(accountId: string, id: string, columns: string[]): Promise<void>;
+  /** Ends a running job (`done` or `failed`); the job as it is then. */
+  finish(accountId: string, id: string, state: 'done' | 'failed', failure: string | undefined, at: Date): Promise<ImportJob | undefined>;
+  /**
+   * Stores imported events (one unordered insert), each waiting for its log leaf and never
+   * published on the bus; an event whose `importKey` is stored already is not stored again. The
+   * events stored now, and the stored events of the keys that were there already (their
+   * current state is applied again: a batch cut short after its insert is finished by its resumption).
+   */
+  insertEvents(events: ImportedEvent[]): Promise<{ stored: ImportedEvent[]; duplicates: ConsentEvent[] }>;
 }

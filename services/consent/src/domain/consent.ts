@@ -63,6 +63,8 @@ export interface ConsentEvent {
   jurisdiction?: string;
   /** Google's Additional Consent string, exactly as sent (parsed when stored, and by decisions). */
   addtlConsent?: string;
+  /** Imported events only (domain/import.ts): when the event came into this registry; `createdAt` stays its original time. */
+  importedAt?: Date;
 }
 
 export const DEFAULT_SCOPE = 'default';

@@ -38,6 +38,8 @@ export interface LeafJson extends Pick<
 > {
   createdAt: string;
   expiresAt?: string;
+  /** Imported events only: when the event came into the registry (`createdAt` is the subject's original time). */
+  importedAt?: string;
 }
 
 /** The object an event's log leaf is the RFC 8785 JSON of. Never change what it gives an event: leaves already in logs would stop verifying. */
@@ -64,6 +66,7 @@ export function leafJson(ev: ConsentEvent): LeafJson {
     ...(ev.jurisdiction !== undefined ? { jurisdiction: ev.jurisdiction } : {}),
     // added with Google's Additional Consent: events without one keep their leaf
     ...(ev.addtlConsent !== undefined ? { addtlConsent: ev.addtlConsent } : {}),
+    ...(ev.importedAt !== undefined ? { importedAt: ev.importedAt.toISOString() } : {}),
   };
 }
 

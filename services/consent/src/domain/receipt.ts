@@ -129,6 +129,8 @@ export function receiptClaims(
       ...(ev.source !== undefined ? { source: ev.source } : {}),
       ...(ev.delegate !== undefined ? { delegate: ev.delegate } : {}),
       createdAt: ev.createdAt.toISOString(),
+      // an imported event: createdAt (and iat) is the subject's original time, importedAt when it came in (docs/consent.md, Import)
+      ...(ev.importedAt !== undefined ? { importedAt: ev.importedAt.toISOString() } : {}),
       ...(ev.targetVersion !== undefined ? { targetVersion: ev.targetVersion } : {}),
       ...(ev.expiresAt !== undefined ? { expiresAt: ev.expiresAt.toISOString() } : {}),
       // the signals the choice was made with (docs/consent.md, Signals and regimes)

@@ -32,5 +32,6 @@ export function eventMessage(ev: ConsentEvent): consentv1.ConsentEvent {
   if (ev.gpp) out.gpp = ev.gpp;
   if (ev.jurisdiction !== undefined) out.jurisdiction = ev.jurisdiction;
   if (ev.addtlConsent !== undefined) out.addtlConsent = ev.addtlConsent;
+  if (ev.importedAt !== undefined) out.importedAt = ev.importedAt;
   return out;
 }

@@ -1,5 +1,5 @@
 import type { AccessTable, RpcAccess } from '@accord/common';
-import type { consentactivityv1, consentv1 } from '@accord/proto';
+import type { consentactivityv1, consentimportv1, consentv1 } from '@accord/proto';
 
 /** Platform callers with the `consent` scope, in their own account, and the gateway (REST, the console) for any. */
 const platform: RpcAccess = { scope: 'consent', services: ['gateway'] };
@@ -32,4 +32,12 @@ export const consentAccess: AccessTable<consentv1.ConsentServiceServer> = {
 export const activityAccess: AccessTable<consentactivityv1.ConsentActivityServiceServer> = {
   getDailyActivity: platform,
   getActivityReport: platform,
+};
+
+/** Imports (app/imports.ts): platform callers with the `consent` scope in their own account, and the gateway. */
+export const importAccess: AccessTable<consentimportv1.ConsentImportServiceServer> = {
+  startImport: platform,
+  importLines: platform,
+  finishImport: platform,
+  getImport: platform,
 };

@@ -13,6 +13,7 @@ import type {
   StateEvent,
   TreeHeadRecord,
 } from '../../app/ports';
+import type { ImportedEvent, ImportJob } from '../../domain/import';
 
 /**
  * The consent store in memory: the port's behaviour without a database, for unit tests of the use
@@ -74,6 +75,8 @@ const copy = (ev: ConsentEvent): ConsentEvent => {
   const out: ConsentEvent = { ...ev, createdAt: new Date(ev.createdAt) };
   if (ev.expiresAt) out.expiresAt = new Date(ev.expiresAt);
   if (ev.erasedAt) out.erasedAt = new Date(ev.erasedAt);
+  if (ev.importedAt) out.importedAt = new Date(ev.importedAt);
+  delete (out as { importKey?: string }).importKey;
   if (ev.tcf) out.tcf = structuredClone(ev.tcf);
   if (ev.gpp) out.gpp = structuredClone(ev.gpp);
   delete out.expired;
@@ -119,6 +122,10 @@ export function memoryConsentStore(): MemoryConsentStore {
   const heads = new Map<string, TreeHeadRecord>();
   const leases = new Map<string, { owner: string; until: Date }>();
   const erasures = new Map<string, ErasureRecord>();
+  const importJobs = new Map<string, ImportJob>();
+  /** Imported events' keys (the account's, domain/import.ts importKey) → event id. */
+  const importKeys = new Map<string, string>();
+  const copyJob = (j: ImportJob): ImportJob => structuredClone(j);
 
   /** Whether an event's request is stored whole (its last event is stored). */
   const settled = (r: EventRec) => r.part === undefined || events.has(r.part);
@@ -643,6 +650,63 @@ export function memoryConsentStore(): MemoryConsentStore {
           .sort((x, y) => (x.id < y.id ? 1 : -1))
           .slice(0, limit)
           .map((e) => ({ ...e }));
+      },
+    },
+
+    imports: {
+      async create(job) {
+        call('imports.create');
+        importJobs.set(job.id, copyJob(job));
+      },
+      async get(accountId, id) {
+        call('imports.get');
+        const j = importJobs.get(id);
+        return j && j.accountId === accountId ? copyJob(j) : undefined;
+      },
+      async progress(accountId, id, add, at) {
+        call('imports.progress');
+        const j = importJobs.get(id);
+        if (!j || j.accountId !== accountId || j.state !== 'running') return undefined;
+        j.read += add.read;
+        j.stored += add.stored;
+        j.duplicates += add.duplicates;
+        j.refused += add.refused;
+        j.errors.push(...add.errors.map((e) => ({ ...e })));
+        j.updatedAt = new Date(at);
+        return copyJob(j);
+      },
+      async setColumns(accountId, id, columns) {
+        call('imports.setColumns');
+        const j = importJobs.get(id);
+        if (j && j.accountId === accountId && j.state === 'running') j.columns = [...columns];
+      },
+      async finish(accountId, id, state, failure, at) {
+        call('imports.finish');
+        const j = importJobs.get(id);
+        if (!j || j.accountId !== accountId) return undefined;
+        if (j.state === 'running') {
+          j.state = state;
+          if (failure !== undefined) j.failure = failure;
+          j.updatedAt = new Date(at);
+        }
+        return copyJob(j);
+      },
+      async insertEvents(list) {
+        call('imports.insertEvents');
+        const stored: ImportedEvent[] = [];
+        const duplicates: ConsentEvent[] = [];
+        for (const ev of list) {
+          const had = importKeys.get(ev.importKey);
+          if (had !== undefined) {
+            const r = events.get(had);
+            if (r && !duplicates.some((d) => d.id === had)) duplicates.push(copy(r.event));
+            continue;
+          }
+          events.set(ev.id, { event: copy(ev), logq: true });
+          importKeys.set(ev.importKey, ev.id);
+          stored.push(ev);
+        }
+        return { stored, duplicates };
       },
     },
   };

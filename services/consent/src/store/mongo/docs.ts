@@ -21,6 +21,7 @@ export function toDoc(ev: ConsentEvent): EventDoc {
   if (ev.delegate !== undefined) doc.delegate = ev.delegate;
   if (ev.targetVersion !== undefined) doc.targetVersion = ev.targetVersion;
   if (ev.expiresAt !== undefined) doc.expiresAt = ev.expiresAt;
+  if (ev.importedAt !== undefined) doc.importedAt = ev.importedAt;
   return withSignals(doc, ev);
 }
 
@@ -78,6 +79,7 @@ export function fromDoc(doc: Omit<EventDoc, 'accountId'> & { accountId?: string 
   if (doc.source != null) ev.source = doc.source;
   if (doc.delegate != null) ev.delegate = doc.delegate;
   if (doc.erasedAt != null) ev.erasedAt = new Date(doc.erasedAt);
+  if (doc.importedAt != null) ev.importedAt = new Date(doc.importedAt);
   return Object.assign(ev, lifecycleOf(doc), signalsOf(doc));
 }
 
@@ -91,6 +93,7 @@ export function currentEvent(ev: ConsentEvent, xq: Date | undefined = ev.expires
   if (ev.source !== undefined) cur.source = ev.source;
   if (ev.delegate !== undefined) cur.delegate = ev.delegate;
   Object.assign(cur, lifecycleOf(ev), signalsOf(ev));
+  if (ev.importedAt !== undefined) cur.importedAt = ev.importedAt;
   // the expiry queue, last (see CurrentEvent.xq)
   if (xq !== undefined) cur.xq = xq;
   return cur;

@@ -31,6 +31,8 @@ export interface EventDoc extends Omit<ConsentEvent, 'id' | 'expired' | 'renewal
   logh?: string;
   /** Only on a tombstone (TombstoneDoc). */
   gone?: Date;
+  /** Imported events only (domain/import.ts): the account and the line's key (domain/import.ts `importKey`), unique (`import_key`), so a line is stored once. */
+  importKey?: string;
 }
 
 /** consent_erasures: one record per erasure, never the subject in clear (docs/consent.md, Erasure). */
@@ -98,6 +100,8 @@ export interface CurrentEvent {
   gpp?: ConsentEvent['gpp'];
   jurisdiction?: string;
   addtlConsent?: string;
+  /** Imported events: when the event was imported (`createdAt` is its original time). */
+  importedAt?: Date;
   /**
    * The expiry queue (last field, only when `expiresAt` is set): when the expiry sweeper may
    * announce that this event lapsed (`consent.expired`). Written equal to `expiresAt`; a sweeper
@@ -209,6 +213,8 @@ export function defineModels(conn: Connection): Models {
       logh: String,
       part: String,
       gone: Date,
+      importedAt: Date,
+      importKey: String,
     },
     { ...opts, collection: 'consent_events' },
   );
@@ -227,6 +233,9 @@ export function defineModels(conn: Connection): Models {
   events.index({ claim: 1 }, { name: 'claimed', sparse: true });
   // the consent log's sequencer: events waiting for their leaf, by account (sparse: sequenced events leave the index)
   events.index({ logq: 1 }, { name: 'log_pending', sparse: true });
+  // imports (domain/import.ts): a line's key once per account, so re-posting or resuming an import stores nothing twice
+  // (the key begins with the account: one sparse single-field index, which every MongoDB-wire server keeps)
+  events.index({ importKey: 1 }, { name: 'import_key', unique: true, sparse: true });
 
   const current = new Schema<CurrentDoc>(
     {

@@ -11,13 +11,15 @@ import { defineModels, type Models } from './models';
 import { mongoOutboxStore } from './outbox';
 import { mongoRenewalStore } from './renewals';
 import { mongoStatisticsStore } from './statistics';
+import { defineImportModel, mongoImportStore, type ImportDoc } from './imports';
+import type { Model } from 'mongoose';
 
 /**
  * The consent store on MongoDB (any MongoDB-wire server: MongoDB ≥ 6, mongo-java-server in
  * tests), through mongoose models. Works without transactions and with any number of replicas:
  * every write is atomic per document (see ConsentStore).
  */
-export function mongoConsentStore(m: Models, log: LogModels): ConsentStore {
+export function mongoConsentStore(m: Models, log: LogModels, imports: Model<ImportDoc>): ConsentStore {
   return {
     events: mongoEventStore(m),
     current: mongoCurrentStateStore(m),
@@ -28,6 +30,7 @@ export function mongoConsentStore(m: Models, log: LogModels): ConsentStore {
     logQueue: mongoLogQueueStore(m),
     log: mongoLogTreeStore(log),
     erasure: mongoErasureStore(m),
+    imports: mongoImportStore(m, imports),
   };
 }
 
@@ -35,5 +38,5 @@ export function mongoConsentStore(m: Models, log: LogModels): ConsentStore {
 export function consentStoreOn(conn: Connection): { store: ConsentStore; models: Models; logModels: LogModels } {
   const models = defineModels(conn);
   const logModels = defineLogModels(conn);
-  return { store: mongoConsentStore(models, logModels), models, logModels };
+  return { store: mongoConsentStore(models, logModels, defineImportModel(conn)), models, logModels };
 }

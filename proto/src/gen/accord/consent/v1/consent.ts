@@ -268,6 +268,11 @@ export interface ConsentEvent {
   gpp?: GppFacts | undefined;
   jurisdiction?: string | undefined;
   addtlConsent?: string | undefined;
+  /**
+   * Imported events (docs/consent.md, Import): when the event came into this registry; created_at
+   * stays the subject's original time. Absent on events recorded here.
+   */
+  importedAt?: Date | undefined;
 }
 
 export interface CreateConsentsRequest {
@@ -3010,6 +3015,7 @@ function createBaseConsentEvent(): ConsentEvent {
     gpp: undefined,
     jurisdiction: undefined,
     addtlConsent: undefined,
+    importedAt: undefined,
   };
 }
 
@@ -3083,6 +3089,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     }
     if (message.addtlConsent !== undefined) {
       writer.uint32(186).string(message.addtlConsent);
+    }
+    if (message.importedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.importedAt), writer.uint32(322).fork()).join();
     }
     return writer;
   },
@@ -3284,6 +3293,14 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
             message.addtlConsent = reader.string();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.importedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3332,6 +3349,11 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
         ? globalThis.String(object.addtlConsent)
         : isSet(object.addtl_consent)
           ? globalThis.String(object.addtl_consent)
+          : undefined,
+      importedAt: isSet(object.importedAt)
+        ? fromJsonTimestamp(object.importedAt)
+        : isSet(object.imported_at)
+          ? fromJsonTimestamp(object.imported_at)
           : undefined,
     };
   },
@@ -3407,6 +3429,9 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     if (message.addtlConsent !== undefined) {
       obj.addtlConsent = message.addtlConsent;
     }
+    if (message.importedAt !== undefined) {
+      obj.importedAt = message.importedAt.toISOString();
+    }
     return obj;
   },
 
@@ -3438,6 +3463,7 @@ export const ConsentEvent: MessageFns<ConsentEvent> = {
     message.gpp = object.gpp !== undefined && object.gpp !== null ? GppFacts.fromPartial(object.gpp) : undefined;
     message.jurisdiction = object.jurisdiction ?? undefined;
     message.addtlConsent = object.addtlConsent ?? undefined;
+    message.importedAt = object.importedAt ?? undefined;
     return message;
   },
 };

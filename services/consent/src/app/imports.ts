@@ -1,0 +1,145 @@
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@accord/common';
+import { timeOrderedId } from '../domain/event-id';
+import {
+  cappedErrors,
+  csvHeader,
+  csvRecord,
+  importedEvent,
+  IMPORT_FORMATS,
+  MAX_IMPORT_BATCH,
+  ndjsonRecord,
+  type ImportedEvent,
+  type ImportError,
+  type ImportFormat,
+  type ImportJob,
+} from '../domain/import';
+import type { ConsentLogPort, ConsentStore } from './ports';
+
+/** One line of an import as sent (numbers from 1). */
+export interface ImportLineIn {
+  number: number;
+  text: string;
+}
+
+/** Settings of imports. */
+export interface ImportSettings {
+  /** Imported events per second this process stores at most, over all imports (ACCORD_CONSENT_IMPORT_RATE; 0: no limit). */
+  ratePerSecond: number;
+}
+
+/**
+ * Imports (docs/consent.md, Import): a job per import, stored (consent_imports) so that every
+ * replica answers its progress; its lines arrive in batches, in order (ImportLines), each
+ * checked and made an event with its original `createdAt` (domain/import.ts), stored once per key
+ * (a duplicate is counted, never stored again), then its current state applied (the newest
+ * `createdAt` wins: an old event never replaces a newer one) and its counters, and the log
+ * nudged (every imported event gets its leaf). Imported events are not announced on the bus:
+ * webhooks receive what happens, not history.
+ */
+export class Imports {
+  /** The rate's bucket: when the next event may be stored (this process). */
+  private nextFree = 0;
+
+  constructor(
+    private readonly store: Pick<ConsentStore, 'imports' | 'current' | 'statistics'>,
+    private readonly settings: ImportSettings,
+    private readonly log?: Pick<ConsentLogPort, 'nudge'>,
+    private readonly now: () => number = Date.now,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  ) {}
+
+  async start(accountId: string, appId: string, format: string): Promise<ImportJob> {
+    if (!accountId || !appId) throw new InvalidArgumentError('an import belongs to an account and an application');
+    if (!(IMPORT_FORMATS as readonly string[]).includes(format)) throw InvalidArgumentError.field('format', `must be one of ${IMPORT_FORMATS.join(', ')}`);
+    const at = new Date(this.now());
+    const job: ImportJob = {
+      id: timeOrderedId(at),
+      accountId,
+      appId,
+      format: format as ImportFormat,
+      state: 'running',
+      read: 0,
+      stored: 0,
+      duplicates: 0,
+      refused: 0,
+      errors: [],
+      createdAt: at,
+      updatedAt: at,
+    };
+    await this.store.imports.create(job);
+    return job;
+  }
+
+  async get(accountId: string, id: string): Promise<ImportJob> {
+    const job = await this.store.imports.get(accountId, id);
+    if (!job) throw new NotFoundError('No such import.');
+    return job;
+  }
+
+  /** One batch of lines of a running import (CSV: line 1 is the header row, which ends the import when it is bad). */
+  async lines(accountId: string, id: string, lines: ImportLineIn[]): Promise<ImportJob> {
+    if (lines.length > MAX_IMPORT_BATCH) throw InvalidArgumentError.field('lines', `at most ${MAX_IMPORT_BATCH} per call`);
+    let job = await this.get(accountId, id);
+    if (job.state !== 'running') throw new FailedPreconditionError(`This import is ${job.state}.`);
+    const importedAt = new Date(this.now());
+    const errors: ImportError[] = [];
+    const events: ImportedEvent[] = [];
+    let read = 0;
+    for (const line of lines) {
+      if (job.format === 'csv' && line.number === 1) {
+        try {
+          job.columns = csvHeader(line.text);
+          await this.store.imports.setColumns(accountId, id, job.columns);
+        } catch (err) {
+          if (!(err instanceof InvalidArgumentError)) throw err;
+          const fields = err.fields.map((f) => ({ line: 1, field: f.field, detail: f.message }));
+          await this.store.imports.progress(accountId, id, { read: 0, stored: 0, duplicates: 0, refused: 0, errors: cappedErrors(job, fields) }, importedAt);
+          return (await this.store.imports.finish(accountId, id, 'failed', 'the CSV header row is not valid', importedAt)) ?? job;
+        }
+        continue;
+      }
+      read++;
+      if (line.text.trim() === '') {
+        errors.push({ line: line.number, field: '', detail: 'is empty' });
+        continue;
+      }
+      const parsed = job.format === 'csv' ? csvRecord(line.text, job.columns ?? []) : ndjsonRecord(line.text);
+      const made = 'record' in parsed ? importedEvent(parsed.record, accountId, job.appId, importedAt) : parsed;
+      if ('event' in made) events.push(made.event);
+      else errors.push(...made.errors.map((e) => ({ line: line.number, ...e })));
+    }
+    await this.admit(events.length);
+    const { stored, duplicates } = await this.store.imports.insertEvents(events);
+    // the current states of the stored events, and again of those stored before (a batch cut
+    // short after its insert is finished when the import is resumed; applying is idempotent)
+    await Promise.all([this.store.current.apply([...stored, ...duplicates]), this.store.statistics.count(stored)]);
+    if (stored.length) this.log?.nudge();
+    const refusedLines = new Set(errors.map((e) => e.line)).size;
+    job =
+      (await this.store.imports.progress(
+        accountId,
+        id,
+        { read, stored: stored.length, duplicates: events.length - stored.length, refused: refusedLines, errors: cappedErrors(job, errors) },
+        new Date(this.now()),
+      )) ?? (await this.get(accountId, id));
+    return job;
+  }
+
+  /** Ends a running import: done, or failed with the reason (its body could not be read to the end). */
+  async finish(accountId: string, id: string, failure?: string): Promise<ImportJob> {
+    await this.get(accountId, id);
+    const job = await this.store.imports.finish(accountId, id, failure ? 'failed' : 'done', failure || undefined, new Date(this.now()));
+    if (!job) throw new NotFoundError('No such import.');
+    return job;
+  }
+
+  /** Waits until `n` more events fit the operator's rate (this process's share of it). */
+  private async admit(n: number): Promise<void> {
+    const rate = this.settings.ratePerSecond;
+    if (rate <= 0 || n === 0) return;
+    const now = this.now();
+    const start = Math.max(now, this.nextFree);
+    this.nextFree = start + (n * 1000) / rate;
+    if (start > now) await this.sleep(start - now);
+  }
+}
