@@ -42,6 +42,9 @@ export const LIMITS = {
   exportJsonMax: 10_000,
   /** Targets in the statistics (those with the most events). */
   statisticsTargets: 1000,
+  /** Imports (POST /consent/v0/imports): the longest line (characters; a longer one is refused), and lines per batch to the consent service. */
+  importLine: 32_768,
+  importBatch: 500,
 } as const;
 
 /** Event ids: 32 lowercase hex characters, time-ordered. */

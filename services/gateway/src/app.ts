@@ -71,7 +71,7 @@ export function createApp(ctx: GatewayContext): Express {
   const origins = new OriginCache(ctx.clients.oauth, ctx.config.ACCORD_API_KEY_CACHE_MS);
   const session = { keys: ctx.tokenKeys, issuer, baseUrl: ctx.baseUrl, origins, dataprocessing: ctx.clients.dataprocessing, verified };
   const cors = corsForSessions(origins);
-  app.use('/consent/v0', cors, sessionOr(auth('/consent/v0'), session), limited, sessionRoutes(ctx), consentRoutes(ctx, eventLimits(limiter)));
+  app.use('/consent/v0', cors, sessionOr(auth('/consent/v0'), session), limited, sessionRoutes(ctx), consentRoutes(ctx, eventLimits(limiter), limiter));
   app.use('/dataprocessing/v0', cors, sessionOr(auth('/dataprocessing/v0'), session), limited, dataprocessingRoutes(ctx));
   app.use('/webhooks/v0', auth('/webhooks/v0'), limited, webhooksRoutes(ctx));
 

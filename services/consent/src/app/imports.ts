@@ -7,6 +7,7 @@ import {
   importedEvent,
   IMPORT_FORMATS,
   MAX_IMPORT_BATCH,
+  MAX_IMPORT_LINE,
   ndjsonRecord,
   type ImportedEvent,
   type ImportError,
@@ -99,6 +100,10 @@ export class Imports {
         continue;
       }
       read++;
+      if (line.text.length > MAX_IMPORT_LINE) {
+        errors.push({ line: line.number, field: '', detail: `is longer than ${MAX_IMPORT_LINE} characters` });
+        continue;
+      }
       if (line.text.trim() === '') {
         errors.push({ line: line.number, field: '', detail: 'is empty' });
         continue;

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { InvalidArgumentError, type FieldError } from '@accord/common';
-import { newToken, TOKEN_PATTERN, validateInputs, withSignals, type ConsentEvent, type ConsentInput } from './consent';
+import { LIMITS, newToken, TOKEN_PATTERN, validateInputs, withSignals, type ConsentEvent, type ConsentInput } from './consent';
 import { importedEventId } from './event-id';
 
 export const IMPORT_FORMATS = ['ndjson', 'csv'] as const;
@@ -15,8 +15,9 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 export const MAX_IMPORT_ERRORS = 1000;
 /** The longest `externalId`. */
 export const MAX_EXTERNAL_ID = 200;
-/** Lines one ImportLines call takes. */
+/** Lines one ImportLines call takes (the gateway sends LIMITS.importBatch), and the longest line (the contract's). */
 export const MAX_IMPORT_BATCH = 1000;
+export const MAX_IMPORT_LINE = LIMITS.importLine;
 
 /** One problem of one line: its number, the field (empty: the whole line) and what is wrong. */
 export interface ImportError {

@@ -1,5 +1,5 @@
 import { createClient, grpcTls, healthProbe, serviceSigner, type GrpcTls, type HealthProbe, type PromiseClient } from '@accord/common';
-import { consentactivityv1, consentv1, dataprocessingv1, limitsv1, oauthconsolev1, oauthv1, webhookv1 } from '@accord/proto';
+import { consentactivityv1, consentimportv1, consentv1, dataprocessingv1, limitsv1, oauthconsolev1, oauthv1, webhookv1 } from '@accord/proto';
 import type { Config } from '../config';
 
 /**
@@ -17,6 +17,8 @@ export interface Clients {
   oauthConsole: PromiseClient<typeof oauthconsolev1.OAuthConsoleServiceService>;
   /** Daily activity of the consent service (the console's charts). */
   consentActivity: PromiseClient<typeof consentactivityv1.ConsentActivityServiceService>;
+  /** Imports of the consent service (POST /consent/v0/imports). */
+  consentImport: PromiseClient<typeof consentimportv1.ConsentImportServiceService>;
   /** Readiness of each downstream service (/readyz), one long-lived channel each. */
   health: Record<Downstream, HealthProbe>;
   /** Mutual TLS of every channel above (undefined: plaintext). */
@@ -54,6 +56,7 @@ export function createClients(config: Config, onTlsReloadError?: (err: Error) =>
     limits: createClient(limitsv1.LimitsServiceService, config.ACCORD_OAUTH_ADDR, opts),
     oauthConsole: createClient(oauthconsolev1.OAuthConsoleServiceService, config.ACCORD_OAUTH_ADDR, opts),
     consentActivity: createClient(consentactivityv1.ConsentActivityServiceService, config.ACCORD_CONSENT_ADDR, opts),
+    consentImport: createClient(consentimportv1.ConsentImportServiceService, config.ACCORD_CONSENT_ADDR, opts),
     health: Object.fromEntries(Object.entries(downstreamAddresses(config)).map(([name, addr]) => [name, healthProbe(addr, { tls })])) as Record<
       Downstream,
       HealthProbe

@@ -1,5 +1,6 @@
 import { commonSchemas, rateLimitedResponse, securitySchemes, systemOpenApi, tokenRateLimitedResponse } from './common';
 import { consentOpenApi } from './consent';
+import { consentImportsOpenApi } from './consent-imports';
 import { consoleOpenApi } from './console';
 import { dataprocessingOpenApi } from './dataprocessing';
 import { oauthOpenApi } from './oauth';
@@ -11,6 +12,7 @@ export const fragments: OpenApiFragment[] = [
   systemOpenApi,
   oauthOpenApi,
   consentOpenApi,
+  consentImportsOpenApi,
   dataprocessingOpenApi,
   webhooksOpenApi,
   sessionsOpenApi,

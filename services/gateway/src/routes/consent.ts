@@ -10,6 +10,8 @@ import { EVENT_ID, evidenceRoutes } from './consent-log';
 import { subjectRoutes } from './consent-subjects';
 import { eventRecord } from './dpv';
 import { asksJsonLd, sendJsonLd } from './jsonld';
+import { importRoutes } from './consent-imports';
+import type { Limiter } from '../limits/limiter';
 import { strictRouter } from './router';
 
 /** The REST JSON of a consent event (kept in @accord/proto, shared with the admin CLI's export). */
@@ -23,7 +25,7 @@ export { withGpcHeader } from './consent-events';
  * the log's proofs, subjects' erasure; `eventLimit` guards the route that stores events. Each
  * part registers its routes in turn (the fixed paths before `/consents/:id`).
  */
-export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): Router {
+export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler, limiter?: Limiter): Router {
   const r = strictRouter();
   const consent = ctx.clients.consent;
   createConsentRoutes(r, ctx, eventLimit);
@@ -33,6 +35,7 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler): 
   statisticsRoute(r, ctx);
   evidenceRoutes(r, ctx);
   subjectRoutes(r, ctx);
+  importRoutes(r, ctx, limiter);
   r.get('/consents/:id', async (req, res) => {
     const id = String(req.params.id);
     if (!EVENT_ID.test(id)) throw HttpProblem.notFound('No such consent event.');

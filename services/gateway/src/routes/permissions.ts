@@ -98,6 +98,9 @@ export const PERMISSIONS: Record<OperationKey, Permission> = {
   'GET /consent/v0/subjects/erasures': consent(),
   'GET /consent/v0/log/tree-head': consent(),
   'GET /consent/v0/log/consistency': consent(),
+  // imports: an application's token only (no session right: a browser never imports history)
+  'POST /consent/v0/imports': consent(),
+  'GET /consent/v0/imports/{id}': consent(),
 
   ...DATAPROCESSING,
   ...WEBHOOKS,

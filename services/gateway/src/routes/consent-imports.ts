@@ -1,0 +1,131 @@
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { Router } from 'express';
+import type { consentimportv1 } from '@accord/proto';
+import { contracts } from '@accord/proto';
+import type { GatewayContext } from '../context';
+import type { Limiter } from '../limits/limiter';
+import { HttpProblem } from '../problem';
+
+const { importBatch: IMPORT_BATCH, importLine: IMPORT_LINE } = contracts.consent.LIMITS;
+/** Import ids (time-ordered, like erasure records): 32 lowercase hex characters. */
+const IMPORT_ID = contracts.consent.EVENT_ID_PATTERN;
+/** Characters of lines in one batch at most. */
+const BATCH_CHARS = 2_000_000;
+/** What a line reads when it was longer than the limit (the consent service refuses it as such). */
+const CUT = (text: string) => text.slice(0, IMPORT_LINE + 1);
+
+/**
+ * The lines of a body, as they arrive: split on LF (a CR before it dropped), UTF-8 decoded
+ * across chunks, a line longer than the limit cut just past it (never held whole). The last line
+ * need not end with LF. Memory: one chunk and one line.
+ */
+export async function* bodyLines(body: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  for await (const chunk of body) {
+    pending += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      yield CUT(line.endsWith('\r') ? line.slice(0, -1) : line);
+    }
+    // a line past the limit: keep only what tells that it is
+    if (pending.length > IMPORT_LINE * 2) pending = CUT(pending);
+  }
+  pending += decoder.end();
+  if (pending.endsWith('\r')) pending = pending.slice(0, -1);
+  if (pending !== '') yield CUT(pending);
+}
+
+/** The REST JSON of an import job. */
+export function importJson(job: consentimportv1.ImportJob) {
+  return {
+    id: job.id,
+    state: job.state,
+    read: job.read,
+    stored: job.stored,
+    duplicates: job.duplicates,
+    refused: job.refused,
+    errors: job.errors.map((e) => ({ line: e.line, field: e.field, detail: e.detail })),
+    ...(job.failure ? { failure: job.failure } : {}),
+    ...(job.createdAt ? { createdAt: job.createdAt.toISOString() } : {}),
+    ...(job.updatedAt ? { updatedAt: job.updatedAt.toISOString() } : {}),
+  };
+}
+
+/**
+ * POST /imports and GET /imports/:id (docs/consent.md, Import). The body is read line by line as
+ * it arrives and sent to the consent service in batches of IMPORT_BATCH lines, one batch at a time
+ * (the request stream is paused meanwhile: back-pressure to the client), each batch counted
+ * against the account's daily event quota first (the lines not stored are given back). The job
+ * lives in the consent service, so any gateway replica answers its progress.
+ */
+export function importRoutes(r: Router, ctx: GatewayContext, limiter?: Limiter): void {
+  const imports = ctx.clients.consentImport;
+  r.post('/imports', async (req, res) => {
+    const auth = req.auth!;
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'text/csv' && type !== 'application/x-ndjson')
+      throw new HttpProblem(415, 'Unsupported Media Type', `The body must be application/x-ndjson or text/csv; this one is ${type || 'untyped'}.`);
+    const format = type === 'text/csv' ? 'csv' : 'ndjson';
+    const limits = limiter ? await limiter.limitsOf(auth.accountId) : undefined;
+    let job = await imports.startImport({ accountId: auth.accountId, appId: auth.appId, format });
+    const id = job.id;
+    let failure = '';
+    let closed = false;
+    req.once('aborted', () => (closed = true));
+    const send = async (lines: consentimportv1.ImportLine[]) => {
+      if (!lines.length) return;
+      let charged = 0;
+      if (limiter && limits) {
+        const c = await limiter.chargeEvents(auth.accountId, lines.length, limits);
+        if (c.outcome === 'over-daily') {
+          failure = `the account's daily event limit (${c.max}) is reached: ${c.used} used today; the count starts again in ${c.resetSeconds} s (resume by posting the same file again)`;
+          return;
+        }
+        if (c.outcome === 'charged') charged = lines.length;
+      }
+      const before = job.stored;
+      try {
+        job = await imports.importLines({ accountId: auth.accountId, id, lines });
+      } finally {
+        // imported events count against the quota; lines not stored (refused, duplicates) are given back
+        const unstored = charged - Math.max(0, job.stored - before);
+        if (charged && unstored > 0) limiter!.refundEvents(auth.accountId, unstored, limits!);
+      }
+    };
+    const batch = Math.max(1, Math.min(IMPORT_BATCH, limits?.maxEventsPerRequest || IMPORT_BATCH));
+    try {
+      let lines: consentimportv1.ImportLine[] = [];
+      let n = 0;
+      let size = 0;
+      for await (const text of bodyLines(req as Readable)) {
+        lines.push({ number: ++n, text });
+        size += text.length;
+        // a batch stays well under gRPC's 4 MB message
+        if (lines.length >= batch || size >= BATCH_CHARS) {
+          size = 0;
+          await send(lines);
+          lines = [];
+          if (failure || job.state !== 'running') break;
+        }
+      }
+      if (!failure && job.state === 'running') await send(lines);
+    } catch (err) {
+      if (!closed && !req.destroyed) throw err;
+    }
+    if ((closed || !req.complete) && !failure) failure = 'the connection closed before the body ended (resume by posting the same file again: lines stored count as duplicates)';
+    if (job.state === 'running') job = await imports.finishImport({ accountId: auth.accountId, id, failure });
+    if (res.writableEnded || res.destroyed) return;
+    res.status(202).setHeader('Location', `${ctx.baseUrl}/consent/v0/imports/${id}`);
+    res.json(importJson(job));
+  });
+
+  r.get('/imports/:id', async (req, res) => {
+    const id = String(req.params.id);
+    if (!IMPORT_ID.test(id)) throw HttpProblem.notFound('No such import.');
+    res.json(importJson(await imports.getImport({ accountId: req.auth!.accountId, id })));
+  });
+}
