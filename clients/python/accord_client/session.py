@@ -109,3 +109,9 @@ class Session:
             errors = [{"field": e.field, "message": e.message} for e in (res.parsed.errors or [])] if res.parsed.errors else []
             raise AccordError(int(res.status_code), res.parsed.detail or res.parsed.title, errors)
         raise AccordError(int(res.status_code), res.content.decode("utf-8", "replace"))
+
+    def import_events(self, path: str, *, content_type: str | None = None, progress: Callable[[int, int], None] | bool | None = None) -> dict[str, Any]:
+        """Imports consent history from a file with its original times (see ``accord_client.imports.import_events``)."""
+        from .imports import import_events
+
+        return import_events(self, path, content_type=content_type, progress=progress)

@@ -84,3 +84,20 @@ def test_bad_input_names_the_item_and_field(session: Session) -> None:
         session.decide([{"subject": "s", "issuer": ISSUER, "target": TARGET}, {"subject": "s", "issuer": ISSUER, "target": TARGET, "jurisdiction": "ZZ"}])
     assert err.value.status == 400
     assert err.value.errors == [{"field": "/items/1/jurisdiction", "message": err.value.errors[0]["message"]}]
+
+
+def test_import_events_streams_a_file_with_progress_and_stores_each_line_once(session: Session, tmp_path) -> None:
+    run = uuid.uuid4().hex
+    path = tmp_path / "history.ndjson"
+    lines = [f'{{"subject": "{run}-{i}", "issuer": "{ISSUER}", "target": "{TARGET}", "action": {"true" if i % 2 else "false"}, "createdAt": "2020-01-0{1 + i % 9}T10:00:00Z"}}' for i in range(300)]
+    path.write_text("\n".join(lines + ['{"subject": "broken"'] ) + "\n")
+    seen: list[tuple[int, int]] = []
+    job = session.import_events(str(path), progress=lambda sent, total: seen.append((sent, total)))
+    assert (job["state"], job["read"], job["stored"], job["duplicates"], job["refused"]) == ("done", 301, 300, 0, 1)
+    assert job["errors"] == [{"line": 301, "field": "", "detail": "is not valid JSON"}]
+    assert seen and seen[-1][0] == seen[-1][1] == path.stat().st_size
+    again = session.import_events(str(path))
+    assert (again["stored"], again["duplicates"]) == (0, 300)
+    from accord_client import get_import
+
+    assert get_import(session, job["id"])["stored"] == 300

@@ -107,7 +107,7 @@ export interface paths {
     put?: never;
     /**
      * Record one consent event, or an array of them (all or nothing).
-     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). `addtlConsent` (Google's Additional Consent string, `2~<consented ATP ids>~dv.<disclosed ATP ids>` or version 1 `1~<consented ATP ids>`) is kept exactly as sent beside the TC string; any other form is a 400 naming `/addtlConsent`. `Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
+     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
      */
     post: operations['createConsents'];
     delete?: never;
@@ -125,7 +125,7 @@ export interface paths {
     };
     /**
      * One consent event by id.
-     * @description Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another account is a 404. With `Accept: application/ld+json` (preferred to application/json) or `format=jsonld`: the ISO/IEC TS 27560 record in W3C DPV JSON-LD (DPV 2.x, `@context` first), the specification shown included (docs/consent.md, *ISO/IEC TS 27560 in DPV*).
+     * @description Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another account is a 404.
      */
     get: operations['getConsent'];
     put?: never;
@@ -165,7 +165,7 @@ export interface paths {
     };
     /**
      * A signed consent receipt for an event.
-     * @description `receipt` is a compact JWS (typ JWT, ES256 or RS256) whose key is in /.well-known/jwks.json under its `kid`. Claims follow the Kantara Initiative Consent Receipt Specification v1.1.0 (version, jurisdiction, consentTimestamp, collectionMethod, consentReceiptID, publicKey, language, piiPrincipalId, piiControllers, policyUrl, services[].purposes[], sensitive, spiCat), plus iss, sub, iat, jti and an `accord` claim with the event (action, scope, token, issuer, target, source, delegate, createdAt, spec). When the target is a data processing specification URL (or urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that specification; an unknown, foreign or unreachable specification gives a receipt from the event alone. See docs/consent.md for the full mapping. With `Accept: application/ld+json` or `format=jsonld`: a `dpv:ConsentReceipt` in W3C DPV JSON-LD holding the event’s record (`dpv:hasRecordOfActivity`) and the signed receipt (`dct:hasFormat`).
+     * @description `receipt` is a compact JWS (typ JWT, ES256 or RS256) whose key is in /.well-known/jwks.json under its `kid`. Claims follow the Kantara Initiative Consent Receipt Specification v1.1.0 (version, jurisdiction, consentTimestamp, collectionMethod, consentReceiptID, publicKey, language, piiPrincipalId, piiControllers, policyUrl, services[].purposes[], sensitive, spiCat), plus iss, sub, iat, jti and an `accord` claim with the event (action, scope, token, issuer, target, source, delegate, createdAt, spec). When the target is a data processing specification URL (or urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that specification; an unknown, foreign or unreachable specification gives a receipt from the event alone. See docs/consent.md for the full mapping.
      */
     get: operations['getConsentReceipt'];
     put?: never;
@@ -185,7 +185,7 @@ export interface paths {
     };
     /**
      * Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one subject as JSON.
-     * @description One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor). With `Accept-Encoding: gzip` the body is gzip-compressed (`Content-Encoding: gzip`), flushed after every page of 1000 events so progress stays visible. `X-Total-Count` estimates the events from the cursor on, for progress (see its description). With `subject` and `Accept: application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*\/*`). With `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS 27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a withdrawal is told from a refusal by the events before it in the stream (without since, appId and cursor the stream holds them; otherwise a `false` with no earlier event in the stream is `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from the event alone (a stream cannot answer 406).
+     * @description One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor). With `Accept-Encoding: gzip` the body is gzip-compressed (`Content-Encoding: gzip`), flushed after every page of 1000 events so progress stays visible. `X-Total-Count` estimates the events from the cursor on, for progress (see its description). With `subject` and `Accept: application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*\/*`).
      */
     get: operations['exportConsents'];
     put?: never;
@@ -271,9 +271,46 @@ export interface paths {
     put?: never;
     /**
      * May I process this? A batch of decisions, with the evidence they rest on.
-     * @description For each item (1 to 10000, answered in order): `allowed` and its `basis`, from the newest event of the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis (the specification as it was at `at`: the version current then) and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events never count. An item may instead ask for an IAB TCF `vendor` and `purpose` (from the TC string of the current event), or for a Google Ad Tech Provider (`atpVendor`, from its Additional Consent string): docs/consent.md, Standards. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
+     * @description For each item (1 to 10000, answered in order): `allowed` and its `basis`, from the newest event of the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis (the specification as it was at `at`: the version current then) and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
      */
     post: operations['decide'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consent/v0/imports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import consent history with its original times (NDJSON in the export’s form, or CSV), streamed; idempotent per line.
+     * @description The body is read line by line as it arrives (any number of lines; never held whole). `application/x-ndjson`: one JSON object per line in the form of `GET /consent/v0/consents/export` (so an export imports as it is; `id`, `appId`, `tcf`, `gpp`, `expired`, `renewalRequired` and `importedAt` are ignored, other unknown fields refused), plus an optional `externalId`. `text/csv`: a header row naming the columns (required: subject, issuer, target, action, createdAt; optional: scope, source, delegate, targetVersion, expiresAt, gpc, tcString, gppString, jurisdiction, token, externalId), then one event per line (RFC 4180 quotes; a record on one line; `action` true, false or empty = null). Each line is checked as POST /consents checks an event, except that `createdAt` is required and kept (an ISO 8601 date-time, never later than now), `expiresAt` must be later than `createdAt`, `token` is kept when it has the token form, and the specification version is taken as sent. A line longer than 32768 characters is refused. A stored event keeps `createdAt` and gains `importedAt`; current states and decisions order events by `createdAt`, so an old imported event never replaces a newer one. Imported events get their log leaf (with `importedAt`) and count in the statistics; they are not delivered to webhooks. Idempotent: a line is stored once per account by its `externalId`, or else by the hash of its content; posting the same file again, or resuming after a dropped connection, stores nothing twice (`duplicates`). Stored events count against the account’s daily event limit; the operator sets the pace (`ACCORD_CONSENT_IMPORT_RATE`). Answered `202` once the body is read, with the import (`Location`: its progress at GET /consent/v0/imports/{id}, readable while the body is still being sent).
+     */
+    post: operations['importConsents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/consent/v0/imports/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An import’s progress: state, counts and the first 1,000 errors by line and field. */
+    get: operations['getImport'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -3052,10 +3089,7 @@ export interface paths {
       };
       cookie?: never;
     };
-    /**
-     * Read a specification (its consent target URL); deleted ones answer with `archived: true`.
-     * @description With `Accept: application/ld+json` (preferred to application/json) or `format=jsonld`: the specification (as of its current version) as a `dpv:Process` in W3C DPV JSON-LD — purpose, personal data category, processing operation, legal basis (`eu-gdpr:A6-1-a` … `A6-1-f`), location and storage duration (docs/consent.md, *ISO/IEC TS 27560 in DPV*).
-     */
+    /** Read a specification (its consent target URL); deleted ones answer with `archived: true`. */
     get: operations['getDpSpec'];
     /** Replace the specification’s fields (absent optional ones take their defaults); texts are kept. */
     put: operations['putDpSpec'];
@@ -3727,6 +3761,11 @@ export interface components {
       gppString?: string;
       /** @description 32 lowercase hex characters, time-ordered: ids sort like createdAt, ties in the same millisecond deterministically. */
       id: string;
+      /**
+       * Format: date-time
+       * @description Imported events only (POST /consent/v0/imports): when the event came into this registry. `createdAt` stays the original time the subject acted, which orders the event (the newest `createdAt` is the current state).
+       */
+      importedAt?: string;
       issuer: string;
       /** @description Present when sent: ISO 3166-1 alpha-2 or ISO 3166-2 code, upper case. */
       jurisdiction?: string;
@@ -3818,6 +3857,52 @@ export interface components {
       sharingOptOut?: boolean;
       /** @description Same, for targeted advertising. */
       targetedAdvertisingOptOut?: boolean;
+    };
+    /**
+     * @description An import and its progress, stored by the consent service (any gateway replica answers it).
+     * @example {
+     *       "id": "019ac4d5e6f7a1b2c3d4e5f60718293a",
+     *       "state": "done",
+     *       "read": 3,
+     *       "stored": 2,
+     *       "duplicates": 0,
+     *       "refused": 1,
+     *       "errors": [
+     *         {
+     *           "line": 2,
+     *           "field": "createdAt",
+     *           "detail": "must not be later than now"
+     *         }
+     *       ]
+     *     }
+     */
+    ConsentImport: {
+      /** Format: date-time */
+      createdAt?: string;
+      /** @description Valid lines stored before (same `externalId`, or the same content, in this account): not stored again. */
+      duplicates: number;
+      /** @description The first 1,000 problems, in line order. */
+      errors: components['schemas']['ConsentImportError'][];
+      /** @description Why the import failed (`state` failed): the connection closed before the body ended, the daily event limit, a bad CSV header row. */
+      failure?: string;
+      id: string;
+      /** @description Event lines read (a CSV header row is not counted). */
+      read: number;
+      /** @description Lines refused (see `errors`). */
+      refused: number;
+      /** @enum {string} */
+      state: 'running' | 'done' | 'failed';
+      /** @description Events stored by this import. */
+      stored: number;
+      /** Format: date-time */
+      updatedAt?: string;
+    };
+    ConsentImportError: {
+      detail: string;
+      /** @description The field (NDJSON) or column (CSV) the problem is in; empty for the whole line. */
+      field: string;
+      /** @description The line, counted from 1 (with CSV, line 1 is the header row). */
+      line: number;
     };
     ConsentInclusionProof: {
       /** @description Sibling hashes from the leaf up (RFC 9162 §2.1.3.1 order). */
@@ -5438,6 +5523,8 @@ export type SchemaConsentEvent = components['schemas']['ConsentEvent'];
 export type SchemaConsentExportQuery = components['schemas']['ConsentExportQuery'];
 export type SchemaConsentFormRequest = components['schemas']['ConsentFormRequest'];
 export type SchemaConsentGppFacts = components['schemas']['ConsentGppFacts'];
+export type SchemaConsentImport = components['schemas']['ConsentImport'];
+export type SchemaConsentImportError = components['schemas']['ConsentImportError'];
 export type SchemaConsentInclusionProof = components['schemas']['ConsentInclusionProof'];
 export type SchemaConsentInput = components['schemas']['ConsentInput'];
 export type SchemaConsentProofQuery = components['schemas']['ConsentProofQuery'];
@@ -5630,10 +5717,7 @@ export interface operations {
   };
   getConsent: {
     parameters: {
-      query?: {
-        /** @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*. */
-        format?: 'jsonld';
-      };
+      query?: never;
       header?: never;
       path: {
         id: string;
@@ -5642,17 +5726,16 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The event (or its DPV record). */
+      /** @description The event. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ConsentEvent'];
-          'application/ld+json': components['schemas']['DpvJsonLd'];
         };
       };
-      /** @description Invalid input; `errors` names each field at fault. */
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5690,15 +5773,6 @@ export interface operations {
       };
       /** @description Events cannot be changed or deleted. */
       405: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
-      /** @description JSON-LD was asked (`Accept: application/ld+json` or `format=jsonld`) for something W3C DPV has no term for (a specification’s `CUSTOM` legal basis, a location that is not EU, EEA or an ISO 3166 code); `errors` names each field. Ask for application/json. */
-      406: {
         headers: {
           [name: string]: unknown;
         };
@@ -5866,10 +5940,7 @@ export interface operations {
   };
   getConsentReceipt: {
     parameters: {
-      query?: {
-        /** @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*. */
-        format?: 'jsonld';
-      };
+      query?: never;
       header?: never;
       path: {
         id: string;
@@ -5885,10 +5956,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConsentReceipt'];
-          'application/ld+json': components['schemas']['DpvJsonLd'];
         };
       };
-      /** @description Invalid input; `errors` names each field at fault. */
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5917,15 +5987,6 @@ export interface operations {
       };
       /** @description No such resource in the caller's account. */
       404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
-      /** @description JSON-LD was asked (`Accept: application/ld+json` or `format=jsonld`) for something W3C DPV has no term for (a specification’s `CUSTOM` legal basis, a location that is not EU, EEA or an ISO 3166 code); `errors` names each field. Ask for application/json. */
-      406: {
         headers: {
           [name: string]: unknown;
         };
@@ -6569,6 +6630,220 @@ export interface operations {
       };
       /** @description The body has a media type this operation does not accept (see requestBody). */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  importConsents: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-ndjson': string;
+        'text/csv': string;
+      };
+    };
+    responses: {
+      /** @description The import, its body read: `done` (or `failed` with the reason). */
+      202: {
+        headers: {
+          /** @description The import’s progress. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsentImport'];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The import. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ConsentImport'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No such resource in the caller's account. */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -8383,10 +8658,7 @@ export interface operations {
   };
   getDpSpec: {
     parameters: {
-      query?: {
-        /** @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*. */
-        format?: 'jsonld';
-      };
+      query?: never;
       header?: never;
       path: {
         /** @description Id of the specification. */
@@ -8396,7 +8668,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The specification (or its DPV view). */
+      /** @description The specification. */
       200: {
         headers: {
           /** @description The specification version as an entity tag, e.g. `"3"`; send it back in `If-Match`. */
@@ -8405,10 +8677,9 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DpSpec'];
-          'application/ld+json': components['schemas']['DpvJsonLd'];
         };
       };
-      /** @description Invalid input; `errors` names each field at fault. */
+      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8437,15 +8708,6 @@ export interface operations {
       };
       /** @description No such resource in the caller's account. */
       404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/problem+json': components['schemas']['Problem'];
-        };
-      };
-      /** @description JSON-LD was asked (`Accept: application/ld+json` or `format=jsonld`) for something W3C DPV has no term for (a specification’s `CUSTOM` legal basis, a location that is not EU, EEA or an ISO 3166 code); `errors` names each field. Ask for application/json. */
-      406: {
         headers: {
           [name: string]: unknown;
         };

@@ -1473,13 +1473,16 @@ type ConsentEvent struct {
 	// consented to (target_version older than the specification's reconsent_since): due for renewal.
 	RenewalRequired *bool `protobuf:"varint,16,opt,name=renewal_required,json=renewalRequired,proto3,oneof" json:"renewal_required,omitempty"`
 	// The signals as written (see ConsentInput), with what the strings say.
-	Gpc           *bool     `protobuf:"varint,17,opt,name=gpc,proto3,oneof" json:"gpc,omitempty"`
-	TcString      *string   `protobuf:"bytes,18,opt,name=tc_string,json=tcString,proto3,oneof" json:"tc_string,omitempty"`
-	Tcf           *TcfFacts `protobuf:"bytes,19,opt,name=tcf,proto3" json:"tcf,omitempty"`
-	GppString     *string   `protobuf:"bytes,20,opt,name=gpp_string,json=gppString,proto3,oneof" json:"gpp_string,omitempty"`
-	Gpp           *GppFacts `protobuf:"bytes,21,opt,name=gpp,proto3" json:"gpp,omitempty"`
-	Jurisdiction  *string   `protobuf:"bytes,22,opt,name=jurisdiction,proto3,oneof" json:"jurisdiction,omitempty"`
-	AddtlConsent  *string   `protobuf:"bytes,23,opt,name=addtl_consent,json=addtlConsent,proto3,oneof" json:"addtl_consent,omitempty"`
+	Gpc          *bool     `protobuf:"varint,17,opt,name=gpc,proto3,oneof" json:"gpc,omitempty"`
+	TcString     *string   `protobuf:"bytes,18,opt,name=tc_string,json=tcString,proto3,oneof" json:"tc_string,omitempty"`
+	Tcf          *TcfFacts `protobuf:"bytes,19,opt,name=tcf,proto3" json:"tcf,omitempty"`
+	GppString    *string   `protobuf:"bytes,20,opt,name=gpp_string,json=gppString,proto3,oneof" json:"gpp_string,omitempty"`
+	Gpp          *GppFacts `protobuf:"bytes,21,opt,name=gpp,proto3" json:"gpp,omitempty"`
+	Jurisdiction *string   `protobuf:"bytes,22,opt,name=jurisdiction,proto3,oneof" json:"jurisdiction,omitempty"`
+	AddtlConsent *string   `protobuf:"bytes,23,opt,name=addtl_consent,json=addtlConsent,proto3,oneof" json:"addtl_consent,omitempty"`
+	// Imported events (docs/consent.md, Import): when the event came into this registry; created_at
+	// stays the subject's original time. Absent on events recorded here.
+	ImportedAt    *timestamppb.Timestamp `protobuf:"bytes,40,opt,name=imported_at,json=importedAt,proto3,oneof" json:"imported_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1673,6 +1676,13 @@ func (x *ConsentEvent) GetAddtlConsent() string {
 		return *x.AddtlConsent
 	}
 	return ""
+}
+
+func (x *ConsentEvent) GetImportedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ImportedAt
+	}
+	return nil
 }
 
 type CreateConsentsRequest struct {
@@ -3205,7 +3215,7 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x1ctargeted_advertising_opt_out\x18\x04 \x01(\bH\x02R\x19targetedAdvertisingOptOut\x88\x01\x01B\x0f\n" +
 	"\r_sale_opt_outB\x12\n" +
 	"\x10_sharing_opt_outB\x1f\n" +
-	"\x1d_targeted_advertising_opt_out\"\x84\b\n" +
+	"\x1d_targeted_advertising_opt_out\"\xd6\b\n" +
 	"\fConsentEvent\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\asubject\x18\x02 \x01(\tR\asubject\x12\x16\n" +
@@ -3234,7 +3244,9 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"R\tgppString\x88\x01\x01\x12-\n" +
 	"\x03gpp\x18\x15 \x01(\v2\x1b.accord.consent.v1.GppFactsR\x03gpp\x12'\n" +
 	"\fjurisdiction\x18\x16 \x01(\tH\vR\fjurisdiction\x88\x01\x01\x12(\n" +
-	"\raddtl_consent\x18\x17 \x01(\tH\fR\faddtlConsent\x88\x01\x01B\t\n" +
+	"\raddtl_consent\x18\x17 \x01(\tH\fR\faddtlConsent\x88\x01\x01\x12@\n" +
+	"\vimported_at\x18( \x01(\v2\x1a.google.protobuf.TimestampH\rR\n" +
+	"importedAt\x88\x01\x01B\t\n" +
 	"\a_sourceB\v\n" +
 	"\t_delegateB\t\n" +
 	"\a_actionB\x11\n" +
@@ -3250,7 +3262,8 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"_tc_stringB\r\n" +
 	"\v_gpp_stringB\x0f\n" +
 	"\r_jurisdictionB\x10\n" +
-	"\x0e_addtl_consent\"\x86\x01\n" +
+	"\x0e_addtl_consentB\x0e\n" +
+	"\f_imported_at\"\x86\x01\n" +
 	"\x15CreateConsentsRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x15\n" +
@@ -3472,60 +3485,61 @@ var file_accord_consent_v1_consent_proto_depIdxs = []int32{
 	40, // 12: accord.consent.v1.ConsentEvent.erased_at:type_name -> google.protobuf.Timestamp
 	16, // 13: accord.consent.v1.ConsentEvent.tcf:type_name -> accord.consent.v1.TcfFacts
 	17, // 14: accord.consent.v1.ConsentEvent.gpp:type_name -> accord.consent.v1.GppFacts
-	15, // 15: accord.consent.v1.CreateConsentsRequest.events:type_name -> accord.consent.v1.ConsentInput
-	18, // 16: accord.consent.v1.CreateConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	18, // 17: accord.consent.v1.GetConsentsByTokenResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	41, // 18: accord.consent.v1.SearchConsentsRequest.page:type_name -> accord.common.v1.PageRequest
-	18, // 19: accord.consent.v1.SearchConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	29, // 20: accord.consent.v1.Statistics.targets:type_name -> accord.consent.v1.TargetStatistics
-	40, // 21: accord.consent.v1.Statistics.latest_event_at:type_name -> google.protobuf.Timestamp
-	30, // 22: accord.consent.v1.Statistics.jurisdictions:type_name -> accord.consent.v1.JurisdictionStatistics
-	18, // 23: accord.consent.v1.GetCurrentStatesResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	40, // 24: accord.consent.v1.ExportConsentsRequest.since:type_name -> google.protobuf.Timestamp
-	40, // 25: accord.consent.v1.ExportConsentsRequest.until:type_name -> google.protobuf.Timestamp
-	18, // 26: accord.consent.v1.ExportConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	40, // 27: accord.consent.v1.ExportSubjectRequest.since:type_name -> google.protobuf.Timestamp
-	40, // 28: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
-	18, // 29: accord.consent.v1.SubjectExport.events:type_name -> accord.consent.v1.ConsentEvent
-	18, // 30: accord.consent.v1.SubjectExport.current:type_name -> accord.consent.v1.ConsentEvent
-	42, // 31: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
-	19, // 32: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
-	21, // 33: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
-	22, // 34: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
-	24, // 35: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
-	26, // 36: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
-	28, // 37: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
-	32, // 38: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
-	34, // 39: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
-	36, // 40: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
-	38, // 41: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
-	9,  // 42: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
-	11, // 43: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
-	13, // 44: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
-	5,  // 45: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
-	7,  // 46: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
-	0,  // 47: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
-	20, // 48: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
-	18, // 49: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
-	23, // 50: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
-	25, // 51: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
-	27, // 52: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
-	31, // 53: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
-	33, // 54: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
-	35, // 55: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
-	37, // 56: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
-	39, // 57: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
-	10, // 58: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
-	12, // 59: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
-	14, // 60: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
-	6,  // 61: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
-	8,  // 62: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
-	2,  // 63: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
-	48, // [48:64] is the sub-list for method output_type
-	32, // [32:48] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	40, // 15: accord.consent.v1.ConsentEvent.imported_at:type_name -> google.protobuf.Timestamp
+	15, // 16: accord.consent.v1.CreateConsentsRequest.events:type_name -> accord.consent.v1.ConsentInput
+	18, // 17: accord.consent.v1.CreateConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
+	18, // 18: accord.consent.v1.GetConsentsByTokenResponse.events:type_name -> accord.consent.v1.ConsentEvent
+	41, // 19: accord.consent.v1.SearchConsentsRequest.page:type_name -> accord.common.v1.PageRequest
+	18, // 20: accord.consent.v1.SearchConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
+	29, // 21: accord.consent.v1.Statistics.targets:type_name -> accord.consent.v1.TargetStatistics
+	40, // 22: accord.consent.v1.Statistics.latest_event_at:type_name -> google.protobuf.Timestamp
+	30, // 23: accord.consent.v1.Statistics.jurisdictions:type_name -> accord.consent.v1.JurisdictionStatistics
+	18, // 24: accord.consent.v1.GetCurrentStatesResponse.events:type_name -> accord.consent.v1.ConsentEvent
+	40, // 25: accord.consent.v1.ExportConsentsRequest.since:type_name -> google.protobuf.Timestamp
+	40, // 26: accord.consent.v1.ExportConsentsRequest.until:type_name -> google.protobuf.Timestamp
+	18, // 27: accord.consent.v1.ExportConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
+	40, // 28: accord.consent.v1.ExportSubjectRequest.since:type_name -> google.protobuf.Timestamp
+	40, // 29: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
+	18, // 30: accord.consent.v1.SubjectExport.events:type_name -> accord.consent.v1.ConsentEvent
+	18, // 31: accord.consent.v1.SubjectExport.current:type_name -> accord.consent.v1.ConsentEvent
+	42, // 32: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
+	19, // 33: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
+	21, // 34: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
+	22, // 35: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
+	24, // 36: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
+	26, // 37: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
+	28, // 38: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
+	32, // 39: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
+	34, // 40: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
+	36, // 41: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
+	38, // 42: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
+	9,  // 43: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
+	11, // 44: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
+	13, // 45: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
+	5,  // 46: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
+	7,  // 47: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
+	0,  // 48: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
+	20, // 49: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
+	18, // 50: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
+	23, // 51: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
+	25, // 52: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
+	27, // 53: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
+	31, // 54: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
+	33, // 55: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
+	35, // 56: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
+	37, // 57: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
+	39, // 58: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
+	10, // 59: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
+	12, // 60: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
+	14, // 61: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
+	6,  // 62: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
+	8,  // 63: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
+	2,  // 64: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
+	49, // [49:65] is the sub-list for method output_type
+	33, // [33:49] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_accord_consent_v1_consent_proto_init() }

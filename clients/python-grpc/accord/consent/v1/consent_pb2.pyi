@@ -265,7 +265,7 @@ class GppFacts(_message.Message):
     def __init__(self, sections: _Optional[_Iterable[str]] = ..., sale_opt_out: _Optional[bool] = ..., sharing_opt_out: _Optional[bool] = ..., targeted_advertising_opt_out: _Optional[bool] = ...) -> None: ...
 
 class ConsentEvent(_message.Message):
-    __slots__ = ("id", "subject", "issuer", "target", "source", "scope", "delegate", "action", "token", "created_at", "app_id", "target_version", "expires_at", "expired", "erased_at", "renewal_required", "gpc", "tc_string", "tcf", "gpp_string", "gpp", "jurisdiction", "addtl_consent")
+    __slots__ = ("id", "subject", "issuer", "target", "source", "scope", "delegate", "action", "token", "created_at", "app_id", "target_version", "expires_at", "expired", "erased_at", "renewal_required", "gpc", "tc_string", "tcf", "gpp_string", "gpp", "jurisdiction", "addtl_consent", "imported_at")
     ID_FIELD_NUMBER: _ClassVar[int]
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     ISSUER_FIELD_NUMBER: _ClassVar[int]
@@ -289,6 +289,7 @@ class ConsentEvent(_message.Message):
     GPP_FIELD_NUMBER: _ClassVar[int]
     JURISDICTION_FIELD_NUMBER: _ClassVar[int]
     ADDTL_CONSENT_FIELD_NUMBER: _ClassVar[int]
+    IMPORTED_AT_FIELD_NUMBER: _ClassVar[int]
     id: str
     subject: str
     issuer: str
@@ -312,7 +313,8 @@ class ConsentEvent(_message.Message):
     gpp: GppFacts
     jurisdiction: str
     addtl_consent: str
-    def __init__(self, id: _Optional[str] = ..., subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., source: _Optional[str] = ..., scope: _Optional[str] = ..., delegate: _Optional[str] = ..., action: _Optional[bool] = ..., token: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., app_id: _Optional[str] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expired: _Optional[bool] = ..., erased_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., renewal_required: _Optional[bool] = ..., gpc: _Optional[bool] = ..., tc_string: _Optional[str] = ..., tcf: _Optional[_Union[TcfFacts, _Mapping]] = ..., gpp_string: _Optional[str] = ..., gpp: _Optional[_Union[GppFacts, _Mapping]] = ..., jurisdiction: _Optional[str] = ..., addtl_consent: _Optional[str] = ...) -> None: ...
+    imported_at: _timestamp_pb2.Timestamp
+    def __init__(self, id: _Optional[str] = ..., subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., source: _Optional[str] = ..., scope: _Optional[str] = ..., delegate: _Optional[str] = ..., action: _Optional[bool] = ..., token: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., app_id: _Optional[str] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., expired: _Optional[bool] = ..., erased_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., renewal_required: _Optional[bool] = ..., gpc: _Optional[bool] = ..., tc_string: _Optional[str] = ..., tcf: _Optional[_Union[TcfFacts, _Mapping]] = ..., gpp_string: _Optional[str] = ..., gpp: _Optional[_Union[GppFacts, _Mapping]] = ..., jurisdiction: _Optional[str] = ..., addtl_consent: _Optional[str] = ..., imported_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class CreateConsentsRequest(_message.Message):
     __slots__ = ("account_id", "app_id", "events")

@@ -8,6 +8,9 @@ from .consent_form_request import ConsentFormRequest
 from .consent_form_request_action import ConsentFormRequestAction
 from .consent_form_request_gpc import ConsentFormRequestGpc
 from .consent_gpp_facts import ConsentGppFacts
+from .consent_import import ConsentImport
+from .consent_import_error import ConsentImportError
+from .consent_import_state import ConsentImportState
 from .consent_inclusion_proof import ConsentInclusionProof
 from .consent_input import ConsentInput
 from .consent_receipt import ConsentReceipt
@@ -26,11 +29,7 @@ from .decision_regime import DecisionRegime
 from .decision_regime_gpc import DecisionRegimeGpc
 from .decision_regime_model import DecisionRegimeModel
 from .decision_request import DecisionRequest
-from .dpv_json_ld import DpvJsonLd
-from .dpv_json_ld_context import DpvJsonLdContext
 from .export_consents_format import ExportConsentsFormat
-from .get_consent_format import GetConsentFormat
-from .get_consent_receipt_format import GetConsentReceiptFormat
 from .o_auth_error import OAuthError
 from .o_auth_error_error import OAuthErrorError
 from .problem import Problem
@@ -48,6 +47,9 @@ __all__ = (
     "ConsentFormRequestAction",
     "ConsentFormRequestGpc",
     "ConsentGppFacts",
+    "ConsentImport",
+    "ConsentImportError",
+    "ConsentImportState",
     "ConsentInclusionProof",
     "ConsentInput",
     "ConsentReceipt",
@@ -66,11 +68,7 @@ __all__ = (
     "DecisionRegimeGpc",
     "DecisionRegimeModel",
     "DecisionRequest",
-    "DpvJsonLd",
-    "DpvJsonLdContext",
     "ExportConsentsFormat",
-    "GetConsentFormat",
-    "GetConsentReceiptFormat",
     "OAuthError",
     "OAuthErrorError",
     "Problem",

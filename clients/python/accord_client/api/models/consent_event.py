@@ -61,6 +61,9 @@ class ConsentEvent:
             gpp_string (str | Unset): Present when sent: the IAB GPP string.
             gpp (ConsentGppFacts | Unset): Facts decoded from `gppString` when the event was stored (IAB @iabgpp/cmpapi).
             jurisdiction (str | Unset): Present when sent: ISO 3166-1 alpha-2 or ISO 3166-2 code, upper case.
+            imported_at (datetime.datetime | Unset): Imported events only (POST /consent/v0/imports): when the event came
+                into this registry. `createdAt` stays the original time the subject acted, which orders the event (the newest
+                `createdAt` is the current state).
      """
 
     id: str
@@ -86,6 +89,7 @@ class ConsentEvent:
     gpp_string: str | Unset = UNSET
     gpp: ConsentGppFacts | Unset = UNSET
     jurisdiction: str | Unset = UNSET
+    imported_at: datetime.datetime | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -150,6 +154,10 @@ class ConsentEvent:
 
         jurisdiction = self.jurisdiction
 
+        imported_at: str | Unset = UNSET
+        if not isinstance(self.imported_at, Unset):
+            imported_at = self.imported_at.isoformat()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -192,6 +200,8 @@ class ConsentEvent:
             field_dict["gpp"] = gpp
         if jurisdiction is not UNSET:
             field_dict["jurisdiction"] = jurisdiction
+        if imported_at is not UNSET:
+            field_dict["importedAt"] = imported_at
 
         return field_dict
 
@@ -289,6 +299,16 @@ class ConsentEvent:
 
         jurisdiction = d.pop("jurisdiction", UNSET)
 
+        _imported_at = d.pop("importedAt", UNSET)
+        imported_at: datetime.datetime | Unset
+        if isinstance(_imported_at,  Unset):
+            imported_at = UNSET
+        else:
+            imported_at = datetime.datetime.fromisoformat(_imported_at)
+
+
+
+
         consent_event = cls(
             id=id,
             subject=subject,
@@ -313,6 +333,7 @@ class ConsentEvent:
             gpp_string=gpp_string,
             gpp=gpp,
             jurisdiction=jurisdiction,
+            imported_at=imported_at,
         )
 
 
