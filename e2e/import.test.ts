@@ -46,7 +46,8 @@ const portable = (e: Record<string, unknown>) => {
   return rest;
 };
 const byContent = (a: Record<string, unknown>, b: Record<string, unknown>) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1);
-const line = (o: Record<string, unknown>) => JSON.stringify({ subject: 'u-1', issuer: ISSUER, target: TARGET, action: true, createdAt: '2019-05-01T10:00:00.000Z', ...o });
+const line = (o: Record<string, unknown>) =>
+  JSON.stringify({ subject: 'u-1', issuer: ISSUER, target: TARGET, action: true, createdAt: '2019-05-01T10:00:00.000Z', ...o });
 
 describe('import with the original times', () => {
   test('export from one account, import into another: every event, current state and decision is the same', async () => {
@@ -63,7 +64,9 @@ describe('import with the original times', () => {
     );
     expect(posted.status).toBe(201);
     // a later change of mind, so that current states are not simply every event
-    expect((await as('from', 'POST', '/consent/v0/consents', { subject: 'ann', issuer: ISSUER, target: TARGET, scope: 'newsletter', action: false })).status).toBe(201);
+    expect(
+      (await as('from', 'POST', '/consent/v0/consents', { subject: 'ann', issuer: ISSUER, target: TARGET, scope: 'newsletter', action: false })).status,
+    ).toBe(201);
     const exported = await exportLines('from');
     expect(exported).toHaveLength(10);
 
@@ -87,9 +90,16 @@ describe('import with the original times', () => {
       const b = (await as('into', 'GET', `/consent/v0/consents/search?${q}`)).body as Array<Record<string, unknown>>;
       expect(b.map(portable).sort(byContent)).toEqual(a.map(portable).sort(byContent));
     }
-    const items = subjects.flatMap((subject) => ['newsletter', 'profiling', 'ads', 'none'].map((scope) => ({ subject, issuer: ISSUER, target: TARGET, scope })));
+    const items = subjects.flatMap((subject) =>
+      ['newsletter', 'profiling', 'ads', 'none'].map((scope) => ({ subject, issuer: ISSUER, target: TARGET, scope })),
+    );
     const decided = async (who: Who) =>
-      ((await as(who, 'POST', '/consent/v0/decisions', { items })).body.decisions as Array<Record<string, unknown>>).map((d) => [d.subject, d.scope, d.allowed, d.basis]);
+      ((await as(who, 'POST', '/consent/v0/decisions', { items })).body.decisions as Array<Record<string, unknown>>).map((d) => [
+        d.subject,
+        d.scope,
+        d.allowed,
+        d.basis,
+      ]);
     expect(await decided('into')).toEqual(await decided('from'));
 
     // the receipt and the event say which time is which
@@ -114,14 +124,23 @@ describe('import with the original times', () => {
     expect(current.map((e) => [e.action, e.importedAt])).toEqual([[false, undefined]]);
     const now = await as('into', 'POST', '/consent/v0/decisions', { items: [{ subject: 'dan', issuer: ISSUER, target: TARGET }] });
     expect(now.body.decisions[0]).toMatchObject({ allowed: false, basis: 'declined' });
-    const then = await as('into', 'POST', '/consent/v0/decisions', { at: '2020-01-01T00:00:00.000Z', items: [{ subject: 'dan', issuer: ISSUER, target: TARGET }] });
+    const then = await as('into', 'POST', '/consent/v0/decisions', {
+      at: '2020-01-01T00:00:00.000Z',
+      items: [{ subject: 'dan', issuer: ISSUER, target: TARGET }],
+    });
     expect(then.body.decisions[0]).toMatchObject({ allowed: true, basis: 'consent' });
   });
 
   test('bad lines are reported by line and field, in NDJSON and CSV; the good ones are stored', async () => {
     const nd = await postImport(
       'into',
-      [line({ subject: 'eve', externalId: 'eve-1' }), line({ subject: 'eve', createdAt: '2999-01-01T00:00:00Z' }), '{"subject":', line({ subject: '', externalId: 'x' }), line({ colour: 'red' })].join('\n'),
+      [
+        line({ subject: 'eve', externalId: 'eve-1' }),
+        line({ subject: 'eve', createdAt: '2999-01-01T00:00:00Z' }),
+        '{"subject":',
+        line({ subject: '', externalId: 'x' }),
+        line({ colour: 'red' }),
+      ].join('\n'),
     );
     expect(nd.status).toBe(202);
     expect(nd.body).toMatchObject({ state: 'done', read: 5, stored: 1, refused: 4 });
@@ -133,7 +152,11 @@ describe('import with the original times', () => {
     ]);
     const csv = await postImport(
       'into',
-      ['subject,issuer,target,action,createdAt,scope,externalId', `fay,${ISSUER},${TARGET},true,2018-02-03T04:05:06Z,email,fay-1`, `fay,${ISSUER},"${TARGET}",maybe,2018-02-03T04:05:06Z,,fay-2`].join('\r\n'),
+      [
+        'subject,issuer,target,action,createdAt,scope,externalId',
+        `fay,${ISSUER},${TARGET},true,2018-02-03T04:05:06Z,email,fay-1`,
+        `fay,${ISSUER},"${TARGET}",maybe,2018-02-03T04:05:06Z,,fay-2`,
+      ].join('\r\n'),
       'text/csv',
     );
     expect(csv.body).toMatchObject({ state: 'done', read: 2, stored: 1, refused: 1, errors: [{ line: 3, field: 'action' }] });
@@ -144,7 +167,10 @@ describe('import with the original times', () => {
 
   test('an import cut off half-way (the connection dropped) resumes by posting the file again, with no duplicate', async () => {
     const total = 1500;
-    const lines = Array.from({ length: total }, (_, i) => line({ subject: `bulk-${i}`, createdAt: new Date(Date.UTC(2021, 0, 1) + i * 1000).toISOString() }) + '\n');
+    const lines = Array.from(
+      { length: total },
+      (_, i) => line({ subject: `bulk-${i}`, createdAt: new Date(Date.UTC(2021, 0, 1) + i * 1000).toISOString() }) + '\n',
+    );
     // send 1,100 lines, wait until two batches are stored, then drop the connection
     await new Promise<void>((resolve) => {
       const req = httpRequest(`${stack.baseUrl}/consent/v0/imports`, {
@@ -187,7 +213,9 @@ describe('import with the original times', () => {
     const minted = await as('into', 'POST', '/consent/v0/sessions', { subject: 'gus', issuer: ISSUER, targets: [TARGET] });
     expect(minted.status).toBe(201);
     const session = String(minted.body.sessionToken);
-    expect((await stack.request('POST', '/consent/v0/imports', { token: session, headers: { 'content-type': 'application/x-ndjson' }, json: body })).status).toBe(403);
+    expect(
+      (await stack.request('POST', '/consent/v0/imports', { token: session, headers: { 'content-type': 'application/x-ndjson' }, json: body })).status,
+    ).toBe(403);
     expect((await stack.request('GET', `/consent/v0/imports/${mine.body.id}`, { token: session })).status).toBe(403);
     // a body of another type
     expect((await postImport('into', '{}', 'application/json')).status).toBe(415);

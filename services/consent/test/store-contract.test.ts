@@ -576,7 +576,12 @@ describeStoreContract('the consent store', adapters, (s) => {
 
   describe('imports', () => {
     const imported = (o: Record<string, unknown>, accountId = 'acc') => {
-      const r = importedEvent({ subject: 's', issuer: ISSUER, target: TARGET, action: true, createdAt: '2019-05-01T10:00:00.000Z', ...o }, accountId, 'app', new Date());
+      const r = importedEvent(
+        { subject: 's', issuer: ISSUER, target: TARGET, action: true, createdAt: '2019-05-01T10:00:00.000Z', ...o },
+        accountId,
+        'app',
+        new Date(),
+      );
       if (!('event' in r)) throw new Error(JSON.stringify(r.errors));
       return r.event;
     };
@@ -614,9 +619,27 @@ describeStoreContract('the consent store', adapters, (s) => {
 
     it('keeps a job: progress adds up, errors as sent, finish once; only in its account', async () => {
       const at = new Date();
-      const job = { id: 'j1', accountId: 'acc', appId: 'app', format: 'ndjson' as const, state: 'running' as const, read: 0, stored: 0, duplicates: 0, refused: 0, errors: [], createdAt: at, updatedAt: at };
+      const job = {
+        id: 'j1',
+        accountId: 'acc',
+        appId: 'app',
+        format: 'ndjson' as const,
+        state: 'running' as const,
+        read: 0,
+        stored: 0,
+        duplicates: 0,
+        refused: 0,
+        errors: [],
+        createdAt: at,
+        updatedAt: at,
+      };
       await s.imports.create(job);
-      await s.imports.progress('acc', 'j1', { read: 3, stored: 2, duplicates: 0, refused: 1, errors: [{ line: 2, field: 'createdAt', detail: 'is required' }] }, at);
+      await s.imports.progress(
+        'acc',
+        'j1',
+        { read: 3, stored: 2, duplicates: 0, refused: 1, errors: [{ line: 2, field: 'createdAt', detail: 'is required' }] },
+        at,
+      );
       const j = await s.imports.progress('acc', 'j1', { read: 1, stored: 0, duplicates: 1, refused: 0, errors: [] }, at);
       expect(j).toMatchObject({ read: 4, stored: 2, duplicates: 1, refused: 1, errors: [{ line: 2, field: 'createdAt', detail: 'is required' }] });
       expect(await s.imports.get('acc-2', 'j1')).toBeUndefined();

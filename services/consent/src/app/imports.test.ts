@@ -4,7 +4,8 @@ import { Imports } from './imports';
 
 const ISSUER = 'https://shop.example';
 const TARGET = 'https://shop.example/privacy';
-const rec = (o: Record<string, unknown>) => JSON.stringify({ subject: 'u-1', issuer: ISSUER, target: TARGET, action: true, createdAt: '2019-05-01T10:00:00.000Z', ...o });
+const rec = (o: Record<string, unknown>) =>
+  JSON.stringify({ subject: 'u-1', issuer: ISSUER, target: TARGET, action: true, createdAt: '2019-05-01T10:00:00.000Z', ...o });
 const lines = (texts: string[], from = 1) => texts.map((text, i) => ({ number: from + i, text }));
 
 describe('an import', () => {
@@ -12,7 +13,12 @@ describe('an import', () => {
     const store = memoryConsentStore();
     const imports = new Imports(store, { ratePerSecond: 0 });
     const job = await imports.start('acc', 'app', 'ndjson');
-    const texts = [rec({ externalId: 'a' }), rec({ createdAt: '2030-01-01T00:00:00Z' }), 'not json', rec({ externalId: 'b', action: false, createdAt: '2020-01-01T00:00:00.000Z' })];
+    const texts = [
+      rec({ externalId: 'a' }),
+      rec({ createdAt: '2030-01-01T00:00:00Z' }),
+      'not json',
+      rec({ externalId: 'b', action: false, createdAt: '2020-01-01T00:00:00.000Z' }),
+    ];
     let j = await imports.lines('acc', job.id, lines(texts.slice(0, 2)));
     expect(j).toMatchObject({ state: 'running', read: 2, stored: 1, refused: 1 });
     j = await imports.lines('acc', job.id, lines(texts.slice(2), 3));
@@ -52,12 +58,26 @@ describe('an import', () => {
     const store = memoryConsentStore();
     const imports = new Imports(store, { ratePerSecond: 0 });
     const job = await imports.start('acc', 'app', 'csv');
-    const j = await imports.lines('acc', job.id, lines(['subject,issuer,target,action,createdAt', `u-2,${ISSUER},${TARGET},true,2021-03-04T05:06:07Z`, `u-3,${ISSUER},${TARGET},perhaps,2021-03-04T05:06:07Z`]));
+    const j = await imports.lines(
+      'acc',
+      job.id,
+      lines([
+        'subject,issuer,target,action,createdAt',
+        `u-2,${ISSUER},${TARGET},true,2021-03-04T05:06:07Z`,
+        `u-3,${ISSUER},${TARGET},perhaps,2021-03-04T05:06:07Z`,
+      ]),
+    );
     expect(j).toMatchObject({ read: 2, stored: 1, refused: 1, errors: [{ line: 3, field: 'action' }] });
     const bad = await imports.start('acc', 'app', 'csv');
     const f = await imports.lines('acc', bad.id, lines(['subject,issuer,target,colour']));
     expect(f.state).toBe('failed');
-    expect(f.errors.map((e) => [e.line, e.field])).toEqual(expect.arrayContaining([[1, 'colour'], [1, 'action'], [1, 'createdAt']]));
+    expect(f.errors.map((e) => [e.line, e.field])).toEqual(
+      expect.arrayContaining([
+        [1, 'colour'],
+        [1, 'action'],
+        [1, 'createdAt'],
+      ]),
+    );
     await expect(imports.lines('acc', bad.id, lines(['x'], 2))).rejects.toThrow('This import is failed');
   });
 
@@ -65,9 +85,23 @@ describe('an import', () => {
     const store = memoryConsentStore();
     const clock = Date.parse('2026-11-27T09:00:00Z');
     const slept: number[] = [];
-    const imports = new Imports(store, { ratePerSecond: 100 }, undefined, () => clock, async (ms) => void slept.push(ms));
+    const imports = new Imports(
+      store,
+      { ratePerSecond: 100 },
+      undefined,
+      () => clock,
+      async (ms) => void slept.push(ms),
+    );
     const job = await imports.start('acc', 'app', 'ndjson');
-    for (let b = 0; b < 2; b++) await imports.lines('acc', job.id, lines(Array.from({ length: 600 }, () => 'x'), b * 600 + 1));
+    for (let b = 0; b < 2; b++)
+      await imports.lines(
+        'acc',
+        job.id,
+        lines(
+          Array.from({ length: 600 }, () => 'x'),
+          b * 600 + 1,
+        ),
+      );
     const j = await imports.get('acc', job.id);
     expect(j.refused).toBe(1200);
     expect(j.errors).toHaveLength(1000);

@@ -1,7 +1,19 @@
 import { InvalidArgumentError } from '@accord/common';
 import { consentEventJson } from '@accord/proto';
 import { eventMessage } from './wire';
-import { buildEvents, EVENT_ID_PATTERN, LIMITS, needsRenewal, newestFirst, newestPerState, newToken, stateKey, supersedes, validateInputs, type ConsentInput } from './consent';
+import {
+  buildEvents,
+  EVENT_ID_PATTERN,
+  LIMITS,
+  needsRenewal,
+  newestFirst,
+  newestPerState,
+  newToken,
+  stateKey,
+  supersedes,
+  validateInputs,
+  type ConsentInput,
+} from './consent';
 import { idFloor, idMatchesTime, idTime, importedEventId, nextEventId, timeOrderedId } from './event-id';
 import { leafJson } from './log';
 import { markLifecycle } from './decision';

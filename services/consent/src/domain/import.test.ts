@@ -61,7 +61,9 @@ describe('an imported line', () => {
       gpc: true,
       targetVersion: 3,
     });
-    expect(csvRecord('u-1,i,t,maybe,2019-05-01T10:00:00Z,,,', columns)).toEqual({ errors: [{ field: 'action', detail: 'must be true, false, null or empty' }] });
+    expect(csvRecord('u-1,i,t,maybe,2019-05-01T10:00:00Z,,,', columns)).toEqual({
+      errors: [{ field: 'action', detail: 'must be true, false, null or empty' }],
+    });
     expect(() => csvHeader('subject,issuer,colour')).toThrow(/colour/);
   });
 });

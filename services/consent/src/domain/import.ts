@@ -54,7 +54,19 @@ export interface ImportedEvent extends ConsentEvent {
 
 /** The columns of the CSV form: the required ones first. */
 export const CSV_REQUIRED = ['subject', 'issuer', 'target', 'action', 'createdAt'] as const;
-export const CSV_OPTIONAL = ['scope', 'source', 'delegate', 'targetVersion', 'expiresAt', 'gpc', 'tcString', 'gppString', 'jurisdiction', 'token', 'externalId'] as const;
+export const CSV_OPTIONAL = [
+  'scope',
+  'source',
+  'delegate',
+  'targetVersion',
+  'expiresAt',
+  'gpc',
+  'tcString',
+  'gppString',
+  'jurisdiction',
+  'token',
+  'externalId',
+] as const;
 const CSV_COLUMNS = new Set<string>([...CSV_REQUIRED, ...CSV_OPTIONAL]);
 
 /**
@@ -131,7 +143,8 @@ export function ndjsonRecord(text: string): Parsed {
   const errors: Array<Pick<ImportError, 'field' | 'detail'>> = [];
   for (const [k, val] of Object.entries(v)) {
     if (NDJSON_READ.has(k)) record[k] = val;
-    else if (k === 'erasedAt') errors.push({ field: k, detail: 'erased events are not imported (their subject is a keyed hash of the registry they come from)' });
+    else if (k === 'erasedAt')
+      errors.push({ field: k, detail: 'erased events are not imported (their subject is a keyed hash of the registry they come from)' });
     else if (!NDJSON_IGNORED.has(k)) errors.push({ field: k, detail: 'is not a field of an imported event' });
   }
   return errors.length ? { errors } : { record };

@@ -29,7 +29,13 @@ export function importHandlers(imports: Imports, logger: Logger) {
         return importJobMessage(await imports.start(req.accountId, req.appId, req.format));
       },
       async importLines(req) {
-        return importJobMessage(await imports.lines(req.accountId, req.id, req.lines.map((l) => ({ number: l.number, text: l.text }))));
+        return importJobMessage(
+          await imports.lines(
+            req.accountId,
+            req.id,
+            req.lines.map((l) => ({ number: l.number, text: l.text })),
+          ),
+        );
       },
       async finishImport(req) {
         return importJobMessage(await imports.finish(req.accountId, req.id, req.failure || undefined));

@@ -27,14 +27,31 @@ const ConsentImport = {
     state: { type: 'string', enum: ['running', 'done', 'failed'] },
     read: { type: 'integer', minimum: 0, description: 'Event lines read (a CSV header row is not counted).' },
     stored: { type: 'integer', minimum: 0, description: 'Events stored by this import.' },
-    duplicates: { type: 'integer', minimum: 0, description: 'Valid lines stored before (same `externalId`, or the same content, in this account): not stored again.' },
+    duplicates: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Valid lines stored before (same `externalId`, or the same content, in this account): not stored again.',
+    },
     refused: { type: 'integer', minimum: 0, description: 'Lines refused (see `errors`).' },
     errors: { type: 'array', maxItems: 1000, items: ref('ConsentImportError'), description: 'The first 1,000 problems, in line order.' },
-    failure: { type: 'string', description: 'Why the import failed (`state` failed): the connection closed before the body ended, the daily event limit, a bad CSV header row.' },
+    failure: {
+      type: 'string',
+      description: 'Why the import failed (`state` failed): the connection closed before the body ended, the daily event limit, a bad CSV header row.',
+    },
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
   },
-  examples: [{ id: '019ac4d5e6f7a1b2c3d4e5f60718293a', state: 'done', read: 3, stored: 2, duplicates: 0, refused: 1, errors: [{ line: 2, field: 'createdAt', detail: 'must not be later than now' }] }],
+  examples: [
+    {
+      id: '019ac4d5e6f7a1b2c3d4e5f60718293a',
+      state: 'done',
+      read: 3,
+      stored: 2,
+      duplicates: 0,
+      refused: 1,
+      errors: [{ line: 2, field: 'createdAt', detail: 'must not be later than now' }],
+    },
+  ],
 };
 
 export const consentImportsOpenApi: OpenApiFragment = {

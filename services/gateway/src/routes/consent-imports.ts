@@ -116,7 +116,8 @@ export function importRoutes(r: Router, ctx: GatewayContext, limiter?: Limiter):
     } catch (err) {
       if (!closed && !req.destroyed) throw err;
     }
-    if ((closed || !req.complete) && !failure) failure = 'the connection closed before the body ended (resume by posting the same file again: lines stored count as duplicates)';
+    if ((closed || !req.complete) && !failure)
+      failure = 'the connection closed before the body ended (resume by posting the same file again: lines stored count as duplicates)';
     if (job.state === 'running') job = await imports.finishImport({ accountId: auth.accountId, id, failure });
     if (res.writableEnded || res.destroyed) return;
     res.status(202).setHeader('Location', `${ctx.baseUrl}/consent/v0/imports/${id}`);
