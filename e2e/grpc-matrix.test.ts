@@ -15,7 +15,7 @@ import {
   type RpcAccess,
   type ServiceIdentity,
 } from '@accord/common';
-import { activityAccess, consentAccess } from '@accord/consent';
+import { activityAccess, consentAccess, importAccess } from '@accord/consent';
 import { dataprocessingAccess } from '@accord/dataprocessing';
 import { consoleAccess, limitsAccess, oauthAccess } from '@accord/oauth';
 import { webhookAccess } from '@accord/webhook';
@@ -25,6 +25,7 @@ import { startStack, type Credentials, type Stack } from './harness';
 const TABLES: Record<string, { access: Record<string, RpcAccess>; process: 'oauth' | 'consent' | 'dataprocessing' | 'webhook' }> = {
   'accord.consent.v1.ConsentService': { access: consentAccess, process: 'consent' },
   'accord.consent.v1.ConsentActivityService': { access: activityAccess, process: 'consent' },
+  'accord.consent.v1.ConsentImportService': { access: importAccess, process: 'consent' },
   'accord.dataprocessing.v1.DataProcessingService': { access: dataprocessingAccess, process: 'dataprocessing' },
   'accord.webhook.v1.WebhookService': { access: webhookAccess, process: 'webhook' },
   'accord.oauth.v1.OAuthService': { access: oauthAccess, process: 'oauth' },

@@ -5,7 +5,7 @@ import { mongoLogTreeStore } from './store/mongo/log-tree';
 export { startConsent } from './service';
 export { configShape, type Config } from './config';
 // who may call each RPC (the authorization matrix test reads them)
-export { activityAccess, consentAccess } from './grpc/access';
+export { activityAccess, consentAccess, importAccess } from './grpc/access';
 // the consent log's store and rules, for the benchmark and for tools that inspect a log
 export { defineLogModels, type LogModels } from './store/mongo/log-models';
 export { eventLeafHash, signTreeHead } from './domain/log';
