@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startStack, type Credentials, type Stack } from './harness';
+import { proofOf, verifyFiles, writeIn } from './log-proofs';
 
 jest.setTimeout(120_000);
 let stack: Stack;
@@ -16,6 +20,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
+let dir: string | undefined;
+afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
 
 const ISSUER = 'https://shop.example';
 const TARGET = 'https://shop.example/privacy';
@@ -108,6 +114,22 @@ describe('import with the original times', () => {
     expect(receipt.status).toBe(200);
     const claims = JSON.parse(Buffer.from(String(receipt.body.receipt).split('.')[1]!, 'base64url').toString()) as { accord: Record<string, unknown> };
     expect(claims.accord).toMatchObject({ createdAt: ev.createdAt, importedAt: ev.importedAt });
+    // its log leaf commits to both times: the receipt, the proof and the event verify offline
+    const proof = await proofOf((m, path) => as('into', m, path), String(ev.id));
+    const anchored = await as('into', 'GET', `/consent/v0/consents/${String(ev.id)}/receipt`);
+    dir = mkdtempSync(join(tmpdir(), 'accord-e2e-import-'));
+    const write = writeIn(dir);
+    const files = {
+      receipt: write('r.jwt', anchored.body.receipt),
+      proof: write('p.json', proof),
+      head: write('h.json', (await as('into', 'GET', '/consent/v0/log/tree-head')).body),
+      jwks: write('jwks.json', (await stack.request('GET', '/.well-known/jwks.json')).body),
+      event: write('e.json', ev),
+    };
+    expect(await verifyFiles(files)).toEqual({ code: 0, out: expect.stringMatching(/verified$/) });
+    // the same event passed off as written today, not imported, does not
+    const { importedAt: _importedAt, ...asIfLive } = ev;
+    expect((await verifyFiles({ ...files, event: write('e-live.json', asIfLive) })).code).toBe(1);
 
     // the same file again stores nothing twice
     const again = await postImport('into', exported.map((e) => JSON.stringify(e)).join('\n'));

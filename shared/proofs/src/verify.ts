@@ -91,6 +91,8 @@ const RECEIPT_FIELDS: Array<[claim: string, field: string]> = [
   ['source', 'source'],
   ['delegate', 'delegate'],
   ['createdAt', 'createdAt'],
+  // an imported event: when it came into the registry (createdAt is the subject's original time)
+  ['importedAt', 'importedAt'],
 ];
 
 export async function verifyBundle(b: Bundle): Promise<{ ok: boolean; checks: Check[] }> {
