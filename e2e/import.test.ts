@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startStack, type Credentials, type Stack } from './harness';
+import { createClient } from '@accord/common';
+import { limitsv1 } from '@accord/proto';
+import { bearer, startStack, type Credentials, type Stack } from './harness';
 import { proofOf, verifyFiles, writeIn } from './log-proofs';
 
 jest.setTimeout(120_000);
@@ -241,5 +243,36 @@ describe('import with the original times', () => {
     expect((await stack.request('GET', `/consent/v0/imports/${mine.body.id}`, { token: session })).status).toBe(403);
     // a body of another type
     expect((await postImport('into', '{}', 'application/json')).status).toBe(415);
+  });
+
+  test('imported events count against the daily event limit: lines not stored are given back, a batch past the limit fails the import', async () => {
+    const c = await stack.bootstrap({ account: 'import-limited', app: 'migration', scopes: ['consent'] });
+    const limits = createClient(limitsv1.LimitsServiceService, stack.env.ACCORD_OAUTH_ADDR!, { retries: 0 });
+    try {
+      await limits.setAccountLimits(
+        { accountId: c.accountId, limits: { maxEventsPerDay: 5 }, clear: false },
+        { metadata: bearer(stack.env.ACCORD_ADMIN_TOKEN!) },
+      );
+    } finally {
+      limits.close();
+    }
+    const token = await stack.token(c, 'consent');
+    const post = (body: string) => postImport('into', body, 'application/x-ndjson', { token, apiKey: c.apiKey });
+    const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => line({ subject: `${tag}-${i}` })).join('\n');
+    // three lines, one refused: two count
+    expect((await post(lines(2, 'a') + '\nnot json')).body).toMatchObject({ state: 'done', stored: 2, refused: 1 });
+    await new Promise((r) => setTimeout(r, 300)); // the refund is sent after the answer
+    // four more would make six: the batch is not sent, the import fails saying why
+    const over = await post(lines(4, 'b'));
+    expect(over.body).toMatchObject({ state: 'failed', stored: 0, failure: expect.stringContaining('daily event limit (5)') });
+    // three more fit exactly
+    expect((await post(lines(3, 'c'))).body).toMatchObject({ state: 'done', stored: 3 });
+    const rest = await stack.request('POST', '/consent/v0/consents', {
+      token,
+      apiKey: c.apiKey,
+      json: { subject: 'x', issuer: ISSUER, target: TARGET, action: true },
+      unchecked: true,
+    });
+    expect(rest.status).toBe(429);
   });
 });
