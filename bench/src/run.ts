@@ -5,7 +5,8 @@
  * same run. BENCH_DURATION (seconds per endpoint, default 10) and BENCH_ONLY (comma-separated
  * areas: oauth,consent,dataprocessing,webhooks,export,peers) tune a run; BENCH_EXPORT_EVENTS
  * sizes the export; `growth`, only when named, times searches, an export page and statistics at
- * 10,000 to 1,000,000 events in the account (growth.ts). The jobs of the side-by-side table also run at half their peak rate (p99
+ * 10,000 to 1,000,000 events in the account (growth.ts); `import`, only when named, imports
+ * BENCH_IMPORT_EVENTS (default 1,000,000) through POST /consent/v0/imports (import.ts). The jobs of the side-by-side table also run at half their peak rate (p99
  * there), and with BENCH_STRESS=1 once more with `stress-ng --cpu 2` beside the bench.
  */
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { countCommands, idleRate, printCounts, type CommandCountRow } from './co
 import { benchDataprocessing } from './dataprocessing';
 import { benchExport, printExport, type ExportFigures } from './export';
 import { benchGrowth, printGrowth, type GrowthRow } from './growth';
+import { benchImport, printImport, type ImportFigures } from './import';
 import { metricRows, printMetricRows, scrapeAll } from './metrics';
 import { benchOAuth } from './oauth';
 import { benchPeers, peerResults, type PeerReport } from './peers';
@@ -113,6 +115,9 @@ async function main(): Promise<void> {
     // a million events: only when asked for by name
     if (only?.includes('growth'))
       growth = await benchGrowth({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId, appId: creds.appId });
+    let imported: ImportFigures | undefined;
+    // a million imported events: only when asked for by name
+    if (only?.includes('import')) imported = await benchImport({ baseUrl: stack.url, headers, counter, metricsPorts: stack.metricsPorts });
     let exported: ExportFigures | undefined;
     if (wants('export')) exported = await benchExport({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId });
     console.log('');
@@ -129,6 +134,10 @@ async function main(): Promise<void> {
     if (exported) {
       console.log('');
       printExport(exported);
+    }
+    if (imported) {
+      console.log('');
+      printImport(imported);
     }
     console.log('');
     printMetricRows(metricRows(metricsBefore, await scrapeAll(stack.metricsPorts)));

@@ -25,12 +25,15 @@ export async function* bodyLines(body: AsyncIterable<Buffer | string>): AsyncGen
   let pending = '';
   for await (const chunk of body) {
     pending += typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    // the lines of this chunk by position (one copy of the rest at the end, not one per line)
+    let from = 0;
     let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
+    while ((nl = pending.indexOf('\n', from)) >= 0) {
+      const line = pending.slice(from, nl);
+      from = nl + 1;
       yield CUT(line.endsWith('\r') ? line.slice(0, -1) : line);
     }
+    pending = pending.slice(from);
     // a line past the limit: keep only what tells that it is
     if (pending.length > IMPORT_LINE * 2) pending = CUT(pending);
   }
