@@ -110,4 +110,18 @@ describe('an import', () => {
     await imports.lines('acc', job.id, lines([rec({ externalId: 'r3' })], 2002));
     expect(slept).toEqual([20]);
   });
+
+  it('takes batches side by side: counts add up, errors come in line order, each batch says what it stored', async () => {
+    const store = memoryConsentStore();
+    const imports = new Imports(store, { ratePerSecond: 0 });
+    const job = await imports.start('acc', 'app', 'ndjson');
+    const [second, first] = await Promise.all([
+      imports.lines('acc', job.id, lines([rec({ externalId: 'p3' }), 'bad'], 3)),
+      imports.lines('acc', job.id, lines([rec({ externalId: 'p1' }), 'bad'], 1)),
+    ]);
+    expect([first!.batchStored, second!.batchStored]).toEqual([1, 1]);
+    const j = await imports.get('acc', job.id);
+    expect(j).toMatchObject({ read: 4, stored: 2, refused: 2 });
+    expect(j.errors.map((e) => e.line)).toEqual([2, 4]);
+  });
 });

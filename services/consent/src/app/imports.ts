@@ -3,6 +3,7 @@ import { timeOrderedId } from '../domain/event-id';
 import {
   cappedErrors,
   csvHeader,
+  firstErrors,
   csvRecord,
   importedEvent,
   IMPORT_FORMATS,
@@ -74,11 +75,16 @@ export class Imports {
   async get(accountId: string, id: string): Promise<ImportJob> {
     const job = await this.store.imports.get(accountId, id);
     if (!job) throw new NotFoundError('No such import.');
-    return job;
+    return firstErrors(job);
   }
 
-  /** One batch of lines of a running import (CSV: line 1 is the header row, which ends the import when it is bad). */
-  async lines(accountId: string, id: string, lines: ImportLineIn[]): Promise<ImportJob> {
+  /**
+   * One batch of lines of a running import (CSV: line 1 is the header row, which ends the import
+   * when it is bad, and must be sent before any other line). Batches of one import may be sent
+   * side by side: counts add up, and each batch keeps at least the errors the first 1,000 need
+   * (the job answers them sorted by line, cut at 1,000). `batchStored`: what this batch stored.
+   */
+  async lines(accountId: string, id: string, lines: ImportLineIn[]): Promise<ImportJob & { batchStored: number }> {
     if (lines.length > MAX_IMPORT_BATCH) throw InvalidArgumentError.field('lines', `at most ${MAX_IMPORT_BATCH} per call`);
     let job = await this.get(accountId, id);
     if (job.state !== 'running') throw new FailedPreconditionError(`This import is ${job.state}.`);
@@ -95,7 +101,7 @@ export class Imports {
           if (!(err instanceof InvalidArgumentError)) throw err;
           const fields = err.fields.map((f) => ({ line: 1, field: f.field, detail: f.message }));
           await this.store.imports.progress(accountId, id, { read: 0, stored: 0, duplicates: 0, refused: 0, errors: cappedErrors(job, fields) }, importedAt);
-          return (await this.store.imports.finish(accountId, id, 'failed', 'the CSV header row is not valid', importedAt)) ?? job;
+          return { ...((await this.store.imports.finish(accountId, id, 'failed', 'the CSV header row is not valid', importedAt)) ?? job), batchStored: 0 };
         }
         continue;
       }
@@ -127,7 +133,7 @@ export class Imports {
         { read, stored: stored.length, duplicates: events.length - stored.length, refused: refusedLines, errors: cappedErrors(job, errors) },
         new Date(this.now()),
       )) ?? (await this.get(accountId, id));
-    return job;
+    return { ...firstErrors(job), batchStored: stored.length };
   }
 
   /** Ends a running import: done, or failed with the reason (its body could not be read to the end). */
@@ -135,7 +141,7 @@ export class Imports {
     await this.get(accountId, id);
     const job = await this.store.imports.finish(accountId, id, failure ? 'failed' : 'done', failure || undefined, new Date(this.now()));
     if (!job) throw new NotFoundError('No such import.');
-    return job;
+    return firstErrors(job);
   }
 
   /** Waits until `n` more events fit the operator's rate (this process's share of it). */

@@ -265,3 +265,8 @@ export function importedEvent(
 export function cappedErrors(job: Pick<ImportJob, 'errors'>, more: ImportError[]): ImportError[] {
   return more.slice(0, Math.max(0, MAX_IMPORT_ERRORS - job.errors.length));
 }
+
+/** A job with its errors in line order, the first MAX_IMPORT_ERRORS (batches sent side by side may store a few more, in any order). */
+export function firstErrors<J extends Pick<ImportJob, 'errors'>>(job: J): J {
+  return { ...job, errors: [...job.errors].sort((a, b) => a.line - b.line).slice(0, MAX_IMPORT_ERRORS) };
+}

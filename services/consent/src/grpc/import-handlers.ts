@@ -4,7 +4,7 @@ import type { Imports } from '../app/imports';
 import type { ImportJob } from '../domain/import';
 
 /** An import job as its message (the counts, the first errors, the state). */
-export function importJobMessage(job: ImportJob): consentimportv1.ImportJob {
+export function importJobMessage(job: ImportJob & { batchStored?: number }): consentimportv1.ImportJob {
   return {
     id: job.id,
     state: job.state,
@@ -18,6 +18,7 @@ export function importJobMessage(job: ImportJob): consentimportv1.ImportJob {
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
     failure: job.failure ?? '',
+    batchStored: job.batchStored ?? 0,
   };
 }
 

@@ -10,6 +10,8 @@ import { HttpProblem } from '../problem';
 const { importBatch: IMPORT_BATCH, importLine: IMPORT_LINE } = contracts.consent.LIMITS;
 /** Import ids (time-ordered, like erasure records): 32 lowercase hex characters. */
 const IMPORT_ID = contracts.consent.EVENT_ID_PATTERN;
+/** Batches of one import sent to the consent service side by side. */
+const IMPORT_IN_FLIGHT = 2;
 /** Characters of lines in one batch at most. */
 const BATCH_CHARS = 2_000_000;
 /** What a line reads when it was longer than the limit (the consent service refuses it as such). */
@@ -79,8 +81,10 @@ export function importRoutes(r: Router, ctx: GatewayContext, limiter?: Limiter):
     let failure = '';
     let closed = false;
     req.once('aborted', () => (closed = true));
+    /** The first failure of a batch (the consent service's error): the import is failed with it, then the error answered. */
+    let sendError: unknown;
     const send = async (lines: consentimportv1.ImportLine[]) => {
-      if (!lines.length) return;
+      if (!lines.length || failure || sendError !== undefined) return;
       let charged = 0;
       if (limiter && limits) {
         const c = await limiter.chargeEvents(auth.accountId, lines.length, limits);
@@ -90,16 +94,33 @@ export function importRoutes(r: Router, ctx: GatewayContext, limiter?: Limiter):
         }
         if (c.outcome === 'charged') charged = lines.length;
       }
-      const before = job.stored;
+      let stored = 0;
       try {
-        job = await imports.importLines({ accountId: auth.accountId, id, lines });
+        const answer = await imports.importLines({ accountId: auth.accountId, id, lines });
+        stored = answer.batchStored;
+        if (answer.state !== 'running' || answer.read >= job.read) job = answer;
+      } catch (err) {
+        sendError ??= err;
       } finally {
         // imported events count against the quota; lines not stored (refused, duplicates) are given back
-        const unstored = charged - Math.max(0, job.stored - before);
-        if (charged && unstored > 0) limiter!.refundEvents(auth.accountId, unstored, limits!);
+        if (charged > stored) limiter!.refundEvents(auth.accountId, charged - stored, limits!);
       }
     };
     const batch = Math.max(1, Math.min(IMPORT_BATCH, limits?.maxEventsPerRequest || IMPORT_BATCH));
+    // after the first batch (a CSV header row goes first), IMPORT_IN_FLIGHT batches side by side:
+    // reading the body and parsing overlap the database's work
+    const inFlight = new Set<Promise<void>>();
+    let first = true;
+    const dispatch = async (lines: consentimportv1.ImportLine[]) => {
+      if (first) {
+        first = false;
+        return send(lines);
+      }
+      const p = send(lines).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      if (inFlight.size >= IMPORT_IN_FLIGHT) await Promise.race(inFlight);
+    };
+    const stopped = () => !!failure || sendError !== undefined || job.state !== 'running';
     try {
       let lines: consentimportv1.ImportLine[] = [];
       let n = 0;
@@ -110,14 +131,22 @@ export function importRoutes(r: Router, ctx: GatewayContext, limiter?: Limiter):
         // a batch stays well under gRPC's 4 MB message
         if (lines.length >= batch || size >= BATCH_CHARS) {
           size = 0;
-          await send(lines);
+          await dispatch(lines);
           lines = [];
-          if (failure || job.state !== 'running') break;
+          if (stopped()) break;
         }
       }
-      if (!failure && job.state === 'running') await send(lines);
+      if (!stopped()) await dispatch(lines);
     } catch (err) {
-      if (!closed && !req.destroyed) throw err;
+      if (!closed && !req.destroyed) sendError ??= err;
+    } finally {
+      await Promise.all(inFlight);
+    }
+    if (sendError !== undefined) {
+      await imports
+        .finishImport({ accountId: auth.accountId, id, failure: 'a batch could not be stored (post the same file again: lines stored count as duplicates)' })
+        .catch(() => undefined);
+      throw sendError;
     }
     if ((closed || !req.complete) && !failure)
       failure = 'the connection closed before the body ended (resume by posting the same file again: lines stored count as duplicates)';

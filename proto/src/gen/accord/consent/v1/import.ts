@@ -74,6 +74,11 @@ export interface ImportJob {
   updatedAt?: Date | undefined;
   /** Why the import failed (state "failed"). */
   failure: string;
+  /**
+   * ImportLines only: what this call's lines added (the counts above are the whole import's, to
+   * which other calls of the same import may be adding at the same time).
+   */
+  batchStored: number;
 }
 
 function createBaseStartImportRequest(): StartImportRequest {
@@ -664,6 +669,7 @@ function createBaseImportJob(): ImportJob {
     createdAt: undefined,
     updatedAt: undefined,
     failure: '',
+    batchStored: 0,
   };
 }
 
@@ -704,6 +710,9 @@ export const ImportJob: MessageFns<ImportJob> = {
     }
     if (message.failure !== '') {
       writer.uint32(98).string(message.failure);
+    }
+    if (message.batchStored !== 0) {
+      writer.uint32(104).int64(message.batchStored);
     }
     return writer;
   },
@@ -817,6 +826,14 @@ export const ImportJob: MessageFns<ImportJob> = {
             message.failure = reader.string();
             continue;
           }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.batchStored = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -843,6 +860,7 @@ export const ImportJob: MessageFns<ImportJob> = {
       createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
       updatedAt: isSet(object.updatedAt) ? fromJsonTimestamp(object.updatedAt) : isSet(object.updated_at) ? fromJsonTimestamp(object.updated_at) : undefined,
       failure: isSet(object.failure) ? globalThis.String(object.failure) : '',
+      batchStored: isSet(object.batchStored) ? globalThis.Number(object.batchStored) : isSet(object.batch_stored) ? globalThis.Number(object.batch_stored) : 0,
     };
   },
 
@@ -884,6 +902,9 @@ export const ImportJob: MessageFns<ImportJob> = {
     if (message.failure !== '') {
       obj.failure = message.failure;
     }
+    if (message.batchStored !== 0) {
+      obj.batchStored = Math.round(message.batchStored);
+    }
     return obj;
   },
 
@@ -904,6 +925,7 @@ export const ImportJob: MessageFns<ImportJob> = {
     message.createdAt = object.createdAt ?? undefined;
     message.updatedAt = object.updatedAt ?? undefined;
     message.failure = object.failure ?? '';
+    message.batchStored = object.batchStored ?? 0;
     return message;
   },
 };
