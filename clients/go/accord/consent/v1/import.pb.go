@@ -386,7 +386,10 @@ type ImportJob struct {
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	// Why the import failed (state "failed").
-	Failure       string `protobuf:"bytes,12,opt,name=failure,proto3" json:"failure,omitempty"`
+	Failure string `protobuf:"bytes,12,opt,name=failure,proto3" json:"failure,omitempty"`
+	// ImportLines only: what this call's lines added (the counts above are the whole import's, to
+	// which other calls of the same import may be adding at the same time).
+	BatchStored   int64 `protobuf:"varint,13,opt,name=batch_stored,json=batchStored,proto3" json:"batch_stored,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -505,6 +508,13 @@ func (x *ImportJob) GetFailure() string {
 	return ""
 }
 
+func (x *ImportJob) GetBatchStored() int64 {
+	if x != nil {
+		return x.BatchStored
+	}
+	return 0
+}
+
 var File_accord_consent_v1_import_proto protoreflect.FileDescriptor
 
 const file_accord_consent_v1_import_proto_rawDesc = "" +
@@ -536,7 +546,7 @@ const file_accord_consent_v1_import_proto_rawDesc = "" +
 	"\vImportError\x12\x12\n" +
 	"\x04line\x18\x01 \x01(\x03R\x04line\x12\x14\n" +
 	"\x05field\x18\x02 \x01(\tR\x05field\x12\x16\n" +
-	"\x06detail\x18\x03 \x01(\tR\x06detail\"\x8e\x03\n" +
+	"\x06detail\x18\x03 \x01(\tR\x06detail\"\xb1\x03\n" +
 	"\tImportJob\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05state\x18\x02 \x01(\tR\x05state\x12\x12\n" +
@@ -554,7 +564,8 @@ const file_accord_consent_v1_import_proto_rawDesc = "" +
 	" \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
 	"\n" +
 	"updated_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x18\n" +
-	"\afailure\x18\f \x01(\tR\afailure2\xe4\x02\n" +
+	"\afailure\x18\f \x01(\tR\afailure\x12!\n" +
+	"\fbatch_stored\x18\r \x01(\x03R\vbatchStored2\xe4\x02\n" +
 	"\x14ConsentImportService\x12R\n" +
 	"\vStartImport\x12%.accord.consent.v1.StartImportRequest\x1a\x1c.accord.consent.v1.ImportJob\x12R\n" +
 	"\vImportLines\x12%.accord.consent.v1.ImportLinesRequest\x1a\x1c.accord.consent.v1.ImportJob\x12T\n" +

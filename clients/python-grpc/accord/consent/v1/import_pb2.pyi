@@ -66,7 +66,7 @@ class ImportError(_message.Message):
     def __init__(self, line: _Optional[int] = ..., field: _Optional[str] = ..., detail: _Optional[str] = ...) -> None: ...
 
 class ImportJob(_message.Message):
-    __slots__ = ("id", "state", "read", "stored", "duplicates", "refused", "errors", "app_id", "format", "created_at", "updated_at", "failure")
+    __slots__ = ("id", "state", "read", "stored", "duplicates", "refused", "errors", "app_id", "format", "created_at", "updated_at", "failure", "batch_stored")
     ID_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
     READ_FIELD_NUMBER: _ClassVar[int]
@@ -79,6 +79,7 @@ class ImportJob(_message.Message):
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
     FAILURE_FIELD_NUMBER: _ClassVar[int]
+    BATCH_STORED_FIELD_NUMBER: _ClassVar[int]
     id: str
     state: str
     read: int
@@ -91,4 +92,5 @@ class ImportJob(_message.Message):
     created_at: _timestamp_pb2.Timestamp
     updated_at: _timestamp_pb2.Timestamp
     failure: str
-    def __init__(self, id: _Optional[str] = ..., state: _Optional[str] = ..., read: _Optional[int] = ..., stored: _Optional[int] = ..., duplicates: _Optional[int] = ..., refused: _Optional[int] = ..., errors: _Optional[_Iterable[_Union[ImportError, _Mapping]]] = ..., app_id: _Optional[str] = ..., format: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., failure: _Optional[str] = ...) -> None: ...
+    batch_stored: int
+    def __init__(self, id: _Optional[str] = ..., state: _Optional[str] = ..., read: _Optional[int] = ..., stored: _Optional[int] = ..., duplicates: _Optional[int] = ..., refused: _Optional[int] = ..., errors: _Optional[_Iterable[_Union[ImportError, _Mapping]]] = ..., app_id: _Optional[str] = ..., format: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., failure: _Optional[str] = ..., batch_stored: _Optional[int] = ...) -> None: ...
