@@ -107,7 +107,7 @@ export interface paths {
     put?: never;
     /**
      * Record one consent event, or an array of them (all or nothing).
-     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
+     * @description Accepts one event object, a JSON array of 1 to 1000 event objects, or form fields (application/x-www-form-urlencoded, one event; `action` is `true`, `false`, `null`, or absent = null; any other value is a 400). Required: subject, issuer, target. Optional: source, scope (default `default`), delegate, action (absent = null: no action taken), targetVersion and expiresAt. When the target names a data processing specification (`{base_url}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`), the event records the version the subject was shown: `targetVersion` when sent (400 naming `targetVersion` when the specification has no such version yet, or is unknown), else the current version. `expiresAt` (in the future, else 400) makes the consent lapse then. Unknown fields are refused (400, naming the field); the service assigns id, token and createdAt and refuses them when sent. An array is validated whole before anything is stored; the answer is the stored events in request order (ids increase in that order). More than 1000 events: 413. One object answers the stored event with a Location header. A 201 means stored. Current state and statistics include the events when the answer leaves, unless applying them would outlast the request deadline; then they follow right after. The `consent` events are published to NATS from a durable outbox, right after the answer. Signals (docs/consent.md, Signals and regimes): `gpc`, `tcString` (IAB TCF v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1 string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field (`/tcString`, `/0/gppString`). `addtlConsent` (Google's Additional Consent string, `2~<consented ATP ids>~dv.<disclosed ATP ids>` or version 1 `1~<consented ATP ids>`) is kept exactly as sent beside the TC string; any other form is a 400 naming `/addtlConsent`. `Sec-GPC: 1` sets `gpc: true` on every event of the request that does not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
      */
     post: operations['createConsents'];
     delete?: never;
@@ -125,7 +125,7 @@ export interface paths {
     };
     /**
      * One consent event by id.
-     * @description Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another account is a 404.
+     * @description Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another account is a 404. With `Accept: application/ld+json` (preferred to application/json) or `format=jsonld`: the ISO/IEC TS 27560 record in W3C DPV JSON-LD (DPV 2.x, `@context` first), the specification shown included (docs/consent.md, *ISO/IEC TS 27560 in DPV*).
      */
     get: operations['getConsent'];
     put?: never;
@@ -165,7 +165,7 @@ export interface paths {
     };
     /**
      * A signed consent receipt for an event.
-     * @description `receipt` is a compact JWS (typ JWT, ES256 or RS256) whose key is in /.well-known/jwks.json under its `kid`. Claims follow the Kantara Initiative Consent Receipt Specification v1.1.0 (version, jurisdiction, consentTimestamp, collectionMethod, consentReceiptID, publicKey, language, piiPrincipalId, piiControllers, policyUrl, services[].purposes[], sensitive, spiCat), plus iss, sub, iat, jti and an `accord` claim with the event (action, scope, token, issuer, target, source, delegate, createdAt, spec). When the target is a data processing specification URL (or urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that specification; an unknown, foreign or unreachable specification gives a receipt from the event alone. See docs/consent.md for the full mapping.
+     * @description `receipt` is a compact JWS (typ JWT, ES256 or RS256) whose key is in /.well-known/jwks.json under its `kid`. Claims follow the Kantara Initiative Consent Receipt Specification v1.1.0 (version, jurisdiction, consentTimestamp, collectionMethod, consentReceiptID, publicKey, language, piiPrincipalId, piiControllers, policyUrl, services[].purposes[], sensitive, spiCat), plus iss, sub, iat, jti and an `accord` claim with the event (action, scope, token, issuer, target, source, delegate, createdAt, spec). When the target is a data processing specification URL (or urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that specification; an unknown, foreign or unreachable specification gives a receipt from the event alone. See docs/consent.md for the full mapping. With `Accept: application/ld+json` or `format=jsonld`: a `dpv:ConsentReceipt` in W3C DPV JSON-LD holding the event’s record (`dpv:hasRecordOfActivity`) and the signed receipt (`dct:hasFormat`).
      */
     get: operations['getConsentReceipt'];
     put?: never;
@@ -185,7 +185,7 @@ export interface paths {
     };
     /**
      * Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one subject as JSON.
-     * @description One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor). With `Accept-Encoding: gzip` the body is gzip-compressed (`Content-Encoding: gzip`), flushed after every page of 1000 events so progress stays visible. `X-Total-Count` estimates the events from the cursor on, for progress (see its description). With `subject` and `Accept: application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*\/*`).
+     * @description One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor). With `Accept-Encoding: gzip` the body is gzip-compressed (`Content-Encoding: gzip`), flushed after every page of 1000 events so progress stays visible. `X-Total-Count` estimates the events from the cursor on, for progress (see its description). With `subject` and `Accept: application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*\/*`). With `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS 27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a withdrawal is told from a refusal by the events before it in the stream (without since, appId and cursor the stream holds them; otherwise a `false` with no earlier event in the stream is `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from the event alone (a stream cannot answer 406).
      */
     get: operations['exportConsents'];
     put?: never;
@@ -271,7 +271,7 @@ export interface paths {
     put?: never;
     /**
      * May I process this? A batch of decisions, with the evidence they rest on.
-     * @description For each item (1 to 10000, answered in order): `allowed` and its `basis`, from the newest event of the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis (the specification as it was at `at`: the version current then) and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
+     * @description For each item (1 to 10000, answered in order): `allowed` and its `basis`, from the newest event of the item's (subject, issuer, target, scope) created at or before `at` (default now; a past moment answers what was true then; a future one is a 400), judged by the one rule of docs/consent.md (*Decisions*): expiry at `at`, renewal after a material change of the target's specification, the specification's legal basis (the specification as it was at `at`: the version current then) and its regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy Control where the regime honours it. A decision resting on an event names it (`eventId`) with its evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events never count. An item may instead ask for an IAB TCF `vendor` and `purpose` (from the TC string of the current event), or for a Google Ad Tech Provider (`atpVendor`, from its Additional Consent string): docs/consent.md, Standards. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
      */
     post: operations['decide'];
     delete?: never;
@@ -3089,7 +3089,10 @@ export interface paths {
       };
       cookie?: never;
     };
-    /** Read a specification (its consent target URL); deleted ones answer with `archived: true`. */
+    /**
+     * Read a specification (its consent target URL); deleted ones answer with `archived: true`.
+     * @description With `Accept: application/ld+json` (preferred to application/json) or `format=jsonld`: the specification (as of its current version) as a `dpv:Process` in W3C DPV JSON-LD — purpose, personal data category, processing operation, legal basis (`eu-gdpr:A6-1-a` … `A6-1-f`), location and storage duration (docs/consent.md, *ISO/IEC TS 27560 in DPV*).
+     */
     get: operations['getDpSpec'];
     /** Replace the specification’s fields (absent optional ones take their defaults); texts are kept. */
     put: operations['putDpSpec'];
@@ -5717,7 +5720,10 @@ export interface operations {
   };
   getConsent: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*. */
+        format?: 'jsonld';
+      };
       header?: never;
       path: {
         id: string;
@@ -5726,16 +5732,17 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The event. */
+      /** @description The event (or its DPV record). */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['ConsentEvent'];
+          'application/ld+json': components['schemas']['DpvJsonLd'];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      /** @description Invalid input; `errors` names each field at fault. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5773,6 +5780,15 @@ export interface operations {
       };
       /** @description Events cannot be changed or deleted. */
       405: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description JSON-LD was asked (`Accept: application/ld+json` or `format=jsonld`) for something W3C DPV has no term for (a specification’s `CUSTOM` legal basis, a location that is not EU, EEA or an ISO 3166 code); `errors` names each field. Ask for application/json. */
+      406: {
         headers: {
           [name: string]: unknown;
         };
@@ -5940,7 +5956,10 @@ export interface operations {
   };
   getConsentReceipt: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*. */
+        format?: 'jsonld';
+      };
       header?: never;
       path: {
         id: string;
@@ -5956,9 +5975,10 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConsentReceipt'];
+          'application/ld+json': components['schemas']['DpvJsonLd'];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      /** @description Invalid input; `errors` names each field at fault. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5987,6 +6007,15 @@ export interface operations {
       };
       /** @description No such resource in the caller's account. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description JSON-LD was asked (`Accept: application/ld+json` or `format=jsonld`) for something W3C DPV has no term for (a specification’s `CUSTOM` legal basis, a location that is not EU, EEA or an ISO 3166 code); `errors` names each field. Ask for application/json. */
+      406: {
         headers: {
           [name: string]: unknown;
         };
@@ -8658,7 +8687,10 @@ export interface operations {
   };
   getDpSpec: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*. */
+        format?: 'jsonld';
+      };
       header?: never;
       path: {
         /** @description Id of the specification. */
@@ -8668,7 +8700,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The specification. */
+      /** @description The specification (or its DPV view). */
       200: {
         headers: {
           /** @description The specification version as an entity tag, e.g. `"3"`; send it back in `If-Match`. */
@@ -8677,9 +8709,10 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['DpSpec'];
+          'application/ld+json': components['schemas']['DpvJsonLd'];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8; `errors` names it. */
+      /** @description Invalid input; `errors` names each field at fault. */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8708,6 +8741,15 @@ export interface operations {
       };
       /** @description No such resource in the caller's account. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description JSON-LD was asked (`Accept: application/ld+json` or `format=jsonld`) for something W3C DPV has no term for (a specification’s `CUSTOM` legal basis, a location that is not EU, EEA or an ISO 3166 code); `errors` names each field. Ask for application/json. */
+      406: {
         headers: {
           [name: string]: unknown;
         };

@@ -29,7 +29,11 @@ from .decision_regime import DecisionRegime
 from .decision_regime_gpc import DecisionRegimeGpc
 from .decision_regime_model import DecisionRegimeModel
 from .decision_request import DecisionRequest
+from .dpv_json_ld import DpvJsonLd
+from .dpv_json_ld_context import DpvJsonLdContext
 from .export_consents_format import ExportConsentsFormat
+from .get_consent_format import GetConsentFormat
+from .get_consent_receipt_format import GetConsentReceiptFormat
 from .o_auth_error import OAuthError
 from .o_auth_error_error import OAuthErrorError
 from .problem import Problem
@@ -68,7 +72,11 @@ __all__ = (
     "DecisionRegimeGpc",
     "DecisionRegimeModel",
     "DecisionRequest",
+    "DpvJsonLd",
+    "DpvJsonLdContext",
     "ExportConsentsFormat",
+    "GetConsentFormat",
+    "GetConsentReceiptFormat",
     "OAuthError",
     "OAuthErrorError",
     "Problem",

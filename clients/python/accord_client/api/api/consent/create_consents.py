@@ -203,9 +203,11 @@ def sync_detailed(
     v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the
     event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1
     string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field
-    (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does
-    not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-
-    driven decline where the regime honours GPC).
+    (`/tcString`, `/0/gppString`). `addtlConsent` (Google's Additional Consent string, `2~<consented ATP
+    ids>~dv.<disclosed ATP ids>` or version 1 `1~<consented ATP ids>`) is kept exactly as sent beside
+    the TC string; any other form is a 400 naming `/addtlConsent`. `Sec-GPC: 1` sets `gpc: true` on
+    every event of the request that does not say. An event with `gpc: true` and no action records the
+    signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
 
     Args:
         sec_gpc (str | Unset):
@@ -260,9 +262,11 @@ def sync(
     v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the
     event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1
     string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field
-    (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does
-    not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-
-    driven decline where the regime honours GPC).
+    (`/tcString`, `/0/gppString`). `addtlConsent` (Google's Additional Consent string, `2~<consented ATP
+    ids>~dv.<disclosed ATP ids>` or version 1 `1~<consented ATP ids>`) is kept exactly as sent beside
+    the TC string; any other form is a 400 naming `/addtlConsent`. `Sec-GPC: 1` sets `gpc: true` on
+    every event of the request that does not say. An event with `gpc: true` and no action records the
+    signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
 
     Args:
         sec_gpc (str | Unset):
@@ -312,9 +316,11 @@ async def asyncio_detailed(
     v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the
     event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1
     string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field
-    (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does
-    not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-
-    driven decline where the regime honours GPC).
+    (`/tcString`, `/0/gppString`). `addtlConsent` (Google's Additional Consent string, `2~<consented ATP
+    ids>~dv.<disclosed ATP ids>` or version 1 `1~<consented ATP ids>`) is kept exactly as sent beside
+    the TC string; any other form is a 400 naming `/addtlConsent`. `Sec-GPC: 1` sets `gpc: true` on
+    every event of the request that does not say. An event with `gpc: true` and no action records the
+    signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
 
     Args:
         sec_gpc (str | Unset):
@@ -369,9 +375,11 @@ async def asyncio(
     v2), `gppString` (IAB GPP) and `jurisdiction` (ISO 3166-1 alpha-2 or ISO 3166-2) are kept with the
     event, the strings with what they say (`tcf`, `gpp`); a string that does not decode, a TCF v1
     string, one over 10,000 characters or an unknown jurisdiction is a 400 naming the field
-    (`/tcString`, `/0/gppString`). `Sec-GPC: 1` sets `gpc: true` on every event of the request that does
-    not say. An event with `gpc: true` and no action records the signal with no explicit choice (a GPC-
-    driven decline where the regime honours GPC).
+    (`/tcString`, `/0/gppString`). `addtlConsent` (Google's Additional Consent string, `2~<consented ATP
+    ids>~dv.<disclosed ATP ids>` or version 1 `1~<consented ATP ids>`) is kept exactly as sent beside
+    the TC string; any other form is a 400 naming `/addtlConsent`. `Sec-GPC: 1` sets `gpc: true` on
+    every event of the request that does not say. An event with `gpc: true` and no action records the
+    signal with no explicit choice (a GPC-driven decline where the regime honours GPC).
 
     Args:
         sec_gpc (str | Unset):

@@ -143,9 +143,11 @@ def sync_detailed(
     regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy
     Control where the regime honours it. A decision resting on an event names it (`eventId`) with its
     evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events
-    never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a
-    bounded number of database commands whatever its size; the request body must also fit
-    ACCORD_BODY_LIMIT (1 MB by default).
+    never count. An item may instead ask for an IAB TCF `vendor` and `purpose` (from the TC string of
+    the current event), or for a Google Ad Tech Provider (`atpVendor`, from its Additional Consent
+    string): docs/consent.md, Standards. Every problem is a 400 naming the item and field
+    (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the
+    request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
 
     Args:
         body (DecisionRequest): A batch of decisions.
@@ -186,9 +188,11 @@ def sync(
     regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy
     Control where the regime honours it. A decision resting on an event names it (`eventId`) with its
     evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events
-    never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a
-    bounded number of database commands whatever its size; the request body must also fit
-    ACCORD_BODY_LIMIT (1 MB by default).
+    never count. An item may instead ask for an IAB TCF `vendor` and `purpose` (from the TC string of
+    the current event), or for a Google Ad Tech Provider (`atpVendor`, from its Additional Consent
+    string): docs/consent.md, Standards. Every problem is a 400 naming the item and field
+    (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the
+    request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
 
     Args:
         body (DecisionRequest): A batch of decisions.
@@ -224,9 +228,11 @@ async def asyncio_detailed(
     regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy
     Control where the regime honours it. A decision resting on an event names it (`eventId`) with its
     evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events
-    never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a
-    bounded number of database commands whatever its size; the request body must also fit
-    ACCORD_BODY_LIMIT (1 MB by default).
+    never count. An item may instead ask for an IAB TCF `vendor` and `purpose` (from the TC string of
+    the current event), or for a Google Ad Tech Provider (`atpVendor`, from its Additional Consent
+    string): docs/consent.md, Standards. Every problem is a 400 naming the item and field
+    (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the
+    request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
 
     Args:
         body (DecisionRequest): A batch of decisions.
@@ -267,9 +273,11 @@ async def asyncio(
     regime for the event's jurisdiction (else the item's `jurisdiction`, else `*`), and Global Privacy
     Control where the regime honours it. A decision resting on an event names it (`eventId`) with its
     evidence: the signed receipt and the inclusion proof in the consent log. Another account’s events
-    never count. Every problem is a 400 naming the item and field (`/items/17/subject`). A batch costs a
-    bounded number of database commands whatever its size; the request body must also fit
-    ACCORD_BODY_LIMIT (1 MB by default).
+    never count. An item may instead ask for an IAB TCF `vendor` and `purpose` (from the TC string of
+    the current event), or for a Google Ad Tech Provider (`atpVendor`, from its Additional Consent
+    string): docs/consent.md, Standards. Every problem is a 400 naming the item and field
+    (`/items/17/subject`). A batch costs a bounded number of database commands whatever its size; the
+    request body must also fit ACCORD_BODY_LIMIT (1 MB by default).
 
     Args:
         body (DecisionRequest): A batch of decisions.

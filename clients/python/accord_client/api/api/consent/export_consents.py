@@ -179,7 +179,13 @@ def sync_detailed(
     events from the cursor on, for progress (see its description). With `subject` and `Accept:
     application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current
     states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without
-    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`).
+    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`). With
+    `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS
+    27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a
+    withdrawal is told from a refusal by the events before it in the stream (without since, appId and
+    cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
+    `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
+    the event alone (a stream cannot answer 406).
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.
@@ -247,7 +253,13 @@ def sync(
     events from the cursor on, for progress (see its description). With `subject` and `Accept:
     application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current
     states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without
-    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`).
+    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`). With
+    `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS
+    27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a
+    withdrawal is told from a refusal by the events before it in the stream (without since, appId and
+    cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
+    `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
+    the event alone (a stream cannot answer 406).
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.
@@ -310,7 +322,13 @@ async def asyncio_detailed(
     events from the cursor on, for progress (see its description). With `subject` and `Accept:
     application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current
     states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without
-    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`).
+    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`). With
+    `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS
+    27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a
+    withdrawal is told from a refusal by the events before it in the stream (without since, appId and
+    cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
+    `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
+    the event alone (a stream cannot answer 406).
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.
@@ -378,7 +396,13 @@ async def asyncio(
     events from the cursor on, for progress (see its description). With `subject` and `Accept:
     application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current
     states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without
-    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`).
+    `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*/*`). With
+    `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS
+    27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a
+    withdrawal is told from a refusal by the events before it in the stream (without since, appId and
+    cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
+    `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
+    the event alone (a stream cannot answer 406).
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.

@@ -9,24 +9,40 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.consent_event import ConsentEvent
+from ...models.get_consent_format import check_get_consent_format
+from ...models.get_consent_format import GetConsentFormat
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     id: str,
+    *,
+    format_: GetConsentFormat | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    json_format_: str | Unset = UNSET
+    if not isinstance(format_, Unset):
+        json_format_ = format_
+
+    params["format"] = json_format_
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/consent/v0/consents/{id}".format(id=quote(str(id), safe=""),),
+        "params": params,
     }
 
 
@@ -77,6 +93,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_405
 
+    if response.status_code == 406:
+        response_406 = Problem.from_dict(response.json())
+
+
+
+        return response_406
+
     if response.status_code == 429:
         response_429 = Problem.from_dict(response.json())
 
@@ -124,15 +147,21 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
+    format_: GetConsentFormat | Unset = UNSET,
 
 ) -> Response[ConsentEvent | Problem]:
     """ One consent event by id.
 
      Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another
-    account is a 404.
+    account is a 404. With `Accept: application/ld+json` (preferred to application/json) or
+    `format=jsonld`: the ISO/IEC TS 27560 record in W3C DPV JSON-LD (DPV 2.x, `@context` first), the
+    specification shown included (docs/consent.md, *ISO/IEC TS 27560 in DPV*).
 
     Args:
         id (str):
+        format_ (GetConsentFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560,
+            `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,6 +174,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+format_=format_,
 
     )
 
@@ -158,15 +188,21 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
+    format_: GetConsentFormat | Unset = UNSET,
 
 ) -> ConsentEvent | Problem | None:
     """ One consent event by id.
 
      Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another
-    account is a 404.
+    account is a 404. With `Accept: application/ld+json` (preferred to application/json) or
+    `format=jsonld`: the ISO/IEC TS 27560 record in W3C DPV JSON-LD (DPV 2.x, `@context` first), the
+    specification shown included (docs/consent.md, *ISO/IEC TS 27560 in DPV*).
 
     Args:
         id (str):
+        format_ (GetConsentFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560,
+            `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,6 +216,7 @@ def sync(
     return sync_detailed(
         id=id,
 client=client,
+format_=format_,
 
     ).parsed
 
@@ -187,15 +224,21 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
+    format_: GetConsentFormat | Unset = UNSET,
 
 ) -> Response[ConsentEvent | Problem]:
     """ One consent event by id.
 
      Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another
-    account is a 404.
+    account is a 404. With `Accept: application/ld+json` (preferred to application/json) or
+    `format=jsonld`: the ISO/IEC TS 27560 record in W3C DPV JSON-LD (DPV 2.x, `@context` first), the
+    specification shown included (docs/consent.md, *ISO/IEC TS 27560 in DPV*).
 
     Args:
         id (str):
+        format_ (GetConsentFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560,
+            `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,6 +251,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+format_=format_,
 
     )
 
@@ -221,15 +265,21 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
+    format_: GetConsentFormat | Unset = UNSET,
 
 ) -> ConsentEvent | Problem | None:
     """ One consent event by id.
 
      Events are immutable: PUT, PATCH and DELETE answer 405 with `Allow: GET, HEAD`. An id of another
-    account is a 404.
+    account is a 404. With `Accept: application/ld+json` (preferred to application/json) or
+    `format=jsonld`: the ISO/IEC TS 27560 record in W3C DPV JSON-LD (DPV 2.x, `@context` first), the
+    specification shown included (docs/consent.md, *ISO/IEC TS 27560 in DPV*).
 
     Args:
         id (str):
+        format_ (GetConsentFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560,
+            `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -243,5 +293,6 @@ async def asyncio(
     return (await asyncio_detailed(
         id=id,
 client=client,
+format_=format_,
 
     )).parsed

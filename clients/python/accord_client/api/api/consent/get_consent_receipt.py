@@ -9,24 +9,40 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.consent_receipt import ConsentReceipt
+from ...models.get_consent_receipt_format import check_get_consent_receipt_format
+from ...models.get_consent_receipt_format import GetConsentReceiptFormat
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     id: str,
+    *,
+    format_: GetConsentReceiptFormat | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    json_format_: str | Unset = UNSET
+    if not isinstance(format_, Unset):
+        json_format_ = format_
+
+    params["format"] = json_format_
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/consent/v0/consents/{id}/receipt".format(id=quote(str(id), safe=""),),
+        "params": params,
     }
 
 
@@ -69,6 +85,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_404
+
+    if response.status_code == 406:
+        response_406 = Problem.from_dict(response.json())
+
+
+
+        return response_406
 
     if response.status_code == 410:
         response_410 = Problem.from_dict(response.json())
@@ -124,6 +147,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
+    format_: GetConsentReceiptFormat | Unset = UNSET,
 
 ) -> Response[ConsentReceipt | Problem]:
     """ A signed consent receipt for an event.
@@ -136,10 +160,15 @@ def sync_detailed(
     delegate, createdAt, spec). When the target is a data processing specification URL (or
     urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that
     specification; an unknown, foreign or unreachable specification gives a receipt from the event
-    alone. See docs/consent.md for the full mapping.
+    alone. See docs/consent.md for the full mapping. With `Accept: application/ld+json` or
+    `format=jsonld`: a `dpv:ConsentReceipt` in W3C DPV JSON-LD holding the event’s record
+    (`dpv:hasRecordOfActivity`) and the signed receipt (`dct:hasFormat`).
 
     Args:
         id (str):
+        format_ (GetConsentReceiptFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
+            27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,6 +181,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+format_=format_,
 
     )
 
@@ -165,6 +195,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient,
+    format_: GetConsentReceiptFormat | Unset = UNSET,
 
 ) -> ConsentReceipt | Problem | None:
     """ A signed consent receipt for an event.
@@ -177,10 +208,15 @@ def sync(
     delegate, createdAt, spec). When the target is a data processing specification URL (or
     urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that
     specification; an unknown, foreign or unreachable specification gives a receipt from the event
-    alone. See docs/consent.md for the full mapping.
+    alone. See docs/consent.md for the full mapping. With `Accept: application/ld+json` or
+    `format=jsonld`: a `dpv:ConsentReceipt` in W3C DPV JSON-LD holding the event’s record
+    (`dpv:hasRecordOfActivity`) and the signed receipt (`dct:hasFormat`).
 
     Args:
         id (str):
+        format_ (GetConsentReceiptFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
+            27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,6 +230,7 @@ def sync(
     return sync_detailed(
         id=id,
 client=client,
+format_=format_,
 
     ).parsed
 
@@ -201,6 +238,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient,
+    format_: GetConsentReceiptFormat | Unset = UNSET,
 
 ) -> Response[ConsentReceipt | Problem]:
     """ A signed consent receipt for an event.
@@ -213,10 +251,15 @@ async def asyncio_detailed(
     delegate, createdAt, spec). When the target is a data processing specification URL (or
     urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that
     specification; an unknown, foreign or unreachable specification gives a receipt from the event
-    alone. See docs/consent.md for the full mapping.
+    alone. See docs/consent.md for the full mapping. With `Accept: application/ld+json` or
+    `format=jsonld`: a `dpv:ConsentReceipt` in W3C DPV JSON-LD holding the event’s record
+    (`dpv:hasRecordOfActivity`) and the signed receipt (`dct:hasFormat`).
 
     Args:
         id (str):
+        format_ (GetConsentReceiptFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
+            27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -229,6 +272,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         id=id,
+format_=format_,
 
     )
 
@@ -242,6 +286,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient,
+    format_: GetConsentReceiptFormat | Unset = UNSET,
 
 ) -> ConsentReceipt | Problem | None:
     """ A signed consent receipt for an event.
@@ -254,10 +299,15 @@ async def asyncio(
     delegate, createdAt, spec). When the target is a data processing specification URL (or
     urn:accord:dpspec:<id>), purpose, data category, legal basis and sensitivity come from that
     specification; an unknown, foreign or unreachable specification gives a receipt from the event
-    alone. See docs/consent.md for the full mapping.
+    alone. See docs/consent.md for the full mapping. With `Accept: application/ld+json` or
+    `format=jsonld`: a `dpv:ConsentReceipt` in W3C DPV JSON-LD holding the event’s record
+    (`dpv:hasRecordOfActivity`) and the signed receipt (`dct:hasFormat`).
 
     Args:
         id (str):
+        format_ (GetConsentReceiptFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
+            27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
+            *ISO/IEC TS 27560 in DPV*.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -271,5 +321,6 @@ async def asyncio(
     return (await asyncio_detailed(
         id=id,
 client=client,
+format_=format_,
 
     )).parsed
