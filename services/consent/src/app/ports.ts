@@ -2,6 +2,7 @@ import type { LogAnchor, Subtree } from '@accord/proofs';
 import type { ConsentEvent } from '../domain/consent';
 import type { DecidedEvent, DecisionStrings } from '../domain/decision';
 import type { ImportedEvent, ImportError, ImportJob } from '../domain/import';
+import type { LinkEvent } from '../domain/link';
 import type { SpecDetails } from '../domain/receipt';
 import type { StatisticsCounts } from '../domain/statistics';
 
@@ -29,6 +30,7 @@ export interface ConsentStore {
   log: LogTreeStore;
   erasure: ErasureStore;
   imports: ImportStore;
+  links: LinkStore;
 }
 
 // --- events ---------------------------------------------------------------------------------
@@ -472,4 +474,36 @@ export interface ImportStore {
    * current state is applied again: a batch cut short after its insert is finished by its resumption).
    */
   insertEvents(events: ImportedEvent[]): Promise<{ stored: ImportedEvent[]; duplicates: ConsentEvent[] }>;
+}
+
+// --- linked identities ------------------------------------------------------------------------
+
+/** What a list of links matches: one identity's links, or the links naming one subject (of one issuer). */
+export interface LinkQuery {
+  accountId: string;
+  issuer: string;
+  identity?: string;
+  subject?: string;
+  /** Only links with a smaller id (older): the cursor, or a time bound (`idFloor`). */
+  before?: string;
+  limit: number;
+}
+
+/**
+ * Link events (domain/link.ts): stored once and never changed (erasure aside). Which link is
+ * current, and what a subject resolves to, is the domain's (`currentLinks`, `rootOf`).
+ */
+export interface LinkStore {
+  /** Stores one link event. */
+  insert(link: LinkEvent): Promise<void>;
+  /** Links of the account and issuer whose identity or subject is one of `names`, ids below `before` when given, newest first, at most `limit`. One command. */
+  naming(accountId: string, issuer: string, names: string[], before: string | undefined, limit: number): Promise<LinkEvent[]>;
+  /** Links of the account whose identity is one of `identities` (any issuer when none is given), ids below `before`, newest first, at most `limit`. One command. */
+  ofIdentities(accountId: string, issuer: string | undefined, identities: string[], before: string | undefined, limit: number): Promise<LinkEvent[]>;
+  /** One identity's links (`identity`) or the links naming a subject (`subject`), newest first. */
+  list(q: LinkQuery): Promise<LinkEvent[]>;
+  /** Links of any issuer naming `name` (as identity or subject) still in clear, at most `limit` (erasure). */
+  inClear(accountId: string, name: string, issuer: string | undefined, limit: number): Promise<LinkEvent[]>;
+  /** Rewrites links' names (erasure), each only while its identity is still the one read; resolves with how many changed. One write. */
+  rewrite(rewrites: Array<{ id: string; identity: string; set: { identity: string; subject: string | null; erasedAt: Date } }>): Promise<number>;
 }

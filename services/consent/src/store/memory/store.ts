@@ -2,6 +2,7 @@ import type { Subtree } from '@accord/proofs';
 import { hashKey, LIMITS, stateKey, supersedes, type ConsentEvent } from '../../domain/consent';
 import { decidedEvent, withAskedStrings, type DecidedEvent } from '../../domain/decision';
 import { appCountersOf, expiredAt, GPC_DECLINE, meets, type StatisticsCounts } from '../../domain/statistics';
+import { memoryLinkStore } from './links';
 import type {
   ClaimedEvent,
   ConsentStore,
@@ -709,6 +710,7 @@ export function memoryConsentStore(): MemoryConsentStore {
         return { stored, duplicates };
       },
     },
+    links: memoryLinkStore(call),
   };
 
   function erasedEvent(id: string): boolean {

@@ -1,9 +1,10 @@
-import type { Connection } from 'mongoose';
+import type { Connection, Model } from 'mongoose';
 import type { ConsentStore } from '../../app/ports';
 import { mongoCurrentStateStore } from './current';
 import { mongoErasureStore } from './erasure';
 import { mongoEventStore } from './events';
 import { mongoExpiryStore } from './expiry';
+import { defineLinkModel, mongoLinkStore, type LinkDoc } from './links';
 import { defineLogModels, type LogModels } from './log-models';
 import { mongoLogQueueStore } from './log-queue';
 import { mongoLogTreeStore } from './log-tree';
@@ -12,14 +13,13 @@ import { mongoOutboxStore } from './outbox';
 import { mongoRenewalStore } from './renewals';
 import { mongoStatisticsStore } from './statistics';
 import { defineImportModel, mongoImportStore, type ImportDoc } from './imports';
-import type { Model } from 'mongoose';
 
 /**
  * The consent store on MongoDB (any MongoDB-wire server: MongoDB ≥ 6, mongo-java-server in
  * tests), through mongoose models. Works without transactions and with any number of replicas:
  * every write is atomic per document (see ConsentStore).
  */
-export function mongoConsentStore(m: Models, log: LogModels, imports: Model<ImportDoc>): ConsentStore {
+export function mongoConsentStore(m: Models, log: LogModels, imports: Model<ImportDoc>, links: Model<LinkDoc>): ConsentStore {
   return {
     events: mongoEventStore(m),
     current: mongoCurrentStateStore(m),
@@ -31,6 +31,7 @@ export function mongoConsentStore(m: Models, log: LogModels, imports: Model<Impo
     log: mongoLogTreeStore(log),
     erasure: mongoErasureStore(m),
     imports: mongoImportStore(m, imports),
+    links: mongoLinkStore(links),
   };
 }
 
@@ -38,5 +39,5 @@ export function mongoConsentStore(m: Models, log: LogModels, imports: Model<Impo
 export function consentStoreOn(conn: Connection): { store: ConsentStore; models: Models; logModels: LogModels } {
   const models = defineModels(conn);
   const logModels = defineLogModels(conn);
-  return { store: mongoConsentStore(models, logModels, defineImportModel(conn)), models, logModels };
+  return { store: mongoConsentStore(models, logModels, defineImportModel(conn), defineLinkModel(conn)), models, logModels };
 }

@@ -1,0 +1,131 @@
+import { InvalidArgumentError } from '@accord/common';
+import { EVENT_ID_PATTERN, LIMITS } from '../domain/consent';
+import { buildLink, checkNoChain, currentLinks, identitiesOf, MAX_LINKED_IDENTITIES, validateLink, type LinkEvent } from '../domain/link';
+import { holdsReplacement, IDENTIFIER_MESSAGE } from '../domain/consent';
+import type { LinkStore } from './ports';
+
+/** Links read to resolve one name: its own, and those naming it as subject (a subject has at most MAX_LINKED_IDENTITIES current ones). */
+const RESOLVE_READ = 1000;
+export const LINKS_PAGE_DEFAULT = 100;
+export const LINKS_PAGE_MAX = 1000;
+
+/** What a name resolves to: the subject of its star and every identity of it, the subject first. */
+export interface LinkGroup {
+  subject: string;
+  /** The subject, then its linked identities (sorted); just `[name]` for a name without links. */
+  names: string[];
+}
+
+/** Where a stored link goes next (the outbox relay publishes it as `subject.linked`; the log gives it a leaf). */
+export interface LinkSink {
+  stored(link: LinkEvent): void;
+}
+
+/**
+ * Linked identities (domain/link.ts, docs/consent.md *Linked identities*): storing link events
+ * under the no-chain rule, listing them, and resolving a name to its group for current states,
+ * searches and decisions.
+ */
+export class Links {
+  constructor(
+    private readonly store: LinkStore,
+    private readonly sink: LinkSink = { stored: () => undefined },
+  ) {}
+
+  /** Stores a link event (application tokens only: the gateway refuses consent sessions). */
+  async link(accountId: string, appId: string, input: { issuer?: unknown; identity?: unknown; subject?: unknown }): Promise<LinkEvent> {
+    if (!accountId) throw InvalidArgumentError.field('account_id', 'is required');
+    if (!appId) throw InvalidArgumentError.field('app_id', 'is required');
+    const link = validateLink(input);
+    if (link.subject !== null) {
+      const names = [link.identity, link.subject];
+      const around = await this.store.naming(accountId, link.issuer, names, undefined, RESOLVE_READ);
+      const current = await this.currentAround(accountId, link.issuer, names, around, undefined);
+      const subjectOf = (s: string) => [...current.values()].filter((l) => l.subject === s).map((l) => l.identity);
+      checkNoChain(link, subjectOf(link.identity), current.get(link.subject)?.subject ?? null, subjectOf(link.subject));
+    }
+    const ev = buildLink(accountId, appId, link);
+    await this.store.insert(ev);
+    this.sink.stored(ev);
+    return ev;
+  }
+
+  /**
+   * The current link of each identity among `around` and among the identities that `around` links
+   * to `names` (their newer links may have moved them elsewhere: read once more, only when any).
+   */
+  private async currentAround(
+    accountId: string,
+    issuer: string,
+    names: string[],
+    around: LinkEvent[],
+    before: string | undefined,
+  ): Promise<Map<string, LinkEvent>> {
+    const candidates = [...new Set(around.filter((l) => l.subject !== null && names.includes(l.subject)).map((l) => l.identity))].filter(
+      (i) => !names.includes(i),
+    );
+    const more = candidates.length ? await this.store.ofIdentities(accountId, issuer, candidates, before, RESOLVE_READ) : [];
+    return currentLinks([...around, ...more]);
+  }
+
+  /**
+   * The group `name` belongs to (of one issuer), as the links stood before `before` (an id floor;
+   * now when undefined). A name without links costs one indexed lookup that finds nothing.
+   */
+  async group(accountId: string, issuer: string, name: string, before?: string): Promise<LinkGroup> {
+    const around = await this.store.naming(accountId, issuer, [name], before, RESOLVE_READ);
+    if (!around.length) return { subject: name, names: [name] };
+    const own = currentLinks(around.filter((l) => l.identity === name)).get(name);
+    const subject = own?.subject ?? name;
+    const links = subject === name ? around : await this.store.naming(accountId, issuer, [subject], before, RESOLVE_READ);
+    const current = await this.currentAround(accountId, issuer, [subject], links, before);
+    const identities = identitiesOf(subject, current.values())
+      .filter((i) => i !== subject)
+      .slice(0, MAX_LINKED_IDENTITIES);
+    return { subject, names: [subject, ...identities] };
+  }
+
+  /**
+   * Lists links: an identity's (`identity`) or those naming a subject (`subject`), of one issuer.
+   * By default only the current ones (an identity's newest link; the subject's identities whose
+   * newest link names it); `history` lists every link event, newest first, paged by `cursor`.
+   */
+  async list(
+    accountId: string,
+    q: { issuer?: string; identity?: string; subject?: string; history?: boolean; limit?: number; cursor?: string },
+  ): Promise<{ links: LinkEvent[]; next?: string }> {
+    if (!accountId) throw InvalidArgumentError.field('account_id', 'is required');
+    const errors: Array<{ field: string; message: string }> = [];
+    for (const f of ['issuer', 'identity', 'subject'] as const) {
+      const v = q[f];
+      if (v !== undefined && v !== '' && (holdsReplacement(v) || v.length > LIMITS.subject)) errors.push({ field: f, message: IDENTIFIER_MESSAGE });
+    }
+    if (!q.issuer) errors.push({ field: 'issuer', message: 'is required' });
+    if (!q.identity === !q.subject) errors.push({ field: q.identity ? 'subject' : 'identity', message: 'exactly one of identity and subject is required' });
+    const limit = q.limit || LINKS_PAGE_DEFAULT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > LINKS_PAGE_MAX) errors.push({ field: 'limit', message: `must be an integer from 1 to ${LINKS_PAGE_MAX}` });
+    if (q.cursor && !EVENT_ID_PATTERN.test(q.cursor)) errors.push({ field: 'cursor', message: 'is not a cursor of this list' });
+    if (q.cursor && !q.history) errors.push({ field: 'cursor', message: 'pages only a history (history=true)' });
+    if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+    const issuer = q.issuer!;
+    if (q.history) {
+      const rows = await this.store.list({
+        accountId,
+        issuer,
+        ...(q.identity ? { identity: q.identity } : { subject: q.subject! }),
+        ...(q.cursor ? { before: q.cursor } : {}),
+        limit: limit + 1,
+      });
+      return rows.length > limit ? { links: rows.slice(0, limit), next: rows[limit - 1]!.id } : { links: rows };
+    }
+    if (q.identity) {
+      const [newest] = await this.store.list({ accountId, issuer, identity: q.identity, limit: 1 });
+      return { links: newest ? [newest] : [] };
+    }
+    const subject = q.subject!;
+    const around = await this.store.list({ accountId, issuer, subject, limit: RESOLVE_READ });
+    const current = await this.currentAround(accountId, issuer, [subject], around, undefined);
+    const links = [...current.values()].filter((l) => l.subject === subject).sort((x, y) => (x.id < y.id ? 1 : -1));
+    return { links: links.slice(0, limit) };
+  }
+}

@@ -1,0 +1,103 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import type { LinkStore } from '../../app/ports';
+import type { LinkEvent } from '../../domain/link';
+import { driverCollection } from './models';
+
+/**
+ * consent_links: the link events of linked identities (domain/link.ts), _id = the link's id
+ * (time-ordered hex). Never changed once inserted, except by erasure (identity and subject become
+ * keyed hashes, `erasedAt` set).
+ */
+export interface LinkDoc extends Omit<LinkEvent, 'id' | 'erasedAt'> {
+  _id: string;
+  erasedAt?: Date;
+}
+
+export function defineLinkModel(conn: Connection): Model<LinkDoc> {
+  const links = new Schema<LinkDoc>(
+    {
+      _id: { type: String, required: true },
+      accountId: { type: String, required: true },
+      appId: { type: String, required: true },
+      issuer: { type: String, required: true },
+      identity: { type: String, required: true },
+      subject: { type: String, default: null },
+      createdAt: { type: Date, required: true },
+      erasedAt: Date,
+    },
+    { versionKey: false, _id: false, collection: 'consent_links' },
+  );
+  // an identity's links, newest first (its current link is the first)
+  links.index({ accountId: 1, identity: 1, issuer: 1, _id: -1 }, { name: 'identity_links' });
+  // the links naming a subject (a subject without links costs one empty index probe)
+  links.index({ accountId: 1, subject: 1, issuer: 1, _id: -1 }, { name: 'subject_links' });
+  return conn.model('ConsentLink', links);
+}
+
+const linkOf = ({ _id, ...d }: LinkDoc): LinkEvent => {
+  const out: LinkEvent = {
+    id: _id,
+    accountId: d.accountId,
+    appId: d.appId,
+    issuer: d.issuer,
+    identity: d.identity,
+    subject: d.subject ?? null,
+    createdAt: d.createdAt,
+  };
+  if (d.erasedAt) out.erasedAt = d.erasedAt;
+  return out;
+};
+
+export function mongoLinkStore(model: Model<LinkDoc>): LinkStore {
+  const col = driverCollection(model);
+  const idBelow = (before: string | undefined) => (before === undefined ? {} : { _id: { $lt: before } });
+  return {
+    async insert(link) {
+      const { id, erasedAt: _e, ...rest } = link;
+      await col.insertOne({ _id: id, ...rest });
+    },
+    /** Served by `identity_links` and `subject_links` (an $or of two index scans). */
+    async naming(accountId, issuer, names, before, limit) {
+      const docs = await col
+        .find({ $or: [{ accountId, identity: { $in: names }, issuer, ...idBelow(before) }, { accountId, subject: { $in: names }, issuer, ...idBelow(before) }] })
+        .sort({ _id: -1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(linkOf);
+    },
+    async ofIdentities(accountId, issuer, identities, before, limit) {
+      const docs = await col
+        .find({ accountId, identity: { $in: identities }, ...(issuer === undefined ? {} : { issuer }), ...idBelow(before) })
+        .sort({ _id: -1 })
+        .limit(limit)
+        .toArray();
+      return docs.map(linkOf);
+    },
+    async list(q) {
+      const filter = {
+        accountId: q.accountId,
+        issuer: q.issuer,
+        ...(q.identity !== undefined ? { identity: q.identity } : {}),
+        ...(q.subject !== undefined ? { subject: q.subject } : {}),
+        ...idBelow(q.before),
+      };
+      return (await col.find(filter).sort({ _id: -1 }).limit(q.limit).toArray()).map(linkOf);
+    },
+    async inClear(accountId, name, issuer, limit) {
+      const byIssuer = issuer === undefined ? {} : { issuer };
+      const docs = await col
+        .find({ $or: [{ accountId, identity: name, ...byIssuer }, { accountId, subject: name, ...byIssuer }] })
+        .limit(limit)
+        .toArray();
+      return docs.map(linkOf);
+    },
+    async rewrite(rewrites) {
+      if (!rewrites.length) return 0;
+      const res = await col.bulkWrite(
+        rewrites.map((r) => ({ updateOne: { filter: { _id: r.id, identity: r.identity }, update: { $set: r.set } } })),
+        { ordered: false },
+      );
+      return res.modifiedCount;
+    },
+  };
+}

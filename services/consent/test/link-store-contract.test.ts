@@ -1,0 +1,54 @@
+/**
+ * The link store's part of the consent store's contract (app/ports.ts LinkStore), against both
+ * adapters, like test/store-contract.test.ts.
+ */
+import { describeStoreContract, memoryAdapter, mongoAdapter } from '@accord/testkit';
+import type { ConsentStore } from '../src/app/ports';
+import { buildLink, type LinkEvent } from '../src/domain/link';
+import { memoryConsentStore } from '../src/store/memory/store';
+import { consentStoreOn } from '../src/store/mongo/store';
+
+const adapters = [memoryAdapter<ConsentStore>(() => memoryConsentStore()), mongoAdapter('linkcontract', (conn) => consentStoreOn(conn).store)];
+const I = 'https://shop.example';
+let t = Date.now() - 60_000;
+const link = (identity: string, subject: string | null, over: { accountId?: string; issuer?: string } = {}): LinkEvent =>
+  buildLink(over.accountId ?? 'acc', 'app', { issuer: over.issuer ?? I, identity, subject }, (t += 10));
+const ids = (ls: LinkEvent[]) => ls.map((l) => l.id);
+
+describeStoreContract('the consent store', adapters, (s) => {
+  describe('links', () => {
+    it('read back the links naming a name as identity or subject, newest first, within the account and issuer, below a bound', async () => {
+      const store = s;
+      const a = link('device-a', 'user-42');
+      const b = link('phone-b', 'user-42');
+      const c = link('device-a', null);
+      const other = [link('device-a', 'user-42', { accountId: 'acc2' }), link('device-a', 'user-42', { issuer: 'https://other.example' })];
+      for (const l of [a, b, c, ...other]) await store.links.insert(l);
+      expect(ids(await store.links.naming('acc', I, ['user-42'], undefined, 10))).toEqual(ids([b, a]));
+      expect(ids(await store.links.naming('acc', I, ['device-a'], undefined, 10))).toEqual(ids([c, a]));
+      expect(ids(await store.links.naming('acc', I, ['device-a', 'user-42'], undefined, 10))).toEqual(ids([c, b, a]));
+      expect(ids(await store.links.naming('acc', I, ['device-a', 'user-42'], c.id, 1))).toEqual(ids([b]));
+      expect(await store.links.naming('acc', I, ['nobody'], undefined, 10)).toEqual([]);
+      const back = (await store.links.naming('acc', I, ['device-a'], undefined, 10))[0]!;
+      expect(back).toEqual(c);
+      expect(back.subject).toBeNull();
+      expect(ids(await store.links.ofIdentities('acc', I, ['device-a', 'phone-b'], undefined, 10))).toEqual(ids([c, b, a]));
+      expect(ids(await store.links.ofIdentities('acc', undefined, ['device-a'], undefined, 10))).toEqual(ids([other[1]!, c, a]));
+      expect(ids(await store.links.list({ accountId: 'acc', issuer: I, identity: 'device-a', limit: 10 }))).toEqual(ids([c, a]));
+      expect(ids(await store.links.list({ accountId: 'acc', issuer: I, subject: 'user-42', before: b.id, limit: 10 }))).toEqual(ids([a]));
+    });
+
+    it('are rewritten by erasure only while their identity is the one read', async () => {
+      const store = s;
+      const a = link('device-a', 'user-42');
+      await store.links.insert(a);
+      expect(ids(await store.links.inClear('acc', 'user-42', undefined, 10))).toEqual(ids([a]));
+      const at = new Date();
+      const set = { identity: 'erased:d', subject: 'erased:u', erasedAt: at };
+      expect(await store.links.rewrite([{ id: a.id, identity: 'device-a', set }])).toBe(1);
+      expect(await store.links.rewrite([{ id: a.id, identity: 'device-a', set }])).toBe(0);
+      expect(await store.links.inClear('acc', 'user-42', undefined, 10)).toEqual([]);
+      expect((await store.links.naming('acc', I, ['erased:u'], undefined, 10))[0]).toEqual({ ...a, ...set });
+    });
+  });
+});
