@@ -11,6 +11,7 @@ export * as consentactivityv1 from './gen/accord/consent/v1/activity';
 export * as consentimportv1 from './gen/accord/consent/v1/import';
 export { consentEventJson } from './rest';
 export * as consenteventsv1 from './gen/accord/consent/v1/events';
+export * as consentlinksv1 from './gen/accord/consent/v1/links';
 export {
   CONSENT_BUS_CONTENT_TYPE,
   consentBusEventData,

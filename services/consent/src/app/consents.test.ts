@@ -314,6 +314,10 @@ describe('Consents.decide', () => {
     store.calls.length = 0;
     const items = Array.from({ length: 1000 }, (_, i) => item(['yes', 'no', `n-${i}`][i % 3]!));
     const out = await consents.decide(A.accountId, items);
+    // an account without links: one probe for links, then none for a while (app/links.ts LINKLESS_RECHECK_MS)
+    expect(store.calls).toEqual(['links.any', 'current.forDecisions']);
+    store.calls.length = 0;
+    await consents.decide(A.accountId, items);
     expect(store.calls).toEqual(['current.forDecisions']);
     expect(out.decisions.slice(0, 3).map((d) => [d.subject, d.allowed, d.basis])).toEqual([
       ['yes', true, 'consent'],
@@ -332,7 +336,7 @@ describe('Consents.decide', () => {
     await consents.create(A.accountId, A.appId, [input({ subject: 'a', action: false })]);
     store.calls.length = 0;
     const out = await consents.decide(A.accountId, [item('a'), item('b'), item('c')], at);
-    expect(store.calls).toEqual(['current.forDecisions', 'events.newestBefore']);
+    expect(store.calls).toEqual(['links.any', 'current.forDecisions', 'events.newestBefore']);
     expect(out.at).toEqual(at);
     expect(out.decisions.map((d) => [d.basis, d.event?.id])).toEqual([
       ['consent', first!.id],

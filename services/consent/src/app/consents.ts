@@ -19,6 +19,7 @@ import {
   identifierErrors,
   LIMITS,
   stateKey,
+  supersedes,
   TOKEN_PATTERN,
   validateInputs,
   type ConsentEvent,
@@ -33,6 +34,7 @@ import { statisticsOf, versionedTargets, type Statistics } from '../domain/stati
 import { decideBatch, type DecisionAnswer, type DecisionItem } from './decisions';
 import type { Gvl } from '../domain/tcf-vendor';
 import { eraseSubject } from './erasure';
+import { Links } from './links';
 import type { ConsentLogPort, ConsentStore, ErasureRecord, EventPublisher, ExportFilter, SpecSource } from './ports';
 
 export const { searchPageDefault: SEARCH_DEFAULT_LIMIT, searchPageMax: SEARCH_MAX_LIMIT } = LIMITS;
@@ -66,6 +68,8 @@ export interface SearchParams {
   gpc?: boolean;
   jurisdiction?: string;
   current: boolean;
+  /** Without `current`: the histories of every identity linked to the subject, merged (current always resolves across links). */
+  linked?: boolean;
   limit?: number;
   /** Id of the last event of the previous page (results continue with older events). */
   cursor?: string;
@@ -94,7 +98,12 @@ export class Consents {
     /** The installation's erasure secret (ACCORD_ERASURE_KEY); per-account keys are derived from it. */
     private readonly erasureSecret: string = '',
     private readonly settings: WriteSettings = { publishLeaseMs: 30_000 },
-  ) {}
+  ) {
+    this.links = new Links(store.links);
+  }
+
+  /** Linked identities (app/links.ts): stored and listed there; current states, searches and decisions resolve across them. */
+  readonly links: Links;
 
   /** Group commit of create calls (see `create`). */
   private readonly writes = new GroupCommit<CreateCall, ConsentEvent[]>((batch) => this.writeBatch(batch), {
@@ -305,14 +314,16 @@ export class Consents {
       if (!jurisdiction) throw InvalidArgumentError.field('jurisdiction', contracts.regimes.JURISDICTION_MESSAGE);
     }
     let events: ConsentEvent[];
+    // linked identities: the subject's group (one lookup that finds nothing for a subject without links)
+    const names = p.current || p.linked ? (await this.links.group(p.accountId, p.issuer, p.subject)).names : [p.subject];
     if (p.current) {
       // the current states hold the newest event of each state: with a scope, one lookup by key;
-      // without, the states of this subject, issuer and target
+      // without, the states of this subject, issuer and target (of each linked identity: the newest per scope)
       const states =
         p.scope !== undefined && p.scope !== ''
-          ? [...(await this.store.current.byKeys(p.accountId, [stateKey(p.accountId, p.subject, p.issuer, p.target, p.scope)])).values()]
-          : await this.store.current.ofSubject(p.accountId, p.subject, p.issuer, [p.target], MAX_STATES);
-      events = states
+          ? [...(await this.store.current.byKeys(p.accountId, names.map((n) => stateKey(p.accountId, n, p.issuer, p.target, p.scope!)))).values()]
+          : (await Promise.all(names.map((n) => this.store.current.ofSubject(p.accountId, n, p.issuer, [p.target], MAX_STATES)))).flat();
+      events = newestAcrossIdentities(states)
         .filter((e) => !p.source || e.source === p.source)
         .filter((e) => (p.gpc === undefined || e.gpc === p.gpc) && (jurisdiction === undefined || e.jurisdiction === jurisdiction))
         .filter((e) => !p.cursor || e.id < p.cursor)
@@ -331,7 +342,14 @@ export class Consents {
       if (p.gpc !== undefined) q.gpc = p.gpc;
       if (jurisdiction !== undefined) q.jurisdiction = jurisdiction;
       if (p.cursor) q.before = p.cursor;
-      events = await this.store.events.history(q);
+      // linked: each identity's page, merged newest first (ids are time-ordered, so the cursor pages the merge)
+      events =
+        names.length === 1
+          ? await this.store.events.history(q)
+          : (await Promise.all(names.map((subject) => this.store.events.history({ ...q, subject }))))
+              .flat()
+              .sort((x, y) => (x.id < y.id ? 1 : -1))
+              .slice(0, limit + 1);
     }
     const page: { events: ConsentEvent[]; next?: string } = { events };
     if (events.length > limit) {
@@ -413,7 +431,12 @@ export class Consents {
     ];
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     if (targets.length > CURRENT_STATES_MAX) throw InvalidArgumentError.field('targets', `at most ${CURRENT_STATES_MAX}`);
-    const states = await this.store.current.ofSubject(accountId, subject, issuer, targets, CURRENT_STATES_MAX);
+    const { names } = await this.links.group(accountId, issuer, subject);
+    const states = newestAcrossIdentities(
+      names.length === 1
+        ? await this.store.current.ofSubject(accountId, subject, issuer, targets, CURRENT_STATES_MAX)
+        : (await Promise.all(names.map((n) => this.store.current.ofSubject(accountId, n, issuer, targets, CURRENT_STATES_MAX)))).flat(),
+    );
     return this.markLifecycle(
       accountId,
       states.sort((x, y) => (x.id < y.id ? 1 : -1)),
@@ -426,7 +449,9 @@ export class Consents {
   /** "May I process this?" for a batch of items, at now or a past `at` (app/decisions.ts). */
   async decide(accountId: string, items: DecisionItem[], at?: Date): Promise<{ at: Date; decisions: DecisionAnswer[] }> {
     requireAccount(accountId);
-    return decideBatch(this.store, this.receipt.specs, this.receipt.settings.baseUrl, accountId, items, at, Date.now(), this.tcfGvl);
+    return decideBatch(this.store, this.receipt.specs, this.receipt.settings.baseUrl, accountId, items, at, Date.now(), this.tcfGvl, (asked, before) =>
+      this.links.groups(accountId, asked, before),
+    );
   }
 
   async statistics(accountId: string, appId: string): Promise<Statistics> {
@@ -537,6 +562,20 @@ export class Consents {
   receiptKeys(): SigningKey['publicJwk'][] {
     return this.receipt.keys.map((k) => k.publicJwk);
   }
+}
+
+/**
+ * Current states across linked identities: for each (issuer, target, scope) the newest event of
+ * any identity decides (`supersedes`); its `subject` names the identity whose event it is. The
+ * states of one identity are one each already, so without links this changes nothing.
+ */
+function newestAcrossIdentities(states: ConsentEvent[]): ConsentEvent[] {
+  const newest = new Map<string, ConsentEvent>();
+  for (const e of states) {
+    const k = JSON.stringify([e.issuer, e.target, e.scope]);
+    if (supersedes(e, newest.get(k))) newest.set(k, e);
+  }
+  return newest.size === states.length ? states : [...newest.values()];
 }
 
 function publicJwkJson(key: SigningKey): JWK {

@@ -1,12 +1,13 @@
 import { contracts } from '@accord/proto';
 import { InvalidArgumentError, mapLimit, UnavailableError, type FieldError } from '@accord/common';
-import { DEFAULT_SCOPE, holdsReplacement, IDENTIFIER_MESSAGE, LIMITS, stateKey } from '../domain/consent';
+import { DEFAULT_SCOPE, holdsReplacement, IDENTIFIER_MESSAGE, LIMITS, stateKey, supersedes } from '../domain/consent';
 import { decide, decidedEvent, type DecidedEvent, type Decision, type DecisionSpec } from '../domain/decision';
 import { idFloor } from '../domain/event-id';
 import { specIdOfTarget, type SpecDetails } from '../domain/receipt';
 import { decideVendor, type Gvl, type TcDecodeCache } from '../domain/tcf-vendor';
 import { decideAtp, type AcDecodeCache } from '../domain/addtl-consent';
 import type { ConsentStore, SpecSource, StateRef } from './ports';
+import { groupKey, type LinkGroup } from './links';
 
 /** Items in one decisions call. */
 export const MAX_DECISIONS = contracts.consent.DECISIONS_MAX;
@@ -44,6 +45,8 @@ export interface DecisionAnswer extends Omit<Decision, 'basis'> {
   scope: string;
   /** The state's newest event as of `at`, when it has one (what the decision read of it): the evidence. */
   event?: DecidedEvent;
+  /** Subjects with linked identities: the identity whose event decided. */
+  identity?: string;
 }
 
 /**
@@ -67,6 +70,8 @@ export async function decideBatch(
   now: number = Date.now(),
   /** The operator's Global Vendor List (ACCORD_TCF_GVL), for items that ask a TCF vendor. */
   gvlOf: () => Gvl | undefined = () => undefined,
+  /** Linked identities: the groups of these (issuer, subject) names as the links stood before the id bound (app/links.ts). */
+  groupsOf?: (asked: Array<{ issuer: string; name: string }>, before: string | undefined) => Promise<Map<string, LinkGroup>>,
 ): Promise<{ at: Date; decisions: DecisionAnswer[] }> {
   const { norm, when } = validate(items, at, now);
   const asksVendors = norm.some((i) => i.vendor !== undefined);
@@ -75,8 +80,23 @@ export async function decideBatch(
     const i = norm.findIndex((n) => n.vendor !== undefined);
     throw invalid([{ field: `/items/${i}/vendor`, message: 'needs a TCF Global Vendor List, and this deployment has none (ACCORD_TCF_GVL)' }]);
   }
-  const keys = norm.map((i) => stateKey(accountId, i.subject, i.issuer, i.target, i.scope));
-  const unique = [...new Set(keys)];
+  // linked identities: each item reads the states of every identity of its subject's group (as of `at`)
+  const groups = groupsOf
+    ? await groupsOf(
+        norm.map((i) => ({ issuer: i.issuer, name: i.subject })),
+        when === now ? undefined : idFloor(when + 1),
+      )
+    : undefined;
+  const namesOf = (i: NormalizedItem) => groups?.get(groupKey(i.issuer, i.subject))?.names ?? [i.subject];
+  const refOf = new Map<string, StateRef>();
+  const keysOf = norm.map((item) =>
+    namesOf(item).map((subject) => {
+      const k = stateKey(accountId, subject, item.issuer, item.target, item.scope);
+      refOf.set(k, { subject, issuer: item.issuer, target: item.target, scope: item.scope });
+      return k;
+    }),
+  );
+  const unique = [...refOf.keys()];
   const asksAtps = norm.some((i) => i.atpVendor !== undefined);
   const strings = asksVendors || asksAtps ? { ...(asksVendors ? { tcString: true } : {}), ...(asksAtps ? { addtlConsent: true } : {}) } : undefined;
   const current = await store.current.forDecisions(accountId, unique, strings);
@@ -93,11 +113,7 @@ export async function decideBatch(
       else older.push(k);
     }
     if (older.length) {
-      const want = new Set(older);
-      const refs: StateRef[] = [];
-      norm.forEach((item, i) => {
-        if (want.delete(keys[i]!)) refs.push(item);
-      });
+      const refs = older.map((k) => refOf.get(k)!);
       for (const [k, e] of await store.events.newestBefore(accountId, refs, bound)) asOf.set(k, decidedEvent(e));
     }
   }
@@ -105,13 +121,23 @@ export async function decideBatch(
   const parsedAc: AcDecodeCache = new Map();
   const specOf = await specsOf(specs, baseUrl, accountId, norm, when === now ? undefined : new Date(when));
   const decisions = norm.map((item, i): DecisionAnswer => {
-    const event = asOf.get(keys[i]!);
+    // the newest event of any identity of the group decides (one key without links)
+    let event: DecidedEvent | undefined;
+    let identity: string | undefined;
+    for (const k of keysOf[i]!) {
+      const e = asOf.get(k);
+      if (e && supersedes(e, event)) {
+        event = e;
+        identity = refOf.get(k)!.subject;
+      }
+    }
+    const linked = keysOf[i]!.length > 1 && identity !== undefined ? { identity } : {};
     if (item.vendor !== undefined && item.purpose !== undefined && gvl) {
       const v = decideVendor(event?.tcString, item.vendor, item.purpose, gvl, decodedTc);
       const answer: DecisionAnswer = { subject: item.subject, issuer: item.issuer, target: item.target, scope: item.scope, ...v };
       Object.assign(answer, { vendor: item.vendor, purpose: item.purpose, gvlVersion: gvl.version });
       if (event) answer.event = event;
-      return answer;
+      return Object.assign(answer, linked);
     }
     if (item.atpVendor !== undefined) {
       const answer: DecisionAnswer = {
@@ -123,14 +149,14 @@ export async function decideBatch(
       };
       answer.atpVendor = item.atpVendor;
       if (event) answer.event = event;
-      return answer;
+      return Object.assign(answer, linked);
     }
     const specId = specIdOfTarget(item.target, baseUrl);
     const spec = specId === undefined ? undefined : specOf.get(specId);
     const d = decide(event, { at: when, spec, jurisdiction: item.jurisdiction, gpc: item.gpc });
     const out: DecisionAnswer = { subject: item.subject, issuer: item.issuer, target: item.target, scope: item.scope, ...d };
     if (event) out.event = event;
-    return out;
+    return Object.assign(out, linked);
   });
   return { at: new Date(when), decisions };
 }

@@ -6,6 +6,12 @@ import type { LinkStore } from './ports';
 
 /** Links read to resolve one name: its own, and those naming it as subject (a subject has at most MAX_LINKED_IDENTITIES current ones). */
 const RESOLVE_READ = 1000;
+/**
+ * How long this process takes an account without links to have none (reads skip the link lookups
+ * meanwhile). An account's first link made by another replica shows here within this time; once an
+ * account has links, every read looks them up.
+ */
+export const LINKLESS_RECHECK_MS = 2000;
 export const LINKS_PAGE_DEFAULT = 100;
 export const LINKS_PAGE_MAX = 1000;
 
@@ -15,6 +21,9 @@ export interface LinkGroup {
   /** The subject, then its linked identities (sorted); just `[name]` for a name without links. */
   names: string[];
 }
+
+/** The key of a name's group in `Links.groups`. */
+export const groupKey = (issuer: string, name: string): string => `${issuer}\u0000${name}`;
 
 /** Where a stored link goes next (the outbox relay publishes it as `subject.linked`; the log gives it a leaf). */
 export interface LinkSink {
@@ -30,7 +39,32 @@ export class Links {
   constructor(
     private readonly store: LinkStore,
     private readonly sink: LinkSink = { stored: () => undefined },
+    private readonly clock: () => number = Date.now,
   ) {}
+
+  /** Accounts known to have links (for good), and accounts without links until when (ms). */
+  private readonly linked = new Set<string>();
+  private readonly linkless = new Map<string, number>();
+
+  /**
+   * Whether reads of the account must consult links: yes once it has any; an account without
+   * links is looked at again after LINKLESS_RECHECK_MS, so the hot path of an account that never
+   * links (current states, decisions) costs no link lookup at all.
+   */
+  private async consult(accountId: string): Promise<boolean> {
+    if (this.linked.has(accountId)) return true;
+    const until = this.linkless.get(accountId);
+    if (until !== undefined && until > this.clock()) return false;
+    const has = await this.store.any(accountId);
+    if (has) {
+      this.linked.add(accountId);
+      this.linkless.delete(accountId);
+    } else {
+      if (this.linkless.size > 100_000) this.linkless.clear();
+      this.linkless.set(accountId, this.clock() + LINKLESS_RECHECK_MS);
+    }
+    return has;
+  }
 
   /** Stores a link event (application tokens only: the gateway refuses consent sessions). */
   async link(accountId: string, appId: string, input: { issuer?: unknown; identity?: unknown; subject?: unknown }): Promise<LinkEvent> {
@@ -46,6 +80,8 @@ export class Links {
     }
     const ev = buildLink(accountId, appId, link);
     await this.store.insert(ev);
+    this.linked.add(accountId);
+    this.linkless.delete(accountId);
     this.sink.stored(ev);
     return ev;
   }
@@ -64,7 +100,7 @@ export class Links {
     const candidates = [...new Set(around.filter((l) => l.subject !== null && names.includes(l.subject)).map((l) => l.identity))].filter(
       (i) => !names.includes(i),
     );
-    const more = candidates.length ? await this.store.ofIdentities(accountId, issuer, candidates, before, RESOLVE_READ) : [];
+    const more = candidates.length ? await this.store.ofIdentities(accountId, issuer, candidates, before, RESOLVE_READ * 10) : [];
     return currentLinks([...around, ...more]);
   }
 
@@ -73,16 +109,43 @@ export class Links {
    * now when undefined). A name without links costs one indexed lookup that finds nothing.
    */
   async group(accountId: string, issuer: string, name: string, before?: string): Promise<LinkGroup> {
-    const around = await this.store.naming(accountId, issuer, [name], before, RESOLVE_READ);
-    if (!around.length) return { subject: name, names: [name] };
-    const own = currentLinks(around.filter((l) => l.identity === name)).get(name);
-    const subject = own?.subject ?? name;
-    const links = subject === name ? around : await this.store.naming(accountId, issuer, [subject], before, RESOLVE_READ);
-    const current = await this.currentAround(accountId, issuer, [subject], links, before);
-    const identities = identitiesOf(subject, current.values())
-      .filter((i) => i !== subject)
-      .slice(0, MAX_LINKED_IDENTITIES);
-    return { subject, names: [subject, ...identities] };
+    return (await this.groups(accountId, [{ issuer, name }], before)).get(groupKey(issuer, name))!;
+  }
+
+  /**
+   * The groups of many names at once (decisions): per issuer one lookup of the links naming any of
+   * them, and only when some have links, one of their subjects' links and one of the candidate
+   * identities' own links. By `groupKey(issuer, name)`.
+   */
+  async groups(accountId: string, asked: Array<{ issuer: string; name: string }>, before?: string): Promise<Map<string, LinkGroup>> {
+    const out = new Map<string, LinkGroup>();
+    const byIssuer = new Map<string, Set<string>>();
+    for (const { issuer, name } of asked) {
+      out.set(groupKey(issuer, name), { subject: name, names: [name] });
+      byIssuer.set(issuer, (byIssuer.get(issuer) ?? new Set()).add(name));
+    }
+    if (!(await this.consult(accountId))) return out;
+    for (const [issuer, set] of byIssuer) {
+      const names = [...set];
+      const read = RESOLVE_READ * Math.max(1, Math.min(names.length, 10));
+      const around = await this.store.naming(accountId, issuer, names, before, read);
+      if (!around.length) continue;
+      // each name's subject: its own newest link's, else itself
+      const own = currentLinks(around.filter((l) => set.has(l.identity)));
+      const subjectOf = (n: string) => own.get(n)?.subject ?? n;
+      const subjects = [...new Set(names.map(subjectOf))];
+      const elsewhere = subjects.filter((s) => !set.has(s));
+      const links = elsewhere.length ? [...around, ...(await this.store.naming(accountId, issuer, elsewhere, before, read))] : around;
+      const current = await this.currentAround(accountId, issuer, subjects, links, before);
+      for (const n of names) {
+        const subject = subjectOf(n);
+        const identities = identitiesOf(subject, current.values())
+          .filter((i) => i !== subject)
+          .slice(0, MAX_LINKED_IDENTITIES);
+        out.set(groupKey(issuer, n), { subject, names: [subject, ...identities] });
+      }
+    }
+    return out;
   }
 
   /**

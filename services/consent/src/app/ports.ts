@@ -496,6 +496,8 @@ export interface LinkQuery {
 export interface LinkStore {
   /** Stores one link event. */
   insert(link: LinkEvent): Promise<void>;
+  /** Whether the account has any link event (one indexed probe). */
+  any(accountId: string): Promise<boolean>;
   /** Links of the account and issuer whose identity or subject is one of `names`, ids below `before` when given, newest first, at most `limit`. One command. */
   naming(accountId: string, issuer: string, names: string[], before: string | undefined, limit: number): Promise<LinkEvent[]>;
   /** Links of the account whose identity is one of `identities` (any issuer when none is given), ids below `before`, newest first, at most `limit`. One command. */

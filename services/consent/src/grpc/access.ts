@@ -27,6 +27,8 @@ export const consentAccess: AccessTable<consentv1.ConsentServiceServer> = {
   eraseSubject: platform,
   listErasures: platform,
   decide: platform,
+  linkSubject: platform,
+  listSubjectLinks: platform,
 };
 
 export const activityAccess: AccessTable<consentactivityv1.ConsentActivityServiceServer> = {

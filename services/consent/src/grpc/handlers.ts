@@ -1,9 +1,10 @@
 import { implement, type Handlers, type Logger } from '@accord/common';
-import { consentv1 } from '@accord/proto';
+import { consentv1, type consentlinksv1 } from '@accord/proto';
 import type { Consents } from '../app/consents';
 import type { DecisionAnswer } from '../app/decisions';
 import { subjectExport, type SubjectExportFilter } from '../app/exports';
 import type { ConsentInput } from '../domain/consent';
+import type { LinkEvent } from '../domain/link';
 import { eventMessage } from '../domain/wire';
 import { countRecorded } from '../metrics';
 import type { ConsentLog } from '../app/log';
@@ -20,6 +21,13 @@ function erasureToProto(e: ErasureRecord): consentv1.Erasure {
     states: e.states,
   };
   if (e.issuer) out.issuer = e.issuer;
+  return out;
+}
+
+function linkMessage(l: LinkEvent): consentlinksv1.SubjectLink {
+  const out: consentlinksv1.SubjectLink = { id: l.id, appId: l.appId, issuer: l.issuer, identity: l.identity, createdAt: l.createdAt };
+  if (l.subject !== null) out.subject = l.subject;
+  if (l.erasedAt) out.erasedAt = l.erasedAt;
   return out;
 }
 
@@ -42,6 +50,7 @@ function decisionMessage(d: DecisionAnswer): consentv1.Decision {
   const out: consentv1.Decision = { subject: d.subject, issuer: d.issuer, target: d.target, scope: d.scope, allowed: d.allowed, basis: d.basis };
   if (d.event) {
     out.eventId = d.event.id;
+    if (d.identity !== undefined) out.identity = d.identity;
     if (d.event.targetVersion !== undefined) out.targetVersion = d.event.targetVersion;
     if (d.event.expiresAt !== undefined) out.expiresAt = d.event.expiresAt;
   }
@@ -79,6 +88,7 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       if (req.jurisdiction) params.jurisdiction = req.jurisdiction;
       if (req.page?.limit) params.limit = req.page.limit;
       if (req.page?.cursor) params.cursor = req.page.cursor;
+      if (req.linked) params.linked = true;
       const page = await consents.search(params);
       return { events: page.events.map(eventMessage), nextCursor: page.next ?? '' };
     },
@@ -153,6 +163,20 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
     async getConsistencyProof(req) {
       const out = await log.consistencyProof(req.accountId, req.first, req.second);
       return { first: out.first, second: out.second, proof: out.proof };
+    },
+    async linkSubject(req) {
+      return linkMessage(
+        await consents.links.link(req.accountId, req.appId, { issuer: req.issuer, identity: req.identity, subject: req.subject === undefined ? null : req.subject }),
+      );
+    },
+    async listSubjectLinks(req) {
+      const q: Parameters<Consents['links']['list']>[1] = { issuer: req.issuer, history: req.history };
+      if (req.identity) q.identity = req.identity;
+      if (req.subject) q.subject = req.subject;
+      if (req.page?.limit) q.limit = req.page.limit;
+      if (req.page?.cursor) q.cursor = req.page.cursor;
+      const out = await consents.links.list(req.accountId, q);
+      return { links: out.links.map(linkMessage), nextCursor: out.next ?? '' };
     },
   };
   return implement<consentv1.ConsentServiceServer>(impl, logger);

@@ -23,6 +23,10 @@ export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
       if (links.has(link.id)) throw new Error(`duplicate link id ${link.id}`);
       links.set(link.id, copy(link));
     },
+    async any(accountId) {
+      call('links.any');
+      return [...links.values()].some((l) => l.accountId === accountId);
+    },
     async naming(accountId, issuer, names, before, limit) {
       call('links.naming');
       return newest(

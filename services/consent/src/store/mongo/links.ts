@@ -56,6 +56,9 @@ export function mongoLinkStore(model: Model<LinkDoc>): LinkStore {
       const { id, erasedAt: _e, ...rest } = link;
       await col.insertOne({ _id: id, ...rest });
     },
+    async any(accountId) {
+      return (await col.findOne({ accountId }, { projection: { _id: 1 } })) !== null;
+    },
     /** Served by `identity_links` and `subject_links` (an $or of two index scans). */
     async naming(accountId, issuer, names, before, limit) {
       const docs = await col

@@ -20,6 +20,7 @@ import {
 } from '@grpc/grpc-js';
 import { Timestamp } from '../../../google/protobuf/timestamp';
 import { JwkSet, PageRequest } from '../../common/v1/common';
+import { LinkSubjectRequest, ListSubjectLinksRequest, ListSubjectLinksResponse, SubjectLink } from './links';
 
 export interface DecideRequest {
   accountId: string;
@@ -95,6 +96,11 @@ export interface Decision {
    * ac-not-disclosed or no-ac-string).
    */
   atpVendor?: number | undefined;
+  /**
+   * Linked identities: the identity whose event decided (the asked subject's own, or one linked
+   * to it). Numbered apart from the fields above so that other additions keep their numbers.
+   */
+  identity?: string | undefined;
 }
 
 export interface EraseSubjectRequest {
@@ -311,6 +317,11 @@ export interface SearchConsentsRequest {
   /** Only events with this gpc / this jurisdiction (upper case ISO code); with current, the current event when it matches. */
   gpc?: boolean | undefined;
   jurisdiction?: string | undefined;
+  /**
+   * Without current: the histories of every identity linked to the subject, merged newest first
+   * (current always resolves across links). Numbered apart, like Decision.identity.
+   */
+  linked: boolean;
 }
 
 export interface SearchConsentsResponse {
@@ -947,6 +958,7 @@ function createBaseDecision(): Decision {
     purpose: undefined,
     gvlVersion: undefined,
     atpVendor: undefined,
+    identity: undefined,
   };
 }
 
@@ -993,6 +1005,9 @@ export const Decision: MessageFns<Decision> = {
     }
     if (message.atpVendor !== undefined) {
       writer.uint32(112).int32(message.atpVendor);
+    }
+    if (message.identity !== undefined) {
+      writer.uint32(162).string(message.identity);
     }
     return writer;
   },
@@ -1122,6 +1137,14 @@ export const Decision: MessageFns<Decision> = {
             message.atpVendor = reader.int32();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.identity = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1158,6 +1181,7 @@ export const Decision: MessageFns<Decision> = {
           ? globalThis.Number(object.gvl_version)
           : undefined,
       atpVendor: isSet(object.atpVendor) ? globalThis.Number(object.atpVendor) : isSet(object.atp_vendor) ? globalThis.Number(object.atp_vendor) : undefined,
+      identity: isSet(object.identity) ? globalThis.String(object.identity) : undefined,
     };
   },
 
@@ -1205,6 +1229,9 @@ export const Decision: MessageFns<Decision> = {
     if (message.atpVendor !== undefined) {
       obj.atpVendor = Math.round(message.atpVendor);
     }
+    if (message.identity !== undefined) {
+      obj.identity = message.identity;
+    }
     return obj;
   },
 
@@ -1227,6 +1254,7 @@ export const Decision: MessageFns<Decision> = {
     message.purpose = object.purpose ?? undefined;
     message.gvlVersion = object.gvlVersion ?? undefined;
     message.atpVendor = object.atpVendor ?? undefined;
+    message.identity = object.identity ?? undefined;
     return message;
   },
 };
@@ -3889,6 +3917,7 @@ function createBaseSearchConsentsRequest(): SearchConsentsRequest {
     page: undefined,
     gpc: undefined,
     jurisdiction: undefined,
+    linked: false,
   };
 }
 
@@ -3923,6 +3952,9 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
     }
     if (message.jurisdiction !== undefined) {
       writer.uint32(82).string(message.jurisdiction);
+    }
+    if (message.linked !== false) {
+      writer.uint32(160).bool(message.linked);
     }
     return writer;
   },
@@ -4020,6 +4052,14 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
             message.jurisdiction = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.linked = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4044,6 +4084,7 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
       gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : undefined,
       jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
+      linked: isSet(object.linked) ? globalThis.Boolean(object.linked) : false,
     };
   },
 
@@ -4079,6 +4120,9 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
     if (message.jurisdiction !== undefined) {
       obj.jurisdiction = message.jurisdiction;
     }
+    if (message.linked !== false) {
+      obj.linked = message.linked;
+    }
     return obj;
   },
 
@@ -4097,6 +4141,7 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
     message.page = object.page !== undefined && object.page !== null ? PageRequest.fromPartial(object.page) : undefined;
     message.gpc = object.gpc ?? undefined;
     message.jurisdiction = object.jurisdiction ?? undefined;
+    message.linked = object.linked ?? false;
     return message;
   },
 };
@@ -5991,6 +6036,30 @@ export const ConsentServiceService = {
     responseSerialize: (value: DecideResponse): Buffer => Buffer.from(DecideResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DecideResponse => DecideResponse.decode(value),
   },
+  /**
+   * Links an identity to a subject for one issuer, or unlinks it (no subject): an immutable link
+   * event (docs/consent.md, Linked identities). INVALID_ARGUMENT names the field; ALREADY_EXISTS
+   * names identity or subject when the link would chain (no link may lead to another).
+   */
+  linkSubject: {
+    path: '/accord.consent.v1.ConsentService/LinkSubject' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LinkSubjectRequest): Buffer => Buffer.from(LinkSubjectRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LinkSubjectRequest => LinkSubjectRequest.decode(value),
+    responseSerialize: (value: SubjectLink): Buffer => Buffer.from(SubjectLink.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SubjectLink => SubjectLink.decode(value),
+  },
+  /** The current links of an identity or of a subject (of one issuer), or every link event with `history`. */
+  listSubjectLinks: {
+    path: '/accord.consent.v1.ConsentService/ListSubjectLinks' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSubjectLinksRequest): Buffer => Buffer.from(ListSubjectLinksRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSubjectLinksRequest => ListSubjectLinksRequest.decode(value),
+    responseSerialize: (value: ListSubjectLinksResponse): Buffer => Buffer.from(ListSubjectLinksResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSubjectLinksResponse => ListSubjectLinksResponse.decode(value),
+  },
 } as const;
 
 export interface ConsentServiceServer extends UntypedServiceImplementation {
@@ -6033,6 +6102,14 @@ export interface ConsentServiceServer extends UntypedServiceImplementation {
    * specifications of the targets cannot be read.
    */
   decide: handleUnaryCall<DecideRequest, DecideResponse>;
+  /**
+   * Links an identity to a subject for one issuer, or unlinks it (no subject): an immutable link
+   * event (docs/consent.md, Linked identities). INVALID_ARGUMENT names the field; ALREADY_EXISTS
+   * names identity or subject when the link would chain (no link may lead to another).
+   */
+  linkSubject: handleUnaryCall<LinkSubjectRequest, SubjectLink>;
+  /** The current links of an identity or of a subject (of one issuer), or every link event with `history`. */
+  listSubjectLinks: handleUnaryCall<ListSubjectLinksRequest, ListSubjectLinksResponse>;
 }
 
 export interface ConsentServiceClient extends Client {
@@ -6222,6 +6299,32 @@ export interface ConsentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DecideResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Links an identity to a subject for one issuer, or unlinks it (no subject): an immutable link
+   * event (docs/consent.md, Linked identities). INVALID_ARGUMENT names the field; ALREADY_EXISTS
+   * names identity or subject when the link would chain (no link may lead to another).
+   */
+  linkSubject(request: LinkSubjectRequest, callback: (error: ServiceError | null, response: SubjectLink) => void): ClientUnaryCall;
+  linkSubject(request: LinkSubjectRequest, metadata: Metadata, callback: (error: ServiceError | null, response: SubjectLink) => void): ClientUnaryCall;
+  linkSubject(
+    request: LinkSubjectRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SubjectLink) => void,
+  ): ClientUnaryCall;
+  /** The current links of an identity or of a subject (of one issuer), or every link event with `history`. */
+  listSubjectLinks(request: ListSubjectLinksRequest, callback: (error: ServiceError | null, response: ListSubjectLinksResponse) => void): ClientUnaryCall;
+  listSubjectLinks(
+    request: ListSubjectLinksRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSubjectLinksResponse) => void,
+  ): ClientUnaryCall;
+  listSubjectLinks(
+    request: ListSubjectLinksRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSubjectLinksResponse) => void,
   ): ClientUnaryCall;
 }
 
