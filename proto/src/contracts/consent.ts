@@ -215,6 +215,12 @@ export const ConsentSearchQuery = z.object({
       'Only events recorded with this `gpc` (true: with a GPC signal; false: those that say there was none). With current=true: the current event is returned only when it matches.',
     ),
   jurisdiction: Jurisdiction.optional().describe('Only events recorded in this jurisdiction (exactly this code). With current=true: as `gpc`.'),
+  linked: z
+    .boolean()
+    .optional()
+    .describe(
+      'Linked identities (POST /consent/v0/subjects/links): without current, true merges the histories of the subject and of every identity linked to it, newest first (each event names its own subject). current=true always resolves across links: the newest event of any of them per scope.',
+    ),
 });
 registry.add(ConsentSearchQuery, { id: 'ConsentSearchQuery' });
 
@@ -605,6 +611,12 @@ export const Decision = z
         'Why: `consent` (a current accept), `declined` (a current decline or withdrawal), `no-consent` (no event, or only `action: null`, under opt-in), `expired` (the accept lapsed), `renewal-required` (accepted a version older than the specification’s latest material change), `opt-out` (allowed: opt-out regime, no decline), `gpc` (refused by an honoured Global Privacy Control signal), `not-required` (a specification whose legal basis is not CONSENT, or a `notice` regime) With `vendor` and `purpose`, from the TC string of the current event: `tcf-consent` (purpose and vendor consent), `tcf-legitimate-interest` (legitimate interest, not objected to), `tcf-refused` (neither, the vendor not disclosed, or not in the GVL for that purpose), `tcf-restricted` (a publisher restriction forbids it), `no-tc-string` (the current event carries none). With `atpVendor`, from the Additional Consent string of the current event: `ac-consent` (the ATP is consented), `ac-refused` (disclosed to the subject without consent; with a version 1 string, not consented), `ac-not-disclosed` (not in the string at all), `no-ac-string` (the current event carries none).',
       ),
     eventId: z.string().regex(EVENT_ID_PATTERN).optional().describe('The state’s newest event as of `at`, when it has one: what the decision rests on.'),
+    identity: z
+      .string()
+      .optional()
+      .describe(
+        'Subjects with linked identities (POST /consent/v0/subjects/links): the identity whose event decided — the subject itself or one linked to it as of `at`.',
+      ),
     targetVersion: z.int().optional().describe('That event’s specification version, when it has one.'),
     expiresAt: dateTime().optional().describe('When that event lapses (or lapsed), when it does.'),
     regime: z

@@ -10,3 +10,4 @@ export * as regimes from './regimes';
 export * as sessions from './sessions';
 export * as webhooks from './webhooks';
 export { componentSchemas, jsonSchemaOf, longerThan, type JsonSchema } from './json-schema';
+export * as links from './links';

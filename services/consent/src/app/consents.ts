@@ -524,14 +524,25 @@ export class Consents {
    * Erases a subject (docs/consent.md, Erasure): its personal data in every event of the account
    * (of one issuer, when given) becomes keyed hashes, the events stay as evidence; recorded with
    * who asked and how many events and states changed, under the subject's hash only. Erasing
-   * again changes nothing and answers 0.
+   * again changes nothing and answers 0. The identities linked to the subject when it is erased
+   * (docs/consent.md, Linked identities) are erased with it — their events of the link's issuer —
+   * and the link events name the erased ones by their hashes; the counts include them.
    */
   async erase(accountId: string, appId: string, clientId: string, input: { subject?: string; issuer?: string }): Promise<ErasureRecord> {
     requireOwner(accountId, appId);
     const { subject, issuer } = validateErase(input);
     if (!this.erasureSecret) throw new FailedPreconditionError('Subject erasure is not configured (ACCORD_ERASURE_KEY).');
     const at = new Date();
-    const out = await eraseSubject(this.store.erasure, accountId, subject, issuer, accountErasureKey(this.erasureSecret, accountId), at);
+    const key = accountErasureKey(this.erasureSecret, accountId);
+    // linked identities: read before anything is rewritten (the links name the subject in clear until then)
+    const linked = await this.links.linkedForErasure(accountId, subject, issuer);
+    const out = await eraseSubject(this.store.erasure, accountId, subject, issuer, key, at);
+    for (const l of linked) {
+      const more = await eraseSubject(this.store.erasure, accountId, l.identity, l.issuer, key, at);
+      out.events += more.events;
+      out.states += more.states;
+    }
+    await this.links.erase(accountId, [subject, ...linked.map((l) => l.identity)], issuer, key, at);
     const rec: ErasureRecord = {
       id: timeOrderedId(at),
       accountId,

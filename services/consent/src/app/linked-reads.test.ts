@@ -8,10 +8,10 @@ const A = { accountId: 'acc', appId: 'app' };
 const input = (subject: string, over: Partial<ConsentInput> = {}): ConsentInput => ({ subject, issuer: I, target: T, action: true, ...over });
 const pause = () => new Promise((r) => setTimeout(r, 3));
 
-function setUp() {
+function setUp(erasureSecret = '') {
   const store = memoryConsentStore();
   const specs = { lookup: async () => undefined, current: async () => undefined, asOf: async () => undefined };
-  const consents = new Consents(store, { publishStored: () => undefined }, { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs }, { warn: () => undefined });
+  const consents = new Consents(store, { publishStored: () => undefined }, { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs }, { warn: () => undefined }, undefined, erasureSecret);
   const record = async (i: ConsentInput) => {
     const [e] = await consents.create(A.accountId, A.appId, [i]);
     await pause();
@@ -102,5 +102,26 @@ describe('reads across linked identities', () => {
     await consents.currentStates('acc', 'user-7', I, []);
     await consents.decide('acc', many);
     expect(store.calls).toEqual(['links.naming', 'current.ofSubject', 'links.naming', 'links.ofIdentities', 'current.forDecisions']);
+  });
+
+  it('erasing a subject erases its linked identities too, keeping the events and links as evidence under hashes', async () => {
+    const { store, consents, record, link } = setUp('secret-of-the-installation-for-tests-only');
+    await record(input('device-a', { scope: 'ads' }));
+    await record(input('user-42', { scope: 'email' }));
+    const other = await record(input('device-z'));
+    await link('device-a', 'user-42');
+    await link('device-z', 'user-7');
+    const rec = await consents.erase('acc', 'app', 'client', { subject: 'user-42' });
+    expect(rec).toMatchObject({ events: 2, states: 2 });
+    expect(await consents.currentStates('acc', 'device-a', I, [])).toEqual([]);
+    expect(await consents.currentStates('acc', 'user-42', I, [])).toEqual([]);
+    // another person's device stays
+    expect((await consents.currentStates('acc', 'user-7', I, [])).map((e) => e.id)).toEqual([other.id]);
+    const links = await store.links.naming('acc', I, [rec.subjectHash], undefined, 10);
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatchObject({ identity: expect.stringMatching(/^erased:/), subject: rec.subjectHash, erasedAt: expect.any(Date) });
+    expect(JSON.stringify(await store.links.naming('acc', I, ['device-a', 'user-42'], undefined, 10))).toBe('[]');
+    // again: nothing left
+    expect(await consents.erase('acc', 'app', 'client', { subject: 'user-42' })).toMatchObject({ events: 0, states: 0 });
   });
 });

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@accord/common';
+import { ERASED_PREFIX, pseudonym } from '../domain/erasure';
 import { EVENT_ID_PATTERN, LIMITS } from '../domain/consent';
 import { buildLink, checkNoChain, currentLinks, identitiesOf, MAX_LINKED_IDENTITIES, validateLink, type LinkEvent } from '../domain/link';
 import { holdsReplacement, IDENTIFIER_MESSAGE } from '../domain/consent';
@@ -190,5 +191,44 @@ export class Links {
     const current = await this.currentAround(accountId, issuer, [subject], around, undefined);
     const links = [...current.values()].filter((l) => l.subject === subject).sort((x, y) => (x.id < y.id ? 1 : -1));
     return { links: links.slice(0, limit) };
+  }
+
+  /**
+   * Erasure across links: the identities linked to `subject` when it is erased (of `issuer`, or of
+   * every issuer its links name), each with the issuer of its link. Their events are erased with
+   * the subject's (app/consents.ts `erase`).
+   */
+  async linkedForErasure(accountId: string, subject: string, issuer: string | undefined): Promise<Array<{ identity: string; issuer: string }>> {
+    const naming = await this.store.inClear(accountId, subject, issuer, RESOLVE_READ);
+    const issuers = [...new Set(naming.filter((l) => l.subject === subject).map((l) => l.issuer))];
+    const out: Array<{ identity: string; issuer: string }> = [];
+    for (const i of issuers) {
+      const g = await this.group(accountId, i, subject);
+      if (g.subject === subject) for (const identity of g.names.slice(1)) out.push({ identity, issuer: i });
+    }
+    return out;
+  }
+
+  /**
+   * Erases names in the link events (of `issuer`, when given): each erased name, as identity or
+   * subject, becomes its keyed hash (domain/erasure.ts `pseudonym`), so the links keep joining the
+   * erased pseudonyms and other names stay as they were. Resolves with how many events changed.
+   */
+  async erase(accountId: string, names: string[], issuer: string | undefined, key: Buffer, at: Date): Promise<number> {
+    const erased = new Set(names);
+    const hashed = (v: string | null) => (v !== null && erased.has(v) && !v.startsWith(ERASED_PREFIX) ? pseudonym(key, v) : v);
+    let changed = 0;
+    for (const name of names) {
+      for (let round = 0; round < 1000; round++) {
+        const links = await this.store.inClear(accountId, name, issuer, RESOLVE_READ);
+        if (!links.length) break;
+        const n = await this.store.rewrite(
+          links.map((l) => ({ id: l.id, identity: l.identity, set: { identity: hashed(l.identity)!, subject: hashed(l.subject), erasedAt: at } })),
+        );
+        changed += n;
+        if (!n) break;
+      }
+    }
+    return changed;
   }
 }

@@ -2,6 +2,7 @@ import { commonSchemas, rateLimitedResponse, securitySchemes, systemOpenApi, tok
 import { consentOpenApi } from './consent';
 import { consentImportsOpenApi } from './consent-imports';
 import { consoleOpenApi } from './console';
+import { linksOpenApi } from './links';
 import { dataprocessingOpenApi } from './dataprocessing';
 import { oauthOpenApi } from './oauth';
 import { sessionsOpenApi } from './sessions';
@@ -17,6 +18,7 @@ export const fragments: OpenApiFragment[] = [
   webhooksOpenApi,
   sessionsOpenApi,
   consoleOpenApi,
+  linksOpenApi,
 ];
 
 /** The OpenAPI 3.1 document of the whole REST surface, served at GET /openapi.json. */

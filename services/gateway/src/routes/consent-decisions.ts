@@ -21,6 +21,7 @@ export function decisionRoutes(r: Router, ctx: GatewayContext): void {
       basis: d.basis as contracts.consent.DecisionJson['basis'],
     };
     if (d.eventId !== undefined) out.eventId = d.eventId;
+    if (d.identity !== undefined) out.identity = d.identity;
     if (d.targetVersion !== undefined) out.targetVersion = d.targetVersion;
     if (d.expiresAt !== undefined) out.expiresAt = d.expiresAt.toISOString();
     if (d.regime) out.regime = d.regime as NonNullable<contracts.consent.DecisionJson['regime']>;

@@ -12,6 +12,7 @@ import { eventRecord } from './dpv';
 import { asksJsonLd, sendJsonLd } from './jsonld';
 import { importRoutes } from './consent-imports';
 import type { Limiter } from '../limits/limiter';
+import { linkRoutes } from './consent-links';
 import { strictRouter } from './router';
 
 /** The REST JSON of a consent event (kept in @accord/proto, shared with the admin CLI's export). */
@@ -36,6 +37,7 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler, l
   evidenceRoutes(r, ctx);
   subjectRoutes(r, ctx);
   importRoutes(r, ctx, limiter);
+  linkRoutes(r, ctx);
   r.get('/consents/:id', async (req, res) => {
     const id = String(req.params.id);
     if (!EVENT_ID.test(id)) throw HttpProblem.notFound('No such consent event.');
@@ -64,6 +66,7 @@ function readRoutes(r: Router, ctx: GatewayContext): void {
       cursor?: string;
       gpc?: boolean;
       jurisdiction?: string;
+      linked?: boolean;
     };
     const out = await consent.searchConsents({
       accountId: req.auth!.accountId,
@@ -75,6 +78,7 @@ function readRoutes(r: Router, ctx: GatewayContext): void {
       ...(q.gpc !== undefined ? { gpc: q.gpc } : {}),
       ...(q.jurisdiction ? { jurisdiction: q.jurisdiction } : {}),
       current: q.current === true,
+      ...(q.linked ? { linked: true } : {}),
       page: { limit: q.limit ?? 0, cursor: q.cursor ?? '' },
     });
     if (out.nextCursor) {

@@ -101,6 +101,9 @@ export const PERMISSIONS: Record<OperationKey, Permission> = {
   // imports: an application's token only (no session right: a browser never imports history)
   'POST /consent/v0/imports': consent(),
   'GET /consent/v0/imports/{id}': consent(),
+  // Linked identities: an application's token only, never a consent session (a browser would attach its device to anyone's consents).
+  'POST /consent/v0/subjects/links': consent(),
+  'GET /consent/v0/subjects/links': consent(),
 
   ...DATAPROCESSING,
   ...WEBHOOKS,

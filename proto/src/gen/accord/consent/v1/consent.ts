@@ -321,7 +321,7 @@ export interface SearchConsentsRequest {
    * Without current: the histories of every identity linked to the subject, merged newest first
    * (current always resolves across links). Numbered apart, like Decision.identity.
    */
-  linked: boolean;
+  linked?: boolean | undefined;
 }
 
 export interface SearchConsentsResponse {
@@ -3917,7 +3917,7 @@ function createBaseSearchConsentsRequest(): SearchConsentsRequest {
     page: undefined,
     gpc: undefined,
     jurisdiction: undefined,
-    linked: false,
+    linked: undefined,
   };
 }
 
@@ -3953,7 +3953,7 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
     if (message.jurisdiction !== undefined) {
       writer.uint32(82).string(message.jurisdiction);
     }
-    if (message.linked !== false) {
+    if (message.linked !== undefined) {
       writer.uint32(160).bool(message.linked);
     }
     return writer;
@@ -4084,7 +4084,7 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
       gpc: isSet(object.gpc) ? globalThis.Boolean(object.gpc) : undefined,
       jurisdiction: isSet(object.jurisdiction) ? globalThis.String(object.jurisdiction) : undefined,
-      linked: isSet(object.linked) ? globalThis.Boolean(object.linked) : false,
+      linked: isSet(object.linked) ? globalThis.Boolean(object.linked) : undefined,
     };
   },
 
@@ -4120,7 +4120,7 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
     if (message.jurisdiction !== undefined) {
       obj.jurisdiction = message.jurisdiction;
     }
-    if (message.linked !== false) {
+    if (message.linked !== undefined) {
       obj.linked = message.linked;
     }
     return obj;
@@ -4141,7 +4141,7 @@ export const SearchConsentsRequest: MessageFns<SearchConsentsRequest> = {
     message.page = object.page !== undefined && object.page !== null ? PageRequest.fromPartial(object.page) : undefined;
     message.gpc = object.gpc ?? undefined;
     message.jurisdiction = object.jurisdiction ?? undefined;
-    message.linked = object.linked ?? false;
+    message.linked = object.linked ?? undefined;
     return message;
   },
 };

@@ -1,0 +1,57 @@
+import type { Router } from 'express';
+import type { consentlinksv1, contracts } from '@accord/proto';
+import type { GatewayContext } from '../context';
+import { validateBody, validateQuery } from '../openapi/validate';
+
+/** The REST JSON of a link event. */
+export function linkJson(l: consentlinksv1.SubjectLink): contracts.links.SubjectLinkJson {
+  return {
+    id: l.id,
+    appId: l.appId,
+    issuer: l.issuer,
+    identity: l.identity,
+    subject: l.subject ?? null,
+    createdAt: l.createdAt!.toISOString(),
+    ...(l.erasedAt ? { erasedAt: l.erasedAt.toISOString() } : {}),
+  };
+}
+
+/**
+ * POST and GET /subjects/links (linked identities, docs/consent.md). Only an application's token
+ * reaches them: routes/permissions.ts gives consent sessions no right here, so a browser can never
+ * attach its device to another subject's consents.
+ */
+export function linkRoutes(r: Router, ctx: GatewayContext): void {
+  const consent = ctx.clients.consent;
+  r.post('/subjects/links', validateBody('SubjectLinkRequest'), async (req, res) => {
+    const auth = req.auth!;
+    const body = req.body as { issuer: string; identity: string; subject: string | null };
+    const out = await consent.linkSubject({
+      accountId: auth.accountId,
+      appId: auth.appId,
+      issuer: body.issuer,
+      identity: body.identity,
+      ...(body.subject !== null ? { subject: body.subject } : {}),
+    });
+    res.status(201).json(linkJson(out));
+  });
+
+  r.get('/subjects/links', validateQuery('SubjectLinksQuery'), async (req, res) => {
+    const q = res.locals.query as { issuer: string; identity?: string; subject?: string; history?: boolean; limit?: number; cursor?: string };
+    const out = await consent.listSubjectLinks({
+      accountId: req.auth!.accountId,
+      issuer: q.issuer,
+      ...(q.identity !== undefined ? { identity: q.identity } : {}),
+      ...(q.subject !== undefined ? { subject: q.subject } : {}),
+      history: q.history === true,
+      page: { limit: q.limit ?? 0, cursor: q.cursor ?? '' },
+    });
+    if (out.nextCursor) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(req.query as Record<string, unknown>)) if (k !== 'cursor' && typeof v === 'string') params.set(k, v);
+      params.set('cursor', out.nextCursor);
+      res.setHeader('Link', `<${ctx.baseUrl}/consent/v0/subjects/links?${params.toString()}>; rel="next"`);
+    }
+    res.json(out.links.map(linkJson));
+  });
+}
