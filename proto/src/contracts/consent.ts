@@ -449,6 +449,29 @@ export const ConsentConsistencyProof = z.object({
 });
 registry.add(ConsentConsistencyProof, { id: 'ConsentConsistencyProof' });
 
+/** Linked identities (contracts/links.ts): one link event as answered, here because a subject's export holds them too. */
+const EXAMPLE_LINK = {
+  id: '0193f2a1b4c70000001a2b3c4d5e6f70',
+  appId: 'app_3f9c1e',
+  issuer: 'https://shop.example',
+  identity: 'device-7f3a9c',
+  subject: 'user-42',
+  createdAt: '2026-11-20T10:15:30.123Z',
+};
+
+export const SubjectLink = z
+  .object({
+    id: z.string().regex(EVENT_ID_PATTERN).describe('Time-ordered id of the link event.'),
+    appId: z.string().describe('The application whose token linked.'),
+    issuer: z.string(),
+    identity: z.string(),
+    subject: z.string().nullable().describe('null: this event unlinked the identity.'),
+    createdAt: dateTime(),
+    erasedAt: dateTime().optional().describe('When an erasure replaced identity and subject by keyed hashes.'),
+  })
+  .meta({ description: 'One link event as stored.', examples: [EXAMPLE_LINK] });
+registry.add(SubjectLink, { id: 'SubjectLink' });
+
 export const ConsentSubjectExport = z
   .object({
     subject: z.string(),
@@ -458,6 +481,10 @@ export const ConsentSubjectExport = z
       .describe(
         'The subject’s current states for each (issuer, target, scope) those events name, newest first, exactly as search with current=true answers them (its newest event, with `expired` and `renewalRequired`), whatever the filters.',
       ),
+    links: z
+      .array(SubjectLink)
+      .optional()
+      .describe('Linked identities: every link event that names the subject, as identity or as subject (any issuer), newest first. Absent when there is none.'),
   })
   .describe('One subject’s export (GDPR art. 15 access request).');
 registry.add(ConsentSubjectExport, { id: 'ConsentSubjectExport' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { claim, EVENT_ID_PATTERN, LIMITS, withoutReplacement } from './consent';
+import { claim, EVENT_ID_PATTERN, LIMITS, SubjectLink, withoutReplacement } from './consent';
 import { componentSchemas, contractRegistry } from './json-schema';
 
 /**
@@ -27,27 +27,6 @@ export const SubjectLinkRequest = z
   });
 registry.add(SubjectLinkRequest, { id: 'SubjectLinkRequest' });
 
-const EXAMPLE_LINK = {
-  id: '0193f2a1b4c70000001a2b3c4d5e6f70',
-  appId: 'app_3f9c1e',
-  issuer: 'https://shop.example',
-  identity: 'device-7f3a9c',
-  subject: 'user-42',
-  createdAt: '2026-11-20T10:15:30.123Z',
-};
-
-export const SubjectLink = z
-  .object({
-    id: z.string().regex(EVENT_ID_PATTERN).describe('Time-ordered id of the link event.'),
-    appId: z.string().describe('The application whose token linked.'),
-    issuer: z.string(),
-    identity: z.string(),
-    subject: z.string().nullable().describe('null: this event unlinked the identity.'),
-    createdAt: z.iso.datetime({ offset: true }),
-    erasedAt: z.iso.datetime({ offset: true }).optional().describe('When an erasure replaced identity and subject by keyed hashes.'),
-  })
-  .meta({ description: 'One link event as stored.', examples: [EXAMPLE_LINK] });
-registry.add(SubjectLink, { id: 'SubjectLink' });
 
 const matching = (description: string) => withoutReplacement(z.string().min(1).max(LIMITS.subject)).describe(description);
 
@@ -61,8 +40,9 @@ export const SubjectLinksQuery = z.object({
 });
 registry.add(SubjectLinksQuery, { id: 'SubjectLinksQuery' });
 
-/** The REST JSON of a link event. */
+/** The REST JSON of a link event (the schema is consent.ts's SubjectLink: subject exports hold links too). */
 export type SubjectLinkJson = z.input<typeof SubjectLink>;
+export { SubjectLink };
 
 /** The OpenAPI component schemas of linked identities, by name. */
 export const linkSchemas = componentSchemas(registry);

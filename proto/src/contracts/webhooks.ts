@@ -26,6 +26,8 @@ export const EVENT_TYPES = {
   /** Account-wide: every subscribed webhook of the account gets it, whatever its application. */
   'log.tree_head': { subscribable: true, accountWide: true, text: 'The consent log of the account has a new signed tree head' },
   ping: { subscribable: false, text: 'Test event sent through the webhook test endpoint' },
+  /** Linked identities: a link event was stored (an identity linked, moved or unlinked: `subject` null); sent to the application that linked. `data` is the link as POST /consent/v0/subjects/links answers it. */
+  'subject.linked': { subscribable: true, text: 'An identity was linked to a subject, moved to another or unlinked' },
 } as const satisfies Record<string, { subscribable: boolean; accountWide?: boolean; text: string }>;
 
 export type EventType = keyof typeof EVENT_TYPES;
@@ -91,7 +93,7 @@ const events = z
   .max(LIMITS.events)
   .meta({
     description:
-      'Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it), `consent.renewal_required` (once per consent state and material version of its specification, when a material change makes a consent to an older version due for renewal: `data` is the state’s current consent event with `renewalRequired: true` and `reconsentSince`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.',
+      'Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it), `consent.renewal_required` (once per consent state and material version of its specification, when a material change makes a consent to an older version due for renewal: `data` is the state’s current consent event with `renewalRequired: true` and `reconsentSince`; sent to the application that recorded it) `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it) and `subject.linked` (a link event of linked identities: an identity linked, moved or unlinked; `data` is the link as POST /consent/v0/subjects/links answers it; sent to the application that linked). Unknown types are refused.',
     examples: [['consent']],
   });
 const headers = z

@@ -20,6 +20,7 @@ import { LogSequencer } from './events/log-sequencer';
 import { ConsentLog } from './app/log';
 import { LogTree } from './app/log-tree';
 import { consentStoreOn } from './store/mongo/store';
+import { linkPublisher } from './events/link-publisher';
 import { GvlFile } from './app/gvl';
 
 export async function startConsent(config: Config, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
@@ -130,6 +131,8 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     { publishLeaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS },
   );
   const imports = new Imports(store, { ratePerSecond: config.ACCORD_CONSENT_IMPORT_RATE }, { nudge: () => sequencer.nudge() });
+  // linked identities: each stored link on the event stream (`subject.linked` webhooks)
+  consents.links.sink = linkPublisher(nc.jetstream(), config.ACCORD_NATS_PREFIX, config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS, logger);
   const gvl = new GvlFile(config.ACCORD_TCF_GVL, logger);
   consents.tcfGvl = () => gvl.current();
 

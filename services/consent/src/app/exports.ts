@@ -1,5 +1,6 @@
 import { FailedPreconditionError, InvalidArgumentError, mapLimit } from '@accord/common';
 import { LIMITS, type ConsentEvent } from '../domain/consent';
+import type { LinkEvent } from '../domain/link';
 import type { Consents } from './consents';
 
 /** What a subject's export may be filtered by (ExportConsents' filters but the cursor). */
@@ -19,9 +20,9 @@ export interface SubjectExportFilter {
  * (FailedPrecondition; NDJSON streams any number).
  */
 export async function subjectExport(
-  consents: Pick<Consents, 'exportPage' | 'search'>,
+  consents: Pick<Consents, 'exportPage' | 'search'> & { links?: Pick<Consents['links'], 'naming'> },
   f: SubjectExportFilter,
-): Promise<{ events: ConsentEvent[]; current: ConsentEvent[] }> {
+): Promise<{ events: ConsentEvent[]; current: ConsentEvent[]; links: LinkEvent[] }> {
   if (!f.subject) throw InvalidArgumentError.field('subject', 'is required');
   const max = LIMITS.exportJsonMax;
   const base = { ...f, limit: LIMITS.exportPage };
@@ -35,7 +36,11 @@ export async function subjectExport(
   if (tooMany()) {
     throw new FailedPreconditionError(`This subject has more than ${max} events (with these filters); one document holds at most ${max}.`);
   }
-  return { events, current: await currentStatesNamed(consents, f.accountId, f.subject, events) };
+  const [current, links] = await Promise.all([
+    currentStatesNamed(consents, f.accountId, f.subject, events),
+    consents.links ? consents.links.naming(f.accountId, f.subject) : [],
+  ]);
+  return { events, current, links };
 }
 
 /**

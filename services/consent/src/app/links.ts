@@ -39,7 +39,8 @@ export interface LinkSink {
 export class Links {
   constructor(
     private readonly store: LinkStore,
-    private readonly sink: LinkSink = { stored: () => undefined },
+    /** Where stored links go (service.ts sets the event stream's publisher: `subject.linked` webhooks). */
+    public sink: LinkSink = { stored: () => undefined },
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -230,5 +231,10 @@ export class Links {
       }
     }
     return changed;
+  }
+
+  /** Every link event naming `name` (as identity or subject, any issuer), newest first: a subject's export. */
+  async naming(accountId: string, name: string): Promise<LinkEvent[]> {
+    return this.store.inClear(accountId, name, undefined, RESOLVE_READ);
   }
 }

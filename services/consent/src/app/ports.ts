@@ -504,7 +504,7 @@ export interface LinkStore {
   ofIdentities(accountId: string, issuer: string | undefined, identities: string[], before: string | undefined, limit: number): Promise<LinkEvent[]>;
   /** One identity's links (`identity`) or the links naming a subject (`subject`), newest first. */
   list(q: LinkQuery): Promise<LinkEvent[]>;
-  /** Links of any issuer naming `name` (as identity or subject) still in clear, at most `limit` (erasure). */
+  /** Links naming `name` (as identity or subject), of `issuer` or any, newest first, at most `limit` (erasure, a subject's export). */
   inClear(accountId: string, name: string, issuer: string | undefined, limit: number): Promise<LinkEvent[]>;
   /** Rewrites links' names (erasure), each only while its identity is still the one read; resolves with how many changed. One write. */
   rewrite(rewrites: Array<{ id: string; identity: string; set: { identity: string; subject: string | null; erasedAt: Date } }>): Promise<number>;

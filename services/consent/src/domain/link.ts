@@ -123,3 +123,16 @@ export function checkNoChain(input: LinkInput, identityIsSubjectOf: string[], su
   if (!subjectIdentities.includes(input.identity) && subjectIdentities.length >= MAX_LINKED_IDENTITIES)
     throw new LinkConflictError('subject', `has ${MAX_LINKED_IDENTITIES} linked identities already, the most one subject may have`);
 }
+
+/** The REST JSON of a link event (the answer of POST /consent/v0/subjects/links, and the `data` of `subject.linked` webhooks). */
+export function linkJson(l: LinkEvent): Record<string, unknown> {
+  return {
+    id: l.id,
+    appId: l.appId,
+    issuer: l.issuer,
+    identity: l.identity,
+    subject: l.subject,
+    createdAt: l.createdAt.toISOString(),
+    ...(l.erasedAt ? { erasedAt: l.erasedAt.toISOString() } : {}),
+  };
+}

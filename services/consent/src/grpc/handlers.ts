@@ -125,7 +125,7 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       if (req.since) f.since = req.since;
       if (req.until) f.until = req.until;
       const out = await subjectExport(consents, f);
-      return { events: out.events.map(eventMessage), current: out.current.map(eventMessage) };
+      return { events: out.events.map(eventMessage), current: out.current.map(eventMessage), links: out.links.map(linkMessage) };
     },
     async eraseSubject(req) {
       const input: { subject: string; issuer?: string } = { subject: req.subject };

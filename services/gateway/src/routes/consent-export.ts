@@ -5,6 +5,7 @@ import { status as Code } from '@grpc/grpc-js';
 import { isServiceError, type FieldError } from '@accord/common';
 import { consentEventJson, contracts, type consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
+import { linkJson } from './consent-links';
 import { wireDate } from '../date-time';
 import { validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
@@ -126,7 +127,14 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
     res.setHeader('X-Total-Count', String(doc.events.length));
     const out = new ExportBody(req, res);
     await out.start();
-    await out.write(JSON.stringify({ subject: q.subject, events: doc.events.map(consentEventJson), current: doc.current.map(consentEventJson) }));
+    await out.write(
+      JSON.stringify({
+        subject: q.subject,
+        events: doc.events.map(consentEventJson),
+        current: doc.current.map(consentEventJson),
+        ...(doc.links.length ? { links: doc.links.map(linkJson) } : {}),
+      }),
+    );
     out.end();
   }
 

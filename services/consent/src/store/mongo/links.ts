@@ -90,6 +90,7 @@ export function mongoLinkStore(model: Model<LinkDoc>): LinkStore {
       const byIssuer = issuer === undefined ? {} : { issuer };
       const docs = await col
         .find({ $or: [{ accountId, identity: name, ...byIssuer }, { accountId, subject: name, ...byIssuer }] })
+        .sort({ _id: -1 })
         .limit(limit)
         .toArray();
       return docs.map(linkOf);

@@ -440,6 +440,11 @@ export interface SubjectExport {
   events: ConsentEvent[];
   /** Newest first, with `expired` and `renewal_required` as current states answer them. */
   current: ConsentEvent[];
+  /**
+   * Linked identities: every link event naming the subject (as identity or subject), newest first.
+   * Numbered apart, like Decision.identity.
+   */
+  links: SubjectLink[];
 }
 
 export interface GetReceiptKeysRequest {}
@@ -5659,7 +5664,7 @@ export const ExportSubjectRequest: MessageFns<ExportSubjectRequest> = {
 };
 
 function createBaseSubjectExport(): SubjectExport {
-  return { events: [], current: [] };
+  return { events: [], current: [], links: [] };
 }
 
 export const SubjectExport: MessageFns<SubjectExport> = {
@@ -5669,6 +5674,9 @@ export const SubjectExport: MessageFns<SubjectExport> = {
     }
     for (const v of message.current) {
       ConsentEvent.encode(v!, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.links) {
+      SubjectLink.encode(v!, writer.uint32(162).fork()).join();
     }
     return writer;
   },
@@ -5702,6 +5710,14 @@ export const SubjectExport: MessageFns<SubjectExport> = {
             message.current.push(ConsentEvent.decode(reader, reader.uint32()));
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.links.push(SubjectLink.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5718,6 +5734,7 @@ export const SubjectExport: MessageFns<SubjectExport> = {
     return {
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
       current: globalThis.Array.isArray(object?.current) ? object.current.map((e: any) => ConsentEvent.fromJSON(e)) : [],
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => SubjectLink.fromJSON(e)) : [],
     };
   },
 
@@ -5729,6 +5746,9 @@ export const SubjectExport: MessageFns<SubjectExport> = {
     if (message.current?.length) {
       obj.current = message.current.map((e) => ConsentEvent.toJSON(e));
     }
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => SubjectLink.toJSON(e));
+    }
     return obj;
   },
 
@@ -5739,6 +5759,7 @@ export const SubjectExport: MessageFns<SubjectExport> = {
     const message = createBaseSubjectExport();
     message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
     message.current = object.current?.map((e) => ConsentEvent.fromPartial(e)) || [];
+    message.links = object.links?.map((e) => SubjectLink.fromPartial(e)) || [];
     return message;
   },
 };
