@@ -12,7 +12,7 @@ const registry = contractRegistry();
 const name = (description: string) =>
   claim(LIMITS.subject, description)
     .refine((s) => !s.startsWith('erased:'))
-    .meta({ not: { pattern: '^erased:' } });
+    .meta({ not: { type: 'string', pattern: '^erased:' } });
 
 export const SubjectLinkRequest = z
   .strictObject({

@@ -49,7 +49,8 @@ export function toProblem(err: unknown): HttpProblem {
     }
     const fields = fieldErrorsOf(err);
     if (status === 400 && fields.length) return HttpProblem.validation(fields, err.details);
-    return new HttpProblem(status, titleFor(status), err.details);
+    // a conflict may name its field too (a link that would chain: 409 naming identity or subject)
+    return new HttpProblem(status, titleFor(status), err.details, fields);
   }
   // Express decoding a route parameter that is not percent-encoded UTF-8 (paths the document
   // names are refused earlier, naming the parameter: document-routing.ts)

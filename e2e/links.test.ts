@@ -1,0 +1,170 @@
+import { Webhook } from 'standardwebhooks';
+import { startReceiver } from '@accord/testkit';
+import { startStack, type Credentials, type Stack } from './harness';
+
+jest.setTimeout(90_000);
+let stack: Stack;
+let acme: Credentials;
+let globex: Credentials;
+let token: string;
+let dpToken: string;
+let globexToken: string;
+let webhooksToken: string;
+
+const ISSUER = 'https://shop.example';
+const TARGET = 'https://shop.example/privacy';
+const SHOP_ORIGIN = 'https://shop.example';
+
+beforeAll(async () => {
+  stack = await startStack('links');
+  acme = await stack.bootstrap({ account: 'acme-links', app: 'web', scopes: ['consent', 'dataprocessing', 'webhooks'] });
+  globex = await stack.bootstrap({ account: 'globex-links', app: 'api', scopes: ['consent'] });
+  token = await stack.token(acme, 'consent');
+  dpToken = await stack.token(acme, 'dataprocessing');
+  webhooksToken = await stack.token(acme, 'webhooks');
+  globexToken = await stack.token(globex, 'consent');
+  await stack.setAllowedOrigins(acme.appId, [SHOP_ORIGIN]);
+}, 120_000);
+afterAll(async () => stack?.stop());
+
+const as = (method: string, path: string, json?: unknown) => stack.request(method, path, { token, apiKey: acme.apiKey, ...(json !== undefined ? { json } : {}) });
+const q = (o: Record<string, string>) => new URLSearchParams(o).toString();
+const link = (identity: string, subject: string | null) => as('POST', '/consent/v0/subjects/links', { issuer: ISSUER, identity, subject });
+const consent = async (subject: string, scope: string, action: boolean) => {
+  const res = await as('POST', '/consent/v0/consents', { subject, issuer: ISSUER, target: TARGET, scope, action });
+  expect(res.status).toBe(201);
+  await new Promise((r) => setTimeout(r, 5));
+  return res.body as { id: string };
+};
+const decide = async (subject: string, scope: string, at?: string) => {
+  const res = await as('POST', '/consent/v0/decisions', { ...(at ? { at } : {}), items: [{ subject, issuer: ISSUER, target: TARGET, scope }] });
+  expect(res.status).toBe(200);
+  return res.body.decisions[0] as { allowed: boolean; eventId?: string; identity?: string };
+};
+const current = async (subject: string) => {
+  const res = await as('GET', `/consent/v0/consents/search?${q({ subject, issuer: ISSUER, target: TARGET, current: 'true' })}`);
+  expect(res.status).toBe(200);
+  return (res.body as Array<{ id: string; subject: string; scope: string }>).map((e) => [e.scope, e.subject]);
+};
+
+describe('linked identities on the real stack', () => {
+  test('three identities of one person: current state and decisions resolve across them, naming the identity; plain search stays per identity', async () => {
+    await consent('dev-laptop', 'ads', true);
+    const phone = await consent('dev-phone', 'ads', false);
+    const own = await consent('user-42', 'email', true);
+    expect(await current('user-42')).toEqual([['email', 'user-42']]);
+
+    const linked = await link('dev-laptop', 'user-42');
+    expect(linked.status).toBe(201);
+    expect(linked.body).toMatchObject({ issuer: ISSUER, identity: 'dev-laptop', subject: 'user-42', appId: acme.appId, id: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect((await link('dev-phone', 'user-42')).status).toBe(201);
+
+    expect(await current('user-42')).toEqual([
+      ['email', 'user-42'],
+      ['ads', 'dev-phone'],
+    ]);
+    expect(await current('dev-laptop')).toEqual(await current('user-42'));
+    expect(await decide('user-42', 'ads')).toMatchObject({ allowed: false, eventId: phone.id, identity: 'dev-phone' });
+    expect(await decide('user-42', 'email')).toMatchObject({ allowed: true, eventId: own.id, identity: 'user-42' });
+
+    const plain = await as('GET', `/consent/v0/consents/search?${q({ subject: 'user-42', issuer: ISSUER, target: TARGET })}`);
+    expect((plain.body as unknown[]).length).toBe(1);
+    const merged = await as('GET', `/consent/v0/consents/search?${q({ subject: 'user-42', issuer: ISSUER, target: TARGET, linked: 'true' })}`);
+    expect((merged.body as Array<{ subject: string }>).map((e) => e.subject)).toEqual(['user-42', 'dev-phone', 'dev-laptop']);
+
+    const listed = await as('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER, subject: 'user-42' })}`);
+    expect(listed.status).toBe(200);
+    expect((listed.body as Array<{ identity: string }>).map((l) => l.identity)).toEqual(['dev-phone', 'dev-laptop']);
+    const exported = await stack.request('GET', `/consent/v0/consents/export?${q({ subject: 'user-42' })}`, {
+      token,
+      apiKey: acme.apiKey,
+      headers: { accept: 'application/json' },
+    });
+    expect(exported.status).toBe(200);
+    expect((exported.body as { links: Array<{ identity: string }> }).links.map((l) => l.identity)).toEqual(['dev-phone', 'dev-laptop']);
+  });
+
+  test('moving a device is a new link, unlinking one with subject null; a decision at a past `at` uses the links of then', async () => {
+    const tablet = await consent('dev-tablet', 'sms', true);
+    expect((await link('dev-tablet', 'user-50')).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 10));
+    const then = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 10));
+    expect((await link('dev-tablet', 'user-51')).status).toBe(201);
+    expect(await decide('user-50', 'sms')).toMatchObject({ allowed: false });
+    expect(await decide('user-51', 'sms')).toMatchObject({ allowed: true, identity: 'dev-tablet', eventId: tablet.id });
+    expect(await decide('user-50', 'sms', then)).toMatchObject({ allowed: true, identity: 'dev-tablet' });
+    expect(await decide('user-51', 'sms', then)).toMatchObject({ allowed: false });
+    const unlinked = await link('dev-tablet', null);
+    expect(unlinked.status).toBe(201);
+    expect(unlinked.body.subject).toBeNull();
+    expect(await decide('user-51', 'sms')).toMatchObject({ allowed: false });
+    const history = await as('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER, identity: 'dev-tablet', history: 'true' })}`);
+    expect((history.body as Array<{ subject: string | null }>).map((l) => l.subject)).toEqual([null, 'user-51', 'user-50']);
+  });
+
+  test('links never chain (409 naming the field), and bad input is a 400 naming the field', async () => {
+    expect((await link('dev-x', 'user-60')).status).toBe(201);
+    const chainUp = await link('user-60', 'user-61');
+    expect(chainUp.status).toBe(409);
+    expect(chainUp.body.errors).toEqual([expect.objectContaining({ field: 'identity' })]);
+    const chainDown = await link('dev-y', 'dev-x');
+    expect(chainDown.status).toBe(409);
+    expect(chainDown.body.errors).toEqual([expect.objectContaining({ field: 'subject' })]);
+    const same = await link('dev-z', 'dev-z');
+    expect(same.status).toBe(400);
+    expect(JSON.stringify(same.body.errors)).toContain('subject');
+    const missing = await as('POST', '/consent/v0/subjects/links', { issuer: ISSUER, subject: 'u' });
+    expect(missing.status).toBe(400);
+    expect(JSON.stringify(missing.body.errors)).toContain('identity');
+    const neither = await as('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER })}`);
+    expect(neither.status).toBe(400);
+  });
+
+  test('only an application token links: no credential 401, another account’s key or a missing scope 403, a consent session 403', async () => {
+    const body = { issuer: ISSUER, identity: 'dev-evil', subject: 'user-42' };
+    expect((await stack.request('POST', '/consent/v0/subjects/links', { json: body })).status).toBe(401);
+    expect((await stack.request('POST', '/consent/v0/subjects/links', { token, apiKey: globex.apiKey, json: body })).status).toBe(403);
+    expect((await stack.request('POST', '/consent/v0/subjects/links', { token: dpToken, apiKey: acme.apiKey, json: body })).status).toBe(403);
+    // another account's token sees none of this account's links
+    const other = await stack.request('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER, subject: 'user-42' })}`, { token: globexToken, apiKey: globex.apiKey });
+    expect(other.status).toBe(200);
+    expect(other.body).toEqual([]);
+    const session = await as('POST', '/consent/v0/sessions', { subject: 'dev-evil', issuer: ISSUER, targets: [TARGET] });
+    expect(session.status).toBe(201);
+    const asBrowser = (method: string, path: string, json?: unknown) =>
+      stack.request(method, path, { token: session.body.sessionToken as string, headers: { origin: SHOP_ORIGIN }, ...(json ? { json } : {}) });
+    expect((await asBrowser('POST', '/consent/v0/subjects/links', body)).status).toBe(403);
+    expect((await asBrowser('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER, identity: 'dev-evil' })}`)).status).toBe(403);
+    expect((await as('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER, identity: 'dev-evil' })}`)).body).toEqual([]);
+  });
+
+  test('a link reaches a subject.linked webhook with the link as data', async () => {
+    const rx = await startReceiver();
+    try {
+      const w = (await stack.request('POST', '/webhooks/v0', { token: webhooksToken, json: { url: rx.url, events: ['subject.linked'] } })).body;
+      const posted = await link('dev-hook', 'user-70');
+      expect(posted.status).toBe(201);
+      const got = await rx.waitFor(1);
+      const payload = new Webhook(w.secret).verify(got[0]!.body, got[0]!.headers as Record<string, string>) as { type: string; data: unknown };
+      expect(payload).toMatchObject({ type: 'subject.linked', data: posted.body });
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test('erasing a subject erases its linked identities too, keeping the evidence', async () => {
+    await consent('dev-e1', 'ads', true);
+    await consent('user-80', 'email', true);
+    expect((await link('dev-e1', 'user-80')).status).toBe(201);
+    const erased = await as('POST', '/consent/v0/subjects/erase', { subject: 'user-80' });
+    expect(erased.status).toBe(200);
+    expect(erased.body).toMatchObject({ events: 2, states: 2 });
+    expect(await current('user-80')).toEqual([]);
+    expect(await current('dev-e1')).toEqual([]);
+    const links = await as('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER, identity: 'dev-e1', history: 'true' })}`);
+    expect(links.body).toEqual([]);
+    const kept = await as('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER, subject: String(erased.body.subjectHash), history: 'true' })}`);
+    expect(kept.body).toEqual([expect.objectContaining({ subject: erased.body.subjectHash, identity: expect.stringMatching(/^erased:/), erasedAt: expect.any(String) })]);
+  });
+});
