@@ -186,6 +186,15 @@ abstract class AccordElement extends Base {
   protected eid(suffix: string): string {
     return `accord-${this.uid}-${suffix}`;
   }
+  /**
+   * The identity this element records and reads under: its consent session's subject (a device or
+   * cookie id for an anonymous visitor). Informational: after sign-in the backend links the
+   * identity it minted the session for (docs/sdk.md, "After sign-in"), never one a page sends it.
+   */
+  get identity(): string {
+    return this.session.subject;
+  }
+
   protected get session() {
     return sessionClaims(this.getAttribute('session-token') ?? '');
   }

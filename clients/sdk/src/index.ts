@@ -17,6 +17,8 @@ export type ConsentEvent = components['schemas']['ConsentEvent'];
  */
 export type SdkMedia = 'application/json' | 'application/problem+json' | 'application/x-ndjson' | 'text/csv' | 'text/html';
 export type ConsentInput = components['schemas']['ConsentInput'];
+export type SubjectLink = components['schemas']['SubjectLink'];
+export type SubjectLinkRequest = components['schemas']['SubjectLinkRequest'];
 
 export const SDK_VERSION = '0.1.0';
 
@@ -192,6 +194,19 @@ export class Accord {
     const { data, error, response } = await this.api.POST('/consent/v0/consents', { body: events as never });
     if (error !== undefined) throw new AccordError(response.status, error as Problem);
     return (Array.isArray(data) ? data : [data]) as ConsentEvent[];
+  }
+
+  /**
+   * From a backend, after sign-in: links the identity the web components used (the subject of the
+   * anonymous consent session the backend minted, e.g. a device or cookie id it keeps server-side)
+   * to the known subject, so current states and decisions of either resolve across both
+   * (docs/sdk.md, "After sign-in"). `subject: null` unlinks (on sign-out of a shared device).
+   * Needs an application token: a consent session is refused (403), by design.
+   */
+  async linkIdentity(body: SubjectLinkRequest): Promise<SubjectLink> {
+    const { data, error, response } = await this.api.POST('/consent/v0/subjects/links', { body });
+    if (error !== undefined) throw new AccordError(response.status, error as Problem);
+    return data!;
   }
 
   /** From a backend: a consent session token for one subject, to hand to a browser. */

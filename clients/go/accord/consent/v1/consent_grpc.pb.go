@@ -35,6 +35,8 @@ const (
 	ConsentService_EraseSubject_FullMethodName        = "/accord.consent.v1.ConsentService/EraseSubject"
 	ConsentService_ListErasures_FullMethodName        = "/accord.consent.v1.ConsentService/ListErasures"
 	ConsentService_Decide_FullMethodName              = "/accord.consent.v1.ConsentService/Decide"
+	ConsentService_LinkSubject_FullMethodName         = "/accord.consent.v1.ConsentService/LinkSubject"
+	ConsentService_ListSubjectLinks_FullMethodName    = "/accord.consent.v1.ConsentService/ListSubjectLinks"
 )
 
 // ConsentServiceClient is the client API for ConsentService service.
@@ -78,6 +80,12 @@ type ConsentServiceClient interface {
 	// why (docs/consent.md, Decisions). INVALID_ARGUMENT names /items/N/field; UNAVAILABLE when the
 	// specifications of the targets cannot be read.
 	Decide(ctx context.Context, in *DecideRequest, opts ...grpc.CallOption) (*DecideResponse, error)
+	// Links an identity to a subject for one issuer, or unlinks it (no subject): an immutable link
+	// event (docs/consent.md, Linked identities). INVALID_ARGUMENT names the field; ALREADY_EXISTS
+	// names identity or subject when the link would chain (no link may lead to another).
+	LinkSubject(ctx context.Context, in *LinkSubjectRequest, opts ...grpc.CallOption) (*SubjectLink, error)
+	// The current links of an identity or of a subject (of one issuer), or every link event with `history`.
+	ListSubjectLinks(ctx context.Context, in *ListSubjectLinksRequest, opts ...grpc.CallOption) (*ListSubjectLinksResponse, error)
 }
 
 type consentServiceClient struct {
@@ -248,6 +256,26 @@ func (c *consentServiceClient) Decide(ctx context.Context, in *DecideRequest, op
 	return out, nil
 }
 
+func (c *consentServiceClient) LinkSubject(ctx context.Context, in *LinkSubjectRequest, opts ...grpc.CallOption) (*SubjectLink, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SubjectLink)
+	err := c.cc.Invoke(ctx, ConsentService_LinkSubject_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *consentServiceClient) ListSubjectLinks(ctx context.Context, in *ListSubjectLinksRequest, opts ...grpc.CallOption) (*ListSubjectLinksResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListSubjectLinksResponse)
+	err := c.cc.Invoke(ctx, ConsentService_ListSubjectLinks_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ConsentServiceServer is the server API for ConsentService service.
 // All implementations must embed UnimplementedConsentServiceServer
 // for forward compatibility.
@@ -289,6 +317,12 @@ type ConsentServiceServer interface {
 	// why (docs/consent.md, Decisions). INVALID_ARGUMENT names /items/N/field; UNAVAILABLE when the
 	// specifications of the targets cannot be read.
 	Decide(context.Context, *DecideRequest) (*DecideResponse, error)
+	// Links an identity to a subject for one issuer, or unlinks it (no subject): an immutable link
+	// event (docs/consent.md, Linked identities). INVALID_ARGUMENT names the field; ALREADY_EXISTS
+	// names identity or subject when the link would chain (no link may lead to another).
+	LinkSubject(context.Context, *LinkSubjectRequest) (*SubjectLink, error)
+	// The current links of an identity or of a subject (of one issuer), or every link event with `history`.
+	ListSubjectLinks(context.Context, *ListSubjectLinksRequest) (*ListSubjectLinksResponse, error)
 	mustEmbedUnimplementedConsentServiceServer()
 }
 
@@ -346,6 +380,12 @@ func (UnimplementedConsentServiceServer) ListErasures(context.Context, *ListEras
 }
 func (UnimplementedConsentServiceServer) Decide(context.Context, *DecideRequest) (*DecideResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Decide not implemented")
+}
+func (UnimplementedConsentServiceServer) LinkSubject(context.Context, *LinkSubjectRequest) (*SubjectLink, error) {
+	return nil, status.Error(codes.Unimplemented, "method LinkSubject not implemented")
+}
+func (UnimplementedConsentServiceServer) ListSubjectLinks(context.Context, *ListSubjectLinksRequest) (*ListSubjectLinksResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListSubjectLinks not implemented")
 }
 func (UnimplementedConsentServiceServer) mustEmbedUnimplementedConsentServiceServer() {}
 func (UnimplementedConsentServiceServer) testEmbeddedByValue()                        {}
@@ -656,6 +696,42 @@ func _ConsentService_Decide_Handler(srv interface{}, ctx context.Context, dec fu
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ConsentService_LinkSubject_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(LinkSubjectRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ConsentServiceServer).LinkSubject(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ConsentService_LinkSubject_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ConsentServiceServer).LinkSubject(ctx, req.(*LinkSubjectRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ConsentService_ListSubjectLinks_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListSubjectLinksRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ConsentServiceServer).ListSubjectLinks(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ConsentService_ListSubjectLinks_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ConsentServiceServer).ListSubjectLinks(ctx, req.(*ListSubjectLinksRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ConsentService_ServiceDesc is the grpc.ServiceDesc for ConsentService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -726,6 +802,14 @@ var ConsentService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Decide",
 			Handler:    _ConsentService_Decide_Handler,
+		},
+		{
+			MethodName: "LinkSubject",
+			Handler:    _ConsentService_LinkSubject_Handler,
+		},
+		{
+			MethodName: "ListSubjectLinks",
+			Handler:    _ConsentService_ListSubjectLinks_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

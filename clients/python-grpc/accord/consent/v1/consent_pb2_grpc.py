@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from accord.consent.v1 import consent_pb2 as accord_dot_consent_dot_v1_dot_consent__pb2
+from accord.consent.v1 import links_pb2 as accord_dot_consent_dot_v1_dot_links__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -116,6 +117,16 @@ class ConsentServiceStub:
                 '/accord.consent.v1.ConsentService/Decide',
                 request_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.DecideRequest.SerializeToString,
                 response_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.DecideResponse.FromString,
+                _registered_method=True)
+        self.LinkSubject = channel.unary_unary(
+                '/accord.consent.v1.ConsentService/LinkSubject',
+                request_serializer=accord_dot_consent_dot_v1_dot_links__pb2.LinkSubjectRequest.SerializeToString,
+                response_deserializer=accord_dot_consent_dot_v1_dot_links__pb2.SubjectLink.FromString,
+                _registered_method=True)
+        self.ListSubjectLinks = channel.unary_unary(
+                '/accord.consent.v1.ConsentService/ListSubjectLinks',
+                request_serializer=accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksRequest.SerializeToString,
+                response_deserializer=accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksResponse.FromString,
                 _registered_method=True)
 
 
@@ -238,6 +249,22 @@ class ConsentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def LinkSubject(self, request, context):
+        """Links an identity to a subject for one issuer, or unlinks it (no subject): an immutable link
+        event (docs/consent.md, Linked identities). INVALID_ARGUMENT names the field; ALREADY_EXISTS
+        names identity or subject when the link would chain (no link may lead to another).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListSubjectLinks(self, request, context):
+        """The current links of an identity or of a subject (of one issuer), or every link event with `history`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ConsentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -320,6 +347,16 @@ def add_ConsentServiceServicer_to_server(servicer, server):
                     servicer.Decide,
                     request_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.DecideRequest.FromString,
                     response_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.DecideResponse.SerializeToString,
+            ),
+            'LinkSubject': grpc.unary_unary_rpc_method_handler(
+                    servicer.LinkSubject,
+                    request_deserializer=accord_dot_consent_dot_v1_dot_links__pb2.LinkSubjectRequest.FromString,
+                    response_serializer=accord_dot_consent_dot_v1_dot_links__pb2.SubjectLink.SerializeToString,
+            ),
+            'ListSubjectLinks': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListSubjectLinks,
+                    request_deserializer=accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksRequest.FromString,
+                    response_serializer=accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -757,6 +794,60 @@ class ConsentService:
             '/accord.consent.v1.ConsentService/Decide',
             accord_dot_consent_dot_v1_dot_consent__pb2.DecideRequest.SerializeToString,
             accord_dot_consent_dot_v1_dot_consent__pb2.DecideResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def LinkSubject(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/accord.consent.v1.ConsentService/LinkSubject',
+            accord_dot_consent_dot_v1_dot_links__pb2.LinkSubjectRequest.SerializeToString,
+            accord_dot_consent_dot_v1_dot_links__pb2.SubjectLink.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListSubjectLinks(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/accord.consent.v1.ConsentService/ListSubjectLinks',
+            accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksRequest.SerializeToString,
+            accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksResponse.FromString,
             options,
             channel_credentials,
             insecure,

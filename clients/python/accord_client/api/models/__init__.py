@@ -38,6 +38,8 @@ from .o_auth_error import OAuthError
 from .o_auth_error_error import OAuthErrorError
 from .problem import Problem
 from .problem_errors_item import ProblemErrorsItem
+from .subject_link import SubjectLink
+from .subject_link_request import SubjectLinkRequest
 from .token_request import TokenRequest
 from .token_request_grant_type import TokenRequestGrantType
 from .token_response import TokenResponse
@@ -81,6 +83,8 @@ __all__ = (
     "OAuthErrorError",
     "Problem",
     "ProblemErrorsItem",
+    "SubjectLink",
+    "SubjectLinkRequest",
     "TokenRequest",
     "TokenRequestGrantType",
     "TokenResponse",

@@ -8,10 +8,12 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
   from ..models.consent_event import ConsentEvent
+  from ..models.subject_link import SubjectLink
 
 
 
@@ -31,11 +33,14 @@ class ConsentSubjectExport:
             current (list[ConsentEvent]): The subject’s current states for each (issuer, target, scope) those events name,
                 newest first, exactly as search with current=true answers them (its newest event, with `expired` and
                 `renewalRequired`), whatever the filters.
+            links (list[SubjectLink] | Unset): Linked identities: every link event that names the subject, as identity or as
+                subject (any issuer), newest first. Absent when there is none.
      """
 
     subject: str
     events: list[ConsentEvent]
     current: list[ConsentEvent]
+    links: list[SubjectLink] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -44,6 +49,7 @@ class ConsentSubjectExport:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.consent_event import ConsentEvent # noqa: PLC0415
+        from ..models.subject_link import SubjectLink # noqa: PLC0415
         subject = self.subject
 
         events = []
@@ -60,6 +66,15 @@ class ConsentSubjectExport:
 
 
 
+        links: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.links, Unset):
+            links = []
+            for links_item_data in self.links:
+                links_item = links_item_data.to_dict()
+                links.append(links_item)
+
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -68,6 +83,8 @@ class ConsentSubjectExport:
             "events": events,
             "current": current,
         })
+        if links is not UNSET:
+            field_dict["links"] = links
 
         return field_dict
 
@@ -76,6 +93,7 @@ class ConsentSubjectExport:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.consent_event import ConsentEvent # noqa: PLC0415
+        from ..models.subject_link import SubjectLink # noqa: PLC0415
         d = dict(src_dict)
         subject = d.pop("subject")
 
@@ -99,10 +117,23 @@ class ConsentSubjectExport:
             current.append(current_item)
 
 
+        _links = d.pop("links", UNSET)
+        links: list[SubjectLink] | Unset = UNSET
+        if _links is not UNSET:
+            links = []
+            for links_item_data in _links:
+                links_item = SubjectLink.from_dict(links_item_data)
+
+
+
+                links.append(links_item)
+
+
         consent_subject_export = cls(
             subject=subject,
             events=events,
             current=current,
+            links=links,
         )
 
 

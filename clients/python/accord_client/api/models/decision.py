@@ -48,6 +48,8 @@ class Decision:
                 the subject without consent; with a version 1 string, not consented), `ac-not-disclosed` (not in the string at
                 all), `no-ac-string` (the current event carries none).
             event_id (str | Unset): The state’s newest event as of `at`, when it has one: what the decision rests on.
+            identity (str | Unset): Subjects with linked identities (POST /consent/v0/subjects/links): the identity whose
+                event decided — the subject itself or one linked to it as of `at`.
             target_version (int | Unset): That event’s specification version, when it has one.
             expires_at (datetime.datetime | Unset): When that event lapses (or lapsed), when it does.
             regime (DecisionRegime | Unset): Specification targets that need consent: the regime applied and the key it was
@@ -66,6 +68,7 @@ class Decision:
     allowed: bool
     basis: DecisionBasis
     event_id: str | Unset = UNSET
+    identity: str | Unset = UNSET
     target_version: int | Unset = UNSET
     expires_at: datetime.datetime | Unset = UNSET
     regime: DecisionRegime | Unset = UNSET
@@ -96,6 +99,8 @@ class Decision:
         basis: str = self.basis
 
         event_id = self.event_id
+
+        identity = self.identity
 
         target_version = self.target_version
 
@@ -132,6 +137,8 @@ class Decision:
         })
         if event_id is not UNSET:
             field_dict["eventId"] = event_id
+        if identity is not UNSET:
+            field_dict["identity"] = identity
         if target_version is not UNSET:
             field_dict["targetVersion"] = target_version
         if expires_at is not UNSET:
@@ -174,6 +181,8 @@ class Decision:
 
 
         event_id = d.pop("eventId", UNSET)
+
+        identity = d.pop("identity", UNSET)
 
         target_version = d.pop("targetVersion", UNSET)
 
@@ -223,6 +232,7 @@ class Decision:
             allowed=allowed,
             basis=basis,
             event_id=event_id,
+            identity=identity,
             target_version=target_version,
             expires_at=expires_at,
             regime=regime,

@@ -27,6 +27,7 @@ def _get_kwargs(
     cursor: str | Unset = UNSET,
     gpc: bool | Unset = UNSET,
     jurisdiction: str | Unset = UNSET,
+    linked: bool | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -54,6 +55,8 @@ def _get_kwargs(
     params["gpc"] = gpc
 
     params["jurisdiction"] = jurisdiction
+
+    params["linked"] = linked
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -160,6 +163,7 @@ def sync_detailed(
     cursor: str | Unset = UNSET,
     gpc: bool | Unset = UNSET,
     jurisdiction: str | Unset = UNSET,
+    linked: bool | Unset = UNSET,
 
 ) -> Response[Problem | list[ConsentEvent]]:
     """ Events of a subject, issuer and target, newest first; optionally only the current ones.
@@ -187,6 +191,10 @@ def sync_detailed(
             it matches.
         jurisdiction (str | Unset): Only events recorded in this jurisdiction (exactly this code).
             With current=true: as `gpc`.
+        linked (bool | Unset): Linked identities (POST /consent/v0/subjects/links): without
+            current, true merges the histories of the subject and of every identity linked to it,
+            newest first (each event names its own subject). current=true always resolves across
+            links: the newest event of any of them per scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -208,6 +216,7 @@ limit=limit,
 cursor=cursor,
 gpc=gpc,
 jurisdiction=jurisdiction,
+linked=linked,
 
     )
 
@@ -230,6 +239,7 @@ def sync(
     cursor: str | Unset = UNSET,
     gpc: bool | Unset = UNSET,
     jurisdiction: str | Unset = UNSET,
+    linked: bool | Unset = UNSET,
 
 ) -> Problem | list[ConsentEvent] | None:
     """ Events of a subject, issuer and target, newest first; optionally only the current ones.
@@ -257,6 +267,10 @@ def sync(
             it matches.
         jurisdiction (str | Unset): Only events recorded in this jurisdiction (exactly this code).
             With current=true: as `gpc`.
+        linked (bool | Unset): Linked identities (POST /consent/v0/subjects/links): without
+            current, true merges the histories of the subject and of every identity linked to it,
+            newest first (each event names its own subject). current=true always resolves across
+            links: the newest event of any of them per scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -279,6 +293,7 @@ limit=limit,
 cursor=cursor,
 gpc=gpc,
 jurisdiction=jurisdiction,
+linked=linked,
 
     ).parsed
 
@@ -295,6 +310,7 @@ async def asyncio_detailed(
     cursor: str | Unset = UNSET,
     gpc: bool | Unset = UNSET,
     jurisdiction: str | Unset = UNSET,
+    linked: bool | Unset = UNSET,
 
 ) -> Response[Problem | list[ConsentEvent]]:
     """ Events of a subject, issuer and target, newest first; optionally only the current ones.
@@ -322,6 +338,10 @@ async def asyncio_detailed(
             it matches.
         jurisdiction (str | Unset): Only events recorded in this jurisdiction (exactly this code).
             With current=true: as `gpc`.
+        linked (bool | Unset): Linked identities (POST /consent/v0/subjects/links): without
+            current, true merges the histories of the subject and of every identity linked to it,
+            newest first (each event names its own subject). current=true always resolves across
+            links: the newest event of any of them per scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -343,6 +363,7 @@ limit=limit,
 cursor=cursor,
 gpc=gpc,
 jurisdiction=jurisdiction,
+linked=linked,
 
     )
 
@@ -365,6 +386,7 @@ async def asyncio(
     cursor: str | Unset = UNSET,
     gpc: bool | Unset = UNSET,
     jurisdiction: str | Unset = UNSET,
+    linked: bool | Unset = UNSET,
 
 ) -> Problem | list[ConsentEvent] | None:
     """ Events of a subject, issuer and target, newest first; optionally only the current ones.
@@ -392,6 +414,10 @@ async def asyncio(
             it matches.
         jurisdiction (str | Unset): Only events recorded in this jurisdiction (exactly this code).
             With current=true: as `gpc`.
+        linked (bool | Unset): Linked identities (POST /consent/v0/subjects/links): without
+            current, true merges the histories of the subject and of every identity linked to it,
+            newest first (each event names its own subject). current=true always resolves across
+            links: the newest event of any of them per scope.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -414,5 +440,6 @@ limit=limit,
 cursor=cursor,
 gpc=gpc,
 jurisdiction=jurisdiction,
+linked=linked,
 
     )).parsed
