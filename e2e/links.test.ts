@@ -27,7 +27,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => stack?.stop());
 
-const as = (method: string, path: string, json?: unknown) => stack.request(method, path, { token, apiKey: acme.apiKey, ...(json !== undefined ? { json } : {}) });
+const as = (method: string, path: string, json?: unknown) =>
+  stack.request(method, path, { token, apiKey: acme.apiKey, ...(json !== undefined ? { json } : {}) });
 const q = (o: Record<string, string>) => new URLSearchParams(o).toString();
 const link = (identity: string, subject: string | null) => as('POST', '/consent/v0/subjects/links', { issuer: ISSUER, identity, subject });
 const consent = async (subject: string, scope: string, action: boolean) => {
@@ -56,7 +57,13 @@ describe('linked identities on the real stack', () => {
 
     const linked = await link('dev-laptop', 'user-42');
     expect(linked.status).toBe(201);
-    expect(linked.body).toMatchObject({ issuer: ISSUER, identity: 'dev-laptop', subject: 'user-42', appId: acme.appId, id: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(linked.body).toMatchObject({
+      issuer: ISSUER,
+      identity: 'dev-laptop',
+      subject: 'user-42',
+      appId: acme.appId,
+      id: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     expect((await link('dev-phone', 'user-42')).status).toBe(201);
 
     expect(await current('user-42')).toEqual([
@@ -127,7 +134,10 @@ describe('linked identities on the real stack', () => {
     expect((await stack.request('POST', '/consent/v0/subjects/links', { token, apiKey: globex.apiKey, json: body })).status).toBe(403);
     expect((await stack.request('POST', '/consent/v0/subjects/links', { token: dpToken, apiKey: acme.apiKey, json: body })).status).toBe(403);
     // another account's token sees none of this account's links
-    const other = await stack.request('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER, subject: 'user-42' })}`, { token: globexToken, apiKey: globex.apiKey });
+    const other = await stack.request('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER, subject: 'user-42' })}`, {
+      token: globexToken,
+      apiKey: globex.apiKey,
+    });
     expect(other.status).toBe(200);
     expect(other.body).toEqual([]);
     const session = await as('POST', '/consent/v0/sessions', { subject: 'dev-evil', issuer: ISSUER, targets: [TARGET] });
@@ -165,6 +175,8 @@ describe('linked identities on the real stack', () => {
     const links = await as('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER, identity: 'dev-e1', history: 'true' })}`);
     expect(links.body).toEqual([]);
     const kept = await as('GET', `/consent/v0/subjects/links?${q({ issuer: ISSUER, subject: String(erased.body.subjectHash), history: 'true' })}`);
-    expect(kept.body).toEqual([expect.objectContaining({ subject: erased.body.subjectHash, identity: expect.stringMatching(/^erased:/), erasedAt: expect.any(String) })]);
+    expect(kept.body).toEqual([
+      expect.objectContaining({ subject: erased.body.subjectHash, identity: expect.stringMatching(/^erased:/), erasedAt: expect.any(String) }),
+    ]);
   });
 });

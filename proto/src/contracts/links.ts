@@ -27,7 +27,6 @@ export const SubjectLinkRequest = z
   });
 registry.add(SubjectLinkRequest, { id: 'SubjectLinkRequest' });
 
-
 const matching = (description: string) => withoutReplacement(z.string().min(1).max(LIMITS.subject)).describe(description);
 
 export const SubjectLinksQuery = z.object({

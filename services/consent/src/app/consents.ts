@@ -321,7 +321,14 @@ export class Consents {
       // without, the states of this subject, issuer and target (of each linked identity: the newest per scope)
       const states =
         p.scope !== undefined && p.scope !== ''
-          ? [...(await this.store.current.byKeys(p.accountId, names.map((n) => stateKey(p.accountId, n, p.issuer, p.target, p.scope!)))).values()]
+          ? [
+              ...(
+                await this.store.current.byKeys(
+                  p.accountId,
+                  names.map((n) => stateKey(p.accountId, n, p.issuer, p.target, p.scope!)),
+                )
+              ).values(),
+            ]
           : (await Promise.all(names.map((n) => this.store.current.ofSubject(p.accountId, n, p.issuer, [p.target], MAX_STATES)))).flat();
       events = newestAcrossIdentities(states)
         .filter((e) => !p.source || e.source === p.source)

@@ -11,7 +11,14 @@ const pause = () => new Promise((r) => setTimeout(r, 3));
 function setUp(erasureSecret = '') {
   const store = memoryConsentStore();
   const specs = { lookup: async () => undefined, current: async () => undefined, asOf: async () => undefined };
-  const consents = new Consents(store, { publishStored: () => undefined }, { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs }, { warn: () => undefined }, undefined, erasureSecret);
+  const consents = new Consents(
+    store,
+    { publishStored: () => undefined },
+    { keys: [], settings: { baseUrl: 'https://accord.example' } as never, specs },
+    { warn: () => undefined },
+    undefined,
+    erasureSecret,
+  );
   const record = async (i: ConsentInput) => {
     const [e] = await consents.create(A.accountId, A.appId, [i]);
     await pause();
@@ -43,7 +50,9 @@ describe('reads across linked identities', () => {
     // asked by one of its identities: the same group
     expect((await consents.currentStates('acc', 'device-a', I, [])).map((e) => e.id)).toEqual(states.map((e) => e.id));
     expect((await consents.search({ ...A, subject: 'user-42', issuer: I, target: T, current: true })).events.map((e) => e.id)).toEqual(states.map((e) => e.id));
-    expect((await consents.search({ ...A, subject: 'user-42', issuer: I, target: T, scope: 'ads', current: true })).events.map((e) => e.id)).toEqual([phone.id]);
+    expect((await consents.search({ ...A, subject: 'user-42', issuer: I, target: T, scope: 'ads', current: true })).events.map((e) => e.id)).toEqual([
+      phone.id,
+    ]);
     const { decisions } = await consents.decide('acc', [
       { subject: 'user-42', issuer: I, target: T, scope: 'ads' },
       { subject: 'user-42', issuer: I, target: T, scope: 'email' },

@@ -54,10 +54,19 @@ describe('linked identities', () => {
   it('refuse a chain: an identity that has identities of its own (409 identity), a subject linked elsewhere (409 subject)', async () => {
     const { links } = setup();
     await links.link('acc', 'app', { issuer: I, identity: 'device-a', subject: 'user-42' });
-    expect(await fieldOf(links.link('acc', 'app', { issuer: I, identity: 'user-42', subject: 'user-1' }))).toEqual({ kind: 'LinkConflictError', fields: ['identity'] });
-    expect(await fieldOf(links.link('acc', 'app', { issuer: I, identity: 'device-b', subject: 'device-a' }))).toEqual({ kind: 'LinkConflictError', fields: ['subject'] });
+    expect(await fieldOf(links.link('acc', 'app', { issuer: I, identity: 'user-42', subject: 'user-1' }))).toEqual({
+      kind: 'LinkConflictError',
+      fields: ['identity'],
+    });
+    expect(await fieldOf(links.link('acc', 'app', { issuer: I, identity: 'device-b', subject: 'device-a' }))).toEqual({
+      kind: 'LinkConflictError',
+      fields: ['subject'],
+    });
     // a cycle of two
-    expect(await fieldOf(links.link('acc', 'app', { issuer: I, identity: 'user-42', subject: 'device-a' }))).toEqual({ kind: 'LinkConflictError', fields: ['identity'] });
+    expect(await fieldOf(links.link('acc', 'app', { issuer: I, identity: 'user-42', subject: 'device-a' }))).toEqual({
+      kind: 'LinkConflictError',
+      fields: ['identity'],
+    });
     // once device-a is moved away, user-42 may itself be linked
     await links.link('acc', 'app', { issuer: I, identity: 'device-a', subject: null });
     await links.link('acc', 'app', { issuer: I, identity: 'user-42', subject: 'user-1' });

@@ -168,7 +168,8 @@ export class Links {
     if (!q.issuer) errors.push({ field: 'issuer', message: 'is required' });
     if (!q.identity === !q.subject) errors.push({ field: q.identity ? 'subject' : 'identity', message: 'exactly one of identity and subject is required' });
     const limit = q.limit || LINKS_PAGE_DEFAULT;
-    if (!Number.isInteger(limit) || limit < 1 || limit > LINKS_PAGE_MAX) errors.push({ field: 'limit', message: `must be an integer from 1 to ${LINKS_PAGE_MAX}` });
+    if (!Number.isInteger(limit) || limit < 1 || limit > LINKS_PAGE_MAX)
+      errors.push({ field: 'limit', message: `must be an integer from 1 to ${LINKS_PAGE_MAX}` });
     if (q.cursor && !EVENT_ID_PATTERN.test(q.cursor)) errors.push({ field: 'cursor', message: 'is not a cursor of this list' });
     if (q.cursor && !q.history) errors.push({ field: 'cursor', message: 'pages only a history (history=true)' });
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);

@@ -166,7 +166,11 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
     },
     async linkSubject(req) {
       return linkMessage(
-        await consents.links.link(req.accountId, req.appId, { issuer: req.issuer, identity: req.identity, subject: req.subject === undefined ? null : req.subject }),
+        await consents.links.link(req.accountId, req.appId, {
+          issuer: req.issuer,
+          identity: req.identity,
+          subject: req.subject === undefined ? null : req.subject,
+        }),
       );
     },
     async listSubjectLinks(req) {

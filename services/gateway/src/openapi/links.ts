@@ -33,7 +33,9 @@ export const linksOpenApi: OpenApiFragment = {
           '201': { description: 'The stored link event.', content: { 'application/json': { schema: ref('SubjectLink') } } },
           '400': errorResponses['400'],
           '401': errorResponses['401'],
-          '403': problem('The token lacks the scope `consent`, the x-api-key belongs to another account, or the token is a consent session (sessions never link).'),
+          '403': problem(
+            'The token lacks the scope `consent`, the x-api-key belongs to another account, or the token is a consent session (sessions never link).',
+          ),
           '409': problem('The link would chain (`errors` names `identity` or `subject`).'),
           '503': errorResponses['503'],
         },
@@ -63,4 +65,3 @@ export const linksOpenApi: OpenApiFragment = {
   },
   schemas: linkSchemas,
 };
-

@@ -30,13 +30,20 @@ export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
     async naming(accountId, issuer, names, before, limit) {
       call('links.naming');
       return newest(
-        (l) => l.accountId === accountId && l.issuer === issuer && (names.includes(l.identity) || (l.subject !== null && names.includes(l.subject))) && below(l, before),
+        (l) =>
+          l.accountId === accountId &&
+          l.issuer === issuer &&
+          (names.includes(l.identity) || (l.subject !== null && names.includes(l.subject))) &&
+          below(l, before),
         limit,
       );
     },
     async ofIdentities(accountId, issuer, identities, before, limit) {
       call('links.ofIdentities');
-      return newest((l) => l.accountId === accountId && (issuer === undefined || l.issuer === issuer) && identities.includes(l.identity) && below(l, before), limit);
+      return newest(
+        (l) => l.accountId === accountId && (issuer === undefined || l.issuer === issuer) && identities.includes(l.identity) && below(l, before),
+        limit,
+      );
     },
     async list(q) {
       call('links.list');

@@ -62,7 +62,12 @@ export function mongoLinkStore(model: Model<LinkDoc>): LinkStore {
     /** Served by `identity_links` and `subject_links` (an $or of two index scans). */
     async naming(accountId, issuer, names, before, limit) {
       const docs = await col
-        .find({ $or: [{ accountId, identity: { $in: names }, issuer, ...idBelow(before) }, { accountId, subject: { $in: names }, issuer, ...idBelow(before) }] })
+        .find({
+          $or: [
+            { accountId, identity: { $in: names }, issuer, ...idBelow(before) },
+            { accountId, subject: { $in: names }, issuer, ...idBelow(before) },
+          ],
+        })
         .sort({ _id: -1 })
         .limit(limit)
         .toArray();
@@ -89,7 +94,12 @@ export function mongoLinkStore(model: Model<LinkDoc>): LinkStore {
     async inClear(accountId, name, issuer, limit) {
       const byIssuer = issuer === undefined ? {} : { issuer };
       const docs = await col
-        .find({ $or: [{ accountId, identity: name, ...byIssuer }, { accountId, subject: name, ...byIssuer }] })
+        .find({
+          $or: [
+            { accountId, identity: name, ...byIssuer },
+            { accountId, subject: name, ...byIssuer },
+          ],
+        })
         .sort({ _id: -1 })
         .limit(limit)
         .toArray();
