@@ -30,14 +30,14 @@ describe('linking an identity after sign-in', () => {
   it('posts the link with the application token and answers the stored link; a refusal is an AccordError with its status', async () => {
     const seen: Array<{ url: string; auth: string | null; body: unknown }> = [];
     let status = 201;
-    const fetch = async (req: Request) => {
+    const fetch = (async (req: Request) => {
       seen.push({ url: req.url, auth: req.headers.get('authorization'), body: await req.json() });
       const body =
         status === 201
           ? { id: '0'.repeat(32), appId: 'app', issuer: 'https://shop.example', identity: 'dev-1', subject: 'user-42', createdAt: new Date(0).toISOString() }
           : { type: 'about:blank', title: 'Conflict', status, errors: [{ field: 'identity', message: 'chains' }] };
       return new Response(JSON.stringify(body), { status, headers: { 'content-type': status === 201 ? 'application/json' : 'application/problem+json' } });
-    };
+    }) as typeof globalThis.fetch;
     const accord = new Accord({ baseUrl: 'http://accord.test/', token: 'app-token', apiKey: 'key', fetch });
     const link = await accord.linkIdentity({ issuer: 'https://shop.example', identity: 'dev-1', subject: 'user-42' });
     expect(link.subject).toBe('user-42');
