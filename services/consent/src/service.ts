@@ -20,7 +20,7 @@ import { LogSequencer } from './events/log-sequencer';
 import { ConsentLog } from './app/log';
 import { LogTree } from './app/log-tree';
 import { consentStoreOn } from './store/mongo/store';
-import { linkPublisher } from './events/link-publisher';
+import { LinkPublisher } from './events/link-publisher';
 import { GvlFile } from './app/gvl';
 
 export async function startConsent(config: Config, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
@@ -131,8 +131,17 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     { publishLeaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS },
   );
   const imports = new Imports(store, { ratePerSecond: config.ACCORD_CONSENT_IMPORT_RATE }, { nudge: () => sequencer.nudge() });
-  // linked identities: each stored link on the event stream (`subject.linked` webhooks)
-  consents.links.sink = linkPublisher(nc.jetstream(), config.ACCORD_NATS_PREFIX, config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS, logger);
+  // linked identities: each stored link on the event stream (`subject.linked` webhooks), through its outbox
+  const links = new LinkPublisher(nc.jetstream(), store.links, {
+    prefix: config.ACCORD_NATS_PREFIX,
+    publishTimeoutMs: config.ACCORD_CONSENT_PUBLISH_TIMEOUT_MS,
+    leaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS,
+    pollMs: config.ACCORD_CONSENT_OUTBOX_POLL_MS,
+    logger,
+  });
+  consents.links.sink = links;
+  consents.links.publishLeaseMs = config.ACCORD_CONSENT_OUTBOX_LEASE_MS;
+  links.start();
   const gvl = new GvlFile(config.ACCORD_TCF_GVL, logger);
   consents.tcfGvl = () => gvl.current();
 
@@ -164,6 +173,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
       await sweeper.stop();
       await renewals.stop();
       await relay.stop();
+      await links.stop();
       relayPublisher.close();
       specs.close();
       renewalSignals.close();

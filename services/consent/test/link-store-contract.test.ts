@@ -14,6 +14,7 @@ let t = Date.now() - 60_000;
 const link = (identity: string, subject: string | null, over: { accountId?: string; issuer?: string } = {}): LinkEvent =>
   buildLink(over.accountId ?? 'acc', 'app', { issuer: over.issuer ?? I, identity, subject }, (t += 10));
 const ids = (ls: LinkEvent[]) => ls.map((l) => l.id);
+const later = () => new Date(Date.now() + 60_000);
 
 describeStoreContract('the consent store', adapters, (s) => {
   describe('links', () => {
@@ -23,7 +24,7 @@ describeStoreContract('the consent store', adapters, (s) => {
       const b = link('phone-b', 'user-42');
       const c = link('device-a', null);
       const other = [link('device-a', 'user-42', { accountId: 'acc2' }), link('device-a', 'user-42', { issuer: 'https://other.example' })];
-      for (const l of [a, b, c, ...other]) await store.links.insert(l);
+      for (const l of [a, b, c, ...other]) await store.links.insert(l, later());
       expect(ids(await store.links.naming('acc', I, ['user-42'], undefined, 10))).toEqual(ids([b, a]));
       expect(ids(await store.links.naming('acc', I, ['device-a'], undefined, 10))).toEqual(ids([c, a]));
       expect(ids(await store.links.naming('acc', I, ['device-a', 'user-42'], undefined, 10))).toEqual(ids([c, b, a]));
@@ -41,7 +42,7 @@ describeStoreContract('the consent store', adapters, (s) => {
     it('are rewritten by erasure only while their identity is the one read', async () => {
       const store = s;
       const a = link('device-a', 'user-42');
-      await store.links.insert(a);
+      await store.links.insert(a, later());
       expect(ids(await store.links.inClear('acc', 'user-42', undefined, 10))).toEqual(ids([a]));
       const at = new Date();
       const set = { identity: 'erased:d', subject: 'erased:u', erasedAt: at };
@@ -49,6 +50,25 @@ describeStoreContract('the consent store', adapters, (s) => {
       expect(await store.links.rewrite([{ id: a.id, identity: 'device-a', set }])).toBe(0);
       expect(await store.links.inClear('acc', 'user-42', undefined, 10)).toEqual([]);
       expect((await store.links.naming('acc', I, ['erased:u'], undefined, 10))[0]).toEqual({ ...a, ...set });
+    });
+
+    it('are their own outbox: claimed once when due until the lease runs out, and gone once published', async () => {
+      const store = s;
+      const now = Date.now();
+      const a = link('device-a', 'user-42');
+      const b = link('device-b', 'user-42');
+      await store.links.insert(a, new Date(now - 1000));
+      await store.links.insert(b, new Date(now + 60_000));
+      expect(ids(await store.links.claimDue('c1', new Date(now), new Date(now + 30_000), 10))).toEqual(ids([a]));
+      // claimed until then: another relay gets nothing before the lease runs out
+      expect(await store.links.claimDue('c2', new Date(now + 1000), new Date(now + 31_000), 10)).toEqual([]);
+      expect(ids(await store.links.claimDue('c3', new Date(now + 30_000), new Date(now + 60_000), 10))).toEqual(ids([a]));
+      await store.links.markPublished([a.id]);
+      expect(ids(await store.links.claimDue('c4', new Date(now + 60_000), new Date(now + 90_000), 10))).toEqual(ids([b]));
+      await store.links.markPublished([b.id]);
+      expect(await store.links.claimDue('c5', new Date(now + 120_000), new Date(now + 150_000), 10)).toEqual([]);
+      // the link itself is unchanged by its outbox marks
+      expect((await store.links.naming('acc', I, ['device-a'], undefined, 10))[0]).toEqual(a);
     });
   });
 });

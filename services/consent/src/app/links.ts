@@ -26,7 +26,7 @@ export interface LinkGroup {
 /** The key of a name's group in `Links.groups`. */
 export const groupKey = (issuer: string, name: string): string => `${issuer}\u0000${name}`;
 
-/** Where a stored link goes next (the outbox relay publishes it as `subject.linked`; the log gives it a leaf). */
+/** Where a stored link goes next: the event stream (`subject.linked`), which marks it published (events/link-publisher.ts). */
 export interface LinkSink {
   stored(link: LinkEvent): void;
 }
@@ -42,6 +42,8 @@ export class Links {
     /** Where stored links go (service.ts sets the event stream's publisher: `subject.linked` webhooks). */
     public sink: LinkSink = { stored: () => undefined },
     private readonly clock: () => number = Date.now,
+    /** How long a new link belongs to its writer's publication before the relay may claim it (ACCORD_CONSENT_OUTBOX_LEASE_MS). */
+    public publishLeaseMs = 30_000,
   ) {}
 
   /** Accounts known to have links (for good), and accounts without links until when (ms). */
@@ -81,7 +83,8 @@ export class Links {
       checkNoChain(link, subjectOf(link.identity), current.get(link.subject)?.subject ?? null, subjectOf(link.subject));
     }
     const ev = buildLink(accountId, appId, link);
-    await this.store.insert(ev);
+    // its own outbox record: the relay publishes it after the lease if the sink does not first
+    await this.store.insert(ev, new Date(this.clock() + this.publishLeaseMs));
     this.linked.add(accountId);
     this.linkless.delete(accountId);
     this.sink.stored(ev);

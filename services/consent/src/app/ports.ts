@@ -494,8 +494,16 @@ export interface LinkQuery {
  * current, and what a subject resolves to, is the domain's (`currentLinks`, `rootOf`).
  */
 export interface LinkStore {
-  /** Stores one link event. */
-  insert(link: LinkEvent): Promise<void>;
+  /** Stores one link event, due for the relay at `pubAt` (its own outbox record, like a consent event's) until marked published. */
+  insert(link: LinkEvent, pubAt: Date): Promise<void>;
+  /**
+   * Claims the links due at `now` (their writer did not publish them in time): one update that
+   * makes them due again at `until` and tags them with `claim` (atomic per link, so of several
+   * relays one claims a link until then), then the first `limit` of the claim.
+   */
+  claimDue(claim: string, now: Date, until: Date, limit: number): Promise<LinkEvent[]>;
+  /** Published: the links leave the outbox. One write. */
+  markPublished(ids: string[]): Promise<void>;
   /** Whether the account has any link event (one indexed probe). */
   any(accountId: string): Promise<boolean>;
   /** Links of the account and issuer whose identity or subject is one of `names`, ids below `before` when given, newest first, at most `limit`. One command. */

@@ -10,6 +10,8 @@ const copy = (l: LinkEvent): LinkEvent => {
 /** The link events in memory (the reference of the contract test); `call` records each call and throws a planned fault. */
 export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
   const links = new Map<string, LinkEvent>();
+  /** The outbox: link id → due time and claim. */
+  const outbox = new Map<string, { pub: Date; claim?: string }>();
   const newest = (filter: (l: LinkEvent) => boolean, limit: number) =>
     [...links.values()]
       .filter(filter)
@@ -18,10 +20,29 @@ export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
       .map(copy);
   const below = (l: LinkEvent, before: string | undefined) => before === undefined || l.id < before;
   return {
-    async insert(link) {
+    async insert(link, pubAt) {
       call('links.insert');
       if (links.has(link.id)) throw new Error(`duplicate link id ${link.id}`);
       links.set(link.id, copy(link));
+      outbox.set(link.id, { pub: new Date(pubAt) });
+    },
+    async claimDue(claim, now, until, limit) {
+      call('links.claimDue');
+      for (const o of outbox.values())
+        if (o.pub <= now) {
+          o.pub = new Date(until);
+          o.claim = claim;
+        }
+      return [...outbox.entries()]
+        .filter(([, o]) => o.claim === claim)
+        .map(([id]) => id)
+        .sort()
+        .slice(0, limit)
+        .map((id) => copy(links.get(id)!));
+    },
+    async markPublished(ids) {
+      call('links.markPublished');
+      for (const id of ids) outbox.delete(id);
     },
     async any(accountId) {
       call('links.any');

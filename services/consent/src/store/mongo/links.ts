@@ -11,6 +11,9 @@ import { driverCollection } from './models';
 export interface LinkDoc extends Omit<LinkEvent, 'id' | 'erasedAt'> {
   _id: string;
   erasedAt?: Date;
+  /** The outbox: due for the relay from then on, until published (`subject.linked`); `claim` names the relay round that took it. */
+  pub?: Date;
+  claim?: string;
 }
 
 export function defineLinkModel(conn: Connection): Model<LinkDoc> {
@@ -24,9 +27,13 @@ export function defineLinkModel(conn: Connection): Model<LinkDoc> {
       subject: { type: String, default: null },
       createdAt: { type: Date, required: true },
       erasedAt: Date,
+      pub: Date,
+      claim: String,
     },
     { versionKey: false, _id: false, collection: 'consent_links' },
   );
+  // the relay: links not yet on NATS (sparse: published links leave the index)
+  links.index({ pub: 1 }, { name: 'unpublished_links', sparse: true });
   // an identity's links, newest first (its current link is the first)
   links.index({ accountId: 1, identity: 1, issuer: 1, _id: -1 }, { name: 'identity_links' });
   // the links naming a subject (a subject without links costs one empty index probe)
@@ -52,9 +59,24 @@ export function mongoLinkStore(model: Model<LinkDoc>): LinkStore {
   const col = driverCollection(model);
   const idBelow = (before: string | undefined) => (before === undefined ? {} : { _id: { $lt: before } });
   return {
-    async insert(link) {
+    async insert(link, pubAt) {
       const { id, erasedAt: _e, ...rest } = link;
-      await col.insertOne({ _id: id, ...rest });
+      await col.insertOne({ _id: id, ...rest, pub: pubAt });
+    },
+    /** Served by the sparse `unpublished_links` index. */
+    async claimDue(claim, now, until, limit) {
+      const res = await col.updateMany({ pub: { $lte: now } }, { $set: { pub: until, claim } });
+      if (!res.modifiedCount) return [];
+      return (
+        await col
+          .find({ claim, pub: { $exists: true } })
+          .sort({ _id: 1 })
+          .limit(limit)
+          .toArray()
+      ).map(linkOf);
+    },
+    async markPublished(ids) {
+      if (ids.length) await col.updateMany({ _id: { $in: ids } }, { $unset: { pub: '', claim: '' } });
     },
     async any(accountId) {
       return (await col.findOne({ accountId }, { projection: { _id: 1 } })) !== null;
