@@ -13,12 +13,15 @@ from typing import Any
 import httpx
 
 from .api.api.consent import decide as _decide
+from .api.api.consent import link_subject as _link_subject
 from .api.client import AuthenticatedClient
 from .api.models.decision import Decision
 from .api.models.decision_answer import DecisionAnswer
 from .api.models.decision_item import DecisionItem
 from .api.models.decision_request import DecisionRequest
 from .api.models.problem import Problem
+from .api.models.subject_link import SubjectLink
+from .api.models.subject_link_request import SubjectLinkRequest
 from .api.types import UNSET
 
 
@@ -115,3 +118,16 @@ class Session:
         from .imports import import_events
 
         return import_events(self, path, content_type=content_type, progress=progress)
+
+    def link_identity(self, issuer: str, identity: str, subject: str | None) -> SubjectLink:
+        """After sign-in: links ``identity`` (the device or cookie id the anonymous consent session was
+        minted for) to ``subject`` for ``issuer``; ``None`` unlinks it (docs/consent.md, Linked identities).
+        Current states and decisions of either then resolve across both. 409 when the link would chain."""
+        body = SubjectLinkRequest(issuer=issuer, identity=identity, subject=subject)
+        res = self._call(lambda c: _link_subject.sync_detailed(client=c, body=body))
+        if isinstance(res.parsed, SubjectLink):
+            return res.parsed
+        if isinstance(res.parsed, Problem):
+            errors = [{"field": e.field, "message": e.message} for e in (res.parsed.errors or [])] if res.parsed.errors else []
+            raise AccordError(int(res.status_code), res.parsed.detail or res.parsed.title, errors)
+        raise AccordError(int(res.status_code), res.content.decode("utf-8", "replace"))

@@ -44,6 +44,21 @@ def test_decide_answers_in_order_with_evidence(session: Session) -> None:
     assert out[0].evidence.receipt.endswith(f"/consent/v0/consents/{out[0].event_id}/receipt")
 
 
+def test_link_identity_makes_decisions_resolve_across_the_device_and_the_user(session: Session) -> None:
+    run = uuid.uuid4().hex[:8]
+    record(session, [{"subject": f"{run}-device", "issuer": ISSUER, "target": TARGET, "action": True}])
+    assert [d.allowed for d in session.decide([{"subject": f"{run}-user", "issuer": ISSUER, "target": TARGET}])] == [False]
+    link = session.link_identity(ISSUER, f"{run}-device", f"{run}-user")
+    assert (link.identity, link.subject) == (f"{run}-device", f"{run}-user")
+    out = session.decide([{"subject": f"{run}-user", "issuer": ISSUER, "target": TARGET}])
+    assert [(d.allowed, d.identity) for d in out] == [(True, f"{run}-device")]
+    try:
+        session.link_identity(ISSUER, f"{run}-user", f"{run}-other")
+        raise AssertionError("a chain was accepted")
+    except AccordError as err:
+        assert err.status == 409 and [e["field"] for e in err.errors] == ["identity"]
+
+
 def test_filter_allowed_streams_rows_in_batches_and_keeps_the_allowed(session: Session) -> None:
     run = uuid.uuid4().hex
     allowed = {i for i in range(2500) if i % 3 == 0}
