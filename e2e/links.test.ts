@@ -1,6 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { startReceiver } from '@accord/testkit';
+import { eventLeaf, leafHash } from '@accord/proofs';
 import { startStack, type Credentials, type Stack } from './harness';
+import { proofOf } from './log-proofs';
 
 jest.setTimeout(90_000);
 let stack: Stack;
@@ -178,5 +180,16 @@ describe('linked identities on the real stack', () => {
     expect(kept.body).toEqual([
       expect.objectContaining({ subject: erased.body.subjectHash, identity: expect.stringMatching(/^erased:/), erasedAt: expect.any(String) }),
     ]);
+  });
+
+  test('a link is a leaf of the consent log: its proof holds the hash of the link as answered, under the signed head', async () => {
+    const posted = await link('dev-log', 'user-90');
+    expect(posted.status).toBe(201);
+    const l = posted.body as Record<string, unknown>;
+    const proof = await proofOf(as, String(l.id));
+    const leaf = { type: 'subject.linked', id: l.id, issuer: l.issuer, identity: l.identity, subject: l.subject, createdAt: l.createdAt, appId: l.appId };
+    expect(proof.leafHash).toBe(leafHash(eventLeaf(leaf)).toString('base64'));
+    const head = (await as('GET', '/consent/v0/log/tree-head')).body as { treeSize: number };
+    expect(Number(proof.leafIndex)).toBeLessThan(head.treeSize);
   });
 });

@@ -21,6 +21,7 @@ import { ConsentLog } from './app/log';
 import { LogTree } from './app/log-tree';
 import { consentStoreOn } from './store/mongo/store';
 import { LinkPublisher } from './events/link-publisher';
+import { leafQueue } from './app/log-queue';
 import { GvlFile } from './app/gvl';
 
 export async function startConsent(config: Config, logger: Logger): Promise<{ port: number; stop(): Promise<void> }> {
@@ -53,6 +54,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
   const { store } = consentStoreOn(conn);
   await syncIndexes(conn);
   const logTree = new LogTree(store.log);
+  const leaves = leafQueue(store.logQueue, store.links);
   const nc = await connectNats(config.NATS_URL, logger, 'accord-consent', config);
   await ensureEventStream(await nc.jetstreamManager(), config.ACCORD_NATS_PREFIX);
   const relayPublisher = new AckBatchPublisher(nc);
@@ -94,7 +96,8 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     pollMs: config.ACCORD_CONSENT_LOG_POLL_MS,
     leaseMs: config.ACCORD_CONSENT_LOG_LEASE_MS,
     batchSize: config.ACCORD_CONSENT_LOG_BATCH,
-    queue: store.logQueue,
+    // consent events and link events (linked identities) get their leaves in one log
+    queue: leaves,
     // the events' publication marks go with their log marks (one update of each document)
     published: relay.marks,
     sign: (account, treeSize, rootHash) => signTreeHead({ account, treeSize, rootHash, timestamp: new Date() }, keys[0]!),
@@ -149,7 +152,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     services: [
       {
         definition: consentv1.ConsentServiceService,
-        implementation: consentHandlers(consents, logger, new ConsentLog(logTree, store.logQueue)),
+        implementation: consentHandlers(consents, logger, new ConsentLog(logTree, leaves)),
         access: consentAccess,
       },
       {

@@ -14,6 +14,7 @@ let t = Date.now() - 60_000;
 const link = (identity: string, subject: string | null, over: { accountId?: string; issuer?: string } = {}): LinkEvent =>
   buildLink(over.accountId ?? 'acc', 'app', { issuer: over.issuer ?? I, identity, subject }, (t += 10));
 const ids = (ls: LinkEvent[]) => ls.map((l) => l.id);
+const LEAF = Buffer.alloc(32, 7);
 const later = () => new Date(Date.now() + 60_000);
 
 describeStoreContract('the consent store', adapters, (s) => {
@@ -24,7 +25,7 @@ describeStoreContract('the consent store', adapters, (s) => {
       const b = link('phone-b', 'user-42');
       const c = link('device-a', null);
       const other = [link('device-a', 'user-42', { accountId: 'acc2' }), link('device-a', 'user-42', { issuer: 'https://other.example' })];
-      for (const l of [a, b, c, ...other]) await store.links.insert(l, later());
+      for (const l of [a, b, c, ...other]) await store.links.insert(l, later(), LEAF);
       expect(ids(await store.links.naming('acc', I, ['user-42'], undefined, 10))).toEqual(ids([b, a]));
       expect(ids(await store.links.naming('acc', I, ['device-a'], undefined, 10))).toEqual(ids([c, a]));
       expect(ids(await store.links.naming('acc', I, ['device-a', 'user-42'], undefined, 10))).toEqual(ids([c, b, a]));
@@ -42,7 +43,7 @@ describeStoreContract('the consent store', adapters, (s) => {
     it('are rewritten by erasure only while their identity is the one read', async () => {
       const store = s;
       const a = link('device-a', 'user-42');
-      await store.links.insert(a, later());
+      await store.links.insert(a, later(), LEAF);
       expect(ids(await store.links.inClear('acc', 'user-42', undefined, 10))).toEqual(ids([a]));
       const at = new Date();
       const set = { identity: 'erased:d', subject: 'erased:u', erasedAt: at };
@@ -57,8 +58,8 @@ describeStoreContract('the consent store', adapters, (s) => {
       const now = Date.now();
       const a = link('device-a', 'user-42');
       const b = link('device-b', 'user-42');
-      await store.links.insert(a, new Date(now - 1000));
-      await store.links.insert(b, new Date(now + 60_000));
+      await store.links.insert(a, new Date(now - 1000), LEAF);
+      await store.links.insert(b, new Date(now + 60_000), LEAF);
       expect(ids(await store.links.claimDue('c1', new Date(now), new Date(now + 30_000), 10))).toEqual(ids([a]));
       // claimed until then: another relay gets nothing before the lease runs out
       expect(await store.links.claimDue('c2', new Date(now + 1000), new Date(now + 31_000), 10)).toEqual([]);
@@ -69,6 +70,25 @@ describeStoreContract('the consent store', adapters, (s) => {
       expect(await store.links.claimDue('c5', new Date(now + 120_000), new Date(now + 150_000), 10)).toEqual([]);
       // the link itself is unchanged by its outbox marks
       expect((await store.links.naming('acc', I, ['device-a'], undefined, 10))[0]).toEqual(a);
+    });
+
+    it('wait for their log leaf with the hash fixed at insert, by account and id, until marked logged', async () => {
+      const store = s;
+      const a = link('device-a', 'user-42');
+      const b = link('device-b', 'user-42');
+      const c = link('device-c', 'user-1', { accountId: 'acc2' });
+      await store.links.insert(a, later(), Buffer.alloc(32, 1));
+      await store.links.insert(b, later(), Buffer.alloc(32, 2));
+      await store.links.insert(c, later(), Buffer.alloc(32, 3));
+      expect((await store.links.logAccounts()).sort()).toEqual(['acc', 'acc2']);
+      expect(await store.links.logPending('acc', 1)).toEqual({ links: [{ id: a.id, leafHash: Buffer.alloc(32, 1) }], last: a.id, full: true });
+      expect(await store.links.logPending('acc', 10, a.id)).toEqual({ links: [{ id: b.id, leafHash: Buffer.alloc(32, 2) }], last: b.id, full: false });
+      expect(await store.links.isLogPending('acc', a.id)).toBe(true);
+      expect(await store.links.isLogPending('acc2', a.id)).toBe(false);
+      await store.links.markLogged([a.id, b.id]);
+      expect(await store.links.logPending('acc', 10)).toEqual({ links: [], full: false });
+      expect(await store.links.isLogPending('acc', a.id)).toBe(false);
+      expect(await store.links.logAccounts()).toEqual(['acc2']);
     });
   });
 });

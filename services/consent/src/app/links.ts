@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@accord/common';
 import { ERASED_PREFIX, pseudonym } from '../domain/erasure';
 import { EVENT_ID_PATTERN, LIMITS } from '../domain/consent';
-import { buildLink, checkNoChain, currentLinks, identitiesOf, MAX_LINKED_IDENTITIES, validateLink, type LinkEvent } from '../domain/link';
+import { buildLink, checkNoChain, currentLinks, identitiesOf, linkLeafHash, MAX_LINKED_IDENTITIES, validateLink, type LinkEvent } from '../domain/link';
 import { holdsReplacement, IDENTIFIER_MESSAGE } from '../domain/consent';
 import type { LinkStore } from './ports';
 
@@ -84,7 +84,7 @@ export class Links {
     }
     const ev = buildLink(accountId, appId, link);
     // its own outbox record: the relay publishes it after the lease if the sink does not first
-    await this.store.insert(ev, new Date(this.clock() + this.publishLeaseMs));
+    await this.store.insert(ev, new Date(this.clock() + this.publishLeaseMs), linkLeafHash(ev));
     this.linked.add(accountId);
     this.linkless.delete(accountId);
     this.sink.stored(ev);

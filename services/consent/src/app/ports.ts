@@ -494,8 +494,20 @@ export interface LinkQuery {
  * current, and what a subject resolves to, is the domain's (`currentLinks`, `rootOf`).
  */
 export interface LinkStore {
-  /** Stores one link event, due for the relay at `pubAt` (its own outbox record, like a consent event's) until marked published. */
-  insert(link: LinkEvent, pubAt: Date): Promise<void>;
+  /**
+   * Stores one link event, due for the relay at `pubAt` (its own outbox record, like a consent
+   * event's) until marked published, and waiting for its log leaf, whose hash (`leafHash`, of the
+   * link as answered) it keeps until sequenced.
+   */
+  insert(link: LinkEvent, pubAt: Date, leafHash: Buffer): Promise<void>;
+  /** Every account with links waiting for their leaf. One command. */
+  logAccounts(): Promise<string[]>;
+  /** An account's links waiting for their leaf, by id, after `after`, at most `limit`; `last` the last id read, `full` whether `limit` were read. */
+  logPending(accountId: string, limit: number, after?: string): Promise<{ links: Array<{ id: string; leafHash: Buffer }>; last?: string; full: boolean }>;
+  /** Sequenced: the links leave the log's queue. One write. */
+  markLogged(ids: string[]): Promise<void>;
+  /** Whether the account's link is stored and waiting for its leaf. */
+  isLogPending(accountId: string, id: string): Promise<boolean>;
   /**
    * Claims the links due at `now` (their writer did not publish them in time): one update that
    * makes them due again at `until` and tags them with `claim` (atomic per link, so of several

@@ -1,5 +1,6 @@
 import { ConflictError, InvalidArgumentError, type FieldError } from '@accord/common';
 import { contracts } from '@accord/proto';
+import { eventLeaf, leafHash } from '@accord/proofs';
 import { nextEventId } from './event-id';
 
 /**
@@ -135,4 +136,19 @@ export function linkJson(l: LinkEvent): Record<string, unknown> {
     createdAt: l.createdAt.toISOString(),
     ...(l.erasedAt ? { erasedAt: l.erasedAt.toISOString() } : {}),
   };
+}
+
+/**
+ * The object a link event's log leaf is the RFC 8785 JSON of (docs/consent.md, Linked identities):
+ * `type: "subject.linked"` tells it from a consent event's leaf. Fixed at insert, before any
+ * erasure, so the leaf is always the link as answered. Never change it: leaves in logs would stop
+ * verifying.
+ */
+export function linkLeafJson(l: LinkEvent): Record<string, unknown> {
+  return { type: 'subject.linked', id: l.id, issuer: l.issuer, identity: l.identity, subject: l.subject, createdAt: l.createdAt.toISOString(), appId: l.appId };
+}
+
+/** The leaf hash of a link event: SHA-256(0x00 ‖ JCS(linkLeafJson(link))). */
+export function linkLeafHash(l: LinkEvent): Buffer {
+  return leafHash(eventLeaf(linkLeafJson(l)));
 }

@@ -19,7 +19,7 @@ describe('subject.linked publication', () => {
     const pub = new LinkPublisher(js, store.links, opts);
     const now = Date.now();
     const l = buildLink('acc', 'app', { issuer: 'i', identity: 'dev', subject: 'user' }, now);
-    await store.links.insert(l, new Date(now + 30_000));
+    await store.links.insert(l, new Date(now + 30_000), Buffer.alloc(32));
     pub.stored(l);
     await new Promise((r) => setImmediate(r));
     expect(sent).toEqual([]);
@@ -31,7 +31,7 @@ describe('subject.linked publication', () => {
     expect(await pub.relay(new Date(now + 120_000))).toBe(0);
 
     const m = buildLink('acc', 'app', { issuer: 'i', identity: 'dev', subject: null }, now + 5);
-    await store.links.insert(m, new Date(now + 30_000));
+    await store.links.insert(m, new Date(now + 30_000), Buffer.alloc(32));
     pub.stored(m);
     await new Promise((r) => setTimeout(r, 10));
     expect(sent.map((s) => s.id)).toEqual([l.id, m.id]);

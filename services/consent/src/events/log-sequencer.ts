@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mapLimit, PeriodicTask, type Logger } from '@accord/common';
 import { eventLeafHash, type SignedTreeHead } from '../domain/log';
 import { LogContentionError, type LogTree } from '../app/log-tree';
-import type { LogQueueStore, TreeHeadRecord } from '../app/ports';
+import type { LeafQueue, LogPendingLeaf } from '../app/log-queue';
+import type { LogPendingEvent, TreeHeadRecord } from '../app/ports';
 import type { PublicationMarks } from './publication-marks';
 
 /** Accounts sequenced at once within a pass (each is a few commands in sequence). */
@@ -29,7 +30,7 @@ export interface SequencerOptions {
   /** Most events per signed head. */
   batchSize: number;
   /** The events waiting for their leaf (marked on their own documents by the write). */
-  queue: Pick<LogQueueStore, 'accounts' | 'pending' | 'markLogged'>;
+  queue: Pick<LeafQueue, 'accounts' | 'pending' | 'markLogged'>;
   /**
    * The relay's acknowledged ids still to mark (OutboxRelay.marks): those of the sequenced events
    * are marked published in the update that marks them logged, instead of one update each.
@@ -137,7 +138,7 @@ export class LogSequencer {
       try {
         head = await this.repo.append(
           account,
-          ready.map((e) => ({ eventId: e.id, leafHash: e.leafHash ?? eventLeafHash(e) })),
+          ready.map((e: LogPendingLeaf) => ({ eventId: e.id, leafHash: e.leafHash ?? eventLeafHash(e as LogPendingEvent) })),
           (size, root) => this.opts.sign(account, size, root),
         );
       } catch (err) {

@@ -12,6 +12,8 @@ export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
   const links = new Map<string, LinkEvent>();
   /** The outbox: link id → due time and claim. */
   const outbox = new Map<string, { pub: Date; claim?: string }>();
+  /** The log's queue: link id → its leaf hash, until sequenced. */
+  const logq = new Map<string, Buffer>();
   const newest = (filter: (l: LinkEvent) => boolean, limit: number) =>
     [...links.values()]
       .filter(filter)
@@ -20,11 +22,36 @@ export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
       .map(copy);
   const below = (l: LinkEvent, before: string | undefined) => before === undefined || l.id < before;
   return {
-    async insert(link, pubAt) {
+    async insert(link, pubAt, leafHash) {
       call('links.insert');
       if (links.has(link.id)) throw new Error(`duplicate link id ${link.id}`);
       links.set(link.id, copy(link));
       outbox.set(link.id, { pub: new Date(pubAt) });
+      logq.set(link.id, Buffer.from(leafHash));
+    },
+    async logAccounts() {
+      call('links.logAccounts');
+      return [...new Set([...logq.keys()].map((id) => links.get(id)!.accountId))];
+    },
+    async logPending(accountId, limit, after) {
+      call('links.logPending');
+      const ids = [...logq.keys()]
+        .filter((id) => links.get(id)!.accountId === accountId && (after === undefined || id > after))
+        .sort()
+        .slice(0, limit);
+      return {
+        links: ids.map((id) => ({ id, leafHash: Buffer.from(logq.get(id)!) })),
+        ...(ids.length ? { last: ids.at(-1)! } : {}),
+        full: ids.length === limit,
+      };
+    },
+    async markLogged(ids) {
+      call('links.markLogged');
+      for (const id of ids) logq.delete(id);
+    },
+    async isLogPending(accountId, id) {
+      call('links.isLogPending');
+      return logq.has(id) && links.get(id)!.accountId === accountId;
     },
     async claimDue(claim, now, until, limit) {
       call('links.claimDue');

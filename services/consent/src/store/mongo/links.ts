@@ -14,6 +14,9 @@ export interface LinkDoc extends Omit<LinkEvent, 'id' | 'erasedAt'> {
   /** The outbox: due for the relay from then on, until published (`subject.linked`); `claim` names the relay round that took it. */
   pub?: Date;
   claim?: string;
+  /** The account id while the link waits for its consent-log leaf, and the leaf hash (base64) until then. */
+  logq?: string;
+  logh?: string;
 }
 
 export function defineLinkModel(conn: Connection): Model<LinkDoc> {
@@ -29,11 +32,15 @@ export function defineLinkModel(conn: Connection): Model<LinkDoc> {
       erasedAt: Date,
       pub: Date,
       claim: String,
+      logq: String,
+      logh: String,
     },
     { versionKey: false, _id: false, collection: 'consent_links' },
   );
   // the relay: links not yet on NATS (sparse: published links leave the index)
   links.index({ pub: 1 }, { name: 'unpublished_links', sparse: true });
+  // the log's queue: links waiting for their leaf, by account and id (sparse: sequenced links leave it)
+  links.index({ logq: 1, _id: 1 }, { name: 'links_log_pending', sparse: true });
   // an identity's links, newest first (its current link is the first)
   links.index({ accountId: 1, identity: 1, issuer: 1, _id: -1 }, { name: 'identity_links' });
   // the links naming a subject (a subject without links costs one empty index probe)
@@ -59,9 +66,30 @@ export function mongoLinkStore(model: Model<LinkDoc>): LinkStore {
   const col = driverCollection(model);
   const idBelow = (before: string | undefined) => (before === undefined ? {} : { _id: { $lt: before } });
   return {
-    async insert(link, pubAt) {
+    async insert(link, pubAt, leafHash) {
       const { id, erasedAt: _e, ...rest } = link;
-      await col.insertOne({ _id: id, ...rest, pub: pubAt });
+      await col.insertOne({ _id: id, ...rest, pub: pubAt, logq: link.accountId, logh: leafHash.toString('base64') });
+    },
+    async logAccounts() {
+      return (await col.distinct('logq')).filter((a): a is string => typeof a === 'string');
+    },
+    async logPending(accountId, limit, after) {
+      const docs = await col
+        .find(after === undefined ? { logq: accountId } : { logq: accountId, _id: { $gt: after } }, { projection: { _id: 1, logh: 1 } })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray();
+      return {
+        links: docs.map((d) => ({ id: d._id, leafHash: Buffer.from(d.logh ?? '', 'base64') })),
+        ...(docs.length ? { last: docs.at(-1)!._id } : {}),
+        full: docs.length === limit,
+      };
+    },
+    async markLogged(ids) {
+      if (ids.length) await col.updateMany({ _id: { $in: ids } }, { $unset: { logq: '', logh: '' } });
+    },
+    async isLogPending(accountId, id) {
+      return (await col.findOne({ _id: id, logq: accountId }, { projection: { _id: 1 } })) !== null;
     },
     /** Served by the sparse `unpublished_links` index. */
     async claimDue(claim, now, until, limit) {
