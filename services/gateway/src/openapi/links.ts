@@ -21,7 +21,8 @@ export const linksOpenApi: OpenApiFragment = {
         summary: 'Link an identity (a device or cookie id) to a subject, move it to another, or unlink it (subject null).',
         description:
           'Stores an immutable link event: for this issuer, `identity` belongs to `subject` from now on. The newest link of an identity wins; moving a device is a new link, ' +
-          'unlinking is a link with `subject: null`; nothing is rewritten. Current states (search `current=true`, GetCurrentStates, the dashboards) and decisions then ' +
+          'unlinking is a link with `subject: null`; nothing is rewritten. Each link is a leaf of the consent log (GET /consent/v0/consents/{linkId}/proof), is delivered to `subject.linked` webhooks ' +
+          'and is listed in the subject’s JSON export. Current states (search `current=true`, GetCurrentStates, the dashboards) and decisions then ' +
           'resolve across the subject and its identities: per (issuer, target, scope) the newest event of any of them decides, and a decision names it (`identity`); ' +
           'a decision at a past `at` uses the links as they were then. Links never chain: an identity that has identities linked to it, or a subject that is itself ' +
           'linked as an identity, is refused with 409 naming `identity` or `subject`; a subject has at most 100 identities. ' +
