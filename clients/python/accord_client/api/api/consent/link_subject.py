@@ -145,15 +145,17 @@ def sync_detailed(
 
      Stores an immutable link event: for this issuer, `identity` belongs to `subject` from now on. The
     newest link of an identity wins; moving a device is a new link, unlinking is a link with `subject:
-    null`; nothing is rewritten. Current states (search `current=true`, GetCurrentStates, the
-    dashboards) and decisions then resolve across the subject and its identities: per (issuer, target,
-    scope) the newest event of any of them decides, and a decision names it (`identity`); a decision at
-    a past `at` uses the links as they were then. Links never chain: an identity that has identities
-    linked to it, or a subject that is itself linked as an identity, is refused with 409 naming
-    `identity` or `subject`; a subject has at most 100 identities. Only an application's token may link
-    (a consent session is refused with 403): a browser could otherwise attach its device to someone
-    else's consents. The web components expose their device id (`deviceId`) so that the application’s
-    backend links it after sign-in (docs/sdk.md).
+    null`; nothing is rewritten. Each link is a leaf of the consent log (GET
+    /consent/v0/consents/{linkId}/proof), is delivered to `subject.linked` webhooks and is listed in the
+    subject’s JSON export. Current states (search `current=true`, GetCurrentStates, the dashboards) and
+    decisions then resolve across the subject and its identities: per (issuer, target, scope) the newest
+    event of any of them decides, and a decision names it (`identity`); a decision at a past `at` uses
+    the links as they were then. Links never chain: an identity that has identities linked to it, or a
+    subject that is itself linked as an identity, is refused with 409 naming `identity` or `subject`; a
+    subject has at most 100 identities. Only an application's token may link (a consent session is
+    refused with 403): a browser could otherwise attach its device to someone else's consents. The web
+    components expose their device id (`deviceId`) so that the application’s backend links it after
+    sign-in (docs/sdk.md).
 
     Args:
         body (SubjectLinkRequest): A link event: for one issuer, `identity` belongs to `subject`
@@ -192,15 +194,17 @@ def sync(
 
      Stores an immutable link event: for this issuer, `identity` belongs to `subject` from now on. The
     newest link of an identity wins; moving a device is a new link, unlinking is a link with `subject:
-    null`; nothing is rewritten. Current states (search `current=true`, GetCurrentStates, the
-    dashboards) and decisions then resolve across the subject and its identities: per (issuer, target,
-    scope) the newest event of any of them decides, and a decision names it (`identity`); a decision at
-    a past `at` uses the links as they were then. Links never chain: an identity that has identities
-    linked to it, or a subject that is itself linked as an identity, is refused with 409 naming
-    `identity` or `subject`; a subject has at most 100 identities. Only an application's token may link
-    (a consent session is refused with 403): a browser could otherwise attach its device to someone
-    else's consents. The web components expose their device id (`deviceId`) so that the application’s
-    backend links it after sign-in (docs/sdk.md).
+    null`; nothing is rewritten. Each link is a leaf of the consent log (GET
+    /consent/v0/consents/{linkId}/proof), is delivered to `subject.linked` webhooks and is listed in the
+    subject’s JSON export. Current states (search `current=true`, GetCurrentStates, the dashboards) and
+    decisions then resolve across the subject and its identities: per (issuer, target, scope) the newest
+    event of any of them decides, and a decision names it (`identity`); a decision at a past `at` uses
+    the links as they were then. Links never chain: an identity that has identities linked to it, or a
+    subject that is itself linked as an identity, is refused with 409 naming `identity` or `subject`; a
+    subject has at most 100 identities. Only an application's token may link (a consent session is
+    refused with 403): a browser could otherwise attach its device to someone else's consents. The web
+    components expose their device id (`deviceId`) so that the application’s backend links it after
+    sign-in (docs/sdk.md).
 
     Args:
         body (SubjectLinkRequest): A link event: for one issuer, `identity` belongs to `subject`
@@ -234,15 +238,17 @@ async def asyncio_detailed(
 
      Stores an immutable link event: for this issuer, `identity` belongs to `subject` from now on. The
     newest link of an identity wins; moving a device is a new link, unlinking is a link with `subject:
-    null`; nothing is rewritten. Current states (search `current=true`, GetCurrentStates, the
-    dashboards) and decisions then resolve across the subject and its identities: per (issuer, target,
-    scope) the newest event of any of them decides, and a decision names it (`identity`); a decision at
-    a past `at` uses the links as they were then. Links never chain: an identity that has identities
-    linked to it, or a subject that is itself linked as an identity, is refused with 409 naming
-    `identity` or `subject`; a subject has at most 100 identities. Only an application's token may link
-    (a consent session is refused with 403): a browser could otherwise attach its device to someone
-    else's consents. The web components expose their device id (`deviceId`) so that the application’s
-    backend links it after sign-in (docs/sdk.md).
+    null`; nothing is rewritten. Each link is a leaf of the consent log (GET
+    /consent/v0/consents/{linkId}/proof), is delivered to `subject.linked` webhooks and is listed in the
+    subject’s JSON export. Current states (search `current=true`, GetCurrentStates, the dashboards) and
+    decisions then resolve across the subject and its identities: per (issuer, target, scope) the newest
+    event of any of them decides, and a decision names it (`identity`); a decision at a past `at` uses
+    the links as they were then. Links never chain: an identity that has identities linked to it, or a
+    subject that is itself linked as an identity, is refused with 409 naming `identity` or `subject`; a
+    subject has at most 100 identities. Only an application's token may link (a consent session is
+    refused with 403): a browser could otherwise attach its device to someone else's consents. The web
+    components expose their device id (`deviceId`) so that the application’s backend links it after
+    sign-in (docs/sdk.md).
 
     Args:
         body (SubjectLinkRequest): A link event: for one issuer, `identity` belongs to `subject`
@@ -281,15 +287,17 @@ async def asyncio(
 
      Stores an immutable link event: for this issuer, `identity` belongs to `subject` from now on. The
     newest link of an identity wins; moving a device is a new link, unlinking is a link with `subject:
-    null`; nothing is rewritten. Current states (search `current=true`, GetCurrentStates, the
-    dashboards) and decisions then resolve across the subject and its identities: per (issuer, target,
-    scope) the newest event of any of them decides, and a decision names it (`identity`); a decision at
-    a past `at` uses the links as they were then. Links never chain: an identity that has identities
-    linked to it, or a subject that is itself linked as an identity, is refused with 409 naming
-    `identity` or `subject`; a subject has at most 100 identities. Only an application's token may link
-    (a consent session is refused with 403): a browser could otherwise attach its device to someone
-    else's consents. The web components expose their device id (`deviceId`) so that the application’s
-    backend links it after sign-in (docs/sdk.md).
+    null`; nothing is rewritten. Each link is a leaf of the consent log (GET
+    /consent/v0/consents/{linkId}/proof), is delivered to `subject.linked` webhooks and is listed in the
+    subject’s JSON export. Current states (search `current=true`, GetCurrentStates, the dashboards) and
+    decisions then resolve across the subject and its identities: per (issuer, target, scope) the newest
+    event of any of them decides, and a decision names it (`identity`); a decision at a past `at` uses
+    the links as they were then. Links never chain: an identity that has identities linked to it, or a
+    subject that is itself linked as an identity, is refused with 409 naming `identity` or `subject`; a
+    subject has at most 100 identities. Only an application's token may link (a consent session is
+    refused with 403): a browser could otherwise attach its device to someone else's consents. The web
+    components expose their device id (`deviceId`) so that the application’s backend links it after
+    sign-in (docs/sdk.md).
 
     Args:
         body (SubjectLinkRequest): A link event: for one issuer, `identity` belongs to `subject`
