@@ -417,6 +417,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/consent/v0/subjects/links': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An identity's current link, or the identities currently linked to a subject; every link event with history=true.
+     * @description Exactly one of `identity` and `subject`, with `issuer`. Without `history`: the current links (an identity’s newest link, even an unlinking one; the identities whose newest link names the subject). With `history=true`: every link event naming it, newest first, paged with `limit` and `Link: rel="next"`.
+     */
+    get: operations['listSubjectLinks'];
+    put?: never;
+    /**
+     * Link an identity (a device or cookie id) to a subject, move it to another, or unlink it (subject null).
+     * @description Stores an immutable link event: for this issuer, `identity` belongs to `subject` from now on. The newest link of an identity wins; moving a device is a new link, unlinking is a link with `subject: null`; nothing is rewritten. Each link is a leaf of the consent log (GET /consent/v0/consents/{linkId}/proof), is delivered to `subject.linked` webhooks and is listed in the subject’s JSON export. Current states (search `current=true`, GetCurrentStates, the dashboards) and decisions then resolve across the subject and its identities: per (issuer, target, scope) the newest event of any of them decides, and a decision names it (`identity`); a decision at a past `at` uses the links as they were then. Links never chain: an identity that has identities linked to it, or a subject that is itself linked as an identity, is refused with 409 naming `identity` or `subject`; a subject has at most 100 identities. Only an application's token may link (a consent session is refused with 403): a browser could otherwise attach its device to someone else's consents. The web components expose their device id (`deviceId`) so that the application’s backend links it after sign-in (docs/sdk.md).
+     */
+    post: operations['linkSubject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/console/api/api-key': {
     parameters: {
       query?: never;
@@ -3984,6 +4008,8 @@ export interface components {
       jurisdiction?: string;
       /** @description Events per page (default 100, at most 1000). */
       limit?: number;
+      /** @description Linked identities (POST /consent/v0/subjects/links): without current, true merges the histories of the subject and of every identity linked to it, newest first (each event names its own subject). current=true always resolves across links: the newest event of any of them per scope. */
+      linked?: boolean;
       /** @description Scope to match. */
       scope?: string;
       /** @description Source to match. With current=true: the current event is returned only when it has this source. */
@@ -4064,6 +4090,8 @@ export interface components {
       current: components['schemas']['ConsentEvent'][];
       /** @description The subject’s events across targets (within the filters), oldest first. */
       events: components['schemas']['ConsentEvent'][];
+      /** @description Linked identities: every link event that names the subject, as identity or as subject (any issuer), newest first. Absent when there is none. */
+      links?: components['schemas']['SubjectLink'][];
       subject: string;
     };
     /** @description Facts decoded from `tcString` when the event was stored (IAB @iabtechlabtcf/core). */
@@ -4270,6 +4298,8 @@ export interface components {
       expiresAt?: string;
       /** @description Items that asked for a TCF vendor: the Global Vendor List version the answer used. */
       gvlVersion?: number;
+      /** @description Subjects with linked identities (POST /consent/v0/subjects/links): the identity whose event decided — the subject itself or one linked to it as of `at`. */
+      identity?: string;
       issuer: string;
       /** @description Items that asked for a TCF vendor: the purpose asked. */
       purpose?: number;
@@ -5321,6 +5351,64 @@ export interface components {
        */
       format?: 'jsonld';
     };
+    /**
+     * @description One link event as stored.
+     * @example {
+     *       "id": "0193f2a1b4c70000001a2b3c4d5e6f70",
+     *       "appId": "app_3f9c1e",
+     *       "issuer": "https://shop.example",
+     *       "identity": "device-7f3a9c",
+     *       "subject": "user-42",
+     *       "createdAt": "2026-11-20T10:15:30.123Z"
+     *     }
+     */
+    SubjectLink: {
+      /** @description The application whose token linked. */
+      appId: string;
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When an erasure replaced identity and subject by keyed hashes.
+       */
+      erasedAt?: string;
+      /** @description Time-ordered id of the link event. */
+      id: string;
+      identity: string;
+      issuer: string;
+      /** @description null: this event unlinked the identity. */
+      subject: string | null;
+    };
+    /**
+     * @description A link event: for one issuer, `identity` belongs to `subject` from now on (null: to no one). The newest link of an identity wins; an identity that has identities of its own, or a subject linked elsewhere as an identity, is refused (409): links never chain.
+     * @example {
+     *       "issuer": "https://shop.example",
+     *       "identity": "device-7f3a9c",
+     *       "subject": "user-42"
+     *     }
+     */
+    SubjectLinkRequest: {
+      /** @description The identity being linked: a device or cookie id the web components used. Stored exactly as sent. */
+      identity: string;
+      /** @description The issuer of the consent events the link joins (links hold per issuer). */
+      issuer: string;
+      /** @description The known subject the identity belongs to (e.g. the signed-in user id); null unlinks the identity. */
+      subject: string | null;
+    };
+    SubjectLinksQuery: {
+      /** @description With history: from the `Link: rel="next"` header of the previous page. */
+      cursor?: string;
+      /** @description true: every link event, newest first, paged (`limit`, `Link: rel="next"`); default: the current links only. */
+      history?: boolean;
+      /** @description An identity: its current link (or its history). */
+      identity?: string;
+      /** @description The issuer of the links. */
+      issuer: string;
+      /** @description Links per page (default 100, at most 1000). */
+      limit?: number;
+      /** @description A subject: the identities currently linked to it (or every link event naming it). */
+      subject?: string;
+    };
     TokenRequest: {
       /** @description With client_secret, when no Basic header is sent. */
       client_id?: string;
@@ -5390,12 +5478,12 @@ export interface components {
      */
     WebhookCreateRequest: {
       /**
-       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it), `consent.renewal_required` (once per consent state and material version of its specification, when a material change makes a consent to an older version due for renewal: `data` is the state’s current consent event with `renewalRequired: true` and `reconsentSince`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
+       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it), `consent.renewal_required` (once per consent state and material version of its specification, when a material change makes a consent to an older version due for renewal: `data` is the state’s current consent event with `renewalRequired: true` and `reconsentSince`; sent to the application that recorded it) `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it) and `subject.linked` (a link event of linked identities: an identity linked, moved or unlinked; `data` is the link as POST /consent/v0/subjects/links answers it; sent to the application that linked). Unknown types are refused.
        * @example [
        *       "consent"
        *     ]
        */
-      events: ('consent' | 'consent.expired' | 'consent.renewal_required' | 'log.tree_head')[];
+      events: ('consent' | 'consent.expired' | 'consent.renewal_required' | 'log.tree_head' | 'subject.linked')[];
       /**
        * @description Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.
        * @example {
@@ -5431,6 +5519,7 @@ export interface components {
        * @example consent.renewal_required
        * @example log.tree_head
        * @example ping
+       * @example subject.linked
        */
       eventType: string;
       /** @example dlv_Jj-Qn-jpqvqgme54KrEiHgt6 */
@@ -5480,19 +5569,19 @@ export interface components {
       data: Record<string, never>;
       /** @description Human-readable description of the event. */
       text?: string;
-      /** @description An event type the webhook lists (`consent`, `consent.expired`, `consent.renewal_required`, `log.tree_head`), or `ping` for test events. */
+      /** @description An event type the webhook lists (`consent`, `consent.expired`, `consent.renewal_required`, `log.tree_head`, `subject.linked`), or `ping` for test events. */
       type: string;
     };
     WebhookUpdateRequest: {
       /** @description true stops deliveries; false re-enables the webhook. */
       disabled?: boolean;
       /**
-       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it), `consent.renewal_required` (once per consent state and material version of its specification, when a material change makes a consent to an older version due for renewal: `data` is the state’s current consent event with `renewalRequired: true` and `reconsentSince`; sent to the application that recorded it) and `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it). Unknown types are refused.
+       * @description Event types to receive. Known types: `consent` (a consent event was recorded), `consent.expired` (once per consent state, when its current consent lapses: `data` is that consent event with `expired: true`; sent to the application that recorded it), `consent.renewal_required` (once per consent state and material version of its specification, when a material change makes a consent to an older version due for renewal: `data` is the state’s current consent event with `renewalRequired: true` and `reconsentSince`; sent to the application that recorded it) `log.tree_head` (a new signed tree head of the consent log; account-wide: delivered to every webhook of the account that lists it) and `subject.linked` (a link event of linked identities: an identity linked, moved or unlinked; `data` is the link as POST /consent/v0/subjects/links answers it; sent to the application that linked). Unknown types are refused.
        * @example [
        *       "consent"
        *     ]
        */
-      events?: ('consent' | 'consent.expired' | 'consent.renewal_required' | 'log.tree_head')[];
+      events?: ('consent' | 'consent.expired' | 'consent.renewal_required' | 'log.tree_head' | 'subject.linked')[];
       /**
        * @description Custom headers sent with every delivery (e.g. to authorize it at the receiver): at most 20, names are HTTP tokens, values visible ASCII up to 1024 characters, 8 KiB in total. Hop-by-hop and framing headers (connection, host, content-type, content-length, transfer-encoding, …) and the `webhook-*` signature headers cannot be set.
        * @example {
@@ -5581,6 +5670,9 @@ export type SchemaLanguageCode = components['schemas']['LanguageCode'];
 export type SchemaOAuthError = components['schemas']['OAuthError'];
 export type SchemaProblem = components['schemas']['Problem'];
 export type SchemaRecordFormatQuery = components['schemas']['RecordFormatQuery'];
+export type SchemaSubjectLink = components['schemas']['SubjectLink'];
+export type SchemaSubjectLinkRequest = components['schemas']['SubjectLinkRequest'];
+export type SchemaSubjectLinksQuery = components['schemas']['SubjectLinksQuery'];
 export type SchemaTokenRequest = components['schemas']['TokenRequest'];
 export type SchemaTokenResponse = components['schemas']['TokenResponse'];
 export type SchemaWebhook = components['schemas']['Webhook'];
@@ -6211,6 +6303,8 @@ export interface operations {
         jurisdiction?: string;
         /** @description Events per page (default 100, at most 1000). */
         limit?: number;
+        /** @description Linked identities (POST /consent/v0/subjects/links): without current, true merges the histories of the subject and of every identity linked to it, newest first (each event names its own subject). current=true always resolves across links: the newest event of any of them per scope. */
+        linked?: boolean;
         /** @description Scope to match. */
         scope?: string;
         /** @description Source to match. With current=true: the current event is returned only when it has this source. */
@@ -7392,6 +7486,230 @@ export interface operations {
       };
       /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listSubjectLinks: {
+    parameters: {
+      query: {
+        /** @description With history: from the `Link: rel="next"` header of the previous page. */
+        cursor?: string;
+        /** @description true: every link event, newest first, paged (`limit`, `Link: rel="next"`); default: the current links only. */
+        history?: boolean;
+        /** @description An identity: its current link (or its history). */
+        identity?: string;
+        /** @description The issuer of the links. */
+        issuer: string;
+        /** @description Links per page (default 100, at most 1000). */
+        limit?: number;
+        /** @description A subject: the identities currently linked to it (or every link event naming it). */
+        subject?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Link events, newest first. */
+      200: {
+        headers: {
+          /** @description Next page (history): `<url>; rel="next"`. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SubjectLink'][];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope of this API, or the x-api-key belongs to another account. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A request limit of the account or application, or its daily event limit, is exhausted. */
+      429: {
+        headers: {
+          /** @description What is left of each limit, e.g. `"account";r=1999;t=1` (r: requests left, t: seconds until full). */
+          RateLimit?: string;
+          /** @description The limits that apply, e.g. `"account";q=2000;w=2, "app";q=1000;w=2` (q: burst, w: seconds to refill from empty). */
+          'RateLimit-Policy'?: string;
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The request line and headers are larger than the limit (64 KiB). */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service is unavailable. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A backing service did not answer within the deadline (`ACCORD_GRPC_TIMEOUT_MS`). For a write, whether it took effect is unknown: read it back before retrying (docs/reliability.md). */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  linkSubject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SubjectLinkRequest'];
+      };
+    };
+    responses: {
+      /** @description The stored link event. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SubjectLink'];
+        };
+      };
+      /** @description Invalid input; `errors` names each field at fault. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Missing, invalid or expired bearer token, or missing/invalid x-api-key (where required). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The token lacks the scope `consent`, the x-api-key belongs to another account, or the token is a consent session (sessions never link). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The link would chain (`errors` names `identity` or `subject`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is larger than the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body has a media type this operation does not accept (see requestBody). */
+      415: {
         headers: {
           [name: string]: unknown;
         };

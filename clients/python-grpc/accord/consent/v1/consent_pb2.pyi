@@ -1,6 +1,7 @@
 import datetime
 
 from accord.common.v1 import common_pb2 as _common_pb2
+from accord.consent.v1 import links_pb2 as _links_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
@@ -61,7 +62,7 @@ class AppliedRegime(_message.Message):
     def __init__(self, key: _Optional[str] = ..., model: _Optional[str] = ..., gpc: _Optional[str] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("subject", "issuer", "target", "scope", "allowed", "basis", "event_id", "target_version", "expires_at", "regime", "vendor", "purpose", "gvl_version", "atp_vendor")
+    __slots__ = ("subject", "issuer", "target", "scope", "allowed", "basis", "event_id", "target_version", "expires_at", "regime", "vendor", "purpose", "gvl_version", "atp_vendor", "identity")
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     ISSUER_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
@@ -76,6 +77,7 @@ class Decision(_message.Message):
     PURPOSE_FIELD_NUMBER: _ClassVar[int]
     GVL_VERSION_FIELD_NUMBER: _ClassVar[int]
     ATP_VENDOR_FIELD_NUMBER: _ClassVar[int]
+    IDENTITY_FIELD_NUMBER: _ClassVar[int]
     subject: str
     issuer: str
     target: str
@@ -90,7 +92,8 @@ class Decision(_message.Message):
     purpose: int
     gvl_version: int
     atp_vendor: int
-    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., scope: _Optional[str] = ..., allowed: _Optional[bool] = ..., basis: _Optional[str] = ..., event_id: _Optional[str] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., regime: _Optional[_Union[AppliedRegime, _Mapping]] = ..., vendor: _Optional[int] = ..., purpose: _Optional[int] = ..., gvl_version: _Optional[int] = ..., atp_vendor: _Optional[int] = ...) -> None: ...
+    identity: str
+    def __init__(self, subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., scope: _Optional[str] = ..., allowed: _Optional[bool] = ..., basis: _Optional[str] = ..., event_id: _Optional[str] = ..., target_version: _Optional[int] = ..., expires_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., regime: _Optional[_Union[AppliedRegime, _Mapping]] = ..., vendor: _Optional[int] = ..., purpose: _Optional[int] = ..., gvl_version: _Optional[int] = ..., atp_vendor: _Optional[int] = ..., identity: _Optional[str] = ...) -> None: ...
 
 class EraseSubjectRequest(_message.Message):
     __slots__ = ("account_id", "app_id", "client_id", "subject", "issuer")
@@ -355,7 +358,7 @@ class GetConsentsByTokenResponse(_message.Message):
     def __init__(self, events: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ...) -> None: ...
 
 class SearchConsentsRequest(_message.Message):
-    __slots__ = ("account_id", "subject", "issuer", "target", "source", "scope", "current", "page", "gpc", "jurisdiction")
+    __slots__ = ("account_id", "subject", "issuer", "target", "source", "scope", "current", "page", "gpc", "jurisdiction", "linked")
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     ISSUER_FIELD_NUMBER: _ClassVar[int]
@@ -366,6 +369,7 @@ class SearchConsentsRequest(_message.Message):
     PAGE_FIELD_NUMBER: _ClassVar[int]
     GPC_FIELD_NUMBER: _ClassVar[int]
     JURISDICTION_FIELD_NUMBER: _ClassVar[int]
+    LINKED_FIELD_NUMBER: _ClassVar[int]
     account_id: str
     subject: str
     issuer: str
@@ -376,7 +380,8 @@ class SearchConsentsRequest(_message.Message):
     page: _common_pb2.PageRequest
     gpc: bool
     jurisdiction: str
-    def __init__(self, account_id: _Optional[str] = ..., subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., source: _Optional[str] = ..., scope: _Optional[str] = ..., current: _Optional[bool] = ..., page: _Optional[_Union[_common_pb2.PageRequest, _Mapping]] = ..., gpc: _Optional[bool] = ..., jurisdiction: _Optional[str] = ...) -> None: ...
+    linked: bool
+    def __init__(self, account_id: _Optional[str] = ..., subject: _Optional[str] = ..., issuer: _Optional[str] = ..., target: _Optional[str] = ..., source: _Optional[str] = ..., scope: _Optional[str] = ..., current: _Optional[bool] = ..., page: _Optional[_Union[_common_pb2.PageRequest, _Mapping]] = ..., gpc: _Optional[bool] = ..., jurisdiction: _Optional[str] = ..., linked: _Optional[bool] = ...) -> None: ...
 
 class SearchConsentsResponse(_message.Message):
     __slots__ = ("events", "next_cursor")
@@ -529,12 +534,14 @@ class ExportSubjectRequest(_message.Message):
     def __init__(self, account_id: _Optional[str] = ..., subject: _Optional[str] = ..., app_id: _Optional[str] = ..., target: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class SubjectExport(_message.Message):
-    __slots__ = ("events", "current")
+    __slots__ = ("events", "current", "links")
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     CURRENT_FIELD_NUMBER: _ClassVar[int]
+    LINKS_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[ConsentEvent]
     current: _containers.RepeatedCompositeFieldContainer[ConsentEvent]
-    def __init__(self, events: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ..., current: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ...) -> None: ...
+    links: _containers.RepeatedCompositeFieldContainer[_links_pb2.SubjectLink]
+    def __init__(self, events: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ..., current: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ..., links: _Optional[_Iterable[_Union[_links_pb2.SubjectLink, _Mapping]]] = ...) -> None: ...
 
 class GetReceiptKeysRequest(_message.Message):
     __slots__ = ()
