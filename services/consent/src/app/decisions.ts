@@ -1,6 +1,6 @@
 import { contracts } from '@accord/proto';
 import { InvalidArgumentError, mapLimit, UnavailableError, type FieldError } from '@accord/common';
-import { DEFAULT_SCOPE, holdsReplacement, IDENTIFIER_MESSAGE, LIMITS, stateKey, supersedes } from '../domain/consent';
+import { DEFAULT_SCOPE, holdsReplacement, IDENTIFIER_MESSAGE, LIMITS, stateKey } from '../domain/consent';
 import { decide, decidedEvent, type DecidedEvent, type Decision, type DecisionSpec } from '../domain/decision';
 import { idFloor } from '../domain/event-id';
 import { specIdOfTarget, type SpecDetails } from '../domain/receipt';
@@ -126,7 +126,8 @@ export async function decideBatch(
     let identity: string | undefined;
     for (const k of keysOf[i]!) {
       const e = asOf.get(k);
-      if (e && supersedes(e, event)) {
+      // by id: what a decision reads carries no createdAt, and ids begin with it (imported events' too)
+      if (e && (!event || e.id > event.id)) {
         event = e;
         identity = refOf.get(k)!.subject;
       }

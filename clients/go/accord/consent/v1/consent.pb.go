@@ -340,7 +340,10 @@ type Decision struct {
 	GvlVersion *int32 `protobuf:"varint,13,opt,name=gvl_version,json=gvlVersion,proto3,oneof" json:"gvl_version,omitempty"`
 	// Items that asked for a Google ATP: the ATP id asked (basis ac-consent, ac-refused,
 	// ac-not-disclosed or no-ac-string).
-	AtpVendor     *int32 `protobuf:"varint,14,opt,name=atp_vendor,json=atpVendor,proto3,oneof" json:"atp_vendor,omitempty"`
+	AtpVendor *int32 `protobuf:"varint,14,opt,name=atp_vendor,json=atpVendor,proto3,oneof" json:"atp_vendor,omitempty"`
+	// Linked identities: the identity whose event decided (the asked subject's own, or one linked
+	// to it). Numbered apart from the fields above so that other additions keep their numbers.
+	Identity      *string `protobuf:"bytes,20,opt,name=identity,proto3,oneof" json:"identity,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -471,6 +474,13 @@ func (x *Decision) GetAtpVendor() int32 {
 		return *x.AtpVendor
 	}
 	return 0
+}
+
+func (x *Decision) GetIdentity() string {
+	if x != nil && x.Identity != nil {
+		return *x.Identity
+	}
+	return ""
 }
 
 type EraseSubjectRequest struct {
@@ -1948,8 +1958,11 @@ type SearchConsentsRequest struct {
 	Current   bool                   `protobuf:"varint,7,opt,name=current,proto3" json:"current,omitempty"`
 	Page      *v1.PageRequest        `protobuf:"bytes,8,opt,name=page,proto3" json:"page,omitempty"`
 	// Only events with this gpc / this jurisdiction (upper case ISO code); with current, the current event when it matches.
-	Gpc           *bool   `protobuf:"varint,9,opt,name=gpc,proto3,oneof" json:"gpc,omitempty"`
-	Jurisdiction  *string `protobuf:"bytes,10,opt,name=jurisdiction,proto3,oneof" json:"jurisdiction,omitempty"`
+	Gpc          *bool   `protobuf:"varint,9,opt,name=gpc,proto3,oneof" json:"gpc,omitempty"`
+	Jurisdiction *string `protobuf:"bytes,10,opt,name=jurisdiction,proto3,oneof" json:"jurisdiction,omitempty"`
+	// Without current: the histories of every identity linked to the subject, merged newest first
+	// (current always resolves across links). Numbered apart, like Decision.identity.
+	Linked        *bool `protobuf:"varint,20,opt,name=linked,proto3,oneof" json:"linked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2052,6 +2065,13 @@ func (x *SearchConsentsRequest) GetJurisdiction() string {
 		return *x.Jurisdiction
 	}
 	return ""
+}
+
+func (x *SearchConsentsRequest) GetLinked() bool {
+	if x != nil && x.Linked != nil {
+		return *x.Linked
+	}
+	return false
 }
 
 type SearchConsentsResponse struct {
@@ -2917,7 +2937,10 @@ type SubjectExport struct {
 	// Oldest first.
 	Events []*ConsentEvent `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
 	// Newest first, with `expired` and `renewal_required` as current states answer them.
-	Current       []*ConsentEvent `protobuf:"bytes,2,rep,name=current,proto3" json:"current,omitempty"`
+	Current []*ConsentEvent `protobuf:"bytes,2,rep,name=current,proto3" json:"current,omitempty"`
+	// Linked identities: every link event naming the subject (as identity or subject), newest first.
+	// Numbered apart, like Decision.identity.
+	Links         []*SubjectLink `protobuf:"bytes,20,rep,name=links,proto3" json:"links,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2962,6 +2985,13 @@ func (x *SubjectExport) GetEvents() []*ConsentEvent {
 func (x *SubjectExport) GetCurrent() []*ConsentEvent {
 	if x != nil {
 		return x.Current
+	}
+	return nil
+}
+
+func (x *SubjectExport) GetLinks() []*SubjectLink {
+	if x != nil {
+		return x.Links
 	}
 	return nil
 }
@@ -3050,7 +3080,7 @@ var File_accord_consent_v1_consent_proto protoreflect.FileDescriptor
 
 const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\n" +
-	"\x1faccord/consent/v1/consent.proto\x12\x11accord.consent.v1\x1a\x1daccord/common/v1/common.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9d\x01\n" +
+	"\x1faccord/consent/v1/consent.proto\x12\x11accord.consent.v1\x1a\x1daccord/common/v1/common.proto\x1a\x1daccord/consent/v1/links.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9d\x01\n" +
 	"\rDecideRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12/\n" +
@@ -3081,7 +3111,7 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\rAppliedRegime\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05model\x18\x02 \x01(\tR\x05model\x12\x10\n" +
-	"\x03gpc\x18\x03 \x01(\tR\x03gpc\"\xdb\x04\n" +
+	"\x03gpc\x18\x03 \x01(\tR\x03gpc\"\x89\x05\n" +
 	"\bDecision\x12\x18\n" +
 	"\asubject\x18\x01 \x01(\tR\asubject\x12\x16\n" +
 	"\x06issuer\x18\x02 \x01(\tR\x06issuer\x12\x16\n" +
@@ -3100,7 +3130,8 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\vgvl_version\x18\r \x01(\x05H\x06R\n" +
 	"gvlVersion\x88\x01\x01\x12\"\n" +
 	"\n" +
-	"atp_vendor\x18\x0e \x01(\x05H\aR\tatpVendor\x88\x01\x01B\v\n" +
+	"atp_vendor\x18\x0e \x01(\x05H\aR\tatpVendor\x88\x01\x01\x12\x1f\n" +
+	"\bidentity\x18\x14 \x01(\tH\bR\bidentity\x88\x01\x01B\v\n" +
 	"\t_event_idB\x11\n" +
 	"\x0f_target_versionB\r\n" +
 	"\v_expires_atB\t\n" +
@@ -3109,7 +3140,8 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\n" +
 	"\b_purposeB\x0e\n" +
 	"\f_gvl_versionB\r\n" +
-	"\v_atp_vendor\"\xaa\x01\n" +
+	"\v_atp_vendorB\v\n" +
+	"\t_identity\"\xaa\x01\n" +
 	"\x13EraseSubjectRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x15\n" +
@@ -3280,7 +3312,7 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x14\n" +
 	"\x05token\x18\x02 \x01(\tR\x05token\"U\n" +
 	"\x1aGetConsentsByTokenResponse\x127\n" +
-	"\x06events\x18\x01 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\x06events\"\xf3\x02\n" +
+	"\x06events\x18\x01 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\x06events\"\x9b\x03\n" +
 	"\x15SearchConsentsRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x18\n" +
@@ -3293,11 +3325,13 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x04page\x18\b \x01(\v2\x1d.accord.common.v1.PageRequestR\x04page\x12\x15\n" +
 	"\x03gpc\x18\t \x01(\bH\x02R\x03gpc\x88\x01\x01\x12'\n" +
 	"\fjurisdiction\x18\n" +
-	" \x01(\tH\x03R\fjurisdiction\x88\x01\x01B\t\n" +
+	" \x01(\tH\x03R\fjurisdiction\x88\x01\x01\x12\x1b\n" +
+	"\x06linked\x18\x14 \x01(\bH\x04R\x06linked\x88\x01\x01B\t\n" +
 	"\a_sourceB\b\n" +
 	"\x06_scopeB\x06\n" +
 	"\x04_gpcB\x0f\n" +
-	"\r_jurisdiction\"r\n" +
+	"\r_jurisdictionB\t\n" +
+	"\a_linked\"r\n" +
 	"\x16SearchConsentsResponse\x127\n" +
 	"\x06events\x18\x01 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\x06events\x12\x1f\n" +
 	"\vnext_cursor\x18\x02 \x01(\tR\n" +
@@ -3383,13 +3417,14 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\a_app_idB\t\n" +
 	"\a_targetB\b\n" +
 	"\x06_sinceB\b\n" +
-	"\x06_until\"\x83\x01\n" +
+	"\x06_until\"\xb9\x01\n" +
 	"\rSubjectExport\x127\n" +
 	"\x06events\x18\x01 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\x06events\x129\n" +
-	"\acurrent\x18\x02 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\acurrent\"\x17\n" +
+	"\acurrent\x18\x02 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\acurrent\x124\n" +
+	"\x05links\x18\x14 \x03(\v2\x1e.accord.consent.v1.SubjectLinkR\x05links\"\x17\n" +
 	"\x15GetReceiptKeysRequest\"F\n" +
 	"\x16GetReceiptKeysResponse\x12,\n" +
-	"\x04jwks\x18\x01 \x01(\v2\x18.accord.common.v1.JwkSetR\x04jwks2\x98\f\n" +
+	"\x04jwks\x18\x01 \x01(\v2\x18.accord.common.v1.JwkSetR\x04jwks2\xdb\r\n" +
 	"\x0eConsentService\x12e\n" +
 	"\x0eCreateConsents\x12(.accord.consent.v1.CreateConsentsRequest\x1a).accord.consent.v1.CreateConsentsResponse\x12S\n" +
 	"\n" +
@@ -3408,7 +3443,9 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x13GetConsistencyProof\x12-.accord.consent.v1.GetConsistencyProofRequest\x1a#.accord.consent.v1.ConsistencyProof\x12R\n" +
 	"\fEraseSubject\x12&.accord.consent.v1.EraseSubjectRequest\x1a\x1a.accord.consent.v1.Erasure\x12_\n" +
 	"\fListErasures\x12&.accord.consent.v1.ListErasuresRequest\x1a'.accord.consent.v1.ListErasuresResponse\x12M\n" +
-	"\x06Decide\x12 .accord.consent.v1.DecideRequest\x1a!.accord.consent.v1.DecideResponseB\xc0\x01\n" +
+	"\x06Decide\x12 .accord.consent.v1.DecideRequest\x1a!.accord.consent.v1.DecideResponse\x12T\n" +
+	"\vLinkSubject\x12%.accord.consent.v1.LinkSubjectRequest\x1a\x1e.accord.consent.v1.SubjectLink\x12k\n" +
+	"\x10ListSubjectLinks\x12*.accord.consent.v1.ListSubjectLinksRequest\x1a+.accord.consent.v1.ListSubjectLinksResponseB\xc0\x01\n" +
 	"\x15com.accord.consent.v1B\fConsentProtoP\x01Z3accord.local/clients/go/accord/consent/v1;consentv1\xa2\x02\x03ACX\xaa\x02\x11Accord.Consent.V1\xca\x02\x11Accord\\Consent\\V1\xe2\x02\x1dAccord\\Consent\\V1\\GPBMetadata\xea\x02\x13Accord::Consent::V1b\x06proto3"
 
 var (
@@ -3467,7 +3504,11 @@ var file_accord_consent_v1_consent_proto_goTypes = []any{
 	(*GetReceiptKeysResponse)(nil),     // 39: accord.consent.v1.GetReceiptKeysResponse
 	(*timestamppb.Timestamp)(nil),      // 40: google.protobuf.Timestamp
 	(*v1.PageRequest)(nil),             // 41: accord.common.v1.PageRequest
-	(*v1.JwkSet)(nil),                  // 42: accord.common.v1.JwkSet
+	(*SubjectLink)(nil),                // 42: accord.consent.v1.SubjectLink
+	(*v1.JwkSet)(nil),                  // 43: accord.common.v1.JwkSet
+	(*LinkSubjectRequest)(nil),         // 44: accord.consent.v1.LinkSubjectRequest
+	(*ListSubjectLinksRequest)(nil),    // 45: accord.consent.v1.ListSubjectLinksRequest
+	(*ListSubjectLinksResponse)(nil),   // 46: accord.consent.v1.ListSubjectLinksResponse
 }
 var file_accord_consent_v1_consent_proto_depIdxs = []int32{
 	40, // 0: accord.consent.v1.DecideRequest.at:type_name -> google.protobuf.Timestamp
@@ -3502,44 +3543,49 @@ var file_accord_consent_v1_consent_proto_depIdxs = []int32{
 	40, // 29: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
 	18, // 30: accord.consent.v1.SubjectExport.events:type_name -> accord.consent.v1.ConsentEvent
 	18, // 31: accord.consent.v1.SubjectExport.current:type_name -> accord.consent.v1.ConsentEvent
-	42, // 32: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
-	19, // 33: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
-	21, // 34: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
-	22, // 35: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
-	24, // 36: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
-	26, // 37: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
-	28, // 38: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
-	32, // 39: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
-	34, // 40: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
-	36, // 41: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
-	38, // 42: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
-	9,  // 43: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
-	11, // 44: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
-	13, // 45: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
-	5,  // 46: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
-	7,  // 47: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
-	0,  // 48: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
-	20, // 49: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
-	18, // 50: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
-	23, // 51: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
-	25, // 52: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
-	27, // 53: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
-	31, // 54: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
-	33, // 55: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
-	35, // 56: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
-	37, // 57: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
-	39, // 58: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
-	10, // 59: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
-	12, // 60: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
-	14, // 61: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
-	6,  // 62: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
-	8,  // 63: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
-	2,  // 64: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
-	49, // [49:65] is the sub-list for method output_type
-	33, // [33:49] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	42, // 32: accord.consent.v1.SubjectExport.links:type_name -> accord.consent.v1.SubjectLink
+	43, // 33: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
+	19, // 34: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
+	21, // 35: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
+	22, // 36: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
+	24, // 37: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
+	26, // 38: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
+	28, // 39: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
+	32, // 40: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
+	34, // 41: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
+	36, // 42: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
+	38, // 43: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
+	9,  // 44: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
+	11, // 45: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
+	13, // 46: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
+	5,  // 47: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
+	7,  // 48: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
+	0,  // 49: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
+	44, // 50: accord.consent.v1.ConsentService.LinkSubject:input_type -> accord.consent.v1.LinkSubjectRequest
+	45, // 51: accord.consent.v1.ConsentService.ListSubjectLinks:input_type -> accord.consent.v1.ListSubjectLinksRequest
+	20, // 52: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
+	18, // 53: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
+	23, // 54: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
+	25, // 55: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
+	27, // 56: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
+	31, // 57: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
+	33, // 58: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
+	35, // 59: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
+	37, // 60: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
+	39, // 61: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
+	10, // 62: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
+	12, // 63: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
+	14, // 64: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
+	6,  // 65: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
+	8,  // 66: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
+	2,  // 67: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
+	42, // 68: accord.consent.v1.ConsentService.LinkSubject:output_type -> accord.consent.v1.SubjectLink
+	46, // 69: accord.consent.v1.ConsentService.ListSubjectLinks:output_type -> accord.consent.v1.ListSubjectLinksResponse
+	52, // [52:70] is the sub-list for method output_type
+	34, // [34:52] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_accord_consent_v1_consent_proto_init() }
@@ -3547,6 +3593,7 @@ func file_accord_consent_v1_consent_proto_init() {
 	if File_accord_consent_v1_consent_proto != nil {
 		return
 	}
+	file_accord_consent_v1_links_proto_init()
 	file_accord_consent_v1_consent_proto_msgTypes[0].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[1].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[4].OneofWrappers = []any{}
