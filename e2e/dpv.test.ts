@@ -1,11 +1,15 @@
+import { status } from '@grpc/grpc-js';
+import { consentv1 } from '@accord/proto';
+import { createClient, type PromiseClient } from '@accord/common';
 import { dpvProblems, expandDpv } from '../testkit/src/dpv';
-import { startStack, type Credentials, type Stack } from './harness';
+import { bearer, startStack, type Credentials, type Stack } from './harness';
 
 /**
  * ISO/IEC TS 27560 records in W3C DPV JSON-LD through the whole stack (docs/consent.md,
  * *ISO/IEC TS 27560 in DPV*): an event, its receipt, the export and a specification answer JSON-LD
  * when asked (Accept or format=jsonld), each expanded offline by a JSON-LD processor into DPV and
- * the vocabularies its context names; what DPV cannot say is a 406 naming the field.
+ * the vocabularies its context names; what DPV cannot say is a 406 naming the field. Over gRPC,
+ * ConsentService/GetConsentRecord answers the same documents.
  */
 jest.setTimeout(90_000);
 
@@ -17,14 +21,17 @@ let stack: Stack;
 let acme: Credentials;
 let token: string;
 let dpToken: string;
+let consent: PromiseClient<typeof consentv1.ConsentServiceService>;
 
 beforeAll(async () => {
   stack = await startStack('dpvjsonld');
   acme = await stack.bootstrap({ account: 'acme-dpv', app: 'web', scopes: ['consent', 'dataprocessing'] });
   token = await stack.token(acme, 'consent');
   dpToken = await stack.token(acme, 'dataprocessing');
+  consent = createClient(consentv1.ConsentServiceService, stack.env.ACCORD_CONSENT_ADDR!, { retries: 0 });
 }, 120_000);
 afterAll(async () => {
+  consent?.close();
   await stack?.stop();
 });
 
@@ -166,5 +173,41 @@ describe('DPV JSON-LD', () => {
     const bad = await get(`/consent/v0/consents/${given}?format=turtle`);
     expect(bad.status).toBe(400);
     expect((bad.body as { errors: Array<{ field: string }> }).errors).toEqual([{ field: 'format', message: expect.any(String) }]);
+  });
+
+  test('over gRPC: GetConsentRecord answers the record and the receipt REST answers; DPV gaps FAILED_PRECONDITION; only the own account', async () => {
+    const grpcDoc = async (id: string, receipt = false) =>
+      JSON.parse((await consent.getConsentRecord({ accountId: acme.accountId, id, receipt }, { metadata: bearer(token) })).jsonld) as Node;
+    for (const id of [given, withdrawn]) {
+      const doc = await grpcDoc(id);
+      expect(Object.keys(doc)[0]).toBe('@context');
+      expect(await dpvProblems(doc)).toEqual([]);
+      expect(doc).toEqual((await get(`/consent/v0/consents/${id}?format=jsonld`)).body);
+    }
+    const [w] = await expandDpv(await grpcDoc(withdrawn));
+    expect(first(w!, `${DPV}hasConsentStatus`)['@type']).toEqual([`${DPV}ConsentWithdrawn`]);
+    const receipt = await grpcDoc(given, true);
+    expect(await dpvProblems(receipt)).toEqual([]);
+    const restReceipt = (await get(`/consent/v0/consents/${given}/receipt?format=jsonld`)).body as Node;
+    const [g, r] = [(await expandDpv(receipt))[0]!, (await expandDpv(restReceipt))[0]!];
+    expect(g['@type']).toEqual([`${DPV}ConsentReceipt`]);
+    expect(first(g, `${DPV}hasRecordOfActivity`)).toEqual(first(r, `${DPV}hasRecordOfActivity`));
+
+    const custom = await spec({ legalBasis: 'CUSTOM', location: 'Mars' });
+    const event = (await post('jane', custom.target, true)).body.id;
+    await expect(consent.getConsentRecord({ accountId: acme.accountId, id: event, receipt: false }, { metadata: bearer(token) })).rejects.toMatchObject({
+      code: status.FAILED_PRECONDITION,
+      details: expect.stringMatching(/legalBasis.*location/),
+    });
+    // another account's token may not name this account, nor find this event in its own
+    const other = await stack.bootstrap({ account: 'other-dpv', app: 'web', scopes: ['consent'] });
+    const otherToken = await stack.token(other, 'consent');
+    await expect(consent.getConsentRecord({ accountId: acme.accountId, id: given, receipt: false }, { metadata: bearer(otherToken) })).rejects.toMatchObject({
+      code: status.PERMISSION_DENIED,
+    });
+    await expect(consent.getConsentRecord({ accountId: other.accountId, id: given, receipt: false }, { metadata: bearer(otherToken) })).rejects.toMatchObject({
+      code: status.NOT_FOUND,
+    });
+    await expect(consent.getConsentRecord({ accountId: acme.accountId, id: given, receipt: false })).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
   });
 });

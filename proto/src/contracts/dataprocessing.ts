@@ -421,3 +421,23 @@ registry.add(Dashboard, { id: 'DpDashboard' });
 
 /** The OpenAPI component schemas of the data processing requests and answers, by name. */
 export const dataprocessingSchemas = componentSchemas(registry);
+
+/**
+ * The id of the specification an event's target names (docs/consent.md, *Receipts*):
+ * `{baseUrl}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>`: the consent service's
+ * receipts, decisions and records, and the gateway's DPV views read it here.
+ */
+export function specIdOfTarget(target: string, baseUrl: string): string | undefined {
+  const prefix = `${baseUrl.replace(/\/+$/, '')}/dataprocessing/v0/dpspecs/`;
+  let rest: string | undefined;
+  if (target.startsWith(prefix)) rest = target.slice(prefix.length);
+  else if (target.startsWith('urn:accord:dpspec:')) rest = target.slice('urn:accord:dpspec:'.length);
+  if (rest === undefined) return undefined;
+  rest = rest.replace(/\/+$/, '');
+  return /^[A-Za-z0-9_-]{1,128}$/.test(rest) ? rest : undefined;
+}
+
+/** The consent target URL of a specification: `{baseUrl}/dataprocessing/v0/dpspecs/<id>`. */
+export function specTargetOf(baseUrl: string, specId: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/dataprocessing/v0/dpspecs/${specId}`;
+}

@@ -1,6 +1,7 @@
 import { dpvProblems, expandDpv } from '../../../testkit/src/dpv';
 import type { ConsentEventJson } from './consent';
-import { consentReceipt, consentRecord, consentState, DpvMappingError, locationTerm, specDocument, specIdOfTarget, wantsJsonLd, type DpvSpec } from './dpv';
+import { consentReceipt, consentRecord, consentState, DpvMappingError, locationTerm, specDocument, wantsJsonLd, type DpvSpec } from './dpv';
+import { specIdOfTarget } from './dataprocessing';
 
 const BASE = 'https://accord.example';
 const SPEC: DpvSpec = {

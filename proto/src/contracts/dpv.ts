@@ -268,18 +268,3 @@ export function wantsJsonLd(format: unknown, preferred: string | false): boolean
   if (format === JSONLD_FORMAT) return true;
   return preferred === JSONLD_MEDIA_TYPE;
 }
-
-/**
- * The id of the specification an event's target names (docs/consent.md, *Receipts*):
- * `{baseUrl}/dataprocessing/v0/dpspecs/<id>` or `urn:accord:dpspec:<id>` — the rule of the
- * consent service's receipts (services/consent/src/domain/receipt.ts), which the gateway cannot import.
- */
-export function specIdOfTarget(target: string, baseUrl: string): string | undefined {
-  const prefix = `${baseUrl.replace(/\/+$/, '')}/dataprocessing/v0/dpspecs/`;
-  let rest: string | undefined;
-  if (target.startsWith(prefix)) rest = target.slice(prefix.length);
-  else if (target.startsWith('urn:accord:dpspec:')) rest = target.slice('urn:accord:dpspec:'.length);
-  if (rest === undefined) return undefined;
-  rest = rest.replace(/\/+$/, '');
-  return /^[A-Za-z0-9_-]{1,128}$/.test(rest) ? rest : undefined;
-}

@@ -29,6 +29,7 @@ import {
 import { markLifecycle } from '../domain/decision';
 import { accountErasureKey, validateErase } from '../domain/erasure';
 import { idFloor, timeOrderedId } from '../domain/event-id';
+import { consentRecordJsonLd } from './records';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from '../domain/receipt';
 import { statisticsOf, versionedTargets, type Statistics } from '../domain/statistics';
 import { decideBatch, type DecisionAnswer, type DecisionItem } from './decisions';
@@ -525,6 +526,11 @@ export class Consents {
     const anchor = await this.log?.anchor(accountId, ev.id);
     const claims = receiptClaims(ev, spec, this.receipt.settings, publicJwkJson(key), anchor);
     return signReceipt(claims, key);
+  }
+
+  /** The event's ISO/IEC TS 27560 record (or receipt) in W3C DPV JSON-LD (app/records.ts). */
+  async record(accountId: string, id: string, receipt: boolean): Promise<string> {
+    return consentRecordJsonLd(this, this.receipt.specs, this.receipt.settings.baseUrl, accountId, id, receipt);
   }
 
   /**

@@ -1,7 +1,7 @@
 import { SignJWT, type JWK } from 'jose';
 import type { KeyObject } from 'node:crypto';
 import type { LogAnchor } from '@accord/proofs';
-import type { contracts } from '@accord/proto';
+import { contracts } from '@accord/proto';
 import type { ConsentEvent } from './consent';
 
 /** What a receipt needs from a data processing specification (GetSpecForConsent). */
@@ -38,20 +38,8 @@ export interface ReceiptSettings {
 
 export const RECEIPT_VERSION = 'KI-CR-v1.1.0';
 
-/**
- * The id of the data processing specification a target names, or undefined: either
- * `{base_url}/dataprocessing/v0/dpspecs/<spec_id>` (this installation's base URL) or
- * `urn:accord:dpspec:<spec_id>`.
- */
-export function specIdOfTarget(target: string, baseUrl: string): string | undefined {
-  const prefix = `${baseUrl.replace(/\/+$/, '')}/dataprocessing/v0/dpspecs/`;
-  let rest: string | undefined;
-  if (target.startsWith(prefix)) rest = target.slice(prefix.length);
-  else if (target.startsWith('urn:accord:dpspec:')) rest = target.slice('urn:accord:dpspec:'.length);
-  if (rest === undefined) return undefined;
-  rest = rest.replace(/\/+$/, '');
-  return /^[A-Za-z0-9_-]{1,128}$/.test(rest) ? rest : undefined;
-}
+/** The id of the specification an event's target names (the rule is the REST contracts'). */
+export const specIdOfTarget = contracts.dataprocessing.specIdOfTarget;
 
 /**
  * The receipt claims for an event, per the Kantara Initiative Consent Receipt Specification

@@ -15,6 +15,7 @@ export const consentAccess: AccessTable<consentv1.ConsentServiceServer> = {
   getConsentsByToken: platform,
   searchConsents: platform,
   getReceipt: platform,
+  getConsentRecord: platform,
   getStatistics: platform,
   getCurrentStates: { ...platform, services: ['gateway', 'dataprocessing'] },
   exportConsents: { ...platform, services: ['gateway', 'admin'], appFilter: true },

@@ -95,6 +95,9 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
     async getReceipt(req) {
       return { receipt: await consents.receiptFor(req.accountId, req.id) };
     },
+    async getConsentRecord(req) {
+      return { jsonld: await consents.record(req.accountId, req.id, req.receipt) };
+    },
     async getStatistics(req) {
       // the domain's Statistics is the message field for field (the type checks it)
       return consents.statistics(req.accountId, req.appId);

@@ -47,7 +47,7 @@ export async function priorState(ctx: GatewayContext, accountId: string, ev: con
  * be read (the record then comes from the event alone, as the receipt does).
  */
 export async function specOfEvent(ctx: GatewayContext, accountId: string, ev: consentv1.ConsentEvent): Promise<contracts.dpv.DpvSpec | undefined> {
-  const specId = dpv.specIdOfTarget(ev.target, ctx.baseUrl);
+  const specId = contracts.dataprocessing.specIdOfTarget(ev.target, ctx.baseUrl);
   if (!specId) return undefined;
   try {
     if (ev.targetVersion !== undefined) {
@@ -123,7 +123,7 @@ export class ExportRecords {
   }
 
   private spec(e: consentv1.ConsentEvent): Promise<contracts.dpv.DpvSpec | undefined> {
-    const specId = dpv.specIdOfTarget(e.target, this.ctx.baseUrl);
+    const specId = contracts.dataprocessing.specIdOfTarget(e.target, this.ctx.baseUrl);
     if (!specId) return Promise.resolve(undefined);
     const key = `${specId}@${e.targetVersion ?? ''}`;
     let p = this.specs.get(key);

@@ -1851,6 +1851,112 @@ func (x *GetConsentRequest) GetId() string {
 	return ""
 }
 
+type GetConsentRecordRequest struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	AccountId string                 `protobuf:"bytes,1,opt,name=account_id,json=accountId,proto3" json:"account_id,omitempty"`
+	Id        string                 `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	// The signed receipt as a dpv:ConsentReceipt holding the record, instead of the record alone.
+	Receipt       bool `protobuf:"varint,3,opt,name=receipt,proto3" json:"receipt,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetConsentRecordRequest) Reset() {
+	*x = GetConsentRecordRequest{}
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetConsentRecordRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetConsentRecordRequest) ProtoMessage() {}
+
+func (x *GetConsentRecordRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetConsentRecordRequest.ProtoReflect.Descriptor instead.
+func (*GetConsentRecordRequest) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *GetConsentRecordRequest) GetAccountId() string {
+	if x != nil {
+		return x.AccountId
+	}
+	return ""
+}
+
+func (x *GetConsentRecordRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *GetConsentRecordRequest) GetReceipt() bool {
+	if x != nil {
+		return x.Receipt
+	}
+	return false
+}
+
+// A JSON-LD document: one JSON object, its @context first.
+type ConsentRecord struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Jsonld        string                 `protobuf:"bytes,1,opt,name=jsonld,proto3" json:"jsonld,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConsentRecord) Reset() {
+	*x = ConsentRecord{}
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConsentRecord) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConsentRecord) ProtoMessage() {}
+
+func (x *ConsentRecord) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConsentRecord.ProtoReflect.Descriptor instead.
+func (*ConsentRecord) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *ConsentRecord) GetJsonld() string {
+	if x != nil {
+		return x.Jsonld
+	}
+	return ""
+}
+
 type GetConsentsByTokenRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	AccountId     string                 `protobuf:"bytes,1,opt,name=account_id,json=accountId,proto3" json:"account_id,omitempty"`
@@ -1861,7 +1967,7 @@ type GetConsentsByTokenRequest struct {
 
 func (x *GetConsentsByTokenRequest) Reset() {
 	*x = GetConsentsByTokenRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[22]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1873,7 +1979,7 @@ func (x *GetConsentsByTokenRequest) String() string {
 func (*GetConsentsByTokenRequest) ProtoMessage() {}
 
 func (x *GetConsentsByTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[22]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1886,7 +1992,7 @@ func (x *GetConsentsByTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetConsentsByTokenRequest.ProtoReflect.Descriptor instead.
 func (*GetConsentsByTokenRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{22}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetConsentsByTokenRequest) GetAccountId() string {
@@ -1912,7 +2018,7 @@ type GetConsentsByTokenResponse struct {
 
 func (x *GetConsentsByTokenResponse) Reset() {
 	*x = GetConsentsByTokenResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[23]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1924,7 +2030,7 @@ func (x *GetConsentsByTokenResponse) String() string {
 func (*GetConsentsByTokenResponse) ProtoMessage() {}
 
 func (x *GetConsentsByTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[23]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1937,7 +2043,7 @@ func (x *GetConsentsByTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetConsentsByTokenResponse.ProtoReflect.Descriptor instead.
 func (*GetConsentsByTokenResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{23}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetConsentsByTokenResponse) GetEvents() []*ConsentEvent {
@@ -1969,7 +2075,7 @@ type SearchConsentsRequest struct {
 
 func (x *SearchConsentsRequest) Reset() {
 	*x = SearchConsentsRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[24]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1981,7 +2087,7 @@ func (x *SearchConsentsRequest) String() string {
 func (*SearchConsentsRequest) ProtoMessage() {}
 
 func (x *SearchConsentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[24]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1994,7 +2100,7 @@ func (x *SearchConsentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchConsentsRequest.ProtoReflect.Descriptor instead.
 func (*SearchConsentsRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{24}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SearchConsentsRequest) GetAccountId() string {
@@ -2085,7 +2191,7 @@ type SearchConsentsResponse struct {
 
 func (x *SearchConsentsResponse) Reset() {
 	*x = SearchConsentsResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[25]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2097,7 +2203,7 @@ func (x *SearchConsentsResponse) String() string {
 func (*SearchConsentsResponse) ProtoMessage() {}
 
 func (x *SearchConsentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[25]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2110,7 +2216,7 @@ func (x *SearchConsentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchConsentsResponse.ProtoReflect.Descriptor instead.
 func (*SearchConsentsResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{25}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *SearchConsentsResponse) GetEvents() []*ConsentEvent {
@@ -2137,7 +2243,7 @@ type GetReceiptRequest struct {
 
 func (x *GetReceiptRequest) Reset() {
 	*x = GetReceiptRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[26]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2149,7 +2255,7 @@ func (x *GetReceiptRequest) String() string {
 func (*GetReceiptRequest) ProtoMessage() {}
 
 func (x *GetReceiptRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[26]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2162,7 +2268,7 @@ func (x *GetReceiptRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptRequest.ProtoReflect.Descriptor instead.
 func (*GetReceiptRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{26}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetReceiptRequest) GetAccountId() string {
@@ -2188,7 +2294,7 @@ type GetReceiptResponse struct {
 
 func (x *GetReceiptResponse) Reset() {
 	*x = GetReceiptResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[27]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2200,7 +2306,7 @@ func (x *GetReceiptResponse) String() string {
 func (*GetReceiptResponse) ProtoMessage() {}
 
 func (x *GetReceiptResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[27]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2213,7 +2319,7 @@ func (x *GetReceiptResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptResponse.ProtoReflect.Descriptor instead.
 func (*GetReceiptResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{27}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *GetReceiptResponse) GetReceipt() string {
@@ -2233,7 +2339,7 @@ type GetStatisticsRequest struct {
 
 func (x *GetStatisticsRequest) Reset() {
 	*x = GetStatisticsRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[28]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2245,7 +2351,7 @@ func (x *GetStatisticsRequest) String() string {
 func (*GetStatisticsRequest) ProtoMessage() {}
 
 func (x *GetStatisticsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[28]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2258,7 +2364,7 @@ func (x *GetStatisticsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatisticsRequest.ProtoReflect.Descriptor instead.
 func (*GetStatisticsRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{28}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetStatisticsRequest) GetAccountId() string {
@@ -2295,7 +2401,7 @@ type TargetStatistics struct {
 
 func (x *TargetStatistics) Reset() {
 	*x = TargetStatistics{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[29]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2307,7 +2413,7 @@ func (x *TargetStatistics) String() string {
 func (*TargetStatistics) ProtoMessage() {}
 
 func (x *TargetStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[29]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2320,7 +2426,7 @@ func (x *TargetStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TargetStatistics.ProtoReflect.Descriptor instead.
 func (*TargetStatistics) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{29}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *TargetStatistics) GetTarget() string {
@@ -2389,7 +2495,7 @@ type JurisdictionStatistics struct {
 
 func (x *JurisdictionStatistics) Reset() {
 	*x = JurisdictionStatistics{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[30]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2401,7 +2507,7 @@ func (x *JurisdictionStatistics) String() string {
 func (*JurisdictionStatistics) ProtoMessage() {}
 
 func (x *JurisdictionStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[30]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2414,7 +2520,7 @@ func (x *JurisdictionStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JurisdictionStatistics.ProtoReflect.Descriptor instead.
 func (*JurisdictionStatistics) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{30}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *JurisdictionStatistics) GetJurisdiction() string {
@@ -2451,7 +2557,7 @@ type Statistics struct {
 
 func (x *Statistics) Reset() {
 	*x = Statistics{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[31]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2463,7 +2569,7 @@ func (x *Statistics) String() string {
 func (*Statistics) ProtoMessage() {}
 
 func (x *Statistics) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[31]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2476,7 +2582,7 @@ func (x *Statistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Statistics.ProtoReflect.Descriptor instead.
 func (*Statistics) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{31}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Statistics) GetAppId() string {
@@ -2561,7 +2667,7 @@ type GetCurrentStatesRequest struct {
 
 func (x *GetCurrentStatesRequest) Reset() {
 	*x = GetCurrentStatesRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[32]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2573,7 +2679,7 @@ func (x *GetCurrentStatesRequest) String() string {
 func (*GetCurrentStatesRequest) ProtoMessage() {}
 
 func (x *GetCurrentStatesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[32]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2586,7 +2692,7 @@ func (x *GetCurrentStatesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentStatesRequest.ProtoReflect.Descriptor instead.
 func (*GetCurrentStatesRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{32}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetCurrentStatesRequest) GetAccountId() string {
@@ -2626,7 +2732,7 @@ type GetCurrentStatesResponse struct {
 
 func (x *GetCurrentStatesResponse) Reset() {
 	*x = GetCurrentStatesResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[33]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2638,7 +2744,7 @@ func (x *GetCurrentStatesResponse) String() string {
 func (*GetCurrentStatesResponse) ProtoMessage() {}
 
 func (x *GetCurrentStatesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[33]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2651,7 +2757,7 @@ func (x *GetCurrentStatesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentStatesResponse.ProtoReflect.Descriptor instead.
 func (*GetCurrentStatesResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{33}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetCurrentStatesResponse) GetEvents() []*ConsentEvent {
@@ -2683,7 +2789,7 @@ type ExportConsentsRequest struct {
 
 func (x *ExportConsentsRequest) Reset() {
 	*x = ExportConsentsRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[34]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2695,7 +2801,7 @@ func (x *ExportConsentsRequest) String() string {
 func (*ExportConsentsRequest) ProtoMessage() {}
 
 func (x *ExportConsentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[34]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2708,7 +2814,7 @@ func (x *ExportConsentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportConsentsRequest.ProtoReflect.Descriptor instead.
 func (*ExportConsentsRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{34}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ExportConsentsRequest) GetAccountId() string {
@@ -2791,7 +2897,7 @@ type ExportConsentsResponse struct {
 
 func (x *ExportConsentsResponse) Reset() {
 	*x = ExportConsentsResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[35]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2803,7 +2909,7 @@ func (x *ExportConsentsResponse) String() string {
 func (*ExportConsentsResponse) ProtoMessage() {}
 
 func (x *ExportConsentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[35]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2816,7 +2922,7 @@ func (x *ExportConsentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportConsentsResponse.ProtoReflect.Descriptor instead.
 func (*ExportConsentsResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{35}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ExportConsentsResponse) GetEvents() []*ConsentEvent {
@@ -2862,7 +2968,7 @@ type ExportSubjectRequest struct {
 
 func (x *ExportSubjectRequest) Reset() {
 	*x = ExportSubjectRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2874,7 +2980,7 @@ func (x *ExportSubjectRequest) String() string {
 func (*ExportSubjectRequest) ProtoMessage() {}
 
 func (x *ExportSubjectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2887,7 +2993,7 @@ func (x *ExportSubjectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportSubjectRequest.ProtoReflect.Descriptor instead.
 func (*ExportSubjectRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{36}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ExportSubjectRequest) GetAccountId() string {
@@ -2947,7 +3053,7 @@ type SubjectExport struct {
 
 func (x *SubjectExport) Reset() {
 	*x = SubjectExport{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2959,7 +3065,7 @@ func (x *SubjectExport) String() string {
 func (*SubjectExport) ProtoMessage() {}
 
 func (x *SubjectExport) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2972,7 +3078,7 @@ func (x *SubjectExport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubjectExport.ProtoReflect.Descriptor instead.
 func (*SubjectExport) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{37}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *SubjectExport) GetEvents() []*ConsentEvent {
@@ -3004,7 +3110,7 @@ type GetReceiptKeysRequest struct {
 
 func (x *GetReceiptKeysRequest) Reset() {
 	*x = GetReceiptKeysRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[38]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3016,7 +3122,7 @@ func (x *GetReceiptKeysRequest) String() string {
 func (*GetReceiptKeysRequest) ProtoMessage() {}
 
 func (x *GetReceiptKeysRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[38]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3029,7 +3135,7 @@ func (x *GetReceiptKeysRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptKeysRequest.ProtoReflect.Descriptor instead.
 func (*GetReceiptKeysRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{38}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{40}
 }
 
 type GetReceiptKeysResponse struct {
@@ -3041,7 +3147,7 @@ type GetReceiptKeysResponse struct {
 
 func (x *GetReceiptKeysResponse) Reset() {
 	*x = GetReceiptKeysResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[39]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3053,7 +3159,7 @@ func (x *GetReceiptKeysResponse) String() string {
 func (*GetReceiptKeysResponse) ProtoMessage() {}
 
 func (x *GetReceiptKeysResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[39]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3066,7 +3172,7 @@ func (x *GetReceiptKeysResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptKeysResponse.ProtoReflect.Descriptor instead.
 func (*GetReceiptKeysResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{39}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *GetReceiptKeysResponse) GetJwks() *v1.JwkSet {
@@ -3306,7 +3412,14 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x11GetConsentRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x0e\n" +
-	"\x02id\x18\x02 \x01(\tR\x02id\"P\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\"b\n" +
+	"\x17GetConsentRecordRequest\x12\x1d\n" +
+	"\n" +
+	"account_id\x18\x01 \x01(\tR\taccountId\x12\x0e\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\x12\x18\n" +
+	"\areceipt\x18\x03 \x01(\bR\areceipt\"'\n" +
+	"\rConsentRecord\x12\x16\n" +
+	"\x06jsonld\x18\x01 \x01(\tR\x06jsonld\"P\n" +
 	"\x19GetConsentsByTokenRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x14\n" +
@@ -3424,7 +3537,7 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x05links\x18\x14 \x03(\v2\x1e.accord.consent.v1.SubjectLinkR\x05links\"\x17\n" +
 	"\x15GetReceiptKeysRequest\"F\n" +
 	"\x16GetReceiptKeysResponse\x12,\n" +
-	"\x04jwks\x18\x01 \x01(\v2\x18.accord.common.v1.JwkSetR\x04jwks2\xdb\r\n" +
+	"\x04jwks\x18\x01 \x01(\v2\x18.accord.common.v1.JwkSetR\x04jwks2\xbd\x0e\n" +
 	"\x0eConsentService\x12e\n" +
 	"\x0eCreateConsents\x12(.accord.consent.v1.CreateConsentsRequest\x1a).accord.consent.v1.CreateConsentsResponse\x12S\n" +
 	"\n" +
@@ -3445,7 +3558,8 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\fListErasures\x12&.accord.consent.v1.ListErasuresRequest\x1a'.accord.consent.v1.ListErasuresResponse\x12M\n" +
 	"\x06Decide\x12 .accord.consent.v1.DecideRequest\x1a!.accord.consent.v1.DecideResponse\x12T\n" +
 	"\vLinkSubject\x12%.accord.consent.v1.LinkSubjectRequest\x1a\x1e.accord.consent.v1.SubjectLink\x12k\n" +
-	"\x10ListSubjectLinks\x12*.accord.consent.v1.ListSubjectLinksRequest\x1a+.accord.consent.v1.ListSubjectLinksResponseB\xc0\x01\n" +
+	"\x10ListSubjectLinks\x12*.accord.consent.v1.ListSubjectLinksRequest\x1a+.accord.consent.v1.ListSubjectLinksResponse\x12`\n" +
+	"\x10GetConsentRecord\x12*.accord.consent.v1.GetConsentRecordRequest\x1a .accord.consent.v1.ConsentRecordB\xc0\x01\n" +
 	"\x15com.accord.consent.v1B\fConsentProtoP\x01Z3accord.local/clients/go/accord/consent/v1;consentv1\xa2\x02\x03ACX\xaa\x02\x11Accord.Consent.V1\xca\x02\x11Accord\\Consent\\V1\xe2\x02\x1dAccord\\Consent\\V1\\GPBMetadata\xea\x02\x13Accord::Consent::V1b\x06proto3"
 
 var (
@@ -3460,7 +3574,7 @@ func file_accord_consent_v1_consent_proto_rawDescGZIP() []byte {
 	return file_accord_consent_v1_consent_proto_rawDescData
 }
 
-var file_accord_consent_v1_consent_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_accord_consent_v1_consent_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_accord_consent_v1_consent_proto_goTypes = []any{
 	(*DecideRequest)(nil),              // 0: accord.consent.v1.DecideRequest
 	(*DecisionItem)(nil),               // 1: accord.consent.v1.DecisionItem
@@ -3484,105 +3598,109 @@ var file_accord_consent_v1_consent_proto_goTypes = []any{
 	(*CreateConsentsRequest)(nil),      // 19: accord.consent.v1.CreateConsentsRequest
 	(*CreateConsentsResponse)(nil),     // 20: accord.consent.v1.CreateConsentsResponse
 	(*GetConsentRequest)(nil),          // 21: accord.consent.v1.GetConsentRequest
-	(*GetConsentsByTokenRequest)(nil),  // 22: accord.consent.v1.GetConsentsByTokenRequest
-	(*GetConsentsByTokenResponse)(nil), // 23: accord.consent.v1.GetConsentsByTokenResponse
-	(*SearchConsentsRequest)(nil),      // 24: accord.consent.v1.SearchConsentsRequest
-	(*SearchConsentsResponse)(nil),     // 25: accord.consent.v1.SearchConsentsResponse
-	(*GetReceiptRequest)(nil),          // 26: accord.consent.v1.GetReceiptRequest
-	(*GetReceiptResponse)(nil),         // 27: accord.consent.v1.GetReceiptResponse
-	(*GetStatisticsRequest)(nil),       // 28: accord.consent.v1.GetStatisticsRequest
-	(*TargetStatistics)(nil),           // 29: accord.consent.v1.TargetStatistics
-	(*JurisdictionStatistics)(nil),     // 30: accord.consent.v1.JurisdictionStatistics
-	(*Statistics)(nil),                 // 31: accord.consent.v1.Statistics
-	(*GetCurrentStatesRequest)(nil),    // 32: accord.consent.v1.GetCurrentStatesRequest
-	(*GetCurrentStatesResponse)(nil),   // 33: accord.consent.v1.GetCurrentStatesResponse
-	(*ExportConsentsRequest)(nil),      // 34: accord.consent.v1.ExportConsentsRequest
-	(*ExportConsentsResponse)(nil),     // 35: accord.consent.v1.ExportConsentsResponse
-	(*ExportSubjectRequest)(nil),       // 36: accord.consent.v1.ExportSubjectRequest
-	(*SubjectExport)(nil),              // 37: accord.consent.v1.SubjectExport
-	(*GetReceiptKeysRequest)(nil),      // 38: accord.consent.v1.GetReceiptKeysRequest
-	(*GetReceiptKeysResponse)(nil),     // 39: accord.consent.v1.GetReceiptKeysResponse
-	(*timestamppb.Timestamp)(nil),      // 40: google.protobuf.Timestamp
-	(*v1.PageRequest)(nil),             // 41: accord.common.v1.PageRequest
-	(*SubjectLink)(nil),                // 42: accord.consent.v1.SubjectLink
-	(*v1.JwkSet)(nil),                  // 43: accord.common.v1.JwkSet
-	(*LinkSubjectRequest)(nil),         // 44: accord.consent.v1.LinkSubjectRequest
-	(*ListSubjectLinksRequest)(nil),    // 45: accord.consent.v1.ListSubjectLinksRequest
-	(*ListSubjectLinksResponse)(nil),   // 46: accord.consent.v1.ListSubjectLinksResponse
+	(*GetConsentRecordRequest)(nil),    // 22: accord.consent.v1.GetConsentRecordRequest
+	(*ConsentRecord)(nil),              // 23: accord.consent.v1.ConsentRecord
+	(*GetConsentsByTokenRequest)(nil),  // 24: accord.consent.v1.GetConsentsByTokenRequest
+	(*GetConsentsByTokenResponse)(nil), // 25: accord.consent.v1.GetConsentsByTokenResponse
+	(*SearchConsentsRequest)(nil),      // 26: accord.consent.v1.SearchConsentsRequest
+	(*SearchConsentsResponse)(nil),     // 27: accord.consent.v1.SearchConsentsResponse
+	(*GetReceiptRequest)(nil),          // 28: accord.consent.v1.GetReceiptRequest
+	(*GetReceiptResponse)(nil),         // 29: accord.consent.v1.GetReceiptResponse
+	(*GetStatisticsRequest)(nil),       // 30: accord.consent.v1.GetStatisticsRequest
+	(*TargetStatistics)(nil),           // 31: accord.consent.v1.TargetStatistics
+	(*JurisdictionStatistics)(nil),     // 32: accord.consent.v1.JurisdictionStatistics
+	(*Statistics)(nil),                 // 33: accord.consent.v1.Statistics
+	(*GetCurrentStatesRequest)(nil),    // 34: accord.consent.v1.GetCurrentStatesRequest
+	(*GetCurrentStatesResponse)(nil),   // 35: accord.consent.v1.GetCurrentStatesResponse
+	(*ExportConsentsRequest)(nil),      // 36: accord.consent.v1.ExportConsentsRequest
+	(*ExportConsentsResponse)(nil),     // 37: accord.consent.v1.ExportConsentsResponse
+	(*ExportSubjectRequest)(nil),       // 38: accord.consent.v1.ExportSubjectRequest
+	(*SubjectExport)(nil),              // 39: accord.consent.v1.SubjectExport
+	(*GetReceiptKeysRequest)(nil),      // 40: accord.consent.v1.GetReceiptKeysRequest
+	(*GetReceiptKeysResponse)(nil),     // 41: accord.consent.v1.GetReceiptKeysResponse
+	(*timestamppb.Timestamp)(nil),      // 42: google.protobuf.Timestamp
+	(*v1.PageRequest)(nil),             // 43: accord.common.v1.PageRequest
+	(*SubjectLink)(nil),                // 44: accord.consent.v1.SubjectLink
+	(*v1.JwkSet)(nil),                  // 45: accord.common.v1.JwkSet
+	(*LinkSubjectRequest)(nil),         // 46: accord.consent.v1.LinkSubjectRequest
+	(*ListSubjectLinksRequest)(nil),    // 47: accord.consent.v1.ListSubjectLinksRequest
+	(*ListSubjectLinksResponse)(nil),   // 48: accord.consent.v1.ListSubjectLinksResponse
 }
 var file_accord_consent_v1_consent_proto_depIdxs = []int32{
-	40, // 0: accord.consent.v1.DecideRequest.at:type_name -> google.protobuf.Timestamp
+	42, // 0: accord.consent.v1.DecideRequest.at:type_name -> google.protobuf.Timestamp
 	1,  // 1: accord.consent.v1.DecideRequest.items:type_name -> accord.consent.v1.DecisionItem
-	40, // 2: accord.consent.v1.DecideResponse.at:type_name -> google.protobuf.Timestamp
+	42, // 2: accord.consent.v1.DecideResponse.at:type_name -> google.protobuf.Timestamp
 	4,  // 3: accord.consent.v1.DecideResponse.decisions:type_name -> accord.consent.v1.Decision
-	40, // 4: accord.consent.v1.Decision.expires_at:type_name -> google.protobuf.Timestamp
+	42, // 4: accord.consent.v1.Decision.expires_at:type_name -> google.protobuf.Timestamp
 	3,  // 5: accord.consent.v1.Decision.regime:type_name -> accord.consent.v1.AppliedRegime
-	40, // 6: accord.consent.v1.Erasure.erased_at:type_name -> google.protobuf.Timestamp
-	41, // 7: accord.consent.v1.ListErasuresRequest.page:type_name -> accord.common.v1.PageRequest
+	42, // 6: accord.consent.v1.Erasure.erased_at:type_name -> google.protobuf.Timestamp
+	43, // 7: accord.consent.v1.ListErasuresRequest.page:type_name -> accord.common.v1.PageRequest
 	6,  // 8: accord.consent.v1.ListErasuresResponse.erasures:type_name -> accord.consent.v1.Erasure
-	40, // 9: accord.consent.v1.ConsentInput.expires_at:type_name -> google.protobuf.Timestamp
-	40, // 10: accord.consent.v1.ConsentEvent.created_at:type_name -> google.protobuf.Timestamp
-	40, // 11: accord.consent.v1.ConsentEvent.expires_at:type_name -> google.protobuf.Timestamp
-	40, // 12: accord.consent.v1.ConsentEvent.erased_at:type_name -> google.protobuf.Timestamp
+	42, // 9: accord.consent.v1.ConsentInput.expires_at:type_name -> google.protobuf.Timestamp
+	42, // 10: accord.consent.v1.ConsentEvent.created_at:type_name -> google.protobuf.Timestamp
+	42, // 11: accord.consent.v1.ConsentEvent.expires_at:type_name -> google.protobuf.Timestamp
+	42, // 12: accord.consent.v1.ConsentEvent.erased_at:type_name -> google.protobuf.Timestamp
 	16, // 13: accord.consent.v1.ConsentEvent.tcf:type_name -> accord.consent.v1.TcfFacts
 	17, // 14: accord.consent.v1.ConsentEvent.gpp:type_name -> accord.consent.v1.GppFacts
-	40, // 15: accord.consent.v1.ConsentEvent.imported_at:type_name -> google.protobuf.Timestamp
+	42, // 15: accord.consent.v1.ConsentEvent.imported_at:type_name -> google.protobuf.Timestamp
 	15, // 16: accord.consent.v1.CreateConsentsRequest.events:type_name -> accord.consent.v1.ConsentInput
 	18, // 17: accord.consent.v1.CreateConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
 	18, // 18: accord.consent.v1.GetConsentsByTokenResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	41, // 19: accord.consent.v1.SearchConsentsRequest.page:type_name -> accord.common.v1.PageRequest
+	43, // 19: accord.consent.v1.SearchConsentsRequest.page:type_name -> accord.common.v1.PageRequest
 	18, // 20: accord.consent.v1.SearchConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	29, // 21: accord.consent.v1.Statistics.targets:type_name -> accord.consent.v1.TargetStatistics
-	40, // 22: accord.consent.v1.Statistics.latest_event_at:type_name -> google.protobuf.Timestamp
-	30, // 23: accord.consent.v1.Statistics.jurisdictions:type_name -> accord.consent.v1.JurisdictionStatistics
+	31, // 21: accord.consent.v1.Statistics.targets:type_name -> accord.consent.v1.TargetStatistics
+	42, // 22: accord.consent.v1.Statistics.latest_event_at:type_name -> google.protobuf.Timestamp
+	32, // 23: accord.consent.v1.Statistics.jurisdictions:type_name -> accord.consent.v1.JurisdictionStatistics
 	18, // 24: accord.consent.v1.GetCurrentStatesResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	40, // 25: accord.consent.v1.ExportConsentsRequest.since:type_name -> google.protobuf.Timestamp
-	40, // 26: accord.consent.v1.ExportConsentsRequest.until:type_name -> google.protobuf.Timestamp
+	42, // 25: accord.consent.v1.ExportConsentsRequest.since:type_name -> google.protobuf.Timestamp
+	42, // 26: accord.consent.v1.ExportConsentsRequest.until:type_name -> google.protobuf.Timestamp
 	18, // 27: accord.consent.v1.ExportConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	40, // 28: accord.consent.v1.ExportSubjectRequest.since:type_name -> google.protobuf.Timestamp
-	40, // 29: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
+	42, // 28: accord.consent.v1.ExportSubjectRequest.since:type_name -> google.protobuf.Timestamp
+	42, // 29: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
 	18, // 30: accord.consent.v1.SubjectExport.events:type_name -> accord.consent.v1.ConsentEvent
 	18, // 31: accord.consent.v1.SubjectExport.current:type_name -> accord.consent.v1.ConsentEvent
-	42, // 32: accord.consent.v1.SubjectExport.links:type_name -> accord.consent.v1.SubjectLink
-	43, // 33: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
+	44, // 32: accord.consent.v1.SubjectExport.links:type_name -> accord.consent.v1.SubjectLink
+	45, // 33: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
 	19, // 34: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
 	21, // 35: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
-	22, // 36: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
-	24, // 37: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
-	26, // 38: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
-	28, // 39: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
-	32, // 40: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
-	34, // 41: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
-	36, // 42: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
-	38, // 43: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
+	24, // 36: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
+	26, // 37: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
+	28, // 38: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
+	30, // 39: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
+	34, // 40: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
+	36, // 41: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
+	38, // 42: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
+	40, // 43: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
 	9,  // 44: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
 	11, // 45: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
 	13, // 46: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
 	5,  // 47: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
 	7,  // 48: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
 	0,  // 49: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
-	44, // 50: accord.consent.v1.ConsentService.LinkSubject:input_type -> accord.consent.v1.LinkSubjectRequest
-	45, // 51: accord.consent.v1.ConsentService.ListSubjectLinks:input_type -> accord.consent.v1.ListSubjectLinksRequest
-	20, // 52: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
-	18, // 53: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
-	23, // 54: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
-	25, // 55: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
-	27, // 56: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
-	31, // 57: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
-	33, // 58: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
-	35, // 59: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
-	37, // 60: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
-	39, // 61: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
-	10, // 62: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
-	12, // 63: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
-	14, // 64: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
-	6,  // 65: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
-	8,  // 66: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
-	2,  // 67: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
-	42, // 68: accord.consent.v1.ConsentService.LinkSubject:output_type -> accord.consent.v1.SubjectLink
-	46, // 69: accord.consent.v1.ConsentService.ListSubjectLinks:output_type -> accord.consent.v1.ListSubjectLinksResponse
-	52, // [52:70] is the sub-list for method output_type
-	34, // [34:52] is the sub-list for method input_type
+	46, // 50: accord.consent.v1.ConsentService.LinkSubject:input_type -> accord.consent.v1.LinkSubjectRequest
+	47, // 51: accord.consent.v1.ConsentService.ListSubjectLinks:input_type -> accord.consent.v1.ListSubjectLinksRequest
+	22, // 52: accord.consent.v1.ConsentService.GetConsentRecord:input_type -> accord.consent.v1.GetConsentRecordRequest
+	20, // 53: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
+	18, // 54: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
+	25, // 55: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
+	27, // 56: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
+	29, // 57: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
+	33, // 58: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
+	35, // 59: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
+	37, // 60: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
+	39, // 61: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
+	41, // 62: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
+	10, // 63: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
+	12, // 64: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
+	14, // 65: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
+	6,  // 66: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
+	8,  // 67: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
+	2,  // 68: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
+	44, // 69: accord.consent.v1.ConsentService.LinkSubject:output_type -> accord.consent.v1.SubjectLink
+	48, // 70: accord.consent.v1.ConsentService.ListSubjectLinks:output_type -> accord.consent.v1.ListSubjectLinksResponse
+	23, // 71: accord.consent.v1.ConsentService.GetConsentRecord:output_type -> accord.consent.v1.ConsentRecord
+	53, // [53:72] is the sub-list for method output_type
+	34, // [34:53] is the sub-list for method input_type
 	34, // [34:34] is the sub-list for extension type_name
 	34, // [34:34] is the sub-list for extension extendee
 	0,  // [0:34] is the sub-list for field type_name
@@ -3603,18 +3721,18 @@ func file_accord_consent_v1_consent_proto_init() {
 	file_accord_consent_v1_consent_proto_msgTypes[15].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[17].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[18].OneofWrappers = []any{}
-	file_accord_consent_v1_consent_proto_msgTypes[24].OneofWrappers = []any{}
-	file_accord_consent_v1_consent_proto_msgTypes[31].OneofWrappers = []any{}
-	file_accord_consent_v1_consent_proto_msgTypes[34].OneofWrappers = []any{}
-	file_accord_consent_v1_consent_proto_msgTypes[35].OneofWrappers = []any{}
+	file_accord_consent_v1_consent_proto_msgTypes[26].OneofWrappers = []any{}
+	file_accord_consent_v1_consent_proto_msgTypes[33].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[36].OneofWrappers = []any{}
+	file_accord_consent_v1_consent_proto_msgTypes[37].OneofWrappers = []any{}
+	file_accord_consent_v1_consent_proto_msgTypes[38].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_accord_consent_v1_consent_proto_rawDesc), len(file_accord_consent_v1_consent_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   40,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

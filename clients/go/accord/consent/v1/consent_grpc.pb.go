@@ -37,6 +37,7 @@ const (
 	ConsentService_Decide_FullMethodName              = "/accord.consent.v1.ConsentService/Decide"
 	ConsentService_LinkSubject_FullMethodName         = "/accord.consent.v1.ConsentService/LinkSubject"
 	ConsentService_ListSubjectLinks_FullMethodName    = "/accord.consent.v1.ConsentService/ListSubjectLinks"
+	ConsentService_GetConsentRecord_FullMethodName    = "/accord.consent.v1.ConsentService/GetConsentRecord"
 )
 
 // ConsentServiceClient is the client API for ConsentService service.
@@ -86,6 +87,11 @@ type ConsentServiceClient interface {
 	LinkSubject(ctx context.Context, in *LinkSubjectRequest, opts ...grpc.CallOption) (*SubjectLink, error)
 	// The current links of an identity or of a subject (of one issuer), or every link event with `history`.
 	ListSubjectLinks(ctx context.Context, in *ListSubjectLinksRequest, opts ...grpc.CallOption) (*ListSubjectLinksResponse, error)
+	// The event's ISO/IEC TS 27560 consent record in W3C DPV JSON-LD, or with `receipt` its signed
+	// receipt as a DPV consent receipt (docs/consent.md, Standards): the JSON-LD REST answers with
+	// `format=jsonld`. FAILED_PRECONDITION names the fields DPV cannot say (REST's 406), or the
+	// erased subject whose receipt is no longer issued.
+	GetConsentRecord(ctx context.Context, in *GetConsentRecordRequest, opts ...grpc.CallOption) (*ConsentRecord, error)
 }
 
 type consentServiceClient struct {
@@ -276,6 +282,16 @@ func (c *consentServiceClient) ListSubjectLinks(ctx context.Context, in *ListSub
 	return out, nil
 }
 
+func (c *consentServiceClient) GetConsentRecord(ctx context.Context, in *GetConsentRecordRequest, opts ...grpc.CallOption) (*ConsentRecord, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ConsentRecord)
+	err := c.cc.Invoke(ctx, ConsentService_GetConsentRecord_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ConsentServiceServer is the server API for ConsentService service.
 // All implementations must embed UnimplementedConsentServiceServer
 // for forward compatibility.
@@ -323,6 +339,11 @@ type ConsentServiceServer interface {
 	LinkSubject(context.Context, *LinkSubjectRequest) (*SubjectLink, error)
 	// The current links of an identity or of a subject (of one issuer), or every link event with `history`.
 	ListSubjectLinks(context.Context, *ListSubjectLinksRequest) (*ListSubjectLinksResponse, error)
+	// The event's ISO/IEC TS 27560 consent record in W3C DPV JSON-LD, or with `receipt` its signed
+	// receipt as a DPV consent receipt (docs/consent.md, Standards): the JSON-LD REST answers with
+	// `format=jsonld`. FAILED_PRECONDITION names the fields DPV cannot say (REST's 406), or the
+	// erased subject whose receipt is no longer issued.
+	GetConsentRecord(context.Context, *GetConsentRecordRequest) (*ConsentRecord, error)
 	mustEmbedUnimplementedConsentServiceServer()
 }
 
@@ -386,6 +407,9 @@ func (UnimplementedConsentServiceServer) LinkSubject(context.Context, *LinkSubje
 }
 func (UnimplementedConsentServiceServer) ListSubjectLinks(context.Context, *ListSubjectLinksRequest) (*ListSubjectLinksResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListSubjectLinks not implemented")
+}
+func (UnimplementedConsentServiceServer) GetConsentRecord(context.Context, *GetConsentRecordRequest) (*ConsentRecord, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetConsentRecord not implemented")
 }
 func (UnimplementedConsentServiceServer) mustEmbedUnimplementedConsentServiceServer() {}
 func (UnimplementedConsentServiceServer) testEmbeddedByValue()                        {}
@@ -732,6 +756,24 @@ func _ConsentService_ListSubjectLinks_Handler(srv interface{}, ctx context.Conte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ConsentService_GetConsentRecord_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetConsentRecordRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ConsentServiceServer).GetConsentRecord(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ConsentService_GetConsentRecord_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ConsentServiceServer).GetConsentRecord(ctx, req.(*GetConsentRecordRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // ConsentService_ServiceDesc is the grpc.ServiceDesc for ConsentService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -810,6 +852,10 @@ var ConsentService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ListSubjectLinks",
 			Handler:    _ConsentService_ListSubjectLinks_Handler,
+		},
+		{
+			MethodName: "GetConsentRecord",
+			Handler:    _ConsentService_GetConsentRecord_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -343,6 +343,22 @@ class GetConsentRequest(_message.Message):
     id: str
     def __init__(self, account_id: _Optional[str] = ..., id: _Optional[str] = ...) -> None: ...
 
+class GetConsentRecordRequest(_message.Message):
+    __slots__ = ("account_id", "id", "receipt")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    RECEIPT_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    id: str
+    receipt: bool
+    def __init__(self, account_id: _Optional[str] = ..., id: _Optional[str] = ..., receipt: _Optional[bool] = ...) -> None: ...
+
+class ConsentRecord(_message.Message):
+    __slots__ = ("jsonld",)
+    JSONLD_FIELD_NUMBER: _ClassVar[int]
+    jsonld: str
+    def __init__(self, jsonld: _Optional[str] = ...) -> None: ...
+
 class GetConsentsByTokenRequest(_message.Message):
     __slots__ = ("account_id", "token")
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]

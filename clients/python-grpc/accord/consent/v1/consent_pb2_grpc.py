@@ -128,6 +128,11 @@ class ConsentServiceStub:
                 request_serializer=accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksRequest.SerializeToString,
                 response_deserializer=accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksResponse.FromString,
                 _registered_method=True)
+        self.GetConsentRecord = channel.unary_unary(
+                '/accord.consent.v1.ConsentService/GetConsentRecord',
+                request_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.GetConsentRecordRequest.SerializeToString,
+                response_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.ConsentRecord.FromString,
+                _registered_method=True)
 
 
 class ConsentServiceServicer:
@@ -265,6 +270,16 @@ class ConsentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetConsentRecord(self, request, context):
+        """The event's ISO/IEC TS 27560 consent record in W3C DPV JSON-LD, or with `receipt` its signed
+        receipt as a DPV consent receipt (docs/consent.md, Standards): the JSON-LD REST answers with
+        `format=jsonld`. FAILED_PRECONDITION names the fields DPV cannot say (REST's 406), or the
+        erased subject whose receipt is no longer issued.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ConsentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -357,6 +372,11 @@ def add_ConsentServiceServicer_to_server(servicer, server):
                     servicer.ListSubjectLinks,
                     request_deserializer=accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksRequest.FromString,
                     response_serializer=accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksResponse.SerializeToString,
+            ),
+            'GetConsentRecord': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetConsentRecord,
+                    request_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.GetConsentRecordRequest.FromString,
+                    response_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.ConsentRecord.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -848,6 +868,33 @@ class ConsentService:
             '/accord.consent.v1.ConsentService/ListSubjectLinks',
             accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksRequest.SerializeToString,
             accord_dot_consent_dot_v1_dot_links__pb2.ListSubjectLinksResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetConsentRecord(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/accord.consent.v1.ConsentService/GetConsentRecord',
+            accord_dot_consent_dot_v1_dot_consent__pb2.GetConsentRecordRequest.SerializeToString,
+            accord_dot_consent_dot_v1_dot_consent__pb2.ConsentRecord.FromString,
             options,
             channel_credentials,
             insecure,

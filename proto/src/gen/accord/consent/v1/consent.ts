@@ -296,6 +296,18 @@ export interface GetConsentRequest {
   id: string;
 }
 
+export interface GetConsentRecordRequest {
+  accountId: string;
+  id: string;
+  /** The signed receipt as a dpv:ConsentReceipt holding the record, instead of the record alone. */
+  receipt: boolean;
+}
+
+/** A JSON-LD document: one JSON object, its @context first. */
+export interface ConsentRecord {
+  jsonld: string;
+}
+
 export interface GetConsentsByTokenRequest {
   accountId: string;
   token: string;
@@ -3756,6 +3768,174 @@ export const GetConsentRequest: MessageFns<GetConsentRequest> = {
   },
 };
 
+function createBaseGetConsentRecordRequest(): GetConsentRecordRequest {
+  return { accountId: '', id: '', receipt: false };
+}
+
+export const GetConsentRecordRequest: MessageFns<GetConsentRecordRequest> = {
+  encode(message: GetConsentRecordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.id !== '') {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.receipt !== false) {
+      writer.uint32(24).bool(message.receipt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetConsentRecordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetConsentRecordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.receipt = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetConsentRecordRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      id: isSet(object.id) ? globalThis.String(object.id) : '',
+      receipt: isSet(object.receipt) ? globalThis.Boolean(object.receipt) : false,
+    };
+  },
+
+  toJSON(message: GetConsentRecordRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.id !== '') {
+      obj.id = message.id;
+    }
+    if (message.receipt !== false) {
+      obj.receipt = message.receipt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetConsentRecordRequest>, I>>(base?: I): GetConsentRecordRequest {
+    return GetConsentRecordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetConsentRecordRequest>, I>>(object: I): GetConsentRecordRequest {
+    const message = createBaseGetConsentRecordRequest();
+    message.accountId = object.accountId ?? '';
+    message.id = object.id ?? '';
+    message.receipt = object.receipt ?? false;
+    return message;
+  },
+};
+
+function createBaseConsentRecord(): ConsentRecord {
+  return { jsonld: '' };
+}
+
+export const ConsentRecord: MessageFns<ConsentRecord> = {
+  encode(message: ConsentRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.jsonld !== '') {
+      writer.uint32(10).string(message.jsonld);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConsentRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConsentRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.jsonld = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConsentRecord {
+    return { jsonld: isSet(object.jsonld) ? globalThis.String(object.jsonld) : '' };
+  },
+
+  toJSON(message: ConsentRecord): unknown {
+    const obj: any = {};
+    if (message.jsonld !== '') {
+      obj.jsonld = message.jsonld;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConsentRecord>, I>>(base?: I): ConsentRecord {
+    return ConsentRecord.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConsentRecord>, I>>(object: I): ConsentRecord {
+    const message = createBaseConsentRecord();
+    message.jsonld = object.jsonld ?? '';
+    return message;
+  },
+};
+
 function createBaseGetConsentsByTokenRequest(): GetConsentsByTokenRequest {
   return { accountId: '', token: '' };
 }
@@ -6081,6 +6261,21 @@ export const ConsentServiceService = {
     responseSerialize: (value: ListSubjectLinksResponse): Buffer => Buffer.from(ListSubjectLinksResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListSubjectLinksResponse => ListSubjectLinksResponse.decode(value),
   },
+  /**
+   * The event's ISO/IEC TS 27560 consent record in W3C DPV JSON-LD, or with `receipt` its signed
+   * receipt as a DPV consent receipt (docs/consent.md, Standards): the JSON-LD REST answers with
+   * `format=jsonld`. FAILED_PRECONDITION names the fields DPV cannot say (REST's 406), or the
+   * erased subject whose receipt is no longer issued.
+   */
+  getConsentRecord: {
+    path: '/accord.consent.v1.ConsentService/GetConsentRecord' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetConsentRecordRequest): Buffer => Buffer.from(GetConsentRecordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetConsentRecordRequest => GetConsentRecordRequest.decode(value),
+    responseSerialize: (value: ConsentRecord): Buffer => Buffer.from(ConsentRecord.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConsentRecord => ConsentRecord.decode(value),
+  },
 } as const;
 
 export interface ConsentServiceServer extends UntypedServiceImplementation {
@@ -6131,6 +6326,13 @@ export interface ConsentServiceServer extends UntypedServiceImplementation {
   linkSubject: handleUnaryCall<LinkSubjectRequest, SubjectLink>;
   /** The current links of an identity or of a subject (of one issuer), or every link event with `history`. */
   listSubjectLinks: handleUnaryCall<ListSubjectLinksRequest, ListSubjectLinksResponse>;
+  /**
+   * The event's ISO/IEC TS 27560 consent record in W3C DPV JSON-LD, or with `receipt` its signed
+   * receipt as a DPV consent receipt (docs/consent.md, Standards): the JSON-LD REST answers with
+   * `format=jsonld`. FAILED_PRECONDITION names the fields DPV cannot say (REST's 406), or the
+   * erased subject whose receipt is no longer issued.
+   */
+  getConsentRecord: handleUnaryCall<GetConsentRecordRequest, ConsentRecord>;
 }
 
 export interface ConsentServiceClient extends Client {
@@ -6346,6 +6548,24 @@ export interface ConsentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListSubjectLinksResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The event's ISO/IEC TS 27560 consent record in W3C DPV JSON-LD, or with `receipt` its signed
+   * receipt as a DPV consent receipt (docs/consent.md, Standards): the JSON-LD REST answers with
+   * `format=jsonld`. FAILED_PRECONDITION names the fields DPV cannot say (REST's 406), or the
+   * erased subject whose receipt is no longer issued.
+   */
+  getConsentRecord(request: GetConsentRecordRequest, callback: (error: ServiceError | null, response: ConsentRecord) => void): ClientUnaryCall;
+  getConsentRecord(
+    request: GetConsentRecordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConsentRecord) => void,
+  ): ClientUnaryCall;
+  getConsentRecord(
+    request: GetConsentRecordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConsentRecord) => void,
   ): ClientUnaryCall;
 }
 
