@@ -47,5 +47,5 @@ test('the pytest suite passes against the live stack', async () => {
   if (code !== 0) console.log(out);
   expect(code).toBe(0);
   // every test ran (none skipped or deselected)
-  expect(out).toMatch(/\b6 passed\b/);
+  expect(out).toMatch(/\b7 passed\b/);
 });

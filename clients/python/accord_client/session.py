@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 
@@ -131,3 +132,20 @@ class Session:
             errors = [{"field": e.field, "message": e.message} for e in (res.parsed.errors or [])] if res.parsed.errors else []
             raise AccordError(int(res.status_code), res.parsed.detail or res.parsed.title, errors)
         raise AccordError(int(res.status_code), res.content.decode("utf-8", "replace"))
+
+    def consent_record(self, event_id: str, *, receipt: bool = False) -> dict[str, Any]:
+        """The event's ISO/IEC TS 27560 record in W3C DPV JSON-LD, or with ``receipt`` its receipt as a
+        ``dpv:ConsentReceipt`` (docs/consent.md, Standards): a JSON-LD document, ``@context`` first.
+        The generated ``get_consent`` reads answers as JSON events, so JSON-LD is asked here.
+        A 406 (what DPV cannot say) raises AccordError naming the fields."""
+        path = f"/consent/v0/consents/{quote(event_id, safe='')}" + ("/receipt" if receipt else "")
+        res = self._call(lambda c: c.get_httpx_client().get(path, params={"format": "jsonld"}))
+        if res.status_code == 200:
+            doc: dict[str, Any] = res.json()
+            return doc
+        try:
+            problem = res.json()
+        except ValueError:
+            raise AccordError(int(res.status_code), res.text) from None
+        errors = [{"field": e.get("field", ""), "message": e.get("message", "")} for e in problem.get("errors") or []]
+        raise AccordError(int(res.status_code), problem.get("detail") or problem.get("title") or res.text, errors)

@@ -116,3 +116,20 @@ def test_import_events_streams_a_file_with_progress_and_stores_each_line_once(se
     from accord_client import get_import
 
     assert get_import(session, job["id"])["stored"] == 300
+
+
+def test_consent_record_answers_dpv_json_ld_and_a_missing_event_raises(session: Session) -> None:
+    run = uuid.uuid4().hex
+    res = session.client().get_httpx_client().post(
+        "/consent/v0/consents", json={"subject": f"{run}-jsonld", "issuer": ISSUER, "target": TARGET, "action": True}
+    )
+    assert res.status_code == 201, res.text
+    event_id = res.json()["id"]
+    doc = session.consent_record(event_id)
+    assert next(iter(doc)) == "@context"
+    assert "ConsentRecord" in str(doc["@type"])
+    receipt = session.consent_record(event_id, receipt=True)
+    assert "ConsentReceipt" in str(receipt["@type"])
+    with pytest.raises(AccordError) as err:
+        session.consent_record("0" * 32)
+    assert err.value.status == 404
