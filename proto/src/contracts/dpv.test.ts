@@ -1,6 +1,17 @@
 import { dpvProblems, expandDpv } from '../../../testkit/src/dpv';
 import type { ConsentEventJson } from './consent';
-import { consentReceipt, consentRecord, consentState, DpvMappingError, locationTerm, specDocument, wantsJsonLd, type DpvSpec } from './dpv';
+import {
+  consentReceipt,
+  consentRecord,
+  consentState,
+  DpvMappingError,
+  locationTerm,
+  priorStateOf,
+  PRIOR_PAGES,
+  specDocument,
+  wantsJsonLd,
+  type DpvSpec,
+} from './dpv';
 import { specIdOfTarget } from './dataprocessing';
 
 const BASE = 'https://accord.example';
@@ -156,5 +167,31 @@ describe('DPV JSON-LD (ISO/IEC TS 27560)', () => {
     expect(wantsJsonLd('jsonld', 'application/json')).toBe(true);
     expect(wantsJsonLd(undefined, 'application/ld+json')).toBe(true);
     expect(wantsJsonLd(undefined, 'application/json')).toBe(false);
+  });
+
+  it('the state before an event: the next older event of its history, across pages; unknown past the pages or once erased', async () => {
+    // history newest first: e4 (false), e3 (true), e2 (false), e1 (true), two per page
+    const history = [
+      { id: 'e4', action: false },
+      { id: 'e3', action: true },
+      { id: 'e2', action: false },
+      { id: 'e1', action: true },
+    ];
+    const pages: Array<string | undefined> = [];
+    const page = async (cursor: string | undefined) => {
+      pages.push(cursor);
+      const from = cursor ? Number(cursor) : 0;
+      return { events: history.slice(from, from + 2), ...(from + 2 < history.length ? { next: String(from + 2) } : {}) };
+    };
+    expect(await priorStateOf({ id: 'e4', erased: false }, page)).toBe('given');
+    expect(await priorStateOf({ id: 'e3', erased: false }, page)).toBe('not-given'); // the older one is on the next page
+    expect(await priorStateOf({ id: 'e1', erased: false }, page)).toBe('not-given'); // the first event
+    expect(await priorStateOf({ id: 'gone', erased: false }, page)).toBe('unknown');
+    pages.length = 0;
+    expect(await priorStateOf({ id: 'e4', erased: true }, page)).toBe('unknown');
+    expect(pages).toEqual([]);
+    const endless = async (cursor: string | undefined) => ({ events: [{ id: `x${cursor ?? 0}`, action: true }], next: String(Number(cursor ?? 0) + 1) });
+    expect(await priorStateOf({ id: 'never', erased: false }, endless)).toBe('unknown');
+    expect(PRIOR_PAGES).toBe(5);
   });
 });

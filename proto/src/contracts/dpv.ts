@@ -160,6 +160,35 @@ export function specDocument(spec: DpvSpec): Node {
  */
 export type PriorState = 'given' | 'not-given' | 'unknown';
 
+/** Pages of an event's history (same subject, issuer, target and scope) walked to find the event before it. */
+export const PRIOR_PAGES = 5;
+
+/**
+ * The state before an event, from its history newest first, one page at a time (`page(cursor)`;
+ * the first page has no cursor): walked until the event and the one after it in that order, the
+ * one before it in time; `unknown` past PRIOR_PAGES pages, or when the subject is erased (its
+ * history can no longer be named). The gateway's REST view and the consent service's gRPC view
+ * read the pages each its own way.
+ */
+export async function priorStateOf(
+  event: { id: string; erased: boolean },
+  page: (cursor: string | undefined) => Promise<{ events: Array<{ id: string; action?: boolean | null }>; next?: string }>,
+): Promise<PriorState> {
+  if (event.erased) return 'unknown';
+  let cursor: string | undefined;
+  let seen = false;
+  for (let n = 0; n < PRIOR_PAGES; n++) {
+    const out = await page(cursor);
+    for (const e of out.events) {
+      if (seen) return e.action === true ? 'given' : 'not-given';
+      if (e.id === event.id) seen = true;
+    }
+    if (!out.next) return seen ? 'not-given' : 'unknown';
+    cursor = out.next;
+  }
+  return 'unknown';
+}
+
 /** The DPV consent state of an event: given, withdrawn, refused, or deferred (no action). */
 export function consentState(event: Pick<ConsentEventJson, 'action' | 'gpc'>, prior: PriorState): string {
   if (event.action === true) return CONSENT_STATES.given;

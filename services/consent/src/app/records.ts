@@ -25,14 +25,11 @@ export interface RecordReads {
 /** The specification lookup of receipts (SpecSource.lookup). */
 type SpecLookup = { lookup(accountId: string, specId: string, version?: number): Promise<SpecDetails | undefined> };
 
-/** Search pages walked to find the event before one (then its past counts as unknown), as the gateway's REST view does. */
-const PRIOR_PAGES = 5;
-
 /**
  * An event's ISO/IEC TS 27560 record, or its receipt, in W3C DPV JSON-LD (docs/consent.md,
  * Standards) for gRPC callers: the mapping is the REST contracts' (contracts/dpv.ts); what it needs
  * besides the event is read here — the specification at the version shown, and the state before
- * the event (given, not given, or unknown past PRIOR_PAGES pages of its history), which tells a
+ * the event (contracts' priorStateOf over this service's search), which tells a
  * withdrawal from a refusal.
  */
 export async function consentRecordJsonLd(
@@ -59,29 +56,20 @@ export async function consentRecordJsonLd(
   }
 }
 
-async function priorState(consents: Pick<RecordReads, 'search'>, accountId: string, ev: ConsentEvent): Promise<contracts.dpv.PriorState> {
-  if (ev.erasedAt) return 'unknown'; // the subject is redacted: its history cannot be named any more
-  let cursor: string | undefined;
-  let seen = false;
-  for (let page = 0; page < PRIOR_PAGES; page++) {
-    const out = await consents.search({
+function priorState(consents: Pick<RecordReads, 'search'>, accountId: string, ev: ConsentEvent): Promise<contracts.dpv.PriorState> {
+  const { subject, issuer, target, scope } = ev;
+  return dpv.priorStateOf({ id: ev.id, erased: !!ev.erasedAt }, (cursor) =>
+    consents.search({
       accountId,
-      subject: ev.subject,
-      issuer: ev.issuer,
-      target: ev.target,
-      scope: ev.scope,
+      subject,
+      issuer,
+      target,
+      scope,
       current: false,
       limit: contracts.consent.LIMITS.searchPageMax,
       ...(cursor ? { cursor } : {}),
-    });
-    for (const e of out.events) {
-      if (seen) return e.action === true ? 'given' : 'not-given';
-      if (e.id === ev.id) seen = true;
-    }
-    if (!out.next) return seen ? 'not-given' : 'unknown';
-    cursor = out.next;
-  }
-  return 'unknown';
+    }),
+  );
 }
 
 async function specOf(specs: SpecLookup, baseUrl: string, accountId: string, ev: ConsentEvent): Promise<contracts.dpv.DpvSpec | undefined> {

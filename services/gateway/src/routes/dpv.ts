@@ -10,35 +10,21 @@ import { mapped } from './jsonld';
  */
 const { dpv } = contracts;
 
-/** Search pages walked to find the event before one (then its past counts as unknown). */
-const PRIOR_PAGES = 5;
-
-/**
- * The state before an event of the same subject, issuer, target and scope: its history, newest
- * first, walked until the event and the one after it in that order (the one before it in time).
- */
-export async function priorState(ctx: GatewayContext, accountId: string, ev: consentv1.ConsentEvent): Promise<contracts.dpv.PriorState> {
-  if (ev.erasedAt) return 'unknown'; // the subject is redacted: its history cannot be named any more
-  let cursor = '';
-  let seen = false;
-  for (let page = 0; page < PRIOR_PAGES; page++) {
+/** The state before an event of the same subject, issuer, target and scope (contracts' priorStateOf over the consent service's search). */
+export function priorState(ctx: GatewayContext, accountId: string, ev: consentv1.ConsentEvent): Promise<contracts.dpv.PriorState> {
+  const { subject, issuer, target, scope } = ev;
+  return dpv.priorStateOf({ id: ev.id, erased: !!ev.erasedAt }, async (cursor) => {
     const out = await ctx.clients.consent.searchConsents({
       accountId,
-      subject: ev.subject,
-      issuer: ev.issuer,
-      target: ev.target,
-      scope: ev.scope,
+      subject,
+      issuer,
+      target,
+      scope,
       current: false,
-      page: { limit: contracts.consent.LIMITS.searchPageMax, cursor },
+      page: { limit: contracts.consent.LIMITS.searchPageMax, cursor: cursor ?? '' },
     });
-    for (const e of out.events) {
-      if (seen) return e.action === true ? 'given' : 'not-given';
-      if (e.id === ev.id) seen = true;
-    }
-    if (!out.nextCursor) return seen ? 'not-given' : 'unknown';
-    cursor = out.nextCursor;
-  }
-  return 'unknown';
+    return { events: out.events, next: out.nextCursor || undefined };
+  });
 }
 
 /**
