@@ -51,10 +51,28 @@ function sentJson(text: string): unknown {
   }
 }
 
-/** Whether the case is an ST201 report about a JSON body that the document accepts. */
+/**
+ * The text media type of a case's `curl` reproduction (text/csv, application/x-ndjson), whose body
+ * the document declares as `type: string`: any bytes sent are such a string, so a "negative" body
+ * (an integer, say) arrives as text the document accepts.
+ */
+function sentText(text: string): string | undefined {
+  const curl = /^\s*curl .*$/m.exec(text)?.[0];
+  return curl ? /-H 'Content-Type: (text\/csv|application\/x-ndjson)'/.exec(curl)?.[1] : undefined;
+}
+
+/** Whether the case is an ST201 report about a JSON body, or a text body, that the document accepts. */
 export function isAcceptedValidBody(c: FuzzCase): boolean {
   if (!c.checks.length || !c.checks.every((t) => /Schema-violating request accepted/.test(t))) return false;
   const [method, template] = c.operation.split(' ');
+  const textType = sentText(c.text);
+  if (method && template && textType) {
+    try {
+      return validatorAt(pointer('paths', template, method.toLowerCase(), 'requestBody', 'content', textType, 'schema'))('any text');
+    } catch {
+      return false;
+    }
+  }
   const body = sentJson(c.text);
   if (!method || !template || body === undefined) return false;
   try {
