@@ -274,6 +274,43 @@ describe('Consents reads', () => {
     expect(await consents.search({ ...q, current: false, limit: 2, cursor: page1.next! })).toEqual({ events: [a] });
   });
 
+  it('reads the current states of concurrent searches with a scope in one lookup per account, each answered its own, and never in a lookup sent before it', async () => {
+    const lookups: Array<{ accountId: string; keys: number }> = [];
+    const { consents } = setUp({
+      wrap: (s) => ({
+        ...s,
+        current: { ...s.current, byKeys: (accountId, keys) => (lookups.push({ accountId, keys: keys.length }), s.current.byKeys(accountId, keys)) },
+      }),
+    });
+    const B = { accountId: 'acc-b', appId: 'app-b' };
+    const [s1, s2] = await consents.create(A.accountId, A.appId, [input({ subject: 's1', scope: 'email' }), input({ subject: 's2', scope: 'email' })]);
+    const [b1] = await consents.create(B.accountId, B.appId, [input({ subject: 's1', scope: 'email' })]);
+    const q = (accountId: string, subject: string) => ({
+      accountId,
+      subject,
+      issuer: 'https://shop.example',
+      target: 'https://shop.example/privacy',
+      scope: 'email',
+      current: true,
+    });
+    const answers = await Promise.all([
+      consents.search(q(A.accountId, 's1')),
+      consents.search(q(A.accountId, 's2')),
+      consents.search(q(A.accountId, 'nobody')),
+      consents.search(q(B.accountId, 's1')),
+    ]);
+    expect(answers.map((a) => a.events.map((e) => e.id))).toEqual([[s1!.id], [s2!.id], [], [b1!.id]]);
+    expect(lookups.sort((x, y) => x.accountId.localeCompare(y.accountId))).toEqual([
+      { accountId: A.accountId, keys: 3 },
+      { accountId: B.accountId, keys: 1 },
+    ]);
+    // a search that starts after a write was answered sees it, though a lookup is in flight meanwhile
+    const inFlight = consents.search(q(A.accountId, 's1'));
+    const [s1b] = await consents.create(A.accountId, A.appId, [input({ subject: 's1', scope: 'email', action: false })]);
+    await inFlight;
+    expect((await consents.search(q(A.accountId, 's1'))).events.map((e) => e.id)).toEqual([s1b!.id]);
+  });
+
   it("estimates an export's size from the counters, inexact, when the count does not answer within its time budget", async () => {
     const { consents } = setUp({
       // a count that never answers (millions of events; a server that ignores maxTimeMS)

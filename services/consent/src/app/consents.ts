@@ -52,6 +52,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const MAX_BATCHES_IN_FLIGHT = 4;
 /** Events one batch takes from the queue (several requests' worth). */
 const MAX_BATCH_EVENTS = 2000;
+/** State keys one coalesced current-state lookup reads at most, and such lookups sent at once (see `keyReads`). */
+const MAX_KEY_READS = 1000;
+const MAX_KEY_READS_IN_FLIGHT = 2;
 /** Most states (scopes) of one subject, issuer and target read by a current search. */
 const MAX_STATES = 10_000;
 /** Time budget of the exact count behind an export's `X-Total-Count` (then the counters). */
@@ -112,6 +115,35 @@ export class Consents {
     weight: (c) => c.events.length,
     maxInFlight: MAX_BATCHES_IN_FLIGHT,
   });
+  /**
+   * Current states read by key (search `current=true` with a scope, the read of every page view):
+   * the lookups of calls that arrive together go to the database as one `_id $in` per account, so
+   * N concurrent reads cost one command, not N (the driver's own work per command is most of a
+   * read's CPU here). A lone read waits one turn of the event loop at most; a read never joins a
+   * lookup already sent, so it sees every write answered before it arrived.
+   */
+  private readonly keyReads = new GroupCommit<{ accountId: string; keys: string[] }, Map<string, ConsentEvent>>(
+    async (batch) => {
+      const byAccount = new Map<string, Set<string>>();
+      for (const { item } of batch) {
+        const keys = byAccount.get(item.accountId) ?? new Set<string>();
+        for (const k of item.keys) keys.add(k);
+        byAccount.set(item.accountId, keys);
+      }
+      await Promise.all(
+        [...byAccount].map(async ([accountId, keys]) => {
+          const mine = batch.filter((p) => p.item.accountId === accountId);
+          try {
+            const found = await this.store.current.byKeys(accountId, [...keys]);
+            for (const p of mine) p.resolve(new Map(p.item.keys.flatMap((k) => (found.has(k) ? [[k, found.get(k)!] as const] : []))));
+          } catch (err) {
+            for (const p of mine) p.reject(err);
+          }
+        }),
+      );
+    },
+    { maxBatch: MAX_KEY_READS, weight: (r) => r.keys.length, maxInFlight: MAX_KEY_READS_IN_FLIGHT },
+  );
   /** Current-state updates and publications still running after their requests were answered. */
   private readonly background = new Set<Promise<unknown>>();
 
@@ -324,10 +356,10 @@ export class Consents {
         p.scope !== undefined && p.scope !== ''
           ? [
               ...(
-                await this.store.current.byKeys(
-                  p.accountId,
-                  names.map((n) => stateKey(p.accountId, n, p.issuer, p.target, p.scope!)),
-                )
+                await this.keyReads.add({
+                  accountId: p.accountId,
+                  keys: names.map((n) => stateKey(p.accountId, n, p.issuer, p.target, p.scope!)),
+                })
               ).values(),
             ]
           : (await Promise.all(names.map((n) => this.store.current.ofSubject(p.accountId, n, p.issuer, [p.target], MAX_STATES)))).flat();
