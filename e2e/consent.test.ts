@@ -188,6 +188,23 @@ describe('reading', () => {
     expect((await asAcme('GET', search({ ...who, scope: 'post', current: 'true' }))).body).toEqual([]);
   });
 
+  test('concurrent searches (which the gateway sends together) each answer their own account’s current state, a bad one its own 400', async () => {
+    const who = (n: number) => ({ subject: `many-${n}`, issuer: 'https://shop.example', target: 'https://shop.example/many', scope: 'email' });
+    const mine = await asAcme('POST', '/consent/v0/consents', { json: Array.from({ length: 12 }, (_, n) => ({ ...who(n), action: n % 2 === 0 })) });
+    const theirs = await asGlobex('POST', '/consent/v0/consents', { json: { ...who(0), action: false } });
+    const answers = await Promise.all([
+      ...Array.from({ length: 12 }, (_, n) => asAcme('GET', search({ ...who(n), current: 'true' }))),
+      asGlobex('GET', search({ ...who(0), current: 'true' })),
+      asGlobex('GET', search({ ...who(1), current: 'true' })),
+      asAcme('GET', search({ ...who(0), current: 'true', cursor: 'not-a-cursor' })),
+    ]);
+    expect(answers.slice(0, 12).map((r) => r.body.map((e: { id: string }) => e.id))).toEqual(mine.body.map((e: { id: string }) => [e.id]));
+    expect(answers[12]!.body.map((e: { id: string }) => e.id)).toEqual([theirs.body.id]);
+    expect(answers[13]!.body).toEqual([]);
+    expect(answers[14]!.status).toBe(400);
+    expect(answers[14]!.body.errors.map((e: { field?: string; pointer?: string }) => e.field ?? e.pointer)).toEqual(['cursor']);
+  });
+
   test('long histories page with limit and Link rel="next"; the body stays an array', async () => {
     const who = { subject: 'pages', issuer: 'https://shop.example', target: 'https://shop.example/terms' };
     const created = await asAcme('POST', '/consent/v0/consents', { json: Array.from({ length: 7 }, () => ({ ...who, action: true })) });

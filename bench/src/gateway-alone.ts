@@ -65,6 +65,9 @@ async function main(): Promise<void> {
   serve(server, consentv1.ConsentServiceService as unknown as ServiceDefinition, {
     createConsents: (req: consentv1.CreateConsentsRequest) => ({ events: req.events.map((e) => stored(e, req.appId)) }),
     searchConsents: (req: consentv1.SearchConsentsRequest) => ({ events: [stored({ ...req, action: true }, 'app_bench')] }),
+    searchConsentsBatch: (req: consentv1.SearchConsentsBatchRequest) => ({
+      results: req.searches.map((q) => ({ response: { events: [stored({ ...q, action: true }, 'app_bench')], nextCursor: '' } })),
+    }),
     getReceiptKeys: () => ({ jwks: { keys: [] } }),
     decide: (req: consentv1.DecideRequest) => ({
       at: new Date(),

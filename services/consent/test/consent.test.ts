@@ -243,6 +243,54 @@ describe('reading events', () => {
   });
 });
 
+describe('SearchConsentsBatch (the gateway’s concurrent reads)', () => {
+  it('answers each search as SearchConsents would, in order, each in its own account, a bad one with its own failure', async () => {
+    const target = 'https://batch.example/policy';
+    const [a] = (await create(A, [{ subject: 'batch-a', target, scope: 'email' }])).events;
+    const [b] = (await create(B, [{ subject: 'batch-a', target, scope: 'email' }])).events;
+    const q = (accountId: string, over: Partial<consentv1.SearchConsentsRequest> = {}) => ({
+      accountId,
+      subject: 'batch-a',
+      issuer: input().issuer,
+      target,
+      scope: 'email',
+      current: true,
+      ...over,
+    });
+    const searches = [
+      q(A.accountId),
+      q(B.accountId),
+      q(A.accountId, { subject: 'nobody' }),
+      q(A.accountId, { page: { limit: 0, cursor: 'nope' } }),
+      q(A.accountId, { current: false }),
+    ];
+    const { results } = await svc.client.searchConsentsBatch({ searches });
+    const alone = await Promise.allSettled(searches.map((s) => svc.client.searchConsents(s)));
+    expect(results.map((r) => r.response?.events.map((e) => e.id))).toEqual([[a!.id], [b!.id], [], undefined, [a!.id]]);
+    results.forEach((r, i) => {
+      const one = alone[i]!;
+      if (one.status === 'fulfilled') expect(r).toEqual({ response: one.value });
+      else
+        expect(r.failure).toEqual({
+          code: status.INVALID_ARGUMENT,
+          message: (one.reason as { details: string }).details,
+          fields: fieldErrors(one.reason as never),
+        });
+    });
+    expect(results[3]!.failure!.fields).toEqual([{ field: 'cursor', message: 'is not a cursor of this search' }]);
+  });
+
+  it('refuses an empty batch and one of more than 1000 searches, naming the field; only the gateway may call it', async () => {
+    expect(fieldErrors(await expectGrpcError(svc.client.searchConsentsBatch({ searches: [] }), status.INVALID_ARGUMENT))).toEqual([
+      { field: 'searches', message: 'must hold 1 to 1000 searches' },
+    ]);
+    const one = { accountId: A.accountId, subject: 's', issuer: input().issuer, target: input().target, current: true };
+    await expectGrpcError(svc.client.searchConsentsBatch({ searches: Array.from({ length: 1001 }, () => one) }), status.INVALID_ARGUMENT);
+    await expectGrpcError(svc.clientAs('dataprocessing').searchConsentsBatch({ searches: [one] }), status.PERMISSION_DENIED);
+    await expectGrpcError(svc.clientAs('none').searchConsentsBatch({ searches: [one] }), status.UNAUTHENTICATED);
+  });
+});
+
 describe('statistics', () => {
   it('counts events by action, distinct subjects, per-target events and current states, and the latest event time, per application', async () => {
     const who = { accountId: 'acc-stats', appId: 'app-s1' };

@@ -1,7 +1,7 @@
 import { Metadata, status as Code, type ServiceError } from '@grpc/grpc-js';
-import { FIELD_ERRORS_KEY } from '@accord/common';
+import { FIELD_ERRORS_KEY, fieldErrorsOf } from '@accord/common';
 import type { consentv1 } from '@accord/proto';
-import { ConsentBatches, fieldErrorsByEvent } from './consent-batches';
+import { ConsentBatches, ConsentSearches, fieldErrorsByEvent } from './consent-batches';
 import { HttpProblem } from './problem';
 
 const input = (subject: string): consentv1.ConsentInput => ({ subject, issuer: 'https://i.example', target: 'https://t.example' });
@@ -138,5 +138,127 @@ describe('group commit of one-event POSTs at the gateway', () => {
     );
     expect(fieldErrorsByEvent(invalid([{ field: '/accountId', message: 'x' }]))).toBeUndefined();
     expect(fieldErrorsByEvent(new Error('x'))).toBeUndefined();
+  });
+});
+
+describe('group commit of searches at the gateway', () => {
+  const search = (subject: string, accountId = 'acc'): consentv1.SearchConsentsRequest => ({
+    accountId,
+    subject,
+    issuer: 'https://i.example',
+    target: 'https://t.example',
+    current: true,
+  });
+  const found = (q: consentv1.SearchConsentsRequest): consentv1.SearchConsentsResponse => ({
+    events: [stored({ subject: `${q.accountId}/${q.subject}`, issuer: q.issuer, target: q.target }, 0)],
+    nextCursor: '',
+  });
+
+  /** A consent service whose calls (single and batch) are answered when the test says so. */
+  function searchService(batch: (req: consentv1.SearchConsentsBatchRequest) => consentv1.SearchConsentsBatchResponse | Error) {
+    const calls: Array<{ kind: 'one' | 'many'; subjects: string[]; finish(): void }> = [];
+    const later = <A>(kind: 'one' | 'many', subjects: string[], answer: () => A | Error) =>
+      new Promise<A>((resolve, reject) => {
+        calls.push({
+          kind,
+          subjects,
+          finish: () => {
+            const a = answer();
+            if (a instanceof Error) reject(a);
+            else resolve(a);
+          },
+        });
+      });
+    const searches = new ConsentSearches(
+      (q) => later('one', [q.subject], () => found(q)),
+      (q) =>
+        later(
+          'many',
+          q.searches.map((s) => s.subject),
+          () => batch(q),
+        ),
+    );
+    return { calls, searches };
+  }
+
+  it('sends a lone search at once as SearchConsents, and those arriving meanwhile in one batch call, each answered its own (accounts mixed)', async () => {
+    const { calls, searches } = searchService((q) => ({ results: q.searches.map((s) => ({ response: found(s) })) }));
+    const first = searches.search(search('a'));
+    expect(calls.map((c) => [c.kind, c.subjects])).toEqual([['one', ['a']]]);
+    const rest = [searches.search(search('b')), searches.search(search('c', 'other')), searches.search(search('d'))];
+    await tick();
+    expect(calls).toHaveLength(1); // nothing joins a call already sent
+    calls[0]!.finish();
+    expect((await first).events[0]!.subject).toBe('acc/a');
+    await tick();
+    expect(calls.map((c) => [c.kind, c.subjects])).toEqual([
+      ['one', ['a']],
+      ['many', ['b', 'c', 'd']],
+    ]);
+    calls[1]!.finish();
+    expect((await Promise.all(rest)).map((r) => r.events[0]!.subject)).toEqual(['acc/b', 'other/c', 'acc/d']);
+  });
+
+  it('fails only the searches the batch answered with a failure, as their own call would have (code, message, field errors)', async () => {
+    const { calls, searches } = searchService((q) => ({
+      results: q.searches.map((s) =>
+        s.subject === 'bad'
+          ? {
+              failure: {
+                code: Code.INVALID_ARGUMENT,
+                message: 'cursor: is not a cursor of this search',
+                fields: [{ field: 'cursor', message: 'is not a cursor of this search' }],
+              },
+            }
+          : { response: found(s) },
+      ),
+    }));
+    const lone = searches.search(search('a'));
+    const both = [searches.search(search('bad')), searches.search(search('good'))];
+    calls[0]!.finish();
+    await lone;
+    await tick();
+    calls[1]!.finish();
+    const [bad, good] = await Promise.allSettled(both);
+    expect(good).toMatchObject({ status: 'fulfilled', value: { events: [{ subject: 'acc/good' }] } });
+    expect(bad.status).toBe('rejected');
+    const err = (bad as PromiseRejectedResult).reason as ServiceError;
+    expect(err.code).toBe(Code.INVALID_ARGUMENT);
+    expect(err.details).toBe('cursor: is not a cursor of this search');
+    expect(fieldErrorsOf(err)).toEqual([{ field: 'cursor', message: 'is not a cursor of this search' }]);
+  });
+
+  it('sends the searches one by one to a consent service without the batch call (UNIMPLEMENTED: an older one during an upgrade), and fails them all with any other error of the call', async () => {
+    const unimplemented = Object.assign(new Error('unimplemented'), { code: Code.UNIMPLEMENTED, details: 'unimplemented', metadata: new Metadata() });
+    let outage = false;
+    const down = Object.assign(new Error('unavailable'), { code: Code.UNAVAILABLE, details: 'unavailable', metadata: new Metadata() });
+    const { calls, searches } = searchService(() => (outage ? down : unimplemented));
+    const lone = searches.search(search('a'));
+    const two = [searches.search(search('b')), searches.search(search('c'))];
+    calls[0]!.finish();
+    await lone;
+    await tick();
+    calls[1]!.finish(); // the batch: UNIMPLEMENTED
+    await tick();
+    expect(calls.map((c) => [c.kind, c.subjects])).toEqual([
+      ['one', ['a']],
+      ['many', ['b', 'c']],
+      ['one', ['b']],
+      ['one', ['c']],
+    ]);
+    calls[2]!.finish();
+    calls[3]!.finish();
+    expect((await Promise.all(two)).map((r) => r.events[0]!.subject)).toEqual(['acc/b', 'acc/c']);
+
+    outage = true;
+    await tick();
+    const lone2 = searches.search(search('e'));
+    const two2 = [searches.search(search('f')), searches.search(search('g'))];
+    calls[4]!.finish();
+    await lone2;
+    await tick();
+    calls[5]!.finish();
+    for (const r of await Promise.allSettled(two2)) expect(r).toMatchObject({ status: 'rejected', reason: { code: Code.UNAVAILABLE } });
+    expect(calls).toHaveLength(6);
   });
 });

@@ -14,6 +14,8 @@ export const consentAccess: AccessTable<consentv1.ConsentServiceServer> = {
   getConsent: platform,
   getConsentsByToken: platform,
   searchConsents: platform,
+  // each search names its own account: the gateway (which binds each to its REST caller) only
+  searchConsentsBatch: { services: ['gateway'] },
   getReceipt: platform,
   getConsentRecord: platform,
   getStatistics: platform,

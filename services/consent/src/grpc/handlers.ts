@@ -1,4 +1,5 @@
-import { implement, type Handlers, type Logger } from '@accord/common';
+import { status as Code } from '@grpc/grpc-js';
+import { AppError, implement, InvalidArgumentError, toServiceError, type Handlers, type Logger } from '@accord/common';
 import { consentv1, type consentlinksv1 } from '@accord/proto';
 import type { Consents } from '../app/consents';
 import type { DecisionAnswer } from '../app/decisions';
@@ -60,8 +61,29 @@ function decisionMessage(d: DecisionAnswer): consentv1.Decision {
   return out;
 }
 
+/** Searches one SearchConsentsBatch call holds at most. */
+export const SEARCH_BATCH_MAX = 1000;
+
 /** gRPC handlers: proto ⇄ domain translation only. */
 export function consentHandlers(consents: Consents, logger: Logger, log: ConsentLog): consentv1.ConsentServiceServer {
+  const search = async (req: consentv1.SearchConsentsRequest): Promise<consentv1.SearchConsentsResponse> => {
+    const params: Parameters<Consents['search']>[0] = {
+      accountId: req.accountId,
+      subject: req.subject,
+      issuer: req.issuer,
+      target: req.target,
+      current: req.current,
+    };
+    if (req.source) params.source = req.source;
+    if (req.scope) params.scope = req.scope;
+    if (req.gpc !== undefined) params.gpc = req.gpc;
+    if (req.jurisdiction) params.jurisdiction = req.jurisdiction;
+    if (req.page?.limit) params.limit = req.page.limit;
+    if (req.page?.cursor) params.cursor = req.page.cursor;
+    if (req.linked) params.linked = true;
+    const page = await consents.search(params);
+    return { events: page.events.map(eventMessage), nextCursor: page.next ?? '' };
+  };
   const impl: Handlers<consentv1.ConsentServiceServer> = {
     async createConsents(req, ctx) {
       const events = await consents.create(req.accountId, req.appId, req.events.map(fromProtoInput), ctx.deadlineMs);
@@ -74,23 +96,21 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
     async getConsentsByToken(req) {
       return { events: (await consents.byToken(req.accountId, req.token)).map(eventMessage) };
     },
-    async searchConsents(req) {
-      const params: Parameters<Consents['search']>[0] = {
-        accountId: req.accountId,
-        subject: req.subject,
-        issuer: req.issuer,
-        target: req.target,
-        current: req.current,
-      };
-      if (req.source) params.source = req.source;
-      if (req.scope) params.scope = req.scope;
-      if (req.gpc !== undefined) params.gpc = req.gpc;
-      if (req.jurisdiction) params.jurisdiction = req.jurisdiction;
-      if (req.page?.limit) params.limit = req.page.limit;
-      if (req.page?.cursor) params.cursor = req.page.cursor;
-      if (req.linked) params.linked = true;
-      const page = await consents.search(params);
-      return { events: page.events.map(eventMessage), nextCursor: page.next ?? '' };
+    searchConsents: search,
+    async searchConsentsBatch(req) {
+      if (!req.searches.length || req.searches.length > SEARCH_BATCH_MAX)
+        throw InvalidArgumentError.field('searches', `must hold 1 to ${SEARCH_BATCH_MAX} searches`);
+      const results = await Promise.all(
+        req.searches.map(async (q): Promise<consentv1.SearchConsentsResult> => {
+          try {
+            return { response: await search(q) };
+          } catch (err) {
+            const failure = toServiceError(err, (e) => logger.error({ err: e }, 'consent: a search of a batch failed'));
+            return { failure: { code: failure.code ?? Code.INTERNAL, message: failure.details ?? '', fields: err instanceof AppError ? err.fields : [] } };
+          }
+        }),
+      );
+      return { results };
     },
     async getReceipt(req) {
       return { receipt: await consents.receiptFor(req.accountId, req.id) };

@@ -1,6 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import { consentEventJson } from '@accord/proto';
 import type { GatewayContext } from '../context';
+import { ConsentSearches } from '../consent-batches';
 import { validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 import { decisionRoutes } from './consent-decisions';
@@ -54,6 +55,10 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler, l
 /** GET /consents/search and /consents/token/:token. */
 function readRoutes(r: Router, ctx: GatewayContext): void {
   const consent = ctx.clients.consent;
+  const searches = new ConsentSearches(
+    (q) => consent.searchConsents(q),
+    (q) => consent.searchConsentsBatch(q),
+  );
   r.get('/consents/search', validateQuery('ConsentSearchQuery'), async (req, res) => {
     const q = res.locals.query as {
       subject: string;
@@ -68,7 +73,7 @@ function readRoutes(r: Router, ctx: GatewayContext): void {
       jurisdiction?: string;
       linked?: boolean;
     };
-    const out = await consent.searchConsents({
+    const out = await searches.search({
       accountId: req.auth!.accountId,
       subject: q.subject,
       issuer: q.issuer,

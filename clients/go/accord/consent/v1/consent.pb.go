@@ -2053,6 +2053,264 @@ func (x *GetConsentsByTokenResponse) GetEvents() []*ConsentEvent {
 	return nil
 }
 
+type SearchConsentsBatchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// 1 to 1000 searches, each of its own account.
+	Searches      []*SearchConsentsRequest `protobuf:"bytes,1,rep,name=searches,proto3" json:"searches,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchConsentsBatchRequest) Reset() {
+	*x = SearchConsentsBatchRequest{}
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchConsentsBatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchConsentsBatchRequest) ProtoMessage() {}
+
+func (x *SearchConsentsBatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchConsentsBatchRequest.ProtoReflect.Descriptor instead.
+func (*SearchConsentsBatchRequest) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *SearchConsentsBatchRequest) GetSearches() []*SearchConsentsRequest {
+	if x != nil {
+		return x.Searches
+	}
+	return nil
+}
+
+type SearchConsentsBatchResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One per search, in the order asked.
+	Results       []*SearchConsentsResult `protobuf:"bytes,1,rep,name=results,proto3" json:"results,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchConsentsBatchResponse) Reset() {
+	*x = SearchConsentsBatchResponse{}
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchConsentsBatchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchConsentsBatchResponse) ProtoMessage() {}
+
+func (x *SearchConsentsBatchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchConsentsBatchResponse.ProtoReflect.Descriptor instead.
+func (*SearchConsentsBatchResponse) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *SearchConsentsBatchResponse) GetResults() []*SearchConsentsResult {
+	if x != nil {
+		return x.Results
+	}
+	return nil
+}
+
+type SearchConsentsResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The answer, when the search succeeded (no failure).
+	Response *SearchConsentsResponse `protobuf:"bytes,1,opt,name=response,proto3" json:"response,omitempty"`
+	// The error SearchConsents would have answered for this search alone.
+	Failure       *SearchFailure `protobuf:"bytes,2,opt,name=failure,proto3" json:"failure,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchConsentsResult) Reset() {
+	*x = SearchConsentsResult{}
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchConsentsResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchConsentsResult) ProtoMessage() {}
+
+func (x *SearchConsentsResult) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchConsentsResult.ProtoReflect.Descriptor instead.
+func (*SearchConsentsResult) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *SearchConsentsResult) GetResponse() *SearchConsentsResponse {
+	if x != nil {
+		return x.Response
+	}
+	return nil
+}
+
+func (x *SearchConsentsResult) GetFailure() *SearchFailure {
+	if x != nil {
+		return x.Failure
+	}
+	return nil
+}
+
+type SearchFailure struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The gRPC status code.
+	Code    int32  `protobuf:"varint,1,opt,name=code,proto3" json:"code,omitempty"`
+	Message string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	// INVALID_ARGUMENT: the fields at fault.
+	Fields        []*SearchFieldError `protobuf:"bytes,3,rep,name=fields,proto3" json:"fields,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchFailure) Reset() {
+	*x = SearchFailure{}
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchFailure) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchFailure) ProtoMessage() {}
+
+func (x *SearchFailure) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchFailure.ProtoReflect.Descriptor instead.
+func (*SearchFailure) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *SearchFailure) GetCode() int32 {
+	if x != nil {
+		return x.Code
+	}
+	return 0
+}
+
+func (x *SearchFailure) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *SearchFailure) GetFields() []*SearchFieldError {
+	if x != nil {
+		return x.Fields
+	}
+	return nil
+}
+
+type SearchFieldError struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Field         string                 `protobuf:"bytes,1,opt,name=field,proto3" json:"field,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchFieldError) Reset() {
+	*x = SearchFieldError{}
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchFieldError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchFieldError) ProtoMessage() {}
+
+func (x *SearchFieldError) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchFieldError.ProtoReflect.Descriptor instead.
+func (*SearchFieldError) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *SearchFieldError) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
+func (x *SearchFieldError) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 type SearchConsentsRequest struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	AccountId string                 `protobuf:"bytes,1,opt,name=account_id,json=accountId,proto3" json:"account_id,omitempty"`
@@ -2075,7 +2333,7 @@ type SearchConsentsRequest struct {
 
 func (x *SearchConsentsRequest) Reset() {
 	*x = SearchConsentsRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[26]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2087,7 +2345,7 @@ func (x *SearchConsentsRequest) String() string {
 func (*SearchConsentsRequest) ProtoMessage() {}
 
 func (x *SearchConsentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[26]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2100,7 +2358,7 @@ func (x *SearchConsentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchConsentsRequest.ProtoReflect.Descriptor instead.
 func (*SearchConsentsRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{26}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *SearchConsentsRequest) GetAccountId() string {
@@ -2191,7 +2449,7 @@ type SearchConsentsResponse struct {
 
 func (x *SearchConsentsResponse) Reset() {
 	*x = SearchConsentsResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[27]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2203,7 +2461,7 @@ func (x *SearchConsentsResponse) String() string {
 func (*SearchConsentsResponse) ProtoMessage() {}
 
 func (x *SearchConsentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[27]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2216,7 +2474,7 @@ func (x *SearchConsentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchConsentsResponse.ProtoReflect.Descriptor instead.
 func (*SearchConsentsResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{27}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *SearchConsentsResponse) GetEvents() []*ConsentEvent {
@@ -2243,7 +2501,7 @@ type GetReceiptRequest struct {
 
 func (x *GetReceiptRequest) Reset() {
 	*x = GetReceiptRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[28]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2255,7 +2513,7 @@ func (x *GetReceiptRequest) String() string {
 func (*GetReceiptRequest) ProtoMessage() {}
 
 func (x *GetReceiptRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[28]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2268,7 +2526,7 @@ func (x *GetReceiptRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptRequest.ProtoReflect.Descriptor instead.
 func (*GetReceiptRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{28}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetReceiptRequest) GetAccountId() string {
@@ -2294,7 +2552,7 @@ type GetReceiptResponse struct {
 
 func (x *GetReceiptResponse) Reset() {
 	*x = GetReceiptResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[29]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2306,7 +2564,7 @@ func (x *GetReceiptResponse) String() string {
 func (*GetReceiptResponse) ProtoMessage() {}
 
 func (x *GetReceiptResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[29]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2319,7 +2577,7 @@ func (x *GetReceiptResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptResponse.ProtoReflect.Descriptor instead.
 func (*GetReceiptResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{29}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *GetReceiptResponse) GetReceipt() string {
@@ -2339,7 +2597,7 @@ type GetStatisticsRequest struct {
 
 func (x *GetStatisticsRequest) Reset() {
 	*x = GetStatisticsRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[30]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2351,7 +2609,7 @@ func (x *GetStatisticsRequest) String() string {
 func (*GetStatisticsRequest) ProtoMessage() {}
 
 func (x *GetStatisticsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[30]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2364,7 +2622,7 @@ func (x *GetStatisticsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatisticsRequest.ProtoReflect.Descriptor instead.
 func (*GetStatisticsRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{30}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetStatisticsRequest) GetAccountId() string {
@@ -2401,7 +2659,7 @@ type TargetStatistics struct {
 
 func (x *TargetStatistics) Reset() {
 	*x = TargetStatistics{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[31]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2413,7 +2671,7 @@ func (x *TargetStatistics) String() string {
 func (*TargetStatistics) ProtoMessage() {}
 
 func (x *TargetStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[31]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2426,7 +2684,7 @@ func (x *TargetStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TargetStatistics.ProtoReflect.Descriptor instead.
 func (*TargetStatistics) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{31}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *TargetStatistics) GetTarget() string {
@@ -2495,7 +2753,7 @@ type JurisdictionStatistics struct {
 
 func (x *JurisdictionStatistics) Reset() {
 	*x = JurisdictionStatistics{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[32]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2507,7 +2765,7 @@ func (x *JurisdictionStatistics) String() string {
 func (*JurisdictionStatistics) ProtoMessage() {}
 
 func (x *JurisdictionStatistics) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[32]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2520,7 +2778,7 @@ func (x *JurisdictionStatistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JurisdictionStatistics.ProtoReflect.Descriptor instead.
 func (*JurisdictionStatistics) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{32}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *JurisdictionStatistics) GetJurisdiction() string {
@@ -2557,7 +2815,7 @@ type Statistics struct {
 
 func (x *Statistics) Reset() {
 	*x = Statistics{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[33]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2569,7 +2827,7 @@ func (x *Statistics) String() string {
 func (*Statistics) ProtoMessage() {}
 
 func (x *Statistics) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[33]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2582,7 +2840,7 @@ func (x *Statistics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Statistics.ProtoReflect.Descriptor instead.
 func (*Statistics) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{33}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Statistics) GetAppId() string {
@@ -2667,7 +2925,7 @@ type GetCurrentStatesRequest struct {
 
 func (x *GetCurrentStatesRequest) Reset() {
 	*x = GetCurrentStatesRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[34]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2679,7 +2937,7 @@ func (x *GetCurrentStatesRequest) String() string {
 func (*GetCurrentStatesRequest) ProtoMessage() {}
 
 func (x *GetCurrentStatesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[34]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2692,7 +2950,7 @@ func (x *GetCurrentStatesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentStatesRequest.ProtoReflect.Descriptor instead.
 func (*GetCurrentStatesRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{34}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *GetCurrentStatesRequest) GetAccountId() string {
@@ -2732,7 +2990,7 @@ type GetCurrentStatesResponse struct {
 
 func (x *GetCurrentStatesResponse) Reset() {
 	*x = GetCurrentStatesResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[35]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2744,7 +3002,7 @@ func (x *GetCurrentStatesResponse) String() string {
 func (*GetCurrentStatesResponse) ProtoMessage() {}
 
 func (x *GetCurrentStatesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[35]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2757,7 +3015,7 @@ func (x *GetCurrentStatesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCurrentStatesResponse.ProtoReflect.Descriptor instead.
 func (*GetCurrentStatesResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{35}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *GetCurrentStatesResponse) GetEvents() []*ConsentEvent {
@@ -2789,7 +3047,7 @@ type ExportConsentsRequest struct {
 
 func (x *ExportConsentsRequest) Reset() {
 	*x = ExportConsentsRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2801,7 +3059,7 @@ func (x *ExportConsentsRequest) String() string {
 func (*ExportConsentsRequest) ProtoMessage() {}
 
 func (x *ExportConsentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[36]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2814,7 +3072,7 @@ func (x *ExportConsentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportConsentsRequest.ProtoReflect.Descriptor instead.
 func (*ExportConsentsRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{36}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ExportConsentsRequest) GetAccountId() string {
@@ -2897,7 +3155,7 @@ type ExportConsentsResponse struct {
 
 func (x *ExportConsentsResponse) Reset() {
 	*x = ExportConsentsResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2909,7 +3167,7 @@ func (x *ExportConsentsResponse) String() string {
 func (*ExportConsentsResponse) ProtoMessage() {}
 
 func (x *ExportConsentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[37]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2922,7 +3180,7 @@ func (x *ExportConsentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportConsentsResponse.ProtoReflect.Descriptor instead.
 func (*ExportConsentsResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{37}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ExportConsentsResponse) GetEvents() []*ConsentEvent {
@@ -2968,7 +3226,7 @@ type ExportSubjectRequest struct {
 
 func (x *ExportSubjectRequest) Reset() {
 	*x = ExportSubjectRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[38]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2980,7 +3238,7 @@ func (x *ExportSubjectRequest) String() string {
 func (*ExportSubjectRequest) ProtoMessage() {}
 
 func (x *ExportSubjectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[38]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2993,7 +3251,7 @@ func (x *ExportSubjectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportSubjectRequest.ProtoReflect.Descriptor instead.
 func (*ExportSubjectRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{38}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ExportSubjectRequest) GetAccountId() string {
@@ -3053,7 +3311,7 @@ type SubjectExport struct {
 
 func (x *SubjectExport) Reset() {
 	*x = SubjectExport{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[39]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3065,7 +3323,7 @@ func (x *SubjectExport) String() string {
 func (*SubjectExport) ProtoMessage() {}
 
 func (x *SubjectExport) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[39]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3078,7 +3336,7 @@ func (x *SubjectExport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubjectExport.ProtoReflect.Descriptor instead.
 func (*SubjectExport) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{39}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *SubjectExport) GetEvents() []*ConsentEvent {
@@ -3110,7 +3368,7 @@ type GetReceiptKeysRequest struct {
 
 func (x *GetReceiptKeysRequest) Reset() {
 	*x = GetReceiptKeysRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[40]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3122,7 +3380,7 @@ func (x *GetReceiptKeysRequest) String() string {
 func (*GetReceiptKeysRequest) ProtoMessage() {}
 
 func (x *GetReceiptKeysRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[40]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3135,7 +3393,7 @@ func (x *GetReceiptKeysRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptKeysRequest.ProtoReflect.Descriptor instead.
 func (*GetReceiptKeysRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{40}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{45}
 }
 
 type GetReceiptKeysResponse struct {
@@ -3147,7 +3405,7 @@ type GetReceiptKeysResponse struct {
 
 func (x *GetReceiptKeysResponse) Reset() {
 	*x = GetReceiptKeysResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[41]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3159,7 +3417,7 @@ func (x *GetReceiptKeysResponse) String() string {
 func (*GetReceiptKeysResponse) ProtoMessage() {}
 
 func (x *GetReceiptKeysResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[41]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3172,7 +3430,7 @@ func (x *GetReceiptKeysResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptKeysResponse.ProtoReflect.Descriptor instead.
 func (*GetReceiptKeysResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{41}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *GetReceiptKeysResponse) GetJwks() *v1.JwkSet {
@@ -3425,7 +3683,21 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x14\n" +
 	"\x05token\x18\x02 \x01(\tR\x05token\"U\n" +
 	"\x1aGetConsentsByTokenResponse\x127\n" +
-	"\x06events\x18\x01 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\x06events\"\x9b\x03\n" +
+	"\x06events\x18\x01 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\x06events\"b\n" +
+	"\x1aSearchConsentsBatchRequest\x12D\n" +
+	"\bsearches\x18\x01 \x03(\v2(.accord.consent.v1.SearchConsentsRequestR\bsearches\"`\n" +
+	"\x1bSearchConsentsBatchResponse\x12A\n" +
+	"\aresults\x18\x01 \x03(\v2'.accord.consent.v1.SearchConsentsResultR\aresults\"\x99\x01\n" +
+	"\x14SearchConsentsResult\x12E\n" +
+	"\bresponse\x18\x01 \x01(\v2).accord.consent.v1.SearchConsentsResponseR\bresponse\x12:\n" +
+	"\afailure\x18\x02 \x01(\v2 .accord.consent.v1.SearchFailureR\afailure\"z\n" +
+	"\rSearchFailure\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\x05R\x04code\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12;\n" +
+	"\x06fields\x18\x03 \x03(\v2#.accord.consent.v1.SearchFieldErrorR\x06fields\"B\n" +
+	"\x10SearchFieldError\x12\x14\n" +
+	"\x05field\x18\x01 \x01(\tR\x05field\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\x9b\x03\n" +
 	"\x15SearchConsentsRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x18\n" +
@@ -3537,13 +3809,14 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x05links\x18\x14 \x03(\v2\x1e.accord.consent.v1.SubjectLinkR\x05links\"\x17\n" +
 	"\x15GetReceiptKeysRequest\"F\n" +
 	"\x16GetReceiptKeysResponse\x12,\n" +
-	"\x04jwks\x18\x01 \x01(\v2\x18.accord.common.v1.JwkSetR\x04jwks2\xbd\x0e\n" +
+	"\x04jwks\x18\x01 \x01(\v2\x18.accord.common.v1.JwkSetR\x04jwks2\xb3\x0f\n" +
 	"\x0eConsentService\x12e\n" +
 	"\x0eCreateConsents\x12(.accord.consent.v1.CreateConsentsRequest\x1a).accord.consent.v1.CreateConsentsResponse\x12S\n" +
 	"\n" +
 	"GetConsent\x12$.accord.consent.v1.GetConsentRequest\x1a\x1f.accord.consent.v1.ConsentEvent\x12q\n" +
 	"\x12GetConsentsByToken\x12,.accord.consent.v1.GetConsentsByTokenRequest\x1a-.accord.consent.v1.GetConsentsByTokenResponse\x12e\n" +
-	"\x0eSearchConsents\x12(.accord.consent.v1.SearchConsentsRequest\x1a).accord.consent.v1.SearchConsentsResponse\x12Y\n" +
+	"\x0eSearchConsents\x12(.accord.consent.v1.SearchConsentsRequest\x1a).accord.consent.v1.SearchConsentsResponse\x12t\n" +
+	"\x13SearchConsentsBatch\x12-.accord.consent.v1.SearchConsentsBatchRequest\x1a..accord.consent.v1.SearchConsentsBatchResponse\x12Y\n" +
 	"\n" +
 	"GetReceipt\x12$.accord.consent.v1.GetReceiptRequest\x1a%.accord.consent.v1.GetReceiptResponse\x12W\n" +
 	"\rGetStatistics\x12'.accord.consent.v1.GetStatisticsRequest\x1a\x1d.accord.consent.v1.Statistics\x12k\n" +
@@ -3574,136 +3847,148 @@ func file_accord_consent_v1_consent_proto_rawDescGZIP() []byte {
 	return file_accord_consent_v1_consent_proto_rawDescData
 }
 
-var file_accord_consent_v1_consent_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
+var file_accord_consent_v1_consent_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
 var file_accord_consent_v1_consent_proto_goTypes = []any{
-	(*DecideRequest)(nil),              // 0: accord.consent.v1.DecideRequest
-	(*DecisionItem)(nil),               // 1: accord.consent.v1.DecisionItem
-	(*DecideResponse)(nil),             // 2: accord.consent.v1.DecideResponse
-	(*AppliedRegime)(nil),              // 3: accord.consent.v1.AppliedRegime
-	(*Decision)(nil),                   // 4: accord.consent.v1.Decision
-	(*EraseSubjectRequest)(nil),        // 5: accord.consent.v1.EraseSubjectRequest
-	(*Erasure)(nil),                    // 6: accord.consent.v1.Erasure
-	(*ListErasuresRequest)(nil),        // 7: accord.consent.v1.ListErasuresRequest
-	(*ListErasuresResponse)(nil),       // 8: accord.consent.v1.ListErasuresResponse
-	(*GetTreeHeadRequest)(nil),         // 9: accord.consent.v1.GetTreeHeadRequest
-	(*TreeHead)(nil),                   // 10: accord.consent.v1.TreeHead
-	(*GetInclusionProofRequest)(nil),   // 11: accord.consent.v1.GetInclusionProofRequest
-	(*InclusionProof)(nil),             // 12: accord.consent.v1.InclusionProof
-	(*GetConsistencyProofRequest)(nil), // 13: accord.consent.v1.GetConsistencyProofRequest
-	(*ConsistencyProof)(nil),           // 14: accord.consent.v1.ConsistencyProof
-	(*ConsentInput)(nil),               // 15: accord.consent.v1.ConsentInput
-	(*TcfFacts)(nil),                   // 16: accord.consent.v1.TcfFacts
-	(*GppFacts)(nil),                   // 17: accord.consent.v1.GppFacts
-	(*ConsentEvent)(nil),               // 18: accord.consent.v1.ConsentEvent
-	(*CreateConsentsRequest)(nil),      // 19: accord.consent.v1.CreateConsentsRequest
-	(*CreateConsentsResponse)(nil),     // 20: accord.consent.v1.CreateConsentsResponse
-	(*GetConsentRequest)(nil),          // 21: accord.consent.v1.GetConsentRequest
-	(*GetConsentRecordRequest)(nil),    // 22: accord.consent.v1.GetConsentRecordRequest
-	(*ConsentRecord)(nil),              // 23: accord.consent.v1.ConsentRecord
-	(*GetConsentsByTokenRequest)(nil),  // 24: accord.consent.v1.GetConsentsByTokenRequest
-	(*GetConsentsByTokenResponse)(nil), // 25: accord.consent.v1.GetConsentsByTokenResponse
-	(*SearchConsentsRequest)(nil),      // 26: accord.consent.v1.SearchConsentsRequest
-	(*SearchConsentsResponse)(nil),     // 27: accord.consent.v1.SearchConsentsResponse
-	(*GetReceiptRequest)(nil),          // 28: accord.consent.v1.GetReceiptRequest
-	(*GetReceiptResponse)(nil),         // 29: accord.consent.v1.GetReceiptResponse
-	(*GetStatisticsRequest)(nil),       // 30: accord.consent.v1.GetStatisticsRequest
-	(*TargetStatistics)(nil),           // 31: accord.consent.v1.TargetStatistics
-	(*JurisdictionStatistics)(nil),     // 32: accord.consent.v1.JurisdictionStatistics
-	(*Statistics)(nil),                 // 33: accord.consent.v1.Statistics
-	(*GetCurrentStatesRequest)(nil),    // 34: accord.consent.v1.GetCurrentStatesRequest
-	(*GetCurrentStatesResponse)(nil),   // 35: accord.consent.v1.GetCurrentStatesResponse
-	(*ExportConsentsRequest)(nil),      // 36: accord.consent.v1.ExportConsentsRequest
-	(*ExportConsentsResponse)(nil),     // 37: accord.consent.v1.ExportConsentsResponse
-	(*ExportSubjectRequest)(nil),       // 38: accord.consent.v1.ExportSubjectRequest
-	(*SubjectExport)(nil),              // 39: accord.consent.v1.SubjectExport
-	(*GetReceiptKeysRequest)(nil),      // 40: accord.consent.v1.GetReceiptKeysRequest
-	(*GetReceiptKeysResponse)(nil),     // 41: accord.consent.v1.GetReceiptKeysResponse
-	(*timestamppb.Timestamp)(nil),      // 42: google.protobuf.Timestamp
-	(*v1.PageRequest)(nil),             // 43: accord.common.v1.PageRequest
-	(*SubjectLink)(nil),                // 44: accord.consent.v1.SubjectLink
-	(*v1.JwkSet)(nil),                  // 45: accord.common.v1.JwkSet
-	(*LinkSubjectRequest)(nil),         // 46: accord.consent.v1.LinkSubjectRequest
-	(*ListSubjectLinksRequest)(nil),    // 47: accord.consent.v1.ListSubjectLinksRequest
-	(*ListSubjectLinksResponse)(nil),   // 48: accord.consent.v1.ListSubjectLinksResponse
+	(*DecideRequest)(nil),               // 0: accord.consent.v1.DecideRequest
+	(*DecisionItem)(nil),                // 1: accord.consent.v1.DecisionItem
+	(*DecideResponse)(nil),              // 2: accord.consent.v1.DecideResponse
+	(*AppliedRegime)(nil),               // 3: accord.consent.v1.AppliedRegime
+	(*Decision)(nil),                    // 4: accord.consent.v1.Decision
+	(*EraseSubjectRequest)(nil),         // 5: accord.consent.v1.EraseSubjectRequest
+	(*Erasure)(nil),                     // 6: accord.consent.v1.Erasure
+	(*ListErasuresRequest)(nil),         // 7: accord.consent.v1.ListErasuresRequest
+	(*ListErasuresResponse)(nil),        // 8: accord.consent.v1.ListErasuresResponse
+	(*GetTreeHeadRequest)(nil),          // 9: accord.consent.v1.GetTreeHeadRequest
+	(*TreeHead)(nil),                    // 10: accord.consent.v1.TreeHead
+	(*GetInclusionProofRequest)(nil),    // 11: accord.consent.v1.GetInclusionProofRequest
+	(*InclusionProof)(nil),              // 12: accord.consent.v1.InclusionProof
+	(*GetConsistencyProofRequest)(nil),  // 13: accord.consent.v1.GetConsistencyProofRequest
+	(*ConsistencyProof)(nil),            // 14: accord.consent.v1.ConsistencyProof
+	(*ConsentInput)(nil),                // 15: accord.consent.v1.ConsentInput
+	(*TcfFacts)(nil),                    // 16: accord.consent.v1.TcfFacts
+	(*GppFacts)(nil),                    // 17: accord.consent.v1.GppFacts
+	(*ConsentEvent)(nil),                // 18: accord.consent.v1.ConsentEvent
+	(*CreateConsentsRequest)(nil),       // 19: accord.consent.v1.CreateConsentsRequest
+	(*CreateConsentsResponse)(nil),      // 20: accord.consent.v1.CreateConsentsResponse
+	(*GetConsentRequest)(nil),           // 21: accord.consent.v1.GetConsentRequest
+	(*GetConsentRecordRequest)(nil),     // 22: accord.consent.v1.GetConsentRecordRequest
+	(*ConsentRecord)(nil),               // 23: accord.consent.v1.ConsentRecord
+	(*GetConsentsByTokenRequest)(nil),   // 24: accord.consent.v1.GetConsentsByTokenRequest
+	(*GetConsentsByTokenResponse)(nil),  // 25: accord.consent.v1.GetConsentsByTokenResponse
+	(*SearchConsentsBatchRequest)(nil),  // 26: accord.consent.v1.SearchConsentsBatchRequest
+	(*SearchConsentsBatchResponse)(nil), // 27: accord.consent.v1.SearchConsentsBatchResponse
+	(*SearchConsentsResult)(nil),        // 28: accord.consent.v1.SearchConsentsResult
+	(*SearchFailure)(nil),               // 29: accord.consent.v1.SearchFailure
+	(*SearchFieldError)(nil),            // 30: accord.consent.v1.SearchFieldError
+	(*SearchConsentsRequest)(nil),       // 31: accord.consent.v1.SearchConsentsRequest
+	(*SearchConsentsResponse)(nil),      // 32: accord.consent.v1.SearchConsentsResponse
+	(*GetReceiptRequest)(nil),           // 33: accord.consent.v1.GetReceiptRequest
+	(*GetReceiptResponse)(nil),          // 34: accord.consent.v1.GetReceiptResponse
+	(*GetStatisticsRequest)(nil),        // 35: accord.consent.v1.GetStatisticsRequest
+	(*TargetStatistics)(nil),            // 36: accord.consent.v1.TargetStatistics
+	(*JurisdictionStatistics)(nil),      // 37: accord.consent.v1.JurisdictionStatistics
+	(*Statistics)(nil),                  // 38: accord.consent.v1.Statistics
+	(*GetCurrentStatesRequest)(nil),     // 39: accord.consent.v1.GetCurrentStatesRequest
+	(*GetCurrentStatesResponse)(nil),    // 40: accord.consent.v1.GetCurrentStatesResponse
+	(*ExportConsentsRequest)(nil),       // 41: accord.consent.v1.ExportConsentsRequest
+	(*ExportConsentsResponse)(nil),      // 42: accord.consent.v1.ExportConsentsResponse
+	(*ExportSubjectRequest)(nil),        // 43: accord.consent.v1.ExportSubjectRequest
+	(*SubjectExport)(nil),               // 44: accord.consent.v1.SubjectExport
+	(*GetReceiptKeysRequest)(nil),       // 45: accord.consent.v1.GetReceiptKeysRequest
+	(*GetReceiptKeysResponse)(nil),      // 46: accord.consent.v1.GetReceiptKeysResponse
+	(*timestamppb.Timestamp)(nil),       // 47: google.protobuf.Timestamp
+	(*v1.PageRequest)(nil),              // 48: accord.common.v1.PageRequest
+	(*SubjectLink)(nil),                 // 49: accord.consent.v1.SubjectLink
+	(*v1.JwkSet)(nil),                   // 50: accord.common.v1.JwkSet
+	(*LinkSubjectRequest)(nil),          // 51: accord.consent.v1.LinkSubjectRequest
+	(*ListSubjectLinksRequest)(nil),     // 52: accord.consent.v1.ListSubjectLinksRequest
+	(*ListSubjectLinksResponse)(nil),    // 53: accord.consent.v1.ListSubjectLinksResponse
 }
 var file_accord_consent_v1_consent_proto_depIdxs = []int32{
-	42, // 0: accord.consent.v1.DecideRequest.at:type_name -> google.protobuf.Timestamp
+	47, // 0: accord.consent.v1.DecideRequest.at:type_name -> google.protobuf.Timestamp
 	1,  // 1: accord.consent.v1.DecideRequest.items:type_name -> accord.consent.v1.DecisionItem
-	42, // 2: accord.consent.v1.DecideResponse.at:type_name -> google.protobuf.Timestamp
+	47, // 2: accord.consent.v1.DecideResponse.at:type_name -> google.protobuf.Timestamp
 	4,  // 3: accord.consent.v1.DecideResponse.decisions:type_name -> accord.consent.v1.Decision
-	42, // 4: accord.consent.v1.Decision.expires_at:type_name -> google.protobuf.Timestamp
+	47, // 4: accord.consent.v1.Decision.expires_at:type_name -> google.protobuf.Timestamp
 	3,  // 5: accord.consent.v1.Decision.regime:type_name -> accord.consent.v1.AppliedRegime
-	42, // 6: accord.consent.v1.Erasure.erased_at:type_name -> google.protobuf.Timestamp
-	43, // 7: accord.consent.v1.ListErasuresRequest.page:type_name -> accord.common.v1.PageRequest
+	47, // 6: accord.consent.v1.Erasure.erased_at:type_name -> google.protobuf.Timestamp
+	48, // 7: accord.consent.v1.ListErasuresRequest.page:type_name -> accord.common.v1.PageRequest
 	6,  // 8: accord.consent.v1.ListErasuresResponse.erasures:type_name -> accord.consent.v1.Erasure
-	42, // 9: accord.consent.v1.ConsentInput.expires_at:type_name -> google.protobuf.Timestamp
-	42, // 10: accord.consent.v1.ConsentEvent.created_at:type_name -> google.protobuf.Timestamp
-	42, // 11: accord.consent.v1.ConsentEvent.expires_at:type_name -> google.protobuf.Timestamp
-	42, // 12: accord.consent.v1.ConsentEvent.erased_at:type_name -> google.protobuf.Timestamp
+	47, // 9: accord.consent.v1.ConsentInput.expires_at:type_name -> google.protobuf.Timestamp
+	47, // 10: accord.consent.v1.ConsentEvent.created_at:type_name -> google.protobuf.Timestamp
+	47, // 11: accord.consent.v1.ConsentEvent.expires_at:type_name -> google.protobuf.Timestamp
+	47, // 12: accord.consent.v1.ConsentEvent.erased_at:type_name -> google.protobuf.Timestamp
 	16, // 13: accord.consent.v1.ConsentEvent.tcf:type_name -> accord.consent.v1.TcfFacts
 	17, // 14: accord.consent.v1.ConsentEvent.gpp:type_name -> accord.consent.v1.GppFacts
-	42, // 15: accord.consent.v1.ConsentEvent.imported_at:type_name -> google.protobuf.Timestamp
+	47, // 15: accord.consent.v1.ConsentEvent.imported_at:type_name -> google.protobuf.Timestamp
 	15, // 16: accord.consent.v1.CreateConsentsRequest.events:type_name -> accord.consent.v1.ConsentInput
 	18, // 17: accord.consent.v1.CreateConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
 	18, // 18: accord.consent.v1.GetConsentsByTokenResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	43, // 19: accord.consent.v1.SearchConsentsRequest.page:type_name -> accord.common.v1.PageRequest
-	18, // 20: accord.consent.v1.SearchConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	31, // 21: accord.consent.v1.Statistics.targets:type_name -> accord.consent.v1.TargetStatistics
-	42, // 22: accord.consent.v1.Statistics.latest_event_at:type_name -> google.protobuf.Timestamp
-	32, // 23: accord.consent.v1.Statistics.jurisdictions:type_name -> accord.consent.v1.JurisdictionStatistics
-	18, // 24: accord.consent.v1.GetCurrentStatesResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	42, // 25: accord.consent.v1.ExportConsentsRequest.since:type_name -> google.protobuf.Timestamp
-	42, // 26: accord.consent.v1.ExportConsentsRequest.until:type_name -> google.protobuf.Timestamp
-	18, // 27: accord.consent.v1.ExportConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	42, // 28: accord.consent.v1.ExportSubjectRequest.since:type_name -> google.protobuf.Timestamp
-	42, // 29: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
-	18, // 30: accord.consent.v1.SubjectExport.events:type_name -> accord.consent.v1.ConsentEvent
-	18, // 31: accord.consent.v1.SubjectExport.current:type_name -> accord.consent.v1.ConsentEvent
-	44, // 32: accord.consent.v1.SubjectExport.links:type_name -> accord.consent.v1.SubjectLink
-	45, // 33: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
-	19, // 34: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
-	21, // 35: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
-	24, // 36: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
-	26, // 37: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
-	28, // 38: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
-	30, // 39: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
-	34, // 40: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
-	36, // 41: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
-	38, // 42: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
-	40, // 43: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
-	9,  // 44: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
-	11, // 45: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
-	13, // 46: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
-	5,  // 47: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
-	7,  // 48: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
-	0,  // 49: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
-	46, // 50: accord.consent.v1.ConsentService.LinkSubject:input_type -> accord.consent.v1.LinkSubjectRequest
-	47, // 51: accord.consent.v1.ConsentService.ListSubjectLinks:input_type -> accord.consent.v1.ListSubjectLinksRequest
-	22, // 52: accord.consent.v1.ConsentService.GetConsentRecord:input_type -> accord.consent.v1.GetConsentRecordRequest
-	20, // 53: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
-	18, // 54: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
-	25, // 55: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
-	27, // 56: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
-	29, // 57: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
-	33, // 58: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
-	35, // 59: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
-	37, // 60: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
-	39, // 61: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
-	41, // 62: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
-	10, // 63: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
-	12, // 64: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
-	14, // 65: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
-	6,  // 66: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
-	8,  // 67: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
-	2,  // 68: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
-	44, // 69: accord.consent.v1.ConsentService.LinkSubject:output_type -> accord.consent.v1.SubjectLink
-	48, // 70: accord.consent.v1.ConsentService.ListSubjectLinks:output_type -> accord.consent.v1.ListSubjectLinksResponse
-	23, // 71: accord.consent.v1.ConsentService.GetConsentRecord:output_type -> accord.consent.v1.ConsentRecord
-	53, // [53:72] is the sub-list for method output_type
-	34, // [34:53] is the sub-list for method input_type
-	34, // [34:34] is the sub-list for extension type_name
-	34, // [34:34] is the sub-list for extension extendee
-	0,  // [0:34] is the sub-list for field type_name
+	31, // 19: accord.consent.v1.SearchConsentsBatchRequest.searches:type_name -> accord.consent.v1.SearchConsentsRequest
+	28, // 20: accord.consent.v1.SearchConsentsBatchResponse.results:type_name -> accord.consent.v1.SearchConsentsResult
+	32, // 21: accord.consent.v1.SearchConsentsResult.response:type_name -> accord.consent.v1.SearchConsentsResponse
+	29, // 22: accord.consent.v1.SearchConsentsResult.failure:type_name -> accord.consent.v1.SearchFailure
+	30, // 23: accord.consent.v1.SearchFailure.fields:type_name -> accord.consent.v1.SearchFieldError
+	48, // 24: accord.consent.v1.SearchConsentsRequest.page:type_name -> accord.common.v1.PageRequest
+	18, // 25: accord.consent.v1.SearchConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
+	36, // 26: accord.consent.v1.Statistics.targets:type_name -> accord.consent.v1.TargetStatistics
+	47, // 27: accord.consent.v1.Statistics.latest_event_at:type_name -> google.protobuf.Timestamp
+	37, // 28: accord.consent.v1.Statistics.jurisdictions:type_name -> accord.consent.v1.JurisdictionStatistics
+	18, // 29: accord.consent.v1.GetCurrentStatesResponse.events:type_name -> accord.consent.v1.ConsentEvent
+	47, // 30: accord.consent.v1.ExportConsentsRequest.since:type_name -> google.protobuf.Timestamp
+	47, // 31: accord.consent.v1.ExportConsentsRequest.until:type_name -> google.protobuf.Timestamp
+	18, // 32: accord.consent.v1.ExportConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
+	47, // 33: accord.consent.v1.ExportSubjectRequest.since:type_name -> google.protobuf.Timestamp
+	47, // 34: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
+	18, // 35: accord.consent.v1.SubjectExport.events:type_name -> accord.consent.v1.ConsentEvent
+	18, // 36: accord.consent.v1.SubjectExport.current:type_name -> accord.consent.v1.ConsentEvent
+	49, // 37: accord.consent.v1.SubjectExport.links:type_name -> accord.consent.v1.SubjectLink
+	50, // 38: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
+	19, // 39: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
+	21, // 40: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
+	24, // 41: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
+	31, // 42: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
+	26, // 43: accord.consent.v1.ConsentService.SearchConsentsBatch:input_type -> accord.consent.v1.SearchConsentsBatchRequest
+	33, // 44: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
+	35, // 45: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
+	39, // 46: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
+	41, // 47: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
+	43, // 48: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
+	45, // 49: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
+	9,  // 50: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
+	11, // 51: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
+	13, // 52: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
+	5,  // 53: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
+	7,  // 54: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
+	0,  // 55: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
+	51, // 56: accord.consent.v1.ConsentService.LinkSubject:input_type -> accord.consent.v1.LinkSubjectRequest
+	52, // 57: accord.consent.v1.ConsentService.ListSubjectLinks:input_type -> accord.consent.v1.ListSubjectLinksRequest
+	22, // 58: accord.consent.v1.ConsentService.GetConsentRecord:input_type -> accord.consent.v1.GetConsentRecordRequest
+	20, // 59: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
+	18, // 60: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
+	25, // 61: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
+	32, // 62: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
+	27, // 63: accord.consent.v1.ConsentService.SearchConsentsBatch:output_type -> accord.consent.v1.SearchConsentsBatchResponse
+	34, // 64: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
+	38, // 65: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
+	40, // 66: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
+	42, // 67: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
+	44, // 68: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
+	46, // 69: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
+	10, // 70: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
+	12, // 71: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
+	14, // 72: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
+	6,  // 73: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
+	8,  // 74: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
+	2,  // 75: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
+	49, // 76: accord.consent.v1.ConsentService.LinkSubject:output_type -> accord.consent.v1.SubjectLink
+	53, // 77: accord.consent.v1.ConsentService.ListSubjectLinks:output_type -> accord.consent.v1.ListSubjectLinksResponse
+	23, // 78: accord.consent.v1.ConsentService.GetConsentRecord:output_type -> accord.consent.v1.ConsentRecord
+	59, // [59:79] is the sub-list for method output_type
+	39, // [39:59] is the sub-list for method input_type
+	39, // [39:39] is the sub-list for extension type_name
+	39, // [39:39] is the sub-list for extension extendee
+	0,  // [0:39] is the sub-list for field type_name
 }
 
 func init() { file_accord_consent_v1_consent_proto_init() }
@@ -3721,18 +4006,18 @@ func file_accord_consent_v1_consent_proto_init() {
 	file_accord_consent_v1_consent_proto_msgTypes[15].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[17].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[18].OneofWrappers = []any{}
-	file_accord_consent_v1_consent_proto_msgTypes[26].OneofWrappers = []any{}
-	file_accord_consent_v1_consent_proto_msgTypes[33].OneofWrappers = []any{}
-	file_accord_consent_v1_consent_proto_msgTypes[36].OneofWrappers = []any{}
-	file_accord_consent_v1_consent_proto_msgTypes[37].OneofWrappers = []any{}
+	file_accord_consent_v1_consent_proto_msgTypes[31].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[38].OneofWrappers = []any{}
+	file_accord_consent_v1_consent_proto_msgTypes[41].OneofWrappers = []any{}
+	file_accord_consent_v1_consent_proto_msgTypes[42].OneofWrappers = []any{}
+	file_accord_consent_v1_consent_proto_msgTypes[43].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_accord_consent_v1_consent_proto_rawDesc), len(file_accord_consent_v1_consent_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   42,
+			NumMessages:   47,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

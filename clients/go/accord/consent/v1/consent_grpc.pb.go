@@ -23,6 +23,7 @@ const (
 	ConsentService_GetConsent_FullMethodName          = "/accord.consent.v1.ConsentService/GetConsent"
 	ConsentService_GetConsentsByToken_FullMethodName  = "/accord.consent.v1.ConsentService/GetConsentsByToken"
 	ConsentService_SearchConsents_FullMethodName      = "/accord.consent.v1.ConsentService/SearchConsents"
+	ConsentService_SearchConsentsBatch_FullMethodName = "/accord.consent.v1.ConsentService/SearchConsentsBatch"
 	ConsentService_GetReceipt_FullMethodName          = "/accord.consent.v1.ConsentService/GetReceipt"
 	ConsentService_GetStatistics_FullMethodName       = "/accord.consent.v1.ConsentService/GetStatistics"
 	ConsentService_GetCurrentStates_FullMethodName    = "/accord.consent.v1.ConsentService/GetCurrentStates"
@@ -53,6 +54,10 @@ type ConsentServiceClient interface {
 	GetConsent(ctx context.Context, in *GetConsentRequest, opts ...grpc.CallOption) (*ConsentEvent, error)
 	GetConsentsByToken(ctx context.Context, in *GetConsentsByTokenRequest, opts ...grpc.CallOption) (*GetConsentsByTokenResponse, error)
 	SearchConsents(ctx context.Context, in *SearchConsentsRequest, opts ...grpc.CallOption) (*SearchConsentsResponse, error)
+	// Several searches in one call, each answered as SearchConsents answers it, or with its own
+	// failure: the gateway's concurrent REST reads share one call. Accord's gateway only (each
+	// search names its account, which a platform caller's token could not bind).
+	SearchConsentsBatch(ctx context.Context, in *SearchConsentsBatchRequest, opts ...grpc.CallOption) (*SearchConsentsBatchResponse, error)
 	GetReceipt(ctx context.Context, in *GetReceiptRequest, opts ...grpc.CallOption) (*GetReceiptResponse, error)
 	GetStatistics(ctx context.Context, in *GetStatisticsRequest, opts ...grpc.CallOption) (*Statistics, error)
 	// Current event of each (target, scope) for one subject and issuer; used by consent dashboards.
@@ -136,6 +141,16 @@ func (c *consentServiceClient) SearchConsents(ctx context.Context, in *SearchCon
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(SearchConsentsResponse)
 	err := c.cc.Invoke(ctx, ConsentService_SearchConsents_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *consentServiceClient) SearchConsentsBatch(ctx context.Context, in *SearchConsentsBatchRequest, opts ...grpc.CallOption) (*SearchConsentsBatchResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SearchConsentsBatchResponse)
+	err := c.cc.Invoke(ctx, ConsentService_SearchConsentsBatch_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -305,6 +320,10 @@ type ConsentServiceServer interface {
 	GetConsent(context.Context, *GetConsentRequest) (*ConsentEvent, error)
 	GetConsentsByToken(context.Context, *GetConsentsByTokenRequest) (*GetConsentsByTokenResponse, error)
 	SearchConsents(context.Context, *SearchConsentsRequest) (*SearchConsentsResponse, error)
+	// Several searches in one call, each answered as SearchConsents answers it, or with its own
+	// failure: the gateway's concurrent REST reads share one call. Accord's gateway only (each
+	// search names its account, which a platform caller's token could not bind).
+	SearchConsentsBatch(context.Context, *SearchConsentsBatchRequest) (*SearchConsentsBatchResponse, error)
 	GetReceipt(context.Context, *GetReceiptRequest) (*GetReceiptResponse, error)
 	GetStatistics(context.Context, *GetStatisticsRequest) (*Statistics, error)
 	// Current event of each (target, scope) for one subject and issuer; used by consent dashboards.
@@ -365,6 +384,9 @@ func (UnimplementedConsentServiceServer) GetConsentsByToken(context.Context, *Ge
 }
 func (UnimplementedConsentServiceServer) SearchConsents(context.Context, *SearchConsentsRequest) (*SearchConsentsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SearchConsents not implemented")
+}
+func (UnimplementedConsentServiceServer) SearchConsentsBatch(context.Context, *SearchConsentsBatchRequest) (*SearchConsentsBatchResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SearchConsentsBatch not implemented")
 }
 func (UnimplementedConsentServiceServer) GetReceipt(context.Context, *GetReceiptRequest) (*GetReceiptResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetReceipt not implemented")
@@ -500,6 +522,24 @@ func _ConsentService_SearchConsents_Handler(srv interface{}, ctx context.Context
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(ConsentServiceServer).SearchConsents(ctx, req.(*SearchConsentsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ConsentService_SearchConsentsBatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SearchConsentsBatchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ConsentServiceServer).SearchConsentsBatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ConsentService_SearchConsentsBatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ConsentServiceServer).SearchConsentsBatch(ctx, req.(*SearchConsentsBatchRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -796,6 +836,10 @@ var ConsentService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SearchConsents",
 			Handler:    _ConsentService_SearchConsents_Handler,
+		},
+		{
+			MethodName: "SearchConsentsBatch",
+			Handler:    _ConsentService_SearchConsentsBatch_Handler,
 		},
 		{
 			MethodName: "GetReceipt",

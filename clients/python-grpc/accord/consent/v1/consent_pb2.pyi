@@ -373,6 +373,44 @@ class GetConsentsByTokenResponse(_message.Message):
     events: _containers.RepeatedCompositeFieldContainer[ConsentEvent]
     def __init__(self, events: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ...) -> None: ...
 
+class SearchConsentsBatchRequest(_message.Message):
+    __slots__ = ("searches",)
+    SEARCHES_FIELD_NUMBER: _ClassVar[int]
+    searches: _containers.RepeatedCompositeFieldContainer[SearchConsentsRequest]
+    def __init__(self, searches: _Optional[_Iterable[_Union[SearchConsentsRequest, _Mapping]]] = ...) -> None: ...
+
+class SearchConsentsBatchResponse(_message.Message):
+    __slots__ = ("results",)
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[SearchConsentsResult]
+    def __init__(self, results: _Optional[_Iterable[_Union[SearchConsentsResult, _Mapping]]] = ...) -> None: ...
+
+class SearchConsentsResult(_message.Message):
+    __slots__ = ("response", "failure")
+    RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    FAILURE_FIELD_NUMBER: _ClassVar[int]
+    response: SearchConsentsResponse
+    failure: SearchFailure
+    def __init__(self, response: _Optional[_Union[SearchConsentsResponse, _Mapping]] = ..., failure: _Optional[_Union[SearchFailure, _Mapping]] = ...) -> None: ...
+
+class SearchFailure(_message.Message):
+    __slots__ = ("code", "message", "fields")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    FIELDS_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    message: str
+    fields: _containers.RepeatedCompositeFieldContainer[SearchFieldError]
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ..., fields: _Optional[_Iterable[_Union[SearchFieldError, _Mapping]]] = ...) -> None: ...
+
+class SearchFieldError(_message.Message):
+    __slots__ = ("field", "message")
+    FIELD_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    field: str
+    message: str
+    def __init__(self, field: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
 class SearchConsentsRequest(_message.Message):
     __slots__ = ("account_id", "subject", "issuer", "target", "source", "scope", "current", "page", "gpc", "jurisdiction", "linked")
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]

@@ -58,6 +58,11 @@ class ConsentServiceStub:
                 request_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsRequest.SerializeToString,
                 response_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsResponse.FromString,
                 _registered_method=True)
+        self.SearchConsentsBatch = channel.unary_unary(
+                '/accord.consent.v1.ConsentService/SearchConsentsBatch',
+                request_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsBatchRequest.SerializeToString,
+                response_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsBatchResponse.FromString,
+                _registered_method=True)
         self.GetReceipt = channel.unary_unary(
                 '/accord.consent.v1.ConsentService/GetReceipt',
                 request_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.GetReceiptRequest.SerializeToString,
@@ -162,6 +167,15 @@ class ConsentServiceServicer:
 
     def SearchConsents(self, request, context):
         """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SearchConsentsBatch(self, request, context):
+        """Several searches in one call, each answered as SearchConsents answers it, or with its own
+        failure: the gateway's concurrent REST reads share one call. Accord's gateway only (each
+        search names its account, which a platform caller's token could not bind).
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -302,6 +316,11 @@ def add_ConsentServiceServicer_to_server(servicer, server):
                     servicer.SearchConsents,
                     request_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsRequest.FromString,
                     response_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsResponse.SerializeToString,
+            ),
+            'SearchConsentsBatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.SearchConsentsBatch,
+                    request_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsBatchRequest.FromString,
+                    response_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsBatchResponse.SerializeToString,
             ),
             'GetReceipt': grpc.unary_unary_rpc_method_handler(
                     servicer.GetReceipt,
@@ -490,6 +509,33 @@ class ConsentService:
             '/accord.consent.v1.ConsentService/SearchConsents',
             accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsRequest.SerializeToString,
             accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SearchConsentsBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/accord.consent.v1.ConsentService/SearchConsentsBatch',
+            accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsBatchRequest.SerializeToString,
+            accord_dot_consent_dot_v1_dot_consent__pb2.SearchConsentsBatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -317,6 +317,36 @@ export interface GetConsentsByTokenResponse {
   events: ConsentEvent[];
 }
 
+export interface SearchConsentsBatchRequest {
+  /** 1 to 1000 searches, each of its own account. */
+  searches: SearchConsentsRequest[];
+}
+
+export interface SearchConsentsBatchResponse {
+  /** One per search, in the order asked. */
+  results: SearchConsentsResult[];
+}
+
+export interface SearchConsentsResult {
+  /** The answer, when the search succeeded (no failure). */
+  response?: SearchConsentsResponse | undefined;
+  /** The error SearchConsents would have answered for this search alone. */
+  failure?: SearchFailure | undefined;
+}
+
+export interface SearchFailure {
+  /** The gRPC status code. */
+  code: number;
+  message: string;
+  /** INVALID_ARGUMENT: the fields at fault. */
+  fields: SearchFieldError[];
+}
+
+export interface SearchFieldError {
+  field: string;
+  message: string;
+}
+
 export interface SearchConsentsRequest {
   accountId: string;
   subject: string;
@@ -4090,6 +4120,415 @@ export const GetConsentsByTokenResponse: MessageFns<GetConsentsByTokenResponse> 
   },
 };
 
+function createBaseSearchConsentsBatchRequest(): SearchConsentsBatchRequest {
+  return { searches: [] };
+}
+
+export const SearchConsentsBatchRequest: MessageFns<SearchConsentsBatchRequest> = {
+  encode(message: SearchConsentsBatchRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.searches) {
+      SearchConsentsRequest.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchConsentsBatchRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchConsentsBatchRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.searches.push(SearchConsentsRequest.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SearchConsentsBatchRequest {
+    return {
+      searches: globalThis.Array.isArray(object?.searches) ? object.searches.map((e: any) => SearchConsentsRequest.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: SearchConsentsBatchRequest): unknown {
+    const obj: any = {};
+    if (message.searches?.length) {
+      obj.searches = message.searches.map((e) => SearchConsentsRequest.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SearchConsentsBatchRequest>, I>>(base?: I): SearchConsentsBatchRequest {
+    return SearchConsentsBatchRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SearchConsentsBatchRequest>, I>>(object: I): SearchConsentsBatchRequest {
+    const message = createBaseSearchConsentsBatchRequest();
+    message.searches = object.searches?.map((e) => SearchConsentsRequest.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSearchConsentsBatchResponse(): SearchConsentsBatchResponse {
+  return { results: [] };
+}
+
+export const SearchConsentsBatchResponse: MessageFns<SearchConsentsBatchResponse> = {
+  encode(message: SearchConsentsBatchResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.results) {
+      SearchConsentsResult.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchConsentsBatchResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchConsentsBatchResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.results.push(SearchConsentsResult.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SearchConsentsBatchResponse {
+    return {
+      results: globalThis.Array.isArray(object?.results) ? object.results.map((e: any) => SearchConsentsResult.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: SearchConsentsBatchResponse): unknown {
+    const obj: any = {};
+    if (message.results?.length) {
+      obj.results = message.results.map((e) => SearchConsentsResult.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SearchConsentsBatchResponse>, I>>(base?: I): SearchConsentsBatchResponse {
+    return SearchConsentsBatchResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SearchConsentsBatchResponse>, I>>(object: I): SearchConsentsBatchResponse {
+    const message = createBaseSearchConsentsBatchResponse();
+    message.results = object.results?.map((e) => SearchConsentsResult.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSearchConsentsResult(): SearchConsentsResult {
+  return { response: undefined, failure: undefined };
+}
+
+export const SearchConsentsResult: MessageFns<SearchConsentsResult> = {
+  encode(message: SearchConsentsResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.response !== undefined) {
+      SearchConsentsResponse.encode(message.response, writer.uint32(10).fork()).join();
+    }
+    if (message.failure !== undefined) {
+      SearchFailure.encode(message.failure, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchConsentsResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchConsentsResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.response = SearchConsentsResponse.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.failure = SearchFailure.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SearchConsentsResult {
+    return {
+      response: isSet(object.response) ? SearchConsentsResponse.fromJSON(object.response) : undefined,
+      failure: isSet(object.failure) ? SearchFailure.fromJSON(object.failure) : undefined,
+    };
+  },
+
+  toJSON(message: SearchConsentsResult): unknown {
+    const obj: any = {};
+    if (message.response !== undefined) {
+      obj.response = SearchConsentsResponse.toJSON(message.response);
+    }
+    if (message.failure !== undefined) {
+      obj.failure = SearchFailure.toJSON(message.failure);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SearchConsentsResult>, I>>(base?: I): SearchConsentsResult {
+    return SearchConsentsResult.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SearchConsentsResult>, I>>(object: I): SearchConsentsResult {
+    const message = createBaseSearchConsentsResult();
+    message.response = object.response !== undefined && object.response !== null ? SearchConsentsResponse.fromPartial(object.response) : undefined;
+    message.failure = object.failure !== undefined && object.failure !== null ? SearchFailure.fromPartial(object.failure) : undefined;
+    return message;
+  },
+};
+
+function createBaseSearchFailure(): SearchFailure {
+  return { code: 0, message: '', fields: [] };
+}
+
+export const SearchFailure: MessageFns<SearchFailure> = {
+  encode(message: SearchFailure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== 0) {
+      writer.uint32(8).int32(message.code);
+    }
+    if (message.message !== '') {
+      writer.uint32(18).string(message.message);
+    }
+    for (const v of message.fields) {
+      SearchFieldError.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchFailure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchFailure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.code = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fields.push(SearchFieldError.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SearchFailure {
+    return {
+      code: isSet(object.code) ? globalThis.Number(object.code) : 0,
+      message: isSet(object.message) ? globalThis.String(object.message) : '',
+      fields: globalThis.Array.isArray(object?.fields) ? object.fields.map((e: any) => SearchFieldError.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: SearchFailure): unknown {
+    const obj: any = {};
+    if (message.code !== 0) {
+      obj.code = Math.round(message.code);
+    }
+    if (message.message !== '') {
+      obj.message = message.message;
+    }
+    if (message.fields?.length) {
+      obj.fields = message.fields.map((e) => SearchFieldError.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SearchFailure>, I>>(base?: I): SearchFailure {
+    return SearchFailure.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SearchFailure>, I>>(object: I): SearchFailure {
+    const message = createBaseSearchFailure();
+    message.code = object.code ?? 0;
+    message.message = object.message ?? '';
+    message.fields = object.fields?.map((e) => SearchFieldError.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseSearchFieldError(): SearchFieldError {
+  return { field: '', message: '' };
+}
+
+export const SearchFieldError: MessageFns<SearchFieldError> = {
+  encode(message: SearchFieldError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.field !== '') {
+      writer.uint32(10).string(message.field);
+    }
+    if (message.message !== '') {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SearchFieldError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSearchFieldError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.field = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SearchFieldError {
+    return {
+      field: isSet(object.field) ? globalThis.String(object.field) : '',
+      message: isSet(object.message) ? globalThis.String(object.message) : '',
+    };
+  },
+
+  toJSON(message: SearchFieldError): unknown {
+    const obj: any = {};
+    if (message.field !== '') {
+      obj.field = message.field;
+    }
+    if (message.message !== '') {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SearchFieldError>, I>>(base?: I): SearchFieldError {
+    return SearchFieldError.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SearchFieldError>, I>>(object: I): SearchFieldError {
+    const message = createBaseSearchFieldError();
+    message.field = object.field ?? '';
+    message.message = object.message ?? '';
+    return message;
+  },
+};
+
 function createBaseSearchConsentsRequest(): SearchConsentsRequest {
   return {
     accountId: '',
@@ -6107,6 +6546,20 @@ export const ConsentServiceService = {
     responseSerialize: (value: SearchConsentsResponse): Buffer => Buffer.from(SearchConsentsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SearchConsentsResponse => SearchConsentsResponse.decode(value),
   },
+  /**
+   * Several searches in one call, each answered as SearchConsents answers it, or with its own
+   * failure: the gateway's concurrent REST reads share one call. Accord's gateway only (each
+   * search names its account, which a platform caller's token could not bind).
+   */
+  searchConsentsBatch: {
+    path: '/accord.consent.v1.ConsentService/SearchConsentsBatch' as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SearchConsentsBatchRequest): Buffer => Buffer.from(SearchConsentsBatchRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SearchConsentsBatchRequest => SearchConsentsBatchRequest.decode(value),
+    responseSerialize: (value: SearchConsentsBatchResponse): Buffer => Buffer.from(SearchConsentsBatchResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SearchConsentsBatchResponse => SearchConsentsBatchResponse.decode(value),
+  },
   getReceipt: {
     path: '/accord.consent.v1.ConsentService/GetReceipt' as const,
     requestStream: false as const,
@@ -6284,6 +6737,12 @@ export interface ConsentServiceServer extends UntypedServiceImplementation {
   getConsent: handleUnaryCall<GetConsentRequest, ConsentEvent>;
   getConsentsByToken: handleUnaryCall<GetConsentsByTokenRequest, GetConsentsByTokenResponse>;
   searchConsents: handleUnaryCall<SearchConsentsRequest, SearchConsentsResponse>;
+  /**
+   * Several searches in one call, each answered as SearchConsents answers it, or with its own
+   * failure: the gateway's concurrent REST reads share one call. Accord's gateway only (each
+   * search names its account, which a platform caller's token could not bind).
+   */
+  searchConsentsBatch: handleUnaryCall<SearchConsentsBatchRequest, SearchConsentsBatchResponse>;
   getReceipt: handleUnaryCall<GetReceiptRequest, GetReceiptResponse>;
   getStatistics: handleUnaryCall<GetStatisticsRequest, Statistics>;
   /** Current event of each (target, scope) for one subject and issuer; used by consent dashboards. */
@@ -6380,6 +6839,26 @@ export interface ConsentServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SearchConsentsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Several searches in one call, each answered as SearchConsents answers it, or with its own
+   * failure: the gateway's concurrent REST reads share one call. Accord's gateway only (each
+   * search names its account, which a platform caller's token could not bind).
+   */
+  searchConsentsBatch(
+    request: SearchConsentsBatchRequest,
+    callback: (error: ServiceError | null, response: SearchConsentsBatchResponse) => void,
+  ): ClientUnaryCall;
+  searchConsentsBatch(
+    request: SearchConsentsBatchRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SearchConsentsBatchResponse) => void,
+  ): ClientUnaryCall;
+  searchConsentsBatch(
+    request: SearchConsentsBatchRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SearchConsentsBatchResponse) => void,
   ): ClientUnaryCall;
   getReceipt(request: GetReceiptRequest, callback: (error: ServiceError | null, response: GetReceiptResponse) => void): ClientUnaryCall;
   getReceipt(request: GetReceiptRequest, metadata: Metadata, callback: (error: ServiceError | null, response: GetReceiptResponse) => void): ClientUnaryCall;
