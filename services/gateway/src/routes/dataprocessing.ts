@@ -167,6 +167,20 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   const dp = ctx.clients.dataprocessing;
   const who = (req: Request) => ({ accountId: req.auth!.accountId, appId: req.auth!.appId });
   const param = (req: Request, name: string) => String(req.params[name]);
+  /** A resource's PATCH and PUT (one update: `maskFrom` tells them apart) and its DELETE (204). */
+  const writable = (
+    path: string,
+    [patchBody, putBody]: [string, string],
+    update: (req: Request, res: Response) => Promise<void>,
+    remove: (req: Request) => Promise<unknown>,
+  ) => {
+    r.patch(path, validateBody(patchBody), update);
+    r.put(path, validateBody(putBody), update);
+    r.delete(path, async (req, res) => {
+      await remove(req);
+      res.status(204).end();
+    });
+  };
 
   // ---- groups ----
   r.post('/dpgroups', validateBody('DpGroupInput'), async (req, res) => {
@@ -182,21 +196,20 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   r.get('/dpgroups/:groupId', async (req, res) => {
     res.json(groupJson(await dp.getGroup({ accountId: req.auth!.accountId, id: param(req, 'groupId') })));
   });
-  const updateGroup = async (req: Request, res: Response) => {
-    const g = await dp.updateGroup({
-      ...who(req),
-      id: param(req, 'groupId'),
-      fields: fieldsFrom(req.body as Body, GROUP_FIELDS),
-      updateMask: maskFrom(req, GROUP_FIELDS),
-    });
-    res.json(groupJson(g));
-  };
-  r.patch('/dpgroups/:groupId', validateBody('DpGroupInput'), updateGroup);
-  r.put('/dpgroups/:groupId', validateBody('DpGroupInput'), updateGroup);
-  r.delete('/dpgroups/:groupId', async (req, res) => {
-    await dp.deleteGroup({ ...who(req), id: param(req, 'groupId') });
-    res.status(204).end();
-  });
+  writable(
+    '/dpgroups/:groupId',
+    ['DpGroupInput', 'DpGroupInput'],
+    async (req, res) => {
+      const g = await dp.updateGroup({
+        ...who(req),
+        id: param(req, 'groupId'),
+        fields: fieldsFrom(req.body as Body, GROUP_FIELDS),
+        updateMask: maskFrom(req, GROUP_FIELDS),
+      });
+      res.json(groupJson(g));
+    },
+    (req) => dp.deleteGroup({ ...who(req), id: param(req, 'groupId') }),
+  );
 
   // ---- specifications of a group ----
   r.post('/dpgroups/:groupId/specs', validateBody('DpSpecCreateRequest'), async (req, res) => {
@@ -280,31 +293,30 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
       );
     else res.json(specJson(s));
   });
-  const updateSpec = async (req: Request, res: Response) => {
-    const expected = expectedVersion(req);
-    try {
-      const s = await dp.updateSpec({
-        ...who(req),
-        id: param(req, 'specId'),
-        fields: specFieldsFrom(req.body as Body),
-        updateMask: maskFrom(req, SPEC_FIELDS),
-        expectedVersion: expected,
-        requiresReconsent: (req.body as Body).requiresReconsent === true,
-      });
-      res.setHeader('ETag', etagOf(s));
-      res.json(specJson(s));
-    } catch (err) {
-      if (expected !== undefined && isServiceError(err) && err.code === Code.FAILED_PRECONDITION)
-        throw new HttpProblem(412, 'Precondition failed', err.details, [], {}, 'precondition-failed');
-      throw err;
-    }
-  };
-  r.patch('/dpspecs/:specId', validateBody('DpSpecPatchRequest'), updateSpec);
-  r.put('/dpspecs/:specId', validateBody('DpSpecPutRequest'), updateSpec);
-  r.delete('/dpspecs/:specId', async (req, res) => {
-    await dp.deleteSpec({ ...who(req), id: param(req, 'specId') });
-    res.status(204).end();
-  });
+  writable(
+    '/dpspecs/:specId',
+    ['DpSpecPatchRequest', 'DpSpecPutRequest'],
+    async (req, res) => {
+      const expected = expectedVersion(req);
+      try {
+        const s = await dp.updateSpec({
+          ...who(req),
+          id: param(req, 'specId'),
+          fields: specFieldsFrom(req.body as Body),
+          updateMask: maskFrom(req, SPEC_FIELDS),
+          expectedVersion: expected,
+          requiresReconsent: (req.body as Body).requiresReconsent === true,
+        });
+        res.setHeader('ETag', etagOf(s));
+        res.json(specJson(s));
+      } catch (err) {
+        if (expected !== undefined && isServiceError(err) && err.code === Code.FAILED_PRECONDITION)
+          throw new HttpProblem(412, 'Precondition failed', err.details, [], {}, 'precondition-failed');
+        throw err;
+      }
+    },
+    (req) => dp.deleteSpec({ ...who(req), id: param(req, 'specId') }),
+  );
 
   r.get('/dpspecs/:specId/versions', async (req, res) => {
     const out = await dp.listSpecVersions({ accountId: req.auth!.accountId, specId: param(req, 'specId') });
@@ -332,22 +344,21 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   r.get('/dpspecs/:specId/texts/:textId', async (req, res) => {
     res.json(textJson(await dp.getText({ accountId: req.auth!.accountId, specId: param(req, 'specId'), textId: param(req, 'textId') })));
   });
-  const updateText = async (req: Request, res: Response) => {
-    const t = await dp.updateText({
-      ...who(req),
-      specId: param(req, 'specId'),
-      textId: param(req, 'textId'),
-      fields: fieldsFrom(req.body as Body, TEXT_FIELDS),
-      updateMask: maskFrom(req, TEXT_FIELDS),
-    });
-    res.json(textJson(t));
-  };
-  r.patch('/dpspecs/:specId/texts/:textId', validateBody('DpTextPatchRequest'), updateText);
-  r.put('/dpspecs/:specId/texts/:textId', validateBody('DpTextCreateRequest'), updateText);
-  r.delete('/dpspecs/:specId/texts/:textId', async (req, res) => {
-    await dp.deleteText({ ...who(req), specId: param(req, 'specId'), textId: param(req, 'textId') });
-    res.status(204).end();
-  });
+  writable(
+    '/dpspecs/:specId/texts/:textId',
+    ['DpTextPatchRequest', 'DpTextCreateRequest'],
+    async (req, res) => {
+      const t = await dp.updateText({
+        ...who(req),
+        specId: param(req, 'specId'),
+        textId: param(req, 'textId'),
+        fields: fieldsFrom(req.body as Body, TEXT_FIELDS),
+        updateMask: maskFrom(req, TEXT_FIELDS),
+      });
+      res.json(textJson(t));
+    },
+    (req) => dp.deleteText({ ...who(req), specId: param(req, 'specId'), textId: param(req, 'textId') }),
+  );
 
   return r;
 }
