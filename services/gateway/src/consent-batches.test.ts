@@ -148,6 +148,7 @@ describe('group commit of searches at the gateway', () => {
     issuer: 'https://i.example',
     target: 'https://t.example',
     current: true,
+    scope: 'email',
   });
   const found = (q: consentv1.SearchConsentsRequest): consentv1.SearchConsentsResponse => ({
     events: [stored({ subject: `${q.accountId}/${q.subject}`, issuer: q.issuer, target: q.target }, 0)],
@@ -197,6 +198,21 @@ describe('group commit of searches at the gateway', () => {
     ]);
     calls[1]!.finish();
     expect((await Promise.all(rest)).map((r) => r.events[0]!.subject)).toEqual(['acc/b', 'other/c', 'acc/d']);
+  });
+
+  it('sends a history search or a current search without scope on its own call, never holding a batch', async () => {
+    const { calls, searches } = searchService((q) => ({ results: q.searches.map((s) => ({ response: found(s) })) }));
+    const lone = searches.search(search('a'));
+    const history = searches.search({ ...search('h'), current: false });
+    const { scope: _scope, ...noScope } = search('s');
+    const scopes = searches.search(noScope);
+    expect(calls.map((c) => [c.kind, c.subjects])).toEqual([
+      ['one', ['a']],
+      ['one', ['h']],
+      ['one', ['s']],
+    ]);
+    calls.forEach((c) => c.finish());
+    expect((await Promise.all([lone, history, scopes])).map((r) => r.events[0]!.subject)).toEqual(['acc/a', 'acc/h', 'acc/s']);
   });
 
   it('fails only the searches the batch answered with a failure, as their own call would have (code, message, field errors)', async () => {

@@ -93,8 +93,8 @@ export function fieldErrorsByEvent(err: unknown): Map<number, FieldError[]> | un
 type SearchLane = GroupCommit<consentv1.SearchConsentsRequest, consentv1.SearchConsentsResponse>;
 
 /**
- * Group commit at the gateway for GET /consent/v0/consents/search, on the same mechanism: the
- * searches that arrive while one is in flight go together in one SearchConsentsBatch call (each
+ * Group commit at the gateway for GET /consent/v0/consents/search of one state (`current` with
+ * a `scope`), on the same mechanism: the searches that arrive while one is in flight go together in one SearchConsentsBatch call (each
  * names its own account; the consent service answers each as SearchConsents would, or with its
  * own failure), so under load N concurrent reads cost one gRPC call — one HTTP/2 stream, one
  * message each way, one credential check — instead of N. A lone search goes at once as a plain
@@ -113,8 +113,13 @@ export class ConsentSearches {
     this.lane = new GroupCommit((batch) => this.run(batch), { maxBatch: opts.maxBatch ?? 100, maxInFlight: opts.maxInFlight ?? 1, linger: false });
   }
 
+  /**
+   * Only the reads of one state (`current` with a `scope`: a lookup by key, the read of every page
+   * view) share calls: a batch is answered once all its searches are, so a history or a
+   * many-scope search, which may take far longer, goes alone rather than hold the others.
+   */
   search(req: consentv1.SearchConsentsRequest): Promise<consentv1.SearchConsentsResponse> {
-    return this.lane.add(req);
+    return req.current && req.scope ? this.lane.add(req) : this.one(req);
   }
 
   private async run(batch: Array<Pending<consentv1.SearchConsentsRequest, consentv1.SearchConsentsResponse>>): Promise<void> {
