@@ -165,9 +165,12 @@ test('the imports page uploads an NDJSON file with a progress bar that reaches d
   const creds = await stack.bootstrap({ account: 'acme', app: 'history', scopes: ['consent'] });
   const event = (subject: string, o: Record<string, unknown> = {}) =>
     JSON.stringify({ subject, issuer: 'https://shop.example', target: 'newsletter', action: true, createdAt: '2019-05-01T10:00:00Z', ...o });
-  // line 3 is dated in the future: refused, naming createdAt; the others are stored with their 2019 time
+  // line 3 is dated in the future: refused, naming createdAt; the 599 others are stored with their 2019 time
+  const more = Array.from({ length: 596 }, (_, i) => event(`h-${i + 5}`));
   const file =
-    [event('h-1', { externalId: 'h-1' }), event('h-2', { action: false }), event('h-3', { createdAt: '2999-01-01T00:00:00Z' }), event('h-4')].join('\n') + '\n';
+    [event('h-1', { externalId: 'h-1' }), event('h-2', { action: false }), event('h-3', { createdAt: '2999-01-01T00:00:00Z' }), event('h-4'), ...more].join(
+      '\n',
+    ) + '\n';
 
   const page = await signedIn('olivia', 'owner');
   await page.getByRole('link', { name: 'Imports' }).click();
@@ -181,25 +184,35 @@ test('the imports page uploads an NDJSON file with a progress bar that reaches d
       for (const c of changes) if (c.target.localName === 'progress' && c.attributeName === 'aria-valuetext') window.progressSaid.push(c.target.getAttribute('aria-valuetext'));
     }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['aria-valuetext'] });
   })()`);
+  // A slow uplink (32 kB/s: the file of about 80 kB takes seconds), so that the bar is seen between 0 and 100.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 32 * 1024 });
   await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'history.ndjson', mimeType: '', buffer: Buffer.from(file) });
   await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.waitForFunction(`window.progressSaid.some((t) => /^[1-9][\\d.]* kB of /.test(t))`);
+  await shot(page, 'imports-sending');
 
   const result = page.locator('section.import[data-state="done"]');
-  await result.waitFor();
+  await result.waitFor({ timeout: 30_000 });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   const bar = page.getByRole('progressbar', { name: 'Import of history.ndjson' });
   expect(await bar.getAttribute('value')).toBe('100');
-  await expect(result.getByRole('status').textContent()).resolves.toBe('Done: 4 read, 3 stored, 0 duplicates, 1 refused.');
+  await expect(result.getByRole('status').textContent()).resolves.toBe('Done: 600 read, 599 stored, 0 duplicates, 1 refused.');
   const count = (key: string) => result.locator(`[data-count="${key}"] dd`).textContent();
   expect([await count('state'), await count('read'), await count('stored'), await count('duplicates'), await count('refused')]).toEqual([
     'done',
-    '4',
-    '3',
+    '600',
+    '599',
     '0',
     '1',
   ]);
   const said = await page.evaluate<string[]>('window.progressSaid');
-  expect(said[0]).toMatch(/^0 B of \d+ B sent$/);
-  expect(said.at(-1)).toBe('Done: 4 read, 3 stored, 0 duplicates, 1 refused');
+  expect(said[0]).toMatch(/^0 B of \d+\.\d kB sent$/);
+  // on the way: a part of the file sent, then the last lines stored
+  expect(said.some((t) => /^\d+\.\d kB of \d+\.\d kB sent$/.test(t) && parseFloat(t) > 0 && parseFloat(t) < parseFloat(t.split(' of ')[1]!))).toBe(true);
+  expect(said).toContain('The file is sent; storing the last lines');
+  expect(said.at(-1)).toBe('Done: 600 read, 599 stored, 0 duplicates, 1 refused');
   const row = result
     .getByRole('table')
     .getByRole('row')

@@ -52,9 +52,11 @@ function progressView(title: string) {
   const heading = h('h2', { id: `import-h-${uid}` }, title);
   const bar = h('progress', { id: `import-bar-${uid}`, max: 100, 'aria-labelledby': `import-h-${uid}`, 'data-testid': 'import-progress' });
   const status = h('p', { role: 'status', class: 'import-status', 'data-testid': 'import-status' });
+  // The bytes sent, visible but not announced (the bar's value text says it to whoever asks).
+  const sentLine = h('p', { class: 'hint', 'data-testid': 'import-sent' });
   const counts = h('div', {});
   const errors = h('div', {});
-  const el = h('section', { class: 'card import', 'aria-labelledby': `import-h-${uid}` }, heading, bar, status, counts, errors);
+  const el = h('section', { class: 'card import', 'aria-labelledby': `import-h-${uid}` }, heading, bar, sentLine, status, counts, errors);
 
   const setBar = (percent: number | null, text: string) => {
     if (percent === null) {
@@ -77,6 +79,7 @@ function progressView(title: string) {
       const percent = s.total ? Math.floor((100 * s.loaded) / s.total) : 0;
       // The last per cent waits for the answer: the lines are stored as they arrive, the last ones after the last byte.
       setBar(Math.min(percent, 99), `${formatBytes(s.loaded)} of ${formatBytes(s.total)} sent`);
+      sentLine.textContent = `${formatBytes(s.loaded)} of ${formatBytes(s.total)} sent (${percent} %)`;
     },
     bodySent() {
       setBar(99, 'The file is sent; storing the last lines');
