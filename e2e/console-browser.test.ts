@@ -161,6 +161,104 @@ test('the statistics page draws the events of the day as a chart, with the top t
   await page.close();
 }, 120_000);
 
+test('the imports page uploads an NDJSON file with a progress bar that reaches done, shows the counts and names the bad line and field; a viewer follows it but cannot import', async () => {
+  const creds = await stack.bootstrap({ account: 'acme', app: 'history', scopes: ['consent'] });
+  const event = (subject: string, o: Record<string, unknown> = {}) =>
+    JSON.stringify({ subject, issuer: 'https://shop.example', target: 'newsletter', action: true, createdAt: '2019-05-01T10:00:00Z', ...o });
+  // line 3 is dated in the future: refused, naming createdAt; the 599 others are stored with their 2019 time
+  const more = Array.from({ length: 596 }, (_, i) => event(`h-${i + 5}`));
+  const file =
+    [event('h-1', { externalId: 'h-1' }), event('h-2', { action: false }), event('h-3', { createdAt: '2999-01-01T00:00:00Z' }), event('h-4'), ...more].join(
+      '\n',
+    ) + '\n';
+
+  const page = await signedIn('olivia', 'owner');
+  await page.getByRole('link', { name: 'Imports' }).click();
+  await page.getByRole('heading', { name: 'Imports', level: 1 }).waitFor();
+  await page.getByLabel('Application').selectOption({ label: 'history' });
+  await page.getByRole('heading', { name: 'Import into “history”' }).waitFor();
+  // What the progress bar says as it moves (evaluated in the page: the tests' TypeScript has no DOM types).
+  await page.evaluate(`(() => {
+    window.progressSaid = [];
+    new MutationObserver((changes) => {
+      for (const c of changes) if (c.target.localName === 'progress' && c.attributeName === 'aria-valuetext') window.progressSaid.push(c.target.getAttribute('aria-valuetext'));
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['aria-valuetext'] });
+  })()`);
+  // A slow uplink (32 kB/s: the file of about 80 kB takes seconds), so that the bar is seen between 0 and 100.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 32 * 1024 });
+  await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'history.ndjson', mimeType: '', buffer: Buffer.from(file) });
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await page.waitForFunction(`window.progressSaid.some((t) => /^[1-9][\\d.]* kB of /.test(t))`);
+  await shot(page, 'imports-sending');
+
+  const result = page.locator('section.import[data-state="done"]');
+  await result.waitFor({ timeout: 30_000 });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  const bar = page.getByRole('progressbar', { name: 'Import of history.ndjson' });
+  expect(await bar.getAttribute('value')).toBe('100');
+  await expect(result.getByRole('status').textContent()).resolves.toBe('Done: 600 read, 599 stored, 0 duplicates, 1 refused.');
+  const count = (key: string) => result.locator(`[data-count="${key}"] dd`).textContent();
+  expect([await count('state'), await count('read'), await count('stored'), await count('duplicates'), await count('refused')]).toEqual([
+    'done',
+    '600',
+    '599',
+    '0',
+    '1',
+  ]);
+  const said = await page.evaluate<string[]>('window.progressSaid');
+  expect(said[0]).toMatch(/^0 B of \d+\.\d kB sent$/);
+  // on the way: a part of the file sent, then the last lines stored
+  expect(said.some((t) => /^\d+\.\d kB of \d+\.\d kB sent$/.test(t) && parseFloat(t) > 0 && parseFloat(t) < parseFloat(t.split(' of ')[1]!))).toBe(true);
+  expect(said).toContain('The file is sent; storing the last lines');
+  expect(said.at(-1)).toBe('Done: 600 read, 599 stored, 0 duplicates, 1 refused');
+  const row = result
+    .getByRole('table')
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: '3', exact: true }) });
+  await expect(row.getByRole('cell').allTextContents()).resolves.toEqual(['3', 'createdAt', expect.stringMatching(/later than now/)]);
+  await shot(page, 'imports');
+
+  // What the page showed is what the API holds: the events of the chosen application, with their original time.
+  const token = await stack.token(creds, 'consent');
+  const found = await stack.request('GET', '/consent/v0/consents/search?subject=h-2&issuer=https%3A%2F%2Fshop.example&target=newsletter', {
+    token,
+    apiKey: creds.apiKey,
+  });
+  expect(found.body).toEqual([expect.objectContaining({ appId: creds.appId, action: false, createdAt: '2019-05-01T10:00:00.000Z' })]);
+  const id = (await result.getByTestId('import-id').textContent())!;
+  await page.close();
+
+  // A viewer has no import form, follows the import by its id, and the API refuses an import made anyway.
+  const viewer = await signedIn('val', 'viewer');
+  await viewer.getByRole('link', { name: 'Imports' }).click();
+  await viewer.getByLabel('Application').selectOption({ label: 'history' });
+  await viewer.getByRole('note').filter({ hasText: 'Importing needs the developer role.' }).waitFor();
+  expect(await viewer.getByRole('button', { name: 'Import', exact: true }).count()).toBe(0);
+  await viewer.getByLabel('Import id').fill(id);
+  await viewer.getByRole('button', { name: 'Show import' }).click();
+  await viewer.locator(`section.import[data-state="done"][data-import-id="${id}"]`).waitFor();
+  await shot(viewer, 'imports-viewer');
+  await viewer.getByLabel('Import id').fill('0'.repeat(32)); // no such import in this account
+  await viewer.getByRole('button', { name: 'Show import' }).click();
+  await viewer.getByRole('alert').filter({ hasText: 'No such import.' }).waitFor();
+  const status = await viewer.evaluate(
+    async ([appId, body]) => {
+      const s = (await (await fetch('/console/api/session')).json()) as { csrfToken: string };
+      const r = await fetch(`/console/api/applications/${appId}/imports`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson', 'x-csrf-token': s.csrfToken },
+        body,
+      });
+      return r.status;
+    },
+    [creds.appId, file] as const,
+  );
+  expect(status).toBe(403);
+  await viewer.close();
+}, 120_000);
+
 test('editing a specification in the console shows the change side by side in its history, and the previews render', async () => {
   const page = await signedIn('olivia', 'owner');
   await page.getByRole('link', { name: 'Data processing' }).click();

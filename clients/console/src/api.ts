@@ -39,3 +39,48 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   }
   return data as T;
 }
+
+/** Bytes of a body sent so far, and of the whole body. */
+export interface Sent {
+  loaded: number;
+  total: number;
+}
+
+/**
+ * Sends a file as the body of a console API request (XMLHttpRequest: fetch reports no upload
+ * progress), with the CSRF header; `onSent` follows the bytes sent, `onBodySent` fires once the
+ * last byte has left (the answer may come later: the server may still be working on the body).
+ * Problems are errors as with `api`; a connection lost before any answer is an ApiError of status 0.
+ */
+export function upload<T = unknown>(
+  path: string,
+  file: Blob,
+  contentType: string,
+  on: { onSent?: (s: Sent) => void; onBodySent?: () => void } = {},
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/console/api${path}`);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader('content-type', contentType);
+    xhr.setRequestHeader('x-csrf-token', csrfToken);
+    xhr.upload.onprogress = (e) => on.onSent?.({ loaded: e.loaded, total: e.lengthComputable ? e.total : file.size });
+    xhr.upload.onload = () => on.onBodySent?.();
+    xhr.onerror = () => reject(new ApiError(0, { title: 'The connection closed before an answer came.' }));
+    xhr.onabort = xhr.onerror;
+    xhr.onload = () => {
+      const type = xhr.getResponseHeader('content-type') ?? '';
+      let data: unknown = xhr.responseText;
+      try {
+        if (xhr.responseText && /json/.test(type)) data = JSON.parse(xhr.responseText);
+      } catch {
+        // not JSON after all: keep the text
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(data as T);
+      if (xhr.status === 401) onSignedOut();
+      reject(new ApiError(xhr.status, typeof data === 'object' && data ? data : { title: `HTTP ${xhr.status}` }));
+    };
+    xhr.send(file);
+  });
+}

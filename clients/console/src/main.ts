@@ -3,6 +3,7 @@ import { describe, h, mount } from './dom.js';
 import type { Page, PageContext } from './page.js';
 import { apiKeyPage, applicationsPage, tokensPage } from './pages/credentials.js';
 import { dataProcessingPage } from './pages/dataprocessing.js';
+import { importsPage } from './pages/imports.js';
 import { membersPage } from './pages/members.js';
 import { statisticsPage } from './pages/statistics.js';
 import { webhooksPage } from './pages/webhooks.js';
@@ -13,6 +14,7 @@ const PAGES: Array<{ path: string; title: string; page: Page }> = [
   { path: 'api-key', title: 'API key', page: apiKeyPage },
   { path: 'webhooks', title: 'Webhooks', page: webhooksPage },
   { path: 'statistics', title: 'Statistics', page: statisticsPage },
+  { path: 'imports', title: 'Imports', page: importsPage },
   { path: 'dataprocessing', title: 'Data processing', page: dataProcessingPage },
   { path: 'members', title: 'Members', page: membersPage },
 ];

@@ -76,7 +76,7 @@ export function createApp(ctx: GatewayContext): Express {
   app.use('/webhooks/v0', auth('/webhooks/v0'), limited, webhooksRoutes(ctx));
 
   // The account web application: its API (session cookie + CSRF, roles) and its pages.
-  app.use('/console/api', consoleApiRoutes(ctx, { origins }));
+  app.use('/console/api', consoleApiRoutes(ctx, { origins, limiter }));
   app.use('/console', consolePages(ctx));
 
   app.use(notFoundHandler);

@@ -317,6 +317,64 @@ describe('data processing', () => {
   });
 });
 
+describe('imports', () => {
+  const ISSUER = 'https://shop.example';
+  const line = (o: Record<string, unknown>) =>
+    JSON.stringify({ subject: 'imp-u1', issuer: ISSUER, target: 'newsletter', action: true, createdAt: '2019-05-01T10:00:00.000Z', ...o });
+  const ndjson = { 'content-type': 'application/x-ndjson' };
+
+  it('a developer imports as the chosen application and reads the progress back, a bad line named by line and field; a viewer only reads', async () => {
+    const creds = await stack.bootstrap({ account: 'acme', app: 'migration', scopes: ['consent'] });
+    const dev = asUser(stack, await signIn(stack, 'acme', 'imp-dev', 'developer'));
+    const body = [
+      line({ externalId: 'c-1' }),
+      line({ subject: 'imp-u2', action: 'maybe', externalId: 'c-2' }),
+      line({ subject: 'imp-u3', externalId: 'c-3' }),
+    ].join('\n');
+    const posted = await dev('POST', `/applications/${creds.appId}/imports`, body, { headers: ndjson });
+    expect(posted.status).toBe(202);
+    expect(posted.body).toMatchObject({ state: 'done', read: 3, stored: 2, duplicates: 0, refused: 1, errors: [{ line: 2, field: 'action' }] });
+    const got = await dev('GET', `/applications/${creds.appId}/imports/${posted.body.id}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(posted.body);
+
+    // The events are the application's, with their original time; the same file again stores nothing.
+    const token = await stack.token(creds, 'consent');
+    const found = await stack.request('GET', `/consent/v0/consents/search?subject=imp-u1&issuer=${encodeURIComponent(ISSUER)}&target=newsletter`, {
+      token,
+      apiKey: creds.apiKey,
+    });
+    expect(found.body).toEqual([expect.objectContaining({ appId: creds.appId, createdAt: '2019-05-01T10:00:00.000Z' })]);
+    const again = await dev('POST', `/applications/${creds.appId}/imports`, body, { headers: ndjson });
+    expect(again.body).toMatchObject({ state: 'done', stored: 0, duplicates: 2, refused: 1 });
+
+    // A viewer follows the import but cannot start one; nor can anyone without the CSRF token.
+    const viewer = asUser(stack, await signIn(stack, 'acme', 'imp-viewer', 'viewer'));
+    const refused = await viewer('POST', `/applications/${creds.appId}/imports`, body, { headers: ndjson });
+    expect([refused.status, refused.body.type]).toEqual([403, 'urn:accord:problem:console-role']);
+    expect((await viewer('GET', `/applications/${creds.appId}/imports/${posted.body.id}`)).body).toEqual(posted.body);
+    const noCsrf = await dev('POST', `/applications/${creds.appId}/imports`, body, { headers: ndjson, csrf: false });
+    expect([noCsrf.status, noCsrf.body.type]).toEqual([403, 'urn:accord:problem:csrf']);
+  });
+
+  it("another account's import and application are a 404, in either direction", async () => {
+    const call = asUser(stack, owner);
+    const mine = (await call('GET', '/applications')).body[0].id as string;
+    const globex = asUser(stack, await signIn(stack, 'globex', 'imp-g'));
+    const theirs = (await globex('GET', '/applications')).body[0].id as string;
+    const their = await globex('POST', `/applications/${theirs}/imports`, line({ subject: 'imp-g1', externalId: 'g-1' }), { headers: ndjson });
+    expect(their.status).toBe(202);
+    const own = await call('POST', `/applications/${mine}/imports`, line({ subject: 'imp-a1', externalId: 'a-1' }), { headers: ndjson });
+    expect(own.status).toBe(202);
+
+    expect((await call('GET', `/applications/${mine}/imports/${their.body.id}`)).status).toBe(404); // their import, through my application
+    expect((await call('GET', `/applications/${theirs}/imports/${their.body.id}`)).status).toBe(404); // their application
+    expect((await call('POST', `/applications/${theirs}/imports`, line({ subject: 'imp-a2', externalId: 'a-2' }), { headers: ndjson })).status).toBe(404);
+    expect((await globex('GET', `/applications/${theirs}/imports/${own.body.id}`)).status).toBe(404);
+    expect((await call('GET', `/applications/${mine}/imports/${own.body.id}`)).status).toBe(200);
+  });
+});
+
 describe('allowed browser origins', () => {
   const preflight = (origin: string) => stack.request('OPTIONS', '/consent/v0/consents', { headers: { origin, 'access-control-request-method': 'POST' } });
 

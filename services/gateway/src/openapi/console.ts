@@ -184,6 +184,40 @@ export const consoleOpenApi: OpenApiFragment = {
         [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(consoleSchemas.ConsoleStatisticsQuery as QuerySchema)],
       ),
     },
+    '/console/api/applications/{appId}/imports': {
+      post: change(
+        'Imports consent history as the application (developer); as POST /consent/v0/imports (NDJSON or CSV, streamed, idempotent per line). The `Location` names the import at /consent/v0/imports/{id}; the console reads it at …/imports/{id} below the application.',
+        {
+          '202': {
+            description: 'The import, its body read: `done` (or `failed` with the reason).',
+            headers: { Location: { description: 'The import’s progress (the public API’s path).', schema: { type: 'string', format: 'uri' } } },
+            content: { 'application/json': { schema: ref('ConsentImport') } },
+          },
+          '400': e400,
+          '404': e404,
+        },
+        {
+          parameters: [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: {
+            required: true,
+            content: {
+              'application/x-ndjson': { schema: { type: 'string', description: 'One ConsentEvent JSON object per line, with optional `externalId`.' } },
+              'text/csv': { schema: { type: 'string', description: 'A header row, then one event per line.' } },
+            },
+          },
+        },
+      ),
+    },
+    '/console/api/applications/{appId}/imports/{id}': {
+      get: read(
+        'An import’s progress (every member): state, counts and the first 1,000 errors by line and field; as GET /consent/v0/imports/{id}. Another account’s import is a 404.',
+        { '200': json(ref('ConsentImport'), 'The import.'), '404': e404 },
+        [
+          { name: 'appId', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } },
+        ],
+      ),
+    },
     '/console/api/applications/{appId}/dataprocessing/dpgroups': {
       get: read(
         'The /dataprocessing/v0 API under the console, acting as the application (every /dataprocessing/v0 path works below …/dataprocessing; changes need developer).',

@@ -132,6 +132,9 @@ export const PERMISSIONS: Record<OperationKey, Permission> = {
   'POST /console/api/api-key/rotate': member('owner'),
   'GET /console/api/applications/{appId}/statistics': { who: 'console', role: 'viewer', asApplication: true },
   'GET /console/api/applications/{appId}/statistics.csv': { who: 'console', role: 'viewer', asApplication: true },
+  // Importing history writes consents as the application: the developer role, as a token with the consent scope (which developers issue) could; every member follows an import's progress.
+  'POST /console/api/applications/{appId}/imports': { who: 'console', role: 'developer', asApplication: true },
+  'GET /console/api/applications/{appId}/imports/{id}': { who: 'console', role: 'viewer', asApplication: true },
   ...asApplication(DATAPROCESSING, '/dataprocessing/v0', '/console/api/applications/{appId}/dataprocessing'),
   ...asApplication(WEBHOOKS, '/webhooks/v0', '/console/api/applications/{appId}/webhooks'),
   // The console's page (its static files are served beside it, as public as the page).

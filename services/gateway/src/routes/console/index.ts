@@ -9,6 +9,7 @@ import { consoleOidcRoutes } from './oidc';
 import { consoleStatisticsRoutes } from './statistics';
 import { actAsApplication, consoleApplicationApis } from './application-apis';
 import type { OriginCache } from '../../middleware/session-auth';
+import type { Limiter } from '../../limits/limiter';
 import { strictRouter } from '../router';
 
 const iso = (d: Date | undefined) => d?.toISOString() ?? null;
@@ -47,7 +48,7 @@ const keyJson = (k: oauthconsolev1.ApiKeyInfo | undefined) => ({
  * route but sign-in needs a live session; every change needs the CSRF token; roles are checked
  * here, and the account is always the session's, never one named by the caller.
  */
-export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCache } = {}): Router {
+export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCache; limiter?: Limiter } = {}): Router {
   const r = strictRouter();
   const oc = ctx.clients.oauthConsole;
 
@@ -151,7 +152,7 @@ export function consoleApiRoutes(ctx: GatewayContext, deps: { origins?: OriginCa
     res.json({ apiKey: out.apiKey, ...keyJson(out.info) });
   });
 
-  r.use(consoleApplicationApis(ctx));
+  r.use(consoleApplicationApis(ctx, deps.limiter));
   r.use(consoleStatisticsRoutes(ctx, actAsApplication(ctx)));
   return r;
 }
