@@ -1,7 +1,9 @@
 /**
- * accord-verify: checks a consent receipt, its inclusion proof and a signed tree head offline.
+ * accord-verify: checks a consent receipt, its inclusion proof and a signed tree head offline;
+ * or a link event (linked identities, which has no receipt) with its proof and head.
  *
  *   npx @accord/verify --receipt r.jwt --proof p.json --head h.json --jwks jwks.json [--event e.json] [--consistency c.json] [--json]
+ *   npx @accord/verify --link l.json --proof p.json --head h.json --jwks jwks.json [--json]
  *
  * Exit code 0 only when every check passes; 1 when a check fails; 2 for a usage or file error.
  */
@@ -10,15 +12,17 @@ import { verifyBundle, type Bundle } from '@accord/proofs';
 
 const USAGE =
   'usage: accord-verify --receipt r.jwt --proof p.json --head h.json --jwks jwks.json [--event e.json] [--consistency c.json] [--json]\n' +
+  '       accord-verify --link l.json --proof p.json --head h.json --jwks jwks.json [--json]\n' +
   '  --receipt      the receipt (compact JWS) as POST /consents or GET /consents/{id}/receipt gave it\n' +
   '  --proof        GET /consent/v0/consents/{id}/proof?treeSize=N\n' +
   '  --head         GET /consent/v0/log/tree-head (the head the proof is for)\n' +
   '  --jwks         GET /.well-known/jwks.json\n' +
   '  --event        the event object exactly as the API returned it (ties the leaf to the receipt)\n' +
   '  --consistency  GET /consent/v0/log/consistency?first=<receipt anchor size>&second=<head size>\n' +
+  '  --link         a link event (it has no receipt) as POST/GET /consent/v0/subjects/links answered it, or its line of the export with links=true\n' +
   '  --json         print the checks as JSON\n';
 
-const FILE_OPTIONS = ['receipt', 'proof', 'head', 'jwks', 'event', 'consistency'] as const;
+const FILE_OPTIONS = ['receipt', 'proof', 'head', 'jwks', 'event', 'consistency', 'link'] as const;
 type FileOption = (typeof FILE_OPTIONS)[number];
 
 export interface Io {
@@ -55,9 +59,14 @@ export async function main(argv: string[], io: Io = nodeIo): Promise<number> {
     }
     files[name] = value;
   }
-  const missing = (['receipt', 'proof', 'head', 'jwks'] as const).filter((f) => !files[f]);
+  const missing = (files.link ? (['proof', 'head', 'jwks'] as const) : (['receipt', 'proof', 'head', 'jwks'] as const)).filter((f) => !files[f]);
   if (missing.length) {
     io.err(`missing ${missing.map((m) => `--${m}`).join(', ')}\n${USAGE}`);
+    return 2;
+  }
+  const forReceipts = (['receipt', 'event', 'consistency'] as const).filter((f) => files[f]);
+  if (files.link && forReceipts.length) {
+    io.err(`--link verifies a link event, which has no receipt: not with ${forReceipts.map((m) => `--${m}`).join(', ')}\n${USAGE}`);
     return 2;
   }
 

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { main } from '../src/cli';
-import { verifyBundle, type Bundle } from '../src';
-import { Log, signer, type Signer } from './fixture';
+import { exportLineLeaf, inMemory, leafHash, linkLeaf, verifyBundle, type Bundle } from '../src';
+import { b64, Log, signer, type Signer } from './fixture';
 
 let key: Signer;
 let other: Signer;
@@ -104,6 +104,108 @@ describe('offline verification of a receipt, a proof and a signed head', () => {
   it('rejects a receipt signed by an unpublished key', async () => {
     const r = await verifyBundle({ ...(await honest()), receipt: await log.receipt(6, 11, other) });
     expect(failed(r)[0]).toMatch(/^receipt: the receipt does not verify/);
+  });
+});
+
+describe('link events: no receipt, the link itself is tied to the proven leaf', () => {
+  /** Links as the API answers them (one imported), and their lines of the export with links=true. */
+  const links = [
+    {
+      id: '0192f3a1b2c3d4e5f6a7b8e0',
+      appId: 'app-1',
+      issuer: 'https://shop.example',
+      identity: 'dev-7f3a9c',
+      subject: 'user-1',
+      createdAt: '2026-11-23T07:00:20.000Z',
+    },
+    {
+      id: '0192f3a1b2c3d4e5f6a7b8e1',
+      appId: 'app-1',
+      issuer: 'https://shop.example',
+      identity: 'dev-7f3a9c',
+      subject: null,
+      createdAt: '2026-11-23T07:00:21.000Z',
+    },
+    {
+      id: '0170f3a1b2c3d4e5f6a7b8e2',
+      appId: 'app-2',
+      issuer: 'https://shop.example',
+      identity: 'phone-1',
+      subject: 'user-2',
+      createdAt: '2020-02-01T00:00:00.000Z',
+      importedAt: '2026-11-23T07:00:22.000Z',
+    },
+  ];
+  /** A log of the fixture's 11 events, then the three links: leaves 11, 12, 13. */
+  let leaves: Buffer[];
+  const proof = (i: number) => ({ leafIndex: i, treeSize: leaves.length, leafHash: b64(leaves[i]!), auditPath: inMemory.inclusionProof(leaves, i).map(b64) });
+  let head: unknown;
+  beforeAll(async () => {
+    leaves = [...log.leaves, ...links.map((l) => leafHash(linkLeaf(l)))];
+    const big = new Log(0, key);
+    Object.assign(big, { leaves });
+    head = await big.head(leaves.length);
+  });
+
+  it('the leaf of a link is the RFC 8785 JSON of its fields with type subject.linked, importedAt only when imported', () => {
+    expect(linkLeaf(links[0]!).toString()).toBe(
+      '{"appId":"app-1","createdAt":"2026-11-23T07:00:20.000Z","id":"0192f3a1b2c3d4e5f6a7b8e0","identity":"dev-7f3a9c","issuer":"https://shop.example","subject":"user-1","type":"subject.linked"}',
+    );
+    expect(linkLeaf(links[2]!).toString()).toContain('"importedAt":"2026-11-23T07:00:22.000Z"');
+    // the export's line of a link gives the same leaf; an event line gives its event leaf without what reads add
+    expect(exportLineLeaf({ type: 'subject.linked', ...links[1]! }).equals(linkLeaf(links[1]!))).toBe(true);
+    expect(leafHash(exportLineLeaf({ ...log.events[4]!, expired: true })).equals(log.leaves[4]!)).toBe(true);
+    expect(() => exportLineLeaf({ ...log.events[4]!, erasedAt: '2026-11-24T00:00:00.000Z' })).toThrow(/erased/);
+    expect(() => exportLineLeaf({ type: 'other', ...links[0]! })).toThrow(TypeError);
+    expect(() => linkLeaf({ ...links[0]!, subject: undefined })).toThrow(TypeError);
+  });
+
+  it('each link verifies with its proof and the signed head, without a receipt', async () => {
+    for (const [i, link] of links.entries()) {
+      const r = await verifyBundle({ link: { type: 'subject.linked', ...link }, proof: proof(11 + i), head, jwks });
+      expect(failed(r)).toEqual([]);
+      expect(r.checks.map((c) => `${c.name}:${c.result}`)).toEqual(['tree head:ok', 'receipt:skipped', 'inclusion:ok', 'link:ok']);
+      expect(r.ok).toBe(true);
+    }
+  });
+
+  it('rejects a tampered link (moved to another subject, passed off as not imported, another id) and another leaf’s proof', async () => {
+    const { importedAt: _i, ...asIfLive } = links[2]!;
+    for (const [link, at] of [
+      [{ ...links[0]!, subject: 'user-2' }, 11],
+      [asIfLive, 13],
+      [{ ...links[1]!, id: links[0]!.id }, 12],
+      [links[0]!, 12],
+    ] as const) {
+      const r = await verifyBundle({ link, proof: proof(at), head, jwks });
+      expect(r.ok).toBe(false);
+      expect(failed(r)).toEqual([expect.stringMatching(/^link: the link's leaf hash .* is not the proven leaf/)]);
+    }
+    // neither receipt nor link: nothing ties the proof to anything
+    expect(failed(await verifyBundle({ proof: proof(11), head, jwks }))).toEqual([
+      'receipt: no receipt given (a link event is verified with the link instead)',
+    ]);
+  });
+
+  it('accord-verify --link checks a link file, and refuses --link with a receipt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'accord-verify-link-'));
+    try {
+      const w = (name: string, v: unknown) => {
+        writeFileSync(join(dir, name), JSON.stringify(v));
+        return join(dir, name);
+      };
+      const argv = ['--link', w('l.json', links[0]), '--proof', w('p.json', proof(11)), '--head', w('h.json', head), '--jwks', w('jwks.json', jwks)];
+      const out: string[] = [];
+      const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l), read: (p: string) => readFileSync(p, 'utf8') };
+      expect(await main(argv, io)).toBe(0);
+      expect(out.at(-1)).toBe('verified');
+      expect(await main([...argv.slice(0, 1), w('l-bad.json', { ...links[0], subject: 'user-2' }), ...argv.slice(2)], io)).toBe(1);
+      expect(out.at(-1)).toBe('NOT verified');
+      expect(await main([...argv, '--receipt', w('r.jwt', 'x')], io)).toBe(2);
+      expect(out.at(-1)).toMatch(/usage/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 export * from './merkle';
-export { canonicalJson, eventLeaf } from './jcs';
+export { canonicalJson, eventLeaf, exportLineLeaf, LINK_TYPE, linkLeaf } from './jcs';
 export { hashFromBase64, toBase64 } from './encoding';
 export {
   parseTreeHead,

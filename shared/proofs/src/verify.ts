@@ -1,7 +1,8 @@
 /**
  * What a regulator or a data subject checks with nothing but files: a consent receipt, an
  * inclusion proof, a signed tree head and the installation's JWK Set (optionally the event as
- * the API returned it, and a consistency proof from the receipt's log anchor to the head).
+ * the API returned it, and a consistency proof from the receipt's log anchor to the head). A link
+ * event (linked identities) has no receipt: the link itself, with its proof, head and keys.
  *
  * Every check is reported; the bundle verifies only when none fails. The receipt is tied to the
  * proven leaf either by the event itself (its leaf hash is recomputed and its fields compared
@@ -10,7 +11,7 @@
  */
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { hashFromBase64 } from './encoding';
-import { eventLeaf } from './jcs';
+import { eventLeaf, linkLeaf } from './jcs';
 import { leafHash, verifyConsistency, verifyInclusion } from './merkle';
 import { SIGNING_ALGORITHMS, verifyTreeHead, type Verdict } from './tree-head';
 
@@ -42,7 +43,10 @@ export interface Check {
 }
 
 export interface Bundle {
-  receipt: string;
+  /** A consent event's receipt; absent for a link, which has none (`link` instead). */
+  receipt?: string;
+  /** A link event as the API answered or exported it: its leaf is rebuilt and must be the proven leaf. */
+  link?: unknown;
   proof: unknown;
   head: unknown;
   jwks: unknown;
@@ -117,14 +121,18 @@ export async function verifyBundle(b: Bundle): Promise<{ ok: boolean; checks: Ch
       `signed by key ${head.value.kid} for account ${head.value.account}: ${head.value.treeSize} events, root ${head.value.rootHash}, at ${head.value.timestamp}`,
     );
 
-  // 2. the receipt is signed by the installation
+  // 2. the receipt is signed by the installation (a link has none)
   let claims: JWTPayload | undefined;
-  try {
-    claims = (await jwtVerify(b.receipt.trim(), createLocalJWKSet(jwks), { algorithms: SIGNING_ALGORITHMS, typ: 'JWT' })).payload;
-    ok('receipt', `signed receipt ${String(claims.jti)} for subject ${String(claims.sub)}`);
-  } catch (err) {
-    fail('receipt', `the receipt does not verify with the given keys: ${(err as Error).message}`);
-  }
+  if (b.receipt === undefined) {
+    if (b.link !== undefined) skip('receipt', 'a link event has no receipt: its leaf is rebuilt from the link');
+    else fail('receipt', 'no receipt given (a link event is verified with the link instead)');
+  } else
+    try {
+      claims = (await jwtVerify(b.receipt.trim(), createLocalJWKSet(jwks), { algorithms: SIGNING_ALGORITHMS, typ: 'JWT' })).payload;
+      ok('receipt', `signed receipt ${String(claims.jti)} for subject ${String(claims.sub)}`);
+    } catch (err) {
+      fail('receipt', `the receipt does not verify with the given keys: ${(err as Error).message}`);
+    }
   const accord = (claims?.accord ?? {}) as Record<string, unknown>;
   const anchor = parseAnchor(accord.log);
 
@@ -145,6 +153,18 @@ export async function verifyBundle(b: Bundle): Promise<{ ok: boolean; checks: Ch
   )
     fail('inclusion', `the audit path does not lead from leaf ${p.leafIndex} to the head's root`);
   else ok('inclusion', `leaf ${p.leafIndex} is in the signed tree of ${p.treeSize} events`);
+
+  // 3b. a link event: its rebuilt leaf is the proven leaf
+  if (b.link !== undefined) {
+    let leaf: Buffer | undefined;
+    try {
+      leaf = leafHash(linkLeaf(b.link as Record<string, unknown>));
+    } catch (err) {
+      fail('link', `the link cannot be made a leaf: ${(err as Error).message}`);
+    }
+    if (leaf && !leaf.equals(hashFromBase64(p.leafHash)!)) fail('link', `the link's leaf hash ${leaf.toString('base64')} is not the proven leaf ${p.leafHash}`);
+    else if (leaf) ok('link', `the link ${String((b.link as Record<string, unknown>).id)} is the proven leaf (its RFC 8785 leaf, type subject.linked)`);
+  }
 
   if (!claims) return done();
 
