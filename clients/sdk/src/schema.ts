@@ -185,7 +185,7 @@ export interface paths {
     };
     /**
      * Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one subject as JSON.
-     * @description One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor). With `Accept-Encoding: gzip` the body is gzip-compressed (`Content-Encoding: gzip`), flushed after every page of 1000 events so progress stays visible. `X-Total-Count` estimates the events from the cursor on, for progress (see its description). With `subject` and `Accept: application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*\/*`). With `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS 27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a withdrawal is told from a refusal by the events before it in the stream (without since, appId and cursor the stream holds them; otherwise a `false` with no earlier event in the stream is `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from the event alone (a stream cannot answer 406).
+     * @description One consent event (as ConsentEvent) per line, `application/x-ndjson`, oldest first (by id, which orders like createdAt), streamed page by page from the database, so memory stays constant whatever the number of events. Filters: since, until, appId, target, subject (one subject’s complete history across targets). An interrupted export resumes with `cursor` = the `id` of the last complete line received. Events written while an export runs appear when they sort after its position. A problem (400) is answered before the first line; a failure after it ends the stream early (resume with the cursor). With `Accept-Encoding: gzip` the body is gzip-compressed (`Content-Encoding: gzip`), flushed after every page of 1000 events so progress stays visible. `X-Total-Count` estimates the events from the cursor on, for progress (see its description). With `subject` and `Accept: application/json`: one JSON document (ConsentSubjectExport) with the subject’s events and current states (an access request, GDPR art. 15), at most 10000 events (413 beyond, use NDJSON); without `subject`, or with `cursor`, the JSON form is a 400. NDJSON is the default (no Accept, `*\/*`). With `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS 27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; a withdrawal is told from a refusal by the events before it in the stream (without since, appId and cursor the stream holds them; otherwise a `false` with no earlier event in the stream is `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from the event alone (a stream cannot answer 406). With `links=true` (NDJSON only): the account’s link events (linked identities) too, as lines of their own among the events by id, each the link as answered with `"type": "subject.linked"` (ConsentExportLinkLine; consent event lines never carry `type`), filtered by since, until, appId (the linking application) and subject (links naming it as identity or subject); the cursor resumes both. POST /consent/v0/imports reads such a file back, links included. Without it every line is a consent event, as before.
      */
     get: operations['exportConsents'];
     put?: never;
@@ -291,7 +291,7 @@ export interface paths {
     put?: never;
     /**
      * Import consent history with its original times (NDJSON in the export’s form, or CSV), streamed; idempotent per line.
-     * @description The body is read line by line as it arrives (any number of lines; never held whole). `application/x-ndjson`: one JSON object per line in the form of `GET /consent/v0/consents/export` (so an export imports as it is; `id`, `appId`, `tcf`, `gpp`, `expired`, `renewalRequired` and `importedAt` are ignored, other unknown fields refused), plus an optional `externalId`. `text/csv`: a header row naming the columns (required: subject, issuer, target, action, createdAt; optional: scope, source, delegate, targetVersion, expiresAt, gpc, tcString, gppString, jurisdiction, token, externalId), then one event per line (RFC 4180 quotes; a record on one line; `action` true, false or empty = null). Each line is checked as POST /consents checks an event, except that `createdAt` is required and kept (an ISO 8601 date-time, never later than now), `expiresAt` must be later than `createdAt`, `token` is kept when it has the token form, and the specification version is taken as sent. A line longer than 32768 characters is refused. A stored event keeps `createdAt` and gains `importedAt`; current states and decisions order events by `createdAt`, so an old imported event never replaces a newer one. Imported events get their log leaf (with `importedAt`) and count in the statistics; they are not delivered to webhooks. Idempotent: a line is stored once per account by its `externalId`, or else by the hash of its content; posting the same file again, or resuming after a dropped connection, stores nothing twice (`duplicates`). Stored events count against the account’s daily event limit; the operator sets the pace (`ACCORD_CONSENT_IMPORT_RATE`). Answered `202` once the body is read, with the import (`Location`: its progress at GET /consent/v0/imports/{id}, readable while the body is still being sent).
+     * @description The body is read line by line as it arrives (any number of lines; never held whole). `application/x-ndjson`: one JSON object per line in the form of `GET /consent/v0/consents/export` (so an export imports as it is; `id`, `appId`, `tcf`, `gpp`, `expired`, `renewalRequired` and `importedAt` are ignored, other unknown fields refused), plus an optional `externalId`. `text/csv`: a header row naming the columns (required: subject, issuer, target, action, createdAt; optional: scope, source, delegate, targetVersion, expiresAt, gpc, tcString, gppString, jurisdiction, token, externalId), then one event per line (RFC 4180 quotes; a record on one line; `action` true, false or empty = null). Each line is checked as POST /consents checks an event, except that `createdAt` is required and kept (an ISO 8601 date-time, never later than now), `expiresAt` must be later than `createdAt`, `token` is kept when it has the token form, and the specification version is taken as sent. A line longer than 32768 characters is refused. A stored event keeps `createdAt` and gains `importedAt`; current states and decisions order events by `createdAt`, so an old imported event never replaces a newer one. Imported events get their log leaf (with `importedAt`) and count in the statistics; they are not delivered to webhooks. NDJSON link lines (`"type": "subject.linked"`, the export’s lines with `links=true`: `issuer`, `identity`, `subject` or null, `createdAt`, optional `externalId`) import linked identities the same way: original `createdAt`, `importedAt`, once per key, a log leaf, no webhook, counted in the progress like events; each obeys the link rules against the links stored by then (identifiers as POST /consent/v0/subjects/links checks them; a link that would chain is that line’s error naming `identity` or `subject`). Idempotent: a line is stored once per account by its `externalId`, or else by the hash of its content; posting the same file again, or resuming after a dropped connection, stores nothing twice (`duplicates`). Stored events count against the account’s daily event limit; the operator sets the pace (`ACCORD_CONSENT_IMPORT_RATE`). Answered `202` once the body is read, with the import (`Location`: its progress at GET /consent/v0/imports/{id}, readable while the body is still being sent).
      */
     post: operations['importConsents'];
     delete?: never;
@@ -4034,6 +4034,45 @@ export interface components {
       /** @description Short random token for humans; not unique. */
       token: string;
     };
+    /**
+     * @description A line of the NDJSON export with `links=true` that is a link event (linked identities): the link as answered, with `type: "subject.linked"`. The import reads it back (`issuer`, `identity`, `subject`, `createdAt`, optional `externalId`).
+     * @example {
+     *       "type": "subject.linked",
+     *       "id": "0193f2a1b4c70000001a2b3c4d5e6f70",
+     *       "appId": "app_3f9c1e",
+     *       "issuer": "https://shop.example",
+     *       "identity": "device-7f3a9c",
+     *       "subject": "user-42",
+     *       "createdAt": "2026-11-20T10:15:30.123Z"
+     *     }
+     */
+    ConsentExportLinkLine: {
+      /** @description The application whose token linked. */
+      appId: string;
+      /** Format: date-time */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When an erasure replaced identity and subject by keyed hashes.
+       */
+      erasedAt?: string;
+      /** @description Time-ordered id of the link event. */
+      id: string;
+      identity: string;
+      /**
+       * Format: date-time
+       * @description Imported links only (POST /consent/v0/imports): when the link came into this registry; `createdAt` is its original time.
+       */
+      importedAt?: string;
+      issuer: string;
+      /** @description null: this event unlinked the identity. */
+      subject: string | null;
+      /**
+       * @description Tells a link line from a consent event line, which never has `type`.
+       * @constant
+       */
+      type: 'subject.linked';
+    };
     ConsentExportQuery: {
       /** @description Only events written by this application of the account. */
       appId?: string;
@@ -4044,6 +4083,8 @@ export interface components {
        * @enum {string}
        */
       format?: 'jsonld';
+      /** @description NDJSON only: true adds the account’s link events (linked identities) as lines of their own, `{"type": "subject.linked", …}` (ConsentExportLinkLine), among the events by id, so that an import into another Accord rebuilds the links too. Filtered by since, until, appId (the linking application) and subject (links naming it as identity or subject); not with target (400) nor with format=jsonld (400). Default false: every line is a consent event. */
+      links?: boolean;
       /**
        * Format: date-time
        * @description Only events created at or after this time.
@@ -5597,6 +5638,11 @@ export interface components {
       /** @description Time-ordered id of the link event. */
       id: string;
       identity: string;
+      /**
+       * Format: date-time
+       * @description Imported links only (POST /consent/v0/imports): when the link came into this registry; `createdAt` is its original time.
+       */
+      importedAt?: string;
       issuer: string;
       /** @description null: this event unlinked the identity. */
       subject: string | null;
@@ -5834,6 +5880,7 @@ export type SchemaConsentEraseRequest = components['schemas']['ConsentEraseReque
 export type SchemaConsentErasure = components['schemas']['ConsentErasure'];
 export type SchemaConsentErasuresQuery = components['schemas']['ConsentErasuresQuery'];
 export type SchemaConsentEvent = components['schemas']['ConsentEvent'];
+export type SchemaConsentExportLinkLine = components['schemas']['ConsentExportLinkLine'];
 export type SchemaConsentExportQuery = components['schemas']['ConsentExportQuery'];
 export type SchemaConsentFormRequest = components['schemas']['ConsentFormRequest'];
 export type SchemaConsentGppFacts = components['schemas']['ConsentGppFacts'];
@@ -6399,6 +6446,8 @@ export interface operations {
         cursor?: string;
         /** @description `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS 27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md, *ISO/IEC TS 27560 in DPV*. */
         format?: 'jsonld';
+        /** @description NDJSON only: true adds the account’s link events (linked identities) as lines of their own, `{"type": "subject.linked", …}` (ConsentExportLinkLine), among the events by id, so that an import into another Accord rebuilds the links too. Filtered by since, until, appId (the linking application) and subject (links naming it as identity or subject); not with target (400) nor with format=jsonld (400). Default false: every line is a consent event. */
+        links?: boolean;
         /** @description Only events created at or after this time. */
         since?: string;
         /** @description Only events of this subject, across targets: the subject’s complete history (an access request, GDPR art. 15). */
@@ -6427,7 +6476,8 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ConsentSubjectExport'];
-          'application/x-ndjson': components['schemas']['ConsentEvent'];
+          /** @description One line: a ConsentEvent, or with `links=true` also a ConsentExportLinkLine (`type: "subject.linked"`). */
+          'application/x-ndjson': components['schemas']['ConsentEvent'] | components['schemas']['ConsentExportLinkLine'];
         };
       };
       /** @description Invalid input; `errors` names each field at fault. */

@@ -268,6 +268,12 @@ export const ConsentExportQuery = z.object({
   ).optional(),
   cursor: eventIdCursor().optional().describe('Resume: the `id` of the last line received; the export continues with the events after it.'),
   format: recordFormat(),
+  links: z
+    .boolean()
+    .optional()
+    .describe(
+      'NDJSON only: true adds the account’s link events (linked identities) as lines of their own, `{"type": "subject.linked", …}` (ConsentExportLinkLine), among the events by id, so that an import into another Accord rebuilds the links too. Filtered by since, until, appId (the linking application) and subject (links naming it as identity or subject); not with target (400) nor with format=jsonld (400). Default false: every line is a consent event.',
+    ),
 });
 registry.add(ConsentExportQuery, { id: 'ConsentExportQuery' });
 
@@ -467,10 +473,25 @@ export const SubjectLink = z
     identity: z.string(),
     subject: z.string().nullable().describe('null: this event unlinked the identity.'),
     createdAt: dateTime(),
+    importedAt: dateTime()
+      .optional()
+      .describe('Imported links only (POST /consent/v0/imports): when the link came into this registry; `createdAt` is its original time.'),
     erasedAt: dateTime().optional().describe('When an erasure replaced identity and subject by keyed hashes.'),
   })
   .meta({ description: 'One link event as stored.', examples: [EXAMPLE_LINK] });
 registry.add(SubjectLink, { id: 'SubjectLink' });
+
+/** The `type` of a link line in the NDJSON export (`links=true`) and the import: consent event lines never carry `type`. */
+export const LINK_LINE_TYPE = 'subject.linked';
+
+export const ConsentExportLinkLine = SubjectLink.extend({
+  type: z.literal(LINK_LINE_TYPE).describe('Tells a link line from a consent event line, which never has `type`.'),
+}).meta({
+  description:
+    'A line of the NDJSON export with `links=true` that is a link event (linked identities): the link as answered, with `type: "subject.linked"`. The import reads it back (`issuer`, `identity`, `subject`, `createdAt`, optional `externalId`).',
+  examples: [{ type: LINK_LINE_TYPE, ...EXAMPLE_LINK }],
+});
+registry.add(ConsentExportLinkLine, { id: 'ConsentExportLinkLine' });
 
 export const ConsentSubjectExport = z
   .object({

@@ -134,6 +134,7 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     { publishLeaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS },
   );
   const imports = new Imports(store, { ratePerSecond: config.ACCORD_CONSENT_IMPORT_RATE }, { nudge: () => sequencer.nudge() });
+  imports.links = consents.links;
   // linked identities: each stored link on the event stream (`subject.linked` webhooks), through its outbox
   const links = new LinkPublisher(nc.jetstream(), store.links, {
     prefix: config.ACCORD_NATS_PREFIX,

@@ -90,5 +90,35 @@ describeStoreContract('the consent store', adapters, (s) => {
       expect(await store.links.isLogPending('acc', a.id)).toBe(false);
       expect(await store.links.logAccounts()).toEqual(['acc2']);
     });
+
+    it('page the account’s links oldest first for the export, within the id bounds, by linking application and by a name they name', async () => {
+      const store = s;
+      const a = link('device-a', 'user-42');
+      const b = { ...link('phone-b', 'user-7'), appId: 'app2' };
+      const c = link('device-a', null);
+      const d = link('tablet-d', 'device-a');
+      const other = link('device-a', 'user-42', { accountId: 'acc2' });
+      for (const l of [a, b, c, d, other]) await store.links.insert(l, later(), LEAF);
+      expect(ids(await store.links.exportPage({ accountId: 'acc', limit: 10 }))).toEqual(ids([a, b, c, d]));
+      expect(ids(await store.links.exportPage({ accountId: 'acc', after: a.id, limit: 2 }))).toEqual(ids([b, c]));
+      expect(ids(await store.links.exportPage({ accountId: 'acc', from: b.id, before: d.id, limit: 10 }))).toEqual(ids([b, c]));
+      expect(ids(await store.links.exportPage({ accountId: 'acc', appId: 'app2', limit: 10 }))).toEqual(ids([b]));
+      expect(ids(await store.links.exportPage({ accountId: 'acc', subject: 'device-a', limit: 10 }))).toEqual(ids([a, c, d]));
+      expect(ids(await store.links.exportPage({ accountId: 'acc', subject: 'device-a', after: a.id, limit: 1 }))).toEqual(ids([c]));
+    });
+
+    it('store an imported link once per import key, with its importedAt, waiting for its leaf and never due for the relay', async () => {
+      const store = s;
+      const importedAt = new Date();
+      const a = { ...link('device-a', 'user-42'), importedAt, importKey: 'acc/x:line-1' };
+      expect(await store.links.importedKeys(['acc/x:line-1', 'acc/x:line-2'])).toEqual(new Set());
+      expect(await store.links.insertImported(a, Buffer.alloc(32, 4))).toBe(true);
+      expect(await store.links.insertImported({ ...link('device-a', 'user-42'), importedAt, importKey: 'acc/x:line-1' }, LEAF)).toBe(false);
+      expect(await store.links.importedKeys(['acc/x:line-1', 'acc/x:line-2'])).toEqual(new Set(['acc/x:line-1']));
+      const { importKey: _k, ...stored } = a;
+      expect(await store.links.naming('acc', I, ['device-a'], undefined, 10)).toEqual([stored]);
+      expect(await store.links.logPending('acc', 10)).toEqual({ links: [{ id: a.id, leafHash: Buffer.alloc(32, 4) }], last: a.id, full: false });
+      expect(await store.links.claimDue('c1', new Date(Date.now() + 3_600_000), new Date(Date.now() + 3_700_000), 10)).toEqual([]);
+    });
   });
 });

@@ -36,6 +36,7 @@ import { decideBatch, type DecisionAnswer, type DecisionItem } from './decisions
 import type { Gvl } from '../domain/tcf-vendor';
 import { eraseSubject } from './erasure';
 import { Links } from './links';
+import type { LinkEvent } from '../domain/link';
 import type { ConsentLogPort, ConsentStore, ErasureRecord, EventPublisher, ExportFilter, SpecSource } from './ports';
 
 export const { searchPageDefault: SEARCH_DEFAULT_LIMIT, searchPageMax: SEARCH_MAX_LIMIT } = LIMITS;
@@ -411,7 +412,14 @@ export class Consents {
     limit?: number;
     /** Also estimate the export's size from the cursor on (`total`). */
     withTotal?: boolean;
-  }): Promise<{ events: ConsentEvent[]; next?: string; total?: { total: number; exact: boolean } }> {
+    /**
+     * Also the account's link events (docs/consent.md, Export: `links=true`), within the same id
+     * bounds, `appId` (the linking application) and `subject` (links naming it as identity or
+     * subject); not with `target` (a link names none). The page is the first `limit` of both by
+     * id, so one cursor resumes both.
+     */
+    links?: boolean;
+  }): Promise<{ events: ConsentEvent[]; links?: LinkEvent[]; next?: string; total?: { total: number; exact: boolean } }> {
     requireAccount(p.accountId);
     const limit = p.limit || EXPORT_PAGE_MAX;
     const errors: FieldError[] = [];
@@ -421,6 +429,7 @@ export class Consents {
       errors.push({ field: 'cursor', message: 'is not a cursor of an export (the id of the last event received)' });
     if (p.since && p.until && p.since >= p.until) errors.push({ field: 'until', message: 'must be later than since' });
     errors.push(...identifierErrors({ appId: p.appId, target: p.target, subject: p.subject }, ''));
+    if (p.links && p.target) errors.push({ field: 'links', message: 'a link names no target: export links without target' });
     if (errors.length) throw new InvalidArgumentError(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     // time bounds as id bounds: ids start with their creation millisecond
     const q: ExportFilter = { accountId: p.accountId };
@@ -430,7 +439,12 @@ export class Consents {
     if (p.appId) q.appId = p.appId;
     if (p.target) q.target = p.target;
     if (p.subject) q.subject = p.subject;
-    const [events, total] = await Promise.all([this.store.events.exportPage({ ...q, limit }), p.withTotal ? this.exportTotal(q) : undefined]);
+    const [events, total, links] = await Promise.all([
+      this.store.events.exportPage({ ...q, limit }),
+      p.withTotal ? this.exportTotal(q) : undefined,
+      p.links ? this.store.links.exportPage({ ...q, limit }) : undefined,
+    ]);
+    if (links) return { ...mergedExportPage(events, links, limit), ...(total !== undefined ? { total } : {}) };
     const page: { events: ConsentEvent[]; next?: string; total?: { total: number; exact: boolean } } = { events };
     if (events.length === limit) page.next = events[events.length - 1]!.id;
     if (total !== undefined) page.total = total;
@@ -645,4 +659,15 @@ export function requireAccount(accountId: string): void {
 function requireOwner(accountId: string, appId: string): void {
   requireAccount(accountId);
   if (!appId) throw InvalidArgumentError.field('app_id', 'is required');
+}
+
+/**
+ * The first `limit` of an export page's events and links together, by id (both read `limit` after
+ * the same cursor, so nothing unread sorts before the last one kept), and the cursor after them.
+ */
+export function mergedExportPage(events: ConsentEvent[], links: LinkEvent[], limit: number): { events: ConsentEvent[]; links: LinkEvent[]; next?: string } {
+  const ids = [...events.map((e) => e.id), ...links.map((l) => l.id)].sort();
+  if (ids.length < limit) return { events, links };
+  const last = ids[limit - 1]!;
+  return { events: events.filter((e) => e.id <= last), links: links.filter((l) => l.id <= last), next: last };
 }

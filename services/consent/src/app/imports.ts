@@ -6,6 +6,7 @@ import {
   firstErrors,
   csvRecord,
   importedEvent,
+  importedLinkInput,
   IMPORT_FORMATS,
   MAX_IMPORT_BATCH,
   MAX_IMPORT_LINE,
@@ -15,6 +16,8 @@ import {
   type ImportFormat,
   type ImportJob,
 } from '../domain/import';
+import { LinkConflictError } from '../domain/link';
+import type { Links } from './links';
 import type { ConsentLogPort, ConsentStore } from './ports';
 
 /** One line of an import as sent (numbers from 1). */
@@ -22,6 +25,9 @@ export interface ImportLineIn {
   number: number;
   text: string;
 }
+
+/** A link line checked, waiting for the link rules (domain/import.ts `importedLinkInput`). */
+type LinkLine = { number: number } & Exclude<ReturnType<typeof importedLinkInput>, { errors: unknown }>;
 
 /** Settings of imports. */
 export interface ImportSettings {
@@ -36,11 +42,14 @@ export interface ImportSettings {
  * (a duplicate is counted, never stored again), then its current state applied (the newest
  * `createdAt` wins: an old event never replaces a newer one) and its counters, and the log
  * nudged (every imported event gets its leaf). Imported events are not announced on the bus:
- * webhooks receive what happens, not history.
+ * webhooks receive what happens, not history. Link lines (NDJSON `type: "subject.linked"`, the
+ * export's with `links=true`) are stored the same way by `links` (app/links.ts `importLink`).
  */
 export class Imports {
   /** The rate's bucket: when the next event may be stored (this process). */
   private nextFree = 0;
+  /** Where link lines go (service.ts sets the consent service's Links); without it link lines are refused. */
+  links?: Pick<Links, 'importLink' | 'importedKeys'>;
 
   constructor(
     private readonly store: Pick<ConsentStore, 'imports' | 'current' | 'statistics'>,
@@ -91,6 +100,7 @@ export class Imports {
     const importedAt = new Date(this.now());
     const errors: ImportError[] = [];
     const events: ImportedEvent[] = [];
+    const links: LinkLine[] = [];
     let read = 0;
     for (const line of lines) {
       if (job.format === 'csv' && line.number === 1) {
@@ -115,25 +125,75 @@ export class Imports {
         continue;
       }
       const parsed = job.format === 'csv' ? csvRecord(line.text, job.columns ?? []) : ndjsonRecord(line.text);
+      if ('link' in parsed) {
+        const link = importedLinkInput(parsed.record, accountId, importedAt);
+        if ('link' in link) links.push({ number: line.number, ...link });
+        else errors.push(...link.errors.map((e) => ({ line: line.number, ...e })));
+        continue;
+      }
       const made = 'record' in parsed ? importedEvent(parsed.record, accountId, job.appId, importedAt) : parsed;
       if ('event' in made) events.push(made.event);
       else errors.push(...made.errors.map((e) => ({ line: line.number, ...e })));
     }
-    await this.admit(events.length);
+    await this.admit(events.length + links.length);
     const { stored, duplicates } = await this.store.imports.insertEvents(events);
+    const linked = await this.importLinks(accountId, job.appId, links, importedAt, errors);
     // the current states of the stored events, and again of those stored before (a batch cut
     // short after its insert is finished when the import is resumed; applying is idempotent)
     await Promise.all([this.store.current.apply([...stored, ...duplicates]), this.store.statistics.count(stored)]);
-    if (stored.length) this.log?.nudge();
+    if (stored.length || linked.stored) this.log?.nudge();
     const refusedLines = new Set(errors.map((e) => e.line)).size;
+    const batchStored = stored.length + linked.stored;
     job =
       (await this.store.imports.progress(
         accountId,
         id,
-        { read, stored: stored.length, duplicates: events.length - stored.length, refused: refusedLines, errors: cappedErrors(job, errors) },
+        {
+          read,
+          stored: batchStored,
+          duplicates: events.length - stored.length + linked.duplicates,
+          refused: refusedLines,
+          errors: cappedErrors(job, errors),
+        },
         new Date(this.now()),
       )) ?? (await this.get(accountId, id));
-    return { ...firstErrors(job), batchStored: stored.length };
+    return { ...firstErrors(job), batchStored };
+  }
+
+  /**
+   * A batch's link lines, one by one in line order (each link's rule reads the links before it):
+   * a key stored already is a duplicate (told first, so posting a file again never meets its own
+   * links as a chain), a link the no-chain rule refuses is that line's error naming the field.
+   */
+  private async importLinks(
+    accountId: string,
+    appId: string,
+    lines: LinkLine[],
+    importedAt: Date,
+    errors: ImportError[],
+  ): Promise<{ stored: number; duplicates: number }> {
+    const out = { stored: 0, duplicates: 0 };
+    if (!lines.length) return out;
+    if (!this.links) {
+      errors.push(...lines.map((l) => ({ line: l.number, field: 'type', detail: 'link lines are not imported by this service' })));
+      return out;
+    }
+    const had = await this.links.importedKeys([...new Set(lines.map((l) => l.importKey))]);
+    for (const l of lines) {
+      if (had.has(l.importKey)) {
+        out.duplicates++;
+        continue;
+      }
+      try {
+        if (await this.links.importLink(accountId, appId, l.link, { createdAt: l.createdAt, importedAt }, l.importKey)) out.stored++;
+        else out.duplicates++;
+        had.add(l.importKey);
+      } catch (err) {
+        if (!(err instanceof LinkConflictError)) throw err;
+        errors.push(...err.fields.map((f) => ({ line: l.number, field: f.field, detail: f.message })));
+      }
+    }
+    return out;
   }
 
   /** Ends a running import: done, or failed with the reason (its body could not be read to the end). */

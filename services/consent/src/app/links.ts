@@ -1,7 +1,19 @@
 import { InvalidArgumentError } from '@accord/common';
 import { ERASED_PREFIX, pseudonym } from '../domain/erasure';
 import { EVENT_ID_PATTERN, LIMITS } from '../domain/consent';
-import { buildLink, checkNoChain, currentLinks, identitiesOf, linkLeafHash, MAX_LINKED_IDENTITIES, validateLink, type LinkEvent } from '../domain/link';
+import { importedEventId } from '../domain/event-id';
+import {
+  buildLink,
+  checkNoChain,
+  currentLinks,
+  identitiesOf,
+  linkLeafHash,
+  MAX_LINKED_IDENTITIES,
+  validateLink,
+  type ImportedLink,
+  type LinkEvent,
+  type LinkInput,
+} from '../domain/link';
 import { holdsReplacement, IDENTIFIER_MESSAGE } from '../domain/consent';
 import type { LinkStore } from './ports';
 
@@ -75,13 +87,7 @@ export class Links {
     if (!accountId) throw InvalidArgumentError.field('account_id', 'is required');
     if (!appId) throw InvalidArgumentError.field('app_id', 'is required');
     const link = validateLink(input);
-    if (link.subject !== null) {
-      const names = [link.identity, link.subject];
-      const around = await this.store.naming(accountId, link.issuer, names, undefined, RESOLVE_READ);
-      const current = await this.currentAround(accountId, link.issuer, names, around, undefined);
-      const subjectOf = (s: string) => [...current.values()].filter((l) => l.subject === s).map((l) => l.identity);
-      checkNoChain(link, subjectOf(link.identity), current.get(link.subject)?.subject ?? null, subjectOf(link.subject));
-    }
+    await this.checkRules(accountId, link);
     const ev = buildLink(accountId, appId, link);
     // its own outbox record: the relay publishes it after the lease if the sink does not first
     await this.store.insert(ev, new Date(this.clock() + this.publishLeaseMs), linkLeafHash(ev));
@@ -89,6 +95,51 @@ export class Links {
     this.linkless.delete(accountId);
     this.sink.stored(ev);
     return ev;
+  }
+
+  /** The no-chain rule against the links as they stand now (LinkConflictError naming the field). */
+  private async checkRules(accountId: string, link: LinkInput): Promise<void> {
+    if (link.subject === null) return;
+    const names = [link.identity, link.subject];
+    const around = await this.store.naming(accountId, link.issuer, names, undefined, RESOLVE_READ);
+    const current = await this.currentAround(accountId, link.issuer, names, around, undefined);
+    const subjectOf = (s: string) => [...current.values()].filter((l) => l.subject === s).map((l) => l.identity);
+    checkNoChain(link, subjectOf(link.identity), current.get(link.subject)?.subject ?? null, subjectOf(link.subject));
+  }
+
+  /**
+   * Which of these import keys are stored already: an import counts such a link line a duplicate
+   * before checking its rules (posting a file again must not refuse what the first post stored).
+   */
+  async importedKeys(keys: string[]): Promise<Set<string>> {
+    return keys.length ? this.store.importedKeys(keys) : new Set();
+  }
+
+  /**
+   * Stores one imported link (docs/consent.md, Import: a line of the export with links): its
+   * original `createdAt` (the id begins with it, so it sorts among the links of its time and an
+   * old link never overrides a newer one), `importedAt`, once per import key. The no-chain rule
+   * holds against the links as they stand when the line is imported (the file's earlier lines
+   * included). Waits for its log leaf (the leaf holds `importedAt`); never published: imported
+   * history reaches no webhook. Resolves false for a key stored already.
+   */
+  async importLink(accountId: string, appId: string, link: LinkInput, times: { createdAt: Date; importedAt: Date }, importKey: string): Promise<boolean> {
+    await this.checkRules(accountId, link);
+    const ev: ImportedLink = {
+      id: importedEventId(times.createdAt),
+      accountId,
+      appId,
+      issuer: link.issuer,
+      identity: link.identity,
+      subject: link.subject,
+      createdAt: times.createdAt,
+      importedAt: times.importedAt,
+      importKey,
+    };
+    const stored = await this.store.insertImported(ev, linkLeafHash(ev));
+    this.linked.add(accountId);
+    this.linkless.delete(accountId);
+    return stored;
   }
 
   /**

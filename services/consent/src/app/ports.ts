@@ -2,7 +2,7 @@ import type { LogAnchor, Subtree } from '@accord/proofs';
 import type { ConsentEvent } from '../domain/consent';
 import type { DecidedEvent, DecisionStrings } from '../domain/decision';
 import type { ImportedEvent, ImportError, ImportJob } from '../domain/import';
-import type { LinkEvent } from '../domain/link';
+import type { ImportedLink, LinkEvent } from '../domain/link';
 import type { SpecDetails } from '../domain/receipt';
 import type { StatisticsCounts } from '../domain/statistics';
 
@@ -528,4 +528,18 @@ export interface LinkStore {
   inClear(accountId: string, name: string, issuer: string | undefined, limit: number): Promise<LinkEvent[]>;
   /** Rewrites links' names (erasure), each only while its identity is still the one read; resolves with how many changed. One write. */
   rewrite(rewrites: Array<{ id: string; identity: string; set: { identity: string; subject: string | null; erasedAt: Date } }>): Promise<number>;
+  /**
+   * One page of the account's link events for the NDJSON export (`links=true`), oldest first (by
+   * id), within the export's id bounds; `appId` the linking application, `subject` a name the link
+   * names as identity or subject. One command (index `account_links`, or the two name indexes).
+   */
+  exportPage(q: Omit<ExportFilter, 'target'> & { limit: number }): Promise<LinkEvent[]>;
+  /**
+   * Stores an imported link (docs/consent.md, Import) waiting for its log leaf (`leafHash`) and
+   * never published (history is not announced): false when a link with its `importKey` is stored
+   * already (the unique sparse index `link_import_key`).
+   */
+  insertImported(link: ImportedLink, leafHash: Buffer): Promise<boolean>;
+  /** Which of these import keys are stored already (an import's duplicates, told before the link rules are checked). One command. */
+  importedKeys(keys: string[]): Promise<Set<string>>;
 }

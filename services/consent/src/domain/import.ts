@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { InvalidArgumentError, type FieldError } from '@accord/common';
 import { LIMITS, newToken, TOKEN_PATTERN, validateInputs, withSignals, type ConsentEvent, type ConsentInput } from './consent';
 import { importedEventId } from './event-id';
+import { validateLink, type LinkInput } from './link';
 
 export const IMPORT_FORMATS = ['ndjson', 'csv'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -127,10 +128,19 @@ export function csvCells(text: string): string[] | undefined {
   }
 }
 
-/** A line's record, as the JSON object of an NDJSON line would be, or its problems. */
-type Parsed = { record: Record<string, unknown> } | { errors: Array<Pick<ImportError, 'field' | 'detail'>> };
+/**
+ * The `type` of a link line: the NDJSON export with `links=true` writes each link event as a line
+ * `{"type": "subject.linked", …the link as answered}`; consent event lines never carry `type`.
+ */
+export const LINK_LINE_TYPE = 'subject.linked';
+/** Fields of a link line that an import reads, and those it ignores (the registry's: its id, the linking application, importedAt). */
+const LINK_READ = new Set(['type', 'issuer', 'identity', 'subject', 'createdAt', 'externalId']);
+const LINK_IGNORED = new Set(['id', 'appId', 'importedAt']);
 
-/** One NDJSON line: one JSON object in Accord's export form, with an optional `externalId`. */
+/** A line's record, as the JSON object of an NDJSON line would be (`link`: a link line), or its problems. */
+type Parsed = { record: Record<string, unknown>; link?: true } | { errors: Array<Pick<ImportError, 'field' | 'detail'>> };
+
+/** One NDJSON line: one JSON object in Accord's export form (a consent event, or a link with `type`), with an optional `externalId`. */
 export function ndjsonRecord(text: string): Parsed {
   let v: unknown;
   try {
@@ -141,6 +151,17 @@ export function ndjsonRecord(text: string): Parsed {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return { errors: [{ field: '', detail: 'must be a JSON object' }] };
   const record: Record<string, unknown> = {};
   const errors: Array<Pick<ImportError, 'field' | 'detail'>> = [];
+  if ('type' in v) {
+    if ((v as { type: unknown }).type !== LINK_LINE_TYPE)
+      return { errors: [{ field: 'type', detail: `must be "${LINK_LINE_TYPE}" (a link line) or absent (a consent event)` }] };
+    for (const [k, val] of Object.entries(v)) {
+      if (LINK_READ.has(k)) record[k] = val;
+      else if (k === 'erasedAt')
+        errors.push({ field: k, detail: 'erased links are not imported (their names are keyed hashes of the registry they come from)' });
+      else if (!LINK_IGNORED.has(k)) errors.push({ field: k, detail: 'is not a field of an imported link' });
+    }
+    return errors.length ? { errors } : { record, link: true };
+  }
   for (const [k, val] of Object.entries(v)) {
     if (NDJSON_READ.has(k)) record[k] = val;
     else if (k === 'erasedAt')
@@ -259,6 +280,44 @@ export function importedEvent(
   if (normalized.targetVersion !== undefined) event.targetVersion = normalized.targetVersion;
   if (normalized.expiresAt !== undefined) event.expiresAt = normalized.expiresAt;
   return { event: withSignals(event, normalized) };
+}
+
+/**
+ * One link line checked (docs/consent.md, Import): the link's names as POST /subjects/links checks
+ * them (`validateLink`: `subject` null unlinks), `createdAt` as an event's (required, not later
+ * than `now`), `externalId` as an event's; its key (`importKey`, over the line's read fields,
+ * `type` included, so a link never shares a key with an event). The no-chain rule needs the
+ * stored links: app/links.ts `importLink` checks it.
+ */
+export function importedLinkInput(
+  record: Record<string, unknown>,
+  accountId: string,
+  importedAt: Date,
+): { link: LinkInput; createdAt: Date; importKey: string } | { errors: Array<Pick<ImportError, 'field' | 'detail'>> } {
+  const errors: Array<Pick<ImportError, 'field' | 'detail'>> = [];
+  const createdAt = createdAtOf(record.createdAt, importedAt, errors);
+  const { externalId } = record;
+  if (externalId !== undefined && (typeof externalId !== 'string' || externalId === '' || externalId.length > MAX_EXTERNAL_ID))
+    errors.push({ field: 'externalId', detail: `must be a string of 1 to ${MAX_EXTERNAL_ID} characters` });
+  let link: LinkInput | undefined;
+  try {
+    link = validateLink(record);
+  } catch (err) {
+    if (!(err instanceof InvalidArgumentError)) throw err;
+    errors.push(...err.fields.map((f) => ({ field: f.field, detail: f.message })));
+  }
+  if (errors.length || !link || !createdAt) return { errors };
+  return { link, createdAt, importKey: importKey(accountId, record) };
+}
+
+/** `createdAt` of an imported link line (as importedEvent checks an event's): required, an ISO 8601 date-time with a zone, not later than `now`; the problem pushed, else the date. */
+function createdAtOf(v: unknown, now: Date, errors: Array<Pick<ImportError, 'field' | 'detail'>>): Date | undefined {
+  const createdAt = dateTime(v);
+  if (v === undefined || v === null || v === '') errors.push({ field: 'createdAt', detail: 'is required' });
+  else if (!createdAt) errors.push({ field: 'createdAt', detail: 'must be an ISO 8601 date-time with a time zone' });
+  else if (createdAt.getTime() > now.getTime()) errors.push({ field: 'createdAt', detail: 'must not be later than now' });
+  else return createdAt;
+  return undefined;
 }
 
 /** The counts of a batch and the errors it adds, capped so that a job keeps the first MAX_IMPORT_ERRORS. */

@@ -33,8 +33,16 @@ export interface LinkEvent {
   /** null: the identity was unlinked by this event. */
   subject: string | null;
   createdAt: Date;
+  /** Imported links only (docs/consent.md, Import): when the link came into this registry (`createdAt` is its original time). */
+  importedAt?: Date;
   /** When an erasure rewrote identity and subject as keyed hashes. */
   erasedAt?: Date;
+}
+
+/** An imported link as stored: the link, and the key that makes it unique in its account (domain/import.ts `importKey`). */
+export interface ImportedLink extends LinkEvent {
+  importedAt: Date;
+  importKey: string;
 }
 
 /** A link refused by the no-chain rule (409, naming the field). */
@@ -134,6 +142,7 @@ export function linkJson(l: LinkEvent): Record<string, unknown> {
     identity: l.identity,
     subject: l.subject,
     createdAt: l.createdAt.toISOString(),
+    ...(l.importedAt ? { importedAt: l.importedAt.toISOString() } : {}),
     ...(l.erasedAt ? { erasedAt: l.erasedAt.toISOString() } : {}),
   };
 }
@@ -141,11 +150,22 @@ export function linkJson(l: LinkEvent): Record<string, unknown> {
 /**
  * The object a link event's log leaf is the RFC 8785 JSON of (docs/consent.md, Linked identities):
  * `type: "subject.linked"` tells it from a consent event's leaf. Fixed at insert, before any
- * erasure, so the leaf is always the link as answered. Never change it: leaves in logs would stop
- * verifying.
+ * erasure, so the leaf is always the link as answered. An imported link's leaf also holds
+ * `importedAt` (links made here have none, so their leaves are unchanged), as an imported event's
+ * does. Never change it: leaves in logs would stop verifying. The offline verifier rebuilds it
+ * from a link as answered or exported (@accord/proofs `linkLeaf`); a test keeps the two equal.
  */
 export function linkLeafJson(l: LinkEvent): Record<string, unknown> {
-  return { type: 'subject.linked', id: l.id, issuer: l.issuer, identity: l.identity, subject: l.subject, createdAt: l.createdAt.toISOString(), appId: l.appId };
+  return {
+    type: 'subject.linked',
+    id: l.id,
+    issuer: l.issuer,
+    identity: l.identity,
+    subject: l.subject,
+    createdAt: l.createdAt.toISOString(),
+    appId: l.appId,
+    ...(l.importedAt ? { importedAt: l.importedAt.toISOString() } : {}),
+  };
 }
 
 /** The leaf hash of a link event: SHA-256(0x00 ‖ JCS(linkLeafJson(link))). */

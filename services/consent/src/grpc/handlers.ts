@@ -28,6 +28,7 @@ function erasureToProto(e: ErasureRecord): consentv1.Erasure {
 function linkMessage(l: LinkEvent): consentlinksv1.SubjectLink {
   const out: consentlinksv1.SubjectLink = { id: l.id, appId: l.appId, issuer: l.issuer, identity: l.identity, createdAt: l.createdAt };
   if (l.subject !== null) out.subject = l.subject;
+  if (l.importedAt) out.importedAt = l.importedAt;
   if (l.erasedAt) out.erasedAt = l.erasedAt;
   return out;
 }
@@ -134,9 +135,11 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       if (req.until) p.until = req.until;
       if (req.cursor) p.cursor = req.cursor;
       if (req.withTotal) p.withTotal = true;
+      if (req.links) p.links = true;
       const page = await consents.exportPage(p);
       return {
         events: page.events.map(eventMessage),
+        links: (page.links ?? []).map(linkMessage),
         nextCursor: page.next ?? '',
         ...(page.total ? { total: page.total.total, totalExact: page.total.exact } : { totalExact: false }),
       };

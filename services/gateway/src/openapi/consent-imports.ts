@@ -70,6 +70,9 @@ export const consentImportsOpenApi: OpenApiFragment = {
           `\`token\` is kept when it has the token form, and the specification version is taken as sent. A line longer than ${LIMITS.importLine} characters is refused. ` +
           'A stored event keeps `createdAt` and gains `importedAt`; current states and decisions order events by `createdAt`, so an old imported event never replaces a newer one. ' +
           'Imported events get their log leaf (with `importedAt`) and count in the statistics; they are not delivered to webhooks. ' +
+          'NDJSON link lines (`"type": "subject.linked"`, the export’s lines with `links=true`: `issuer`, `identity`, `subject` or null, `createdAt`, optional `externalId`) import linked identities ' +
+          'the same way: original `createdAt`, `importedAt`, once per key, a log leaf, no webhook, counted in the progress like events; each obeys the link rules against the links stored by then ' +
+          '(identifiers as POST /consent/v0/subjects/links checks them; a link that would chain is that line’s error naming `identity` or `subject`). ' +
           'Idempotent: a line is stored once per account by its `externalId`, or else by the hash of its content; posting the same file again, or resuming after a dropped connection, ' +
           'stores nothing twice (`duplicates`). Stored events count against the account’s daily event limit; the operator sets the pace (`ACCORD_CONSENT_IMPORT_RATE`). ' +
           'Answered `202` once the body is read, with the import (`Location`: its progress at GET /consent/v0/imports/{id}, readable while the body is still being sent).',
@@ -77,7 +80,12 @@ export const consentImportsOpenApi: OpenApiFragment = {
         requestBody: {
           required: true,
           content: {
-            'application/x-ndjson': { schema: { type: 'string', description: 'One ConsentEvent JSON object per line, with optional `externalId`.' } },
+            'application/x-ndjson': {
+              schema: {
+                type: 'string',
+                description: 'One ConsentEvent JSON object per line (or a ConsentExportLinkLine, `type: "subject.linked"`), with optional `externalId`.',
+              },
+            },
             'text/csv': { schema: { type: 'string', description: 'A header row, then one event per line.' } },
           },
         },

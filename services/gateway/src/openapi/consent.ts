@@ -354,7 +354,10 @@ export const consentOpenApi: OpenApiFragment = {
           `at most ${EXPORT_JSON_MAX_DOC} events (413 beyond, use NDJSON); without \`subject\`, or with \`cursor\`, the JSON form is a 400. NDJSON is the default (no Accept, \`*/*\`). ` +
           'With `format=jsonld` or `Accept: application/ld+json`: NDJSON still, each line the event’s ISO/IEC TS 27560 record in W3C DPV JSON-LD (DpvJsonLd, `@context` first) instead of a ConsentEvent; ' +
           'a withdrawal is told from a refusal by the events before it in the stream (without since, appId and cursor the stream holds them; otherwise a `false` with no earlier event in the stream is `dpv:ConsentStatusInvalidForProcessing`), ' +
-          'and a specification DPV cannot say gives the record from the event alone (a stream cannot answer 406).',
+          'and a specification DPV cannot say gives the record from the event alone (a stream cannot answer 406). ' +
+          'With `links=true` (NDJSON only): the account’s link events (linked identities) too, as lines of their own among the events by id, each the link as answered with `"type": "subject.linked"` (ConsentExportLinkLine; ' +
+          'consent event lines never carry `type`), filtered by since, until, appId (the linking application) and subject (links naming it as identity or subject); the cursor resumes both. ' +
+          'POST /consent/v0/imports reads such a file back, links included. Without it every line is a consent event, as before.',
         security,
         parameters: queryParameters(consentSchemas.ConsentExportQuery as QuerySchema),
         responses: {
@@ -373,7 +376,10 @@ export const consentOpenApi: OpenApiFragment = {
               Vary: { description: '`Accept, Accept-Encoding`.', schema: { type: 'string' } },
             },
             content: {
-              'application/x-ndjson': { schema: ref('ConsentEvent') },
+              'application/x-ndjson': {
+                schema: { oneOf: [ref('ConsentEvent'), ref('ConsentExportLinkLine')] },
+                description: 'One line: a ConsentEvent, or with `links=true` also a ConsentExportLinkLine (`type: "subject.linked"`).',
+              },
               'application/json': { schema: ref('ConsentSubjectExport') },
             },
           },

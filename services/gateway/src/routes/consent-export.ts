@@ -3,13 +3,28 @@ import { constants as zlibConstants, createGzip, type Gzip } from 'node:zlib';
 import type { Request, Response, Router } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { isServiceError, type FieldError } from '@accord/common';
-import { consentEventJson, contracts, type consentv1 } from '@accord/proto';
+import { consentEventJson, contracts, type consentlinksv1, type consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { linkJson } from './consent-links';
 import { wireDate } from '../date-time';
 import { validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 import { ExportRecords } from './dpv';
+
+/**
+ * The lines of an export page with links (`links=true`): events and link events by id, each link
+ * as answered with `type: "subject.linked"` first (consent event lines never carry `type`).
+ */
+async function exportLines(events: consentv1.ConsentEvent[], links: consentlinksv1.SubjectLink[]): Promise<string> {
+  const all: Array<{ id: string; line: Record<string, unknown> }> = [
+    ...events.map((e) => ({ id: e.id, line: consentEventJson(e) as unknown as Record<string, unknown> })),
+    ...links.map((l) => ({ id: l.id, line: { type: contracts.consent.LINK_LINE_TYPE, ...linkJson(l) } })),
+  ];
+  return all
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((x) => `${JSON.stringify(x.line)}\n`)
+    .join('');
+}
 
 /** Events per page an export reads (its memory bound). */
 const EXPORT_PAGE = contracts.consent.LIMITS.exportPage;
@@ -78,7 +93,16 @@ export class ExportBody {
 export function exportRoutes(r: Router, ctx: GatewayContext): void {
   const consent = ctx.clients.consent;
   r.get('/consents/export', validateQuery('ConsentExportQuery'), async (req, res) => {
-    const q = res.locals.query as { since?: string; until?: string; appId?: string; target?: string; subject?: string; cursor?: string; format?: string };
+    const q = res.locals.query as {
+      since?: string;
+      until?: string;
+      appId?: string;
+      target?: string;
+      subject?: string;
+      cursor?: string;
+      format?: string;
+      links?: boolean;
+    };
     // the answer depends on both: say so to caches
     res.setHeader('Vary', 'Accept, Accept-Encoding');
     const filters: Omit<consentv1.ExportConsentsRequest, 'accountId' | 'cursor' | 'limit' | 'withTotal'> = {};
@@ -89,7 +113,20 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
     if (q.subject) filters.subject = q.subject;
     const base = { accountId: req.auth!.accountId, cursor: q.cursor ?? '', limit: EXPORT_PAGE, withTotal: false, ...filters };
     const preferred = req.accepts(['application/x-ndjson', 'application/json', contracts.dpv.JSONLD_MEDIA_TYPE]);
-    if (contracts.dpv.wantsJsonLd(q.format, preferred)) {
+    if (q.links) {
+      // link lines are NDJSON of the REST form: neither DPV records nor the one-subject document (which lists its links already)
+      const jsonLd = contracts.dpv.wantsJsonLd(q.format, preferred);
+      if (jsonLd || preferred === 'application/json')
+        throw HttpProblem.validation([
+          {
+            field: 'links',
+            message: jsonLd
+              ? 'is for the NDJSON export of events and links; DPV JSON-LD records are of consent events only'
+              : 'is for the NDJSON export; the JSON subject export lists the subject’s links (`links`) already',
+          },
+        ]);
+      await ndjsonExport(req, res, { ...base, links: true }, exportLines);
+    } else if (contracts.dpv.wantsJsonLd(q.format, preferred)) {
       // one DPV JSON-LD record per line; the state before an event is known when the stream holds its whole history
       const records = new ExportRecords(ctx, base.accountId, !q.since && !q.appId && !q.cursor);
       await ndjsonExport(req, res, base, (events) => records.lines(events));
@@ -143,7 +180,8 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
     req: Request,
     res: Response,
     base: consentv1.ExportConsentsRequest,
-    lines: (events: consentv1.ConsentEvent[]) => Promise<string> = async (events) => events.map((e) => `${JSON.stringify(consentEventJson(e))}\n`).join(''),
+    lines: (events: consentv1.ConsentEvent[], links: consentlinksv1.SubjectLink[]) => Promise<string> = async (events) =>
+      events.map((e) => `${JSON.stringify(consentEventJson(e))}\n`).join(''),
   ) {
     // the first page (and the size estimate) before the headers, so that a bad request is still a problem answer
     let page = await consent.exportConsents({ ...base, withTotal: true });
@@ -157,7 +195,7 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
         // database and the client's network overlap instead of taking turns
         const next = page.nextCursor ? consent.exportConsents({ ...base, cursor: page.nextCursor }) : undefined;
         next?.catch(() => undefined); // awaited below, unless the client left
-        const chunk = await lines(page.events);
+        const chunk = await lines(page.events, page.links);
         // wait until the client has taken this page before taking another
         if (chunk) await out.write(chunk);
         if (out.closed || !next) break;

@@ -12,6 +12,7 @@ export function linkJson(l: consentlinksv1.SubjectLink): contracts.links.Subject
     identity: l.identity,
     subject: l.subject ?? null,
     createdAt: l.createdAt!.toISOString(),
+    ...(l.importedAt ? { importedAt: l.importedAt.toISOString() } : {}),
     ...(l.erasedAt ? { erasedAt: l.erasedAt.toISOString() } : {}),
   };
 }

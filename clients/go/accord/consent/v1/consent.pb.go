@@ -3040,7 +3040,12 @@ type ExportConsentsRequest struct {
 	Limit int32 `protobuf:"varint,8,opt,name=limit,proto3" json:"limit,omitempty"`
 	// Also estimate how many events the whole export holds from this cursor on (the first page
 	// of an export asks; see `total`).
-	WithTotal     bool `protobuf:"varint,9,opt,name=with_total,json=withTotal,proto3" json:"with_total,omitempty"`
+	WithTotal bool `protobuf:"varint,9,opt,name=with_total,json=withTotal,proto3" json:"with_total,omitempty"`
+	// Also the account's link events (linked identities), within the same bounds: since/until and
+	// the cursor, app_id (the linking application), subject (links naming it as identity or
+	// subject). INVALID_ARGUMENT with target (a link names none). A page is then the first `limit`
+	// events and links together by id, and next_cursor resumes both.
+	Links         *bool `protobuf:"varint,10,opt,name=links,proto3,oneof" json:"links,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3138,9 +3143,18 @@ func (x *ExportConsentsRequest) GetWithTotal() bool {
 	return false
 }
 
+func (x *ExportConsentsRequest) GetLinks() bool {
+	if x != nil && x.Links != nil {
+		return *x.Links
+	}
+	return false
+}
+
 type ExportConsentsResponse struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Events []*ConsentEvent        `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
+	// With `links`: the page's link events, oldest first (merge them with `events` by id).
+	Links []*SubjectLink `protobuf:"bytes,5,rep,name=links,proto3" json:"links,omitempty"`
 	// Empty when there are no further events.
 	NextCursor string `protobuf:"bytes,2,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
 	// With with_total: an estimate of the events the export holds from the request's cursor on
@@ -3186,6 +3200,13 @@ func (*ExportConsentsResponse) Descriptor() ([]byte, []int) {
 func (x *ExportConsentsResponse) GetEvents() []*ConsentEvent {
 	if x != nil {
 		return x.Events
+	}
+	return nil
+}
+
+func (x *ExportConsentsResponse) GetLinks() []*SubjectLink {
+	if x != nil {
+		return x.Links
 	}
 	return nil
 }
@@ -3764,7 +3785,7 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x06issuer\x18\x03 \x01(\tR\x06issuer\x12\x18\n" +
 	"\atargets\x18\x04 \x03(\tR\atargets\"S\n" +
 	"\x18GetCurrentStatesResponse\x127\n" +
-	"\x06events\x18\x01 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\x06events\"\xff\x02\n" +
+	"\x06events\x18\x01 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\x06events\"\xa4\x03\n" +
 	"\x15ExportConsentsRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x1a\n" +
@@ -3776,15 +3797,19 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x06cursor\x18\a \x01(\tR\x06cursor\x12\x14\n" +
 	"\x05limit\x18\b \x01(\x05R\x05limit\x12\x1d\n" +
 	"\n" +
-	"with_total\x18\t \x01(\bR\twithTotalB\t\n" +
+	"with_total\x18\t \x01(\bR\twithTotal\x12\x19\n" +
+	"\x05links\x18\n" +
+	" \x01(\bH\x05R\x05links\x88\x01\x01B\t\n" +
 	"\a_app_idB\t\n" +
 	"\a_targetB\n" +
 	"\n" +
 	"\b_subjectB\b\n" +
 	"\x06_sinceB\b\n" +
-	"\x06_until\"\xb8\x01\n" +
+	"\x06_untilB\b\n" +
+	"\x06_links\"\xee\x01\n" +
 	"\x16ExportConsentsResponse\x127\n" +
-	"\x06events\x18\x01 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\x06events\x12\x1f\n" +
+	"\x06events\x18\x01 \x03(\v2\x1f.accord.consent.v1.ConsentEventR\x06events\x124\n" +
+	"\x05links\x18\x05 \x03(\v2\x1e.accord.consent.v1.SubjectLinkR\x05links\x12\x1f\n" +
 	"\vnext_cursor\x18\x02 \x01(\tR\n" +
 	"nextCursor\x12\x19\n" +
 	"\x05total\x18\x03 \x01(\x03H\x00R\x05total\x88\x01\x01\x12\x1f\n" +
@@ -3938,57 +3963,58 @@ var file_accord_consent_v1_consent_proto_depIdxs = []int32{
 	47, // 30: accord.consent.v1.ExportConsentsRequest.since:type_name -> google.protobuf.Timestamp
 	47, // 31: accord.consent.v1.ExportConsentsRequest.until:type_name -> google.protobuf.Timestamp
 	18, // 32: accord.consent.v1.ExportConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	47, // 33: accord.consent.v1.ExportSubjectRequest.since:type_name -> google.protobuf.Timestamp
-	47, // 34: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
-	18, // 35: accord.consent.v1.SubjectExport.events:type_name -> accord.consent.v1.ConsentEvent
-	18, // 36: accord.consent.v1.SubjectExport.current:type_name -> accord.consent.v1.ConsentEvent
-	49, // 37: accord.consent.v1.SubjectExport.links:type_name -> accord.consent.v1.SubjectLink
-	50, // 38: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
-	19, // 39: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
-	21, // 40: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
-	24, // 41: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
-	31, // 42: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
-	26, // 43: accord.consent.v1.ConsentService.SearchConsentsBatch:input_type -> accord.consent.v1.SearchConsentsBatchRequest
-	33, // 44: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
-	35, // 45: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
-	39, // 46: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
-	41, // 47: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
-	43, // 48: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
-	45, // 49: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
-	9,  // 50: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
-	11, // 51: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
-	13, // 52: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
-	5,  // 53: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
-	7,  // 54: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
-	0,  // 55: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
-	51, // 56: accord.consent.v1.ConsentService.LinkSubject:input_type -> accord.consent.v1.LinkSubjectRequest
-	52, // 57: accord.consent.v1.ConsentService.ListSubjectLinks:input_type -> accord.consent.v1.ListSubjectLinksRequest
-	22, // 58: accord.consent.v1.ConsentService.GetConsentRecord:input_type -> accord.consent.v1.GetConsentRecordRequest
-	20, // 59: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
-	18, // 60: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
-	25, // 61: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
-	32, // 62: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
-	27, // 63: accord.consent.v1.ConsentService.SearchConsentsBatch:output_type -> accord.consent.v1.SearchConsentsBatchResponse
-	34, // 64: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
-	38, // 65: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
-	40, // 66: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
-	42, // 67: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
-	44, // 68: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
-	46, // 69: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
-	10, // 70: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
-	12, // 71: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
-	14, // 72: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
-	6,  // 73: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
-	8,  // 74: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
-	2,  // 75: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
-	49, // 76: accord.consent.v1.ConsentService.LinkSubject:output_type -> accord.consent.v1.SubjectLink
-	53, // 77: accord.consent.v1.ConsentService.ListSubjectLinks:output_type -> accord.consent.v1.ListSubjectLinksResponse
-	23, // 78: accord.consent.v1.ConsentService.GetConsentRecord:output_type -> accord.consent.v1.ConsentRecord
-	59, // [59:79] is the sub-list for method output_type
-	39, // [39:59] is the sub-list for method input_type
-	39, // [39:39] is the sub-list for extension type_name
-	39, // [39:39] is the sub-list for extension extendee
-	0,  // [0:39] is the sub-list for field type_name
+	49, // 33: accord.consent.v1.ExportConsentsResponse.links:type_name -> accord.consent.v1.SubjectLink
+	47, // 34: accord.consent.v1.ExportSubjectRequest.since:type_name -> google.protobuf.Timestamp
+	47, // 35: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
+	18, // 36: accord.consent.v1.SubjectExport.events:type_name -> accord.consent.v1.ConsentEvent
+	18, // 37: accord.consent.v1.SubjectExport.current:type_name -> accord.consent.v1.ConsentEvent
+	49, // 38: accord.consent.v1.SubjectExport.links:type_name -> accord.consent.v1.SubjectLink
+	50, // 39: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
+	19, // 40: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
+	21, // 41: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
+	24, // 42: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
+	31, // 43: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
+	26, // 44: accord.consent.v1.ConsentService.SearchConsentsBatch:input_type -> accord.consent.v1.SearchConsentsBatchRequest
+	33, // 45: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
+	35, // 46: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
+	39, // 47: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
+	41, // 48: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
+	43, // 49: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
+	45, // 50: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
+	9,  // 51: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
+	11, // 52: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
+	13, // 53: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
+	5,  // 54: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
+	7,  // 55: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
+	0,  // 56: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
+	51, // 57: accord.consent.v1.ConsentService.LinkSubject:input_type -> accord.consent.v1.LinkSubjectRequest
+	52, // 58: accord.consent.v1.ConsentService.ListSubjectLinks:input_type -> accord.consent.v1.ListSubjectLinksRequest
+	22, // 59: accord.consent.v1.ConsentService.GetConsentRecord:input_type -> accord.consent.v1.GetConsentRecordRequest
+	20, // 60: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
+	18, // 61: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
+	25, // 62: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
+	32, // 63: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
+	27, // 64: accord.consent.v1.ConsentService.SearchConsentsBatch:output_type -> accord.consent.v1.SearchConsentsBatchResponse
+	34, // 65: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
+	38, // 66: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
+	40, // 67: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
+	42, // 68: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
+	44, // 69: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
+	46, // 70: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
+	10, // 71: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
+	12, // 72: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
+	14, // 73: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
+	6,  // 74: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
+	8,  // 75: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
+	2,  // 76: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
+	49, // 77: accord.consent.v1.ConsentService.LinkSubject:output_type -> accord.consent.v1.SubjectLink
+	53, // 78: accord.consent.v1.ConsentService.ListSubjectLinks:output_type -> accord.consent.v1.ListSubjectLinksResponse
+	23, // 79: accord.consent.v1.ConsentService.GetConsentRecord:output_type -> accord.consent.v1.ConsentRecord
+	60, // [60:80] is the sub-list for method output_type
+	40, // [40:60] is the sub-list for method input_type
+	40, // [40:40] is the sub-list for extension type_name
+	40, // [40:40] is the sub-list for extension extendee
+	0,  // [0:40] is the sub-list for field type_name
 }
 
 func init() { file_accord_consent_v1_consent_proto_init() }

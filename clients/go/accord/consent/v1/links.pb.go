@@ -113,7 +113,9 @@ type SubjectLink struct {
 	Subject   *string                `protobuf:"bytes,5,opt,name=subject,proto3,oneof" json:"subject,omitempty"`
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	// When an erasure replaced identity and subject by keyed hashes.
-	ErasedAt      *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=erased_at,json=erasedAt,proto3,oneof" json:"erased_at,omitempty"`
+	ErasedAt *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=erased_at,json=erasedAt,proto3,oneof" json:"erased_at,omitempty"`
+	// Imported links only: when the link came into this registry (created_at is its original time).
+	ImportedAt    *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=imported_at,json=importedAt,proto3,oneof" json:"imported_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -193,6 +195,13 @@ func (x *SubjectLink) GetCreatedAt() *timestamppb.Timestamp {
 func (x *SubjectLink) GetErasedAt() *timestamppb.Timestamp {
 	if x != nil {
 		return x.ErasedAt
+	}
+	return nil
+}
+
+func (x *SubjectLink) GetImportedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ImportedAt
 	}
 	return nil
 }
@@ -350,7 +359,7 @@ const file_accord_consent_v1_links_proto_rawDesc = "" +
 	"\bidentity\x18\x04 \x01(\tR\bidentity\x12\x1d\n" +
 	"\asubject\x18\x05 \x01(\tH\x00R\asubject\x88\x01\x01B\n" +
 	"\n" +
-	"\b_subject\"\x9a\x02\n" +
+	"\b_subject\"\xec\x02\n" +
 	"\vSubjectLink\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x15\n" +
 	"\x06app_id\x18\x02 \x01(\tR\x05appId\x12\x16\n" +
@@ -359,11 +368,14 @@ const file_accord_consent_v1_links_proto_rawDesc = "" +
 	"\asubject\x18\x05 \x01(\tH\x00R\asubject\x88\x01\x01\x129\n" +
 	"\n" +
 	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12<\n" +
-	"\terased_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampH\x01R\berasedAt\x88\x01\x01B\n" +
+	"\terased_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampH\x01R\berasedAt\x88\x01\x01\x12@\n" +
+	"\vimported_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampH\x02R\n" +
+	"importedAt\x88\x01\x01B\n" +
 	"\n" +
 	"\b_subjectB\f\n" +
 	"\n" +
-	"_erased_at\"\xf6\x01\n" +
+	"_erased_atB\x0e\n" +
+	"\f_imported_at\"\xf6\x01\n" +
 	"\x17ListSubjectLinksRequest\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x01 \x01(\tR\taccountId\x12\x16\n" +
@@ -406,13 +418,14 @@ var file_accord_consent_v1_links_proto_goTypes = []any{
 var file_accord_consent_v1_links_proto_depIdxs = []int32{
 	4, // 0: accord.consent.v1.SubjectLink.created_at:type_name -> google.protobuf.Timestamp
 	4, // 1: accord.consent.v1.SubjectLink.erased_at:type_name -> google.protobuf.Timestamp
-	5, // 2: accord.consent.v1.ListSubjectLinksRequest.page:type_name -> accord.common.v1.PageRequest
-	1, // 3: accord.consent.v1.ListSubjectLinksResponse.links:type_name -> accord.consent.v1.SubjectLink
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	4, // 2: accord.consent.v1.SubjectLink.imported_at:type_name -> google.protobuf.Timestamp
+	5, // 3: accord.consent.v1.ListSubjectLinksRequest.page:type_name -> accord.common.v1.PageRequest
+	1, // 4: accord.consent.v1.ListSubjectLinksResponse.links:type_name -> accord.consent.v1.SubjectLink
+	5, // [5:5] is the sub-list for method output_type
+	5, // [5:5] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_accord_consent_v1_links_proto_init() }

@@ -538,7 +538,7 @@ class GetCurrentStatesResponse(_message.Message):
     def __init__(self, events: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ...) -> None: ...
 
 class ExportConsentsRequest(_message.Message):
-    __slots__ = ("account_id", "app_id", "target", "subject", "since", "until", "cursor", "limit", "with_total")
+    __slots__ = ("account_id", "app_id", "target", "subject", "since", "until", "cursor", "limit", "with_total", "links")
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
     APP_ID_FIELD_NUMBER: _ClassVar[int]
     TARGET_FIELD_NUMBER: _ClassVar[int]
@@ -548,6 +548,7 @@ class ExportConsentsRequest(_message.Message):
     CURSOR_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     WITH_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    LINKS_FIELD_NUMBER: _ClassVar[int]
     account_id: str
     app_id: str
     target: str
@@ -557,19 +558,22 @@ class ExportConsentsRequest(_message.Message):
     cursor: str
     limit: int
     with_total: bool
-    def __init__(self, account_id: _Optional[str] = ..., app_id: _Optional[str] = ..., target: _Optional[str] = ..., subject: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., cursor: _Optional[str] = ..., limit: _Optional[int] = ..., with_total: _Optional[bool] = ...) -> None: ...
+    links: bool
+    def __init__(self, account_id: _Optional[str] = ..., app_id: _Optional[str] = ..., target: _Optional[str] = ..., subject: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., cursor: _Optional[str] = ..., limit: _Optional[int] = ..., with_total: _Optional[bool] = ..., links: _Optional[bool] = ...) -> None: ...
 
 class ExportConsentsResponse(_message.Message):
-    __slots__ = ("events", "next_cursor", "total", "total_exact")
+    __slots__ = ("events", "links", "next_cursor", "total", "total_exact")
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    LINKS_FIELD_NUMBER: _ClassVar[int]
     NEXT_CURSOR_FIELD_NUMBER: _ClassVar[int]
     TOTAL_FIELD_NUMBER: _ClassVar[int]
     TOTAL_EXACT_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[ConsentEvent]
+    links: _containers.RepeatedCompositeFieldContainer[_links_pb2.SubjectLink]
     next_cursor: str
     total: int
     total_exact: bool
-    def __init__(self, events: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ..., next_cursor: _Optional[str] = ..., total: _Optional[int] = ..., total_exact: _Optional[bool] = ...) -> None: ...
+    def __init__(self, events: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ..., links: _Optional[_Iterable[_Union[_links_pb2.SubjectLink, _Mapping]]] = ..., next_cursor: _Optional[str] = ..., total: _Optional[int] = ..., total_exact: _Optional[bool] = ...) -> None: ...
 
 class ExportSubjectRequest(_message.Message):
     __slots__ = ("account_id", "subject", "app_id", "target", "since", "until")

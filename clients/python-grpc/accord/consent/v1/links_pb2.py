@@ -26,7 +26,7 @@ from accord.common.v1 import common_pb2 as accord_dot_common_dot_v1_dot_common__
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61\x63\x63ord/consent/v1/links.proto\x12\x11\x61\x63\x63ord.consent.v1\x1a\x1d\x61\x63\x63ord/common/v1/common.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"|\n\x12LinkSubjectRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61pp_id\x18\x02 \x01(\t\x12\x0e\n\x06issuer\x18\x03 \x01(\t\x12\x10\n\x08identity\x18\x04 \x01(\t\x12\x14\n\x07subject\x18\x05 \x01(\tH\x00\x88\x01\x01\x42\n\n\x08_subject\"\xdf\x01\n\x0bSubjectLink\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x61pp_id\x18\x02 \x01(\t\x12\x0e\n\x06issuer\x18\x03 \x01(\t\x12\x10\n\x08identity\x18\x04 \x01(\t\x12\x14\n\x07subject\x18\x05 \x01(\tH\x00\x88\x01\x01\x12.\n\ncreated_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\terased_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x01\x88\x01\x01\x42\n\n\x08_subjectB\x0c\n\n_erased_at\"\xc1\x01\n\x17ListSubjectLinksRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06issuer\x18\x02 \x01(\t\x12\x15\n\x08identity\x18\x03 \x01(\tH\x00\x88\x01\x01\x12\x14\n\x07subject\x18\x04 \x01(\tH\x01\x88\x01\x01\x12\x0f\n\x07history\x18\x05 \x01(\x08\x12+\n\x04page\x18\x06 \x01(\x0b\x32\x1d.accord.common.v1.PageRequestB\x0b\n\t_identityB\n\n\x08_subject\"^\n\x18ListSubjectLinksResponse\x12-\n\x05links\x18\x01 \x03(\x0b\x32\x1e.accord.consent.v1.SubjectLink\x12\x13\n\x0bnext_cursor\x18\x02 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1d\x61\x63\x63ord/consent/v1/links.proto\x12\x11\x61\x63\x63ord.consent.v1\x1a\x1d\x61\x63\x63ord/common/v1/common.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"|\n\x12LinkSubjectRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06\x61pp_id\x18\x02 \x01(\t\x12\x0e\n\x06issuer\x18\x03 \x01(\t\x12\x10\n\x08identity\x18\x04 \x01(\t\x12\x14\n\x07subject\x18\x05 \x01(\tH\x00\x88\x01\x01\x42\n\n\x08_subject\"\xa5\x02\n\x0bSubjectLink\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0e\n\x06\x61pp_id\x18\x02 \x01(\t\x12\x0e\n\x06issuer\x18\x03 \x01(\t\x12\x10\n\x08identity\x18\x04 \x01(\t\x12\x14\n\x07subject\x18\x05 \x01(\tH\x00\x88\x01\x01\x12.\n\ncreated_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\terased_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x01\x88\x01\x01\x12\x34\n\x0bimported_at\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.TimestampH\x02\x88\x01\x01\x42\n\n\x08_subjectB\x0c\n\n_erased_atB\x0e\n\x0c_imported_at\"\xc1\x01\n\x17ListSubjectLinksRequest\x12\x12\n\naccount_id\x18\x01 \x01(\t\x12\x0e\n\x06issuer\x18\x02 \x01(\t\x12\x15\n\x08identity\x18\x03 \x01(\tH\x00\x88\x01\x01\x12\x14\n\x07subject\x18\x04 \x01(\tH\x01\x88\x01\x01\x12\x0f\n\x07history\x18\x05 \x01(\x08\x12+\n\x04page\x18\x06 \x01(\x0b\x32\x1d.accord.common.v1.PageRequestB\x0b\n\t_identityB\n\n\x08_subject\"^\n\x18ListSubjectLinksResponse\x12-\n\x05links\x18\x01 \x03(\x0b\x32\x1e.accord.consent.v1.SubjectLink\x12\x13\n\x0bnext_cursor\x18\x02 \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,9 +36,9 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_LINKSUBJECTREQUEST']._serialized_start=116
   _globals['_LINKSUBJECTREQUEST']._serialized_end=240
   _globals['_SUBJECTLINK']._serialized_start=243
-  _globals['_SUBJECTLINK']._serialized_end=466
-  _globals['_LISTSUBJECTLINKSREQUEST']._serialized_start=469
-  _globals['_LISTSUBJECTLINKSREQUEST']._serialized_end=662
-  _globals['_LISTSUBJECTLINKSRESPONSE']._serialized_start=664
-  _globals['_LISTSUBJECTLINKSRESPONSE']._serialized_end=758
+  _globals['_SUBJECTLINK']._serialized_end=536
+  _globals['_LISTSUBJECTLINKSREQUEST']._serialized_start=539
+  _globals['_LISTSUBJECTLINKSREQUEST']._serialized_end=732
+  _globals['_LISTSUBJECTLINKSRESPONSE']._serialized_start=734
+  _globals['_LISTSUBJECTLINKSRESPONSE']._serialized_end=828
 # @@protoc_insertion_point(module_scope)

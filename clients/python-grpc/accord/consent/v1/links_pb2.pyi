@@ -25,7 +25,7 @@ class LinkSubjectRequest(_message.Message):
     def __init__(self, account_id: _Optional[str] = ..., app_id: _Optional[str] = ..., issuer: _Optional[str] = ..., identity: _Optional[str] = ..., subject: _Optional[str] = ...) -> None: ...
 
 class SubjectLink(_message.Message):
-    __slots__ = ("id", "app_id", "issuer", "identity", "subject", "created_at", "erased_at")
+    __slots__ = ("id", "app_id", "issuer", "identity", "subject", "created_at", "erased_at", "imported_at")
     ID_FIELD_NUMBER: _ClassVar[int]
     APP_ID_FIELD_NUMBER: _ClassVar[int]
     ISSUER_FIELD_NUMBER: _ClassVar[int]
@@ -33,6 +33,7 @@ class SubjectLink(_message.Message):
     SUBJECT_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     ERASED_AT_FIELD_NUMBER: _ClassVar[int]
+    IMPORTED_AT_FIELD_NUMBER: _ClassVar[int]
     id: str
     app_id: str
     issuer: str
@@ -40,7 +41,8 @@ class SubjectLink(_message.Message):
     subject: str
     created_at: _timestamp_pb2.Timestamp
     erased_at: _timestamp_pb2.Timestamp
-    def __init__(self, id: _Optional[str] = ..., app_id: _Optional[str] = ..., issuer: _Optional[str] = ..., identity: _Optional[str] = ..., subject: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., erased_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    imported_at: _timestamp_pb2.Timestamp
+    def __init__(self, id: _Optional[str] = ..., app_id: _Optional[str] = ..., issuer: _Optional[str] = ..., identity: _Optional[str] = ..., subject: _Optional[str] = ..., created_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., erased_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., imported_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class ListSubjectLinksRequest(_message.Message):
     __slots__ = ("account_id", "issuer", "identity", "subject", "history", "page")

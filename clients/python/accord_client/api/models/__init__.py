@@ -4,6 +4,7 @@ from .consent_consistency_proof import ConsentConsistencyProof
 from .consent_erase_request import ConsentEraseRequest
 from .consent_erasure import ConsentErasure
 from .consent_event import ConsentEvent
+from .consent_export_link_line import ConsentExportLinkLine
 from .consent_form_request import ConsentFormRequest
 from .consent_form_request_action import ConsentFormRequestAction
 from .consent_form_request_gpc import ConsentFormRequestGpc
@@ -49,6 +50,7 @@ __all__ = (
     "ConsentEraseRequest",
     "ConsentErasure",
     "ConsentEvent",
+    "ConsentExportLinkLine",
     "ConsentFormRequest",
     "ConsentFormRequestAction",
     "ConsentFormRequestGpc",

@@ -32,6 +32,8 @@ class SubjectLink:
             identity (str):
             subject (None | str): null: this event unlinked the identity.
             created_at (datetime.datetime):
+            imported_at (datetime.datetime | Unset): Imported links only (POST /consent/v0/imports): when the link came into
+                this registry; `createdAt` is its original time.
             erased_at (datetime.datetime | Unset): When an erasure replaced identity and subject by keyed hashes.
      """
 
@@ -41,6 +43,7 @@ class SubjectLink:
     identity: str
     subject: None | str
     created_at: datetime.datetime
+    imported_at: datetime.datetime | Unset = UNSET
     erased_at: datetime.datetime | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -62,6 +65,10 @@ class SubjectLink:
 
         created_at = self.created_at.isoformat()
 
+        imported_at: str | Unset = UNSET
+        if not isinstance(self.imported_at, Unset):
+            imported_at = self.imported_at.isoformat()
+
         erased_at: str | Unset = UNSET
         if not isinstance(self.erased_at, Unset):
             erased_at = self.erased_at.isoformat()
@@ -77,6 +84,8 @@ class SubjectLink:
             "subject": subject,
             "createdAt": created_at,
         })
+        if imported_at is not UNSET:
+            field_dict["importedAt"] = imported_at
         if erased_at is not UNSET:
             field_dict["erasedAt"] = erased_at
 
@@ -108,6 +117,16 @@ class SubjectLink:
 
 
 
+        _imported_at = d.pop("importedAt", UNSET)
+        imported_at: datetime.datetime | Unset
+        if isinstance(_imported_at,  Unset):
+            imported_at = UNSET
+        else:
+            imported_at = datetime.datetime.fromisoformat(_imported_at)
+
+
+
+
         _erased_at = d.pop("erasedAt", UNSET)
         erased_at: datetime.datetime | Unset
         if isinstance(_erased_at,  Unset):
@@ -125,6 +144,7 @@ class SubjectLink:
             identity=identity,
             subject=subject,
             created_at=created_at,
+            imported_at=imported_at,
             erased_at=erased_at,
         )
 

@@ -3,6 +3,7 @@ import type { LinkEvent } from '../../domain/link';
 
 const copy = (l: LinkEvent): LinkEvent => {
   const out = { ...l, createdAt: new Date(l.createdAt) };
+  if (l.importedAt) out.importedAt = new Date(l.importedAt);
   if (l.erasedAt) out.erasedAt = new Date(l.erasedAt);
   return out;
 };
@@ -10,6 +11,8 @@ const copy = (l: LinkEvent): LinkEvent => {
 /** The link events in memory (the reference of the contract test); `call` records each call and throws a planned fault. */
 export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
   const links = new Map<string, LinkEvent>();
+  /** Imported links: import key → link id. */
+  const keys = new Map<string, string>();
   /** The outbox: link id → due time and claim. */
   const outbox = new Map<string, { pub: Date; claim?: string }>();
   /** The log's queue: link id → its leaf hash, until sequenced. */
@@ -108,6 +111,35 @@ export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
     async inClear(accountId, name, issuer, limit) {
       call('links.inClear');
       return newest((l) => l.accountId === accountId && (issuer === undefined || l.issuer === issuer) && (l.identity === name || l.subject === name), limit);
+    },
+    async exportPage(q) {
+      call('links.exportPage');
+      return [...links.values()]
+        .filter(
+          (l) =>
+            l.accountId === q.accountId &&
+            (q.appId === undefined || l.appId === q.appId) &&
+            (q.subject === undefined || l.identity === q.subject || l.subject === q.subject) &&
+            (q.after === undefined || l.id > q.after) &&
+            (q.from === undefined || l.id >= q.from) &&
+            (q.before === undefined || l.id < q.before),
+        )
+        .sort((x, y) => (x.id < y.id ? -1 : 1))
+        .slice(0, q.limit)
+        .map(copy);
+    },
+    async insertImported(link, leafHash) {
+      call('links.insertImported');
+      if (keys.has(link.importKey) || links.has(link.id)) return false;
+      const { importKey, ...rest } = link;
+      keys.set(importKey, link.id);
+      links.set(link.id, copy(rest));
+      logq.set(link.id, Buffer.from(leafHash));
+      return true;
+    },
+    async importedKeys(asked) {
+      call('links.importedKeys');
+      return new Set(asked.filter((k) => keys.has(k)));
     },
     async rewrite(rewrites) {
       call('links.rewrite');

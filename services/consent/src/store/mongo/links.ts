@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { LinkStore } from '../../app/ports';
+import { isDuplicateKey } from '@accord/common';
 import type { LinkEvent } from '../../domain/link';
 import { driverCollection } from './models';
 
@@ -8,9 +9,12 @@ import { driverCollection } from './models';
  * (time-ordered hex). Never changed once inserted, except by erasure (identity and subject become
  * keyed hashes, `erasedAt` set).
  */
-export interface LinkDoc extends Omit<LinkEvent, 'id' | 'erasedAt'> {
+export interface LinkDoc extends Omit<LinkEvent, 'id' | 'erasedAt' | 'importedAt'> {
   _id: string;
   erasedAt?: Date;
+  /** Imported links: when, and the key that stores the line once in its account (`import_key` of consent_events' kind). */
+  importedAt?: Date;
+  importKey?: string;
   /** The outbox: due for the relay from then on, until published (`subject.linked`); `claim` names the relay round that took it. */
   pub?: Date;
   claim?: string;
@@ -30,6 +34,8 @@ export function defineLinkModel(conn: Connection): Model<LinkDoc> {
       subject: { type: String, default: null },
       createdAt: { type: Date, required: true },
       erasedAt: Date,
+      importedAt: Date,
+      importKey: String,
       pub: Date,
       claim: String,
       logq: String,
@@ -45,6 +51,10 @@ export function defineLinkModel(conn: Connection): Model<LinkDoc> {
   links.index({ accountId: 1, identity: 1, issuer: 1, _id: -1 }, { name: 'identity_links' });
   // the links naming a subject (a subject without links costs one empty index probe)
   links.index({ accountId: 1, subject: 1, issuer: 1, _id: -1 }, { name: 'subject_links' });
+  // the account's links in id order: the NDJSON export with links=true
+  links.index({ accountId: 1, _id: 1 }, { name: 'account_links' });
+  // an imported link is stored once per key (the key begins with the account; sparse: links made here have none)
+  links.index({ importKey: 1 }, { name: 'link_import_key', unique: true, sparse: true });
   return conn.model('ConsentLink', links);
 }
 
@@ -58,6 +68,7 @@ const linkOf = ({ _id, ...d }: LinkDoc): LinkEvent => {
     subject: d.subject ?? null,
     createdAt: d.createdAt,
   };
+  if (d.importedAt) out.importedAt = d.importedAt;
   if (d.erasedAt) out.erasedAt = d.erasedAt;
   return out;
 };
@@ -154,6 +165,42 @@ export function mongoLinkStore(model: Model<LinkDoc>): LinkStore {
         .limit(limit)
         .toArray();
       return docs.map(linkOf);
+    },
+    /** Served by `account_links`, or with a subject by `identity_links` and `subject_links` (an $or of two index scans). */
+    async exportPage(q) {
+      const base: Record<string, unknown> = { accountId: q.accountId };
+      if (q.appId !== undefined) base.appId = q.appId;
+      const id: Record<string, string> = {};
+      if (q.after !== undefined) id.$gt = q.after;
+      if (q.from !== undefined) id.$gte = q.from;
+      if (q.before !== undefined) id.$lt = q.before;
+      if (Object.keys(id).length) base._id = id;
+      const filter =
+        q.subject === undefined
+          ? base
+          : {
+              $or: [
+                { ...base, identity: q.subject },
+                { ...base, subject: q.subject },
+              ],
+            };
+      return (await col.find(filter).sort({ _id: 1 }).limit(q.limit).toArray()).map(linkOf);
+    },
+    async insertImported(link, leafHash) {
+      const { id, erasedAt: _e, ...rest } = link;
+      try {
+        // no `pub`: imported history is not announced (webhooks get what happens)
+        await col.insertOne({ _id: id, ...rest, logq: link.accountId, logh: leafHash.toString('base64') });
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    },
+    async importedKeys(keys) {
+      if (!keys.length) return new Set();
+      const docs = await col.find({ importKey: { $in: keys } }, { projection: { importKey: 1 } }).toArray();
+      return new Set(docs.map((d) => d.importKey!));
     },
     async rewrite(rewrites) {
       if (!rewrites.length) return 0;

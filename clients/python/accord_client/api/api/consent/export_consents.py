@@ -27,6 +27,7 @@ def _get_kwargs(
     subject: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     format_: ExportConsentsFormat | Unset = UNSET,
+    links: bool | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -58,6 +59,8 @@ def _get_kwargs(
         json_format_ = format_
 
     params["format"] = json_format_
+
+    params["links"] = links
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -163,6 +166,7 @@ def sync_detailed(
     subject: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     format_: ExportConsentsFormat | Unset = UNSET,
+    links: bool | Unset = UNSET,
 
 ) -> Response[ConsentSubjectExport | Problem]:
     """ Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one
@@ -185,7 +189,12 @@ def sync_detailed(
     withdrawal is told from a refusal by the events before it in the stream (without since, appId and
     cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
     `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
-    the event alone (a stream cannot answer 406).
+    the event alone (a stream cannot answer 406). With `links=true` (NDJSON only): the account’s link
+    events (linked identities) too, as lines of their own among the events by id, each the link as
+    answered with `"type": "subject.linked"` (ConsentExportLinkLine; consent event lines never carry
+    `type`), filtered by since, until, appId (the linking application) and subject (links naming it as
+    identity or subject); the cursor resumes both. POST /consent/v0/imports reads such a file back,
+    links included. Without it every line is a consent event, as before.
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.
@@ -200,6 +209,12 @@ def sync_detailed(
         format_ (ExportConsentsFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
             27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
             *ISO/IEC TS 27560 in DPV*.
+        links (bool | Unset): NDJSON only: true adds the account’s link events (linked identities)
+            as lines of their own, `{"type": "subject.linked", …}` (ConsentExportLinkLine), among the
+            events by id, so that an import into another Accord rebuilds the links too. Filtered by
+            since, until, appId (the linking application) and subject (links naming it as identity or
+            subject); not with target (400) nor with format=jsonld (400). Default false: every line is
+            a consent event.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,6 +233,7 @@ target=target,
 subject=subject,
 cursor=cursor,
 format_=format_,
+links=links,
 
     )
 
@@ -237,6 +253,7 @@ def sync(
     subject: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     format_: ExportConsentsFormat | Unset = UNSET,
+    links: bool | Unset = UNSET,
 
 ) -> ConsentSubjectExport | Problem | None:
     """ Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one
@@ -259,7 +276,12 @@ def sync(
     withdrawal is told from a refusal by the events before it in the stream (without since, appId and
     cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
     `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
-    the event alone (a stream cannot answer 406).
+    the event alone (a stream cannot answer 406). With `links=true` (NDJSON only): the account’s link
+    events (linked identities) too, as lines of their own among the events by id, each the link as
+    answered with `"type": "subject.linked"` (ConsentExportLinkLine; consent event lines never carry
+    `type`), filtered by since, until, appId (the linking application) and subject (links naming it as
+    identity or subject); the cursor resumes both. POST /consent/v0/imports reads such a file back,
+    links included. Without it every line is a consent event, as before.
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.
@@ -274,6 +296,12 @@ def sync(
         format_ (ExportConsentsFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
             27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
             *ISO/IEC TS 27560 in DPV*.
+        links (bool | Unset): NDJSON only: true adds the account’s link events (linked identities)
+            as lines of their own, `{"type": "subject.linked", …}` (ConsentExportLinkLine), among the
+            events by id, so that an import into another Accord rebuilds the links too. Filtered by
+            since, until, appId (the linking application) and subject (links naming it as identity or
+            subject); not with target (400) nor with format=jsonld (400). Default false: every line is
+            a consent event.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -293,6 +321,7 @@ target=target,
 subject=subject,
 cursor=cursor,
 format_=format_,
+links=links,
 
     ).parsed
 
@@ -306,6 +335,7 @@ async def asyncio_detailed(
     subject: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     format_: ExportConsentsFormat | Unset = UNSET,
+    links: bool | Unset = UNSET,
 
 ) -> Response[ConsentSubjectExport | Problem]:
     """ Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one
@@ -328,7 +358,12 @@ async def asyncio_detailed(
     withdrawal is told from a refusal by the events before it in the stream (without since, appId and
     cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
     `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
-    the event alone (a stream cannot answer 406).
+    the event alone (a stream cannot answer 406). With `links=true` (NDJSON only): the account’s link
+    events (linked identities) too, as lines of their own among the events by id, each the link as
+    answered with `"type": "subject.linked"` (ConsentExportLinkLine; consent event lines never carry
+    `type`), filtered by since, until, appId (the linking application) and subject (links naming it as
+    identity or subject); the cursor resumes both. POST /consent/v0/imports reads such a file back,
+    links included. Without it every line is a consent event, as before.
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.
@@ -343,6 +378,12 @@ async def asyncio_detailed(
         format_ (ExportConsentsFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
             27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
             *ISO/IEC TS 27560 in DPV*.
+        links (bool | Unset): NDJSON only: true adds the account’s link events (linked identities)
+            as lines of their own, `{"type": "subject.linked", …}` (ConsentExportLinkLine), among the
+            events by id, so that an import into another Accord rebuilds the links too. Filtered by
+            since, until, appId (the linking application) and subject (links naming it as identity or
+            subject); not with target (400) nor with format=jsonld (400). Default false: every line is
+            a consent event.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -361,6 +402,7 @@ target=target,
 subject=subject,
 cursor=cursor,
 format_=format_,
+links=links,
 
     )
 
@@ -380,6 +422,7 @@ async def asyncio(
     subject: str | Unset = UNSET,
     cursor: str | Unset = UNSET,
     format_: ExportConsentsFormat | Unset = UNSET,
+    links: bool | Unset = UNSET,
 
 ) -> ConsentSubjectExport | Problem | None:
     """ Stream the account’s events as NDJSON, oldest first, with filters; resumable; gzip when asked; one
@@ -402,7 +445,12 @@ async def asyncio(
     withdrawal is told from a refusal by the events before it in the stream (without since, appId and
     cursor the stream holds them; otherwise a `false` with no earlier event in the stream is
     `dpv:ConsentStatusInvalidForProcessing`), and a specification DPV cannot say gives the record from
-    the event alone (a stream cannot answer 406).
+    the event alone (a stream cannot answer 406). With `links=true` (NDJSON only): the account’s link
+    events (linked identities) too, as lines of their own among the events by id, each the link as
+    answered with `"type": "subject.linked"` (ConsentExportLinkLine; consent event lines never carry
+    `type`), filtered by since, until, appId (the linking application) and subject (links naming it as
+    identity or subject); the cursor resumes both. POST /consent/v0/imports reads such a file back,
+    links included. Without it every line is a consent event, as before.
 
     Args:
         since (datetime.datetime | Unset): Only events created at or after this time.
@@ -417,6 +465,12 @@ async def asyncio(
         format_ (ExportConsentsFormat | Unset): `jsonld`: answer in W3C DPV JSON-LD (ISO/IEC TS
             27560, `application/ld+json`), as `Accept: application/ld+json` asks; see docs/consent.md,
             *ISO/IEC TS 27560 in DPV*.
+        links (bool | Unset): NDJSON only: true adds the account’s link events (linked identities)
+            as lines of their own, `{"type": "subject.linked", …}` (ConsentExportLinkLine), among the
+            events by id, so that an import into another Accord rebuilds the links too. Filtered by
+            since, until, appId (the linking application) and subject (links naming it as identity or
+            subject); not with target (400) nor with format=jsonld (400). Default false: every line is
+            a consent event.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -436,5 +490,6 @@ target=target,
 subject=subject,
 cursor=cursor,
 format_=format_,
+links=links,
 
     )).parsed

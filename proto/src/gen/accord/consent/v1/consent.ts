@@ -451,10 +451,19 @@ export interface ExportConsentsRequest {
    * of an export asks; see `total`).
    */
   withTotal: boolean;
+  /**
+   * Also the account's link events (linked identities), within the same bounds: since/until and
+   * the cursor, app_id (the linking application), subject (links naming it as identity or
+   * subject). INVALID_ARGUMENT with target (a link names none). A page is then the first `limit`
+   * events and links together by id, and next_cursor resumes both.
+   */
+  links?: boolean | undefined;
 }
 
 export interface ExportConsentsResponse {
   events: ConsentEvent[];
+  /** With `links`: the page's link events, oldest first (merge them with `events` by id). */
+  links: SubjectLink[];
   /** Empty when there are no further events. */
   nextCursor: string;
   /**
@@ -5820,6 +5829,7 @@ function createBaseExportConsentsRequest(): ExportConsentsRequest {
     cursor: '',
     limit: 0,
     withTotal: false,
+    links: undefined,
   };
 }
 
@@ -5851,6 +5861,9 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
     }
     if (message.withTotal !== false) {
       writer.uint32(72).bool(message.withTotal);
+    }
+    if (message.links !== undefined) {
+      writer.uint32(80).bool(message.links);
     }
     return writer;
   },
@@ -5940,6 +5953,14 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
             message.withTotal = reader.bool();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.links = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5963,6 +5984,7 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
       cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : '',
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
       withTotal: isSet(object.withTotal) ? globalThis.Boolean(object.withTotal) : isSet(object.with_total) ? globalThis.Boolean(object.with_total) : false,
+      links: isSet(object.links) ? globalThis.Boolean(object.links) : undefined,
     };
   },
 
@@ -5995,6 +6017,9 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
     if (message.withTotal !== false) {
       obj.withTotal = message.withTotal;
     }
+    if (message.links !== undefined) {
+      obj.links = message.links;
+    }
     return obj;
   },
 
@@ -6012,18 +6037,22 @@ export const ExportConsentsRequest: MessageFns<ExportConsentsRequest> = {
     message.cursor = object.cursor ?? '';
     message.limit = object.limit ?? 0;
     message.withTotal = object.withTotal ?? false;
+    message.links = object.links ?? undefined;
     return message;
   },
 };
 
 function createBaseExportConsentsResponse(): ExportConsentsResponse {
-  return { events: [], nextCursor: '', total: undefined, totalExact: false };
+  return { events: [], links: [], nextCursor: '', total: undefined, totalExact: false };
 }
 
 export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
   encode(message: ExportConsentsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.events) {
       ConsentEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.links) {
+      SubjectLink.encode(v!, writer.uint32(42).fork()).join();
     }
     if (message.nextCursor !== '') {
       writer.uint32(18).string(message.nextCursor);
@@ -6056,6 +6085,14 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
             }
 
             message.events.push(ConsentEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.links.push(SubjectLink.decode(reader, reader.uint32()));
             continue;
           }
           case 2: {
@@ -6097,6 +6134,7 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
   fromJSON(object: any): ExportConsentsResponse {
     return {
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => ConsentEvent.fromJSON(e)) : [],
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => SubjectLink.fromJSON(e)) : [],
       nextCursor: isSet(object.nextCursor) ? globalThis.String(object.nextCursor) : isSet(object.next_cursor) ? globalThis.String(object.next_cursor) : '',
       total: isSet(object.total) ? globalThis.Number(object.total) : undefined,
       totalExact: isSet(object.totalExact) ? globalThis.Boolean(object.totalExact) : isSet(object.total_exact) ? globalThis.Boolean(object.total_exact) : false,
@@ -6107,6 +6145,9 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
     const obj: any = {};
     if (message.events?.length) {
       obj.events = message.events.map((e) => ConsentEvent.toJSON(e));
+    }
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => SubjectLink.toJSON(e));
     }
     if (message.nextCursor !== '') {
       obj.nextCursor = message.nextCursor;
@@ -6126,6 +6167,7 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
   fromPartial<I extends Exact<DeepPartial<ExportConsentsResponse>, I>>(object: I): ExportConsentsResponse {
     const message = createBaseExportConsentsResponse();
     message.events = object.events?.map((e) => ConsentEvent.fromPartial(e)) || [];
+    message.links = object.links?.map((e) => SubjectLink.fromPartial(e)) || [];
     message.nextCursor = object.nextCursor ?? '';
     message.total = object.total ?? undefined;
     message.totalExact = object.totalExact ?? false;

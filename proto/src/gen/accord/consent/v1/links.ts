@@ -31,6 +31,8 @@ export interface SubjectLink {
   createdAt?: Date | undefined;
   /** When an erasure replaced identity and subject by keyed hashes. */
   erasedAt?: Date | undefined;
+  /** Imported links only: when the link came into this registry (created_at is its original time). */
+  importedAt?: Date | undefined;
 }
 
 export interface ListSubjectLinksRequest {
@@ -187,7 +189,16 @@ export const LinkSubjectRequest: MessageFns<LinkSubjectRequest> = {
 };
 
 function createBaseSubjectLink(): SubjectLink {
-  return { id: '', appId: '', issuer: '', identity: '', subject: undefined, createdAt: undefined, erasedAt: undefined };
+  return {
+    id: '',
+    appId: '',
+    issuer: '',
+    identity: '',
+    subject: undefined,
+    createdAt: undefined,
+    erasedAt: undefined,
+    importedAt: undefined,
+  };
 }
 
 export const SubjectLink: MessageFns<SubjectLink> = {
@@ -212,6 +223,9 @@ export const SubjectLink: MessageFns<SubjectLink> = {
     }
     if (message.erasedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.erasedAt), writer.uint32(58).fork()).join();
+    }
+    if (message.importedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.importedAt), writer.uint32(66).fork()).join();
     }
     return writer;
   },
@@ -285,6 +299,14 @@ export const SubjectLink: MessageFns<SubjectLink> = {
             message.erasedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.importedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -306,6 +328,11 @@ export const SubjectLink: MessageFns<SubjectLink> = {
       subject: isSet(object.subject) ? globalThis.String(object.subject) : undefined,
       createdAt: isSet(object.createdAt) ? fromJsonTimestamp(object.createdAt) : isSet(object.created_at) ? fromJsonTimestamp(object.created_at) : undefined,
       erasedAt: isSet(object.erasedAt) ? fromJsonTimestamp(object.erasedAt) : isSet(object.erased_at) ? fromJsonTimestamp(object.erased_at) : undefined,
+      importedAt: isSet(object.importedAt)
+        ? fromJsonTimestamp(object.importedAt)
+        : isSet(object.imported_at)
+          ? fromJsonTimestamp(object.imported_at)
+          : undefined,
     };
   },
 
@@ -332,6 +359,9 @@ export const SubjectLink: MessageFns<SubjectLink> = {
     if (message.erasedAt !== undefined) {
       obj.erasedAt = message.erasedAt.toISOString();
     }
+    if (message.importedAt !== undefined) {
+      obj.importedAt = message.importedAt.toISOString();
+    }
     return obj;
   },
 
@@ -347,6 +377,7 @@ export const SubjectLink: MessageFns<SubjectLink> = {
     message.subject = object.subject ?? undefined;
     message.createdAt = object.createdAt ?? undefined;
     message.erasedAt = object.erasedAt ?? undefined;
+    message.importedAt = object.importedAt ?? undefined;
     return message;
   },
 };

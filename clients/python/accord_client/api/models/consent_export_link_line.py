@@ -1,0 +1,182 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+import datetime
+
+
+
+
+
+
+T = TypeVar("T", bound="ConsentExportLinkLine")
+
+
+
+@_attrs_define
+class ConsentExportLinkLine:
+    """ A line of the NDJSON export with `links=true` that is a link event (linked identities): the link as answered, with
+    `type: "subject.linked"`. The import reads it back (`issuer`, `identity`, `subject`, `createdAt`, optional
+    `externalId`).
+
+        Attributes:
+            id (str): Time-ordered id of the link event.
+            app_id (str): The application whose token linked.
+            issuer (str):
+            identity (str):
+            subject (None | str): null: this event unlinked the identity.
+            created_at (datetime.datetime):
+            type_ (Literal['subject.linked']): Tells a link line from a consent event line, which never has `type`.
+            imported_at (datetime.datetime | Unset): Imported links only (POST /consent/v0/imports): when the link came into
+                this registry; `createdAt` is its original time.
+            erased_at (datetime.datetime | Unset): When an erasure replaced identity and subject by keyed hashes.
+     """
+
+    id: str
+    app_id: str
+    issuer: str
+    identity: str
+    subject: None | str
+    created_at: datetime.datetime
+    type_: Literal['subject.linked']
+    imported_at: datetime.datetime | Unset = UNSET
+    erased_at: datetime.datetime | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        app_id = self.app_id
+
+        issuer = self.issuer
+
+        identity = self.identity
+
+        subject: None | str
+        subject = self.subject
+
+        created_at = self.created_at.isoformat()
+
+        type_ = self.type_
+
+        imported_at: str | Unset = UNSET
+        if not isinstance(self.imported_at, Unset):
+            imported_at = self.imported_at.isoformat()
+
+        erased_at: str | Unset = UNSET
+        if not isinstance(self.erased_at, Unset):
+            erased_at = self.erased_at.isoformat()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "appId": app_id,
+            "issuer": issuer,
+            "identity": identity,
+            "subject": subject,
+            "createdAt": created_at,
+            "type": type_,
+        })
+        if imported_at is not UNSET:
+            field_dict["importedAt"] = imported_at
+        if erased_at is not UNSET:
+            field_dict["erasedAt"] = erased_at
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        app_id = d.pop("appId")
+
+        issuer = d.pop("issuer")
+
+        identity = d.pop("identity")
+
+        def _parse_subject(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        subject = _parse_subject(d.pop("subject"))
+
+
+        created_at = datetime.datetime.fromisoformat(d.pop("createdAt"))
+
+
+
+
+        type_ = cast(Literal['subject.linked'] , d.pop("type"))
+        if type_ != 'subject.linked':
+            raise ValueError(f"type must match const 'subject.linked', got '{type_}'")
+
+        _imported_at = d.pop("importedAt", UNSET)
+        imported_at: datetime.datetime | Unset
+        if isinstance(_imported_at,  Unset):
+            imported_at = UNSET
+        else:
+            imported_at = datetime.datetime.fromisoformat(_imported_at)
+
+
+
+
+        _erased_at = d.pop("erasedAt", UNSET)
+        erased_at: datetime.datetime | Unset
+        if isinstance(_erased_at,  Unset):
+            erased_at = UNSET
+        else:
+            erased_at = datetime.datetime.fromisoformat(_erased_at)
+
+
+
+
+        consent_export_link_line = cls(
+            id=id,
+            app_id=app_id,
+            issuer=issuer,
+            identity=identity,
+            subject=subject,
+            created_at=created_at,
+            type_=type_,
+            imported_at=imported_at,
+            erased_at=erased_at,
+        )
+
+
+        consent_export_link_line.additional_properties = d
+        return consent_export_link_line
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
