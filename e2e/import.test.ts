@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createClient } from '@accord/common';
 import { limitsv1 } from '@accord/proto';
 import { bearer, startStack, type Credentials, type Stack } from './harness';
+import { exportLineLeaf, leafHash } from '@accord/proofs';
 import { proofOf, verifyFiles, writeIn } from './log-proofs';
 
 jest.setTimeout(120_000);
@@ -137,6 +138,111 @@ describe('import with the original times', () => {
     const again = await postImport('into', exported.map((e) => JSON.stringify(e)).join('\n'));
     expect(again.body).toMatchObject({ state: 'done', read: 10, stored: 0, duplicates: 10 });
     expect(await exportLines('into')).toHaveLength(10);
+  });
+
+  test('with linked identities: the export with links=true imports into another account, and links, current states and decisions across identities are the same', async () => {
+    const a = await stack.bootstrap({ account: 'links-from', app: 'old-cmp', scopes: ['consent'] });
+    const b = await stack.bootstrap({ account: 'links-into', app: 'migration', scopes: ['consent'] });
+    const tok = { a: await stack.token(a, 'consent'), b: await stack.token(b, 'consent') };
+    const on = (who: 'a' | 'b') => (method: string, path: string, json?: unknown) =>
+      stack.request(method, path, { token: tok[who], apiKey: (who === 'a' ? a : b).apiKey, ...(json !== undefined ? { json } : {}) });
+    const [A, B] = [on('a'), on('b')];
+    const pause = () => new Promise((r) => setTimeout(r, 5));
+    const consent = async (subject: string, scope: string, action: boolean | null) => {
+      expect((await A('POST', '/consent/v0/consents', { subject, issuer: ISSUER, target: TARGET, scope, action })).status).toBe(201);
+      await pause();
+    };
+    const link = async (identity: string, subject: string | null) => {
+      const res = await A('POST', '/consent/v0/subjects/links', { issuer: ISSUER, identity, subject });
+      expect(res.status).toBe(201);
+      await pause();
+      return res.body as Record<string, unknown>;
+    };
+    // ann: an anonymous laptop, then signed in, then a phone; ben: a tablet moved to ann; cat: a device unlinked
+    await consent('dev-laptop', 'newsletter', true);
+    await consent('dev-laptop', 'ads', true);
+    await link('dev-laptop', 'ann');
+    await consent('ann', 'ads', false);
+    await consent('dev-phone', 'newsletter', false);
+    const phoneLinked = await link('dev-phone', 'ann');
+    await consent('dev-tablet', 'profiling', true);
+    await link('dev-tablet', 'ben');
+    await consent('ben', 'profiling', false);
+    await link('dev-tablet', 'ann');
+    await consent('dev-old', 'ads', true);
+    await link('dev-old', 'cat');
+    await link('dev-old', null);
+    await consent('cat', 'newsletter', null);
+
+    const exportOf = async (call: typeof A, params: Record<string, string>) => {
+      const res = await fetch(`${stack.baseUrl}/consent/v0/consents/export?${new URLSearchParams(params).toString()}`, {
+        headers: { authorization: `Bearer ${call === A ? tok.a : tok.b}`, 'x-api-key': (call === A ? a : b).apiKey },
+      });
+      expect(res.status).toBe(200);
+      return (await res.text())
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    };
+    const exported = await exportOf(A, { links: 'true' });
+    expect(exported).toHaveLength(14);
+    expect(exported.filter((l) => l.type === 'subject.linked')).toHaveLength(6);
+
+    const res = await stack.request('POST', '/consent/v0/imports', {
+      token: tok.b,
+      apiKey: b.apiKey,
+      headers: { 'content-type': 'application/x-ndjson' },
+      json: exported.map((l) => JSON.stringify(l)).join('\n') + '\n',
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ state: 'done', read: 14, stored: 14, duplicates: 0, refused: 0, errors: [] });
+
+    // every event and link is the same, with its original time and order
+    const imported = await exportOf(B, { links: 'true' });
+    expect(imported.map(portable)).toEqual(exported.map(portable));
+    for (const l of imported) expect(l.appId).toBe(b.appId);
+    // current states and decisions resolve across the same identities, naming the same identity
+    const names = ['ann', 'dev-laptop', 'dev-phone', 'dev-tablet', 'ben', 'cat', 'dev-old'];
+    for (const subject of names) {
+      const query = new URLSearchParams({ subject, issuer: ISSUER, target: TARGET, current: 'true' }).toString();
+      const [x, y] = await Promise.all(
+        [A, B].map(async (call) => (await call('GET', `/consent/v0/consents/search?${query}`)).body as Array<Record<string, unknown>>),
+      );
+      expect({ subject, states: y!.map(portable).sort(byContent) }).toEqual({ subject, states: x!.map(portable).sort(byContent) });
+    }
+    const items = names.flatMap((subject) => ['newsletter', 'ads', 'profiling'].map((scope) => ({ subject, issuer: ISSUER, target: TARGET, scope })));
+    const decided = async (call: typeof A, at?: string) =>
+      ((await call('POST', '/consent/v0/decisions', { items, ...(at ? { at } : {}) })).body.decisions as Array<Record<string, unknown>>).map((d) => [
+        d.subject,
+        d.scope,
+        d.allowed,
+        d.basis,
+        d.identity,
+      ]);
+    const now = await decided(A);
+    expect(now.filter((d) => d[0] === 'ann' && d[1] === 'profiling')).toEqual([['ann', 'profiling', true, 'consent', 'dev-tablet']]);
+    expect(await decided(B)).toEqual(now);
+    // and as the links stood before the phone was linked
+    const before = new Date(Date.parse(String(phoneLinked.createdAt)) - 1).toISOString();
+    expect(await decided(B, before)).toEqual(await decided(A, before));
+
+    // the imported links' leaves are in the second account's log, with importedAt: each rebuilt from its export line
+    for (const l of imported.filter((x) => x.type === 'subject.linked')) {
+      expect(Date.parse(String(l.importedAt))).toBeGreaterThan(Date.parse(String(l.createdAt)));
+      const proof = await proofOf(B, String(l.id));
+      expect(proof.leafHash).toBe(leafHash(exportLineLeaf(l)).toString('base64'));
+    }
+    // posting the file again stores nothing twice; a link line that would chain is that line's error naming the field
+    const again = await stack.request('POST', '/consent/v0/imports', {
+      token: tok.b,
+      apiKey: b.apiKey,
+      headers: { 'content-type': 'application/x-ndjson' },
+      json: [
+        ...exported.map((l) => JSON.stringify(l)),
+        JSON.stringify({ type: 'subject.linked', issuer: ISSUER, identity: 'ann', subject: 'ben', createdAt: '2024-01-01T00:00:00.000Z' }),
+      ].join('\n'),
+    });
+    expect(again.body).toMatchObject({ state: 'done', read: 15, stored: 0, duplicates: 14, refused: 1, errors: [{ line: 15, field: 'identity' }] });
   });
 
   test('an old imported event never overrides a newer live one, and decisions at a past time see it', async () => {

@@ -1,8 +1,11 @@
 import { Webhook } from 'standardwebhooks';
 import { startReceiver } from '@accord/testkit';
-import { eventLeaf, leafHash } from '@accord/proofs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eventLeaf, exportLineLeaf, hashFromBase64, leafHash, verifyInclusion } from '@accord/proofs';
 import { startStack, type Credentials, type Stack } from './harness';
-import { proofOf } from './log-proofs';
+import { proofOf, verifyFiles, writeIn } from './log-proofs';
 
 jest.setTimeout(90_000);
 let stack: Stack;
@@ -191,5 +194,93 @@ describe('linked identities on the real stack', () => {
     expect(proof.leafHash).toBe(leafHash(eventLeaf(leaf)).toString('base64'));
     const head = (await as('GET', '/consent/v0/log/tree-head')).body as { treeSize: number };
     expect(Number(proof.leafIndex)).toBeLessThan(head.treeSize);
+    // the offline verifier ties the link itself (no receipt) to the signed head
+    const dir = mkdtempSync(join(tmpdir(), 'accord-e2e-link-'));
+    try {
+      const write = writeIn(dir);
+      const atHead = await as('GET', `/consent/v0/consents/${String(l.id)}/proof?treeSize=${head.treeSize}`);
+      expect(atHead.status).toBe(200);
+      const files = {
+        link: write('l.json', l),
+        proof: write('p.json', atHead.body),
+        head: write('h.json', head),
+        jwks: write('jwks.json', (await stack.request('GET', '/.well-known/jwks.json')).body),
+      };
+      expect(await verifyFiles(files)).toEqual({ code: 0, out: expect.stringMatching(/OK {3}link: .*\nverified$/) });
+      expect((await verifyFiles({ ...files, link: write('l-moved.json', { ...l, subject: 'user-91' }) })).code).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the NDJSON export holds the link events with links=true, as lines of their own among the events, filtered; each line’s leaf verifies', async () => {
+    const exported = async (params: Record<string, string>) => {
+      const res = await fetch(`${stack.baseUrl}/consent/v0/consents/export?${q(params)}`, {
+        headers: { authorization: `Bearer ${globexToken}`, 'x-api-key': globex.apiKey },
+      });
+      expect(res.status).toBe(200);
+      return (await res.text())
+        .split('\n')
+        .filter(Boolean)
+        .map((x) => JSON.parse(x) as Record<string, unknown>);
+    };
+    const gx = (method: string, path: string, json?: unknown) =>
+      stack.request(method, path, { token: globexToken, apiKey: globex.apiKey, ...(json !== undefined ? { json } : {}) });
+    const e1 = await gx('POST', '/consent/v0/consents', { subject: 'gx-dev', issuer: ISSUER, target: TARGET, action: true });
+    const l1 = await gx('POST', '/consent/v0/subjects/links', { issuer: ISSUER, identity: 'gx-dev', subject: 'gx-user' });
+    const e2 = await gx('POST', '/consent/v0/consents', { subject: 'gx-user', issuer: ISSUER, target: TARGET, scope: 'email', action: false });
+    await new Promise((r) => setTimeout(r, 5)); // since (below) is a millisecond bound
+    const l2 = await gx('POST', '/consent/v0/subjects/links', { issuer: ISSUER, identity: 'gx-phone', subject: 'gx-other' });
+    for (const r of [e1, l1, e2, l2]) expect(r.status).toBe(201);
+
+    // by default every line is a consent event, as before
+    expect((await exported({})).map((x) => x.id)).toEqual([e1.body.id, e2.body.id]);
+    const all = await exported({ links: 'true' });
+    expect(all.map((x) => x.id)).toEqual([e1.body.id, l1.body.id, e2.body.id, l2.body.id]);
+    expect(all[1]).toEqual({ type: 'subject.linked', ...l1.body });
+    expect(all.filter((x) => 'type' in x).map((x) => x.id)).toEqual([l1.body.id, l2.body.id]);
+    // the cursor resumes both; subject names a link's identity or subject; since/until bound links too
+    expect((await exported({ links: 'true', cursor: String(l1.body.id) })).map((x) => x.id)).toEqual([e2.body.id, l2.body.id]);
+    expect((await exported({ links: 'true', subject: 'gx-user' })).map((x) => x.id)).toEqual([l1.body.id, e2.body.id]);
+    expect((await exported({ links: 'true', since: String(l2.body.createdAt) })).map((x) => x.id)).toEqual([l2.body.id]);
+    // not with target (a link names none), nor as DPV records or the one-subject JSON document
+    for (const [params, accept] of [
+      [{ links: 'true', target: TARGET }, undefined],
+      [{ links: 'true', format: 'jsonld' }, undefined],
+      [{ links: 'true', subject: 'gx-user' }, 'application/json'],
+    ] as const) {
+      const res = await stack.request('GET', `/consent/v0/consents/export?${q(params)}`, {
+        token: globexToken,
+        apiKey: globex.apiKey,
+        ...(accept ? { headers: { accept } } : {}),
+      });
+      expect({ params, status: res.status, fields: (res.body.errors as Array<{ field: string }>).map((e) => e.field) }).toEqual({
+        params,
+        status: 400,
+        fields: ['links'],
+      });
+    }
+
+    // every line of the export is a leaf of the account's log: rebuilt from the line, proven under one signed head
+    for (const x of all) await proofOf((m, path) => gx(m, path), String(x.id));
+    const head = (await gx('GET', '/consent/v0/log/tree-head')).body as { treeSize: number; rootHash: string };
+    for (const x of all) {
+      const p = (await gx('GET', `/consent/v0/consents/${String(x.id)}/proof?treeSize=${head.treeSize}`)).body as {
+        leafIndex: number;
+        leafHash: string;
+        auditPath: string[];
+      };
+      const leaf = leafHash(exportLineLeaf(x));
+      expect({ id: x.id, leaf: leaf.toString('base64') }).toEqual({ id: x.id, leaf: p.leafHash });
+      expect(
+        verifyInclusion(
+          p.leafIndex,
+          head.treeSize,
+          leaf,
+          p.auditPath.map((h) => hashFromBase64(h)!),
+          hashFromBase64(head.rootHash)!,
+        ),
+      ).toBe(true);
+    }
   });
 });
