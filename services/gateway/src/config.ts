@@ -26,6 +26,12 @@ export const configShape = {
    * its connection is closed, so slow senders (slowloris) cannot hold connections open.
    */
   ACCORD_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).default(30_000),
+  /**
+   * An import (POST /consent/v0/imports) is not bound by ACCORD_REQUEST_TIMEOUT_MS (its body may
+   * be millions of lines): it fails when no byte of its body arrives for this long (ms) while the
+   * gateway waits for one.
+   */
+  ACCORD_IMPORT_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).default(30_000),
   /** Trust X-Forwarded-* from this many proxy hops (behind an ingress: 1). */
   ACCORD_TRUST_PROXY: z.coerce.number().int().min(0).default(0),
   /**

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { KeyStore, type Logger } from '@accord/common';
 import { createApp } from './app';
 import { closeClients, createClients } from './grpc/clients';
+import { armRequestDeadline } from './request-deadline';
 import type { Config } from './config';
 
 const CLIENT_ERRORS: Record<string, [number, string, string]> = {
@@ -49,6 +50,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<{ po
   let draining = false;
   const unanswered = new Set<ServerResponse>();
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    armRequestDeadline(req, res, config.ACCORD_REQUEST_TIMEOUT_MS);
     if (draining) res.setHeader('connection', 'close');
     else {
       unanswered.add(res);
@@ -59,7 +61,7 @@ export async function startGateway(config: Config, logger: Logger): Promise<{ po
   // 64 KiB of request line and headers: the longest query the document allows (two 2048-character
   // parameters of 4-byte UTF-8, percent-encoded) fits; Node's default of 16 KiB refused it with 431.
   const server = createServer(
-    // the request timeout is enforced on this interval, so it must be well below the timeout itself
+    // the headers timeout is enforced on this interval, so it must be well below the timeout itself
     { maxHeaderSize: 64 * 1024, connectionsCheckingInterval: Math.min(1_000, config.ACCORD_REQUEST_TIMEOUT_MS / 2) },
     handle,
   ).listen(config.ACCORD_GATEWAY_PORT, config.ACCORD_GATEWAY_HOST);
@@ -68,7 +70,10 @@ export async function startGateway(config: Config, logger: Logger): Promise<{ po
     server.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
-  server.requestTimeout = config.ACCORD_REQUEST_TIMEOUT_MS;
+  // The whole request's deadline is the gateway's, per request (request-deadline.ts): the import
+  // route trades it for an idle timeout, so that a body of millions of lines is not cut at 30 s.
+  // The headers keep Node's deadline.
+  server.requestTimeout = 0;
   server.headersTimeout = config.ACCORD_REQUEST_TIMEOUT_MS;
   server.on('clientError', answerClientError);
   const port = (server.address() as AddressInfo).port;

@@ -6,6 +6,7 @@ import { contracts } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import type { Limiter } from '../limits/limiter';
 import { HttpProblem } from '../problem';
+import { releaseRequestDeadline } from '../request-deadline';
 
 const { importBatch: IMPORT_BATCH, importLine: IMPORT_LINE } = contracts.consent.LIMITS;
 /** Import ids (time-ordered, like erasure records): 32 lowercase hex characters. */
@@ -44,6 +45,45 @@ export async function* bodyLines(body: AsyncIterable<Buffer | string>): AsyncGen
   if (pending !== '') yield CUT(pending);
 }
 
+/** No byte of an import's body for the idle timeout (ACCORD_IMPORT_IDLE_TIMEOUT_MS). */
+export class BodyIdleError extends Error {
+  constructor(readonly ms: number) {
+    super(`no byte of the body arrived for ${ms} ms`);
+  }
+}
+
+/**
+ * The chunks of a body, failing with BodyIdleError when the next one takes longer than `ms` to
+ * come. Only the time spent waiting for the client counts: while the import stores a batch it
+ * does not read (back-pressure), and that is not the client's idleness. On that failure the body
+ * is left as it is (not destroyed), so that the import can still be answered.
+ */
+export async function* idleLimited<T>(body: AsyncIterable<T>, ms: number): AsyncGenerator<T> {
+  const it = body[Symbol.asyncIterator]();
+  let idle = false;
+  try {
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new BodyIdleError(ms)), ms);
+      });
+      let next: IteratorResult<T>;
+      try {
+        next = await Promise.race([it.next(), timeout]);
+      } catch (err) {
+        idle = err instanceof BodyIdleError;
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    if (!idle) await it.return?.();
+  }
+}
+
 /** The REST JSON of an import job. */
 export function importJson(job: consentimportv1.ImportJob) {
   return {
@@ -75,6 +115,8 @@ export function importRoutes(r: Router, ctx: GatewayContext, limiter?: Limiter):
     if (type !== 'text/csv' && type !== 'application/x-ndjson')
       throw new HttpProblem(415, 'Unsupported Media Type', `The body must be application/x-ndjson or text/csv; this one is ${type || 'untyped'}.`);
     const format = type === 'text/csv' ? 'csv' : 'ndjson';
+    // the body streams as long as it keeps coming: an idle timeout instead of the whole request's
+    releaseRequestDeadline(req);
     const limits = limiter ? await limiter.limitsOf(auth.accountId) : undefined;
     let job = await imports.startImport({ accountId: auth.accountId, appId: auth.appId, format });
     const id = job.id;
@@ -121,11 +163,11 @@ export function importRoutes(r: Router, ctx: GatewayContext, limiter?: Limiter):
       if (inFlight.size >= IMPORT_IN_FLIGHT) await Promise.race(inFlight);
     };
     const stopped = () => !!failure || sendError !== undefined || job.state !== 'running';
+    let lines: consentimportv1.ImportLine[] = [];
     try {
-      let lines: consentimportv1.ImportLine[] = [];
       let n = 0;
       let size = 0;
-      for await (const text of bodyLines(req as Readable)) {
+      for await (const text of bodyLines(idleLimited(req as Readable, ctx.config.ACCORD_IMPORT_IDLE_TIMEOUT_MS))) {
         lines.push({ number: ++n, text });
         size += text.length;
         // a batch stays well under gRPC's 4 MB message
@@ -138,7 +180,13 @@ export function importRoutes(r: Router, ctx: GatewayContext, limiter?: Limiter):
       }
       if (!stopped()) await dispatch(lines);
     } catch (err) {
-      if (!closed && !req.destroyed) sendError ??= err;
+      if (err instanceof BodyIdleError) {
+        // the whole lines that came are stored; the rest of the body is never read (the
+        // connection closes after the answer)
+        res.setHeader('connection', 'close');
+        if (!stopped()) await dispatch(lines).catch((e: unknown) => (sendError ??= e));
+        failure ||= `${err.message} (resume by posting the same file again: lines stored count as duplicates)`;
+      } else if (!closed && !req.destroyed) sendError ??= err;
     } finally {
       await Promise.all(inFlight);
     }
