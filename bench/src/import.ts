@@ -95,7 +95,7 @@ export async function benchImport(o: {
   if (res.status !== 202) throw new Error(`import answered ${res.status}: ${JSON.stringify(job)}`);
   const detail = [...commands.work.entries()]
     .sort((a, b) => b[1] - a[1])
-    .slice(0, 6)
+    .slice(0, 14)
     .map(([k, n]) => `${k} ${((n * 1000) / IMPORT_EVENTS).toFixed(2)}`)
     .join(', ');
   return {

@@ -44,7 +44,7 @@ export const LIMITS = {
   statisticsTargets: 1000,
   /** Imports (POST /consent/v0/imports): the longest line (characters; a longer one is refused), and lines per batch to the consent service. */
   importLine: 32_768,
-  importBatch: 500,
+  importBatch: 1000,
 } as const;
 
 /** Event ids: 32 lowercase hex characters, time-ordered. */

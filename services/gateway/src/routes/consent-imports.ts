@@ -13,6 +13,13 @@ const { importBatch: IMPORT_BATCH, importLine: IMPORT_LINE } = contracts.consent
 const IMPORT_ID = contracts.consent.EVENT_ID_PATTERN;
 /** Batches of one import sent to the consent service side by side. */
 const IMPORT_IN_FLIGHT = 2;
+/**
+ * The deadline of one batch (ImportLines), at least: a batch of 1,000 events waits for the
+ * operator's import rate (shared by every import on the replica) and stores its events, their
+ * current states and counters, which on a busy database takes longer than the deadline of a
+ * request's call (ACCORD_GRPC_TIMEOUT_MS, 10 s), and one slow batch failed the whole import.
+ */
+const BATCH_DEADLINE_MS = 60_000;
 /** Characters of lines in one batch at most. */
 const BATCH_CHARS = 2_000_000;
 /** What a line reads when it was longer than the limit (the consent service refuses it as such). */
@@ -138,7 +145,10 @@ export function importRoutes(r: Router, ctx: GatewayContext, limiter?: Limiter):
       }
       let stored = 0;
       try {
-        const answer = await imports.importLines({ accountId: auth.accountId, id, lines });
+        const answer = await imports.importLines(
+          { accountId: auth.accountId, id, lines },
+          { timeoutMs: Math.max(BATCH_DEADLINE_MS, ctx.config.ACCORD_GRPC_TIMEOUT_MS) },
+        );
         stored = answer.batchStored;
         if (answer.state !== 'running' || answer.read >= job.read) job = answer;
       } catch (err) {
