@@ -2,7 +2,7 @@ import { connectMongo, connectNats, ensureEventStream, loadSigningKeys, serveGrp
 import { consentactivityv1, consentimportv1, consentv1 } from '@accord/proto';
 import { dataprocessingRenewalSignals, dataprocessingSpecSource } from './grpc/dataprocessing-client';
 import { resolveErasureKey, type Config } from './config';
-import { INSECURE_DEVELOPMENT_ERASURE_KEY } from './domain/erasure';
+import { accountErasureKey, INSECURE_DEVELOPMENT_ERASURE_KEY } from './domain/erasure';
 import { Consents } from './app/consents';
 import { ExpirySweeper } from './events/expiry-sweeper';
 import { OutboxRelay } from './events/outbox-relay';
@@ -133,7 +133,14 @@ export async function startConsent(config: Config, logger: Logger): Promise<{ po
     erasure.key,
     { publishLeaseMs: config.ACCORD_CONSENT_OUTBOX_LEASE_MS },
   );
-  const imports = new Imports(store, { ratePerSecond: config.ACCORD_CONSENT_IMPORT_RATE }, { nudge: () => sequencer.nudge() });
+  const imports = new Imports(
+    store,
+    {
+      ratePerSecond: config.ACCORD_CONSENT_IMPORT_RATE,
+      ...(erasure.key ? { erasureKeyOf: (accountId: string) => accountErasureKey(erasure.key, accountId) } : {}),
+    },
+    { nudge: () => sequencer.nudge() },
+  );
   imports.links = consents.links;
   // linked identities: each stored link on the event stream (`subject.linked` webhooks), through its outbox
   const links = new LinkPublisher(nc.jetstream(), store.links, {

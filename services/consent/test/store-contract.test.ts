@@ -6,6 +6,7 @@
  */
 import { describeStoreContract, memoryAdapter, mongoAdapter } from '@accord/testkit';
 import { buildEvents, stateKey, validateInputs, type ConsentEvent, type ConsentInput } from '../src/domain/consent';
+import { accountErasureKey, erasedImportKey } from '../src/domain/erasure';
 import { idFloor } from '../src/domain/event-id';
 import { importedEvent } from '../src/domain/import';
 import type { ConsentStore, LogLeaf, TreeHeadRecord } from '../src/app/ports';
@@ -600,6 +601,27 @@ describeStoreContract('the consent store', adapters, (s) => {
       expect((await s.events.findById('acc', a.id))!.importedAt).toEqual(a.importedAt);
       expect((await s.logQueue.pending('acc', 10)).events.map((e) => e.id)).toEqual(expect.arrayContaining([a.id, b.id]));
       expect(ids(await s.outbox.claimDue('relay', new Date(Date.now() + 10 ** 8), new Date(Date.now() + 10 ** 9), 100))).not.toContain(a.id);
+    });
+
+    it('erasure replaces an imported event’s key by its keyed hash; a line of that key is then a duplicate only when its erased form is given', async () => {
+      const key = accountErasureKey('secret-of-the-installation-for-tests-only', 'acc');
+      const a = imported({ subject: 'gina', externalId: 'order-gina@example.com' });
+      const b = imported({ subject: 'ivo' });
+      await s.imports.insertEvents([a, b]);
+      const clear = await s.erasure.inClear('acc', 'gina', undefined, 10);
+      expect(clear.map((e) => [e.id, e.importKey])).toEqual([[a.id, 'acc/x:order-gina@example.com']]);
+      const erasedKey = erasedImportKey(key, 'acc', a.importKey);
+      expect(erasedKey).toMatch(/^acc\/e:[A-Za-z0-9_-]{43}$/);
+      expect(await s.erasure.rewrite([{ id: a.id, subject: 'gina', set: { subject: 'erased:g', erasedAt: new Date(), importKey: erasedKey } }])).toBe(1);
+      expect(await s.erasure.inClear('acc', 'gina', undefined, 10)).toEqual([]);
+      // the line again, told the erased form of its key: a duplicate (the erased event), nothing stored in clear
+      const again = imported({ subject: 'gina', externalId: 'order-gina@example.com' });
+      const out = await s.imports.insertEvents([again, imported({ subject: 'ivo' })], [erasedKey, erasedImportKey(key, 'acc', b.importKey)]);
+      expect(out.stored).toEqual([]);
+      expect(ids(out.duplicates).sort()).toEqual([a.id, b.id].sort());
+      expect(out.duplicates.find((e) => e.id === a.id)).toMatchObject({ subject: 'erased:g' });
+      // the key in clear is gone from the store: without its erased form the line is new
+      expect(ids((await s.imports.insertEvents([again])).stored)).toEqual([again.id]);
     });
 
     it('an old imported event never replaces a newer live one as the current state', async () => {

@@ -1,5 +1,5 @@
 import { stateKey } from '../domain/consent';
-import { pseudonym, redaction } from '../domain/erasure';
+import { erasedImportKey, pseudonym, redaction } from '../domain/erasure';
 import { eventLeafHash } from '../domain/log';
 import type { ErasureStore, EventRewrite, StateMove } from './ports';
 
@@ -63,8 +63,10 @@ async function eraseEvents({ store, accountId, subject, issuer, key }: Erasure, 
     if (!events.length) return done;
     const rewrites = events.map((e): EventRewrite => {
       apps.add(e.appId);
-      const { logPending, ...event } = e;
+      const { logPending, importKey, ...event } = e;
       const set: EventRewrite['set'] = { ...redaction(key, event), erasedAt: at };
+      // an imported event's key may hold personal data (its externalId, a hash of the subject's line)
+      if (importKey) set.importKey = erasedImportKey(key, accountId, importKey);
       // the leaf of an event not yet sequenced: from the event as answered, before redaction
       if (logPending) set.leafHash = eventLeafHash(event);
       return { id: e.id, subject: e.subject, set };

@@ -1,5 +1,7 @@
 import { buildEvents, stateKey, validateInputs } from '../domain/consent';
+import { accountErasureKey, pseudonym } from '../domain/erasure';
 import { memoryConsentStore } from '../store/memory/store';
+import { eraseSubject } from './erasure';
 import { Imports } from './imports';
 
 const ISSUER = 'https://shop.example';
@@ -40,6 +42,23 @@ describe('an import', () => {
     expect(now.importedAt).toBeInstanceOf(Date);
     // another account sees none of it
     await expect(imports.get('other', job.id)).rejects.toThrow('No such import');
+  });
+
+  it('after the subject is erased, posting the file again stores nothing in clear: the lines are duplicates of the erased events', async () => {
+    const store = memoryConsentStore();
+    const key = accountErasureKey('secret-of-the-installation-for-tests-only', 'acc');
+    const imports = new Imports(store, { ratePerSecond: 0, erasureKeyOf: (a) => accountErasureKey('secret-of-the-installation-for-tests-only', a) });
+    const texts = [rec({ subject: 'gina', externalId: 'gina@example.com-1' }), rec({ subject: 'gina', scope: 'sms' }), rec({ subject: 'ivo' })];
+    const first = await imports.start('acc', 'app', 'ndjson');
+    expect(await imports.lines('acc', first.id, lines(texts))).toMatchObject({ stored: 3 });
+    expect(await eraseSubject(store.erasure, 'acc', 'gina', undefined, key, new Date())).toMatchObject({ events: 2 });
+    // the keys held the externalId and a hash of gina's line: both replaced by keyed hashes
+    const erased = await store.erasure.inClear('acc', pseudonym(key, 'gina'), undefined, 10);
+    expect(erased.map((e) => e.importKey)).toEqual([expect.stringMatching(/^acc\/e:/), expect.stringMatching(/^acc\/e:/)]);
+    expect(JSON.stringify(erased)).not.toContain('gina@example.com');
+    const again = await imports.start('acc', 'app', 'ndjson');
+    expect(await imports.lines('acc', again.id, lines(texts))).toMatchObject({ read: 3, stored: 0, duplicates: 3 });
+    expect(await store.erasure.inClear('acc', 'gina', undefined, 10)).toEqual([]);
   });
 
   it('never lets an old imported event replace a newer live one', async () => {

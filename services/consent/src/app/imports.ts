@@ -1,4 +1,5 @@
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError } from '@accord/common';
+import { erasedImportKey } from '../domain/erasure';
 import { timeOrderedId } from '../domain/event-id';
 import {
   cappedErrors,
@@ -33,6 +34,11 @@ type LinkLine = { number: number } & Exclude<ReturnType<typeof importedLinkInput
 export interface ImportSettings {
   /** Imported events per second this process stores at most, over all imports (ACCORD_CONSENT_IMPORT_RATE; 0: no limit). */
   ratePerSecond: number;
+  /**
+   * The account's erasure key (domain/erasure.ts accountErasureKey), when erasure is configured:
+   * a line whose event was stored and then erased is a duplicate, not stored again in clear.
+   */
+  erasureKeyOf?: (accountId: string) => Buffer;
 }
 
 /**
@@ -136,7 +142,9 @@ export class Imports {
       else errors.push(...made.errors.map((e) => ({ line: line.number, ...e })));
     }
     await this.admit(events.length + links.length);
-    const { stored, duplicates } = await this.store.imports.insertEvents(events);
+    const key = events.length ? this.settings.erasureKeyOf?.(accountId) : undefined;
+    const erasedKeys = key ? events.map((e) => erasedImportKey(key, accountId, e.importKey)) : undefined;
+    const { stored, duplicates } = await this.store.imports.insertEvents(events, erasedKeys);
     const linked = await this.importLinks(accountId, job.appId, links, importedAt, errors);
     // the current states of the stored events, and again of those stored before (a batch cut
     // short after its insert is finished when the import is resumed; applying is idempotent)

@@ -344,7 +344,8 @@ export interface EventRewrite {
   id: string;
   /** The subject as read (the rewrite is conditional on it). */
   subject: string;
-  set: { subject: string; source?: string; delegate?: string; erasedAt: Date; leafHash?: Buffer };
+  /** `importKey`: an imported event's key, replaced by its keyed hash (domain/erasure.ts erasedImportKey). */
+  set: { subject: string; source?: string; delegate?: string; erasedAt: Date; leafHash?: Buffer; importKey?: string };
 }
 
 /** A current state moving to a new key (its subject erased). */
@@ -361,8 +362,13 @@ export interface StateMove {
 
 /** What subject erasure reads and rewrites (the steps are app/erasure.ts). */
 export interface ErasureStore {
-  /** Up to `limit` events of the subject (of `issuer` when given) still in clear; `logPending` when waiting for their leaf. */
-  inClear(accountId: string, subject: string, issuer: string | undefined, limit: number): Promise<Array<ConsentEvent & { logPending: boolean }>>;
+  /** Up to `limit` events of the subject (of `issuer` when given) still in clear; `logPending` when waiting for their leaf; `importKey` when imported. */
+  inClear(
+    accountId: string,
+    subject: string,
+    issuer: string | undefined,
+    limit: number,
+  ): Promise<Array<ConsentEvent & { logPending: boolean; importKey?: string }>>;
   /** Rewrites events, each only while its subject is still the one read; resolves with how many changed. One write. */
   rewrite(rewrites: EventRewrite[]): Promise<number>;
   /**
@@ -472,8 +478,10 @@ export interface ImportStore {
    * published on the bus; an event whose `importKey` is stored already is not stored again. The
    * events stored now, and the stored events of the keys that were there already (their
    * current state is applied again: a batch cut short after its insert is finished by its resumption).
+   * `erasedKeys` (one per event, when given): the key each event's stored copy has if its subject
+   * was erased since (erasedImportKey); such an event is a duplicate too, never stored again in clear.
    */
-  insertEvents(events: ImportedEvent[]): Promise<{ stored: ImportedEvent[]; duplicates: ConsentEvent[] }>;
+  insertEvents(events: ImportedEvent[], erasedKeys?: string[]): Promise<{ stored: ImportedEvent[]; duplicates: ConsentEvent[] }>;
 }
 
 // --- linked identities ------------------------------------------------------------------------

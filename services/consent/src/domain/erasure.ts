@@ -33,6 +33,21 @@ export function pseudonym(accountKey: Buffer, value: string): string {
   return ERASED_PREFIX + createHmac('sha256', accountKey).update(value, 'utf8').digest('base64url');
 }
 
+/**
+ * What an imported event's key (domain/import.ts importKey: the account, then `x:` + the line's
+ * externalId or `h:` + the SHA-256 of its content) becomes when its subject is erased: the
+ * account, then `e:` + base64url(HMAC-SHA256(account key, the rest)). The externalId may be
+ * personal data (an order number, an e-mail), and a hash of content that holds the subject
+ * confirms a guessed subject; the keyed hash does neither. Deterministic, so an import can tell
+ * that a line is an erased event already stored (the same function of its key).
+ */
+export function erasedImportKey(accountKey: Buffer, accountId: string, importKey: string): string {
+  const prefix = `${accountId}/`;
+  const rest = importKey.startsWith(prefix) ? importKey.slice(prefix.length) : importKey;
+  if (rest.startsWith('e:')) return importKey;
+  return `${prefix}e:${createHmac('sha256', accountKey).update(rest, 'utf8').digest('base64url')}`;
+}
+
 export interface EraseInput {
   subject: string;
   issuer?: string;

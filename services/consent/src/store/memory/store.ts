@@ -126,6 +126,8 @@ export function memoryConsentStore(): MemoryConsentStore {
   const importJobs = new Map<string, ImportJob>();
   /** Imported events' keys (the account's, domain/import.ts importKey) → event id. */
   const importKeys = new Map<string, string>();
+  /** Event id → its import key (what erasure rewrites). */
+  const importKeyOf = new Map<string, string>();
   const copyJob = (j: ImportJob): ImportJob => structuredClone(j);
 
   /** Whether an event's request is stored whole (its last event is stored). */
@@ -590,7 +592,10 @@ export function memoryConsentStore(): MemoryConsentStore {
         return [...events.values()]
           .filter((r) => r.event.accountId === accountId && r.event.subject === subject && (issuer === undefined || r.event.issuer === issuer))
           .slice(0, limit)
-          .map((r) => ({ ...copy(r.event), logPending: !!r.logq }));
+          .map((r) => {
+            const importKey = importKeyOf.get(r.event.id);
+            return { ...copy(r.event), logPending: !!r.logq, ...(importKey ? { importKey } : {}) };
+          });
       },
       async rewrite(list) {
         call('erasure.rewrite');
@@ -603,6 +608,12 @@ export function memoryConsentStore(): MemoryConsentStore {
           if (w.set.delegate !== undefined) r.event.delegate = w.set.delegate;
           r.event.erasedAt = new Date(w.set.erasedAt);
           if (w.set.leafHash) r.logh = Buffer.from(w.set.leafHash);
+          const had = importKeyOf.get(w.id);
+          if (w.set.importKey && had !== undefined) {
+            importKeys.delete(had);
+            importKeys.set(w.set.importKey, w.id);
+            importKeyOf.set(w.id, w.set.importKey);
+          }
           n++;
         }
         return n;
@@ -692,12 +703,13 @@ export function memoryConsentStore(): MemoryConsentStore {
         }
         return copyJob(j);
       },
-      async insertEvents(list) {
+      async insertEvents(list, erasedKeys) {
         call('imports.insertEvents');
         const stored: ImportedEvent[] = [];
         const duplicates: ConsentEvent[] = [];
-        for (const ev of list) {
-          const had = importKeys.get(ev.importKey);
+        for (const [i, ev] of list.entries()) {
+          const erased = erasedKeys?.[i];
+          const had = importKeys.get(ev.importKey) ?? (erased !== undefined ? importKeys.get(erased) : undefined);
           if (had !== undefined) {
             const r = events.get(had);
             if (r && !duplicates.some((d) => d.id === had)) duplicates.push(copy(r.event));
@@ -705,6 +717,7 @@ export function memoryConsentStore(): MemoryConsentStore {
           }
           events.set(ev.id, { event: copy(ev), logq: true });
           importKeys.set(ev.importKey, ev.id);
+          importKeyOf.set(ev.id, ev.importKey);
           stored.push(ev);
         }
         return { stored, duplicates };

@@ -19,7 +19,7 @@ export function mongoErasureStore(m: Models): ErasureStore {
         .limit(limit)
         .lean<EventDoc[]>()
         .exec();
-      return docs.map((d) => ({ ...fromDoc(d), logPending: d.logq !== undefined }));
+      return docs.map((d) => ({ ...fromDoc(d), logPending: d.logq !== undefined, ...(d.importKey ? { importKey: d.importKey } : {}) }));
     },
     async rewrite(rewrites) {
       if (!rewrites.length) return 0;
@@ -29,6 +29,7 @@ export function mongoErasureStore(m: Models): ErasureStore {
           if (set.source !== undefined) $set.source = set.source;
           if (set.delegate !== undefined) $set.delegate = set.delegate;
           if (set.leafHash) $set.logh = set.leafHash.toString('base64');
+          if (set.importKey) $set.importKey = set.importKey;
           return { updateOne: { filter: { _id: id, subject }, update: { $set } } };
         }),
         { ordered: false },

@@ -81,12 +81,23 @@ export function mongoImportStore(m: Models, model: Model<ImportDoc>): ImportStor
       return this.get(accountId, id);
     },
     /**
-     * One unordered insert: every event whose key is new is stored, each duplicate key fails on
-     * `import_key` alone. No `pub` (history is not announced on the bus), `logq` (every imported
+     * One read of the erased forms of the keys (when given), then one unordered insert: every
+     * event whose key is new is stored, each duplicate key fails on `import_key` alone. No `pub` (history is not announced on the bus), `logq` (every imported
      * event gets its leaf). Then one read of the duplicates' stored events, by key.
      */
-    async insertEvents(list) {
-      if (!list.length) return { stored: [], duplicates: [] };
+    async insertEvents(all, erasedKeys) {
+      let duplicates: ConsentEvent[] = [];
+      let list = all;
+      // the events stored before and erased since: their keys are the keyed hashes of these ones
+      if (erasedKeys?.length && all.length) {
+        const erased = await events.find({ importKey: { $in: [...new Set(erasedKeys)] } }).toArray();
+        if (erased.length) {
+          const known = new Set(erased.map((d) => d.importKey));
+          list = all.filter((_, i) => !known.has(erasedKeys[i]));
+          duplicates = erased.map((d) => fromDoc(d));
+        }
+      }
+      if (!list.length) return { stored: [], duplicates };
       const docs: EventDoc[] = list.map((ev) => ({ ...toDoc(ev), importKey: ev.importKey, logq: ev.accountId }));
       let failed = new Map<number, unknown>();
       try {
@@ -97,11 +108,10 @@ export function mongoImportStore(m: Models, model: Model<ImportDoc>): ImportStor
         failed = perDoc;
       }
       const stored: ImportedEvent[] = list.filter((_, i) => !failed.has(i));
-      let duplicates: ConsentEvent[] = [];
       if (failed.size) {
         const keys = [...new Set([...failed.keys()].map((i) => list[i]!.importKey))];
         const had = await events.find({ importKey: { $in: keys } }).toArray();
-        duplicates = had.map((d) => fromDoc(d));
+        duplicates = [...duplicates, ...had.map((d) => fromDoc(d))];
       }
       return { stored, duplicates };
     },
