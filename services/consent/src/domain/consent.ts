@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash, randomInt } from 'node:crypto';
 import { InvalidArgumentError, type FieldError } from '@accord/common';
 import { contracts } from '@accord/proto';
@@ -331,6 +332,10 @@ export function stateKey(accountId: string, subject: string, issuer: string, tar
   return hashKey([accountId, subject, issuer, target, scope]);
 }
 
+/** SHA-256 in hex: the one-shot crypto.hash where Node has it (20.12+; a third of the time of a Hash object, several per stored event), else a Hash. */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => createHash('sha256').update(text).digest('hex');
+
 export function hashKey(parts: string[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
+  return sha256Hex(JSON.stringify(parts)).slice(0, 40);
 }
