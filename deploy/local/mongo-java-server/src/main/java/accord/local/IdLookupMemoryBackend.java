@@ -180,6 +180,13 @@ final class IdLookupMemoryBackend extends MemoryBackend {
       return StreamSupport.stream(handleQuery(new QueryParameters(match, 0, 0)).spliterator(), false);
     }
 
+    /** A distinct of every document's key, from a sparse index of that key when there is one. */
+    @Override
+    public synchronized Document handleDistinct(Document query) {
+      Document answer = indexes.distinct(query);
+      return answer != null ? answer : super.handleDistinct(query);
+    }
+
     /** Counts under the collection's lock, as queries are (the indexes are not read while a write moves them). */
     @Override
     public synchronized int count(Document query, int skip, int limit) {

@@ -42,6 +42,8 @@ final class OrderedIndex {
   private final Comparator<Object> positions;
   private final TreeSet<Entry> entries;
   private int multikeyDocuments;
+  /** Documents a sparse index leaves out though one of its keys is there, as a null (a distinct lists that null). */
+  private int nullsLeftOut;
 
   /** One document's values of the keys and its position (an Integer or an H2 key: see {@code positions}). */
   record Entry(Object[] values, Object position) {}
@@ -135,14 +137,39 @@ final class OrderedIndex {
     Object[] values = valuesOf(doc, multikey);
     if (multikey[0]) multikeyDocuments++;
     if (values != null) entries.add(new Entry(values, position));
+    else if (holdsNull(doc)) nullsLeftOut++;
   }
 
   void remove(Document doc, Object position) {
     boolean[] multikey = {false};
     Object[] values = valuesOf(doc, multikey);
     if (multikey[0]) multikeyDocuments--;
+    if (values == null && holdsNull(doc)) nullsLeftOut--;
     if (values != null && !entries.remove(new Entry(values, position)))
       throw new IllegalStateException("index " + name + " holds no entry for position " + position);
+  }
+
+  /** Whether one of the keys' paths ends in a field that is there, holding null. */
+  private boolean holdsNull(Document doc) {
+    for (String key : keys) {
+      int dot = key.lastIndexOf('.');
+      Object parent = dot < 0 ? doc : valueAt(doc, key.substring(0, dot), new boolean[1]);
+      if (parent instanceof Document d && d.containsKey(key.substring(dot + 1)) && d.get(key.substring(dot + 1)) == null) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The distinct values of a sparse index's one key over the whole collection, as
+   * mongo-java-server's {@code distinct} collects them (its comparator, the first of equal values in
+   * natural order kept); null when the index cannot tell them (another index shape, an array on
+   * the key, or a document holding the key as null, which the index leaves out).
+   */
+  java.util.Set<Object> distinctValues() {
+    if (!sparse || keys.length != 1 || !usable() || nullsLeftOut != 0) return null;
+    java.util.Set<Object> values = new TreeSet<>(VALUES);
+    for (Entry e : entries) values.add(e.values[0]); // ties in natural order: the first kept is the scan's first
+    return values;
   }
 
   /** A document's values changed (update in place): its entry moves if its keys changed. */
@@ -230,7 +257,8 @@ final class OrderedIndex {
         || v instanceof Integer
         || v instanceof Long
         || v instanceof Double
-        || v instanceof de.bwaldvogel.mongo.bson.ObjectId;
+        || v instanceof de.bwaldvogel.mongo.bson.ObjectId
+        || v instanceof java.time.Instant; // a BSON date: the outbox's and the expiry sweep's {$lte: now}
   }
 
   @Override

@@ -187,6 +187,26 @@ final class SecondaryIndexes<P> {
     return out;
   }
 
+  /**
+   * A {@code distinct} without a filter, of a key a sparse index holds alone (the consent log's
+   * sequencer asks {@code distinct('logq')} of every event, every pass): answered from that index;
+   * null when none can (mongo-java-server matches every document).
+   */
+  Document distinct(Document command) {
+    if (!(command.get("key") instanceof String key)) return null;
+    Object filter = command.get("query");
+    if (filter != null && !(filter instanceof Document d && d.isEmpty())) return null;
+    for (OrderedIndex index : indexes) {
+      if (index.keys.length != 1 || !index.keys[0].equals(key)) continue;
+      java.util.Set<Object> values = index.distinctValues();
+      if (values == null) continue;
+      Document response = new Document("values", values);
+      de.bwaldvogel.mongo.backend.Utils.markOkay(response);
+      return response;
+    }
+    return null;
+  }
+
   // --- an aggregation's first $match ---
 
   /** The first stage of the aggregation being run on this thread when it is a {@code $match} (see {@link #takeAggregationMatch}). */
