@@ -223,10 +223,7 @@ function queries(r: ReturnType<typeof random>): Array<{ name: string; run: (db: 
  * result for result; with `restart`, both are then stopped and started again on their files (the
  * indexes rebuilt from the stored documents), compared, changed once more and compared again.
  */
-async function equivalence(
-  start: () => Promise<[Server, Server]>,
-  restart?: (stopped: [Server, Server]) => Promise<[Server, Server]>,
-): Promise<number> {
+async function equivalence(start: () => Promise<[Server, Server]>, restart?: (stopped: [Server, Server]) => Promise<[Server, Server]>): Promise<number> {
   let pair = await start();
   servers.push(...pair);
   let connected = await Promise.all(pair.map((s) => new MongoClient(s.url).connect()));
@@ -352,7 +349,8 @@ test("npm start's H2 file, indexed, answers as the unchanged H2 backend does, an
   expect(await equivalence(async () => first, start)).toBeGreaterThan(1300);
   // the restarted indexed server rebuilt each collection's declared indexes, in one pass each
   const built = lines.filter((l) => l.includes('indexes of idx.'));
-  const names = (l: string) => l.replace(/^.*indexes of (\S+) built from \d+ documents in \d+ ms: (.*)$/, (_, c: string, n: string) => `${c}: ${n.split(', ').sort().join(', ')}`);
+  const names = (l: string) =>
+    l.replace(/^.*indexes of (\S+) built from \d+ documents in \d+ ms: (.*)$/, (_, c: string, n: string) => `${c}: ${n.split(', ').sort().join(', ')}`);
   expect(built.map(names).sort()).toEqual([
     'idx.current: app_states, states, target_states',
     'idx.events: app_latest, export, log_pending, search, search_scope, token, unpublished',
