@@ -354,6 +354,5 @@ test("npm start's H2 file, indexed, answers as the unchanged H2 backend does, an
   expect(built.map(names).sort()).toEqual([
     'idx.current: app_states, states, target_states',
     'idx.events: app_latest, export, log_pending, search, search_scope, token, unpublished',
-    'idx.stats: by_app',
   ]);
 });
