@@ -214,6 +214,9 @@ function queries(r: ReturnType<typeof random>): Array<{ name: string; run: (db: 
   // the consent log's sequencer and the outbox (sparse indexes): every key's values, due events
   for (const key of ['logq', 'pub', 'token']) out.push({ name: `distinct ${key}`, run: (db) => ev(db).distinct(key) });
   find('due', ev, { pub: { $lte: new Date(1_700_000_003_000) } }, undefined);
+  count('pending', ev, { pub: { $exists: true } });
+  find('oldest pending', ev, { pub: { $exists: true } }, { _id: 1 }, 1, 0, { createdAt: 1 });
+  find('pending logged', ev, { logq: { $exists: 1 } }, undefined);
   find('log pending', ev, { logq: r.pick(ACCOUNTS) }, { _id: 1 }, 20);
   return out;
 }

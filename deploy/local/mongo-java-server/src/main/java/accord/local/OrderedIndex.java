@@ -169,6 +169,15 @@ final class OrderedIndex {
       throw new IllegalStateException("index " + name + " holds no entry for position " + position);
   }
 
+  /**
+   * Whether this is a sparse index of one key holding every document where that key is there (no
+   * array on it, none holding it as null): its entries are then all the matches of {@code {$exists:
+   * true}} on the key.
+   */
+  boolean holdsEveryPresent() {
+    return sparse && keys.length == 1 && usable() && nullsLeftOut == 0;
+  }
+
   /** Whether one of the keys' paths ends in a field that is there, holding null. */
   private boolean holdsNull(Document doc) {
     for (String key : keys) {
