@@ -13,7 +13,8 @@
  * them): 1,000 subjects × 5 targets, so the states stop growing at 5,000 and each state's history
  * grows with the total (200 events each at 1,000,000); the searched state is one of them.
  * ACCORD_LOCAL_MONGO_BACKEND=accord-scan measures the local database without its secondary
- * indexes (the "before" of docs/benchmarks.md).
+ * indexes (the "before" of docs/benchmarks.md); BENCH_DATABASE=file on its H2 file, as `npm start`
+ * runs it, instead of its memory backend.
  */
 import { createHash } from 'node:crypto';
 import { MongoClient, type AnyBulkWriteOperation, type Document } from 'mongodb';

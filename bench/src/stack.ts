@@ -34,8 +34,9 @@ export async function startBenchStack(opts: { env?: Record<string, string> } = {
   // the TCF Global Vendor List of the vendor decisions run (nothing is fetched at run time)
   const gvlFile = join(dataDir, 'vendor-list.json');
   writeFileSync(gvlFile, JSON.stringify(BENCH_GVL));
-  // the whole stack (and the ceiling) reach the database through a proxy that counts commands
-  const infra = await startInfra({ dataDir, ephemeral: true });
+  // the whole stack (and the ceiling) reach the database through a proxy that counts commands;
+  // BENCH_DATABASE=file: the local server on its H2 file, as `npm start` runs it (default: in memory)
+  const infra = await startInfra({ dataDir, ephemeral: process.env.BENCH_DATABASE !== 'file' });
   const upstream = new URL(infra.mongoUrl);
   const counter = new MongoCommandCounter({ host: upstream.hostname, port: Number(upstream.port) });
   const proxied = await counter.start(infra.mongoUrl);

@@ -145,9 +145,10 @@ export async function startLocalMongo(
 /**
  * mongo-java-server on loopback (`port`, or a free one): memory backend when `ephemeral`, else an
  * H2 file under `dataDir` (so a server started again on the same port and folder has the data).
- * `backend` (or ACCORD_LOCAL_MONGO_BACKEND) picks the memory backend: `accord` (the default: the
- * project's indexes answered from memory), `accord-scan` (without them) or `memory`
- * (mongo-java-server's own, unchanged).
+ * `backend` (or ACCORD_LOCAL_MONGO_BACKEND) picks: `accord` (the default: the project's indexes
+ * answered from in-memory indexes, over either), `accord-scan` (without them: for the file,
+ * mongo-java-server's H2 backend unchanged), `memory` (mongo-java-server's own memory backend,
+ * unchanged) or, for the file, `h2` (its H2 backend, unchanged).
  */
 export async function startMongoJavaServer(
   dataDir: string,
@@ -155,13 +156,13 @@ export async function startMongoJavaServer(
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
   port?: number,
-  backend?: 'accord' | 'accord-scan' | 'memory',
+  backend?: 'accord' | 'accord-scan' | 'memory' | 'h2',
 ): Promise<{ url: string; description: string; stop: () => Promise<void> }> {
   const classpath = await mongoJavaServerClasspath(env, log);
   port ??= await freePort();
   const args = ['-XX:+UseSerialGC', '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
   backend ??= env.ACCORD_LOCAL_MONGO_BACKEND as typeof backend; // the bench's "before" (accord-scan)
-  if (ephemeral && backend) args.push('--backend', backend);
+  if (backend) args.push('--backend', backend);
   if (!ephemeral) {
     mkdirSync(join(dataDir, 'mongo-java-server'), { recursive: true });
     args.push('--file', join(dataDir, 'mongo-java-server', 'accord.mv'));

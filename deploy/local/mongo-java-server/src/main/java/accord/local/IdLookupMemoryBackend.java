@@ -5,6 +5,7 @@ import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DatabaseResolver;
+import de.bwaldvogel.mongo.backend.DocumentWithPosition;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.QueryParameters;
@@ -16,14 +17,9 @@ import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import io.netty.channel.Channel;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
-import java.util.TreeSet;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -34,9 +30,9 @@ import java.util.stream.StreamSupport;
  * <p>mongo-java-server 1.47 keeps only unique indexes (a secondary index is accepted and ignored)
  * and answers every other query by matching each document of the collection, and an aggregation
  * always so: a history search or an export page cost time in proportion to all the events stored.
- * These collections keep every declared secondary index in memory (OrderedIndex) and answer a
- * query, a count and the first {@code $match} of an aggregation from the best of them
- * (QueryPlanner): the documents an index finds are matched against the whole query again, in the
+ * These collections keep every declared secondary index in memory (OrderedIndex, SecondaryIndexes)
+ * and answer a query, a count and the first {@code $match} of an aggregation from the best of them
+ * (QueryPlanner; IndexedH2Backend does the same over the H2 file backend): the documents an index finds are matched against the whole query again, in the
  * collection's natural order, then sorted, skipped, limited and projected by mongo-java-server's
  * own code, so the answer is the one a full scan gives, documents and order (ties included). A
  * query sorted on {@code _id} with a limit whose equality keys an index leads with, followed by
@@ -83,9 +79,6 @@ final class IdLookupMemoryBackend extends MemoryBackend {
     return true;
   }
 
-  /** The first stage of the aggregation being run on this thread when it is a {@code $match} (see IndexedCollection.queryAllAsStream). */
-  private static final ThreadLocal<Document> AGGREGATION_MATCH = new ThreadLocal<>();
-
   private static final class Database extends MemoryDatabase {
     private final boolean secondaryIndexes;
 
@@ -108,45 +101,52 @@ final class IdLookupMemoryBackend extends MemoryBackend {
 
     @Override
     protected void dropIndex(MongoCollection<Integer> collection, String indexName) {
-      if (collection instanceof IndexedCollection c) c.undeclare(indexName);
+      if (collection instanceof IndexedCollection c) c.indexes.undeclare(indexName);
       super.dropIndex(collection, indexName);
     }
 
     @Override
     public Document handleCommand(Channel channel, String command, Document query, DatabaseResolver resolver, Oplog oplog) {
-      Document match = secondaryIndexes && command.equalsIgnoreCase("aggregate") ? firstMatch(query.get("pipeline")) : null;
-      if (match == null) return super.handleCommand(channel, command, query, resolver, oplog);
-      AGGREGATION_MATCH.set(match);
-      try {
-        return super.handleCommand(channel, command, query, resolver, oplog);
-      } finally {
-        AGGREGATION_MATCH.remove();
-      }
-    }
-
-    private static Document firstMatch(Object pipeline) {
-      if (!(pipeline instanceof List<?> stages) || stages.isEmpty()) return null;
-      if (!(stages.get(0) instanceof Document first) || first.size() != 1) return null;
-      return first.get("$match") instanceof Document match ? match : null;
+      if (!secondaryIndexes) return super.handleCommand(channel, command, query, resolver, oplog);
+      return SecondaryIndexes.runCommand(command, query, () -> super.handleCommand(channel, command, query, resolver, oplog));
     }
   }
 
   static final class IndexedCollection extends MemoryCollection {
-    private final List<OrderedIndex> indexes = new CopyOnWriteArrayList<>();
+    final SecondaryIndexes<Integer> indexes;
 
     IndexedCollection(MongoDatabase db, String name, CollectionOptions options, CursorRegistry cursors) {
       super(db, name, options, cursors);
+      indexes =
+          new SecondaryIndexes<>(
+              new SecondaryIndexes.Host<>() {
+                @Override
+                public Document document(Integer position) {
+                  return getDocument(position);
+                }
+
+                @Override
+                public boolean matches(Document document, Document query) {
+                  return documentMatchesQuery(document, query);
+                }
+
+                @Override
+                public List<Index<Integer>> uniqueIndexes() {
+                  return getIndexes();
+                }
+
+                @Override
+                public Stream<DocumentWithPosition<Integer>> all() {
+                  return streamAllDocumentsWithPosition();
+                }
+              },
+              (a, b) -> Integer.compare((Integer) a, (Integer) b)); // the list's order
     }
 
+    /** Declares an index and builds it from the documents now (under the collection's lock, as every write). */
     synchronized void declare(String name, List<IndexKey> keys, boolean sparse) {
-      if (indexes.stream().anyMatch(i -> i.name.equals(name))) return;
-      OrderedIndex index = new OrderedIndex(name, keys, sparse);
-      streamAllDocumentsWithPosition().forEach(d -> index.add(d.getDocument(), d.getPosition()));
-      indexes.add(index);
-    }
-
-    synchronized void undeclare(String name) {
-      indexes.removeIf(i -> i.name.equals(name));
+      indexes.declare(name, keys, sparse);
+      indexes.build();
     }
 
     // --- keeping the indexes exact ---
@@ -154,20 +154,19 @@ final class IdLookupMemoryBackend extends MemoryBackend {
     @Override
     protected Integer addDocumentInternal(Document document) {
       Integer position = super.addDocumentInternal(document);
-      for (OrderedIndex index : indexes) index.add(document, position);
+      indexes.added(document, position);
       return position;
     }
 
     @Override
     protected void removeDocument(Integer position) {
-      Document document = getDocument(position);
-      if (document != null) for (OrderedIndex index : indexes) index.remove(document, position);
+      indexes.removed(getDocument(position), position);
       super.removeDocument(position);
     }
 
     @Override
     protected void handleUpdate(Integer position, Document oldDocument, Document newDocument) {
-      for (OrderedIndex index : indexes) index.update(oldDocument, newDocument, position);
+      indexes.updated(oldDocument, newDocument, position);
       super.handleUpdate(position, oldDocument, newDocument);
     }
 
@@ -176,95 +175,31 @@ final class IdLookupMemoryBackend extends MemoryBackend {
     /** An aggregation's documents: those its first {@code $match} selects, in natural order, when an index narrows it. */
     @Override
     public Stream<Document> queryAllAsStream() {
-      Document match = AGGREGATION_MATCH.get();
+      Document match = SecondaryIndexes.takeAggregationMatch();
       if (match == null) return super.queryAllAsStream();
-      AGGREGATION_MATCH.remove(); // once: a $lookup of another collection scans as before
-      // as {$query: …}: a filter with a field named "query" is not read as a query envelope
-      return StreamSupport.stream(handleQuery(new QueryParameters(new Document("$query", match), 0, 0)).spliterator(), false);
+      return StreamSupport.stream(handleQuery(new QueryParameters(match, 0, 0)).spliterator(), false);
+    }
+
+    /** A distinct of every document's key, from a sparse index of that key when there is one. */
+    @Override
+    public synchronized Document handleDistinct(Document query) {
+      Document answer = indexes.distinct(query);
+      return answer != null ? answer : super.handleDistinct(query);
+    }
+
+    /** Counts under the collection's lock, as queries are (the indexes are not read while a write moves them). */
+    @Override
+    public synchronized int count(Document query, int skip, int limit) {
+      return super.count(query, skip, limit);
     }
 
     @Override
     protected QueryResult queryDocuments(Document query, Document orderBy, int skip, int limit, int batchSize, Document fieldSelector) {
-      if (!indexes.isEmpty() && query != null && !query.isEmpty() && !natural(orderBy)) {
-        Iterable<Integer> positions = positions(query, orderBy, skip, limit);
+      if (indexes.consulted(query, orderBy)) {
+        Iterable<Integer> positions = indexes.positions(query, orderBy, skip, limit);
         if (positions != null) return matchDocuments(query, positions, orderBy, skip, limit, batchSize, fieldSelector);
       }
       return super.queryDocuments(query, orderBy, skip, limit, batchSize, fieldSelector);
-    }
-
-    private static boolean natural(Document orderBy) {
-      return orderBy != null && orderBy.keySet().stream().anyMatch(k -> k.startsWith("$"));
-    }
-
-    /** The documents an index finds for {@code query}: a superset of its matches, or null when no index narrows it. */
-    Iterable<Integer> positions(Document query, Document orderBy, int skip, int limit) {
-      List<Map<String, QueryPlanner.Condition>> branches = QueryPlanner.branches(query);
-      // sorted on _id alone, with a limit: walk one index in that order, stopping after the limit
-      if (branches.size() == 1 && limit > 0 && orderBy != null && orderBy.size() == 1 && orderBy.get("_id") instanceof Number dir) {
-        List<Integer> walked = walk(query, branches.get(0), dir.doubleValue() >= 0, skip + limit);
-        if (walked != null) return walked;
-      }
-      TreeSet<Integer> found = new TreeSet<>(); // natural order: the memory backend's positions
-      for (Map<String, QueryPlanner.Condition> branch : branches) {
-        if (!collect(branch, found)) return null;
-      }
-      return found;
-    }
-
-    /** Adds the positions one branch's best lookup finds; false when no index narrows the branch. */
-    private boolean collect(Map<String, QueryPlanner.Condition> branch, TreeSet<Integer> into) {
-      QueryPlanner.Condition id = branch.get("_id");
-      if (id != null && id.equals != null) {
-        Index<Integer> primary = primaryIndex();
-        Document lookup = new Document("_id", new Document("$in", id.equals));
-        if (primary != null && primary.canHandle(lookup)) {
-          for (Integer p : primary.getPositions(lookup)) into.add(p);
-          return true;
-        }
-      }
-      QueryPlanner.Lookup best = null;
-      for (OrderedIndex index : indexes) {
-        QueryPlanner.Lookup l = QueryPlanner.lookup(index, branch);
-        if (l != null && (best == null || score(l) > score(best))) best = l;
-      }
-      if (best == null) return false;
-      for (Object[] prefix : best.prefixes()) for (OrderedIndex.Entry e : best.index().scan(prefix, best.range())) into.add(e.position());
-      return true;
-    }
-
-    private static int score(QueryPlanner.Lookup l) {
-      return l.equalKeys() * 2 + (l.range() != null ? 1 : 0);
-    }
-
-    private Index<Integer> primaryIndex() {
-      for (Index<Integer> index : getIndexes()) if (index.getKeys().size() == 1 && index.getKeys().get(0).getKey().equals("_id")) return index;
-      return null;
-    }
-
-    /**
-     * The first {@code wanted} matches of {@code query} in {@code _id} order, from an index whose
-     * equality keys (one value each) are followed by {@code _id}; null when there is none.
-     */
-    private List<Integer> walk(Document query, Map<String, QueryPlanner.Condition> branch, boolean idAscending, int wanted) {
-      QueryPlanner.Lookup best = null;
-      for (OrderedIndex index : indexes) {
-        QueryPlanner.Lookup l = QueryPlanner.lookup(index, branch);
-        if (l == null || l.prefixes().size() != 1) continue;
-        int k = l.equalKeys();
-        if (k >= index.keys.length || !index.keys[k].equals("_id")) continue;
-        if (best == null || score(l) > score(best)) best = l;
-      }
-      if (best == null) return null;
-      OrderedIndex index = best.index();
-      boolean forward = index.ascending[best.equalKeys()] == idAscending;
-      NavigableSet<OrderedIndex.Entry> range = index.scan(best.prefixes().get(0), best.range());
-      Iterator<OrderedIndex.Entry> it = forward ? range.iterator() : range.descendingIterator();
-      List<Integer> out = new ArrayList<>();
-      while (it.hasNext() && out.size() < wanted) {
-        int position = it.next().position();
-        if (documentMatchesQuery(getDocument(position), query)) out.add(position);
-      }
-      return out;
     }
 
     /** The documents an index found: kept whole (an empty query matches all) when the index answered the query exactly. */

@@ -10,11 +10,14 @@ import java.util.concurrent.CountDownLatch;
  * Serves the MongoDB wire protocol on a loopback port with mongo-java-server.
  *
  * <p>Arguments: {@code --port N} (required), {@code --host H} (default 127.0.0.1), {@code --file
- * PATH} (persist in an H2 MVStore file; without it, data lives in memory and is gone at exit,
- * answering the project's index shapes from in-memory indexes: IdLookupMemoryBackend), {@code
- * --backend B} for the memory backend: {@code accord} (the default), {@code accord-scan} (the same
- * without secondary indexes) or {@code memory} (mongo-java-server's own, unchanged; the
- * equivalence tests' reference).
+ * PATH} (persist in an H2 MVStore file; without it, data lives in memory and is gone at exit),
+ * {@code --backend B}: {@code accord} (the default: the project's index shapes answered from
+ * in-memory indexes, IdLookupMemoryBackend, or IndexedH2Backend with {@code --file}), {@code
+ * accord-scan} (without secondary indexes: for the memory backend the same without them, for the
+ * file mongo-java-server's H2 backend unchanged), {@code memory} (mongo-java-server's own memory
+ * backend, unchanged) or {@code h2} (with {@code --file}: its H2 backend, unchanged, as {@code
+ * accord-scan} and {@code memory} are there); the unchanged ones are the equivalence tests'
+ * references.
  * Prints one line {@code listening on H:N} once it accepts connections, and shuts down cleanly
  * (H2 committed and closed) on SIGTERM/SIGINT.
  */
@@ -42,7 +45,14 @@ public final class LocalMongo {
 
     MongoBackend backend =
         file != null
-            ? new H2Backend(file)
+            ? switch (backendName) {
+              case "accord" -> new IndexedH2Backend(file);
+              case "accord-scan", "h2", "memory" -> new H2Backend(file); // unchanged: the file's "without indexes"
+              default -> {
+                fail("unknown --backend " + backendName + " with --file (accord, accord-scan, h2 or memory)");
+                yield null;
+              }
+            }
             : switch (backendName) {
               case "accord" -> new IdLookupMemoryBackend(true);
               case "accord-scan" -> new IdLookupMemoryBackend(false);

@@ -14,7 +14,8 @@ import java.util.TreeSet;
  * An ordered in-memory index over one collection's documents, kept by IndexedCollection on every
  * insert, update and removal: entries (the values of the index's keys, the document's position),
  * ordered as the index declares (each key ascending or descending, by mongo-java-server's own
- * ValueComparator), ties broken by position, which is the memory backend's natural order.
+ * ValueComparator), ties broken by position in the collection's natural order (the memory
+ * backend's list index, the H2 backend's key in its MVMap's order: {@code positions}).
  *
  * <p>A missing key and a {@code null} are both kept as {@code null}. A document holding an array
  * anywhere on a key's path makes the index "multikey", and a multikey index answers nothing (the
@@ -27,18 +28,29 @@ final class OrderedIndex {
 
   private static final Object MAX = new Object();
 
+  /** Positions in a probe entry: before and after every document's. */
+  private static final Object FIRST = new Object();
+
+  private static final Object LAST = new Object();
+
   private static final Comparator<Object> VALUES = ValueComparator.ascWithoutListHandling();
 
   final String name;
   final String[] keys;
   final boolean[] ascending;
   final boolean sparse;
+  private final Comparator<Object> positions;
   private final TreeSet<Entry> entries;
   private int multikeyDocuments;
+  /** Documents a sparse index leaves out though one of its keys is there, as a null (a distinct lists that null). */
+  private int nullsLeftOut;
 
-  record Entry(Object[] values, int position) {}
+  /** One document's values of the keys and its position (an Integer or an H2 key: see {@code positions}). */
+  record Entry(Object[] values, Object position) {}
 
-  OrderedIndex(String name, List<IndexKey> keys, boolean sparse) {
+  /** {@code positions}: the collection's natural order of its documents' positions. */
+  OrderedIndex(String name, List<IndexKey> keys, boolean sparse, Comparator<Object> positions) {
+    this.positions = positions;
     this.name = name;
     this.keys = keys.stream().map(IndexKey::getKey).toArray(String[]::new);
     this.ascending = new boolean[keys.size()];
@@ -55,7 +67,14 @@ final class OrderedIndex {
       // a bound is below (MIN) or above (MAX) every value in the index's order, whichever its direction
       if (c != 0) return ascending[i] || x == MIN || x == MAX || y == MIN || y == MAX ? c : -c;
     }
-    return Integer.compare(a.position, b.position);
+    return comparePosition(a.position, b.position);
+  }
+
+  private int comparePosition(Object p, Object q) {
+    if (p == q) return 0;
+    if (p == FIRST || q == LAST) return -1;
+    if (p == LAST || q == FIRST) return 1;
+    return positions.compare(p, q);
   }
 
   private static int compareValue(Object x, Object y) {
@@ -113,23 +132,77 @@ final class OrderedIndex {
     }
   }
 
-  void add(Document doc, int position) {
+  void add(Document doc, Object position) {
     boolean[] multikey = {false};
     Object[] values = valuesOf(doc, multikey);
     if (multikey[0]) multikeyDocuments++;
-    if (values != null) entries.add(new Entry(values, position));
+    if (values != null) entries.add(new Entry(share(values, position), position));
+    else if (holdsNull(doc)) nullsLeftOut++;
   }
 
-  void remove(Document doc, int position) {
+  /**
+   * The values with each string replaced by the equal one its neighbour in the index already
+   * holds, and an {@code _id} by the position when equal: over the H2 file the index is what keeps
+   * the values alive (the documents are read from the file and dropped), and most of an entry's
+   * keys (account, issuer, target, application) repeat from entry to entry — about half the heap
+   * the index takes.
+   */
+  private Object[] share(Object[] values, Object position) {
+    Entry probe = new Entry(values, position);
+    Entry near = entries.lower(probe);
+    if (near == null) near = entries.higher(probe);
+    for (int i = 0; i < values.length; i++) {
+      Object v = values[i];
+      if (!(v instanceof String)) continue;
+      if (near != null && near.values[i] != v && v.equals(near.values[i])) values[i] = near.values[i];
+      else if (keys[i].equals("_id") && v.equals(position)) values[i] = position;
+    }
+    return values;
+  }
+
+  void remove(Document doc, Object position) {
     boolean[] multikey = {false};
     Object[] values = valuesOf(doc, multikey);
     if (multikey[0]) multikeyDocuments--;
+    if (values == null && holdsNull(doc)) nullsLeftOut--;
     if (values != null && !entries.remove(new Entry(values, position)))
       throw new IllegalStateException("index " + name + " holds no entry for position " + position);
   }
 
+  /**
+   * Whether this is a sparse index of one key holding every document where that key is there (no
+   * array on it, none holding it as null): its entries are then all the matches of {@code {$exists:
+   * true}} on the key.
+   */
+  boolean holdsEveryPresent() {
+    return sparse && keys.length == 1 && usable() && nullsLeftOut == 0;
+  }
+
+  /** Whether one of the keys' paths ends in a field that is there, holding null. */
+  private boolean holdsNull(Document doc) {
+    for (String key : keys) {
+      int dot = key.lastIndexOf('.');
+      Object parent = dot < 0 ? doc : valueAt(doc, key.substring(0, dot), new boolean[1]);
+      if (parent instanceof Document d && d.containsKey(key.substring(dot + 1)) && d.get(key.substring(dot + 1)) == null) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The distinct values of a sparse index's one key over the whole collection, as
+   * mongo-java-server's {@code distinct} collects them (its comparator, the first of equal values in
+   * natural order kept); null when the index cannot tell them (another index shape, an array on
+   * the key, or a document holding the key as null, which the index leaves out).
+   */
+  java.util.Set<Object> distinctValues() {
+    if (!sparse || keys.length != 1 || !usable() || nullsLeftOut != 0) return null;
+    java.util.Set<Object> values = new TreeSet<>(VALUES);
+    for (Entry e : entries) values.add(e.values[0]); // ties in natural order: the first kept is the scan's first
+    return values;
+  }
+
   /** A document's values changed (update in place): its entry moves if its keys changed. */
-  void update(Document before, Document after, int position) {
+  void update(Document before, Document after, Object position) {
     remove(before, position);
     add(after, position);
   }
@@ -148,8 +221,8 @@ final class OrderedIndex {
       low[i] = MIN;
       high[i] = MAX;
     }
-    int lowPosition = Integer.MIN_VALUE;
-    int highPosition = Integer.MAX_VALUE;
+    Object lowPosition = FIRST;
+    Object highPosition = LAST;
     if (range != null && prefix.length < keys.length) {
       int k = prefix.length;
       // in the index's own order: a descending key has its upper bound first
@@ -161,12 +234,12 @@ final class OrderedIndex {
         low[k] = first;
         // an exclusive bound skips every entry holding that value: the keys after it above all
         for (int i = k + 1; i < keys.length; i++) low[i] = firstInclusive ? MIN : MAX;
-        if (!firstInclusive) lowPosition = Integer.MAX_VALUE;
+        if (!firstInclusive) lowPosition = LAST;
       }
       if (last != null) {
         high[k] = last;
         for (int i = k + 1; i < keys.length; i++) high[i] = lastInclusive ? MAX : MIN;
-        if (!lastInclusive) highPosition = Integer.MIN_VALUE;
+        if (!lastInclusive) highPosition = FIRST;
       }
     }
     Entry from = new Entry(low, lowPosition);
@@ -213,7 +286,8 @@ final class OrderedIndex {
         || v instanceof Integer
         || v instanceof Long
         || v instanceof Double
-        || v instanceof de.bwaldvogel.mongo.bson.ObjectId;
+        || v instanceof de.bwaldvogel.mongo.bson.ObjectId
+        || v instanceof java.time.Instant; // a BSON date: the outbox's and the expiry sweep's {$lte: now}
   }
 
   @Override

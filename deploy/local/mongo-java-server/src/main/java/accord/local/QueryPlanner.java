@@ -28,12 +28,15 @@ final class QueryPlanner {
     List<Object> equals;
     /** Missing (or null) when true: from {@code {$exists: false}} on the field or on a path above it. */
     boolean missing;
+    /** There (holding anything, null included) when true: from {@code {$exists: true}}. */
+    boolean present;
     OrderedIndex.Range range;
 
     Condition copy() {
       Condition c = new Condition();
       c.equals = equals;
       c.missing = missing;
+      c.present = present;
       if (range != null) {
         c.range = new OrderedIndex.Range();
         c.range.lower = range.lower;
@@ -104,6 +107,7 @@ final class QueryPlanner {
       }
       case "$exists" -> {
         if (Boolean.FALSE.equals(value) || Integer.valueOf(0).equals(value)) condition(into, field).missing = true;
+        else if (Boolean.TRUE.equals(value) || Integer.valueOf(1).equals(value)) condition(into, field).present = true;
       }
       default -> {
         // left out
@@ -155,7 +159,11 @@ final class QueryPlanner {
       Condition c = branch.get(index.keys[k]);
       if (c != null && c.range != null) range = c.range;
     }
-    if (k == 0 && range == null) return null;
+    if (k == 0 && range == null) {
+      // {f: {$exists: true}} (the outbox's pending events): every entry of a sparse index of f alone
+      Condition c = branch.get(index.keys[0]);
+      return c != null && c.present && index.holdsEveryPresent() ? new Lookup(index, prefixes, null) : null;
+    }
     return new Lookup(index, prefixes, range);
   }
 
