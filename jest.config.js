@@ -30,6 +30,12 @@ module.exports = {
   // jest-circus reads the timeout from the global config only: the projects' testTimeout below is
   // ignored, and tests against the servers fell back to 5 s (they failed on a loaded machine).
   testTimeout: 60000,
+  // Test files run in a worker process that is replaced once its heap holds more than this after a
+  // file. Without it a 2-core machine (jest's default there is one worker, i.e. run in band) kept
+  // every file's in-process stack in jest's own process: the heap grew ~150 MB per e2e file, late
+  // tests met multi-second GC pauses (a 1,000-event POST answered 504) and CI's run ended with
+  // jest aborting at V8's 4 GB heap limit. With a limit set, jest always uses workers.
+  workerIdleMemoryLimit: '512MB',
   projects: [
     {
       ...base,
