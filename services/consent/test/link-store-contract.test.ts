@@ -53,6 +53,24 @@ describeStoreContract('the consent store', adapters, (s) => {
       expect((await store.links.naming('acc', I, ['erased:u'], undefined, 10))[0]).toEqual({ ...a, ...set });
     });
 
+    it('an imported link is read for erasure with its import key, and rewritten under the key it is given', async () => {
+      const store = s;
+      const a = { ...link('device-a', 'user-42'), importedAt: new Date(), importKey: 'acc/x:crm-user-42@example.com' };
+      const b = link('device-b', 'user-42');
+      expect(await store.links.insertImported(a, LEAF)).toBe(true);
+      await store.links.insert(b, later(), LEAF);
+      expect((await store.links.inClear('acc', 'user-42', undefined, 10)).map((l) => [l.id, l.importKey])).toEqual([
+        [b.id, undefined],
+        [a.id, 'acc/x:crm-user-42@example.com'],
+      ]);
+      const set = { identity: 'erased:d', subject: 'erased:u', erasedAt: new Date(), importKey: 'acc/e:hashed' };
+      expect(await store.links.rewrite([{ id: a.id, identity: 'device-a', set }])).toBe(1);
+      expect(await store.links.importedKeys(['acc/x:crm-user-42@example.com', 'acc/e:hashed'])).toEqual(new Set(['acc/e:hashed']));
+      // the key is never part of a link as read
+      const { importKey: _k, ...readBack } = { ...a, ...set };
+      expect((await store.links.naming('acc', I, ['erased:u'], undefined, 10))[0]).toEqual(readBack);
+    });
+
     it('are their own outbox: claimed once when due until the lease runs out, and gone once published', async () => {
       const store = s;
       const now = Date.now();

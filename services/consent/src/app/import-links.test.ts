@@ -4,6 +4,7 @@
  * logged and counted like events; and an export page holds events and links by id.
  */
 import { leafHash, linkLeaf } from '@accord/proofs';
+import { accountErasureKey, erasedImportKey, pseudonym } from '../domain/erasure';
 import { idTime } from '../domain/event-id';
 import { linkJson, linkLeafHash } from '../domain/link';
 import { memoryConsentStore } from '../store/memory/store';
@@ -78,6 +79,29 @@ describe('an import’s link lines', () => {
     expect(await imports.lines('acc', first.id, lines(file))).toMatchObject({ stored: 3, duplicates: 0, refused: 0 });
     const again = await imports.start('acc', 'app', 'ndjson');
     expect(await imports.lines('acc', again.id, lines(file))).toMatchObject({ read: 3, stored: 0, duplicates: 3, refused: 0, batchStored: 0 });
+  });
+
+  it('lose their externalId with their subject’s erasure, and posting the file again still counts them as duplicates', async () => {
+    const store = memoryConsentStore();
+    const key = accountErasureKey('secret-of-the-installation-for-tests-only', 'acc');
+    const links = new Links(store.links, { stored: () => undefined });
+    const imports = new Imports(store, { ratePerSecond: 0, erasureKeyOf: () => key });
+    imports.links = links;
+    const file = lines([link({ externalId: 'crm-ann@example.com' }), link({ identity: 'dev-2', createdAt: '2020-01-03T00:00:00.000Z' })]);
+    expect(await imports.lines('acc', (await imports.start('acc', 'app', 'ndjson')).id, file)).toMatchObject({ stored: 2 });
+    const keyOfLine = 'acc/x:crm-ann@example.com';
+    expect(await store.links.importedKeys([keyOfLine])).toEqual(new Set([keyOfLine]));
+
+    expect(await links.erase('acc', ['ann', 'dev-1', 'dev-2'], I, key, new Date())).toBe(2);
+    // no key holds the externalId any more; its keyed hash stands in its place
+    expect(await store.links.importedKeys([keyOfLine])).toEqual(new Set());
+    expect(await store.links.importedKeys([erasedImportKey(key, 'acc', keyOfLine)])).toEqual(new Set([erasedImportKey(key, 'acc', keyOfLine)]));
+    // the subject's export (names) never carries a key
+    for (const l of await links.naming('acc', pseudonym(key, 'ann'))) expect(l).not.toHaveProperty('importKey');
+
+    // the same file again: both lines are the erased links, never stored again in clear
+    expect(await imports.lines('acc', (await imports.start('acc', 'app', 'ndjson')).id, file)).toMatchObject({ stored: 0, duplicates: 2, refused: 0 });
+    expect(await links.naming('acc', 'ann')).toEqual([]);
   });
 
   it('are refused by line and field: bad names, a chain, a bad createdAt, erased links, an unknown type or field', async () => {

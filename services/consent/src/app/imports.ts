@@ -186,9 +186,12 @@ export class Imports {
       errors.push(...lines.map((l) => ({ line: l.number, field: 'type', detail: 'link lines are not imported by this service' })));
       return out;
     }
-    const had = await this.links.importedKeys([...new Set(lines.map((l) => l.importKey))]);
+    // a line whose link was erased since is stored under its key's keyed hash: a duplicate too
+    const key = this.settings.erasureKeyOf?.(accountId);
+    const erasedKey = (l: LinkLine) => (key ? erasedImportKey(key, accountId, l.importKey) : l.importKey);
+    const had = await this.links.importedKeys([...new Set(lines.flatMap((l) => [l.importKey, erasedKey(l)]))]);
     for (const l of lines) {
-      if (had.has(l.importKey)) {
+      if (had.has(l.importKey) || had.has(erasedKey(l))) {
         out.duplicates++;
         continue;
       }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@accord/common';
-import { ERASED_PREFIX, pseudonym } from '../domain/erasure';
+import { ERASED_PREFIX, erasedImportKey, pseudonym } from '../domain/erasure';
 import { EVENT_ID_PATTERN, LIMITS } from '../domain/consent';
 import { importedEventId } from '../domain/event-id';
 import {
@@ -268,7 +268,9 @@ export class Links {
   /**
    * Erases names in the link events (of `issuer`, when given): each erased name, as identity or
    * subject, becomes its keyed hash (domain/erasure.ts `pseudonym`), so the links keep joining the
-   * erased pseudonyms and other names stay as they were. Resolves with how many events changed.
+   * erased pseudonyms and other names stay as they were. An imported link's import key (it may
+   * hold the line's externalId) becomes its keyed hash, as an imported event's does, so posting the
+   * file again still finds the line stored. Resolves with how many events changed.
    */
   async erase(accountId: string, names: string[], issuer: string | undefined, key: Buffer, at: Date): Promise<number> {
     const erased = new Set(names);
@@ -279,7 +281,16 @@ export class Links {
         const links = await this.store.inClear(accountId, name, issuer, RESOLVE_READ);
         if (!links.length) break;
         const n = await this.store.rewrite(
-          links.map((l) => ({ id: l.id, identity: l.identity, set: { identity: hashed(l.identity)!, subject: hashed(l.subject), erasedAt: at } })),
+          links.map((l) => ({
+            id: l.id,
+            identity: l.identity,
+            set: {
+              identity: hashed(l.identity)!,
+              subject: hashed(l.subject),
+              erasedAt: at,
+              ...(l.importKey ? { importKey: erasedImportKey(key, accountId, l.importKey) } : {}),
+            },
+          })),
         );
         changed += n;
         if (!n) break;
@@ -290,6 +301,6 @@ export class Links {
 
   /** Every link event naming `name` (as identity or subject, any issuer), newest first: a subject's export. */
   async naming(accountId: string, name: string): Promise<LinkEvent[]> {
-    return this.store.inClear(accountId, name, undefined, RESOLVE_READ);
+    return (await this.store.inClear(accountId, name, undefined, RESOLVE_READ)).map(({ importKey: _key, ...link }) => link);
   }
 }

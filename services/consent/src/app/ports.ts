@@ -532,10 +532,14 @@ export interface LinkStore {
   ofIdentities(accountId: string, issuer: string | undefined, identities: string[], before: string | undefined, limit: number): Promise<LinkEvent[]>;
   /** One identity's links (`identity`) or the links naming a subject (`subject`), newest first. */
   list(q: LinkQuery): Promise<LinkEvent[]>;
-  /** Links naming `name` (as identity or subject), of `issuer` or any, newest first, at most `limit` (erasure, a subject's export). */
-  inClear(accountId: string, name: string, issuer: string | undefined, limit: number): Promise<LinkEvent[]>;
-  /** Rewrites links' names (erasure), each only while its identity is still the one read; resolves with how many changed. One write. */
-  rewrite(rewrites: Array<{ id: string; identity: string; set: { identity: string; subject: string | null; erasedAt: Date } }>): Promise<number>;
+  /** Links naming `name` (as identity or subject), of `issuer` or any, newest first, at most `limit` (erasure, a subject's export); `importKey` when imported. */
+  inClear(accountId: string, name: string, issuer: string | undefined, limit: number): Promise<Array<LinkEvent & { importKey?: string }>>;
+  /**
+   * Rewrites links' names (erasure), each only while its identity is still the one read, and an
+   * imported link's `importKey` by its keyed hash (domain/erasure.ts erasedImportKey); resolves
+   * with how many changed. One write.
+   */
+  rewrite(rewrites: Array<{ id: string; identity: string; set: { identity: string; subject: string | null; erasedAt: Date; importKey?: string } }>): Promise<number>;
   /**
    * One page of the account's link events for the NDJSON export (`links=true`), oldest first (by
    * id), within the export's id bounds; `appId` the linking application, `subject` a name the link

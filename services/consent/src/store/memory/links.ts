@@ -11,8 +11,9 @@ const copy = (l: LinkEvent): LinkEvent => {
 /** The link events in memory (the reference of the contract test); `call` records each call and throws a planned fault. */
 export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
   const links = new Map<string, LinkEvent>();
-  /** Imported links: import key → link id. */
+  /** Imported links: import key → link id, and link id → import key. */
   const keys = new Map<string, string>();
+  const keyOf = new Map<string, string>();
   /** The outbox: link id → due time and claim. */
   const outbox = new Map<string, { pub: Date; claim?: string }>();
   /** The log's queue: link id → its leaf hash, until sequenced. */
@@ -110,7 +111,13 @@ export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
     },
     async inClear(accountId, name, issuer, limit) {
       call('links.inClear');
-      return newest((l) => l.accountId === accountId && (issuer === undefined || l.issuer === issuer) && (l.identity === name || l.subject === name), limit);
+      return newest(
+        (l) => l.accountId === accountId && (issuer === undefined || l.issuer === issuer) && (l.identity === name || l.subject === name),
+        limit,
+      ).map((l) => {
+        const importKey = keyOf.get(l.id);
+        return importKey === undefined ? l : { ...l, importKey };
+      });
     },
     async exportPage(q) {
       call('links.exportPage');
@@ -133,6 +140,7 @@ export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
       if (keys.has(link.importKey) || links.has(link.id)) return false;
       const { importKey, ...rest } = link;
       keys.set(importKey, link.id);
+      keyOf.set(link.id, importKey);
       links.set(link.id, copy(rest));
       logq.set(link.id, Buffer.from(leafHash));
       return true;
@@ -148,6 +156,12 @@ export function memoryLinkStore(call: (method: string) => unknown): LinkStore {
         const l = links.get(r.id);
         if (!l || l.identity !== r.identity) continue;
         links.set(r.id, { ...l, identity: r.set.identity, subject: r.set.subject, erasedAt: new Date(r.set.erasedAt) });
+        const key = keyOf.get(r.id);
+        if (key !== undefined && r.set.importKey !== undefined) {
+          keys.delete(key);
+          keys.set(r.set.importKey, r.id);
+          keyOf.set(r.id, r.set.importKey);
+        }
         n++;
       }
       return n;

@@ -164,7 +164,7 @@ export function mongoLinkStore(model: Model<LinkDoc>): LinkStore {
         .sort({ _id: -1 })
         .limit(limit)
         .toArray();
-      return docs.map(linkOf);
+      return docs.map((d) => (d.importKey ? { ...linkOf(d), importKey: d.importKey } : linkOf(d)));
     },
     /** Served by `account_links`, or with a subject by `identity_links` and `subject_links` (an $or of two index scans). */
     async exportPage(q) {
