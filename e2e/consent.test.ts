@@ -515,7 +515,7 @@ describe('export', () => {
 });
 
 describe('admin export', () => {
-  test('writes the account’s events as the export’s NDJSON lines to a file, gzip on request, with progress on stderr, and resumes a cut file', async () => {
+  test('writes the account’s events (with --links, its link events too) as the export’s NDJSON lines to a file, gzip on request, with progress on stderr, and resumes a cut file', async () => {
     const app = await stack.bootstrap({ account: 'export-admin', app: 'export-admin-app', scopes: ['consent'] });
     const token = await stack.token(app, 'consent');
     const posted = await stack.request('POST', '/consent/v0/consents', {
@@ -558,12 +558,37 @@ describe('admin export', () => {
     expect((await admin('export', '--account', app.accountId, '--output', file, '--resume', '--quiet')).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(expected);
 
+    // --links: the account's link events among the events, the same lines as links=true; resumable on a link line
+    const linked = await stack.request('POST', '/consent/v0/subjects/links', {
+      token,
+      apiKey: app.apiKey,
+      json: { issuer: 'https://shop.example', identity: 'adm-1', subject: 'adm-0' },
+    });
+    expect(linked.status).toBe(201);
+    await stack.request('POST', '/consent/v0/consents', { token, apiKey: app.apiKey, json: ev({ subject: 'adm-9' }) });
+    const http2 = await fetch(`${stack.baseUrl}/consent/v0/consents/export?links=true`, {
+      headers: { authorization: `Bearer ${token}`, 'x-api-key': app.apiKey },
+    });
+    const withLinks = await http2.text();
+    expect(withLinks.split('\n')[5]).toContain('"type":"subject.linked"');
+    const both = await admin('export', '--account', app.accountId, '--links', '--output', file);
+    expect(both.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(withLinks);
+    expect(both.stderr).toMatch(/6\/~6 events, 1 links/);
+    const cut = withLinks.split('\n');
+    writeFileSync(file, `${cut.slice(0, 6).join('\n')}\n${cut[6]!.slice(0, 10)}`);
+    expect((await admin('export', '--account', app.accountId, '--links', '--output', file, '--resume', '--quiet')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(withLinks);
+    // without --links, link lines stay out
+    expect((await admin('export', '--account', app.accountId, '--quiet')).stdout).not.toContain('subject.linked');
+
     // bad options are named, before connecting
-    const bad = await admin('export', '--since', 'yesterday', '--cursor', 'x');
+    const bad = await admin('export', '--since', 'yesterday', '--cursor', 'x', '--links', '--target', 'https://shop.example/adm/0');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--account is required/);
     expect(bad.stderr).toMatch(/--since must be/);
     expect(bad.stderr).toMatch(/--cursor must be/);
+    expect(bad.stderr).toMatch(/--links exports link events, which name no target/);
   });
 });
 

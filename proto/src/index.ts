@@ -9,7 +9,7 @@ export * as webhookv1 from './gen/accord/webhook/v1/webhook';
 export * as oauthconsolev1 from './gen/accord/oauth/v1/console';
 export * as consentactivityv1 from './gen/accord/consent/v1/activity';
 export * as consentimportv1 from './gen/accord/consent/v1/import';
-export { consentEventJson } from './rest';
+export { consentEventJson, exportLines, subjectLinkJson } from './rest';
 export * as consenteventsv1 from './gen/accord/consent/v1/events';
 export * as consentlinksv1 from './gen/accord/consent/v1/links';
 export {

@@ -3,8 +3,10 @@
 // the same lines. Its type is the contract's (contracts/consent.ts `ConsentEvent`, the document's
 // schema of the same name): a field built here and not documented there, or documented and not
 // built, fails the type check.
-import type { ConsentEventJson } from './contracts/consent';
+import { LINK_LINE_TYPE, type ConsentEventJson } from './contracts/consent';
+import type { SubjectLinkJson } from './contracts/links';
 import type { ConsentEvent, GppFacts, TcfFacts } from './gen/accord/consent/v1/consent';
+import type { SubjectLink } from './gen/accord/consent/v1/links';
 
 /** A TC string's facts as JSON (every field, as the consent service stored them). */
 function tcfJson(t: TcfFacts) {
@@ -59,6 +61,33 @@ export function consentEventJson(ev: ConsentEvent): ConsentEventJson {
     ...(ev.importedAt ? { importedAt: ev.importedAt.toISOString() } : {}),
   };
   return json satisfies SameKeys<typeof json, ConsentEventJson>;
+}
+
+/** The REST JSON of a link event (linked identities). */
+export function subjectLinkJson(l: SubjectLink): SubjectLinkJson {
+  const json = {
+    id: l.id,
+    appId: l.appId,
+    issuer: l.issuer,
+    identity: l.identity,
+    subject: l.subject ?? null,
+    createdAt: l.createdAt?.toISOString() as string,
+    ...(l.importedAt ? { importedAt: l.importedAt.toISOString() } : {}),
+    ...(l.erasedAt ? { erasedAt: l.erasedAt.toISOString() } : {}),
+  };
+  return json satisfies SameKeys<typeof json, SubjectLinkJson>;
+}
+
+/**
+ * The NDJSON lines of one export page: its events, and with `links=true` its link events, by id;
+ * a link line is the link as answered with `type: "subject.linked"` first (consent event lines
+ * never carry `type`). What GET /consent/v0/consents/export and the admin CLI's export write.
+ */
+export function exportLines(events: ConsentEvent[], links: SubjectLink[] = []): string {
+  const all: Array<{ id: string; line: object }> = events.map((e) => ({ id: e.id, line: consentEventJson(e) }));
+  for (const l of links) all.push({ id: l.id, line: { type: LINK_LINE_TYPE, ...subjectLinkJson(l) } });
+  if (links.length) all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return all.map((x) => `${JSON.stringify(x.line)}\n`).join('');
 }
 
 /**

@@ -3,28 +3,12 @@ import { constants as zlibConstants, createGzip, type Gzip } from 'node:zlib';
 import type { Request, Response, Router } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { isServiceError, type FieldError } from '@accord/common';
-import { consentEventJson, contracts, type consentlinksv1, type consentv1 } from '@accord/proto';
+import { consentEventJson, contracts, exportLines, subjectLinkJson, type consentlinksv1, type consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
-import { linkJson } from './consent-links';
 import { wireDate } from '../date-time';
 import { validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 import { ExportRecords } from './dpv';
-
-/**
- * The lines of an export page with links (`links=true`): events and link events by id, each link
- * as answered with `type: "subject.linked"` first (consent event lines never carry `type`).
- */
-async function exportLines(events: consentv1.ConsentEvent[], links: consentlinksv1.SubjectLink[]): Promise<string> {
-  const all: Array<{ id: string; line: Record<string, unknown> }> = [
-    ...events.map((e) => ({ id: e.id, line: consentEventJson(e) as unknown as Record<string, unknown> })),
-    ...links.map((l) => ({ id: l.id, line: { type: contracts.consent.LINK_LINE_TYPE, ...linkJson(l) } })),
-  ];
-  return all
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((x) => `${JSON.stringify(x.line)}\n`)
-    .join('');
-}
 
 /** Events per page an export reads (its memory bound). */
 const EXPORT_PAGE = contracts.consent.LIMITS.exportPage;
@@ -125,7 +109,7 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
               : 'is for the NDJSON export; the JSON subject export lists the subject’s links (`links`) already',
           },
         ]);
-      await ndjsonExport(req, res, { ...base, links: true }, exportLines);
+      await ndjsonExport(req, res, { ...base, links: true });
     } else if (contracts.dpv.wantsJsonLd(q.format, preferred)) {
       // one DPV JSON-LD record per line; the state before an event is known when the stream holds its whole history
       const records = new ExportRecords(ctx, base.accountId, !q.since && !q.appId && !q.cursor);
@@ -169,7 +153,7 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
         subject: q.subject,
         events: doc.events.map(consentEventJson),
         current: doc.current.map(consentEventJson),
-        ...(doc.links.length ? { links: doc.links.map(linkJson) } : {}),
+        ...(doc.links.length ? { links: doc.links.map(subjectLinkJson) } : {}),
       }),
     );
     out.end();
@@ -180,8 +164,8 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
     req: Request,
     res: Response,
     base: consentv1.ExportConsentsRequest,
-    lines: (events: consentv1.ConsentEvent[], links: consentlinksv1.SubjectLink[]) => Promise<string> = async (events) =>
-      events.map((e) => `${JSON.stringify(consentEventJson(e))}\n`).join(''),
+    // the export's lines (with links=true, the page's link events among them), or others built from its events
+    lines: (events: consentv1.ConsentEvent[], links: consentlinksv1.SubjectLink[]) => Promise<string> = async (events, links) => exportLines(events, links),
   ) {
     // the first page (and the size estimate) before the headers, so that a bad request is still a problem answer
     let page = await consent.exportConsents({ ...base, withTotal: true });

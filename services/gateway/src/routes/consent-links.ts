@@ -1,21 +1,7 @@
 import type { Router } from 'express';
-import type { consentlinksv1, contracts } from '@accord/proto';
+import { subjectLinkJson } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { validateBody, validateQuery } from '../openapi/validate';
-
-/** The REST JSON of a link event. */
-export function linkJson(l: consentlinksv1.SubjectLink): contracts.links.SubjectLinkJson {
-  return {
-    id: l.id,
-    appId: l.appId,
-    issuer: l.issuer,
-    identity: l.identity,
-    subject: l.subject ?? null,
-    createdAt: l.createdAt!.toISOString(),
-    ...(l.importedAt ? { importedAt: l.importedAt.toISOString() } : {}),
-    ...(l.erasedAt ? { erasedAt: l.erasedAt.toISOString() } : {}),
-  };
-}
 
 /**
  * POST and GET /subjects/links (linked identities, docs/consent.md). Only an application's token
@@ -34,7 +20,7 @@ export function linkRoutes(r: Router, ctx: GatewayContext): void {
       identity: body.identity,
       ...(body.subject !== null ? { subject: body.subject } : {}),
     });
-    res.status(201).json(linkJson(out));
+    res.status(201).json(subjectLinkJson(out));
   });
 
   r.get('/subjects/links', validateQuery('SubjectLinksQuery'), async (req, res) => {
@@ -53,6 +39,6 @@ export function linkRoutes(r: Router, ctx: GatewayContext): void {
       params.set('cursor', out.nextCursor);
       res.setHeader('Link', `<${ctx.baseUrl}/consent/v0/subjects/links?${params.toString()}>; rel="next"`);
     }
-    res.json(out.links.map(linkJson));
+    res.json(out.links.map(subjectLinkJson));
   });
 }

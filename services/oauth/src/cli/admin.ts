@@ -45,12 +45,14 @@ Commands:
       (default owner) when new. The URL's base is ACCORD_BASE_URL, else the gateway of \`npm start\`.
 
   export --account <account id> [--since <time>] [--until <time>] [--app <app id>] [--target <t>]
-         [--subject <s>] [--output <file>] [--gzip] [--cursor <event id> | --resume] [--quiet]
+         [--subject <s>] [--links] [--output <file>] [--gzip] [--cursor <event id> | --resume] [--quiet]
       Writes the account's consent events as NDJSON, oldest first (the lines of
       GET /consent/v0/consents/export), to --output or stdout, gzip-compressed with --gzip, with a
       progress bar on stderr (from the same estimate as X-Total-Count; --quiet hides it). An
       interrupted export prints the cursor to resume with; --resume continues an uncompressed
-      --output file after its last complete line. Talks to the consent service:
+      --output file after its last complete line. --links adds the account's link events (linked
+      identities) as lines of their own among the events (the export's links=true; not with
+      --target), so that an import into another Accord rebuilds the links too. Talks to the consent service:
       ACCORD_CONSENT_ADDR with ACCORD_ADMIN_SERVICE_KEY (the admin service identity's key), else the
       state file of \`npm start\`.
 
@@ -153,11 +155,18 @@ function exportArgs(values: Record<string, unknown>): ExportArgs {
   const until = time('until');
   if (since && until && !(since < until)) problems.push('--until must be later than --since');
   if (values.cursor !== undefined && !/^[0-9a-f]{32}$/.test(String(values.cursor)))
-    problems.push('--cursor must be the id of the last event received (32 hex digits)');
+    problems.push('--cursor must be the id of the last line received (32 hex digits)');
   if (values.cursor !== undefined && values.resume) problems.push('--cursor and --resume exclude each other');
   if (values.resume && (!values.output || values.gzip)) problems.push('--resume continues an uncompressed --output file; with --gzip pass --cursor');
+  if (values.links && values.target !== undefined) problems.push('--links exports link events, which name no target: not with --target');
   if (problems.length) throw new CliError(`export: ${problems.join('; ')} (see --help)`);
-  const a: ExportArgs = { accountId, gzip: values.gzip === true, resume: values.resume === true, progress: values.quiet !== true };
+  const a: ExportArgs = {
+    accountId,
+    gzip: values.gzip === true,
+    resume: values.resume === true,
+    progress: values.quiet !== true,
+    links: values.links === true,
+  };
   if (since) a.since = since;
   if (until) a.until = until;
   for (const [opt, key] of [
@@ -213,6 +222,7 @@ const OPTIONS = {
   gzip: { type: 'boolean', default: false },
   resume: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
+  links: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 

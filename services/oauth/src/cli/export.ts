@@ -1,6 +1,6 @@
 /**
- * `npm run -s admin -- export`: an account's consent events as NDJSON (the lines of
- * GET /consent/v0/consents/export), read from the consent service's ExportConsents RPC page by
+ * `npm run -s admin -- export`: an account's consent events (with `--links`, its link events too)
+ * as NDJSON (the lines of GET /consent/v0/consents/export, written by @accord/proto exportLines), read from the consent service's ExportConsents RPC page by
  * page, to a file or stdout, optionally gzip-compressed, with a progress bar on stderr from the
  * same estimate as X-Total-Count. Resumable: an interrupted export prints the cursor to resume
  * with, and `--resume` continues an uncompressed output file after its last complete line.
@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { createClient, grpcTls, serviceSigner } from '@accord/common';
-import { consentEventJson, consentv1 } from '@accord/proto';
+import { consentv1, exportLines } from '@accord/proto';
 
 export interface ExportArgs {
   accountId: string;
@@ -24,6 +24,8 @@ export interface ExportArgs {
   gzip: boolean;
   resume: boolean;
   progress: boolean;
+  /** The account's link events too, as lines of their own among the events (the export's `links=true`). */
+  links: boolean;
 }
 
 export interface ExportIO {
@@ -58,7 +60,8 @@ export function lastCompleteLine(file: string): { end: number; id?: string } {
   }
 }
 
-function bar(done: number, total: number | undefined): string {
+function bar(done: number, total: number | undefined, links?: number): string {
+  if (links !== undefined) return `${bar(done, total)}, ${links} links`;
   if (!total) return `${done} events`;
   const f = Math.min(1, done / total);
   const width = 30;
@@ -100,6 +103,7 @@ export async function runExport(a: ExportArgs, target: ConsentTarget, io: Export
   if (gz) gz.pipe(sink as Writable);
   const out = (gz ?? sink) as Writable;
   const req: consentv1.ExportConsentsRequest = { accountId: a.accountId, cursor, limit: 1000, withTotal: true };
+  if (a.links) req.links = true;
   if (a.since) req.since = a.since;
   if (a.until) req.until = a.until;
   if (a.appId) req.appId = a.appId;
@@ -119,16 +123,17 @@ export async function runExport(a: ExportArgs, target: ConsentTarget, io: Export
     }
   };
   let done = 0;
+  let linked = 0;
   let total: number | undefined;
   let lastId = cursor;
   let shownAt = -1;
   const show = (final = false) => {
     if (!a.progress) return;
-    if (io.stderr.isTTY) io.stderr.write(`\r${bar(done, total)}${final ? '\n' : ''}`);
+    if (io.stderr.isTTY) io.stderr.write(`\r${bar(done, total, a.links ? linked : undefined)}${final ? '\n' : ''}`);
     else {
       // not a terminal: one line per tenth
       const step = total ? Math.floor((10 * done) / total) : -1;
-      if (final || step > shownAt) io.stderr.write(`${bar(done, total)}\n`);
+      if (final || step > shownAt) io.stderr.write(`${bar(done, total, a.links ? linked : undefined)}\n`);
       shownAt = step;
     }
   };
@@ -136,11 +141,15 @@ export async function runExport(a: ExportArgs, target: ConsentTarget, io: Export
     for (let first = true; ; first = false) {
       const page = await client.exportConsents({ ...req, cursor: lastId, withTotal: first });
       if (first && page.total !== undefined) total = page.total;
-      if (page.events.length) {
-        const chunk = page.events.map((e) => `${JSON.stringify(consentEventJson(e))}\n`).join('');
-        if (!out.write(chunk)) await once(out, 'drain');
-        lastId = page.events[page.events.length - 1]!.id;
+      const lines = page.events.length + page.links.length;
+      if (lines) {
+        if (!out.write(exportLines(page.events, page.links))) await once(out, 'drain');
+        // the last line's id: events and links are written by id, and either resumes both
+        const lastEvent = page.events.at(-1)?.id ?? '';
+        const lastLink = page.links.at(-1)?.id ?? '';
+        lastId = lastEvent > lastLink ? lastEvent : lastLink;
         done += page.events.length;
+        linked += page.links.length;
       }
       show();
       if (!page.nextCursor) break;
@@ -152,7 +161,7 @@ export async function runExport(a: ExportArgs, target: ConsentTarget, io: Export
     await finish().catch(() => undefined);
     show(true);
     io.stderr.write(
-      `error: export interrupted after ${done} events: ${(err as Error).message}\n` +
+      `error: export interrupted after ${done} events${a.links ? ` and ${linked} links` : ''}: ${(err as Error).message}\n` +
         (lastId ? `resume with: --cursor ${lastId}${a.output && !a.gzip ? ` (or --resume --output ${a.output})` : ''}\n` : ''),
     );
     return 1;
