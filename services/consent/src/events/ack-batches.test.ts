@@ -104,7 +104,10 @@ describe('JetStream acknowledgements awaited per batch', () => {
       await relay.runOnce();
     }
     await relay.stop();
-    expect(published.map((p) => p.msgId)).toEqual([ev!.id, ev!.id]);
+    // published again (at least once more: a process stalled past the 30 ms timeout before the
+    // acknowledgement's turn times that publication out too, and the relay sends it once more)
+    expect(published.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(published.map((p) => p.msgId))).toEqual(new Set([ev!.id]));
     expect(await store.outbox.pending()).toEqual({ count: 0, oldestStoredAt: null });
   });
 });
