@@ -37,7 +37,19 @@ import type { Gvl } from '../domain/tcf-vendor';
 import { eraseSubject } from './erasure';
 import { Links } from './links';
 import type { LinkEvent } from '../domain/link';
-import type { ConsentLogPort, ConsentStore, ErasureRecord, EventPublisher, ExportFilter, SpecSource } from './ports';
+import type {
+  ConsentLogPort,
+  ErasureRecord,
+  ErasureStore,
+  EventPublisher,
+  Exports,
+  ExportFilter,
+  HistoryQuery,
+  LinkStore,
+  Reads,
+  SpecSource,
+  WritePath,
+} from './ports';
 
 export const { searchPageDefault: SEARCH_DEFAULT_LIMIT, searchPageMax: SEARCH_MAX_LIMIT } = LIMITS;
 export const TOKEN_MAX_EVENTS = 100;
@@ -95,7 +107,8 @@ export interface WriteSettings {
 /** The consent use cases: what the gRPC handlers call. */
 export class Consents {
   constructor(
-    private readonly store: ConsentStore,
+    // the write path, the reads and the exports; erasure; the links, whose own service is built here
+    private readonly store: WritePath & Reads & Exports & { erasure: ErasureStore; links: LinkStore },
     private readonly relay: EventPublisher,
     private readonly receipt: { keys: SigningKey[]; settings: ReceiptSettings; specs: Pick<SpecSource, 'lookup' | 'current' | 'asOf'> },
     private readonly logger: Pick<Logger, 'warn'>,
@@ -371,7 +384,7 @@ export class Consents {
         .sort((x, y) => (x.id < y.id ? 1 : -1))
         .slice(0, limit + 1);
     } else {
-      const q: Parameters<ConsentStore['events']['history']>[0] = {
+      const q: HistoryQuery = {
         accountId: p.accountId,
         subject: p.subject,
         issuer: p.issuer,

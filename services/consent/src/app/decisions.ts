@@ -6,7 +6,7 @@ import { idFloor } from '../domain/event-id';
 import { specIdOfTarget, type SpecDetails } from '../domain/receipt';
 import { decideVendor, type Gvl, type TcDecodeCache } from '../domain/tcf-vendor';
 import { decideAtp, type AcDecodeCache } from '../domain/addtl-consent';
-import type { ConsentStore, SpecSource, StateRef } from './ports';
+import type { EventReads, SpecSource, StateReads, StateRef } from './ports';
 import { groupKey, type LinkGroup } from './links';
 
 /** Items in one decisions call. */
@@ -61,7 +61,7 @@ export interface DecisionAnswer extends Omit<Decision, 'basis'> {
  * fails (UNAVAILABLE) rather than guess.
  */
 export async function decideBatch(
-  store: { current: Pick<ConsentStore['current'], 'forDecisions'>; events: Pick<ConsentStore['events'], 'newestBefore'> },
+  store: { current: Pick<StateReads, 'forDecisions'>; events: Pick<EventReads, 'newestBefore'> },
   specs: Pick<SpecSource, 'current' | 'asOf'>,
   baseUrl: string,
   accountId: string,

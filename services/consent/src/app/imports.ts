@@ -19,7 +19,7 @@ import {
 } from '../domain/import';
 import { LinkConflictError } from '../domain/link';
 import type { Links } from './links';
-import type { ConsentLogPort, ConsentStore } from './ports';
+import type { ConsentLogPort, Lifecycle, WritePath } from './ports';
 
 /** One line of an import as sent (numbers from 1). */
 export interface ImportLineIn {
@@ -58,7 +58,7 @@ export class Imports {
   links?: Pick<Links, 'importLink' | 'importedKeys'>;
 
   constructor(
-    private readonly store: Pick<ConsentStore, 'imports' | 'current' | 'statistics'>,
+    private readonly store: Pick<WritePath, 'current' | 'statistics'> & Pick<Lifecycle, 'imports'>,
     private readonly settings: ImportSettings,
     private readonly log?: Pick<ConsentLogPort, 'nudge'>,
     private readonly now: () => number = Date.now,

@@ -7,9 +7,14 @@ import type { SpecDetails } from '../domain/receipt';
 import type { StatisticsCounts } from '../domain/statistics';
 
 /**
- * The consent service's storage: one port, grouped by what it holds. The MongoDB adapter
- * (store/mongo) and the memory adapter (store/memory) implement it, and one contract test runs
- * the same cases against both (test/store-contract.test.ts).
+ * The consent service's storage, as its callers use it: the write path, the reads, the exports,
+ * the consent log and the lifecycle (publication, expiry, renewal, erasure, import) are ports of
+ * their own (below), each naming only the methods that use case calls, and a caller takes the
+ * ports it needs (`Consents` the write path, reads and exports; `Imports` the write path and the
+ * import jobs; the relay the write path and the outbox; decisions two reads). The store is all of
+ * them at once. The MongoDB adapter (store/mongo) and the memory adapter (store/memory) implement
+ * it, one module per collection, and the contract tests run the same cases against both
+ * (test/store-contract.test.ts, test/link-store-contract.test.ts, one `describe` per port).
  *
  * The store holds queries: every method is one read or one write (or a few, named where they
  * are), each atomic per document, so the store is exact with any number of writers and replicas
@@ -19,18 +24,51 @@ import type { StatisticsCounts } from '../domain/statistics';
  * A batch of new events costs three commands whatever its size: `events.insert`,
  * `current.apply`, `statistics.count`.
  */
-export interface ConsentStore {
+export interface ConsentStore extends WritePath, Reads, Exports, LogPorts, Lifecycle {
   events: EventStore;
   current: CurrentStateStore;
   statistics: StatisticsStore;
+  links: LinkStore;
+}
+
+/**
+ * The write path: a batch of new events costs three commands (`events.insert`, `current.apply`,
+ * `statistics.count`); the relay settles a batch an insert cut short (`events.fence`, then
+ * `events.withdraw`). Imports store through `imports.insertEvents` and then apply and count the
+ * same way.
+ */
+export interface WritePath {
+  events: EventWrites;
+  current: StateWrites;
+  statistics: Counting;
+}
+
+/** The reads of the registry: an event by id or token, a history, current states, decisions at a past time, statistics. */
+export interface Reads {
+  events: EventReads;
+  current: StateReads;
+  statistics: StatisticsReads;
+}
+
+/** The exports: pages of events (and link events) by id, their count, an application's actions (the console's activity). */
+export interface Exports {
+  events: EventExports;
+  links: Pick<LinkStore, 'exportPage'>;
+}
+
+/** The consent log: events waiting for their leaf, and the Merkle tree's leaves, subtrees and signed heads. */
+export interface LogPorts {
+  logQueue: LogQueueStore;
+  log: LogTreeStore;
+}
+
+/** What happens after a write: publication (outbox), the expiry and renewal announcements, erasure, import jobs. */
+export interface Lifecycle {
   outbox: OutboxStore;
   expiry: ExpiryStore;
   renewals: RenewalStore;
-  logQueue: LogQueueStore;
-  log: LogTreeStore;
   erasure: ErasureStore;
   imports: ImportStore;
-  links: LinkStore;
 }
 
 // --- events ---------------------------------------------------------------------------------
@@ -83,7 +121,10 @@ export interface ExportFilter {
  * outbox claim or log-queue read returns its events, except `claim`, which shows them as
  * unsettled so that the relay can settle them (`fence`, then `withdraw`).
  */
-export interface EventStore {
+export interface EventStore extends EventWrites, EventReads, EventExports {}
+
+/** The write path's part of the events (WritePath). */
+export interface EventWrites {
   /**
    * The write path's step 1: the requests' events in one ordered insert, due for the relay at
    * `pubAt` and waiting for their log leaf. Throws when the insert failed: `fence` then tells
@@ -99,6 +140,10 @@ export interface EventStore {
   fence(ids: string[]): Promise<Map<string, 'stored' | 'fenced'>>;
   /** Removes the events of fenced requests (never answered, never visible). */
   withdraw(ids: string[]): Promise<void>;
+}
+
+/** Reads of events (Reads). */
+export interface EventReads {
   findById(accountId: string, id: string): Promise<ConsentEvent | undefined>;
   /** Events sharing a token, newest first. */
   findByToken(accountId: string, token: string, limit: number): Promise<ConsentEvent[]>;
@@ -109,6 +154,10 @@ export interface EventStore {
    * absent. One command for any number of states (served by the `search_scope` index).
    */
   newestBefore(accountId: string, states: StateRef[], before: string): Promise<Map<string, ConsentEvent>>;
+}
+
+/** Exports of events (Exports). */
+export interface EventExports {
   /** One page of an export, oldest first. */
   exportPage(q: ExportFilter & { limit: number }): Promise<ConsentEvent[]>;
   /** How many events an export's filter matches; undefined when the database gave up counting after `maxTimeMs`. */
@@ -123,13 +172,20 @@ export interface EventStore {
  * The current state of each (account, subject, issuer, target, scope), keyed by `stateKey`: a
  * copy of its newest event, so reads of current states never look at the history.
  */
-export interface CurrentStateStore {
+export interface CurrentStateStore extends StateWrites, StateReads {}
+
+/** The write path's part of the current states (WritePath). */
+export interface StateWrites {
   /**
    * The write path's step 2: each state the events touch holds its newest event; a newer one
    * already held stays, whatever the order in which writers arrive (one atomic `$max` per
    * state). Idempotent: applying the same events again changes nothing.
    */
   apply(events: ConsentEvent[]): Promise<void>;
+}
+
+/** Reads of current states (Reads). */
+export interface StateReads {
   /** The current event of each of these states (state keys) of the account; unknown keys are absent. One lookup by key. */
   byKeys(accountId: string, keys: string[]): Promise<Map<string, ConsentEvent>>;
   /**
@@ -145,12 +201,19 @@ export interface CurrentStateStore {
 
 // --- statistics -----------------------------------------------------------------------------
 
-export interface StatisticsStore {
+export interface StatisticsStore extends Counting, StatisticsReads {}
+
+/** The write path's part of the statistics (WritePath). */
+export interface Counting {
   /**
    * The write path's step 3: the event counters of a batch (per application by action, per
    * application and target, a marker per application and subject), one write of increments.
    */
   count(events: ConsentEvent[]): Promise<void>;
+}
+
+/** Reads of the statistics (Reads). */
+export interface StatisticsReads {
   /** What an application's statistics are made of (the arithmetic is domain/statistics.ts). */
   read(accountId: string, appId: string, now: Date): Promise<StatisticsCounts>;
   /** Events counted for an account, of one application and of one target when given (a sum of counters, no scan). */
@@ -539,7 +602,9 @@ export interface LinkStore {
    * imported link's `importKey` by its keyed hash (domain/erasure.ts erasedImportKey); resolves
    * with how many changed. One write.
    */
-  rewrite(rewrites: Array<{ id: string; identity: string; set: { identity: string; subject: string | null; erasedAt: Date; importKey?: string } }>): Promise<number>;
+  rewrite(
+    rewrites: Array<{ id: string; identity: string; set: { identity: string; subject: string | null; erasedAt: Date; importKey?: string } }>,
+  ): Promise<number>;
   /**
    * One page of the account's link events for the NDJSON export (`links=true`), oldest first (by
    * id), within the export's id bounds; `appId` the linking application, `subject` a name the link

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventSubject, inSpan, mapLimit, PeriodicTask, SpanKind, traceHeaders, type Logger } from '@accord/common';
 import type { ConsentEvent } from '../domain/consent';
-import type { ClaimedEvent, ConsentStore } from '../app/ports';
+import type { ClaimedEvent, Lifecycle, WritePath } from '../app/ports';
 import { consentBusEvent, publishBusEvent, type BusEncoding, type BusPublisher } from './bus-event';
 import { PublicationMarks } from './publication-marks';
 
@@ -52,7 +52,7 @@ export class OutboxRelay {
   readonly marks: PublicationMarks;
 
   constructor(
-    private readonly store: Pick<ConsentStore, 'outbox' | 'current' | 'events'>,
+    private readonly store: Pick<WritePath, 'events' | 'current'> & Pick<Lifecycle, 'outbox'>,
     /** An AckBatchPublisher in production: the events of a round or a request acknowledged together. */
     private readonly js: BusPublisher,
     private readonly opts: RelayOptions,
