@@ -32,45 +32,17 @@ const REFRESH_MS = 200;
 let dir: string;
 
 const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The key of every certificate here: a new P-256 key, unencrypted. */
+const NEW_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
 
 /** A CA: <name>.crt, <name>.key. */
 function mintCa(name: string): void {
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    `/CN=${name}`,
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.crt`,
-  );
+  openssl('req', '-x509', ...NEW_KEY, '-days', '1', '-subj', `/CN=${name}`, '-keyout', `${name}.key`, '-out', `${name}.crt`);
 }
 
 /** A certificate of `ca` for a service identity (URI SAN spiffe://accord/<identity>), valid for 127.0.0.1: <name>.crt, <name>.key. */
 function mintCert(name: string, ca: string, identity: string): void {
-  openssl(
-    'req',
-    '-new',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-subj',
-    `/CN=${identity}`,
-    '-keyout',
-    `${name}.key`,
-    '-out',
-    `${name}.csr`,
-  );
+  openssl('req', '-new', ...NEW_KEY, '-subj', `/CN=${identity}`, '-keyout', `${name}.key`, '-out', `${name}.csr`);
   writeFileSync(
     path.join(dir, `${name}.ext`),
     `subjectAltName=URI:spiffe://accord/${identity},DNS:localhost,IP:127.0.0.1\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth,clientAuth\n`,

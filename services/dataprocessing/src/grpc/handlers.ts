@@ -2,7 +2,7 @@ import type { CallContext, Handlers } from '@accord/common';
 import type { dataprocessingv1 as pb } from '@accord/proto';
 import type { Registry } from '../app/registry';
 import { requireCaller } from '../domain/validate';
-import { consentRequestToPb, dashboardItemToPb, groupToPb, specFieldsFromPb, specForConsentToPb, specToPb, textToPb, versionToPb } from './mapping';
+import { consentRequestToPb, dashboardToPb, groupToPb, specFieldsFromPb, specForConsentToPb, specToPb, textToPb, versionToPb } from './mapping';
 
 export type DataProcessingHandlers = Handlers<pb.DataProcessingServiceServer>;
 
@@ -129,17 +129,7 @@ export function dataProcessingHandlers(registry: Registry): DataProcessingHandle
         jurisdiction: req.jurisdiction ?? '',
         gpc: req.gpc ?? false,
       });
-      return {
-        groupId: request.groupId,
-        title: request.title,
-        caption: request.caption,
-        language: request.language,
-        jurisdiction: request.jurisdiction ?? '',
-        gpc: request.gpc,
-        subject: req.subject,
-        issuer: req.issuer,
-        items: items.map(dashboardItemToPb),
-      };
+      return dashboardToPb(request, items, req.subject, req.issuer);
     },
   });
 }

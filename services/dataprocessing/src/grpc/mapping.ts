@@ -94,19 +94,21 @@ export function itemToPb(i: ConsentItem): pb.ConsentRequestItem {
   };
 }
 
-export function consentRequestToPb(r: ConsentRequestView): pb.ConsentRequest {
-  return {
-    groupId: r.groupId,
-    title: r.title,
-    caption: r.caption,
-    language: r.language,
-    jurisdiction: r.jurisdiction ?? '',
-    gpc: r.gpc,
-    items: r.items.map(itemToPb),
-  };
+/** What a consent request and a dashboard both open with: the group, its title and caption, and the language, jurisdiction and GPC they were built for. */
+function requestHeadToPb(r: ConsentRequestView) {
+  return { groupId: r.groupId, title: r.title, caption: r.caption, language: r.language, jurisdiction: r.jurisdiction ?? '', gpc: r.gpc };
 }
 
-export function dashboardItemToPb(d: DashboardItem): pb.DashboardItem {
+export function consentRequestToPb(r: ConsentRequestView): pb.ConsentRequest {
+  return { ...requestHeadToPb(r), items: r.items.map(itemToPb) };
+}
+
+/** A subject's dashboard: the consent request's head, whose states they are, and each item with its state. */
+export function dashboardToPb(request: ConsentRequestView, items: DashboardItem[], subject: string, issuer: string): pb.Dashboard {
+  return { ...requestHeadToPb(request), subject, issuer, items: items.map(dashboardItemToPb) };
+}
+
+function dashboardItemToPb(d: DashboardItem): pb.DashboardItem {
   return {
     item: itemToPb(d.item),
     state: d.state,

@@ -23,6 +23,12 @@ export const notAcceptable = {
     'JSON-LD was asked (`Accept: application/ld+json` or `format=jsonld`) for something W3C DPV has no term for (a specification’s `CUSTOM` legal basis, a location that is not EU, EEA or an ISO 3166 code); `errors` names each field. Ask for application/json.',
   content: { 'application/problem+json': { schema: ref('Problem') } },
 };
+/** One page of a paged list (search, erasures): a JSON array of `item`, and the next page's URL in a Link header. */
+const pageOf = (item: string, description: string, examples: Record<string, { value: unknown }>) => ({
+  description,
+  headers: { Link: { description: 'Next page: `<url>; rel="next"`.', schema: { type: 'string' } } },
+  content: { 'application/json': { schema: { type: 'array', items: ref(item) }, examples } },
+});
 const jsonLdNote =
   ' With `Accept: application/ld+json` (preferred to application/json) or `format=jsonld`: the ISO/IEC TS 27560 record in W3C DPV JSON-LD (DPV 2.x, `@context` first), the specification shown included (docs/consent.md, *ISO/IEC TS 27560 in DPV*).';
 
@@ -272,11 +278,7 @@ export const consentOpenApi: OpenApiFragment = {
         security,
         parameters: queryParameters(consentSchemas.ConsentSearchQuery as QuerySchema),
         responses: {
-          '200': {
-            description: 'Matching events, newest first.',
-            headers: { Link: { description: 'Next page: `<url>; rel="next"`.', schema: { type: 'string' } } },
-            content: { 'application/json': { schema: { type: 'array', items: ref('ConsentEvent') }, examples: { events: { value: [exampleEvent] } } } },
-          },
+          '200': pageOf('ConsentEvent', 'Matching events, newest first.', { events: { value: [exampleEvent] } }),
           '400': errorResponses['400'],
           '401': errorResponses['401'],
           '403': errorResponses['403'],
@@ -443,11 +445,7 @@ export const consentOpenApi: OpenApiFragment = {
         security,
         parameters: queryParameters(consentSchemas.ConsentErasuresQuery as QuerySchema),
         responses: {
-          '200': {
-            description: 'Erasure records, newest first.',
-            headers: { Link: { description: 'Next page: `<url>; rel="next"`.', schema: { type: 'string' } } },
-            content: { 'application/json': { schema: { type: 'array', items: ref('ConsentErasure') }, examples: { erasures: { value: [exampleErasure] } } } },
-          },
+          '200': pageOf('ConsentErasure', 'Erasure records, newest first.', { erasures: { value: [exampleErasure] } }),
           '400': errorResponses['400'],
           '401': errorResponses['401'],
           '403': errorResponses['403'],

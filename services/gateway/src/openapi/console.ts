@@ -16,6 +16,8 @@ const memberParam = { name: 'id', in: 'path', required: true, description: 'Memb
 const json = (schema: unknown, description: string) => ({ description, content: { 'application/json': { schema } } });
 const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
 const appParam = { name: 'id', in: 'path', required: true, description: 'Application id.', schema: { type: 'string', maxLength: LIMITS.idLength } };
+/** The application below /console/api/applications/{appId}/, which the console acts as. */
+const appIdParam = { name: 'appId', in: 'path', required: true, schema: { type: 'string' } };
 const csrf = {
   name: 'x-csrf-token',
   in: 'header',
@@ -174,14 +176,14 @@ export const consoleOpenApi: OpenApiFragment = {
       get: read(
         'Events per day by action over a date range, current accepted/declined per target, and the top targets.',
         { '200': json({ type: 'object' }, 'Statistics.'), '400': e400, '404': e404 },
-        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(consoleSchemas.ConsoleStatisticsQuery as QuerySchema)],
+        [appIdParam, ...queryParameters(consoleSchemas.ConsoleStatisticsQuery as QuerySchema)],
       ),
     },
     '/console/api/applications/{appId}/statistics.csv': {
       get: read(
         'The same as CSV (daily counts, then per-target states), as a download.',
         { '200': { description: 'CSV.', content: { 'text/csv': { schema: { type: 'string' } } } }, '400': e400, '404': e404 },
-        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }, ...queryParameters(consoleSchemas.ConsoleStatisticsQuery as QuerySchema)],
+        [appIdParam, ...queryParameters(consoleSchemas.ConsoleStatisticsQuery as QuerySchema)],
       ),
     },
     '/console/api/applications/{appId}/imports': {
@@ -197,7 +199,7 @@ export const consoleOpenApi: OpenApiFragment = {
           '404': e404,
         },
         {
-          parameters: [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [appIdParam],
           requestBody: {
             required: true,
             content: {
@@ -212,23 +214,20 @@ export const consoleOpenApi: OpenApiFragment = {
       get: read(
         'An import’s progress (every member): state, counts and the first 1,000 errors by line and field; as GET /consent/v0/imports/{id}. Another account’s import is a 404.',
         { '200': json(ref('ConsentImport'), 'The import.'), '404': e404 },
-        [
-          { name: 'appId', in: 'path', required: true, schema: { type: 'string' } },
-          { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } },
-        ],
+        [appIdParam, { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }],
       ),
     },
     '/console/api/applications/{appId}/dataprocessing/dpgroups': {
       get: read(
         'The /dataprocessing/v0 API under the console, acting as the application (every /dataprocessing/v0 path works below …/dataprocessing; changes need developer).',
         { '200': json({ type: 'array', items: ref('DpGroup') }, 'Groups.'), '404': e404 },
-        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
+        [appIdParam],
       ),
       post: change(
         'Creates a group for the application (developer); as POST /dataprocessing/v0/dpgroups.',
         { '201': json(ref('DpGroup'), 'Created.'), '400': e400, '404': e404 },
         {
-          parameters: [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [appIdParam],
           requestBody: body('DpGroupInput'),
         },
       ),
@@ -237,13 +236,13 @@ export const consoleOpenApi: OpenApiFragment = {
       get: read(
         "The application's webhooks: the same answers as GET /webhooks/v0 for that application.",
         { '200': json({ type: 'array', items: ref('Webhook') }, 'Webhooks.'), '404': e404 },
-        [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
+        [appIdParam],
       ),
       post: change(
         'Registers a webhook for the application (developer); as POST /webhooks/v0.',
         { '201': json(ref('Webhook'), 'Created.'), '400': e400, '404': e404 },
         {
-          parameters: [{ name: 'appId', in: 'path', required: true, schema: { type: 'string' } }],
+          parameters: [appIdParam],
           requestBody: body('WebhookCreateRequest'),
         },
       ),

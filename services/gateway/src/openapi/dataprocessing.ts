@@ -45,6 +45,19 @@ const ifMatch = {
     'The ETag of the version the change is based on (`*`: any). When it is not the current ETag (the specification has moved on, or the value is no ETag at all), 412 and nothing changes.',
   schema: { type: 'string', examples: ['"3"'] },
 };
+/** The answers to a PATCH or PUT of a specification. */
+const specChanged = {
+  '200': json(ref('DpSpec'), 'The specification.', etag),
+  '409': problem('Too many concurrent changes; retry.'),
+  '412': problem('If-Match does not match the current version.'),
+  ...errors('400', '401', '403', '404', '413', '503'),
+};
+/** The answers to a PATCH or PUT of a text. */
+const textChanged = {
+  '200': json(ref('DpText'), 'The text.'),
+  '409': problem('Language and type clash with another text.'),
+  ...errors('400', '401', '403', '404', '413', '503'),
+};
 
 const viewParams = queryParameters(inputs.DpViewQuery as QuerySchema);
 const policyParams = queryParameters(inputs.DpPolicyQuery as QuerySchema);
@@ -205,12 +218,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         security,
         parameters: [ifMatch],
         requestBody: body('DpSpecPatchRequest', { purpose: 'weekly newsletter' }),
-        responses: {
-          '200': json(ref('DpSpec'), 'The specification.', etag),
-          '409': problem('Too many concurrent changes; retry.'),
-          '412': problem('If-Match does not match the current version.'),
-          ...errors('400', '401', '403', '404', '413', '503'),
-        },
+        responses: specChanged,
       },
       put: {
         tags,
@@ -219,12 +227,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         security,
         parameters: [ifMatch],
         requestBody: body('DpSpecPutRequest'),
-        responses: {
-          '200': json(ref('DpSpec'), 'The specification.', etag),
-          '409': problem('Too many concurrent changes; retry.'),
-          '412': problem('If-Match does not match the current version.'),
-          ...errors('400', '401', '403', '404', '413', '503'),
-        },
+        responses: specChanged,
       },
       delete: {
         tags,
@@ -291,11 +294,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         summary: 'Change the fields sent (makes a new specification version).',
         security,
         requestBody: body('DpTextPatchRequest'),
-        responses: {
-          '200': json(ref('DpText'), 'The text.'),
-          '409': problem('Language and type clash with another text.'),
-          ...errors('400', '401', '403', '404', '413', '503'),
-        },
+        responses: textChanged,
       },
       put: {
         tags,
@@ -303,11 +302,7 @@ export const dataprocessingOpenApi: OpenApiFragment = {
         summary: 'Replace the text (makes a new specification version).',
         security,
         requestBody: body('DpTextCreateRequest'),
-        responses: {
-          '200': json(ref('DpText'), 'The text.'),
-          '409': problem('Language and type clash with another text.'),
-          ...errors('400', '401', '403', '404', '413', '503'),
-        },
+        responses: textChanged,
       },
       delete: {
         tags,

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { subjectLinkJson } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { validateBody, validateQuery } from '../openapi/validate';
+import { setNextPageLink } from './paging';
 
 /**
  * POST and GET /subjects/links (linked identities, docs/consent.md). Only an application's token
@@ -33,12 +34,7 @@ export function linkRoutes(r: Router, ctx: GatewayContext): void {
       history: q.history === true,
       page: { limit: q.limit ?? 0, cursor: q.cursor ?? '' },
     });
-    if (out.nextCursor) {
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(req.query as Record<string, unknown>)) if (k !== 'cursor' && typeof v === 'string') params.set(k, v);
-      params.set('cursor', out.nextCursor);
-      res.setHeader('Link', `<${ctx.baseUrl}/consent/v0/subjects/links?${params.toString()}>; rel="next"`);
-    }
+    setNextPageLink(res, ctx, '/consent/v0/subjects/links', req.query, out.nextCursor);
     res.json(out.links.map(subjectLinkJson));
   });
 }

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { validateBody, validateQuery } from '../openapi/validate';
+import { setNextPageLink } from './paging';
 
 /** The REST JSON of an erasure record (never the subject in clear). */
 export function erasureJson(e: consentv1.Erasure): Record<string, unknown> {
@@ -36,12 +37,7 @@ export function subjectRoutes(r: Router, ctx: GatewayContext): void {
   r.get('/subjects/erasures', validateQuery('ConsentErasuresQuery'), async (req, res) => {
     const q = res.locals.query as { limit?: number; cursor?: string };
     const out = await consent.listErasures({ accountId: req.auth!.accountId, page: { limit: q.limit ?? 0, cursor: q.cursor ?? '' } });
-    if (out.nextCursor) {
-      const params = new URLSearchParams();
-      if (q.limit) params.set('limit', String(q.limit));
-      params.set('cursor', out.nextCursor);
-      res.setHeader('Link', `<${ctx.baseUrl}/consent/v0/subjects/erasures?${params.toString()}>; rel="next"`);
-    }
+    setNextPageLink(res, ctx, '/consent/v0/subjects/erasures', q.limit ? { limit: String(q.limit) } : {}, out.nextCursor);
     res.json(out.erasures.map(erasureJson));
   });
 }

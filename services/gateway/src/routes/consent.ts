@@ -15,6 +15,7 @@ import { importRoutes } from './consent-imports';
 import type { Limiter } from '../limits/limiter';
 import { linkRoutes } from './consent-links';
 import { strictRouter } from './router';
+import { setNextPageLink } from './paging';
 
 /** The REST JSON of a consent event (kept in @accord/proto, shared with the admin CLI's export). */
 export { consentEventJson };
@@ -86,12 +87,7 @@ function readRoutes(r: Router, ctx: GatewayContext): void {
       ...(q.linked ? { linked: true } : {}),
       page: { limit: q.limit ?? 0, cursor: q.cursor ?? '' },
     });
-    if (out.nextCursor) {
-      const params = new URLSearchParams();
-      for (const [k, v] of Object.entries(req.query as Record<string, unknown>)) if (k !== 'cursor' && typeof v === 'string') params.set(k, v);
-      params.set('cursor', out.nextCursor);
-      res.setHeader('Link', `<${ctx.baseUrl}/consent/v0/consents/search?${params.toString()}>; rel="next"`);
-    }
+    setNextPageLink(res, ctx, '/consent/v0/consents/search', req.query, out.nextCursor);
     res.json(out.events.map(consentEventJson));
   });
 

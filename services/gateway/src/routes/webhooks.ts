@@ -4,6 +4,7 @@ import type { GatewayContext } from '../context';
 import { validateBody, validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
 import { strictRouter } from './router';
+import { setNextPageLink } from './paging';
 
 /** REST form of a webhook. The secret is shown to its owner (not in the list). */
 function webhookJson(w: webhookv1.Webhook, withSecret = true): Record<string, unknown> {
@@ -99,12 +100,7 @@ export function webhooksRoutes(ctx: GatewayContext): Router {
     const q = res.locals.query as { limit?: number; cursor?: string };
     const id = webhookId(req);
     const out = await client.listDeliveries({ ...caller(req), webhookId: id, page: { limit: q.limit ?? 0, cursor: q.cursor ?? '' } });
-    if (out.nextCursor) {
-      const params = new URLSearchParams();
-      if (q.limit) params.set('limit', String(q.limit));
-      params.set('cursor', out.nextCursor);
-      res.setHeader('Link', `<${ctx.baseUrl}/webhooks/v0/${id}/deliveries?${params.toString()}>; rel="next"`);
-    }
+    setNextPageLink(res, ctx, `/webhooks/v0/${id}/deliveries`, q.limit ? { limit: String(q.limit) } : {}, out.nextCursor);
     res.json(out.deliveries.map(deliveryJson));
   });
 
