@@ -1,3 +1,4 @@
+import { needsRenewal } from '../../domain/consent';
 import type { RenewalJob, RenewalStore, StateEvent } from '../../app/ports';
 import type { Call } from './faults';
 import { eventOfState, type MemoryState } from './state';
@@ -34,16 +35,13 @@ export function memoryRenewalStore(mem: MemoryState, call: Call): RenewalStore {
       j.done = true;
       return true;
     },
+    /** The states of `targets` consented to a version older than `version` (domain/consent.ts needsRenewal), by key. */
     async page(accountId, targets, version, afterKey, limit) {
       call('renewals.page');
       const rows = [...states.entries()]
         .filter(
           ([k, s]) =>
-            s.accountId === accountId &&
-            targets.includes(s.target) &&
-            s.cur.targetVersion !== undefined &&
-            s.cur.targetVersion < version &&
-            (afterKey === undefined || k > afterKey),
+            s.accountId === accountId && targets.includes(s.target) && needsRenewal(s.cur.targetVersion, version) && (afterKey === undefined || k > afterKey),
         )
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .slice(0, limit);
