@@ -29,6 +29,7 @@ public final class LocalMongo {
     Integer port = null;
     String file = null;
     String backendName = "accord";
+    int cacheMb = 16;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       String value = i + 1 < args.length ? args[i + 1] : null;
@@ -37,6 +38,7 @@ public final class LocalMongo {
         case "--port" -> port = Integer.valueOf(require(arg, value));
         case "--file" -> file = require(arg, value);
         case "--backend" -> backendName = require(arg, value);
+        case "--cache-mb" -> cacheMb = Integer.parseInt(require(arg, value));
         default -> fail("unknown argument " + arg);
       }
       i++;
@@ -46,7 +48,7 @@ public final class LocalMongo {
     MongoBackend backend =
         file != null
             ? switch (backendName) {
-              case "accord" -> new IndexedH2Backend(file);
+              case "accord" -> new IndexedH2Backend(file, cacheMb);
               case "accord-scan", "h2", "memory" -> new H2Backend(file); // unchanged: the file's "without indexes"
               default -> {
                 fail("unknown --backend " + backendName + " with --file (accord, accord-scan, h2 or memory)");
