@@ -166,6 +166,8 @@ export async function startMongoJavaServer(
   if (!ephemeral) {
     mkdirSync(join(dataDir, 'mongo-java-server'), { recursive: true });
     args.push('--file', join(dataDir, 'mongo-java-server', 'accord.mv'));
+    // the H2 file's page cache (MB of documents held read); the jar's default unless set
+    if (env.ACCORD_LOCAL_MONGO_CACHE_MB) args.push('--cache-mb', String(Number(env.ACCORD_LOCAL_MONGO_CACHE_MB)));
   }
   const child = spawnLogged('java', args, { onOutput: (l) => log(`[mongo-java-server] ${l}`) });
   try {

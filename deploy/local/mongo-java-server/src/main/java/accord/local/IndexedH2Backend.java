@@ -60,6 +60,10 @@ final class IndexedH2Backend extends H2Backend {
   /** The name of a unique index's map here: keys in StoredValues' form and order. */
   private static final String UNIQUE_INDEX = "._unique_";
 
+  /**
+   * Opens the file with a page cache of {@code cacheMb} MB: the heap the pages read from the file
+   * hold at most (StoredValues counts a value's heap, not its size on disk).
+   */
   IndexedH2Backend(String fileName, int cacheMb) {
     super(new MVStore.Builder().fileName(fileName).cacheSize(cacheMb).open());
   }

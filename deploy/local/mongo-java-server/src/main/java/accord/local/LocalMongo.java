@@ -17,7 +17,8 @@ import java.util.concurrent.CountDownLatch;
  * file mongo-java-server's H2 backend unchanged), {@code memory} (mongo-java-server's own memory
  * backend, unchanged) or {@code h2} (with {@code --file}: its H2 backend, unchanged, as {@code
  * accord-scan} and {@code memory} are there); the unchanged ones are the equivalence tests'
- * references.
+ * references. {@code --cache-mb N} (default 64): the page cache of the file ({@code accord}
+ * backend), the most heap the pages read from it hold.
  * Prints one line {@code listening on H:N} once it accepts connections, and shuts down cleanly
  * (H2 committed and closed) on SIGTERM/SIGINT.
  */
@@ -29,7 +30,7 @@ public final class LocalMongo {
     Integer port = null;
     String file = null;
     String backendName = "accord";
-    int cacheMb = 16;
+    int cacheMb = 64;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       String value = i + 1 < args.length ? args[i + 1] : null;
