@@ -65,6 +65,10 @@ public final class LocalMongo {
                 yield null;
               }
             };
+    if (backend instanceof IndexedH2Backend) {
+      System.out.print("H2 file " + file + ", page cache " + cacheMb + " MB\n");
+      System.out.flush();
+    }
     MongoServer server = new MongoServer(backend);
     server.bind(host, port);
     CountDownLatch stopped = new CountDownLatch(1);
