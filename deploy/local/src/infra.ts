@@ -166,6 +166,13 @@ export async function startMongoJavaServer(
   if (!ephemeral) {
     mkdirSync(join(dataDir, 'mongo-java-server'), { recursive: true });
     args.push('--file', join(dataDir, 'mongo-java-server', 'accord.mv'));
+    // the H2 file's page cache (MB of heap held by the pages read); the jar's default unless set
+    const cacheMb = env.ACCORD_LOCAL_MONGO_CACHE_MB;
+    if (cacheMb) {
+      if (!/^[1-9]\d{0,5}$/.test(cacheMb))
+        throw new Error(`ACCORD_LOCAL_MONGO_CACHE_MB must be a whole number of MB (1 or more), not ${JSON.stringify(cacheMb)}`);
+      args.push('--cache-mb', cacheMb);
+    }
   }
   const child = spawnLogged('java', args, { onOutput: (l) => log(`[mongo-java-server] ${l}`) });
   try {

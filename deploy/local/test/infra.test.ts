@@ -45,6 +45,27 @@ describe('local mongo-java-server', () => {
     }
   });
 
+  it("sizes the H2 file's page cache from ACCORD_LOCAL_MONGO_CACHE_MB (64 MB unless set), and refuses a value that is not a number of MB", async () => {
+    for (const [value, said] of [
+      [undefined, 'page cache 64 MB'],
+      ['8', 'page cache 8 MB'],
+    ] as const) {
+      const lines: string[] = [];
+      const server = await startMongoJavaServer(freshDir(), false, { ...process.env, ACCORD_LOCAL_MONGO_CACHE_MB: value }, (l) => lines.push(l));
+      try {
+        const client = await new MongoClient(server.url).connect();
+        await client.db().collection('c').insertOne({ n: 1 });
+        await client.close();
+      } finally {
+        await server.stop();
+      }
+      expect(lines.filter((l) => l.includes('page cache'))).toEqual([expect.stringContaining(said)]);
+    }
+    await expect(startMongoJavaServer(freshDir(), false, { ...process.env, ACCORD_LOCAL_MONGO_CACHE_MB: '64mb' }, quiet)).rejects.toThrow(
+      /ACCORD_LOCAL_MONGO_CACHE_MB must be a whole number of MB/,
+    );
+  });
+
   // What the consent store relies on, checked on the server CI uses: single-document updates are
   // atomic, a guarded upsert that loses a race fails with E11000 instead of writing, and the
   // newest value wins whatever the order of arrival.

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MongoClient, type Document, type Filter } from 'mongodb';
+import { MongoClient, type Collection, type Document, type Filter } from 'mongodb';
 
 /** The documents here: string ids, now and then a number. */
 type Doc = Document & { _id: string | number };
@@ -358,4 +358,68 @@ test("npm start's H2 file, indexed, answers as the unchanged H2 backend does, an
     'idx.current: app_states, states, target_states',
     'idx.events: app_latest, export, log_pending, search, search_scope, token, unpublished',
   ]);
+});
+
+test("a file of the earlier version (the unchanged H2 backend's form) opens in the indexed one: the same documents, the unique indexes kept, and again after a restart", async () => {
+  const { Binary, Decimal128, Double, Int32, Long, ObjectId, Timestamp, BSONRegExp } = await import('mongodb');
+  const fileDir = join(dir, 'h2-earlier');
+  const lines: string[] = [];
+  const open = async (backend: 'accord' | 'h2') => {
+    const s = await startMongoJavaServer(fileDir, false, process.env, (l) => lines.push(l), undefined, backend);
+    servers.push(s);
+    const c = await new MongoClient(s.url).connect();
+    clients.push(c);
+    return { s, c, coll: c.db('old').collection<Doc>('things') };
+  };
+  // every BSON type the services store, and those BSON would not give back as the same Java class
+  // (Decimal128, binary, timestamp, regex: kept in Java serialization, as an earlier file holds them)
+  const doc = (i: number): Doc => ({
+    _id: i % 5 === 0 ? i : `id${String(i).padStart(4, '0')}`,
+    key: `k${i}`,
+    n32: new Int32(i),
+    n64: Long.fromNumber(2 ** 40 + i),
+    d: new Double(i + 0.5),
+    at: new Date(1_600_000_000_000 + i * 1000),
+    flag: i % 2 === 0,
+    nothing: null,
+    nested: { a: [1, 'two', { three: i }], oid: new ObjectId(i.toString(16).padStart(24, '0')) },
+    ...(i % 7 === 0
+      ? {
+          dec: Decimal128.fromString(`${i}.25`),
+          bin: new Binary(Buffer.from([i % 256, 1, 2])),
+          ts: new Timestamp({ t: i, i: 1 }),
+          re: new BSONRegExp('^a', 'i'),
+        }
+      : {}),
+  });
+  const all = async (coll: Collection<Doc>) => JSON.stringify(await coll.find({}).toArray());
+  const earlier = await open('h2');
+  await earlier.coll.createIndex({ key: 1 }, { unique: true, name: 'key_unique' });
+  await earlier.coll.createIndex({ 'nested.oid': 1 }, { name: 'by_oid' });
+  await earlier.coll.insertMany(Array.from({ length: 400 }, (_, i) => doc(i)));
+  await earlier.coll.updateOne({ _id: 'id0001' as never }, { $set: { key: 'k1-moved' } });
+  const written = await all(earlier.coll);
+  await earlier.c.close();
+  await earlier.s.stop();
+
+  let now = await open('accord');
+  expect(await all(now.coll)).toBe(written);
+  // the unique index, built again in this version's form, refuses what the earlier one refused
+  await expect(now.coll.insertOne({ _id: 'dup' as never, key: 'k2' })).rejects.toThrow(/duplicate key/);
+  await expect(now.coll.insertOne(doc(3))).rejects.toThrow(/duplicate key/);
+  await now.coll.insertOne({ _id: 'fresh' as never, key: 'k1' }); // freed by the update above
+  expect(await now.coll.find({ key: 'k1-moved' }).toArray()).toHaveLength(1);
+  expect(await now.coll.countDocuments({ 'nested.oid': new ObjectId('00000000000000000000000a') })).toBe(1);
+  await now.coll.updateMany({ _id: { $in: ['id0002', 'id0003'] as never[] } }, { $set: { later: new Date(1_700_000_000_000) }, $inc: { n32: 1 } });
+  await now.coll.deleteOne({ _id: 'id0004' as never });
+  const rewritten = await all(now.coll);
+  await now.c.close();
+  await now.s.stop();
+
+  // opened again: this version's own form read back, the old index maps gone, the constraint kept
+  now = await open('accord');
+  expect(await all(now.coll)).toBe(rewritten);
+  await expect(now.coll.insertOne({ _id: 'dup2' as never, key: 'k1' })).rejects.toThrow(/duplicate key/);
+  expect(await now.coll.distinct('key', { _id: { $in: ['fresh', 'id0001'] as never[] } })).toEqual(['k1', 'k1-moved']);
+  expect(lines.filter((l) => /exception|error/i.test(l))).toEqual([]);
 });

@@ -9,6 +9,7 @@ import de.bwaldvogel.mongo.backend.DocumentWithPosition;
 import de.bwaldvogel.mongo.backend.EmptyIndex;
 import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.IndexKey;
+import de.bwaldvogel.mongo.backend.KeyValue;
 import de.bwaldvogel.mongo.backend.QueryParameters;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.h2.H2Backend;
@@ -32,7 +33,10 @@ import org.h2.mvstore.MVStore;
  *
  * <p>The data stays where mongo-java-server 1.47 keeps it (an MVStore file: a map per collection
  * from {@code _id} to document, the unique indexes, and the declared indexes' descriptions in
- * {@code system.indexes}); the secondary indexes are held in memory only, never written: when the
+ * {@code system.indexes}), except in the form of its values: documents are written as BSON and
+ * the unique indexes' maps in a binary form of their own, ordered without Java serialization
+ * (StoredValues; a file of an earlier version still opens, its unique indexes built again once);
+ * the secondary indexes are held in memory only, never written: when the
  * file is opened, each collection's declared indexes are built together in one pass over its
  * stored documents, and from then on kept on every insert, update, upsert and delete. A position
  * here is a document's key in the collection's map (its {@code _id}), and the natural order (what
@@ -46,8 +50,22 @@ final class IndexedH2Backend extends H2Backend {
 
   private static final String META_PREFIX = "meta.";
 
-  IndexedH2Backend(String fileName) {
-    super(MVStore.open(fileName));
+  /** Documents (and unique indexes' positions) as StoredValues writes them. */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static final org.h2.mvstore.type.DataType<Document> DOCUMENTS = (org.h2.mvstore.type.DataType) StoredValues.DocumentType.INSTANCE;
+
+  /** The name of a unique index's map of the earlier versions (H2Database's): ordered by Java-serialized keys. */
+  private static final String OLD_UNIQUE_INDEX = "._index_";
+
+  /** The name of a unique index's map here: keys in StoredValues' form and order. */
+  private static final String UNIQUE_INDEX = "._unique_";
+
+  /**
+   * Opens the file with a page cache of {@code cacheMb} MB: the heap the pages read from the file
+   * hold at most (StoredValues counts a value's heap, not its size on disk).
+   */
+  IndexedH2Backend(String fileName, int cacheMb) {
+    super(new MVStore.Builder().fileName(fileName).cacheSize(cacheMb).open());
   }
 
   @Override
@@ -91,9 +109,32 @@ final class IndexedH2Backend extends H2Backend {
     protected MongoCollection<Object> openOrCreateCollection(String collectionName, CollectionOptions options) {
       String fullName = getFullCollectionNamespace(collectionName);
       MVStore store = getMvStore();
-      MVMap<Object, Document> dataMap = store.openMap(DATA_PREFIX + fullName);
+      MVMap<Object, Document> dataMap =
+          store.openMap(DATA_PREFIX + fullName, new MVMap.Builder<Object, Document>().valueType(DOCUMENTS));
       MVMap<String, Object> metaMap = store.openMap(META_PREFIX + fullName);
       return new IndexedCollection(this, collectionName, options, dataMap, metaMap, cursorRegistry);
+    }
+
+    /**
+     * A unique index in a map of StoredValues' types, under a name of its own: the map of an
+     * earlier version (ordered by Java-serialized keys, which the new order cannot search) is
+     * dropped, and its index built again from the documents (mongo-java-server fills an empty
+     * index when it adds it) the first time this version opens the file. A map of this version
+     * next to an earlier version's means an earlier version wrote the file since: built again too.
+     */
+    @Override
+    protected Index<Object> openOrCreateUniqueIndex(String collectionName, String indexName, List<IndexKey> keys, boolean sparse) {
+      MVStore store = getMvStore();
+      String prefix = getFullCollectionNamespace(collectionName);
+      String old = prefix + OLD_UNIQUE_INDEX + indexName;
+      String name = prefix + UNIQUE_INDEX + indexName;
+      if (store.hasMap(old)) {
+        store.removeMap(old);
+        if (store.hasMap(name)) store.removeMap(name);
+      }
+      MVMap<KeyValue, Object> map =
+          store.openMap(name, new MVMap.Builder<KeyValue, Object>().keyType(StoredValues.KeyType.INSTANCE).valueType(StoredValues.DocumentType.INSTANCE));
+      return new StoredUniqueIndex(map, indexName, keys, sparse);
     }
 
     @Override
@@ -111,6 +152,8 @@ final class IndexedH2Backend extends H2Backend {
     protected void dropIndex(MongoCollection<Object> collection, String indexName) {
       if (collection instanceof IndexedCollection c) c.indexes.undeclare(indexName);
       super.dropIndex(collection, indexName);
+      String name = getFullCollectionNamespace(collection.getCollectionName()) + UNIQUE_INDEX + indexName;
+      if (getMvStore().hasMap(name)) getMvStore().removeMap(name);
     }
 
     @Override

@@ -17,7 +17,8 @@ import java.util.concurrent.CountDownLatch;
  * file mongo-java-server's H2 backend unchanged), {@code memory} (mongo-java-server's own memory
  * backend, unchanged) or {@code h2} (with {@code --file}: its H2 backend, unchanged, as {@code
  * accord-scan} and {@code memory} are there); the unchanged ones are the equivalence tests'
- * references.
+ * references. {@code --cache-mb N} (default 64): the page cache of the file ({@code accord}
+ * backend), the most heap the pages read from it hold.
  * Prints one line {@code listening on H:N} once it accepts connections, and shuts down cleanly
  * (H2 committed and closed) on SIGTERM/SIGINT.
  */
@@ -29,6 +30,7 @@ public final class LocalMongo {
     Integer port = null;
     String file = null;
     String backendName = "accord";
+    int cacheMb = 64;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       String value = i + 1 < args.length ? args[i + 1] : null;
@@ -37,6 +39,7 @@ public final class LocalMongo {
         case "--port" -> port = Integer.valueOf(require(arg, value));
         case "--file" -> file = require(arg, value);
         case "--backend" -> backendName = require(arg, value);
+        case "--cache-mb" -> cacheMb = Integer.parseInt(require(arg, value));
         default -> fail("unknown argument " + arg);
       }
       i++;
@@ -46,7 +49,7 @@ public final class LocalMongo {
     MongoBackend backend =
         file != null
             ? switch (backendName) {
-              case "accord" -> new IndexedH2Backend(file);
+              case "accord" -> new IndexedH2Backend(file, cacheMb);
               case "accord-scan", "h2", "memory" -> new H2Backend(file); // unchanged: the file's "without indexes"
               default -> {
                 fail("unknown --backend " + backendName + " with --file (accord, accord-scan, h2 or memory)");
@@ -62,6 +65,10 @@ public final class LocalMongo {
                 yield null;
               }
             };
+    if (backend instanceof IndexedH2Backend) {
+      System.out.print("H2 file " + file + ", page cache " + cacheMb + " MB\n");
+      System.out.flush();
+    }
     MongoServer server = new MongoServer(backend);
     server.bind(host, port);
     CountDownLatch stopped = new CountDownLatch(1);
