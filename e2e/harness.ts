@@ -17,7 +17,7 @@ import {
   type StackPorts,
 } from '@accord/local-stack';
 import { oauthv1 } from '@accord/proto';
-import { START, testLogLevel } from '@accord/testkit';
+import { reportSlowStart, START, testLogLevel } from '@accord/testkit';
 import { responseProblems } from './openapi-check';
 
 type Running = { port: number; stop(): Promise<void> };
@@ -93,7 +93,8 @@ export async function startStack(name: string, opts: { env?: Record<string, stri
   });
   const running = new Map<string, Running>();
   const start = async (svc: ServiceName | 'gateway') => {
-    running.set(svc, await START[svc]({ ...env, ...serviceEnv(svc, ports, secrets) }, createLogger(svc, env.LOG_LEVEL)));
+    const started = START[svc]({ ...env, ...serviceEnv(svc, ports, secrets) }, createLogger(svc, env.LOG_LEVEL));
+    running.set(svc, await reportSlowStart(`the ${svc} service of the stack ${name}`, env.MONGO_URL, started));
   };
   const stopService = async (svc: ServiceName | 'gateway') => {
     const r = running.get(svc);

@@ -12,5 +12,6 @@ export * from './log';
 export * from './nats';
 export * from './receiver';
 export * from './services';
+export * from './slow-start';
 export * from './store-contract';
 export * from './wait';

@@ -1,4 +1,5 @@
 import { Metadata } from '@grpc/grpc-js';
+import { reportSlowStart } from './slow-start';
 import {
   createClient,
   createLogger,
@@ -140,7 +141,11 @@ export async function startService<S extends Component>(
   const t = typeof where === 'string' ? testEnv(where) : where;
   const spec = COMPONENTS[service];
   const config: Env = { MONGO_URL: t.mongoUrl, GRPC_PORT: '0', LOG_LEVEL: testLogLevel(), ...identityEnv(service), ...spec.env(t), ...env };
-  const svc = await START[service](config, createLogger(`${service}-test`, config.LOG_LEVEL), hooks);
+  const svc = await reportSlowStart(
+    `the ${service} service of ${t.mongoUrl.split('/').pop()}`,
+    config.MONGO_URL,
+    START[service](config, createLogger(`${service}-test`, config.LOG_LEVEL), hooks),
+  );
   const addr = `127.0.0.1:${svc.port}`;
   const others = new Map<ServiceIdentity | 'none', TestClient<S>>();
   const clientAs = (identity: ServiceIdentity | 'none') => {
