@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { paced } from './paced';
 import { formatCpu, perRequest, sampleCpu, untilQuiet } from './cpu';
 import { STRESS_COMMAND, stressWanted, withStress } from './stress';
 import type { MongoCommandCounter } from './mongo-proxy';
@@ -38,13 +39,12 @@ export function countCommandsDuringRuns(counter: MongoCommandCounter): void {
 
 const RATE = Number(process.env.BENCH_RATE ?? 0) || undefined;
 
-/**
- * autocannon's options for BENCH_RATE: a fixed offered load (requests/s in all) makes CPU per
+/*
+ * BENCH_RATE: a fixed offered load (requests/s in all, paced evenly: paced.ts) makes CPU per
  * request comparable between two builds — at full speed, background work that runs per second
  * (the log's passes, the relay's polls) is shared by however many requests the run happened to
  * reach. Every run of the bench takes it, the ceiling's included (its ratios then mean nothing).
  */
-export const offeredLoad = (): { overallRate?: number } => (RATE ? { overallRate: RATE } : {});
 
 /**
  * Runs an autocannon run and adds the CPU each process spent per completed request, and the
@@ -52,15 +52,15 @@ export const offeredLoad = (): { overallRate?: number } => (RATE ? { overallRate
  * stack is quiet again: what a request causes after its answer (publication, webhook delivery,
  * the log's sequencing) is part of its cost.
  */
-export async function withCpu(
-  run: () => Promise<autocannon.Result>,
-): Promise<{ result: autocannon.Result; cpuMs?: Record<string, number>; commands?: BenchResult['commands'] }> {
+export async function withCpu<T extends { total: number }>(
+  run: () => Promise<T>,
+): Promise<{ result: T; cpuMs?: Record<string, number>; commands?: BenchResult['commands'] }> {
   const settled = await untilQuiet();
   if (!settled.quiet) console.log(`(the stack was still busy after ${Math.round(settled.waitedMs / 1000)} s; measuring anyway)`);
   const before = sampleCpu();
   commandCounter?.take();
   const result = await run();
-  const n = result.requests.total;
+  const n = result.total;
   await untilQuiet();
   const cpuMs = perRequest(before, sampleCpu(), n);
   const c = commandCounter?.take();
@@ -79,12 +79,13 @@ export async function withCpu(
 }
 
 /**
- * Runs autocannon against one endpoint. `non2xx` responses count as errors, so a benchmark
+ * Runs one endpoint at full speed (autocannon, `connections` requests in flight) or at a fixed
+ * rate (`rate` or BENCH_RATE, paced evenly: paced.ts). `non2xx` responses count as errors, so a benchmark
  * that silently measures error pages shows it. `body` and `path`, when functions, make a fresh
  * body or path (with query) for every request (the count goes on across the runs of a job).
  *
  * A `sideBySide` job (one the side-by-side table compares with a peer) runs again at half the
- * rate it reached (`halfPeak`: its p99 when not saturated), and with BENCH_STRESS=1 once more at
+ * rate it reached, paced (`halfPeak`: its p99 when not saturated), and with BENCH_STRESS=1 once more at
  * full speed with `stress-ng --cpu 2` beside (`stressed`), so that the idle and the loaded ratios
  * come from one command, minutes apart rather than hours.
  */
@@ -98,7 +99,7 @@ export async function measure(
     path?: (n: number) => string;
     durationSec: number;
     connections?: number;
-    /** Requests/s offered in all (autocannon's overallRate); BENCH_RATE otherwise. */
+    /** Requests/s offered in all, paced evenly (paced.ts); BENCH_RATE otherwise. */
     rate?: number;
     timeoutSec?: number;
     /** A job of the side-by-side table: also measured at half its peak, and under stress-ng with BENCH_STRESS=1. */
@@ -112,41 +113,64 @@ export async function measure(
   const connections = opts.connections ?? 10;
   const fresh = typeof body === 'function' || path !== undefined;
   const once = async (rate: number | undefined) => {
-    const { result, cpuMs, commands } = await withCpu(() =>
-      autocannon({
-        url: opts.url,
-        method: opts.method ?? 'GET',
-        headers: opts.headers,
-        duration: opts.durationSec,
-        connections,
-        ...(opts.timeoutSec ? { timeout: opts.timeoutSec } : {}),
-        ...(rate ? { overallRate: rate } : offeredLoad()),
-        ...(typeof body === 'string' ? { body } : {}),
-        // A fresh body or path per request (autocannon 8's idReplacement sends nothing at all).
-        ...(fresh
-          ? {
-              requests: [
-                {
-                  setupRequest: (req: autocannon.Request) => {
-                    const i = n++;
-                    return { ...req, ...(typeof body === 'function' ? { body: body(i) } : {}), ...(path ? { path: path(i) } : {}) };
-                  },
+    const offered = rate ?? RATE;
+    // a fixed offered rate is paced evenly over each second (paced.ts); full speed is autocannon's
+    const { result, cpuMs, commands } = await withCpu(() => (offered ? pacedFigures(offered) : cannonFigures()));
+    const { total: _total, ...figures } = result;
+    return { figures: { ...figures, ...(cpuMs ? { cpuMs } : {}) } as RunFigures, commands };
+  };
+  const pacedFigures = async (rate: number): Promise<RunFigures & { total: number }> => {
+    const r = await paced({
+      url: opts.url,
+      method: opts.method ?? 'GET',
+      ...(opts.headers ? { headers: opts.headers } : {}),
+      next: () => {
+        const i = n++;
+        return { ...(typeof body === 'function' ? { body: body(i) } : body !== undefined ? { body } : {}), ...(path ? { path: path(i) } : {}) };
+      },
+      rate,
+      durationSec: opts.durationSec,
+      connections,
+      ...(opts.timeoutSec ? { timeoutSec: opts.timeoutSec } : {}),
+    });
+    const refused = [...r.non2xx].map(([code, count]) => `HTTP ${code} ×${count}`);
+    if (refused.length || r.failed) console.log(`${name} at ${rate}/s: ${[...refused, r.failed ? `${r.failed} failed` : ''].filter(Boolean).join(', ')}`);
+    const non2xx = [...r.non2xx.values()].reduce((a, b) => a + b, 0);
+    return { total: r.total, requestsPerSec: Math.round(r.requestsPerSec), p50Ms: r.p50Ms, p99Ms: r.p99Ms, errors: non2xx + r.failed };
+  };
+  const cannonFigures = async (): Promise<RunFigures & { total: number }> => {
+    const result = await autocannon({
+      url: opts.url,
+      method: opts.method ?? 'GET',
+      headers: opts.headers,
+      duration: opts.durationSec,
+      connections,
+      ...(opts.timeoutSec ? { timeout: opts.timeoutSec } : {}),
+      ...(typeof body === 'string' ? { body } : {}),
+      // A fresh body or path per request (autocannon 8's idReplacement sends nothing at all).
+      ...(fresh
+        ? {
+            requests: [
+              {
+                setupRequest: (req: autocannon.Request) => {
+                  const i = n++;
+                  return { ...req, ...(typeof body === 'function' ? { body: body(i) } : {}), ...(path ? { path: path(i) } : {}) };
                 },
-              ],
-            }
-          : {}),
-      }),
-    );
+              },
+            ],
+          }
+        : {}),
+    });
     if (result.errors + result.timeouts + result.non2xx > 0) {
       const statuses = Object.entries(result.statusCodeStats ?? {})
         .filter(([code]) => !code.startsWith('2'))
         .map(([code, v]) => `HTTP ${code} ×${(v as { count: number }).count}`);
       console.log(
-        `${name}${rate ? ` at ${rate}/s` : ''}: ${[...statuses, result.errors ? `${result.errors} connection errors` : '', result.timeouts ? `${result.timeouts} timeouts` : ''].filter(Boolean).join(', ')}`,
+        `${name}: ${[...statuses, result.errors ? `${result.errors} connection errors` : '', result.timeouts ? `${result.timeouts} timeouts` : ''].filter(Boolean).join(', ')}`,
       );
     }
-    const figures: RunFigures = {
-      ...(cpuMs ? { cpuMs } : {}),
+    return {
+      total: result.requests.total,
       requestsPerSec: Math.round(result.requests.average),
       p50Ms: result.latency.p50,
       p99Ms: result.latency.p99,
@@ -154,7 +178,6 @@ export async function measure(
       // completed at all, every open connection was such a request, and it counts as an error.
       errors: result.errors + result.timeouts + result.non2xx + (result.requests.total === 0 ? connections : 0),
     };
-    return { figures, commands };
   };
   const { figures, commands } = await once(opts.rate);
   const out: BenchResult = { name, ...figures, ...(commands ? { commands } : {}) };
