@@ -65,7 +65,7 @@ export async function paced(opts: PacedOptions): Promise<PacedResult> {
   const start = performance.now();
   const send = (dueAt: number): void => {
     const { body, path } = opts.next?.() ?? {};
-    const p = (async () => {
+    const p: Promise<void> = (async () => {
       try {
         const res = await pool.request({
           path: path ?? `${url.pathname}${url.search}`,
@@ -78,10 +78,8 @@ export async function paced(opts: PacedOptions): Promise<PacedResult> {
         if (res.statusCode < 200 || res.statusCode >= 300) non2xx.set(res.statusCode, (non2xx.get(res.statusCode) ?? 0) + 1);
       } catch {
         failed++;
-      } finally {
-        inFlight.delete(p);
       }
-    })();
+    })().finally(() => inFlight.delete(p));
     inFlight.add(p);
   };
   await new Promise<void>((resolve) => {
