@@ -35,6 +35,7 @@ const TABLES: Record<string, { access: Record<string, RpcAccess>; process: 'oaut
 
 interface MethodDef {
   path: string;
+  responseStream: boolean;
   requestSerialize(value: unknown): Buffer;
   responseDeserialize(bytes: Buffer): unknown;
 }
@@ -149,18 +150,23 @@ async function outcomeOf(process: string, def: MethodDef, metadata: Metadata): P
   const client = clients.get(process)!;
   // every message names account A where it has the field (protobufjs ignores it elsewhere)
   const request = { account_id: a.accountId };
+  const outcome = (err: ServiceError | null): { outcome: Outcome; detail: string } =>
+    err && GUARD[err.code]?.test(err.details)
+      ? { outcome: status[err.code] as Outcome, detail: err.details }
+      : { outcome: 'admitted', detail: err ? `${status[err.code]}: ${err.details}` : 'OK' };
+  const options = { deadline: Date.now() + 20_000 };
+  if (def.responseStream) {
+    // a server stream: its status once it ends (the messages are read and dropped)
+    const call = client.makeServerStreamRequest(def.path, def.requestSerialize, def.responseDeserialize, request, metadata, options);
+    return new Promise((resolve) => {
+      call.on('data', () => undefined);
+      call.on('error', (err: ServiceError) => resolve(outcome(err)));
+      call.on('end', () => resolve(outcome(null)));
+    });
+  }
   return new Promise((resolve) =>
-    client.makeUnaryRequest(
-      def.path,
-      def.requestSerialize,
-      def.responseDeserialize,
-      request,
-      metadata,
-      { deadline: Date.now() + 20_000 },
-      (err: ServiceError | null) => {
-        if (err && GUARD[err.code]?.test(err.details)) resolve({ outcome: status[err.code] as Outcome, detail: err.details });
-        else resolve({ outcome: 'admitted', detail: err ? `${status[err.code]}: ${err.details}` : 'OK' });
-      },
+    client.makeUnaryRequest(def.path, def.requestSerialize, def.responseDeserialize, request, metadata, options, (err: ServiceError | null) =>
+      resolve(outcome(err)),
     ),
   );
 }

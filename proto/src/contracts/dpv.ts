@@ -1,9 +1,9 @@
 // ISO/IEC TS 27560 consent records in the W3C Data Privacy Vocabulary (DPV 2.x), as JSON-LD: one
 // more wire form of Accord's records beside the REST JSON (rest.ts) and the bus event (bus.ts),
-// built from the REST JSON so that the gateway keeps transport only. The terms follow the DPV
-// community group's guide "Consent Records and Receipts as per ISO/IEC TS 27560:2023 using DPV"
-// (https://w3id.org/dpv/guides/consent-27560); each DPV term used here exists in DPV 2.2
-// (dpv.ttl, legal/eu/gdpr, loc). docs/consent.md, "ISO/IEC TS 27560 in DPV", has the table.
+// built from the REST JSON (the consent service writes the records, the gateway a specification's
+// view). The terms follow the DPV community group's guide "Consent Records and Receipts as per
+// ISO/IEC TS 27560:2023 using DPV" (https://w3id.org/dpv/guides/consent-27560); each DPV term
+// used here exists in DPV 2.2 (dpv.ttl, legal/eu/gdpr, loc). docs/consent.md, "ISO/IEC TS 27560 in DPV", has the table.
 import type { ConsentEventJson } from './consent';
 import type { Action, LegalBasis } from './dataprocessing';
 import { normalizeJurisdiction } from './regimes';
@@ -62,7 +62,7 @@ export const CONSENT_STATES = {
   deferred: 'dpv:ConsentRequestDeferred',
 } as const;
 
-/** Something a JSON-LD view cannot say in DPV; the gateway answers 406 naming the fields. */
+/** Something a JSON-LD view cannot say in DPV; REST answers 406 naming the fields (gRPC FAILED_PRECONDITION). */
 export class DpvMappingError extends Error {
   constructor(readonly fields: Array<{ field: string; message: string }>) {
     super(`No DPV mapping for ${fields.map((f) => f.field).join(', ')}`);
@@ -70,7 +70,7 @@ export class DpvMappingError extends Error {
   }
 }
 
-/** The fields of a specification the view reads (the gateway's REST JSON of a specification). */
+/** The fields of a specification the view reads (as in the REST JSON of a specification). */
 export interface DpvSpec {
   id: string;
   data: string;
@@ -167,8 +167,7 @@ export const PRIOR_PAGES = 5;
  * The state before an event, from its history newest first, one page at a time (`page(cursor)`;
  * the first page has no cursor): walked until the event and the one after it in that order, the
  * one before it in time; `unknown` past PRIOR_PAGES pages, or when the subject is erased (its
- * history can no longer be named). The gateway's REST view and the consent service's gRPC view
- * read the pages each its own way.
+ * history can no longer be named). The consent service reads the pages from its store (app/records.ts).
  */
 export async function priorStateOf(
   event: { id: string; erased: boolean },
@@ -209,7 +208,7 @@ function indicationMethods(event: ConsentEventJson): string[] {
 }
 
 export interface RecordOptions {
-  /** The gateway's public base URL: a record's `@id` is its REST URL. */
+  /** The installation's public base URL: a record's `@id` is its REST URL. */
   baseUrl: string;
   prior: PriorState;
   /** The specification of the target, as of the version shown, when the target is one and it was read. */

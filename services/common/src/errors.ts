@@ -41,8 +41,8 @@ export class ConflictError extends AppError {
   }
 }
 export class FailedPreconditionError extends AppError {
-  constructor(message: string) {
-    super(status.FAILED_PRECONDITION, message);
+  constructor(message: string, fields: FieldError[] = []) {
+    super(status.FAILED_PRECONDITION, message, fields);
   }
 }
 export class PermissionDeniedError extends AppError {

@@ -4,6 +4,7 @@ import {
   status as Code,
   type Metadata,
   type ServerUnaryCall,
+  type ServerWritableStream,
   type sendUnaryData,
   type ServiceDefinition,
   type UntypedServiceImplementation,
@@ -31,7 +32,7 @@ export interface CallContext {
 /** The caller of each call in flight, set by the server's authorization before the handler runs. */
 const callers = new WeakMap<object, Caller>();
 
-function deadlineMs(call: ServerUnaryCall<unknown, unknown>): number {
+function deadlineMs(call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>): number {
   const d = call.getDeadline();
   return d instanceof Date ? d.getTime() : d;
 }
@@ -42,11 +43,16 @@ function deadlineMs(call: ServerUnaryCall<unknown, unknown>): number {
  */
 export type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 
-/** Turns `handleUnaryCall<Req, Res>` members of a generated server interface into async functions. */
+/**
+ * Turns `handleUnaryCall<Req, Res>` members of a generated server interface into async functions,
+ * and `handleServerStreamingCall<Req, Res>` members into async iterables of the messages to send.
+ */
 export type AsyncService<S> = {
   [K in keyof KnownKeys<S>]: KnownKeys<S>[K] extends (call: ServerUnaryCall<infer Req, infer Res>, cb: sendUnaryData<infer _R>) => void
     ? (request: Req, ctx: CallContext) => Promise<Res>
-    : never;
+    : KnownKeys<S>[K] extends (call: ServerWritableStream<infer Req, infer Res>) => void
+      ? (request: Req, ctx: CallContext) => AsyncIterable<Res>
+      : never;
 };
 
 /** What a service's gRPC handlers implement: one async function per RPC of the generated server `S`. */
@@ -54,23 +60,58 @@ export type Handlers<S> = AsyncService<S>;
 
 /**
  * Adapts async handlers to grpc-js: runs each call in a request context (request id from
- * metadata), maps thrown errors through the error model, and logs unknown errors once.
+ * metadata), maps thrown errors through the error model, and logs unknown errors once. A
+ * server-streaming call writes what its handler yields, waiting while the client is slow to read,
+ * and stops the handler when the client cancels (the guard, when there is one, hears how it ended).
  */
 export function implement<S extends UntypedServiceImplementation>(impl: AsyncService<S>, logger: Logger): S {
   const out: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(impl as Record<string, (req: unknown, ctx: CallContext) => Promise<unknown>>)) {
-    out[name] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+  for (const [name, fn] of Object.entries(impl as Record<string, (req: unknown, ctx: CallContext) => Promise<unknown> | AsyncIterable<unknown>>)) {
+    const failure = (err: unknown) => toServiceError(err, (e) => logger.error({ err: e, method: name }, 'unhandled error in gRPC handler')) as never;
+    out[name] = (call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>, callback?: sendUnaryData<unknown>) => {
       const requestId = normalizeRequestId(call.metadata.get(REQUEST_ID_HEADER)[0]);
       requestContext.run({ requestId }, () => {
         const caller = callers.get(call) ?? { kind: 'public' };
-        fn.call(impl, call.request, { requestId, metadata: call.metadata, deadlineMs: deadlineMs(call), caller }).then(
-          (res) => callback(null, res),
-          (err: unknown) => callback(toServiceError(err, (e) => logger.error({ err: e, method: name }, 'unhandled error in gRPC handler')) as never, null),
-        );
+        const ctx: CallContext = { requestId, metadata: call.metadata, deadlineMs: deadlineMs(call), caller };
+        const answer = fn.call(impl, call.request, ctx);
+        if (Symbol.asyncIterator in answer) {
+          // a server-streaming handler: grpc-js passed no callback (the guard's only hears the outcome)
+          const stream = call as ServerWritableStream<unknown, unknown>;
+          streamOut(stream, answer).then(
+            () => callback?.(null, null),
+            (err: unknown) => {
+              const e = failure(err);
+              callback?.(e, null);
+              stream.emit('error', e);
+            },
+          );
+        } else
+          answer.then(
+            (res) => callback!(null, res),
+            (err: unknown) => callback!(failure(err), null),
+          );
       });
     };
   }
   return out as S;
+}
+
+/** Writes a handler's messages to a server stream (back-pressure: one write waits for the last to drain) and ends it; stops early when the client cancels. */
+async function streamOut(call: ServerWritableStream<unknown, unknown>, messages: AsyncIterable<unknown>): Promise<void> {
+  const it = messages[Symbol.asyncIterator]();
+  const cancelled = new Promise<void>((resolve) => call.once('cancelled', () => resolve()));
+  try {
+    for (;;) {
+      if (call.cancelled) return;
+      const next = await it.next();
+      if (next.done) break;
+      if (!call.write(next.value)) await Promise.race([new Promise((resolve) => call.once('drain', resolve)), cancelled]);
+    }
+    call.end();
+  } finally {
+    // the client left (or a write failed): the handler's reads stop here
+    if (call.cancelled) await it.return?.();
+  }
 }
 
 export interface GrpcServiceRegistration {
@@ -108,7 +149,7 @@ export function unguardedMethods(s: Pick<GrpcServiceRegistration, 'definition' |
 }
 
 /**
- * Wraps every unary method: authenticates and authorizes the call against its row of the access
+ * Wraps every method (unary or server-streaming): authenticates and authorizes the call against its row of the access
  * table before the handler runs (a refusal never reaches it), and counts and times it (RED per
  * method; labels are proto names).
  */
@@ -118,13 +159,14 @@ function guardAndInstrument(s: Required<GrpcServiceRegistration>, auth: GrpcAuth
     const method = (s.definition[key]?.path ?? key).split('/').pop()!;
     const access = s.access[key]!;
     const rpc = `${s.name}/${method}`;
-    out[key] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+    // a server-streaming call has no callback: its handler ends the stream, and tells the guard how it ended
+    out[key] = (call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>, callback?: sendUnaryData<unknown>) => {
       const end = grpcServerHandling.startTimer({ grpc_service: s.name, grpc_method: method });
       const done: sendUnaryData<unknown> = (err, ...rest) => {
         end();
         const code = err ? ((err as { code?: number }).code ?? Code.UNKNOWN) : Code.OK;
         grpcServerHandled.inc({ grpc_service: s.name, grpc_method: method, grpc_code: Code[code] ?? 'UNKNOWN' });
-        callback(err, ...rest);
+        callback?.(err, ...rest);
       };
       const peer = auth.tls ? identityOfCertificate(call.getAuthContext()?.sslPeerCertificate) : undefined;
       authorizeCall(rpc, access, call.metadata, call.request, auth, peer).then(
@@ -138,7 +180,11 @@ function guardAndInstrument(s: Required<GrpcServiceRegistration>, auth: GrpcAuth
             : done;
           (fn as (c: typeof call, cb: typeof callback) => void)(call, answer);
         },
-        (err: unknown) => done(toServiceError(err, (e) => logger.error({ err: e, method: rpc }, 'error while authorizing a gRPC call')) as never, null),
+        (err: unknown) => {
+          const refusal = toServiceError(err, (e) => logger.error({ err: e, method: rpc }, 'error while authorizing a gRPC call')) as never;
+          done(refusal, null);
+          if (!callback) call.emit('error', refusal);
+        },
       );
     };
   }

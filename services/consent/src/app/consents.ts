@@ -29,7 +29,7 @@ import {
 import { markLifecycle } from '../domain/decision';
 import { accountErasureKey, validateErase } from '../domain/erasure';
 import { idFloor, timeOrderedId } from '../domain/event-id';
-import { consentRecordJsonLd } from './records';
+import { consentRecordJsonLd, exportRecords, type ExportQuery } from './records';
 import { receiptClaims, signReceipt, specIdOfTarget, type ReceiptSettings, type SpecDetails } from '../domain/receipt';
 import { statisticsOf, versionedTargets, type Statistics } from '../domain/statistics';
 import { decideBatch, type DecisionAnswer, type DecisionItem } from './decisions';
@@ -414,25 +414,17 @@ export class Consents {
   }
 
   /** One page of the account's events, oldest first, for an export; `next` continues it. */
-  async exportPage(p: {
-    accountId: string;
-    appId?: string;
-    target?: string;
-    subject?: string;
-    since?: Date;
-    until?: Date;
-    cursor?: string;
-    limit?: number;
-    /** Also estimate the export's size from the cursor on (`total`). */
-    withTotal?: boolean;
-    /**
-     * Also the account's link events (docs/consent.md, Export: `links=true`), within the same id
-     * bounds, `appId` (the linking application) and `subject` (links naming it as identity or
-     * subject); not with `target` (a link names none). The page is the first `limit` of both by
-     * id, so one cursor resumes both.
-     */
-    links?: boolean;
-  }): Promise<{ events: ConsentEvent[]; links?: LinkEvent[]; next?: string; total?: { total: number; exact: boolean } }> {
+  async exportPage(
+    p: ExportQuery & {
+      /**
+       * Also the account's link events (docs/consent.md, Export: `links=true`), within the same id
+       * bounds, `appId` (the linking application) and `subject` (links naming it as identity or
+       * subject); not with `target` (a link names none). The page is the first `limit` of both by
+       * id, so one cursor resumes both.
+       */
+      links?: boolean;
+    },
+  ): Promise<{ events: ConsentEvent[]; links?: LinkEvent[]; next?: string; total?: { total: number; exact: boolean } }> {
     requireAccount(p.accountId);
     const limit = p.limit || EXPORT_PAGE_MAX;
     const errors: FieldError[] = [];
@@ -590,6 +582,11 @@ export class Consents {
   /** The event's ISO/IEC TS 27560 record (or receipt) in W3C DPV JSON-LD (app/records.ts). */
   async record(accountId: string, id: string, receipt: boolean): Promise<string> {
     return consentRecordJsonLd(this, this.receipt.specs, this.receipt.settings.baseUrl, accountId, id, receipt);
+  }
+
+  /** An export's events as DPV JSON-LD records, a page at a time (app/records.ts exportRecords). */
+  exportRecords(f: ExportQuery): AsyncGenerator<{ records: string[]; total?: { total: number; exact: boolean } }> {
+    return exportRecords(this, this.receipt.specs, this.receipt.settings.baseUrl, f);
   }
 
   /**

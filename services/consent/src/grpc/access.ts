@@ -21,6 +21,7 @@ export const consentAccess: AccessTable<consentv1.ConsentServiceServer> = {
   getStatistics: platform,
   getCurrentStates: { ...platform, services: ['gateway', 'dataprocessing'] },
   exportConsents: { ...platform, services: ['gateway', 'admin'], appFilter: true },
+  exportConsentRecords: { ...platform, appFilter: true },
   exportSubject: { ...platform, appFilter: true },
   // the receipts' public keys, published at /.well-known/jwks.json anyway
   getReceiptKeys: { services: [], public: true },

@@ -4,6 +4,7 @@ import { consentv1, type consentlinksv1 } from '@accord/proto';
 import type { Consents } from '../app/consents';
 import type { DecisionAnswer } from '../app/decisions';
 import { subjectExport, type SubjectExportFilter } from '../app/exports';
+import type { ExportQuery } from '../app/records';
 import type { ConsentInput } from '../domain/consent';
 import type { LinkEvent } from '../domain/link';
 import { eventMessage } from '../domain/wire';
@@ -60,6 +61,19 @@ function decisionMessage(d: DecisionAnswer): consentv1.Decision {
   if (d.vendor !== undefined) Object.assign(out, { vendor: d.vendor, purpose: d.purpose, gvlVersion: d.gvlVersion });
   if (d.atpVendor !== undefined) out.atpVendor = d.atpVendor;
   return out;
+}
+
+/** An export's filters, cursor, page size and total (ExportConsents' and ExportConsentRecords'). */
+function exportFilter(req: consentv1.ExportConsentsRequest | consentv1.ExportConsentRecordsRequest): ExportQuery {
+  const p: ExportQuery = { accountId: req.accountId, limit: req.limit };
+  if (req.appId) p.appId = req.appId;
+  if (req.target) p.target = req.target;
+  if (req.subject) p.subject = req.subject;
+  if (req.since) p.since = req.since;
+  if (req.until) p.until = req.until;
+  if (req.cursor) p.cursor = req.cursor;
+  if (req.withTotal) p.withTotal = true;
+  return p;
 }
 
 /** Searches one SearchConsentsBatch call holds at most. */
@@ -127,14 +141,7 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
       return { events: (await consents.currentStates(req.accountId, req.subject, req.issuer, req.targets)).map(eventMessage) };
     },
     async exportConsents(req) {
-      const p: Parameters<Consents['exportPage']>[0] = { accountId: req.accountId, limit: req.limit };
-      if (req.appId) p.appId = req.appId;
-      if (req.target) p.target = req.target;
-      if (req.subject) p.subject = req.subject;
-      if (req.since) p.since = req.since;
-      if (req.until) p.until = req.until;
-      if (req.cursor) p.cursor = req.cursor;
-      if (req.withTotal) p.withTotal = true;
+      const p: Parameters<Consents['exportPage']>[0] = exportFilter(req);
       if (req.links) p.links = true;
       const page = await consents.exportPage(p);
       return {
@@ -143,6 +150,10 @@ export function consentHandlers(consents: Consents, logger: Logger, log: Consent
         nextCursor: page.next ?? '',
         ...(page.total ? { total: page.total.total, totalExact: page.total.exact } : { totalExact: false }),
       };
+    },
+    async *exportConsentRecords(req) {
+      for await (const page of consents.exportRecords(exportFilter(req)))
+        yield { jsonld: page.records, ...(page.total ? { total: page.total.total, totalExact: page.total.exact } : { totalExact: false }) };
     },
     async exportSubject(req) {
       const f: SubjectExportFilter = { accountId: req.accountId, subject: req.subject };

@@ -3,12 +3,12 @@ import { constants as zlibConstants, createGzip, type Gzip } from 'node:zlib';
 import type { Request, Response, Router } from 'express';
 import { status as Code } from '@grpc/grpc-js';
 import { isServiceError, type FieldError } from '@accord/common';
-import { consentEventJson, contracts, exportLines, subjectLinkJson, type consentlinksv1, type consentv1 } from '@accord/proto';
+import { consentEventJson, contracts, exportLines, subjectLinkJson, type consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { wireDate } from '../date-time';
 import { validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
-import { ExportRecords } from './dpv';
+import { recordPages } from './dpv';
 
 /** Events per page an export reads (its memory bound). */
 const EXPORT_PAGE = contracts.consent.LIMITS.exportPage;
@@ -109,13 +109,12 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
               : 'is for the NDJSON export; the JSON subject export lists the subject’s links (`links`) already',
           },
         ]);
-      await ndjsonExport(req, res, { ...base, links: true });
+      await ndjsonExport(req, res, eventPages({ ...base, links: true }));
     } else if (contracts.dpv.wantsJsonLd(q.format, preferred)) {
-      // one DPV JSON-LD record per line; the state before an event is known when the stream holds its whole history
-      const records = new ExportRecords(ctx, base.accountId, !q.since && !q.appId && !q.cursor);
-      await ndjsonExport(req, res, base, (events) => records.lines(events));
+      // one DPV JSON-LD record per line, as the consent service writes them (the state before an event from the stream's events)
+      await ndjsonExport(req, res, recordPages(ctx, { ...base, withTotal: true }));
     } else if (preferred === 'application/json') await jsonExport(req, res, q, filters);
-    else await ndjsonExport(req, res, base);
+    else await ndjsonExport(req, res, eventPages(base));
   });
 
   /** One subject's export as one document. */
@@ -159,37 +158,43 @@ export function exportRoutes(r: Router, ctx: GatewayContext): void {
     out.end();
   }
 
-  /** The account's events as NDJSON, page by page. */
-  async function ndjsonExport(
-    req: Request,
-    res: Response,
-    base: consentv1.ExportConsentsRequest,
-    // the export's lines (with links=true, the page's link events among them), or others built from its events
-    lines: (events: consentv1.ConsentEvent[], links: consentlinksv1.SubjectLink[]) => Promise<string> = async (events, links) => exportLines(events, links),
-  ) {
-    // the first page (and the size estimate) before the headers, so that a bad request is still a problem answer
+  /**
+   * The export's pages as NDJSON lines (with links=true, the page's link events among them): the
+   * first page (and the size estimate) before the headers, the next read while this one goes out
+   * (two pages in memory at most): the database and the client's network overlap instead of taking turns.
+   */
+  async function* eventPages(base: consentv1.ExportConsentsRequest): AsyncGenerator<{ lines: string; total?: number }> {
     let page = await consent.exportConsents({ ...base, withTotal: true });
+    for (;;) {
+      const next = page.nextCursor ? consent.exportConsents({ ...base, cursor: page.nextCursor }) : undefined;
+      next?.catch(() => undefined); // awaited below, unless the client left
+      yield { lines: exportLines(page.events, page.links), ...(page.total !== undefined ? { total: page.total } : {}) };
+      if (!next) return;
+      page = await next;
+    }
+  }
+
+  /** An export streamed as NDJSON, page by page. */
+  async function ndjsonExport(req: Request, res: Response, pages: AsyncGenerator<{ lines: string; total?: number }>) {
+    // the first page before the headers, so that a bad request is still a problem answer
+    const first = await pages.next();
     res.status(200).setHeader('Content-Type', 'application/x-ndjson; charset=utf-8');
-    if (page.total !== undefined) res.setHeader('X-Total-Count', String(page.total));
+    if (!first.done && first.value.total !== undefined) res.setHeader('X-Total-Count', String(first.value.total));
     const out = new ExportBody(req, res);
     await out.start();
     try {
-      for (;;) {
-        // the next page is read while this one goes out (two pages in memory at most): the
-        // database and the client's network overlap instead of taking turns
-        const next = page.nextCursor ? consent.exportConsents({ ...base, cursor: page.nextCursor }) : undefined;
-        next?.catch(() => undefined); // awaited below, unless the client left
-        const chunk = await lines(page.events, page.links);
+      for (let page = first; !page.done; page = await pages.next()) {
         // wait until the client has taken this page before taking another
-        if (chunk) await out.write(chunk);
-        if (out.closed || !next) break;
-        page = await next;
+        if (page.value.lines) await out.write(page.value.lines);
+        if (out.closed) break;
       }
       out.end();
     } catch (err) {
       // headers are sent: end the stream early; the client resumes with the id of its last line
       ctx.logger.warn({ err }, 'consent export ended early');
       out.destroy();
+    } finally {
+      await pages.return(undefined).catch(() => undefined); // the client left: the reads stop
     }
   }
 }

@@ -5,7 +5,7 @@ import type { consentv1 } from '@accord/proto';
 import type { GatewayContext } from '../context';
 import { validateQuery } from '../openapi/validate';
 import { HttpProblem } from '../problem';
-import { eventReceipt } from './dpv';
+import { consentRecord } from './dpv';
 import { asksJsonLd, sendJsonLd } from './jsonld';
 
 /** An event id as the paths take it. */
@@ -19,18 +19,15 @@ export function evidenceRoutes(r: Router, ctx: GatewayContext): void {
     const id = String(req.params.id);
     if (!ID.test(id)) throw HttpProblem.notFound('No such consent event.');
     const jsonLd = asksJsonLd(req);
-    let out: consentv1.GetReceiptResponse;
+    const accountId = req.auth!.accountId;
     try {
-      out = await consent.getReceipt({ accountId: req.auth!.accountId, id });
+      if (jsonLd) sendJsonLd(res, await consentRecord(ctx, accountId, id, true));
+      else res.json({ receipt: (await consent.getReceipt({ accountId, id })).receipt });
     } catch (err) {
       // the event's subject was erased: a receipt names its subject, so none is issued any more
       if (isServiceError(err) && err.code === Code.FAILED_PRECONDITION) throw new HttpProblem(410, 'Subject erased', err.details);
       throw err;
     }
-    if (jsonLd) {
-      const accountId = req.auth!.accountId;
-      sendJsonLd(res, await eventReceipt(ctx, accountId, await consent.getConsent({ accountId, id }), out.receipt));
-    } else res.json({ receipt: out.receipt });
   });
 
   r.get('/consents/:id/proof', validateQuery('ConsentProofQuery'), async (req, res) => {

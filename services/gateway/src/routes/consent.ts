@@ -9,7 +9,7 @@ import { createConsentRoutes } from './consent-events';
 import { exportRoutes } from './consent-export';
 import { EVENT_ID, evidenceRoutes } from './consent-log';
 import { subjectRoutes } from './consent-subjects';
-import { eventRecord } from './dpv';
+import { consentRecord } from './dpv';
 import { asksJsonLd, sendJsonLd } from './jsonld';
 import { importRoutes } from './consent-imports';
 import type { Limiter } from '../limits/limiter';
@@ -43,10 +43,8 @@ export function consentRoutes(ctx: GatewayContext, eventLimit: RequestHandler, l
   r.get('/consents/:id', async (req, res) => {
     const id = String(req.params.id);
     if (!EVENT_ID.test(id)) throw HttpProblem.notFound('No such consent event.');
-    const jsonLd = asksJsonLd(req);
-    const event = await consent.getConsent({ accountId: req.auth!.accountId, id });
-    if (jsonLd) sendJsonLd(res, await eventRecord(ctx, req.auth!.accountId, event));
-    else res.json(consentEventJson(event));
+    if (asksJsonLd(req)) sendJsonLd(res, await consentRecord(ctx, req.auth!.accountId, id, false));
+    else res.json(consentEventJson(await consent.getConsent({ accountId: req.auth!.accountId, id })));
   });
 
   // Events are immutable: no PUT, PATCH or DELETE anywhere.

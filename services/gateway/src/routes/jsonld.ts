@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { FieldError } from '@accord/common';
 import { contracts } from '@accord/proto';
 import { HttpProblem } from '../problem';
 
@@ -19,10 +20,23 @@ export function asksJsonLd(req: Request, alternatives: string[] = ['application/
   return dpv.wantsJsonLd(format, req.accepts([...alternatives, dpv.JSONLD_MEDIA_TYPE]));
 }
 
-/** Sends a JSON-LD document. */
-export function sendJsonLd(res: Response, doc: unknown): void {
+/** Sends a JSON-LD document (an object, or its JSON text as the consent service writes it). */
+export function sendJsonLd(res: Response, doc: Record<string, unknown> | string): void {
   res.setHeader('Vary', 'Accept');
-  res.status(200).type(`${dpv.JSONLD_MEDIA_TYPE}; charset=utf-8`).send(JSON.stringify(doc));
+  res
+    .status(200)
+    .type(`${dpv.JSONLD_MEDIA_TYPE}; charset=utf-8`)
+    .send(typeof doc === 'string' ? doc : JSON.stringify(doc));
+}
+
+/** The 406 of a view DPV cannot say: the fields at fault. */
+export function notMapped(what: string, fields: FieldError[]): HttpProblem {
+  return new HttpProblem(
+    406,
+    'Not acceptable',
+    `This ${what} has no W3C DPV mapping for ${fields.map((f) => f.field).join(', ')}; ask for application/json.`,
+    fields,
+  );
 }
 
 /** Builds a view, answering 406 with the fields DPV cannot say. */
@@ -30,14 +44,7 @@ export function mapped<T>(what: string, build: () => T): T {
   try {
     return build();
   } catch (err) {
-    if (err instanceof dpv.DpvMappingError) {
-      throw new HttpProblem(
-        406,
-        'Not acceptable',
-        `This ${what} has no W3C DPV mapping for ${err.fields.map((f) => f.field).join(', ')}; ask for application/json.`,
-        err.fields,
-      );
-    }
+    if (err instanceof dpv.DpvMappingError) throw notMapped(what, err.fields);
     throw err;
   }
 }

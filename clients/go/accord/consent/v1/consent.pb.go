@@ -3232,6 +3232,178 @@ func (x *ExportConsentsResponse) GetTotalExact() bool {
 	return false
 }
 
+type ExportConsentRecordsRequest struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	AccountId string                 `protobuf:"bytes,1,opt,name=account_id,json=accountId,proto3" json:"account_id,omitempty"`
+	// Filters, cursor, limit and with_total as ExportConsentsRequest's (no links: records are of consent events only).
+	AppId         *string                `protobuf:"bytes,2,opt,name=app_id,json=appId,proto3,oneof" json:"app_id,omitempty"`
+	Target        *string                `protobuf:"bytes,3,opt,name=target,proto3,oneof" json:"target,omitempty"`
+	Subject       *string                `protobuf:"bytes,4,opt,name=subject,proto3,oneof" json:"subject,omitempty"`
+	Since         *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=since,proto3,oneof" json:"since,omitempty"`
+	Until         *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=until,proto3,oneof" json:"until,omitempty"`
+	Cursor        string                 `protobuf:"bytes,7,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	Limit         int32                  `protobuf:"varint,8,opt,name=limit,proto3" json:"limit,omitempty"`
+	WithTotal     bool                   `protobuf:"varint,9,opt,name=with_total,json=withTotal,proto3" json:"with_total,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportConsentRecordsRequest) Reset() {
+	*x = ExportConsentRecordsRequest{}
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportConsentRecordsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportConsentRecordsRequest) ProtoMessage() {}
+
+func (x *ExportConsentRecordsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportConsentRecordsRequest.ProtoReflect.Descriptor instead.
+func (*ExportConsentRecordsRequest) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *ExportConsentRecordsRequest) GetAccountId() string {
+	if x != nil {
+		return x.AccountId
+	}
+	return ""
+}
+
+func (x *ExportConsentRecordsRequest) GetAppId() string {
+	if x != nil && x.AppId != nil {
+		return *x.AppId
+	}
+	return ""
+}
+
+func (x *ExportConsentRecordsRequest) GetTarget() string {
+	if x != nil && x.Target != nil {
+		return *x.Target
+	}
+	return ""
+}
+
+func (x *ExportConsentRecordsRequest) GetSubject() string {
+	if x != nil && x.Subject != nil {
+		return *x.Subject
+	}
+	return ""
+}
+
+func (x *ExportConsentRecordsRequest) GetSince() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Since
+	}
+	return nil
+}
+
+func (x *ExportConsentRecordsRequest) GetUntil() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Until
+	}
+	return nil
+}
+
+func (x *ExportConsentRecordsRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
+func (x *ExportConsentRecordsRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+func (x *ExportConsentRecordsRequest) GetWithTotal() bool {
+	if x != nil {
+		return x.WithTotal
+	}
+	return false
+}
+
+// One page of an export's records; the first one is sent even when the export is empty.
+type ExportConsentRecordsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One JSON-LD document per event (one JSON object, its @context first), oldest first.
+	Jsonld []string `protobuf:"bytes,1,rep,name=jsonld,proto3" json:"jsonld,omitempty"`
+	// On the first page, with with_total: as ExportConsentsResponse's `total`.
+	Total         *int64 `protobuf:"varint,2,opt,name=total,proto3,oneof" json:"total,omitempty"`
+	TotalExact    bool   `protobuf:"varint,3,opt,name=total_exact,json=totalExact,proto3" json:"total_exact,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportConsentRecordsResponse) Reset() {
+	*x = ExportConsentRecordsResponse{}
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportConsentRecordsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportConsentRecordsResponse) ProtoMessage() {}
+
+func (x *ExportConsentRecordsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportConsentRecordsResponse.ProtoReflect.Descriptor instead.
+func (*ExportConsentRecordsResponse) Descriptor() ([]byte, []int) {
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *ExportConsentRecordsResponse) GetJsonld() []string {
+	if x != nil {
+		return x.Jsonld
+	}
+	return nil
+}
+
+func (x *ExportConsentRecordsResponse) GetTotal() int64 {
+	if x != nil && x.Total != nil {
+		return *x.Total
+	}
+	return 0
+}
+
+func (x *ExportConsentRecordsResponse) GetTotalExact() bool {
+	if x != nil {
+		return x.TotalExact
+	}
+	return false
+}
+
 type ExportSubjectRequest struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	AccountId string                 `protobuf:"bytes,1,opt,name=account_id,json=accountId,proto3" json:"account_id,omitempty"`
@@ -3247,7 +3419,7 @@ type ExportSubjectRequest struct {
 
 func (x *ExportSubjectRequest) Reset() {
 	*x = ExportSubjectRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[43]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3259,7 +3431,7 @@ func (x *ExportSubjectRequest) String() string {
 func (*ExportSubjectRequest) ProtoMessage() {}
 
 func (x *ExportSubjectRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[43]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3272,7 +3444,7 @@ func (x *ExportSubjectRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportSubjectRequest.ProtoReflect.Descriptor instead.
 func (*ExportSubjectRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{43}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ExportSubjectRequest) GetAccountId() string {
@@ -3332,7 +3504,7 @@ type SubjectExport struct {
 
 func (x *SubjectExport) Reset() {
 	*x = SubjectExport{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[44]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3344,7 +3516,7 @@ func (x *SubjectExport) String() string {
 func (*SubjectExport) ProtoMessage() {}
 
 func (x *SubjectExport) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[44]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3357,7 +3529,7 @@ func (x *SubjectExport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubjectExport.ProtoReflect.Descriptor instead.
 func (*SubjectExport) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{44}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *SubjectExport) GetEvents() []*ConsentEvent {
@@ -3389,7 +3561,7 @@ type GetReceiptKeysRequest struct {
 
 func (x *GetReceiptKeysRequest) Reset() {
 	*x = GetReceiptKeysRequest{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[45]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3401,7 +3573,7 @@ func (x *GetReceiptKeysRequest) String() string {
 func (*GetReceiptKeysRequest) ProtoMessage() {}
 
 func (x *GetReceiptKeysRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[45]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3414,7 +3586,7 @@ func (x *GetReceiptKeysRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptKeysRequest.ProtoReflect.Descriptor instead.
 func (*GetReceiptKeysRequest) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{45}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{47}
 }
 
 type GetReceiptKeysResponse struct {
@@ -3426,7 +3598,7 @@ type GetReceiptKeysResponse struct {
 
 func (x *GetReceiptKeysResponse) Reset() {
 	*x = GetReceiptKeysResponse{}
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[46]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3438,7 +3610,7 @@ func (x *GetReceiptKeysResponse) String() string {
 func (*GetReceiptKeysResponse) ProtoMessage() {}
 
 func (x *GetReceiptKeysResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_accord_consent_v1_consent_proto_msgTypes[46]
+	mi := &file_accord_consent_v1_consent_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3451,7 +3623,7 @@ func (x *GetReceiptKeysResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReceiptKeysResponse.ProtoReflect.Descriptor instead.
 func (*GetReceiptKeysResponse) Descriptor() ([]byte, []int) {
-	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{46}
+	return file_accord_consent_v1_consent_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *GetReceiptKeysResponse) GetJwks() *v1.JwkSet {
@@ -3815,6 +3987,30 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x05total\x18\x03 \x01(\x03H\x00R\x05total\x88\x01\x01\x12\x1f\n" +
 	"\vtotal_exact\x18\x04 \x01(\bR\n" +
 	"totalExactB\b\n" +
+	"\x06_total\"\x85\x03\n" +
+	"\x1bExportConsentRecordsRequest\x12\x1d\n" +
+	"\n" +
+	"account_id\x18\x01 \x01(\tR\taccountId\x12\x1a\n" +
+	"\x06app_id\x18\x02 \x01(\tH\x00R\x05appId\x88\x01\x01\x12\x1b\n" +
+	"\x06target\x18\x03 \x01(\tH\x01R\x06target\x88\x01\x01\x12\x1d\n" +
+	"\asubject\x18\x04 \x01(\tH\x02R\asubject\x88\x01\x01\x125\n" +
+	"\x05since\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampH\x03R\x05since\x88\x01\x01\x125\n" +
+	"\x05until\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampH\x04R\x05until\x88\x01\x01\x12\x16\n" +
+	"\x06cursor\x18\a \x01(\tR\x06cursor\x12\x14\n" +
+	"\x05limit\x18\b \x01(\x05R\x05limit\x12\x1d\n" +
+	"\n" +
+	"with_total\x18\t \x01(\bR\twithTotalB\t\n" +
+	"\a_app_idB\t\n" +
+	"\a_targetB\n" +
+	"\n" +
+	"\b_subjectB\b\n" +
+	"\x06_sinceB\b\n" +
+	"\x06_until\"|\n" +
+	"\x1cExportConsentRecordsResponse\x12\x16\n" +
+	"\x06jsonld\x18\x01 \x03(\tR\x06jsonld\x12\x19\n" +
+	"\x05total\x18\x02 \x01(\x03H\x00R\x05total\x88\x01\x01\x12\x1f\n" +
+	"\vtotal_exact\x18\x03 \x01(\bR\n" +
+	"totalExactB\b\n" +
 	"\x06_total\"\xa0\x02\n" +
 	"\x14ExportSubjectRequest\x12\x1d\n" +
 	"\n" +
@@ -3834,7 +4030,7 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x05links\x18\x14 \x03(\v2\x1e.accord.consent.v1.SubjectLinkR\x05links\"\x17\n" +
 	"\x15GetReceiptKeysRequest\"F\n" +
 	"\x16GetReceiptKeysResponse\x12,\n" +
-	"\x04jwks\x18\x01 \x01(\v2\x18.accord.common.v1.JwkSetR\x04jwks2\xb3\x0f\n" +
+	"\x04jwks\x18\x01 \x01(\v2\x18.accord.common.v1.JwkSetR\x04jwks2\xae\x10\n" +
 	"\x0eConsentService\x12e\n" +
 	"\x0eCreateConsents\x12(.accord.consent.v1.CreateConsentsRequest\x1a).accord.consent.v1.CreateConsentsResponse\x12S\n" +
 	"\n" +
@@ -3857,7 +4053,8 @@ const file_accord_consent_v1_consent_proto_rawDesc = "" +
 	"\x06Decide\x12 .accord.consent.v1.DecideRequest\x1a!.accord.consent.v1.DecideResponse\x12T\n" +
 	"\vLinkSubject\x12%.accord.consent.v1.LinkSubjectRequest\x1a\x1e.accord.consent.v1.SubjectLink\x12k\n" +
 	"\x10ListSubjectLinks\x12*.accord.consent.v1.ListSubjectLinksRequest\x1a+.accord.consent.v1.ListSubjectLinksResponse\x12`\n" +
-	"\x10GetConsentRecord\x12*.accord.consent.v1.GetConsentRecordRequest\x1a .accord.consent.v1.ConsentRecordB\xc0\x01\n" +
+	"\x10GetConsentRecord\x12*.accord.consent.v1.GetConsentRecordRequest\x1a .accord.consent.v1.ConsentRecord\x12y\n" +
+	"\x14ExportConsentRecords\x12..accord.consent.v1.ExportConsentRecordsRequest\x1a/.accord.consent.v1.ExportConsentRecordsResponse0\x01B\xc0\x01\n" +
 	"\x15com.accord.consent.v1B\fConsentProtoP\x01Z3accord.local/clients/go/accord/consent/v1;consentv1\xa2\x02\x03ACX\xaa\x02\x11Accord.Consent.V1\xca\x02\x11Accord\\Consent\\V1\xe2\x02\x1dAccord\\Consent\\V1\\GPBMetadata\xea\x02\x13Accord::Consent::V1b\x06proto3"
 
 var (
@@ -3872,80 +4069,82 @@ func file_accord_consent_v1_consent_proto_rawDescGZIP() []byte {
 	return file_accord_consent_v1_consent_proto_rawDescData
 }
 
-var file_accord_consent_v1_consent_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
+var file_accord_consent_v1_consent_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_accord_consent_v1_consent_proto_goTypes = []any{
-	(*DecideRequest)(nil),               // 0: accord.consent.v1.DecideRequest
-	(*DecisionItem)(nil),                // 1: accord.consent.v1.DecisionItem
-	(*DecideResponse)(nil),              // 2: accord.consent.v1.DecideResponse
-	(*AppliedRegime)(nil),               // 3: accord.consent.v1.AppliedRegime
-	(*Decision)(nil),                    // 4: accord.consent.v1.Decision
-	(*EraseSubjectRequest)(nil),         // 5: accord.consent.v1.EraseSubjectRequest
-	(*Erasure)(nil),                     // 6: accord.consent.v1.Erasure
-	(*ListErasuresRequest)(nil),         // 7: accord.consent.v1.ListErasuresRequest
-	(*ListErasuresResponse)(nil),        // 8: accord.consent.v1.ListErasuresResponse
-	(*GetTreeHeadRequest)(nil),          // 9: accord.consent.v1.GetTreeHeadRequest
-	(*TreeHead)(nil),                    // 10: accord.consent.v1.TreeHead
-	(*GetInclusionProofRequest)(nil),    // 11: accord.consent.v1.GetInclusionProofRequest
-	(*InclusionProof)(nil),              // 12: accord.consent.v1.InclusionProof
-	(*GetConsistencyProofRequest)(nil),  // 13: accord.consent.v1.GetConsistencyProofRequest
-	(*ConsistencyProof)(nil),            // 14: accord.consent.v1.ConsistencyProof
-	(*ConsentInput)(nil),                // 15: accord.consent.v1.ConsentInput
-	(*TcfFacts)(nil),                    // 16: accord.consent.v1.TcfFacts
-	(*GppFacts)(nil),                    // 17: accord.consent.v1.GppFacts
-	(*ConsentEvent)(nil),                // 18: accord.consent.v1.ConsentEvent
-	(*CreateConsentsRequest)(nil),       // 19: accord.consent.v1.CreateConsentsRequest
-	(*CreateConsentsResponse)(nil),      // 20: accord.consent.v1.CreateConsentsResponse
-	(*GetConsentRequest)(nil),           // 21: accord.consent.v1.GetConsentRequest
-	(*GetConsentRecordRequest)(nil),     // 22: accord.consent.v1.GetConsentRecordRequest
-	(*ConsentRecord)(nil),               // 23: accord.consent.v1.ConsentRecord
-	(*GetConsentsByTokenRequest)(nil),   // 24: accord.consent.v1.GetConsentsByTokenRequest
-	(*GetConsentsByTokenResponse)(nil),  // 25: accord.consent.v1.GetConsentsByTokenResponse
-	(*SearchConsentsBatchRequest)(nil),  // 26: accord.consent.v1.SearchConsentsBatchRequest
-	(*SearchConsentsBatchResponse)(nil), // 27: accord.consent.v1.SearchConsentsBatchResponse
-	(*SearchConsentsResult)(nil),        // 28: accord.consent.v1.SearchConsentsResult
-	(*SearchFailure)(nil),               // 29: accord.consent.v1.SearchFailure
-	(*SearchFieldError)(nil),            // 30: accord.consent.v1.SearchFieldError
-	(*SearchConsentsRequest)(nil),       // 31: accord.consent.v1.SearchConsentsRequest
-	(*SearchConsentsResponse)(nil),      // 32: accord.consent.v1.SearchConsentsResponse
-	(*GetReceiptRequest)(nil),           // 33: accord.consent.v1.GetReceiptRequest
-	(*GetReceiptResponse)(nil),          // 34: accord.consent.v1.GetReceiptResponse
-	(*GetStatisticsRequest)(nil),        // 35: accord.consent.v1.GetStatisticsRequest
-	(*TargetStatistics)(nil),            // 36: accord.consent.v1.TargetStatistics
-	(*JurisdictionStatistics)(nil),      // 37: accord.consent.v1.JurisdictionStatistics
-	(*Statistics)(nil),                  // 38: accord.consent.v1.Statistics
-	(*GetCurrentStatesRequest)(nil),     // 39: accord.consent.v1.GetCurrentStatesRequest
-	(*GetCurrentStatesResponse)(nil),    // 40: accord.consent.v1.GetCurrentStatesResponse
-	(*ExportConsentsRequest)(nil),       // 41: accord.consent.v1.ExportConsentsRequest
-	(*ExportConsentsResponse)(nil),      // 42: accord.consent.v1.ExportConsentsResponse
-	(*ExportSubjectRequest)(nil),        // 43: accord.consent.v1.ExportSubjectRequest
-	(*SubjectExport)(nil),               // 44: accord.consent.v1.SubjectExport
-	(*GetReceiptKeysRequest)(nil),       // 45: accord.consent.v1.GetReceiptKeysRequest
-	(*GetReceiptKeysResponse)(nil),      // 46: accord.consent.v1.GetReceiptKeysResponse
-	(*timestamppb.Timestamp)(nil),       // 47: google.protobuf.Timestamp
-	(*v1.PageRequest)(nil),              // 48: accord.common.v1.PageRequest
-	(*SubjectLink)(nil),                 // 49: accord.consent.v1.SubjectLink
-	(*v1.JwkSet)(nil),                   // 50: accord.common.v1.JwkSet
-	(*LinkSubjectRequest)(nil),          // 51: accord.consent.v1.LinkSubjectRequest
-	(*ListSubjectLinksRequest)(nil),     // 52: accord.consent.v1.ListSubjectLinksRequest
-	(*ListSubjectLinksResponse)(nil),    // 53: accord.consent.v1.ListSubjectLinksResponse
+	(*DecideRequest)(nil),                // 0: accord.consent.v1.DecideRequest
+	(*DecisionItem)(nil),                 // 1: accord.consent.v1.DecisionItem
+	(*DecideResponse)(nil),               // 2: accord.consent.v1.DecideResponse
+	(*AppliedRegime)(nil),                // 3: accord.consent.v1.AppliedRegime
+	(*Decision)(nil),                     // 4: accord.consent.v1.Decision
+	(*EraseSubjectRequest)(nil),          // 5: accord.consent.v1.EraseSubjectRequest
+	(*Erasure)(nil),                      // 6: accord.consent.v1.Erasure
+	(*ListErasuresRequest)(nil),          // 7: accord.consent.v1.ListErasuresRequest
+	(*ListErasuresResponse)(nil),         // 8: accord.consent.v1.ListErasuresResponse
+	(*GetTreeHeadRequest)(nil),           // 9: accord.consent.v1.GetTreeHeadRequest
+	(*TreeHead)(nil),                     // 10: accord.consent.v1.TreeHead
+	(*GetInclusionProofRequest)(nil),     // 11: accord.consent.v1.GetInclusionProofRequest
+	(*InclusionProof)(nil),               // 12: accord.consent.v1.InclusionProof
+	(*GetConsistencyProofRequest)(nil),   // 13: accord.consent.v1.GetConsistencyProofRequest
+	(*ConsistencyProof)(nil),             // 14: accord.consent.v1.ConsistencyProof
+	(*ConsentInput)(nil),                 // 15: accord.consent.v1.ConsentInput
+	(*TcfFacts)(nil),                     // 16: accord.consent.v1.TcfFacts
+	(*GppFacts)(nil),                     // 17: accord.consent.v1.GppFacts
+	(*ConsentEvent)(nil),                 // 18: accord.consent.v1.ConsentEvent
+	(*CreateConsentsRequest)(nil),        // 19: accord.consent.v1.CreateConsentsRequest
+	(*CreateConsentsResponse)(nil),       // 20: accord.consent.v1.CreateConsentsResponse
+	(*GetConsentRequest)(nil),            // 21: accord.consent.v1.GetConsentRequest
+	(*GetConsentRecordRequest)(nil),      // 22: accord.consent.v1.GetConsentRecordRequest
+	(*ConsentRecord)(nil),                // 23: accord.consent.v1.ConsentRecord
+	(*GetConsentsByTokenRequest)(nil),    // 24: accord.consent.v1.GetConsentsByTokenRequest
+	(*GetConsentsByTokenResponse)(nil),   // 25: accord.consent.v1.GetConsentsByTokenResponse
+	(*SearchConsentsBatchRequest)(nil),   // 26: accord.consent.v1.SearchConsentsBatchRequest
+	(*SearchConsentsBatchResponse)(nil),  // 27: accord.consent.v1.SearchConsentsBatchResponse
+	(*SearchConsentsResult)(nil),         // 28: accord.consent.v1.SearchConsentsResult
+	(*SearchFailure)(nil),                // 29: accord.consent.v1.SearchFailure
+	(*SearchFieldError)(nil),             // 30: accord.consent.v1.SearchFieldError
+	(*SearchConsentsRequest)(nil),        // 31: accord.consent.v1.SearchConsentsRequest
+	(*SearchConsentsResponse)(nil),       // 32: accord.consent.v1.SearchConsentsResponse
+	(*GetReceiptRequest)(nil),            // 33: accord.consent.v1.GetReceiptRequest
+	(*GetReceiptResponse)(nil),           // 34: accord.consent.v1.GetReceiptResponse
+	(*GetStatisticsRequest)(nil),         // 35: accord.consent.v1.GetStatisticsRequest
+	(*TargetStatistics)(nil),             // 36: accord.consent.v1.TargetStatistics
+	(*JurisdictionStatistics)(nil),       // 37: accord.consent.v1.JurisdictionStatistics
+	(*Statistics)(nil),                   // 38: accord.consent.v1.Statistics
+	(*GetCurrentStatesRequest)(nil),      // 39: accord.consent.v1.GetCurrentStatesRequest
+	(*GetCurrentStatesResponse)(nil),     // 40: accord.consent.v1.GetCurrentStatesResponse
+	(*ExportConsentsRequest)(nil),        // 41: accord.consent.v1.ExportConsentsRequest
+	(*ExportConsentsResponse)(nil),       // 42: accord.consent.v1.ExportConsentsResponse
+	(*ExportConsentRecordsRequest)(nil),  // 43: accord.consent.v1.ExportConsentRecordsRequest
+	(*ExportConsentRecordsResponse)(nil), // 44: accord.consent.v1.ExportConsentRecordsResponse
+	(*ExportSubjectRequest)(nil),         // 45: accord.consent.v1.ExportSubjectRequest
+	(*SubjectExport)(nil),                // 46: accord.consent.v1.SubjectExport
+	(*GetReceiptKeysRequest)(nil),        // 47: accord.consent.v1.GetReceiptKeysRequest
+	(*GetReceiptKeysResponse)(nil),       // 48: accord.consent.v1.GetReceiptKeysResponse
+	(*timestamppb.Timestamp)(nil),        // 49: google.protobuf.Timestamp
+	(*v1.PageRequest)(nil),               // 50: accord.common.v1.PageRequest
+	(*SubjectLink)(nil),                  // 51: accord.consent.v1.SubjectLink
+	(*v1.JwkSet)(nil),                    // 52: accord.common.v1.JwkSet
+	(*LinkSubjectRequest)(nil),           // 53: accord.consent.v1.LinkSubjectRequest
+	(*ListSubjectLinksRequest)(nil),      // 54: accord.consent.v1.ListSubjectLinksRequest
+	(*ListSubjectLinksResponse)(nil),     // 55: accord.consent.v1.ListSubjectLinksResponse
 }
 var file_accord_consent_v1_consent_proto_depIdxs = []int32{
-	47, // 0: accord.consent.v1.DecideRequest.at:type_name -> google.protobuf.Timestamp
+	49, // 0: accord.consent.v1.DecideRequest.at:type_name -> google.protobuf.Timestamp
 	1,  // 1: accord.consent.v1.DecideRequest.items:type_name -> accord.consent.v1.DecisionItem
-	47, // 2: accord.consent.v1.DecideResponse.at:type_name -> google.protobuf.Timestamp
+	49, // 2: accord.consent.v1.DecideResponse.at:type_name -> google.protobuf.Timestamp
 	4,  // 3: accord.consent.v1.DecideResponse.decisions:type_name -> accord.consent.v1.Decision
-	47, // 4: accord.consent.v1.Decision.expires_at:type_name -> google.protobuf.Timestamp
+	49, // 4: accord.consent.v1.Decision.expires_at:type_name -> google.protobuf.Timestamp
 	3,  // 5: accord.consent.v1.Decision.regime:type_name -> accord.consent.v1.AppliedRegime
-	47, // 6: accord.consent.v1.Erasure.erased_at:type_name -> google.protobuf.Timestamp
-	48, // 7: accord.consent.v1.ListErasuresRequest.page:type_name -> accord.common.v1.PageRequest
+	49, // 6: accord.consent.v1.Erasure.erased_at:type_name -> google.protobuf.Timestamp
+	50, // 7: accord.consent.v1.ListErasuresRequest.page:type_name -> accord.common.v1.PageRequest
 	6,  // 8: accord.consent.v1.ListErasuresResponse.erasures:type_name -> accord.consent.v1.Erasure
-	47, // 9: accord.consent.v1.ConsentInput.expires_at:type_name -> google.protobuf.Timestamp
-	47, // 10: accord.consent.v1.ConsentEvent.created_at:type_name -> google.protobuf.Timestamp
-	47, // 11: accord.consent.v1.ConsentEvent.expires_at:type_name -> google.protobuf.Timestamp
-	47, // 12: accord.consent.v1.ConsentEvent.erased_at:type_name -> google.protobuf.Timestamp
+	49, // 9: accord.consent.v1.ConsentInput.expires_at:type_name -> google.protobuf.Timestamp
+	49, // 10: accord.consent.v1.ConsentEvent.created_at:type_name -> google.protobuf.Timestamp
+	49, // 11: accord.consent.v1.ConsentEvent.expires_at:type_name -> google.protobuf.Timestamp
+	49, // 12: accord.consent.v1.ConsentEvent.erased_at:type_name -> google.protobuf.Timestamp
 	16, // 13: accord.consent.v1.ConsentEvent.tcf:type_name -> accord.consent.v1.TcfFacts
 	17, // 14: accord.consent.v1.ConsentEvent.gpp:type_name -> accord.consent.v1.GppFacts
-	47, // 15: accord.consent.v1.ConsentEvent.imported_at:type_name -> google.protobuf.Timestamp
+	49, // 15: accord.consent.v1.ConsentEvent.imported_at:type_name -> google.protobuf.Timestamp
 	15, // 16: accord.consent.v1.CreateConsentsRequest.events:type_name -> accord.consent.v1.ConsentInput
 	18, // 17: accord.consent.v1.CreateConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
 	18, // 18: accord.consent.v1.GetConsentsByTokenResponse.events:type_name -> accord.consent.v1.ConsentEvent
@@ -3954,67 +4153,71 @@ var file_accord_consent_v1_consent_proto_depIdxs = []int32{
 	32, // 21: accord.consent.v1.SearchConsentsResult.response:type_name -> accord.consent.v1.SearchConsentsResponse
 	29, // 22: accord.consent.v1.SearchConsentsResult.failure:type_name -> accord.consent.v1.SearchFailure
 	30, // 23: accord.consent.v1.SearchFailure.fields:type_name -> accord.consent.v1.SearchFieldError
-	48, // 24: accord.consent.v1.SearchConsentsRequest.page:type_name -> accord.common.v1.PageRequest
+	50, // 24: accord.consent.v1.SearchConsentsRequest.page:type_name -> accord.common.v1.PageRequest
 	18, // 25: accord.consent.v1.SearchConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
 	36, // 26: accord.consent.v1.Statistics.targets:type_name -> accord.consent.v1.TargetStatistics
-	47, // 27: accord.consent.v1.Statistics.latest_event_at:type_name -> google.protobuf.Timestamp
+	49, // 27: accord.consent.v1.Statistics.latest_event_at:type_name -> google.protobuf.Timestamp
 	37, // 28: accord.consent.v1.Statistics.jurisdictions:type_name -> accord.consent.v1.JurisdictionStatistics
 	18, // 29: accord.consent.v1.GetCurrentStatesResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	47, // 30: accord.consent.v1.ExportConsentsRequest.since:type_name -> google.protobuf.Timestamp
-	47, // 31: accord.consent.v1.ExportConsentsRequest.until:type_name -> google.protobuf.Timestamp
+	49, // 30: accord.consent.v1.ExportConsentsRequest.since:type_name -> google.protobuf.Timestamp
+	49, // 31: accord.consent.v1.ExportConsentsRequest.until:type_name -> google.protobuf.Timestamp
 	18, // 32: accord.consent.v1.ExportConsentsResponse.events:type_name -> accord.consent.v1.ConsentEvent
-	49, // 33: accord.consent.v1.ExportConsentsResponse.links:type_name -> accord.consent.v1.SubjectLink
-	47, // 34: accord.consent.v1.ExportSubjectRequest.since:type_name -> google.protobuf.Timestamp
-	47, // 35: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
-	18, // 36: accord.consent.v1.SubjectExport.events:type_name -> accord.consent.v1.ConsentEvent
-	18, // 37: accord.consent.v1.SubjectExport.current:type_name -> accord.consent.v1.ConsentEvent
-	49, // 38: accord.consent.v1.SubjectExport.links:type_name -> accord.consent.v1.SubjectLink
-	50, // 39: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
-	19, // 40: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
-	21, // 41: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
-	24, // 42: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
-	31, // 43: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
-	26, // 44: accord.consent.v1.ConsentService.SearchConsentsBatch:input_type -> accord.consent.v1.SearchConsentsBatchRequest
-	33, // 45: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
-	35, // 46: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
-	39, // 47: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
-	41, // 48: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
-	43, // 49: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
-	45, // 50: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
-	9,  // 51: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
-	11, // 52: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
-	13, // 53: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
-	5,  // 54: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
-	7,  // 55: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
-	0,  // 56: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
-	51, // 57: accord.consent.v1.ConsentService.LinkSubject:input_type -> accord.consent.v1.LinkSubjectRequest
-	52, // 58: accord.consent.v1.ConsentService.ListSubjectLinks:input_type -> accord.consent.v1.ListSubjectLinksRequest
-	22, // 59: accord.consent.v1.ConsentService.GetConsentRecord:input_type -> accord.consent.v1.GetConsentRecordRequest
-	20, // 60: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
-	18, // 61: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
-	25, // 62: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
-	32, // 63: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
-	27, // 64: accord.consent.v1.ConsentService.SearchConsentsBatch:output_type -> accord.consent.v1.SearchConsentsBatchResponse
-	34, // 65: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
-	38, // 66: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
-	40, // 67: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
-	42, // 68: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
-	44, // 69: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
-	46, // 70: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
-	10, // 71: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
-	12, // 72: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
-	14, // 73: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
-	6,  // 74: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
-	8,  // 75: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
-	2,  // 76: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
-	49, // 77: accord.consent.v1.ConsentService.LinkSubject:output_type -> accord.consent.v1.SubjectLink
-	53, // 78: accord.consent.v1.ConsentService.ListSubjectLinks:output_type -> accord.consent.v1.ListSubjectLinksResponse
-	23, // 79: accord.consent.v1.ConsentService.GetConsentRecord:output_type -> accord.consent.v1.ConsentRecord
-	60, // [60:80] is the sub-list for method output_type
-	40, // [40:60] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	51, // 33: accord.consent.v1.ExportConsentsResponse.links:type_name -> accord.consent.v1.SubjectLink
+	49, // 34: accord.consent.v1.ExportConsentRecordsRequest.since:type_name -> google.protobuf.Timestamp
+	49, // 35: accord.consent.v1.ExportConsentRecordsRequest.until:type_name -> google.protobuf.Timestamp
+	49, // 36: accord.consent.v1.ExportSubjectRequest.since:type_name -> google.protobuf.Timestamp
+	49, // 37: accord.consent.v1.ExportSubjectRequest.until:type_name -> google.protobuf.Timestamp
+	18, // 38: accord.consent.v1.SubjectExport.events:type_name -> accord.consent.v1.ConsentEvent
+	18, // 39: accord.consent.v1.SubjectExport.current:type_name -> accord.consent.v1.ConsentEvent
+	51, // 40: accord.consent.v1.SubjectExport.links:type_name -> accord.consent.v1.SubjectLink
+	52, // 41: accord.consent.v1.GetReceiptKeysResponse.jwks:type_name -> accord.common.v1.JwkSet
+	19, // 42: accord.consent.v1.ConsentService.CreateConsents:input_type -> accord.consent.v1.CreateConsentsRequest
+	21, // 43: accord.consent.v1.ConsentService.GetConsent:input_type -> accord.consent.v1.GetConsentRequest
+	24, // 44: accord.consent.v1.ConsentService.GetConsentsByToken:input_type -> accord.consent.v1.GetConsentsByTokenRequest
+	31, // 45: accord.consent.v1.ConsentService.SearchConsents:input_type -> accord.consent.v1.SearchConsentsRequest
+	26, // 46: accord.consent.v1.ConsentService.SearchConsentsBatch:input_type -> accord.consent.v1.SearchConsentsBatchRequest
+	33, // 47: accord.consent.v1.ConsentService.GetReceipt:input_type -> accord.consent.v1.GetReceiptRequest
+	35, // 48: accord.consent.v1.ConsentService.GetStatistics:input_type -> accord.consent.v1.GetStatisticsRequest
+	39, // 49: accord.consent.v1.ConsentService.GetCurrentStates:input_type -> accord.consent.v1.GetCurrentStatesRequest
+	41, // 50: accord.consent.v1.ConsentService.ExportConsents:input_type -> accord.consent.v1.ExportConsentsRequest
+	45, // 51: accord.consent.v1.ConsentService.ExportSubject:input_type -> accord.consent.v1.ExportSubjectRequest
+	47, // 52: accord.consent.v1.ConsentService.GetReceiptKeys:input_type -> accord.consent.v1.GetReceiptKeysRequest
+	9,  // 53: accord.consent.v1.ConsentService.GetTreeHead:input_type -> accord.consent.v1.GetTreeHeadRequest
+	11, // 54: accord.consent.v1.ConsentService.GetInclusionProof:input_type -> accord.consent.v1.GetInclusionProofRequest
+	13, // 55: accord.consent.v1.ConsentService.GetConsistencyProof:input_type -> accord.consent.v1.GetConsistencyProofRequest
+	5,  // 56: accord.consent.v1.ConsentService.EraseSubject:input_type -> accord.consent.v1.EraseSubjectRequest
+	7,  // 57: accord.consent.v1.ConsentService.ListErasures:input_type -> accord.consent.v1.ListErasuresRequest
+	0,  // 58: accord.consent.v1.ConsentService.Decide:input_type -> accord.consent.v1.DecideRequest
+	53, // 59: accord.consent.v1.ConsentService.LinkSubject:input_type -> accord.consent.v1.LinkSubjectRequest
+	54, // 60: accord.consent.v1.ConsentService.ListSubjectLinks:input_type -> accord.consent.v1.ListSubjectLinksRequest
+	22, // 61: accord.consent.v1.ConsentService.GetConsentRecord:input_type -> accord.consent.v1.GetConsentRecordRequest
+	43, // 62: accord.consent.v1.ConsentService.ExportConsentRecords:input_type -> accord.consent.v1.ExportConsentRecordsRequest
+	20, // 63: accord.consent.v1.ConsentService.CreateConsents:output_type -> accord.consent.v1.CreateConsentsResponse
+	18, // 64: accord.consent.v1.ConsentService.GetConsent:output_type -> accord.consent.v1.ConsentEvent
+	25, // 65: accord.consent.v1.ConsentService.GetConsentsByToken:output_type -> accord.consent.v1.GetConsentsByTokenResponse
+	32, // 66: accord.consent.v1.ConsentService.SearchConsents:output_type -> accord.consent.v1.SearchConsentsResponse
+	27, // 67: accord.consent.v1.ConsentService.SearchConsentsBatch:output_type -> accord.consent.v1.SearchConsentsBatchResponse
+	34, // 68: accord.consent.v1.ConsentService.GetReceipt:output_type -> accord.consent.v1.GetReceiptResponse
+	38, // 69: accord.consent.v1.ConsentService.GetStatistics:output_type -> accord.consent.v1.Statistics
+	40, // 70: accord.consent.v1.ConsentService.GetCurrentStates:output_type -> accord.consent.v1.GetCurrentStatesResponse
+	42, // 71: accord.consent.v1.ConsentService.ExportConsents:output_type -> accord.consent.v1.ExportConsentsResponse
+	46, // 72: accord.consent.v1.ConsentService.ExportSubject:output_type -> accord.consent.v1.SubjectExport
+	48, // 73: accord.consent.v1.ConsentService.GetReceiptKeys:output_type -> accord.consent.v1.GetReceiptKeysResponse
+	10, // 74: accord.consent.v1.ConsentService.GetTreeHead:output_type -> accord.consent.v1.TreeHead
+	12, // 75: accord.consent.v1.ConsentService.GetInclusionProof:output_type -> accord.consent.v1.InclusionProof
+	14, // 76: accord.consent.v1.ConsentService.GetConsistencyProof:output_type -> accord.consent.v1.ConsistencyProof
+	6,  // 77: accord.consent.v1.ConsentService.EraseSubject:output_type -> accord.consent.v1.Erasure
+	8,  // 78: accord.consent.v1.ConsentService.ListErasures:output_type -> accord.consent.v1.ListErasuresResponse
+	2,  // 79: accord.consent.v1.ConsentService.Decide:output_type -> accord.consent.v1.DecideResponse
+	51, // 80: accord.consent.v1.ConsentService.LinkSubject:output_type -> accord.consent.v1.SubjectLink
+	55, // 81: accord.consent.v1.ConsentService.ListSubjectLinks:output_type -> accord.consent.v1.ListSubjectLinksResponse
+	23, // 82: accord.consent.v1.ConsentService.GetConsentRecord:output_type -> accord.consent.v1.ConsentRecord
+	44, // 83: accord.consent.v1.ConsentService.ExportConsentRecords:output_type -> accord.consent.v1.ExportConsentRecordsResponse
+	63, // [63:84] is the sub-list for method output_type
+	42, // [42:63] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_accord_consent_v1_consent_proto_init() }
@@ -4037,13 +4240,15 @@ func file_accord_consent_v1_consent_proto_init() {
 	file_accord_consent_v1_consent_proto_msgTypes[41].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[42].OneofWrappers = []any{}
 	file_accord_consent_v1_consent_proto_msgTypes[43].OneofWrappers = []any{}
+	file_accord_consent_v1_consent_proto_msgTypes[44].OneofWrappers = []any{}
+	file_accord_consent_v1_consent_proto_msgTypes[45].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_accord_consent_v1_consent_proto_rawDesc), len(file_accord_consent_v1_consent_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   47,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

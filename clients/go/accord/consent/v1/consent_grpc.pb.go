@@ -19,26 +19,27 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	ConsentService_CreateConsents_FullMethodName      = "/accord.consent.v1.ConsentService/CreateConsents"
-	ConsentService_GetConsent_FullMethodName          = "/accord.consent.v1.ConsentService/GetConsent"
-	ConsentService_GetConsentsByToken_FullMethodName  = "/accord.consent.v1.ConsentService/GetConsentsByToken"
-	ConsentService_SearchConsents_FullMethodName      = "/accord.consent.v1.ConsentService/SearchConsents"
-	ConsentService_SearchConsentsBatch_FullMethodName = "/accord.consent.v1.ConsentService/SearchConsentsBatch"
-	ConsentService_GetReceipt_FullMethodName          = "/accord.consent.v1.ConsentService/GetReceipt"
-	ConsentService_GetStatistics_FullMethodName       = "/accord.consent.v1.ConsentService/GetStatistics"
-	ConsentService_GetCurrentStates_FullMethodName    = "/accord.consent.v1.ConsentService/GetCurrentStates"
-	ConsentService_ExportConsents_FullMethodName      = "/accord.consent.v1.ConsentService/ExportConsents"
-	ConsentService_ExportSubject_FullMethodName       = "/accord.consent.v1.ConsentService/ExportSubject"
-	ConsentService_GetReceiptKeys_FullMethodName      = "/accord.consent.v1.ConsentService/GetReceiptKeys"
-	ConsentService_GetTreeHead_FullMethodName         = "/accord.consent.v1.ConsentService/GetTreeHead"
-	ConsentService_GetInclusionProof_FullMethodName   = "/accord.consent.v1.ConsentService/GetInclusionProof"
-	ConsentService_GetConsistencyProof_FullMethodName = "/accord.consent.v1.ConsentService/GetConsistencyProof"
-	ConsentService_EraseSubject_FullMethodName        = "/accord.consent.v1.ConsentService/EraseSubject"
-	ConsentService_ListErasures_FullMethodName        = "/accord.consent.v1.ConsentService/ListErasures"
-	ConsentService_Decide_FullMethodName              = "/accord.consent.v1.ConsentService/Decide"
-	ConsentService_LinkSubject_FullMethodName         = "/accord.consent.v1.ConsentService/LinkSubject"
-	ConsentService_ListSubjectLinks_FullMethodName    = "/accord.consent.v1.ConsentService/ListSubjectLinks"
-	ConsentService_GetConsentRecord_FullMethodName    = "/accord.consent.v1.ConsentService/GetConsentRecord"
+	ConsentService_CreateConsents_FullMethodName       = "/accord.consent.v1.ConsentService/CreateConsents"
+	ConsentService_GetConsent_FullMethodName           = "/accord.consent.v1.ConsentService/GetConsent"
+	ConsentService_GetConsentsByToken_FullMethodName   = "/accord.consent.v1.ConsentService/GetConsentsByToken"
+	ConsentService_SearchConsents_FullMethodName       = "/accord.consent.v1.ConsentService/SearchConsents"
+	ConsentService_SearchConsentsBatch_FullMethodName  = "/accord.consent.v1.ConsentService/SearchConsentsBatch"
+	ConsentService_GetReceipt_FullMethodName           = "/accord.consent.v1.ConsentService/GetReceipt"
+	ConsentService_GetStatistics_FullMethodName        = "/accord.consent.v1.ConsentService/GetStatistics"
+	ConsentService_GetCurrentStates_FullMethodName     = "/accord.consent.v1.ConsentService/GetCurrentStates"
+	ConsentService_ExportConsents_FullMethodName       = "/accord.consent.v1.ConsentService/ExportConsents"
+	ConsentService_ExportSubject_FullMethodName        = "/accord.consent.v1.ConsentService/ExportSubject"
+	ConsentService_GetReceiptKeys_FullMethodName       = "/accord.consent.v1.ConsentService/GetReceiptKeys"
+	ConsentService_GetTreeHead_FullMethodName          = "/accord.consent.v1.ConsentService/GetTreeHead"
+	ConsentService_GetInclusionProof_FullMethodName    = "/accord.consent.v1.ConsentService/GetInclusionProof"
+	ConsentService_GetConsistencyProof_FullMethodName  = "/accord.consent.v1.ConsentService/GetConsistencyProof"
+	ConsentService_EraseSubject_FullMethodName         = "/accord.consent.v1.ConsentService/EraseSubject"
+	ConsentService_ListErasures_FullMethodName         = "/accord.consent.v1.ConsentService/ListErasures"
+	ConsentService_Decide_FullMethodName               = "/accord.consent.v1.ConsentService/Decide"
+	ConsentService_LinkSubject_FullMethodName          = "/accord.consent.v1.ConsentService/LinkSubject"
+	ConsentService_ListSubjectLinks_FullMethodName     = "/accord.consent.v1.ConsentService/ListSubjectLinks"
+	ConsentService_GetConsentRecord_FullMethodName     = "/accord.consent.v1.ConsentService/GetConsentRecord"
+	ConsentService_ExportConsentRecords_FullMethodName = "/accord.consent.v1.ConsentService/ExportConsentRecords"
 )
 
 // ConsentServiceClient is the client API for ConsentService service.
@@ -97,6 +98,13 @@ type ConsentServiceClient interface {
 	// `format=jsonld`. FAILED_PRECONDITION names the fields DPV cannot say (REST's 406), or the
 	// erased subject whose receipt is no longer issued.
 	GetConsentRecord(ctx context.Context, in *GetConsentRecordRequest, opts ...grpc.CallOption) (*ConsentRecord, error)
+	// ExportConsents' events as ISO/IEC TS 27560 records in W3C DPV JSON-LD (REST's export with
+	// `format=jsonld`), streamed one page at a time. The state before each event comes from the
+	// events the stream has carried: known from the account's first event when there is no since,
+	// app_id or cursor, else unknown until the stream has carried one of the same subject, issuer,
+	// target and scope; each specification is read once. An event whose specification DPV cannot say
+	// is recorded from the event alone (a stream cannot refuse after its first page).
+	ExportConsentRecords(ctx context.Context, in *ExportConsentRecordsRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportConsentRecordsResponse], error)
 }
 
 type consentServiceClient struct {
@@ -307,6 +315,25 @@ func (c *consentServiceClient) GetConsentRecord(ctx context.Context, in *GetCons
 	return out, nil
 }
 
+func (c *consentServiceClient) ExportConsentRecords(ctx context.Context, in *ExportConsentRecordsRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportConsentRecordsResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &ConsentService_ServiceDesc.Streams[0], ConsentService_ExportConsentRecords_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[ExportConsentRecordsRequest, ExportConsentRecordsResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type ConsentService_ExportConsentRecordsClient = grpc.ServerStreamingClient[ExportConsentRecordsResponse]
+
 // ConsentServiceServer is the server API for ConsentService service.
 // All implementations must embed UnimplementedConsentServiceServer
 // for forward compatibility.
@@ -363,6 +390,13 @@ type ConsentServiceServer interface {
 	// `format=jsonld`. FAILED_PRECONDITION names the fields DPV cannot say (REST's 406), or the
 	// erased subject whose receipt is no longer issued.
 	GetConsentRecord(context.Context, *GetConsentRecordRequest) (*ConsentRecord, error)
+	// ExportConsents' events as ISO/IEC TS 27560 records in W3C DPV JSON-LD (REST's export with
+	// `format=jsonld`), streamed one page at a time. The state before each event comes from the
+	// events the stream has carried: known from the account's first event when there is no since,
+	// app_id or cursor, else unknown until the stream has carried one of the same subject, issuer,
+	// target and scope; each specification is read once. An event whose specification DPV cannot say
+	// is recorded from the event alone (a stream cannot refuse after its first page).
+	ExportConsentRecords(*ExportConsentRecordsRequest, grpc.ServerStreamingServer[ExportConsentRecordsResponse]) error
 	mustEmbedUnimplementedConsentServiceServer()
 }
 
@@ -432,6 +466,9 @@ func (UnimplementedConsentServiceServer) ListSubjectLinks(context.Context, *List
 }
 func (UnimplementedConsentServiceServer) GetConsentRecord(context.Context, *GetConsentRecordRequest) (*ConsentRecord, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetConsentRecord not implemented")
+}
+func (UnimplementedConsentServiceServer) ExportConsentRecords(*ExportConsentRecordsRequest, grpc.ServerStreamingServer[ExportConsentRecordsResponse]) error {
+	return status.Error(codes.Unimplemented, "method ExportConsentRecords not implemented")
 }
 func (UnimplementedConsentServiceServer) mustEmbedUnimplementedConsentServiceServer() {}
 func (UnimplementedConsentServiceServer) testEmbeddedByValue()                        {}
@@ -814,6 +851,17 @@ func _ConsentService_GetConsentRecord_Handler(srv interface{}, ctx context.Conte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _ConsentService_ExportConsentRecords_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(ExportConsentRecordsRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(ConsentServiceServer).ExportConsentRecords(m, &grpc.GenericServerStream[ExportConsentRecordsRequest, ExportConsentRecordsResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type ConsentService_ExportConsentRecordsServer = grpc.ServerStreamingServer[ExportConsentRecordsResponse]
+
 // ConsentService_ServiceDesc is the grpc.ServiceDesc for ConsentService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -902,6 +950,12 @@ var ConsentService_ServiceDesc = grpc.ServiceDesc{
 			Handler:    _ConsentService_GetConsentRecord_Handler,
 		},
 	},
-	Streams:  []grpc.StreamDesc{},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "ExportConsentRecords",
+			Handler:       _ConsentService_ExportConsentRecords_Handler,
+			ServerStreams: true,
+		},
+	},
 	Metadata: "accord/consent/v1/consent.proto",
 }

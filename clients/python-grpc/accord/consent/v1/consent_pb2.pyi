@@ -575,6 +575,38 @@ class ExportConsentsResponse(_message.Message):
     total_exact: bool
     def __init__(self, events: _Optional[_Iterable[_Union[ConsentEvent, _Mapping]]] = ..., links: _Optional[_Iterable[_Union[_links_pb2.SubjectLink, _Mapping]]] = ..., next_cursor: _Optional[str] = ..., total: _Optional[int] = ..., total_exact: _Optional[bool] = ...) -> None: ...
 
+class ExportConsentRecordsRequest(_message.Message):
+    __slots__ = ("account_id", "app_id", "target", "subject", "since", "until", "cursor", "limit", "with_total")
+    ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]
+    APP_ID_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    SUBJECT_FIELD_NUMBER: _ClassVar[int]
+    SINCE_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    WITH_TOTAL_FIELD_NUMBER: _ClassVar[int]
+    account_id: str
+    app_id: str
+    target: str
+    subject: str
+    since: _timestamp_pb2.Timestamp
+    until: _timestamp_pb2.Timestamp
+    cursor: str
+    limit: int
+    with_total: bool
+    def __init__(self, account_id: _Optional[str] = ..., app_id: _Optional[str] = ..., target: _Optional[str] = ..., subject: _Optional[str] = ..., since: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., until: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., cursor: _Optional[str] = ..., limit: _Optional[int] = ..., with_total: _Optional[bool] = ...) -> None: ...
+
+class ExportConsentRecordsResponse(_message.Message):
+    __slots__ = ("jsonld", "total", "total_exact")
+    JSONLD_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_EXACT_FIELD_NUMBER: _ClassVar[int]
+    jsonld: _containers.RepeatedScalarFieldContainer[str]
+    total: int
+    total_exact: bool
+    def __init__(self, jsonld: _Optional[_Iterable[str]] = ..., total: _Optional[int] = ..., total_exact: _Optional[bool] = ...) -> None: ...
+
 class ExportSubjectRequest(_message.Message):
     __slots__ = ("account_id", "subject", "app_id", "target", "since", "until")
     ACCOUNT_ID_FIELD_NUMBER: _ClassVar[int]

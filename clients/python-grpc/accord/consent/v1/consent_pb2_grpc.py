@@ -138,6 +138,11 @@ class ConsentServiceStub:
                 request_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.GetConsentRecordRequest.SerializeToString,
                 response_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.ConsentRecord.FromString,
                 _registered_method=True)
+        self.ExportConsentRecords = channel.unary_stream(
+                '/accord.consent.v1.ConsentService/ExportConsentRecords',
+                request_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentRecordsRequest.SerializeToString,
+                response_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentRecordsResponse.FromString,
+                _registered_method=True)
 
 
 class ConsentServiceServicer:
@@ -294,6 +299,18 @@ class ConsentServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ExportConsentRecords(self, request, context):
+        """ExportConsents' events as ISO/IEC TS 27560 records in W3C DPV JSON-LD (REST's export with
+        `format=jsonld`), streamed one page at a time. The state before each event comes from the
+        events the stream has carried: known from the account's first event when there is no since,
+        app_id or cursor, else unknown until the stream has carried one of the same subject, issuer,
+        target and scope; each specification is read once. An event whose specification DPV cannot say
+        is recorded from the event alone (a stream cannot refuse after its first page).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ConsentServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -396,6 +413,11 @@ def add_ConsentServiceServicer_to_server(servicer, server):
                     servicer.GetConsentRecord,
                     request_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.GetConsentRecordRequest.FromString,
                     response_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.ConsentRecord.SerializeToString,
+            ),
+            'ExportConsentRecords': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportConsentRecords,
+                    request_deserializer=accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentRecordsRequest.FromString,
+                    response_serializer=accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentRecordsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -941,6 +963,33 @@ class ConsentService:
             '/accord.consent.v1.ConsentService/GetConsentRecord',
             accord_dot_consent_dot_v1_dot_consent__pb2.GetConsentRecordRequest.SerializeToString,
             accord_dot_consent_dot_v1_dot_consent__pb2.ConsentRecord.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportConsentRecords(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/accord.consent.v1.ConsentService/ExportConsentRecords',
+            accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentRecordsRequest.SerializeToString,
+            accord_dot_consent_dot_v1_dot_consent__pb2.ExportConsentRecordsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -11,7 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -473,6 +475,28 @@ export interface ExportConsentsResponse {
    */
   total?: number | undefined;
   /** Whether `total` is the exact count with every filter (else the counters' upper bound). */
+  totalExact: boolean;
+}
+
+export interface ExportConsentRecordsRequest {
+  accountId: string;
+  /** Filters, cursor, limit and with_total as ExportConsentsRequest's (no links: records are of consent events only). */
+  appId?: string | undefined;
+  target?: string | undefined;
+  subject?: string | undefined;
+  since?: Date | undefined;
+  until?: Date | undefined;
+  cursor: string;
+  limit: number;
+  withTotal: boolean;
+}
+
+/** One page of an export's records; the first one is sent even when the export is empty. */
+export interface ExportConsentRecordsResponse {
+  /** One JSON-LD document per event (one JSON object, its @context first), oldest first. */
+  jsonld: string[];
+  /** On the first page, with with_total: as ExportConsentsResponse's `total`. */
+  total?: number | undefined;
   totalExact: boolean;
 }
 
@@ -6175,6 +6199,314 @@ export const ExportConsentsResponse: MessageFns<ExportConsentsResponse> = {
   },
 };
 
+function createBaseExportConsentRecordsRequest(): ExportConsentRecordsRequest {
+  return {
+    accountId: '',
+    appId: undefined,
+    target: undefined,
+    subject: undefined,
+    since: undefined,
+    until: undefined,
+    cursor: '',
+    limit: 0,
+    withTotal: false,
+  };
+}
+
+export const ExportConsentRecordsRequest: MessageFns<ExportConsentRecordsRequest> = {
+  encode(message: ExportConsentRecordsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accountId !== '') {
+      writer.uint32(10).string(message.accountId);
+    }
+    if (message.appId !== undefined) {
+      writer.uint32(18).string(message.appId);
+    }
+    if (message.target !== undefined) {
+      writer.uint32(26).string(message.target);
+    }
+    if (message.subject !== undefined) {
+      writer.uint32(34).string(message.subject);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(42).fork()).join();
+    }
+    if (message.until !== undefined) {
+      Timestamp.encode(toTimestamp(message.until), writer.uint32(50).fork()).join();
+    }
+    if (message.cursor !== '') {
+      writer.uint32(58).string(message.cursor);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(64).int32(message.limit);
+    }
+    if (message.withTotal !== false) {
+      writer.uint32(72).bool(message.withTotal);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportConsentRecordsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportConsentRecordsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.appId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.subject = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.until = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.withTotal = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportConsentRecordsRequest {
+    return {
+      accountId: isSet(object.accountId) ? globalThis.String(object.accountId) : isSet(object.account_id) ? globalThis.String(object.account_id) : '',
+      appId: isSet(object.appId) ? globalThis.String(object.appId) : isSet(object.app_id) ? globalThis.String(object.app_id) : undefined,
+      target: isSet(object.target) ? globalThis.String(object.target) : undefined,
+      subject: isSet(object.subject) ? globalThis.String(object.subject) : undefined,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      until: isSet(object.until) ? fromJsonTimestamp(object.until) : undefined,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : '',
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      withTotal: isSet(object.withTotal) ? globalThis.Boolean(object.withTotal) : isSet(object.with_total) ? globalThis.Boolean(object.with_total) : false,
+    };
+  },
+
+  toJSON(message: ExportConsentRecordsRequest): unknown {
+    const obj: any = {};
+    if (message.accountId !== '') {
+      obj.accountId = message.accountId;
+    }
+    if (message.appId !== undefined) {
+      obj.appId = message.appId;
+    }
+    if (message.target !== undefined) {
+      obj.target = message.target;
+    }
+    if (message.subject !== undefined) {
+      obj.subject = message.subject;
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.until !== undefined) {
+      obj.until = message.until.toISOString();
+    }
+    if (message.cursor !== '') {
+      obj.cursor = message.cursor;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.withTotal !== false) {
+      obj.withTotal = message.withTotal;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportConsentRecordsRequest>, I>>(base?: I): ExportConsentRecordsRequest {
+    return ExportConsentRecordsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportConsentRecordsRequest>, I>>(object: I): ExportConsentRecordsRequest {
+    const message = createBaseExportConsentRecordsRequest();
+    message.accountId = object.accountId ?? '';
+    message.appId = object.appId ?? undefined;
+    message.target = object.target ?? undefined;
+    message.subject = object.subject ?? undefined;
+    message.since = object.since ?? undefined;
+    message.until = object.until ?? undefined;
+    message.cursor = object.cursor ?? '';
+    message.limit = object.limit ?? 0;
+    message.withTotal = object.withTotal ?? false;
+    return message;
+  },
+};
+
+function createBaseExportConsentRecordsResponse(): ExportConsentRecordsResponse {
+  return { jsonld: [], total: undefined, totalExact: false };
+}
+
+export const ExportConsentRecordsResponse: MessageFns<ExportConsentRecordsResponse> = {
+  encode(message: ExportConsentRecordsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.jsonld) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.total !== undefined) {
+      writer.uint32(16).int64(message.total);
+    }
+    if (message.totalExact !== false) {
+      writer.uint32(24).bool(message.totalExact);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportConsentRecordsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error('protobuf decode recursion limit exceeded');
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportConsentRecordsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.jsonld.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.totalExact = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportConsentRecordsResponse {
+    return {
+      jsonld: globalThis.Array.isArray(object?.jsonld) ? object.jsonld.map((e: any) => globalThis.String(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : undefined,
+      totalExact: isSet(object.totalExact) ? globalThis.Boolean(object.totalExact) : isSet(object.total_exact) ? globalThis.Boolean(object.total_exact) : false,
+    };
+  },
+
+  toJSON(message: ExportConsentRecordsResponse): unknown {
+    const obj: any = {};
+    if (message.jsonld?.length) {
+      obj.jsonld = message.jsonld;
+    }
+    if (message.total !== undefined) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.totalExact !== false) {
+      obj.totalExact = message.totalExact;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportConsentRecordsResponse>, I>>(base?: I): ExportConsentRecordsResponse {
+    return ExportConsentRecordsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportConsentRecordsResponse>, I>>(object: I): ExportConsentRecordsResponse {
+    const message = createBaseExportConsentRecordsResponse();
+    message.jsonld = object.jsonld?.map((e) => e) || [];
+    message.total = object.total ?? undefined;
+    message.totalExact = object.totalExact ?? false;
+    return message;
+  },
+};
+
 function createBaseExportSubjectRequest(): ExportSubjectRequest {
   return { accountId: '', subject: '', appId: undefined, target: undefined, since: undefined, until: undefined };
 }
@@ -6771,6 +7103,23 @@ export const ConsentServiceService = {
     responseSerialize: (value: ConsentRecord): Buffer => Buffer.from(ConsentRecord.encode(value).finish()),
     responseDeserialize: (value: Buffer): ConsentRecord => ConsentRecord.decode(value),
   },
+  /**
+   * ExportConsents' events as ISO/IEC TS 27560 records in W3C DPV JSON-LD (REST's export with
+   * `format=jsonld`), streamed one page at a time. The state before each event comes from the
+   * events the stream has carried: known from the account's first event when there is no since,
+   * app_id or cursor, else unknown until the stream has carried one of the same subject, issuer,
+   * target and scope; each specification is read once. An event whose specification DPV cannot say
+   * is recorded from the event alone (a stream cannot refuse after its first page).
+   */
+  exportConsentRecords: {
+    path: '/accord.consent.v1.ConsentService/ExportConsentRecords' as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: ExportConsentRecordsRequest): Buffer => Buffer.from(ExportConsentRecordsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExportConsentRecordsRequest => ExportConsentRecordsRequest.decode(value),
+    responseSerialize: (value: ExportConsentRecordsResponse): Buffer => Buffer.from(ExportConsentRecordsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExportConsentRecordsResponse => ExportConsentRecordsResponse.decode(value),
+  },
 } as const;
 
 export interface ConsentServiceServer extends UntypedServiceImplementation {
@@ -6834,6 +7183,15 @@ export interface ConsentServiceServer extends UntypedServiceImplementation {
    * erased subject whose receipt is no longer issued.
    */
   getConsentRecord: handleUnaryCall<GetConsentRecordRequest, ConsentRecord>;
+  /**
+   * ExportConsents' events as ISO/IEC TS 27560 records in W3C DPV JSON-LD (REST's export with
+   * `format=jsonld`), streamed one page at a time. The state before each event comes from the
+   * events the stream has carried: known from the account's first event when there is no since,
+   * app_id or cursor, else unknown until the stream has carried one of the same subject, issuer,
+   * target and scope; each specification is read once. An event whose specification DPV cannot say
+   * is recorded from the event alone (a stream cannot refuse after its first page).
+   */
+  exportConsentRecords: handleServerStreamingCall<ExportConsentRecordsRequest, ExportConsentRecordsResponse>;
 }
 
 export interface ConsentServiceClient extends Client {
@@ -7088,6 +7446,20 @@ export interface ConsentServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConsentRecord) => void,
   ): ClientUnaryCall;
+  /**
+   * ExportConsents' events as ISO/IEC TS 27560 records in W3C DPV JSON-LD (REST's export with
+   * `format=jsonld`), streamed one page at a time. The state before each event comes from the
+   * events the stream has carried: known from the account's first event when there is no since,
+   * app_id or cursor, else unknown until the stream has carried one of the same subject, issuer,
+   * target and scope; each specification is read once. An event whose specification DPV cannot say
+   * is recorded from the event alone (a stream cannot refuse after its first page).
+   */
+  exportConsentRecords(request: ExportConsentRecordsRequest, options?: Partial<CallOptions>): ClientReadableStream<ExportConsentRecordsResponse>;
+  exportConsentRecords(
+    request: ExportConsentRecordsRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<ExportConsentRecordsResponse>;
 }
 
 export const ConsentServiceClient = makeGenericClientConstructor(ConsentServiceService, 'accord.consent.v1.ConsentService') as unknown as {
