@@ -58,19 +58,18 @@ export function textJson(t: pb.Text) {
   return { id: Number(t.id), value: t.value, language: t.language, type: t.type, createdAt: iso(t.createdAt), updatedAt: iso(t.updatedAt) };
 }
 
+/** The processing a specification describes, as a specification and each item of a view answer it (unset optionals: null). */
+function processingJson(p: Pick<pb.Spec, 'data' | 'purpose' | 'action' | 'sensitive' | 'location' | 'duration' | 'legalBasis' | 'externalHref'>) {
+  const { data, purpose, action, sensitive, location } = p;
+  return { data, purpose, action, sensitive, location, duration: p.duration ?? null, legalBasis: p.legalBasis || null, externalHref: p.externalHref || null };
+}
+
 export function specJson(s: pb.Spec) {
   return {
     id: s.id,
     groupId: s.groupId,
-    data: s.data,
-    purpose: s.purpose,
-    action: s.action,
-    sensitive: s.sensitive,
+    ...processingJson(s),
     consentTarget: s.consentTarget,
-    location: s.location,
-    duration: s.duration ?? null,
-    legalBasis: s.legalBasis || null,
-    externalHref: s.externalHref || null,
     texts: s.texts.map(textJson),
     version: s.version,
     reconsentSince: s.reconsentSince,
@@ -102,14 +101,7 @@ function itemJson(i: pb.ConsentRequestItem) {
     specId: i.specId,
     target: i.target,
     text: i.text ? textJson(i.text) : null,
-    data: i.data,
-    purpose: i.purpose,
-    action: i.action,
-    sensitive: i.sensitive,
-    location: i.location,
-    duration: i.duration ?? null,
-    legalBasis: i.legalBasis || null,
-    externalHref: i.externalHref || null,
+    ...processingJson(i),
     version: i.version,
     regime: { key: i.regime?.key ?? '*', model: i.regime?.model ?? 'opt-in', gpc: i.regime?.gpc || 'ignore' },
     preselected: i.preselected ?? null,
