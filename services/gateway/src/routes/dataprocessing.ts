@@ -173,6 +173,15 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
       res.status(204).end();
     });
   };
+  /** `writable` for a resource whose body is its fields (`names`): the update gets them and their mask, and answers as `json`. */
+  const writableFields = <F, T>(
+    path: string,
+    bodies: [string, string],
+    names: readonly string[],
+    update: (req: Request, fields: F, updateMask: string[]) => Promise<T>,
+    json: (t: T) => unknown,
+    remove: (req: Request) => Promise<unknown>,
+  ) => writable(path, bodies, async (req, res) => void res.json(json(await update(req, fieldsFrom<F>(req.body as Body, names), maskFrom(req, names)))), remove);
 
   // ---- groups ----
   r.post('/dpgroups', validateBody('DpGroupInput'), async (req, res) => {
@@ -188,18 +197,12 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   r.get('/dpgroups/:groupId', async (req, res) => {
     res.json(groupJson(await dp.getGroup({ accountId: req.auth!.accountId, id: param(req, 'groupId') })));
   });
-  writable(
+  writableFields(
     '/dpgroups/:groupId',
     ['DpGroupInput', 'DpGroupInput'],
-    async (req, res) => {
-      const g = await dp.updateGroup({
-        ...who(req),
-        id: param(req, 'groupId'),
-        fields: fieldsFrom(req.body as Body, GROUP_FIELDS),
-        updateMask: maskFrom(req, GROUP_FIELDS),
-      });
-      res.json(groupJson(g));
-    },
+    GROUP_FIELDS,
+    (req, fields: pb.GroupFields, updateMask) => dp.updateGroup({ ...who(req), id: param(req, 'groupId'), fields, updateMask }),
+    groupJson,
     (req) => dp.deleteGroup({ ...who(req), id: param(req, 'groupId') }),
   );
 
@@ -336,19 +339,12 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   r.get('/dpspecs/:specId/texts/:textId', async (req, res) => {
     res.json(textJson(await dp.getText({ accountId: req.auth!.accountId, specId: param(req, 'specId'), textId: param(req, 'textId') })));
   });
-  writable(
+  writableFields(
     '/dpspecs/:specId/texts/:textId',
     ['DpTextPatchRequest', 'DpTextCreateRequest'],
-    async (req, res) => {
-      const t = await dp.updateText({
-        ...who(req),
-        specId: param(req, 'specId'),
-        textId: param(req, 'textId'),
-        fields: fieldsFrom(req.body as Body, TEXT_FIELDS),
-        updateMask: maskFrom(req, TEXT_FIELDS),
-      });
-      res.json(textJson(t));
-    },
+    TEXT_FIELDS,
+    (req, fields: pb.TextFields, updateMask) => dp.updateText({ ...who(req), specId: param(req, 'specId'), textId: param(req, 'textId'), fields, updateMask }),
+    textJson,
     (req) => dp.deleteText({ ...who(req), specId: param(req, 'specId'), textId: param(req, 'textId') }),
   );
 
