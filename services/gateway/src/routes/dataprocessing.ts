@@ -97,17 +97,18 @@ function versionJson(v: pb.SpecVersion) {
 }
 
 function itemJson(i: pb.ConsentRequestItem) {
+  const { specId, target, version, gpcApplied, consentMode } = i;
   return {
-    specId: i.specId,
-    target: i.target,
+    specId,
+    target,
     text: i.text ? textJson(i.text) : null,
     ...processingJson(i),
-    version: i.version,
+    version,
     regime: { key: i.regime?.key ?? '*', model: i.regime?.model ?? 'opt-in', gpc: i.regime?.gpc || 'ignore' },
     preselected: i.preselected ?? null,
-    gpcApplied: i.gpcApplied,
+    gpcApplied,
     regimes: regimesJson(i.regimes),
-    consentMode: i.consentMode,
+    consentMode,
   };
 }
 
@@ -150,6 +151,14 @@ function viewParams(req: Request, res: Response, geoHeader: string | undefined):
   const geo = geoHeader && !q.jurisdiction ? contracts.regimes.normalizeJurisdiction(req.get(geoHeader)?.trim() ?? '') : undefined;
   return { language: q.lang ?? '', textType: q.type ?? '', jurisdiction: q.jurisdiction ?? geo ?? '', gpc: q.gpc === true };
 }
+
+/** What a view of a group is about: the group, its title and caption, and the language they are in. */
+const viewHeadJson = (v: { groupId: string; title: string; caption: string; language: string }) => ({
+  groupId: v.groupId,
+  title: v.title,
+  caption: v.caption,
+  language: v.language || null,
+});
 
 /** The jurisdiction and signal a view answered for. */
 const viewSignalsJson = (v: { jurisdiction: string; gpc: boolean }) => ({ jurisdiction: v.jurisdiction || null, gpc: v.gpc });
@@ -232,14 +241,7 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   r.get('/dpgroups/:groupId/consent-request', validateQuery('DpViewQuery'), async (req, res) => {
     const out = await dp.getConsentRequest({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), ...viewParams(req, res, geoHeader) });
     if (geoHeader) res.setHeader('Vary', geoHeader);
-    res.json({
-      groupId: out.groupId,
-      title: out.title,
-      caption: out.caption,
-      language: out.language || null,
-      ...viewSignalsJson(out),
-      items: out.items.map(itemJson),
-    });
+    res.json({ ...viewHeadJson(out), ...viewSignalsJson(out), items: out.items.map(itemJson) });
   });
 
   r.get('/dpgroups/:groupId/dashboard', validateQuery('DpDashboardQuery'), async (req, res) => {
@@ -253,10 +255,7 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
     });
     if (geoHeader) res.setHeader('Vary', geoHeader);
     res.json({
-      groupId: out.groupId,
-      title: out.title,
-      caption: out.caption,
-      language: out.language || null,
+      ...viewHeadJson(out),
       subject: out.subject,
       issuer: out.issuer,
       ...viewSignalsJson(out),
