@@ -1,4 +1,4 @@
-import type { Connection, Model } from 'mongoose';
+import type { Connection } from 'mongoose';
 import { collectionSchema, nullableFields, requiredFields } from '@accord/common';
 import { LIMIT_FIELDS, type AccountLimits } from '../../domain/limits';
 import type { Account, Application, ConsoleLink, ConsoleSession, Member, TokenFamily } from '../../app/ports';
@@ -76,19 +76,8 @@ const limitsSchema = collectionSchema<AccountLimitsDoc>('account_limits', {
 
 const usageSchema = collectionSchema<DailyUsageDoc>('account_daily_usage', requiredFields({ events: Number, expiresAt: Date }));
 
-export interface OAuthModels {
-  accounts: Model<AccountDoc>;
-  applications: Model<ApplicationDoc>;
-  tokenFamilies: Model<TokenFamilyDoc>;
-  members: Model<MemberDoc>;
-  links: Model<ConsoleLinkDoc>;
-  sessions: Model<ConsoleSessionDoc>;
-  limits: Model<AccountLimitsDoc>;
-  usage: Model<DailyUsageDoc>;
-}
-
 /** Defines the oauth service's models on its own connection (never the global mongoose). */
-export function defineModels(conn: Connection): OAuthModels {
+export function defineModels(conn: Connection) {
   return {
     accounts: conn.model<AccountDoc>('Account', accountSchema),
     applications: conn.model<ApplicationDoc>('Application', applicationSchema),
@@ -100,3 +89,5 @@ export function defineModels(conn: Connection): OAuthModels {
     usage: conn.model<DailyUsageDoc>('AccountDailyUsage', usageSchema),
   };
 }
+
+export type OAuthModels = ReturnType<typeof defineModels>;
