@@ -38,6 +38,12 @@ const { DELIVERY_STATUS_SUCCEEDED, DELIVERY_STATUS_FAILED } = webhookv1.Delivery
 /** The deliveries of webhook `w`, newest first. */
 const deliveriesOf = async (w: webhookv1.Webhook) => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
 
+/** Publishes a consent event of `app` and waits until `rx` has had `n` requests: the requests. */
+async function publishAndReceive(rx: Receiver, n: number) {
+  await publishEvent(nc, t.natsPrefix, consent());
+  return rx.waitFor(n);
+}
+
 /** Waits `ms`, then expects `rx` to have had exactly `n` requests: nothing more came meanwhile. */
 async function receivedOnly(rx: Receiver, n: number, ms: number): Promise<void> {
   await new Promise((r) => setTimeout(r, ms));
@@ -221,8 +227,7 @@ describe('webhook delivery', () => {
     await withConsentWebhook(
       (_r, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 }),
       async (rx) => {
-        await publishEvent(nc, t.natsPrefix, consent());
-        const got = await rx.waitFor(2);
+        const got = await publishAndReceive(rx, 2);
         expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(1_900);
       },
     );
@@ -232,8 +237,7 @@ describe('webhook delivery', () => {
     await withConsentWebhook(
       () => ({ status: 500 }),
       async (rx, w) => {
-        await publishEvent(nc, t.natsPrefix, consent());
-        await rx.waitFor(3);
+        await publishAndReceive(rx, 3);
         await newestBecomes(w, DELIVERY_STATUS_FAILED);
         await receivedOnly(rx, 3, 700); // 1 + two scheduled retries
         const [d] = await deliveriesOf(w);
@@ -247,8 +251,7 @@ describe('webhook delivery', () => {
     await withConsentWebhook(
       () => ({ status: 410 }),
       async (rx, w) => {
-        await publishEvent(nc, t.natsPrefix, consent());
-        await rx.waitFor(1);
+        await publishAndReceive(rx, 1);
         await eventually(async () => (await svc.client.getWebhook({ ...app, id: w.id })).disabled);
         await publishEvent(nc, t.natsPrefix, consent());
         await receivedOnly(rx, 1, 800);
@@ -264,8 +267,7 @@ describe('webhook delivery', () => {
     await withConsentWebhook(
       () => ({ status: 500, headers: { 'retry-after': '2' } }),
       async (rx, w) => {
-        await publishEvent(nc, t.natsPrefix, consent());
-        await rx.waitFor(1);
+        await publishAndReceive(rx, 1);
         await svc.client.deleteWebhook({ ...app, id: w.id });
         await publishEvent(nc, t.natsPrefix, consent());
         await receivedOnly(rx, 1, 2_500);
@@ -276,8 +278,7 @@ describe('webhook delivery', () => {
   it('signs with both the new and the previous secret after a rotation', async () => {
     await withConsentWebhook(undefined, async (rx, w) => {
       const rotated = await svc.client.rotateWebhookSecret({ ...app, id: w.id });
-      await publishEvent(nc, t.natsPrefix, consent());
-      const [r] = await rx.waitFor(1);
+      const [r] = await publishAndReceive(rx, 1);
       expect((r!.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
       expect(new Webhook(w.secret).verify(r!.body, r!.headers as Record<string, string>)).toBeTruthy();
       expect(new Webhook(rotated.secret).verify(r!.body, r!.headers as Record<string, string>)).toBeTruthy();
