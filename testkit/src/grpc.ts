@@ -1,5 +1,14 @@
 import { status, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js';
-import { fieldErrorsOf, implement, ServicePeers, startGrpcServer, type AsyncService, type FieldError, type RunningGrpcServer } from '@accord/common';
+import {
+  fieldErrorsOf,
+  implement,
+  InvalidArgumentError,
+  ServicePeers,
+  startGrpcServer,
+  type AsyncService,
+  type FieldError,
+  type RunningGrpcServer,
+} from '@accord/common';
 import { testLogger } from './log';
 
 /** Awaits `p`, expects it to fail with gRPC status `code`, and answers the error. */
@@ -18,6 +27,17 @@ export const fieldErrors = (err: ServiceError): FieldError[] => fieldErrorsOf(er
 
 /** Only the fields named by the field errors. */
 export const fieldsOf = (err: ServiceError): string[] => fieldErrorsOf(err).map((f) => f.field);
+
+/** The fields named by the InvalidArgumentError that `fn` throws (a domain rule, before gRPC); none when it passes. */
+export function invalidFieldsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof InvalidArgumentError) return err.fields.map((f) => f.field);
+    throw err;
+  }
+  return [];
+}
 
 /**
  * A stand-in gRPC service on a free loopback port implementing only the methods in `impl`

@@ -12,6 +12,7 @@ export * from './logger';
 export * from './memory-store';
 export * from './metrics';
 export * from './mongo';
+export * from './mongo-schema';
 export * from './nats';
 export * from './reflection';
 export * from './tracing';

@@ -15,13 +15,8 @@ beforeAll(async () => {
 afterAll(async () => svc?.stop());
 
 const newGroup = (who = A, fields: { name?: string; description?: string; purpose?: string } = groupFields()) => svc.client.createGroup({ ...who, fields });
-const newSpec = async (who = A, fields: Record<string, unknown> = {}, groupId?: string) =>
-  svc.client.createSpec({
-    ...who,
-    groupId: groupId ?? (await newGroup(who)).id,
-    fields: specFields(fields),
-    texts: [],
-  });
+const newSpec = async (who = A, fields: Record<string, unknown> = {}, groupId?: string, texts: Array<{ value: string; language: string }> = []) =>
+  svc.client.createSpec({ ...who, groupId: groupId ?? (await newGroup(who)).id, fields: specFields(fields), texts });
 
 describe('groups', () => {
   it('are created with an id, the creating application and timestamps, and read back', async () => {
@@ -107,9 +102,7 @@ describe('specifications', () => {
     const s = await newSpec(A, {}, g.id);
     expect(s).toMatchObject({
       groupId: g.id,
-      data: 'e-mail',
-      purpose: 'send news',
-      action: 'collect',
+      ...specFields(),
       sensitive: false,
       consentTarget: true,
       location: 'EU',
@@ -165,15 +158,10 @@ describe('specifications', () => {
     );
     expect(fieldsOf(err)).toEqual(['/data', '/purpose', '/action', '/duration', '/legalBasis', '/externalHref']);
     const textErr = await expectGrpcError(
-      svc.client.createSpec({
-        ...A,
-        groupId: g.id,
-        fields: { data: 'd', purpose: 'p', action: 'use' },
-        texts: [
-          { value: 'x', language: 'en' },
-          { value: 'y', language: 'xx' },
-        ],
-      }),
+      newSpec(A, {}, g.id, [
+        { value: 'x', language: 'en' },
+        { value: 'y', language: 'xx' },
+      ]),
       status.INVALID_ARGUMENT,
     );
     expect(fieldsOf(textErr)).toEqual(['/texts/1/language']);

@@ -182,6 +182,20 @@ describe('group commit of searches at the gateway', () => {
     return { calls, searches };
   }
 
+  /**
+   * A lone search for `lone`, sent and finished at once, then searches for `subjects` that queue
+   * behind it and go as one batch call, finished too: the batched searches' answers to come.
+   */
+  async function batchedBehindOne({ calls, searches }: ReturnType<typeof searchService>, lone: string, subjects: string[]) {
+    const first = searches.search(search(lone));
+    const batched = subjects.map((subject) => searches.search(search(subject)));
+    calls.at(-1)!.finish();
+    await first;
+    await tick();
+    calls.at(-1)!.finish();
+    return batched;
+  }
+
   it('sends a lone search at once as SearchConsents, and those arriving meanwhile in one batch call, each answered its own (accounts mixed)', async () => {
     const { calls, searches } = searchService((q) => ({ results: q.searches.map((s) => ({ response: found(s) })) }));
     const first = searches.search(search('a'));
@@ -216,7 +230,7 @@ describe('group commit of searches at the gateway', () => {
   });
 
   it('fails only the searches the batch answered with a failure, as their own call would have (code, message, field errors)', async () => {
-    const { calls, searches } = searchService((q) => ({
+    const service = searchService((q) => ({
       results: q.searches.map((s) =>
         s.subject === 'bad'
           ? {
@@ -229,13 +243,7 @@ describe('group commit of searches at the gateway', () => {
           : { response: found(s) },
       ),
     }));
-    const lone = searches.search(search('a'));
-    const both = [searches.search(search('bad')), searches.search(search('good'))];
-    calls[0]!.finish();
-    await lone;
-    await tick();
-    calls[1]!.finish();
-    const [bad, good] = await Promise.allSettled(both);
+    const [bad, good] = await Promise.allSettled(await batchedBehindOne(service, 'a', ['bad', 'good']));
     expect(good).toMatchObject({ status: 'fulfilled', value: { events: [{ subject: 'acc/good' }] } });
     expect(bad.status).toBe('rejected');
     const err = (bad as PromiseRejectedResult).reason as ServiceError;
@@ -248,13 +256,9 @@ describe('group commit of searches at the gateway', () => {
     const unimplemented = Object.assign(new Error('unimplemented'), { code: Code.UNIMPLEMENTED, details: 'unimplemented', metadata: new Metadata() });
     let outage = false;
     const down = Object.assign(new Error('unavailable'), { code: Code.UNAVAILABLE, details: 'unavailable', metadata: new Metadata() });
-    const { calls, searches } = searchService(() => (outage ? down : unimplemented));
-    const lone = searches.search(search('a'));
-    const two = [searches.search(search('b')), searches.search(search('c'))];
-    calls[0]!.finish();
-    await lone;
-    await tick();
-    calls[1]!.finish(); // the batch: UNIMPLEMENTED
+    const service = searchService(() => (outage ? down : unimplemented));
+    const { calls } = service;
+    const two = await batchedBehindOne(service, 'a', ['b', 'c']); // the batch: UNIMPLEMENTED
     await tick();
     expect(calls.map((c) => [c.kind, c.subjects])).toEqual([
       ['one', ['a']],
@@ -268,13 +272,8 @@ describe('group commit of searches at the gateway', () => {
 
     outage = true;
     await tick();
-    const lone2 = searches.search(search('e'));
-    const two2 = [searches.search(search('f')), searches.search(search('g'))];
-    calls[4]!.finish();
-    await lone2;
-    await tick();
-    calls[5]!.finish();
-    for (const r of await Promise.allSettled(two2)) expect(r).toMatchObject({ status: 'rejected', reason: { code: Code.UNAVAILABLE } });
+    for (const r of await Promise.allSettled(await batchedBehindOne(service, 'e', ['f', 'g'])))
+      expect(r).toMatchObject({ status: 'rejected', reason: { code: Code.UNAVAILABLE } });
     expect(calls).toHaveLength(6);
   });
 });

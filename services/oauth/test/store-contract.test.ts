@@ -287,3 +287,22 @@ describeStoreContract('the oauth store', adapters, (s) => {
     });
   });
 });
+
+describe('the oauth store on MongoDB', () => {
+  const adapter = mongoAdapter('oauthstoreolddocs', (conn) => oauthStoreOn(conn));
+  let h: Awaited<ReturnType<typeof adapter.open>>;
+  beforeAll(async () => {
+    h = await adapter.open();
+    await h.reset();
+  });
+  afterAll(async () => h.close());
+
+  it('reads accounts and applications written before key rotation, disabling and allowed origins existed: null and no origins', async () => {
+    const { store, models } = h.store;
+    await models.accounts.collection.insertOne({ _id: 'acc-old' as never, name: 'old', apiKeyHash: 'akh-old', apiKeyEnc: 'enc', createdAt: T0 });
+    const app = { accountId: 'acc-old', name: 'web', clientId: 'cl-old', secretHash: 'sh-old', scopes: ['consent'], createdAt: T0 };
+    await models.applications.collection.insertOne({ _id: 'app-old' as never, ...app });
+    expect(await store.accounts.byId('acc-old')).toEqual(account({ id: 'acc-old', name: 'old', apiKeyHash: 'akh-old' }));
+    expect(await store.applications.get({ id: 'app-old' })).toEqual(application('acc-old', { id: 'app-old', ...app }));
+  });
+});

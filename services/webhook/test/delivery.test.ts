@@ -35,6 +35,24 @@ async function withConsentWebhook(respond: Parameters<typeof startReceiver>[0], 
 
 const { DELIVERY_STATUS_SUCCEEDED, DELIVERY_STATUS_FAILED } = webhookv1.DeliveryStatus;
 
+/** The deliveries of webhook `w`, newest first. */
+const deliveriesOf = async (w: webhookv1.Webhook) => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+
+/** Publishes a consent event of `app` and waits until `rx` has had `n` requests: the requests. */
+async function publishAndReceive(rx: Receiver, n: number) {
+  await publishEvent(nc, t.natsPrefix, consent());
+  return rx.waitFor(n);
+}
+
+/** Waits `ms`, then expects `rx` to have had exactly `n` requests: nothing more came meanwhile. */
+async function receivedOnly(rx: Receiver, n: number, ms: number): Promise<void> {
+  await new Promise((r) => setTimeout(r, ms));
+  expect(rx.received).toHaveLength(n);
+}
+
+/** Waits until the newest delivery of `w` is in `status`. */
+const newestBecomes = (w: webhookv1.Webhook, status: webhookv1.DeliveryStatus) => eventually(async () => (await deliveriesOf(w))[0]?.status === status);
+
 describe('webhook delivery', () => {
   it('POSTs each consent event, signed per Standard Webhooks, with the custom headers', async () => {
     const rx = await startReceiver();
@@ -57,8 +75,8 @@ describe('webhook delivery', () => {
       expect(r!.headers['webhook-id']).toBe(e.id);
       const payload = new Webhook(w.secret).verify(r!.body, r!.headers as Record<string, string>);
       expect(payload).toEqual({ type: 'consent', text: 'A consent event was recorded', data: e.data });
-      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
-      const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+      await newestBecomes(w, DELIVERY_STATUS_SUCCEEDED);
+      const [d] = await deliveriesOf(w);
       expect(d).toMatchObject({ eventId: e.id, eventType: 'consent', webhookId: w.id });
       expect(d!.attempts).toHaveLength(1);
       expect(d!.attempts[0]).toMatchObject({ statusCode: 204, error: '' });
@@ -127,8 +145,7 @@ describe('webhook delivery', () => {
       const e = consent();
       await publishEvent(nc, t.natsPrefix, e);
       await mine.waitFor(1);
-      await new Promise((r) => setTimeout(r, 500));
-      expect(theirs.received).toHaveLength(0);
+      await receivedOnly(theirs, 0, 500);
     } finally {
       await mine.close();
       await theirs.close();
@@ -161,8 +178,7 @@ describe('webhook delivery', () => {
       expect(JSON.parse(a!.body)).toEqual({ type: 'log.tree_head', text: 'The consent log of the account has a new signed tree head', data });
       expect(b!.headers['webhook-id']).toBe(id);
       new Webhook(wb.secret).verify(b!.body, b!.headers as Record<string, string>);
-      await new Promise((r) => setTimeout(r, 500));
-      expect(others.received).toHaveLength(0);
+      await receivedOnly(others, 0, 500);
     } finally {
       await appA.close();
       await appB.close();
@@ -182,8 +198,8 @@ describe('webhook delivery', () => {
         // Schedule 200ms, 400ms (no jitter in this config).
         expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(180);
         expect(got[2]!.at - got[1]!.at).toBeGreaterThanOrEqual(380);
-        await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
-        const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+        await newestBecomes(w, DELIVERY_STATUS_SUCCEEDED);
+        const [d] = await deliveriesOf(w);
         expect(d!.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
         expect(d!.attempts[0]!.error).toBe('unexpected status 500');
       },
@@ -198,8 +214,8 @@ describe('webhook delivery', () => {
         await publishEvent(nc, t.natsPrefix, e);
         const got = await rx.waitFor(2);
         expect(got[1]!.headers['webhook-id']).toBe(e.id);
-        await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
-        const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+        await newestBecomes(w, DELIVERY_STATUS_SUCCEEDED);
+        const [d] = await deliveriesOf(w);
         expect(d!.attempts[0]).toMatchObject({ statusCode: 0, error: 'timed out after 2000 ms' });
         expect(d!.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(1_900);
         expect(d!.attempts[1]).toMatchObject({ statusCode: 200 });
@@ -211,8 +227,7 @@ describe('webhook delivery', () => {
     await withConsentWebhook(
       (_r, n) => (n === 1 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 }),
       async (rx) => {
-        await publishEvent(nc, t.natsPrefix, consent());
-        const got = await rx.waitFor(2);
+        const got = await publishAndReceive(rx, 2);
         expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(1_900);
       },
     );
@@ -222,12 +237,10 @@ describe('webhook delivery', () => {
     await withConsentWebhook(
       () => ({ status: 500 }),
       async (rx, w) => {
-        await publishEvent(nc, t.natsPrefix, consent());
-        await rx.waitFor(3);
-        await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_FAILED);
-        await new Promise((r) => setTimeout(r, 700));
-        expect(rx.received).toHaveLength(3); // 1 + two scheduled retries
-        const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+        await publishAndReceive(rx, 3);
+        await newestBecomes(w, DELIVERY_STATUS_FAILED);
+        await receivedOnly(rx, 3, 700); // 1 + two scheduled retries
+        const [d] = await deliveriesOf(w);
         expect(d!.attempts).toHaveLength(3);
         expect(d!.nextAttemptAt).toBeUndefined();
       },
@@ -238,12 +251,10 @@ describe('webhook delivery', () => {
     await withConsentWebhook(
       () => ({ status: 410 }),
       async (rx, w) => {
-        await publishEvent(nc, t.natsPrefix, consent());
-        await rx.waitFor(1);
+        await publishAndReceive(rx, 1);
         await eventually(async () => (await svc.client.getWebhook({ ...app, id: w.id })).disabled);
         await publishEvent(nc, t.natsPrefix, consent());
-        await new Promise((r) => setTimeout(r, 800));
-        expect(rx.received).toHaveLength(1);
+        await receivedOnly(rx, 1, 800);
         expect((await svc.client.getWebhook({ ...app, id: w.id })).disabledReason).toMatch(/410/);
         const re = await svc.client.updateWebhook({ ...app, id: w.id, disabled: false });
         expect(re.disabled).toBe(false);
@@ -256,12 +267,10 @@ describe('webhook delivery', () => {
     await withConsentWebhook(
       () => ({ status: 500, headers: { 'retry-after': '2' } }),
       async (rx, w) => {
-        await publishEvent(nc, t.natsPrefix, consent());
-        await rx.waitFor(1);
+        await publishAndReceive(rx, 1);
         await svc.client.deleteWebhook({ ...app, id: w.id });
         await publishEvent(nc, t.natsPrefix, consent());
-        await new Promise((r) => setTimeout(r, 2_500));
-        expect(rx.received).toHaveLength(1);
+        await receivedOnly(rx, 1, 2_500);
       },
     );
   });
@@ -269,8 +278,7 @@ describe('webhook delivery', () => {
   it('signs with both the new and the previous secret after a rotation', async () => {
     await withConsentWebhook(undefined, async (rx, w) => {
       const rotated = await svc.client.rotateWebhookSecret({ ...app, id: w.id });
-      await publishEvent(nc, t.natsPrefix, consent());
-      const [r] = await rx.waitFor(1);
+      const [r] = await publishAndReceive(rx, 1);
       expect((r!.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
       expect(new Webhook(w.secret).verify(r!.body, r!.headers as Record<string, string>)).toBeTruthy();
       expect(new Webhook(rotated.secret).verify(r!.body, r!.headers as Record<string, string>)).toBeTruthy();
@@ -283,11 +291,11 @@ describe('webhook delivery', () => {
       expect(d.eventType).toBe('ping');
       const [r] = await rx.waitFor(1);
       expect(new Webhook(w.secret).verify(r!.body, r!.headers as Record<string, string>)).toMatchObject({ type: 'ping', data: { webhookId: w.id } });
-      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
+      await newestBecomes(w, DELIVERY_STATUS_SUCCEEDED);
       await svc.client.redeliverDelivery({ ...app, webhookId: w.id, deliveryId: d.id });
       const got = await rx.waitFor(2);
       expect(got[1]!.headers['webhook-id']).toBe(got[0]!.headers['webhook-id']);
-      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.attempts.length === 2);
+      await eventually(async () => (await deliveriesOf(w))[0]?.attempts.length === 2);
     });
   });
 
@@ -296,12 +304,11 @@ describe('webhook delivery', () => {
       const e = consent();
       await publishEvent(nc, t.natsPrefix, e);
       await rx.waitFor(1);
-      await eventually(async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === DELIVERY_STATUS_SUCCEEDED);
+      await newestBecomes(w, DELIVERY_STATUS_SUCCEEDED);
       // Same envelope under another Nats-Msg-Id, as when a message is redelivered after a crash.
       await publishEvent(nc, t.natsPrefix, { ...e, id: e.id, occurredAt: new Date().toISOString() }, `${e.id}-again`);
-      await new Promise((r) => setTimeout(r, 1_000));
-      expect(rx.received).toHaveLength(1);
-      expect((await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries).toHaveLength(1);
+      await receivedOnly(rx, 1, 1_000);
+      expect(await deliveriesOf(w)).toHaveLength(1);
     });
   });
 

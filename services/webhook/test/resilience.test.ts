@@ -20,6 +20,25 @@ const idsOf = (rx: { received: Array<{ headers: Record<string, unknown> }> }) =>
  */
 const UNHURRIED = { ACCORD_WEBHOOK_TIMEOUT_MS: '15000' };
 
+/** What the running test opened (receivers, replicas, connections): closed after it, last opened first, whether it passed or not. */
+const opened: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const close of opened.splice(0).reverse()) await close();
+});
+const receiver = async (...args: Parameters<typeof startReceiver>) => {
+  const rx = await startReceiver(...args);
+  opened.push(() => rx.close());
+  return rx;
+};
+/** A replica of the webhook service on `t`, stopped after the test unless the test stopped it. */
+const replica = async (t: ReturnType<typeof testEnv>, env: Record<string, string> = {}) => {
+  const svc = await startService('webhook', t, env);
+  let stopped: Promise<void> | undefined;
+  const stop = () => (stopped ??= svc.stop());
+  opened.push(stop);
+  return { ...svc, stop };
+};
+
 describe('delivery survives restarts and runs on several replicas', () => {
   let nc: NatsConnection;
   beforeAll(async () => {
@@ -29,112 +48,87 @@ describe('delivery survives restarts and runs on several replicas', () => {
 
   it('loses nothing when the webhook service restarts mid-queue, including events published while it is down', async () => {
     const t = testEnv('webhookrestart');
-    const rx = await startReceiver(() => ({ status: 200, delayMs: 50 }));
-    let a = await startService('webhook', t, { ...UNHURRIED, ACCORD_WEBHOOK_CONCURRENCY: '2' });
-    try {
-      await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: new Map() });
-      const events = Array.from({ length: 30 }, consent);
-      for (const e of events) await publishEvent(nc, t.natsPrefix, e);
-      await rx.waitFor(3);
-      await a.stop();
-      const during = Array.from({ length: 10 }, consent);
-      for (const e of during) await publishEvent(nc, t.natsPrefix, e);
-      expect(rx.received.length).toBeLessThan(40); // the restart really happened mid-queue
-      a = await startService('webhook', t, UNHURRIED);
-      const all = [...events, ...during].map((e) => e.id);
-      const deadline = Date.now() + 60_000;
-      while (!all.every((id) => idsOf(rx).includes(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(all.filter((id) => !idsOf(rx).includes(id))).toEqual([]);
-    } finally {
-      await a.stop();
-      await rx.close();
-    }
+    const rx = await receiver(() => ({ status: 200, delayMs: 50 }));
+    const a = await replica(t, { ...UNHURRIED, ACCORD_WEBHOOK_CONCURRENCY: '2' });
+    await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: new Map() });
+    const events = Array.from({ length: 30 }, consent);
+    for (const e of events) await publishEvent(nc, t.natsPrefix, e);
+    await rx.waitFor(3);
+    await a.stop();
+    const during = Array.from({ length: 10 }, consent);
+    for (const e of during) await publishEvent(nc, t.natsPrefix, e);
+    expect(rx.received.length).toBeLessThan(40); // the restart really happened mid-queue
+    await replica(t, UNHURRIED);
+    const all = [...events, ...during].map((e) => e.id);
+    const deadline = Date.now() + 60_000;
+    while (!all.every((id) => idsOf(rx).includes(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(all.filter((id) => !idsOf(rx).includes(id))).toEqual([]);
   });
 
   it('shares the queue between two replicas without sending any attempt twice', async () => {
     const t = testEnv('webhookreplicas');
-    const rx = await startReceiver();
-    const a = await startService('webhook', t, UNHURRIED);
-    const b = await startService('webhook', t, UNHURRIED);
-    try {
-      await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: new Map() });
-      const events = Array.from({ length: 40 }, consent);
-      for (const e of events) await publishEvent(nc, t.natsPrefix, e);
-      await rx.waitFor(40, 30_000);
-      await new Promise((r) => setTimeout(r, 800));
-      const ids = idsOf(rx);
-      expect(ids).toHaveLength(40);
-      expect(new Set(ids)).toEqual(new Set(events.map((e) => e.id)));
-    } finally {
-      await a.stop();
-      await b.stop();
-      await rx.close();
-    }
+    const rx = await receiver();
+    const a = await replica(t, UNHURRIED);
+    await replica(t, UNHURRIED);
+    await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: new Map() });
+    const events = Array.from({ length: 40 }, consent);
+    for (const e of events) await publishEvent(nc, t.natsPrefix, e);
+    await rx.waitFor(40, 30_000);
+    await new Promise((r) => setTimeout(r, 800));
+    const ids = idsOf(rx);
+    expect(ids).toHaveLength(40);
+    expect(new Set(ids)).toEqual(new Set(events.map((e) => e.id)));
   });
 
   it('sends the next event to a webhook registered through another replica after this one cached the subscribers', async () => {
     const t = testEnv('webhookcache');
-    const first = await startReceiver();
-    const second = await startReceiver();
-    const a = await startService('webhook', t);
-    try {
-      await a.client.createWebhook({ ...app, url: first.url, events: ['consent'], headers: new Map() });
-      await publishEvent(nc, t.natsPrefix, consent());
-      await first.waitFor(1); // replica a has now cached the application's subscribers
-      const b = await startService('webhook', t);
-      try {
-        await b.client.createWebhook({ ...app, url: second.url, events: ['consent'], headers: new Map() });
-      } finally {
-        await b.stop(); // only replica a consumes from here on
-      }
-      const next = consent();
-      await publishEvent(nc, t.natsPrefix, next);
-      await second.waitFor(1);
-      expect(idsOf(second)).toEqual([next.id]);
-      await first.waitFor(2);
-    } finally {
-      await a.stop();
-      await first.close();
-      await second.close();
-    }
+    const first = await receiver();
+    const second = await receiver();
+    const a = await replica(t);
+    await a.client.createWebhook({ ...app, url: first.url, events: ['consent'], headers: new Map() });
+    await publishEvent(nc, t.natsPrefix, consent());
+    await first.waitFor(1); // replica a has now cached the application's subscribers
+    const b = await replica(t);
+    await b.client.createWebhook({ ...app, url: second.url, events: ['consent'], headers: new Map() });
+    await b.stop(); // only replica a consumes from here on
+    const next = consent();
+    await publishEvent(nc, t.natsPrefix, next);
+    await second.waitFor(1);
+    expect(idsOf(second)).toEqual([next.id]);
+    await first.waitFor(2);
   });
 
   it('takes over an attempt whose lease a crashed replica left behind, once the lease expires', async () => {
     const t = testEnv('webhooklease');
-    const rx = await startReceiver();
-    const a = await startService('webhook', t);
+    const rx = await receiver();
+    const a = await replica(t);
     const conn = await mongoose.createConnection(t.mongoUrl).asPromise();
-    try {
-      const w = await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: new Map() });
-      const now = Date.now();
-      const id = 'dlv_crashed_replica_lease';
-      // What a replica that claimed the attempt and then died leaves behind: the entry due at its lease's end, under its token.
-      await conn.db!.collection('webhook_deliveries').insertOne({
-        _id: id as never,
-        webhookId: w.id,
-        accountId: app.accountId,
-        appId: app.appId,
-        eventId: 'evt_crashed',
-        eventType: 'consent',
-        body: JSON.stringify({ type: 'consent', data: consentData('evt_crashed') }),
-        status: 'pending',
-        failedAttempts: 0,
-        attempts: [],
-        nextAttemptAt: new Date(now),
-        createdAt: new Date(now),
-        updatedAt: new Date(now),
-        leaseToken: 'lease-of-the-dead-replica',
-      });
-      await conn
-        .db!.collection('webhook_delivery_queue')
-        .insertOne({ _id: id as never, webhookId: w.id, dueAt: new Date(now + 1_500), leaseToken: 'lease-of-the-dead-replica' });
-      const [r] = await rx.waitFor(1, 10_000);
-      expect(r!.headers['webhook-id']).toBe('evt_crashed');
-      expect(r!.at - now).toBeGreaterThanOrEqual(1_400);
-    } finally {
-      await conn.close();
-      await a.stop();
-      await rx.close();
-    }
+    opened.push(() => conn.close());
+    const w = await a.client.createWebhook({ ...app, url: rx.url, events: ['consent'], headers: new Map() });
+    const now = Date.now();
+    const id = 'dlv_crashed_replica_lease';
+    // What a replica that claimed the attempt and then died leaves behind: the entry due at its lease's end, under its token.
+    await conn.db!.collection('webhook_deliveries').insertOne({
+      _id: id as never,
+      webhookId: w.id,
+      accountId: app.accountId,
+      appId: app.appId,
+      eventId: 'evt_crashed',
+      eventType: 'consent',
+      body: JSON.stringify({ type: 'consent', data: consentData('evt_crashed') }),
+      status: 'pending',
+      failedAttempts: 0,
+      attempts: [],
+      nextAttemptAt: new Date(now),
+      createdAt: new Date(now),
+      updatedAt: new Date(now),
+      leaseToken: 'lease-of-the-dead-replica',
+    });
+    await conn
+      .db!.collection('webhook_delivery_queue')
+      .insertOne({ _id: id as never, webhookId: w.id, dueAt: new Date(now + 1_500), leaseToken: 'lease-of-the-dead-replica' });
+    const [r] = await rx.waitFor(1, 10_000);
+    expect(r!.headers['webhook-id']).toBe('evt_crashed');
+    expect(r!.at - now).toBeGreaterThanOrEqual(1_400);
   });
 });

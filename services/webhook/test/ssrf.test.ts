@@ -23,6 +23,16 @@ const resolve: Resolver = async (name) => {
   return addrs.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 };
 
+/** A webhook service on `database` with ACCORD_WEBHOOK_ALLOW_CIDRS `allowCidrs` and the DNS above, up for the tests of the describe block that calls it. */
+function webhookService(database: string, allowCidrs: string) {
+  const s = { t: testEnv(database), svc: undefined as unknown as RunningService<'webhook'> };
+  beforeAll(async () => {
+    s.svc = await startService('webhook', s.t, { ACCORD_WEBHOOK_ALLOW_CIDRS: allowCidrs }, { resolve });
+  });
+  afterAll(() => s.svc.stop());
+  return s;
+}
+
 let nc: NatsConnection;
 beforeAll(async () => {
   nc = await connectTestNats(process.env.NATS_URL!);
@@ -30,12 +40,7 @@ beforeAll(async () => {
 afterAll(() => nc.close());
 
 describe('SSRF protection under the production setting (no allow-list)', () => {
-  const t = testEnv('webhookssrf');
-  let svc: RunningService<'webhook'>;
-  beforeAll(async () => {
-    svc = await startService('webhook', t, { ACCORD_WEBHOOK_ALLOW_CIDRS: '' }, { resolve });
-  });
-  afterAll(() => svc.stop());
+  const hooks = webhookService('webhookssrf', '');
 
   it.each([
     'http://127.0.0.1:8080/hook',
@@ -56,7 +61,7 @@ describe('SSRF protection under the production setting (no allow-list)', () => {
     'http://100.64.0.1/', // CGNAT
     'http://[::]/',
   ])('refuses to register %s', async (url) => {
-    const err = await svc.client.createWebhook({ ...app, url, events: ['consent'], headers: new Map() }).then(
+    const err = await hooks.svc.client.createWebhook({ ...app, url, events: ['consent'], headers: new Map() }).then(
       () => null,
       (e: Parameters<typeof fieldErrorsOf>[0]) => e,
     );
@@ -67,13 +72,13 @@ describe('SSRF protection under the production setting (no allow-list)', () => {
   it('refuses at delivery time a host name that resolves to a private address, and says why', async () => {
     const rx = await startReceiver();
     try {
-      const inside = await svc.client.createWebhook({ ...app, url: `http://inside.test:${rx.port}/hook`, events: ['consent'], headers: new Map() });
-      const mixed = await svc.client.createWebhook({ ...app, url: `http://mixed.test:${rx.port}/hook`, events: ['consent'], headers: new Map() });
-      const meta = await svc.client.createWebhook({ ...app, url: 'http://metadata.test/latest/meta-data/', events: ['consent'], headers: new Map() });
-      await publishEvent(nc, t.natsPrefix, { id: 'evt_ssrf_1', type: 'consent', ...app, data: consentData('evt_ssrf_1') });
+      const inside = await hooks.svc.client.createWebhook({ ...app, url: `http://inside.test:${rx.port}/hook`, events: ['consent'], headers: new Map() });
+      const mixed = await hooks.svc.client.createWebhook({ ...app, url: `http://mixed.test:${rx.port}/hook`, events: ['consent'], headers: new Map() });
+      const meta = await hooks.svc.client.createWebhook({ ...app, url: 'http://metadata.test/latest/meta-data/', events: ['consent'], headers: new Map() });
+      await publishEvent(nc, hooks.t.natsPrefix, { id: 'evt_ssrf_1', type: 'consent', ...app, data: consentData('evt_ssrf_1') });
       for (const w of [inside, mixed, meta]) {
-        await eventually(async () => ((await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.attempts.length ?? 0) > 0);
-        const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+        await eventually(async () => ((await hooks.svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.attempts.length ?? 0) > 0);
+        const [d] = (await hooks.svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
         expect(d!.attempts[0]).toMatchObject({ statusCode: 0 });
         expect(d!.attempts[0]!.error).toMatch(/refused by the SSRF guard/);
       }
@@ -86,22 +91,18 @@ describe('SSRF protection under the production setting (no allow-list)', () => {
 });
 
 describe('SSRF allow-list (npm start setting)', () => {
-  const t = testEnv('webhookallow');
-  let svc: RunningService<'webhook'>;
-  beforeAll(async () => {
-    svc = await startService('webhook', t, { ACCORD_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8,::1/128' }, { resolve });
-  });
-  afterAll(() => svc.stop());
+  const hooks = webhookService('webhookallow', '127.0.0.0/8,::1/128');
 
   it('connects to the vetted address while sending the URL host name as Host', async () => {
     const rx = await startReceiver();
     try {
-      const w = await svc.client.createWebhook({ ...app, url: `http://receiver.test:${rx.port}/hook?x=1`, events: ['consent'], headers: new Map() });
-      await publishEvent(nc, t.natsPrefix, { id: 'evt_allow_1', type: 'consent', ...app, data: consentData('evt_allow_1') });
+      const w = await hooks.svc.client.createWebhook({ ...app, url: `http://receiver.test:${rx.port}/hook?x=1`, events: ['consent'], headers: new Map() });
+      await publishEvent(nc, hooks.t.natsPrefix, { id: 'evt_allow_1', type: 'consent', ...app, data: consentData('evt_allow_1') });
       const [r] = await rx.waitFor(1);
       expect(r!.headers.host).toBe(`receiver.test:${rx.port}`);
       await eventually(
-        async () => (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === webhookv1.DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
+        async () =>
+          (await hooks.svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.status === webhookv1.DeliveryStatus.DELIVERY_STATUS_SUCCEEDED,
       );
     } finally {
       await rx.close();
@@ -112,10 +113,10 @@ describe('SSRF allow-list (npm start setting)', () => {
     const target = await startReceiver();
     const rx = await startReceiver(() => ({ status: 302, headers: { location: `http://127.0.0.1:${target.port}/elsewhere` } }));
     try {
-      const w = await svc.client.createWebhook({ ...app, url: `http://receiver.test:${rx.port}/hook`, events: ['consent'], headers: new Map() });
-      await publishEvent(nc, t.natsPrefix, { id: 'evt_redirect_1', type: 'consent', ...app, data: consentData('evt_redirect_1') });
-      await eventually(async () => ((await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.attempts.length ?? 0) > 0);
-      const [d] = (await svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
+      const w = await hooks.svc.client.createWebhook({ ...app, url: `http://receiver.test:${rx.port}/hook`, events: ['consent'], headers: new Map() });
+      await publishEvent(nc, hooks.t.natsPrefix, { id: 'evt_redirect_1', type: 'consent', ...app, data: consentData('evt_redirect_1') });
+      await eventually(async () => ((await hooks.svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries[0]?.attempts.length ?? 0) > 0);
+      const [d] = (await hooks.svc.client.listDeliveries({ ...app, webhookId: w.id })).deliveries;
       expect(d!.attempts[0]).toMatchObject({ statusCode: 302 });
       expect(d!.status).not.toBe(webhookv1.DeliveryStatus.DELIVERY_STATUS_SUCCEEDED);
       expect(target.received).toHaveLength(0);
@@ -126,7 +127,9 @@ describe('SSRF allow-list (npm start setting)', () => {
   });
 
   it('still refuses private ranges the allow-list does not open', async () => {
-    const err = await svc.client.createWebhook({ ...app, url: 'http://10.1.2.3/', events: ['consent'], headers: new Map() }).catch((e: { code: number }) => e);
+    const err = await hooks.svc.client
+      .createWebhook({ ...app, url: 'http://10.1.2.3/', events: ['consent'], headers: new Map() })
+      .catch((e: { code: number }) => e);
     expect((err as { code: number }).code).toBe(status.INVALID_ARGUMENT);
   });
 });

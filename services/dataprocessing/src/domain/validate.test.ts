@@ -1,17 +1,7 @@
-import { InvalidArgumentError } from '@accord/common';
+import { invalidFieldsOf } from '@accord/testkit';
 import { languageParam, updateGroup, updateSpec, validateGroup, validateSpec, validateText } from './validate';
 
 const defaults = { location: 'EU' };
-
-function fieldsOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof InvalidArgumentError) return err.fields.map((f) => f.field);
-    throw err;
-  }
-  throw new Error('expected an InvalidArgumentError');
-}
 
 describe('specification fields', () => {
   it('applies the documented defaults: not sensitive, a consent target, the configured location', () => {
@@ -72,11 +62,11 @@ describe('specification fields', () => {
   });
 
   it('names every missing required field at once', () => {
-    expect(fieldsOf(() => validateSpec({}, defaults))).toEqual(['/data', '/purpose', '/action']);
+    expect(invalidFieldsOf(() => validateSpec({}, defaults))).toEqual(['/data', '/purpose', '/action']);
   });
 
   it('rejects an action outside the documented list', () => {
-    expect(fieldsOf(() => validateSpec({ data: 'd', purpose: 'p', action: 'sell' }, defaults))).toEqual(['/action']);
+    expect(invalidFieldsOf(() => validateSpec({ data: 'd', purpose: 'p', action: 'sell' }, defaults))).toEqual(['/action']);
     for (const action of ['collect', 'store', 'use', 'share', 'transfer', 'delete'])
       expect(validateSpec({ data: 'd', purpose: 'p', action }, defaults).action).toBe(action);
   });
@@ -84,7 +74,7 @@ describe('specification fields', () => {
   it('accepts durations of whole positive days only', () => {
     const base = { data: 'd', purpose: 'p', action: 'store' };
     expect(validateSpec({ ...base, duration: 30 }, defaults).duration).toBe(30);
-    for (const duration of [0, -1, 1.5, 36_501]) expect(fieldsOf(() => validateSpec({ ...base, duration }, defaults))).toEqual(['/duration']);
+    for (const duration of [0, -1, 1.5, 36_501]) expect(invalidFieldsOf(() => validateSpec({ ...base, duration }, defaults))).toEqual(['/duration']);
   });
 
   it('accepts a consent validity of whole positive days only, and leaves it out when not set', () => {
@@ -92,7 +82,7 @@ describe('specification fields', () => {
     expect(validateSpec({ ...base, consentValidityDays: 365 }, defaults).consentValidityDays).toBe(365);
     expect(validateSpec(base, defaults)).not.toHaveProperty('consentValidityDays');
     for (const consentValidityDays of [0, -1, 1.5, 36_501])
-      expect(fieldsOf(() => validateSpec({ ...base, consentValidityDays }, defaults))).toEqual(['/consentValidityDays']);
+      expect(invalidFieldsOf(() => validateSpec({ ...base, consentValidityDays }, defaults))).toEqual(['/consentValidityDays']);
     const withValidity = validateSpec({ ...base, consentValidityDays: 30 }, defaults);
     expect(updateSpec(withValidity, { consentValidityDays: 60 }, ['consentValidityDays'], defaults).consentValidityDays).toBe(60);
     expect(updateSpec(withValidity, {}, ['consentValidityDays'], defaults)).not.toHaveProperty('consentValidityDays');
@@ -102,33 +92,33 @@ describe('specification fields', () => {
   it('accepts only the listed legal bases', () => {
     const base = { data: 'd', purpose: 'p', action: 'use' };
     expect(validateSpec({ ...base, legalBasis: 'LEGITIMATE_INTEREST_3RDPARTY' }, defaults).legalBasis).toBe('LEGITIMATE_INTEREST_3RDPARTY');
-    expect(fieldsOf(() => validateSpec({ ...base, legalBasis: 'consent' }, defaults))).toEqual(['/legalBasis']);
+    expect(invalidFieldsOf(() => validateSpec({ ...base, legalBasis: 'consent' }, defaults))).toEqual(['/legalBasis']);
   });
 
   it('requires externalHref to be an absolute http(s) URL', () => {
     const base = { data: 'd', purpose: 'p', action: 'use' };
     expect(validateSpec({ ...base, externalHref: 'https://example.com/privacy' }, defaults).externalHref).toBe('https://example.com/privacy');
     for (const externalHref of ['/privacy', 'javascript:alert(1)', 'example.com', ''])
-      expect(fieldsOf(() => validateSpec({ ...base, externalHref }, defaults))).toEqual(['/externalHref']);
+      expect(invalidFieldsOf(() => validateSpec({ ...base, externalHref }, defaults))).toEqual(['/externalHref']);
   });
 
   it('rejects an empty location', () => {
-    expect(fieldsOf(() => validateSpec({ data: 'd', purpose: 'p', action: 'use', location: '  ' }, defaults))).toEqual(['/location']);
+    expect(invalidFieldsOf(() => validateSpec({ data: 'd', purpose: 'p', action: 'use', location: '  ' }, defaults))).toEqual(['/location']);
   });
 
   it('updates only masked fields, and a masked absent field returns to its default', () => {
     const current = validateSpec({ data: 'd', purpose: 'p', action: 'store', duration: 10, sensitive: true, consentTarget: false, location: 'DE' }, defaults);
     const patched = updateSpec(current, { purpose: 'q', duration: undefined, consentTarget: undefined }, ['purpose', 'duration', 'consentTarget'], defaults);
     expect(patched).toMatchObject({ data: 'd', purpose: 'q', duration: null, sensitive: true, consentTarget: true, location: 'DE' });
-    expect(fieldsOf(() => updateSpec(current, {}, ['colour'], defaults))).toEqual(['/updateMask']);
-    expect(fieldsOf(() => updateSpec(current, {}, ['data'], defaults))).toEqual(['/data']);
+    expect(invalidFieldsOf(() => updateSpec(current, {}, ['colour'], defaults))).toEqual(['/updateMask']);
+    expect(invalidFieldsOf(() => updateSpec(current, {}, ['data'], defaults))).toEqual(['/data']);
   });
 });
 
 describe('group fields', () => {
   it('are optional and trimmed, with length limits', () => {
     expect(validateGroup({ description: ' Marketing ' })).toEqual({ name: '', description: 'Marketing', purpose: '' });
-    expect(fieldsOf(() => validateGroup({ name: 'x'.repeat(201) }))).toEqual(['/name']);
+    expect(invalidFieldsOf(() => validateGroup({ name: 'x'.repeat(201) }))).toEqual(['/name']);
   });
   it('update keeps unmasked fields', () => {
     expect(updateGroup({ name: 'a', description: 'b', purpose: 'c' }, { name: 'z' }, ['name', 'purpose'])).toEqual({
@@ -142,19 +132,19 @@ describe('group fields', () => {
 describe('text fields', () => {
   it('validates the language against the ISO 639-1 list, case-insensitively', () => {
     expect(validateText({ value: 'Hallo', language: 'DE' })).toEqual({ value: 'Hallo', language: 'de', type: 'default' });
-    expect(fieldsOf(() => validateText({ value: 'x', language: 'xx' }))).toEqual(['/language']);
-    expect(fieldsOf(() => validateText({ value: 'x', language: 'eng' }))).toEqual(['/language']);
+    expect(invalidFieldsOf(() => validateText({ value: 'x', language: 'xx' }))).toEqual(['/language']);
+    expect(invalidFieldsOf(() => validateText({ value: 'x', language: 'eng' }))).toEqual(['/language']);
   });
   it('requires a value and a known type', () => {
-    expect(fieldsOf(() => validateText({ language: 'en', type: 'poem' }))).toEqual(['/value', '/type']);
+    expect(invalidFieldsOf(() => validateText({ language: 'en', type: 'poem' }))).toEqual(['/value', '/type']);
     expect(validateText({ value: 'x', language: 'en', type: 'children' }).type).toBe('children');
   });
   it('prefixes field paths of embedded texts', () => {
-    expect(fieldsOf(() => validateText({ value: 'x', language: 'zz' }, '/texts/2'))).toEqual(['/texts/2/language']);
+    expect(invalidFieldsOf(() => validateText({ value: 'x', language: 'zz' }, '/texts/2'))).toEqual(['/texts/2/language']);
   });
   it('lang query parameter is validated by name', () => {
     expect(languageParam('')).toBe('');
     expect(languageParam('FR')).toBe('fr');
-    expect(fieldsOf(() => languageParam('french'))).toEqual(['lang']);
+    expect(invalidFieldsOf(() => languageParam('french'))).toEqual(['lang']);
   });
 });

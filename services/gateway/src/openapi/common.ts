@@ -52,73 +52,46 @@ export const securitySchemes = {
   consoleSession: { type: 'apiKey', in: 'cookie', name: 'accord_console', description: 'The console session cookie (HttpOnly, SameSite=Strict).' },
 } as const;
 
+/** A GET of the gateway itself: tagged system, open to anyone (no security); its own copy of `responses` (buildDocument adds to them). */
+const systemGet = (summary: string, responses: Record<string, unknown>, parameters?: unknown[]) => ({
+  get: { tags: ['system'], summary, security: [], ...(parameters ? { parameters } : {}), responses: { ...responses } },
+});
+const htmlPage = { '200': { description: 'An HTML page.', content: { 'text/html': {} } } };
+const elementsModule = {
+  '200': { description: 'JavaScript.' },
+  '304': { description: 'Unchanged (If-None-Match).' },
+  '404': problem('The bundle is not built here, or another version.'),
+};
+
 export const systemOpenApi: OpenApiFragment = {
   tags: [{ name: 'system', description: 'Health, keys and this document.' }],
   paths: {
-    '/': {
-      get: {
-        tags: ['system'],
-        summary: 'The start page: links to the console, the API reference, the demo shop (under npm start) and the health endpoints.',
-        security: [],
-        responses: { '200': { description: 'An HTML page.', content: { 'text/html': {} } } },
+    '/': systemGet('The start page: links to the console, the API reference, the demo shop (under npm start) and the health endpoints.', htmlPage),
+    '/healthz': systemGet('Liveness: the gateway process is up.', { '200': { description: 'Alive.' } }),
+    '/readyz': systemGet('Readiness: 200 only when every backing service reports SERVING on the gRPC health protocol.', {
+      '200': { description: 'Ready.' },
+      '503': { description: 'Some service is not serving; the body says which.' },
+    }),
+    '/.well-known/jwks.json': systemGet('Public keys (JWK Set) that verify access tokens and consent receipts, each with its kid.', {
+      '200': {
+        description: 'A JWK Set.',
+        content: { 'application/json': { schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } } } } },
       },
-    },
-    '/healthz': { get: { tags: ['system'], summary: 'Liveness: the gateway process is up.', security: [], responses: { '200': { description: 'Alive.' } } } },
-    '/readyz': {
-      get: {
-        tags: ['system'],
-        summary: 'Readiness: 200 only when every backing service reports SERVING on the gRPC health protocol.',
-        security: [],
-        responses: { '200': { description: 'Ready.' }, '503': { description: 'Some service is not serving; the body says which.' } },
-      },
-    },
-    '/.well-known/jwks.json': {
-      get: {
-        tags: ['system'],
-        summary: 'Public keys (JWK Set) that verify access tokens and consent receipts, each with its kid.',
-        security: [],
-        responses: {
-          '200': {
-            description: 'A JWK Set.',
-            content: { 'application/json': { schema: { type: 'object', properties: { keys: { type: 'array', items: { type: 'object' } } } } } },
-          },
-        },
-      },
-    },
-    '/openapi.json': { get: { tags: ['system'], summary: 'This OpenAPI 3.1 document.', security: [], responses: { '200': { description: 'The document.' } } } },
-    '/docs': {
-      get: {
-        tags: ['system'],
-        summary: 'The API reference UI (Swagger UI) over this document; "Authorize" takes a bearer token, an x-api-key and Basic client credentials.',
-        security: [],
-        responses: { '200': { description: 'An HTML page.', content: { 'text/html': {} } } },
-      },
-    },
-    '/sdk/accord-elements.js': {
-      get: {
-        tags: ['system'],
-        summary: 'The web components <accord-consent-request> and <accord-consent-dashboard> with the SDK, as one ES module (ETag; any origin may load it).',
-        security: [],
-        responses: {
-          '200': { description: 'JavaScript.' },
-          '304': { description: 'Unchanged (If-None-Match).' },
-          '404': problem('The bundle is not built here, or another version.'),
-        },
-      },
-    },
-    '/sdk/{version}/accord-elements.js': {
-      get: {
-        tags: ['system'],
-        summary: 'The same module under its version, cached as immutable for a year; another version is 404.',
-        security: [],
-        parameters: [{ name: 'version', in: 'path', required: true, schema: { type: 'string' }, description: 'The SDK version, e.g. 0.1.0.' }],
-        responses: {
-          '200': { description: 'JavaScript.' },
-          '304': { description: 'Unchanged (If-None-Match).' },
-          '404': problem('The bundle is not built here, or another version.'),
-        },
-      },
-    },
+    }),
+    '/openapi.json': systemGet('This OpenAPI 3.1 document.', { '200': { description: 'The document.' } }),
+    '/docs': systemGet(
+      'The API reference UI (Swagger UI) over this document; "Authorize" takes a bearer token, an x-api-key and Basic client credentials.',
+      htmlPage,
+    ),
+    '/sdk/accord-elements.js': systemGet(
+      'The web components <accord-consent-request> and <accord-consent-dashboard> with the SDK, as one ES module (ETag; any origin may load it).',
+      elementsModule,
+    ),
+    '/sdk/{version}/accord-elements.js': systemGet(
+      'The same module under its version, cached as immutable for a year; another version is 404.',
+      elementsModule,
+      [{ name: 'version', in: 'path', required: true, schema: { type: 'string' }, description: 'The SDK version, e.g. 0.1.0.' }],
+    ),
   },
 };
 

@@ -41,6 +41,14 @@ const read = (summary: string, responses: Record<string, unknown>, parameters: u
   parameters,
   responses: { ...responses, '401': e401, '503': e503 },
 });
+/**
+ * A collection of the application the console acts as, answered as the API it stands for: its list
+ * (any member) and its create (developer), of `item`s (the list described as `items`) from an `input` body.
+ */
+const appCollection = (c: { list: string; create: string; item: string; items: string; input: string }) => ({
+  get: read(c.list, { '200': json({ type: 'array', items: ref(c.item) }, c.items), '404': e404 }, [appIdParam]),
+  post: change(c.create, { '201': json(ref(c.item), 'Created.'), '400': e400, '404': e404 }, { parameters: [appIdParam], requestBody: body(c.input) }),
+});
 type QuerySchema = Parameters<typeof queryParameters>[0];
 
 export const consoleOpenApi: OpenApiFragment = {
@@ -217,36 +225,20 @@ export const consoleOpenApi: OpenApiFragment = {
         [appIdParam, { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } }],
       ),
     },
-    '/console/api/applications/{appId}/dataprocessing/dpgroups': {
-      get: read(
-        'The /dataprocessing/v0 API under the console, acting as the application (every /dataprocessing/v0 path works below …/dataprocessing; changes need developer).',
-        { '200': json({ type: 'array', items: ref('DpGroup') }, 'Groups.'), '404': e404 },
-        [appIdParam],
-      ),
-      post: change(
-        'Creates a group for the application (developer); as POST /dataprocessing/v0/dpgroups.',
-        { '201': json(ref('DpGroup'), 'Created.'), '400': e400, '404': e404 },
-        {
-          parameters: [appIdParam],
-          requestBody: body('DpGroupInput'),
-        },
-      ),
-    },
-    '/console/api/applications/{appId}/webhooks': {
-      get: read(
-        "The application's webhooks: the same answers as GET /webhooks/v0 for that application.",
-        { '200': json({ type: 'array', items: ref('Webhook') }, 'Webhooks.'), '404': e404 },
-        [appIdParam],
-      ),
-      post: change(
-        'Registers a webhook for the application (developer); as POST /webhooks/v0.',
-        { '201': json(ref('Webhook'), 'Created.'), '400': e400, '404': e404 },
-        {
-          parameters: [appIdParam],
-          requestBody: body('WebhookCreateRequest'),
-        },
-      ),
-    },
+    '/console/api/applications/{appId}/dataprocessing/dpgroups': appCollection({
+      list: 'The /dataprocessing/v0 API under the console, acting as the application (every /dataprocessing/v0 path works below …/dataprocessing; changes need developer).',
+      create: 'Creates a group for the application (developer); as POST /dataprocessing/v0/dpgroups.',
+      item: 'DpGroup',
+      items: 'Groups.',
+      input: 'DpGroupInput',
+    }),
+    '/console/api/applications/{appId}/webhooks': appCollection({
+      list: "The application's webhooks: the same answers as GET /webhooks/v0 for that application.",
+      create: 'Registers a webhook for the application (developer); as POST /webhooks/v0.',
+      item: 'Webhook',
+      items: 'Webhooks.',
+      input: 'WebhookCreateRequest',
+    }),
   },
   schemas: consoleSchemas,
 };

@@ -93,13 +93,14 @@ export async function* idleLimited<T>(body: AsyncIterable<T>, ms: number): Async
 
 /** The REST JSON of an import job. */
 export function importJson(job: consentimportv1.ImportJob) {
+  const { id, state, read, stored, duplicates, refused } = job;
   return {
-    id: job.id,
-    state: job.state,
-    read: job.read,
-    stored: job.stored,
-    duplicates: job.duplicates,
-    refused: job.refused,
+    id,
+    state,
+    read,
+    stored,
+    duplicates,
+    refused,
     errors: job.errors.map((e) => ({ line: e.line, field: e.field, detail: e.detail })),
     ...(job.failure ? { failure: job.failure } : {}),
     ...(job.createdAt ? { createdAt: job.createdAt.toISOString() } : {}),

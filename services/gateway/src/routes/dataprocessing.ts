@@ -58,19 +58,18 @@ export function textJson(t: pb.Text) {
   return { id: Number(t.id), value: t.value, language: t.language, type: t.type, createdAt: iso(t.createdAt), updatedAt: iso(t.updatedAt) };
 }
 
+/** The processing a specification describes, as a specification and each item of a view answer it (unset optionals: null). */
+function processingJson(p: Pick<pb.Spec, 'data' | 'purpose' | 'action' | 'sensitive' | 'location' | 'duration' | 'legalBasis' | 'externalHref'>) {
+  const { data, purpose, action, sensitive, location } = p;
+  return { data, purpose, action, sensitive, location, duration: p.duration ?? null, legalBasis: p.legalBasis || null, externalHref: p.externalHref || null };
+}
+
 export function specJson(s: pb.Spec) {
   return {
     id: s.id,
     groupId: s.groupId,
-    data: s.data,
-    purpose: s.purpose,
-    action: s.action,
-    sensitive: s.sensitive,
+    ...processingJson(s),
     consentTarget: s.consentTarget,
-    location: s.location,
-    duration: s.duration ?? null,
-    legalBasis: s.legalBasis || null,
-    externalHref: s.externalHref || null,
     texts: s.texts.map(textJson),
     version: s.version,
     reconsentSince: s.reconsentSince,
@@ -98,24 +97,18 @@ function versionJson(v: pb.SpecVersion) {
 }
 
 function itemJson(i: pb.ConsentRequestItem) {
+  const { specId, target, version, gpcApplied, consentMode } = i;
   return {
-    specId: i.specId,
-    target: i.target,
+    specId,
+    target,
     text: i.text ? textJson(i.text) : null,
-    data: i.data,
-    purpose: i.purpose,
-    action: i.action,
-    sensitive: i.sensitive,
-    location: i.location,
-    duration: i.duration ?? null,
-    legalBasis: i.legalBasis || null,
-    externalHref: i.externalHref || null,
-    version: i.version,
+    ...processingJson(i),
+    version,
     regime: { key: i.regime?.key ?? '*', model: i.regime?.model ?? 'opt-in', gpc: i.regime?.gpc || 'ignore' },
     preselected: i.preselected ?? null,
-    gpcApplied: i.gpcApplied,
+    gpcApplied,
     regimes: regimesJson(i.regimes),
-    consentMode: i.consentMode,
+    consentMode,
   };
 }
 
@@ -159,6 +152,14 @@ function viewParams(req: Request, res: Response, geoHeader: string | undefined):
   return { language: q.lang ?? '', textType: q.type ?? '', jurisdiction: q.jurisdiction ?? geo ?? '', gpc: q.gpc === true };
 }
 
+/** What a view of a group is about: the group, its title and caption, and the language they are in. */
+const viewHeadJson = (v: { groupId: string; title: string; caption: string; language: string }) => ({
+  groupId: v.groupId,
+  title: v.title,
+  caption: v.caption,
+  language: v.language || null,
+});
+
 /** The jurisdiction and signal a view answered for. */
 const viewSignalsJson = (v: { jurisdiction: string; gpc: boolean }) => ({ jurisdiction: v.jurisdiction || null, gpc: v.gpc });
 
@@ -181,6 +182,15 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
       res.status(204).end();
     });
   };
+  /** `writable` for a resource whose body is its fields (`names`): the update gets them and their mask, and answers as `json`. */
+  const writableFields = <F, T>(
+    path: string,
+    bodies: [string, string],
+    names: readonly string[],
+    update: (req: Request, fields: F, updateMask: string[]) => Promise<T>,
+    json: (t: T) => unknown,
+    remove: (req: Request) => Promise<unknown>,
+  ) => writable(path, bodies, async (req, res) => void res.json(json(await update(req, fieldsFrom<F>(req.body as Body, names), maskFrom(req, names)))), remove);
 
   // ---- groups ----
   r.post('/dpgroups', validateBody('DpGroupInput'), async (req, res) => {
@@ -196,18 +206,12 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   r.get('/dpgroups/:groupId', async (req, res) => {
     res.json(groupJson(await dp.getGroup({ accountId: req.auth!.accountId, id: param(req, 'groupId') })));
   });
-  writable(
+  writableFields(
     '/dpgroups/:groupId',
     ['DpGroupInput', 'DpGroupInput'],
-    async (req, res) => {
-      const g = await dp.updateGroup({
-        ...who(req),
-        id: param(req, 'groupId'),
-        fields: fieldsFrom(req.body as Body, GROUP_FIELDS),
-        updateMask: maskFrom(req, GROUP_FIELDS),
-      });
-      res.json(groupJson(g));
-    },
+    GROUP_FIELDS,
+    (req, fields: pb.GroupFields, updateMask) => dp.updateGroup({ ...who(req), id: param(req, 'groupId'), fields, updateMask }),
+    groupJson,
     (req) => dp.deleteGroup({ ...who(req), id: param(req, 'groupId') }),
   );
 
@@ -237,14 +241,7 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   r.get('/dpgroups/:groupId/consent-request', validateQuery('DpViewQuery'), async (req, res) => {
     const out = await dp.getConsentRequest({ accountId: req.auth!.accountId, groupId: param(req, 'groupId'), ...viewParams(req, res, geoHeader) });
     if (geoHeader) res.setHeader('Vary', geoHeader);
-    res.json({
-      groupId: out.groupId,
-      title: out.title,
-      caption: out.caption,
-      language: out.language || null,
-      ...viewSignalsJson(out),
-      items: out.items.map(itemJson),
-    });
+    res.json({ ...viewHeadJson(out), ...viewSignalsJson(out), items: out.items.map(itemJson) });
   });
 
   r.get('/dpgroups/:groupId/dashboard', validateQuery('DpDashboardQuery'), async (req, res) => {
@@ -258,10 +255,7 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
     });
     if (geoHeader) res.setHeader('Vary', geoHeader);
     res.json({
-      groupId: out.groupId,
-      title: out.title,
-      caption: out.caption,
-      language: out.language || null,
+      ...viewHeadJson(out),
       subject: out.subject,
       issuer: out.issuer,
       ...viewSignalsJson(out),
@@ -344,19 +338,12 @@ export function dataprocessingRoutes(ctx: GatewayContext): Router {
   r.get('/dpspecs/:specId/texts/:textId', async (req, res) => {
     res.json(textJson(await dp.getText({ accountId: req.auth!.accountId, specId: param(req, 'specId'), textId: param(req, 'textId') })));
   });
-  writable(
+  writableFields(
     '/dpspecs/:specId/texts/:textId',
     ['DpTextPatchRequest', 'DpTextCreateRequest'],
-    async (req, res) => {
-      const t = await dp.updateText({
-        ...who(req),
-        specId: param(req, 'specId'),
-        textId: param(req, 'textId'),
-        fields: fieldsFrom(req.body as Body, TEXT_FIELDS),
-        updateMask: maskFrom(req, TEXT_FIELDS),
-      });
-      res.json(textJson(t));
-    },
+    TEXT_FIELDS,
+    (req, fields: pb.TextFields, updateMask) => dp.updateText({ ...who(req), specId: param(req, 'specId'), textId: param(req, 'textId'), fields, updateMask }),
+    textJson,
     (req) => dp.deleteText({ ...who(req), specId: param(req, 'specId'), textId: param(req, 'textId') }),
   );
 

@@ -196,33 +196,27 @@ function required(values: Record<string, unknown>, name: string, command: string
   return v.trim();
 }
 
+/** parseArgs options `--name <value>`. */
+const stringOptions = <N extends string>(...names: N[]) => Object.fromEntries(names.map((n) => [n, { type: 'string' }])) as { [K in N]: { type: 'string' } };
+/** parseArgs options `--name`, false when absent. */
+const flagOptions = <N extends string>(...names: N[]) =>
+  Object.fromEntries(names.map((n) => [n, { type: 'boolean', default: false }])) as { [K in N]: { type: 'boolean'; default: false } };
+
+/** The options of `limits`, by the AccountLimits field each sets. */
+const LIMIT_OPTIONS = {
+  rate: 'requestsPerSecond',
+  burst: 'burst',
+  'app-rate': 'appRequestsPerSecond',
+  'app-burst': 'appBurst',
+  'events-per-request': 'maxEventsPerRequest',
+  'events-per-day': 'maxEventsPerDay',
+} as const;
+
 /** The options of every command (node:util parseArgs); each command reads its own. */
 const OPTIONS = {
-  account: { type: 'string' },
-  app: { type: 'string' },
-  scopes: { type: 'string' },
-  client: { type: 'string' },
-  rate: { type: 'string' },
-  burst: { type: 'string' },
-  'app-rate': { type: 'string' },
-  'app-burst': { type: 'string' },
-  'events-per-request': { type: 'string' },
-  'events-per-day': { type: 'string' },
-  clear: { type: 'boolean', default: false },
-  origins: { type: 'string' },
-  member: { type: 'string' },
-  role: { type: 'string' },
-  json: { type: 'boolean', default: false },
-  since: { type: 'string' },
-  until: { type: 'string' },
-  target: { type: 'string' },
-  subject: { type: 'string' },
-  cursor: { type: 'string' },
-  output: { type: 'string' },
-  gzip: { type: 'boolean', default: false },
-  resume: { type: 'boolean', default: false },
-  quiet: { type: 'boolean', default: false },
-  links: { type: 'boolean', default: false },
+  ...stringOptions('account', 'app', 'scopes', 'client', 'origins', 'member', 'role', 'since', 'until', 'target', 'subject', 'cursor', 'output'),
+  ...stringOptions(...(Object.keys(LIMIT_OPTIONS) as Array<keyof typeof LIMIT_OPTIONS>)),
+  ...flagOptions('clear', 'json', 'gzip', 'resume', 'quiet', 'links'),
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -462,15 +456,6 @@ async function runExportCommand(values: Values, io: AdminIO): Promise<number> {
     return 1;
   }
 }
-
-const LIMIT_OPTIONS = {
-  rate: 'requestsPerSecond',
-  burst: 'burst',
-  'app-rate': 'appRequestsPerSecond',
-  'app-burst': 'appBurst',
-  'events-per-request': 'maxEventsPerRequest',
-  'events-per-day': 'maxEventsPerDay',
-} as const;
 
 function limitArgs(values: Values, command: string): limitsv1.SetAccountLimitsRequest {
   const limits: limitsv1.AccountLimits = {};

@@ -1,23 +1,13 @@
-import { InvalidArgumentError } from '@accord/common';
+import { invalidFieldsOf } from '@accord/testkit';
 import { AddressPolicy } from './address-policy';
 import { validateWebhookFields } from './webhook-input';
 
 const closed = new AddressPolicy();
 
-function fieldsOf(fn: () => void): string[] {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof InvalidArgumentError) return err.fields.map((f) => f.field);
-    throw err;
-  }
-  return [];
-}
-
 describe('webhook input validation', () => {
   it('accepts a public https URL, known events and ordinary headers', () => {
     expect(
-      fieldsOf(() =>
+      invalidFieldsOf(() =>
         validateWebhookFields(
           { url: 'https://hooks.example.com/x?y=1', events: ['consent'], headers: { Authorization: 'Bearer abc', 'X-Tenant': 't 1' } },
           closed,
@@ -27,7 +17,7 @@ describe('webhook input validation', () => {
   });
 
   it.each(['not a url', '/relative', 'ftp://example.com/', 'javascript:alert(1)', 'https://user:pw@example.com/'])('refuses the URL %s', (url) => {
-    expect(fieldsOf(() => validateWebhookFields({ url }, closed))).toEqual(['/url']);
+    expect(invalidFieldsOf(() => validateWebhookFields({ url }, closed))).toEqual(['/url']);
   });
 
   it.each([
@@ -40,39 +30,43 @@ describe('webhook input validation', () => {
     'http://[::ffff:127.0.0.1]/',
     'http://localhost:3000/',
   ])('refuses %s under the closed (production) policy', (url) => {
-    expect(fieldsOf(() => validateWebhookFields({ url }, closed))).toEqual(['/url']);
+    expect(invalidFieldsOf(() => validateWebhookFields({ url }, closed))).toEqual(['/url']);
   });
 
   it('accepts loopback when the allow-list opens it', () => {
-    expect(fieldsOf(() => validateWebhookFields({ url: 'http://127.0.0.1:9/' }, new AddressPolicy(['127.0.0.0/8'])))).toEqual([]);
+    expect(invalidFieldsOf(() => validateWebhookFields({ url: 'http://127.0.0.1:9/' }, new AddressPolicy(['127.0.0.0/8'])))).toEqual([]);
   });
 
   it('requires a non-empty list of known, subscribable event types, naming the bad entry', () => {
-    expect(fieldsOf(() => validateWebhookFields({ events: [] }, closed))).toEqual(['/events']);
-    expect(fieldsOf(() => validateWebhookFields({ events: ['consent', 'consnt'] }, closed))).toEqual(['/events/1']);
-    expect(fieldsOf(() => validateWebhookFields({ events: ['ping'] }, closed))).toEqual(['/events/0']);
+    expect(invalidFieldsOf(() => validateWebhookFields({ events: [] }, closed))).toEqual(['/events']);
+    expect(invalidFieldsOf(() => validateWebhookFields({ events: ['consent', 'consnt'] }, closed))).toEqual(['/events/1']);
+    expect(invalidFieldsOf(() => validateWebhookFields({ events: ['ping'] }, closed))).toEqual(['/events/0']);
   });
 
   it.each(['Content-Type', 'host', 'Transfer-Encoding', 'Connection', 'webhook-signature', 'Webhook-Id', 'webhook-anything', 'Content-Length'])(
     'refuses overriding %s',
     (name) => {
-      expect(fieldsOf(() => validateWebhookFields({ headers: { [name]: 'x' } }, closed))).toEqual([`/headers/${name}`]);
+      expect(invalidFieldsOf(() => validateWebhookFields({ headers: { [name]: 'x' } }, closed))).toEqual([`/headers/${name}`]);
     },
   );
 
   it('refuses invalid header names and values, naming the header', () => {
-    expect(fieldsOf(() => validateWebhookFields({ headers: { 'bad name': 'x' } }, closed))).toEqual(['/headers/bad name']);
-    expect(fieldsOf(() => validateWebhookFields({ headers: { 'X-A': 'line\r\nInjected: 1' } }, closed))).toEqual(['/headers/X-A']);
-    expect(fieldsOf(() => validateWebhookFields({ headers: { 'X-A': 'a'.repeat(2000) } }, closed))).toEqual(['/headers/X-A']);
-    expect(fieldsOf(() => validateWebhookFields({ headers: { 'X-A': '1', 'x-a': '2' } }, closed))).toEqual(['/headers/x-a']);
+    expect(invalidFieldsOf(() => validateWebhookFields({ headers: { 'bad name': 'x' } }, closed))).toEqual(['/headers/bad name']);
+    expect(invalidFieldsOf(() => validateWebhookFields({ headers: { 'X-A': 'line\r\nInjected: 1' } }, closed))).toEqual(['/headers/X-A']);
+    expect(invalidFieldsOf(() => validateWebhookFields({ headers: { 'X-A': 'a'.repeat(2000) } }, closed))).toEqual(['/headers/X-A']);
+    expect(invalidFieldsOf(() => validateWebhookFields({ headers: { 'X-A': '1', 'x-a': '2' } }, closed))).toEqual(['/headers/x-a']);
   });
 
   it('bounds the number of headers', () => {
     const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v']));
-    expect(fieldsOf(() => validateWebhookFields({ headers: many }, closed))).toEqual(['/headers']);
+    expect(invalidFieldsOf(() => validateWebhookFields({ headers: many }, closed))).toEqual(['/headers']);
   });
 
   it('lists every problem at once', () => {
-    expect(fieldsOf(() => validateWebhookFields({ url: 'nope', events: [], headers: { Host: 'x' } }, closed))).toEqual(['/url', '/events', '/headers/Host']);
+    expect(invalidFieldsOf(() => validateWebhookFields({ url: 'nope', events: [], headers: { Host: 'x' } }, closed))).toEqual([
+      '/url',
+      '/events',
+      '/headers/Host',
+    ]);
   });
 });

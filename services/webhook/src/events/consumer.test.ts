@@ -5,8 +5,8 @@ const headers = (h: Record<string, string>) => ({ get: (k: string) => h[k] ?? ''
 const proto = headers({ 'Content-Type': CONSENT_BUS_CONTENT_TYPE });
 const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 
-const ev: consentv1.ConsentEvent = {
-  id: '0193a5c2f1e8000000a1b2c3d4e5f601',
+/** The event's fields that read the same in the message and in its JSON. */
+const fields = {
   subject: 'user-1',
   issuer: 'https://shop.example',
   target: 'https://shop.example/privacy',
@@ -14,10 +14,10 @@ const ev: consentv1.ConsentEvent = {
   scope: 'default',
   action: true,
   token: 'ABC123',
-  createdAt: new Date('2026-11-20T10:15:01.123Z'),
   appId: 'app',
   targetVersion: 2,
 };
+const ev: consentv1.ConsentEvent = { id: '0193a5c2f1e8000000a1b2c3d4e5f601', ...fields, createdAt: new Date('2026-11-20T10:15:01.123Z') };
 
 /** The JSON envelope the previous release published for `ev` (its toJson as `data`). */
 const previousRelease = {
@@ -26,19 +26,7 @@ const previousRelease = {
   accountId: 'acc',
   appId: 'app',
   occurredAt: '2026-11-20T10:15:01.123Z',
-  data: {
-    id: ev.id,
-    subject: 'user-1',
-    issuer: 'https://shop.example',
-    target: 'https://shop.example/privacy',
-    source: 'web',
-    scope: 'default',
-    action: true,
-    token: 'ABC123',
-    createdAt: '2026-11-20T10:15:01.123Z',
-    appId: 'app',
-    targetVersion: 2,
-  },
+  data: { id: ev.id, ...fields, createdAt: '2026-11-20T10:15:01.123Z' },
 };
 
 describe('reading event messages', () => {

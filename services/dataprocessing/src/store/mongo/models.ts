@@ -1,4 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema, type Connection, type Model, type SchemaDefinition } from 'mongoose';
+import { collectionSchema, nullableFields, requiredFields } from '@accord/common';
 
 /**
  * Collections of the dataprocessing service. Ids are strings (ObjectId hex, so that sorting by
@@ -89,90 +90,52 @@ export interface SpecVersionDoc {
   deletedAt: Date | null;
 }
 
-// `type` is a field name here, so it must be declared as { type: String }.
+// `type` is a field name here, so it must be declared as { type: String } (as requiredFields does).
 const textSchema = new Schema<TextDoc>(
-  {
-    id: { type: Number, required: true },
-    value: { type: String, required: true },
-    language: { type: String, required: true },
-    type: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
-  },
+  requiredFields({ id: Number, value: String, language: String, type: String, createdAt: Date, updatedAt: Date }) as SchemaDefinition<TextDoc>,
   { _id: false },
 );
 
 const specFields = {
-  data: { type: String, required: true },
-  purpose: { type: String, required: true },
-  action: { type: String, required: true },
-  sensitive: { type: Boolean, required: true },
-  consentTarget: { type: Boolean, required: true },
-  location: { type: String, required: true },
-  duration: { type: Number, default: null },
-  legalBasis: { type: String, default: null },
-  externalHref: { type: String, default: null },
+  ...requiredFields({ data: String, purpose: String, action: String, sensitive: Boolean, consentTarget: Boolean, location: String }),
+  ...nullableFields({ duration: Number, legalBasis: String, externalHref: String }),
   consentValidityDays: { type: Number },
   regimes: { type: Schema.Types.Mixed },
   consentMode: { type: [String], default: undefined },
-} as const;
+};
 
-const groupSchema = new Schema<GroupDoc>(
-  {
-    _id: { type: String, required: true },
-    accountId: { type: String, required: true },
-    appId: { type: String, required: true },
-    name: { type: String, default: '' },
-    description: { type: String, default: '' },
-    purpose: { type: String, default: '' },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
-    deletedAt: { type: Date, default: null },
-  },
-  { collection: 'dpgroups', versionKey: false },
-);
+const groupSchema = collectionSchema<GroupDoc>('dpgroups', {
+  ...requiredFields({ accountId: String, appId: String }),
+  name: { type: String, default: '' },
+  description: { type: String, default: '' },
+  purpose: { type: String, default: '' },
+  ...requiredFields({ createdAt: Date, updatedAt: Date }),
+  ...nullableFields({ deletedAt: Date }),
+});
 groupSchema.index({ accountId: 1, deletedAt: 1, _id: 1 });
 
-const specSchema = new Schema<SpecDoc>(
-  {
-    _id: { type: String, required: true },
-    accountId: { type: String, required: true },
-    groupId: { type: String, required: true },
-    appId: { type: String, required: true },
-    ...specFields,
-    texts: { type: [textSchema], default: [] },
-    nextTextId: { type: Number, required: true },
-    version: { type: Number, required: true },
-    reconsentSince: { type: Number },
-    renewalPending: { type: Number },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
-    deletedAt: { type: Date, default: null },
-  },
-  { collection: 'dpspecs', versionKey: false },
-);
+const specSchema = collectionSchema<SpecDoc>('dpspecs', {
+  ...requiredFields({ accountId: String, groupId: String, appId: String }),
+  ...specFields,
+  texts: { type: [textSchema], default: [] },
+  ...requiredFields({ nextTextId: Number, version: Number }),
+  reconsentSince: { type: Number },
+  renewalPending: { type: Number },
+  ...requiredFields({ createdAt: Date, updatedAt: Date }),
+  ...nullableFields({ deletedAt: Date }),
+});
 specSchema.index({ accountId: 1, groupId: 1, deletedAt: 1, _id: 1 });
 // The consent service polls for unacknowledged material changes: an idle poll seeks an empty index.
 specSchema.index({ renewalPending: 1 }, { name: 'renewal_pending', sparse: true });
 
-const specVersionSchema = new Schema<SpecVersionDoc>(
-  {
-    _id: { type: String, required: true },
-    accountId: { type: String, required: true },
-    specId: { type: String, required: true },
-    version: { type: Number, required: true },
-    createdAt: { type: Date, required: true },
-    appId: { type: String, required: true },
-    groupId: { type: String, required: true },
-    specCreatedAt: { type: Date, required: true },
-    reconsentSince: { type: Number },
-    state: { type: new Schema(specFields, { _id: false }), required: true },
-    texts: { type: [textSchema], default: [] },
-    nextTextId: { type: Number, required: true },
-    deletedAt: { type: Date, default: null },
-  },
-  { collection: 'dpspecversions', versionKey: false },
-);
+const specVersionSchema = collectionSchema<SpecVersionDoc>('dpspecversions', {
+  ...requiredFields({ accountId: String, specId: String, version: Number, createdAt: Date, appId: String, groupId: String, specCreatedAt: Date }),
+  reconsentSince: { type: Number },
+  state: { type: new Schema(specFields, { _id: false }), required: true },
+  texts: { type: [textSchema], default: [] },
+  ...requiredFields({ nextTextId: Number }),
+  ...nullableFields({ deletedAt: Date }),
+});
 // One document per (spec, version): the primary key (and this unique index) is what serialises
 // concurrent changes of a specification, and keeps every state of it (app/registry.ts).
 specVersionSchema.index({ specId: 1, version: 1 }, { unique: true });

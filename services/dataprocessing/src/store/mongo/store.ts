@@ -166,36 +166,26 @@ function toState(d: SpecFieldsDoc): SpecState {
   };
 }
 
+/** A specification's record from its document (its state's fields at the top level, as `toState` reads them). */
 function toSpec(d: SpecDoc): SpecRecord {
+  const { _id: id, accountId, groupId, appId, nextTextId, version, createdAt, updatedAt } = d;
   return {
-    id: d._id,
-    accountId: d.accountId,
-    groupId: d.groupId,
-    appId: d.appId,
+    id,
+    accountId,
+    groupId,
+    appId,
     ...toState(d),
     texts: toTexts(d.texts),
-    nextTextId: d.nextTextId,
-    version: d.version,
+    nextTextId,
+    version,
     reconsentSince: d.reconsentSince ?? 1,
-    createdAt: d.createdAt,
-    updatedAt: d.updatedAt,
+    createdAt,
+    updatedAt,
     deletedAt: d.deletedAt ?? null,
   };
 }
 
-function versionFromDoc(d: SpecVersionDoc): SpecVersionRecord {
-  return {
-    accountId: d.accountId,
-    specId: d.specId,
-    version: d.version,
-    createdAt: d.createdAt,
-    appId: d.appId,
-    groupId: d.groupId,
-    specCreatedAt: d.specCreatedAt,
-    reconsentSince: d.reconsentSince ?? 1,
-    state: toState(d.state),
-    texts: toTexts(d.texts),
-    nextTextId: d.nextTextId,
-    deletedAt: d.deletedAt ?? null,
-  };
+/** A version's record from its document (`_id` is `<specId>:<version>`, both also fields of their own). */
+function versionFromDoc({ _id, reconsentSince, state, texts, deletedAt, ...rest }: SpecVersionDoc): SpecVersionRecord {
+  return { ...rest, reconsentSince: reconsentSince ?? 1, state: toState(state), texts: toTexts(texts), deletedAt: deletedAt ?? null };
 }

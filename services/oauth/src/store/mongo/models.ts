@@ -1,4 +1,5 @@
-import { Schema, type Connection, type Model } from 'mongoose';
+import type { Connection } from 'mongoose';
+import { collectionSchema, nullableFields, requiredFields } from '@accord/common';
 import { LIMIT_FIELDS, type AccountLimits } from '../../domain/limits';
 import type { Account, Application, ConsoleLink, ConsoleSession, Member, TokenFamily } from '../../app/ports';
 
@@ -21,135 +22,62 @@ export interface DailyUsageDoc {
   expiresAt: Date;
 }
 
-const accountSchema = new Schema<AccountDoc>(
-  {
-    _id: { type: String, required: true },
-    name: { type: String, required: true },
-    apiKeyHash: { type: String, required: true },
-    apiKeyEnc: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-    previousApiKeyHash: { type: String, default: null },
-    previousApiKeyExpiresAt: { type: Date, default: null },
-    apiKeyRotatedAt: { type: Date, default: null },
-  },
-  { collection: 'accounts', versionKey: false },
-);
+const accountSchema = collectionSchema<AccountDoc>('accounts', {
+  ...requiredFields({ name: String, apiKeyHash: String, apiKeyEnc: String, createdAt: Date }),
+  ...nullableFields({ previousApiKeyHash: String, previousApiKeyExpiresAt: Date, apiKeyRotatedAt: Date }),
+});
 accountSchema.index({ name: 1 }, { unique: true });
 accountSchema.index({ apiKeyHash: 1 }, { unique: true });
 accountSchema.index({ previousApiKeyHash: 1 }, { sparse: true });
 
-const applicationSchema = new Schema<ApplicationDoc>(
-  {
-    _id: { type: String, required: true },
-    accountId: { type: String, required: true },
-    name: { type: String, required: true },
-    clientId: { type: String, required: true },
-    secretHash: { type: String, required: true },
-    scopes: { type: [String], required: true },
-    createdAt: { type: Date, required: true },
-    allowedOrigins: { type: [String], default: undefined },
-    disabledAt: { type: Date, default: null },
-    previousSecretHash: { type: String, default: null },
-    previousSecretExpiresAt: { type: Date, default: null },
-    secretRotatedAt: { type: Date, default: null },
-  },
-  { collection: 'applications', versionKey: false },
-);
+const applicationSchema = collectionSchema<ApplicationDoc>('applications', {
+  ...requiredFields({ accountId: String, name: String, clientId: String, secretHash: String, scopes: [String], createdAt: Date }),
+  allowedOrigins: { type: [String], default: undefined },
+  ...nullableFields({ disabledAt: Date, previousSecretHash: String, previousSecretExpiresAt: Date, secretRotatedAt: Date }),
+});
 applicationSchema.index({ clientId: 1 }, { unique: true });
 applicationSchema.index({ secretHash: 1 }, { unique: true });
 applicationSchema.index({ accountId: 1, createdAt: 1 });
 applicationSchema.index({ allowedOrigins: 1 });
 
 // The index on expiresAt is created by ensureExpiry (TTL where the server has it).
-const tokenFamilySchema = new Schema<TokenFamilyDoc>(
-  {
-    _id: { type: String, required: true },
-    clientId: { type: String, required: true },
-    applicationId: { type: String, required: true },
-    accountId: { type: String, required: true },
-    scopes: { type: [String], required: true },
-    gen: { type: Number, required: true },
-    createdAt: { type: Date, required: true },
-    expiresAt: { type: Date, required: true },
-    revokedAt: { type: Date, default: null },
-    revokedReason: { type: String, default: null },
-  },
-  { collection: 'token_families', versionKey: false },
-);
+const tokenFamilySchema = collectionSchema<TokenFamilyDoc>('token_families', {
+  ...requiredFields({ clientId: String, applicationId: String, accountId: String, scopes: [String], gen: Number, createdAt: Date, expiresAt: Date }),
+  ...nullableFields({ revokedAt: Date, revokedReason: String }),
+});
 tokenFamilySchema.index({ clientId: 1 });
 tokenFamilySchema.index({ accountId: 1, clientId: 1, createdAt: -1 });
 
-const memberSchema = new Schema<MemberDoc>(
-  {
-    _id: { type: String, required: true },
-    accountId: { type: String, required: true },
-    name: { type: String, required: true },
-    role: { type: String, required: true },
-    subject: { type: String, default: null },
-    createdAt: { type: Date, required: true },
-  },
-  { collection: 'console_members', versionKey: false },
-);
+const memberSchema = collectionSchema<MemberDoc>('console_members', {
+  ...requiredFields({ accountId: String, name: String, role: String }),
+  ...nullableFields({ subject: String }),
+  ...requiredFields({ createdAt: Date }),
+});
 memberSchema.index({ accountId: 1, name: 1 }, { unique: true });
 memberSchema.index({ subject: 1 }, { sparse: true });
 
-const linkSchema = new Schema<ConsoleLinkDoc>(
-  {
-    _id: { type: String, required: true },
-    accountId: { type: String, required: true },
-    memberId: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-    expiresAt: { type: Date, required: true },
-    usedAt: { type: Date, default: null },
-  },
-  { collection: 'console_links', versionKey: false },
-);
+const linkSchema = collectionSchema<ConsoleLinkDoc>('console_links', {
+  ...requiredFields({ accountId: String, memberId: String, createdAt: Date, expiresAt: Date }),
+  ...nullableFields({ usedAt: Date }),
+});
 
-const sessionSchema = new Schema<ConsoleSessionDoc>(
-  {
-    _id: { type: String, required: true },
-    sessionId: { type: String, required: true },
-    accountId: { type: String, required: true },
-    memberId: { type: String, required: true },
-    csrfToken: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-    expiresAt: { type: Date, required: true },
-    idleTimeoutMs: { type: Number, required: true },
-    lastSeenAt: { type: Date, required: true },
-    revokedAt: { type: Date, default: null },
-    userAgent: { type: String, default: '' },
-  },
-  { collection: 'console_sessions', versionKey: false },
-);
+const sessionSchema = collectionSchema<ConsoleSessionDoc>('console_sessions', {
+  ...requiredFields({ sessionId: String, accountId: String, memberId: String, csrfToken: String, createdAt: Date, expiresAt: Date }),
+  ...requiredFields({ idleTimeoutMs: Number, lastSeenAt: Date }),
+  ...nullableFields({ revokedAt: Date }),
+  userAgent: { type: String, default: '' },
+});
 sessionSchema.index({ accountId: 1, memberId: 1 });
 
-const limitsSchema = new Schema<AccountLimitsDoc>(
-  {
-    _id: { type: String, required: true },
-    ...Object.fromEntries(LIMIT_FIELDS.map((f) => [f, { type: Number }])),
-    updatedAt: { type: Date, required: true },
-  },
-  { collection: 'account_limits', versionKey: false },
-);
+const limitsSchema = collectionSchema<AccountLimitsDoc>('account_limits', {
+  ...Object.fromEntries(LIMIT_FIELDS.map((f) => [f, { type: Number }])),
+  ...requiredFields({ updatedAt: Date }),
+});
 
-const usageSchema = new Schema<DailyUsageDoc>(
-  { _id: { type: String, required: true }, events: { type: Number, required: true }, expiresAt: { type: Date, required: true } },
-  { collection: 'account_daily_usage', versionKey: false },
-);
-
-export interface OAuthModels {
-  accounts: Model<AccountDoc>;
-  applications: Model<ApplicationDoc>;
-  tokenFamilies: Model<TokenFamilyDoc>;
-  members: Model<MemberDoc>;
-  links: Model<ConsoleLinkDoc>;
-  sessions: Model<ConsoleSessionDoc>;
-  limits: Model<AccountLimitsDoc>;
-  usage: Model<DailyUsageDoc>;
-}
+const usageSchema = collectionSchema<DailyUsageDoc>('account_daily_usage', requiredFields({ events: Number, expiresAt: Date }));
 
 /** Defines the oauth service's models on its own connection (never the global mongoose). */
-export function defineModels(conn: Connection): OAuthModels {
+export function defineModels(conn: Connection) {
   return {
     accounts: conn.model<AccountDoc>('Account', accountSchema),
     applications: conn.model<ApplicationDoc>('Application', applicationSchema),
@@ -161,3 +89,5 @@ export function defineModels(conn: Connection): OAuthModels {
     usage: conn.model<DailyUsageDoc>('AccountDailyUsage', usageSchema),
   };
 }
+
+export type OAuthModels = ReturnType<typeof defineModels>;

@@ -195,34 +195,23 @@ function fromHashed<T extends { _id: string }>(doc: T | null): (Omit<T, '_id'> &
   return { hash: _id, ...rest };
 }
 
-function toAccount(d: AccountDoc | null): Account | undefined {
-  if (!d) return undefined;
-  return {
-    id: d._id,
-    name: d.name,
-    apiKeyHash: d.apiKeyHash,
-    apiKeyEnc: d.apiKeyEnc,
-    createdAt: d.createdAt,
-    previousApiKeyHash: d.previousApiKeyHash ?? null,
-    previousApiKeyExpiresAt: d.previousApiKeyExpiresAt ?? null,
-    apiKeyRotatedAt: d.apiKeyRotatedAt ?? null,
-  };
+/**
+ * `rec` with each of `keys` null where its document has none: fields added after the first
+ * documents were written (the schema's `default: null` applies to new documents only).
+ */
+function withNulls<T extends object, K extends keyof T>(rec: T, keys: readonly K[]): T {
+  const out = { ...rec };
+  for (const k of keys) out[k] ??= null as T[K];
+  return out;
 }
 
+function toAccount(d: AccountDoc | null): Account | undefined {
+  const a = fromDoc(d);
+  return a && withNulls(a, ['previousApiKeyHash', 'previousApiKeyExpiresAt', 'apiKeyRotatedAt']);
+}
+
+/** An application from its document (`allowedOrigins` is absent on applications that never had any). */
 function toApplication(d: ApplicationDoc | null): Application | undefined {
-  if (!d) return undefined;
-  return {
-    id: d._id,
-    accountId: d.accountId,
-    name: d.name,
-    clientId: d.clientId,
-    secretHash: d.secretHash,
-    scopes: d.scopes,
-    createdAt: d.createdAt,
-    allowedOrigins: d.allowedOrigins ?? [],
-    disabledAt: d.disabledAt ?? null,
-    previousSecretHash: d.previousSecretHash ?? null,
-    previousSecretExpiresAt: d.previousSecretExpiresAt ?? null,
-    secretRotatedAt: d.secretRotatedAt ?? null,
-  };
+  const a = fromDoc(d);
+  return a && withNulls({ ...a, allowedOrigins: a.allowedOrigins ?? [] }, ['disabledAt', 'previousSecretHash', 'previousSecretExpiresAt', 'secretRotatedAt']);
 }

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { collectionSchema, nullableFields, requiredFields } from '@accord/common';
 import type { Attempt, Delivery, Secret, Webhook } from '../../app/ports';
 
 /** A webhook as a document: `_id` is its id; headers are kept as pairs, so any valid header name is a valid document (no dots/dollars issue). */
@@ -34,56 +35,36 @@ export function defineModels(conn: Connection): Models {
     { secret: { type: String, required: true }, createdAt: { type: Date, required: true }, expiresAt: { type: Date, default: null } },
     { _id: false },
   );
-  const webhook = new Schema<WebhookDoc>(
+  const webhook = collectionSchema<WebhookDoc>(
+    'webhooks',
     {
-      _id: { type: Number, required: true },
-      accountId: { type: String, required: true },
-      appId: { type: String, required: true },
-      url: { type: String, required: true },
-      events: { type: [String], required: true },
+      ...requiredFields({ accountId: String, appId: String, url: String, events: [String] }),
       headers: { type: [new Schema({ name: String, value: String }, { _id: false })], default: [] },
       secrets: { type: [secret], required: true },
       disabled: { type: Boolean, default: false },
       disabledReason: { type: String, default: '' },
-      createdAt: { type: Date, required: true },
-      updatedAt: { type: Date, required: true },
+      ...requiredFields({ createdAt: Date, updatedAt: Date }),
     },
-    { collection: 'webhooks', versionKey: false },
+    Number,
   );
   webhook.index({ accountId: 1, appId: 1, _id: 1 });
 
   const attempt = new Schema<Attempt>({ at: Date, statusCode: Number, latencyMs: Number, error: String }, { _id: false });
-  const delivery = new Schema<DeliveryDoc>(
-    {
-      _id: { type: String, required: true },
-      webhookId: { type: Number, required: true },
-      accountId: { type: String, required: true },
-      appId: { type: String, required: true },
-      eventId: { type: String, required: true },
-      eventType: { type: String, required: true },
-      body: { type: String, required: true },
-      status: { type: String, required: true, enum: ['pending', 'succeeded', 'failed'] },
-      failedAttempts: { type: Number, default: 0 },
-      attempts: { type: [attempt], default: [] },
-      nextAttemptAt: { type: Date, default: null },
-      leaseToken: { type: String, default: null },
-      createdAt: { type: Date, required: true },
-      updatedAt: { type: Date, required: true },
-      traceparent: { type: String },
-    },
-    { collection: 'webhook_deliveries', versionKey: false },
-  );
+  const delivery = collectionSchema<DeliveryDoc>('webhook_deliveries', {
+    ...requiredFields({ webhookId: Number, accountId: String, appId: String, eventId: String, eventType: String, body: String }),
+    status: { type: String, required: true, enum: ['pending', 'succeeded', 'failed'] },
+    failedAttempts: { type: Number, default: 0 },
+    attempts: { type: [attempt], default: [] },
+    ...nullableFields({ nextAttemptAt: Date, leaseToken: String }),
+    ...requiredFields({ createdAt: Date, updatedAt: Date }),
+    traceparent: { type: String },
+  });
   delivery.index({ webhookId: 1, createdAt: -1, _id: -1 });
 
-  const queue = new Schema<QueueDoc>(
-    {
-      _id: { type: String, required: true },
-      webhookId: { type: Number, required: true },
-      dueAt: { type: Date, required: true },
-      leaseToken: { type: String, default: null },
-    },
-    { collection: 'webhook_delivery_queue', versionKey: false },
-  );
+  const queue = collectionSchema<QueueDoc>('webhook_delivery_queue', {
+    ...requiredFields({ webhookId: Number, dueAt: Date }),
+    ...nullableFields({ leaseToken: String }),
+  });
   queue.index({ dueAt: 1 });
   queue.index({ webhookId: 1 });
 
