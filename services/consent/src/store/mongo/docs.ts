@@ -1,4 +1,5 @@
 import { isDuplicateKey, mapLimit } from '@accord/common';
+import type { ExportFilter } from '../../app/ports';
 import { withSignals, type ConsentEvent, type Signals } from '../../domain/consent';
 import { driverCollection, type CurrentDoc, type CurrentEvent, type EventDoc, type Models } from './models';
 
@@ -23,6 +24,15 @@ export function toDoc(ev: ConsentEvent): EventDoc {
   if (ev.expiresAt !== undefined) doc.expiresAt = ev.expiresAt;
   if (ev.importedAt !== undefined) doc.importedAt = ev.importedAt;
   return withSignals(doc, ev);
+}
+
+/** An export's id bounds as a condition on `_id` (ExportFilter: `after` and `before` exclusive, `from` inclusive); undefined without bounds. */
+export function idBounds(q: Pick<ExportFilter, 'after' | 'from' | 'before'>): Record<string, string> | undefined {
+  const id: Record<string, string> = {};
+  if (q.after !== undefined) id.$gt = q.after;
+  if (q.from !== undefined) id.$gte = q.from;
+  if (q.before !== undefined) id.$lt = q.before;
+  return Object.keys(id).length ? id : undefined;
 }
 
 /** The signals a document (an event, or a current state's copy) holds, absent ones absent. */

@@ -2,6 +2,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
 import type { LinkStore } from '../../app/ports';
 import { isDuplicateKey } from '@accord/common';
 import type { LinkEvent } from '../../domain/link';
+import { idBounds } from './docs';
 import { driverCollection } from './models';
 
 /**
@@ -170,11 +171,8 @@ export function mongoLinkStore(model: Model<LinkDoc>): LinkStore {
     async exportPage(q) {
       const base: Record<string, unknown> = { accountId: q.accountId };
       if (q.appId !== undefined) base.appId = q.appId;
-      const id: Record<string, string> = {};
-      if (q.after !== undefined) id.$gt = q.after;
-      if (q.from !== undefined) id.$gte = q.from;
-      if (q.before !== undefined) id.$lt = q.before;
-      if (Object.keys(id).length) base._id = id;
+      const id = idBounds(q);
+      if (id) base._id = id;
       const filter =
         q.subject === undefined
           ? base
