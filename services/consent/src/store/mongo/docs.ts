@@ -1,6 +1,6 @@
 import { isDuplicateKey, mapLimit } from '@accord/common';
 import type { ExportFilter } from '../../app/ports';
-import { withSignals, type ConsentEvent, type Signals } from '../../domain/consent';
+import { copyOptionalFields, withSignals, type ConsentEvent, type Signals } from '../../domain/consent';
 import { driverCollection, type CurrentDoc, type CurrentEvent, type EventDoc, type Models } from './models';
 
 /** What the MongoDB adapter's parts share: the mapping between events and documents, and a few reads. */
@@ -18,11 +18,7 @@ export function toDoc(ev: ConsentEvent): EventDoc {
     token: ev.token,
     createdAt: ev.createdAt,
   };
-  if (ev.source !== undefined) doc.source = ev.source;
-  if (ev.delegate !== undefined) doc.delegate = ev.delegate;
-  if (ev.targetVersion !== undefined) doc.targetVersion = ev.targetVersion;
-  if (ev.expiresAt !== undefined) doc.expiresAt = ev.expiresAt;
-  if (ev.importedAt !== undefined) doc.importedAt = ev.importedAt;
+  copyOptionalFields(doc, ev);
   return withSignals(doc, ev);
 }
 
