@@ -1,14 +1,10 @@
 import type { CurrentCounts } from '../src/domain/statistics';
 
+type Count = keyof CurrentCounts | 'events';
+const COUNTS: Count[] = ['events', 'currentAccepted', 'currentDeclined', 'currentNoAction', 'currentExpired', 'currentRenewalRequired', 'currentGpcDeclines'];
+
 /** A target's row of the statistics as answered: every count 0 but those given. */
-export const targetRow = (target: string, counts: Partial<CurrentCounts & { events: number }>) => ({
+export const targetRow = (target: string, counts: Partial<Record<Count, number>>) => ({
   target,
-  events: 0,
-  currentAccepted: 0,
-  currentDeclined: 0,
-  currentNoAction: 0,
-  currentExpired: 0,
-  currentRenewalRequired: 0,
-  currentGpcDeclines: 0,
-  ...counts,
+  ...Object.fromEntries(COUNTS.map((c) => [c, counts[c] ?? 0])),
 });
