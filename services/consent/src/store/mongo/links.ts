@@ -1,6 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { LinkStore } from '../../app/ports';
-import { isDuplicateKey } from '@accord/common';
+import { isDuplicateKey, nullableFields, requiredFields } from '@accord/common';
 import type { LinkEvent } from '../../domain/link';
 import { idBounds } from './docs';
 import { driverCollection } from './models';
@@ -27,13 +27,9 @@ export interface LinkDoc extends Omit<LinkEvent, 'id' | 'erasedAt' | 'importedAt
 export function defineLinkModel(conn: Connection): Model<LinkDoc> {
   const links = new Schema<LinkDoc>(
     {
-      _id: { type: String, required: true },
-      accountId: { type: String, required: true },
-      appId: { type: String, required: true },
-      issuer: { type: String, required: true },
-      identity: { type: String, required: true },
-      subject: { type: String, default: null },
-      createdAt: { type: Date, required: true },
+      ...requiredFields({ _id: String, accountId: String, appId: String, issuer: String, identity: String }),
+      ...nullableFields({ subject: String }),
+      ...requiredFields({ createdAt: Date }),
       erasedAt: Date,
       importedAt: Date,
       importKey: String,
