@@ -45,21 +45,16 @@ describe('followDatabase', () => {
 });
 
 describe('isDuplicateKey', () => {
+  /** A bulk write's error (code 11000) with these write errors. */
+  const bulkError = (...writeErrors: Array<{ code: number; index: number }>) => ({ code: 11000, writeErrors });
+
   it('recognises a single write refused by a unique index', () => {
     expect(isDuplicateKey(new MongoServerError({ message: 'E11000 duplicate key error', code: 11000 }))).toBe(true);
     expect(isDuplicateKey({ code: 11000 })).toBe(true);
   });
 
   it('recognises a bulk write whose every write error is a duplicate key', () => {
-    expect(
-      isDuplicateKey({
-        code: 11000,
-        writeErrors: [
-          { code: 11000, index: 0 },
-          { code: 11000, index: 3 },
-        ],
-      }),
-    ).toBe(true);
+    expect(isDuplicateKey(bulkError({ code: 11000, index: 0 }, { code: 11000, index: 3 }))).toBe(true);
     // the driver gives one write error as an object, several as an array
     expect(isDuplicateKey({ writeErrors: { code: 11000, index: 0 } })).toBe(true);
     // mongoose's insertMany passes on copies of the driver's WriteErrors, which keep only `err` and `index`
@@ -68,15 +63,7 @@ describe('isDuplicateKey', () => {
   });
 
   it('is false for a bulk write that also failed for another reason', () => {
-    expect(
-      isDuplicateKey({
-        code: 11000,
-        writeErrors: [
-          { code: 11000, index: 0 },
-          { code: 121, index: 1 },
-        ],
-      }),
-    ).toBe(false);
+    expect(isDuplicateKey(bulkError({ code: 11000, index: 0 }, { code: 121, index: 1 }))).toBe(false);
   });
 
   it('is false for other errors and for values that are not errors', () => {

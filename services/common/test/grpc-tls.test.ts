@@ -47,23 +47,8 @@ function mintCert(name: string, ca: string, identity: string): void {
     path.join(dir, `${name}.ext`),
     `subjectAltName=URI:spiffe://accord/${identity},DNS:localhost,IP:127.0.0.1\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth,clientAuth\n`,
   );
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    `${name}.csr`,
-    '-CA',
-    `${ca}.crt`,
-    '-CAkey',
-    `${ca}.key`,
-    '-CAcreateserial',
-    '-days',
-    '1',
-    '-extfile',
-    `${name}.ext`,
-    '-out',
-    `${name}.crt`,
-  );
+  const signedByCa = ['-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-CAcreateserial'];
+  openssl('x509', '-req', '-in', `${name}.csr`, ...signedByCa, '-days', '1', '-extfile', `${name}.ext`, '-out', `${name}.crt`);
 }
 
 const file = (name: string) => path.join(dir, name);
@@ -202,13 +187,9 @@ describe('mutual TLS between services', () => {
   test("the kubelet's plaintext gRPC probe has a health-only port; the service port speaks only TLS", async () => {
     const probe = healthProbe(`127.0.0.1:${server.healthPort}`);
     const onServicePort = healthProbe(address);
-    try {
-      expect(await probe.serving()).toBe(true);
-      expect(await onServicePort.serving()).toBe(false);
-    } finally {
-      probe.close();
-      onServicePort.close();
-    }
+    opened.push(probe, onServicePort);
+    expect(await probe.serving()).toBe(true);
+    expect(await onServicePort.serving()).toBe(false);
   });
 
   test('a platform caller over server-side TLS with its bearer token reaches the scope check (no client certificate needed)', async () => {

@@ -8,7 +8,6 @@ const { GVL, TCModel, TCString } = require('@iabtechlabtcf/core');
 const { GppModel } = require('@iabgpp/cmpapi');
 const { validateInputs } = require('../dist/domain/consent');
 
-const ids = (n) => Object.fromEntries(Array.from({ length: n }, (_, i) => [i + 1, { id: i + 1, name: `p${i + 1}`, description: '' }]));
 const vendor = (id) => ({
   id,
   name: `v${id}`,
@@ -19,17 +18,9 @@ const vendor = (id) => ({
   features: [],
   specialFeatures: [],
 });
+// the tests' vendor list (policy version 5: TCF 2.3) with 800 vendors
 const gvl = new GVL({
-  gvlSpecificationVersion: 3,
-  vendorListVersion: 150,
-  tcfPolicyVersion: 5,
-  lastUpdated: '2026-01-01T00:00:00Z',
-  purposes: ids(11),
-  specialPurposes: ids(3),
-  features: ids(3),
-  specialFeatures: ids(2),
-  stacks: {},
-  dataCategories: {},
+  ...require('../test/fixtures/tcf-vendor-list.json'),
   vendors: Object.fromEntries(Array.from({ length: 800 }, (_, i) => [i + 1, vendor(i + 1)])),
 });
 const m = new TCModel(gvl);

@@ -26,12 +26,12 @@ export const configShape = {
   ...accountLimitsEnv,
   /** Where GetSpecForConsent is called to enrich receipts (graceful when unreachable). */
   ACCORD_DATAPROCESSING_ADDR: addressEnv(DEFAULT_PORTS.dataprocessing),
+  /** The IAB TCF Global Vendor List (vendor-list.json) for vendor decisions; unset: vendor decisions are a 400. Re-read when it changes. */
+  ACCORD_TCF_GVL: z.string().min(1).optional(),
   /**
    * How long the current version of a specification is remembered for new consents to it (their
    * targetVersion); 0 asks the data processing service on every create call.
    */
-  /** The IAB TCF Global Vendor List (vendor-list.json) for vendor decisions; unset: vendor decisions are a 400. Re-read when it changes. */
-  ACCORD_TCF_GVL: z.string().min(1).optional(),
   ACCORD_CONSENT_SPEC_CACHE_MS: z.coerce.number().int().min(0).default(1_000),
   /** PEM private key(s) signing receipts (EC P-256 or RSA); the first signs. Ephemeral P-256 when unset. */
   ACCORD_RECEIPT_SIGNING_KEYS: z.string().optional(),

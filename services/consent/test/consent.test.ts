@@ -1,6 +1,7 @@
 import { consentv1 } from '@accord/proto';
 import { status } from '@grpc/grpc-js';
 import { expectGrpcError, fieldErrors, consentInput as input, startService, type RunningService } from '@accord/testkit';
+import { targetRow } from './statistics';
 
 let svc: RunningService<'consent'>;
 const A = { accountId: 'acc-a', appId: 'app-a1' };
@@ -310,41 +311,12 @@ describe('statistics', () => {
     expect(s).toMatchObject({ appId: 'app-s1', total: 5, accepted: 3, declined: 1, noAction: 1, distinctSubjects: 3 });
     expect(s.latestEventAt).toEqual(last.events[0]!.createdAt);
     expect(s.targets).toEqual([
-      {
-        target: t1,
-        events: 4,
-        currentAccepted: 1,
-        currentDeclined: 1,
-        currentNoAction: 0,
-        currentExpired: 0,
-        currentRenewalRequired: 0,
-        currentGpcDeclines: 0,
-      },
-      {
-        target: 'https://s.example/t2',
-        events: 1,
-        currentAccepted: 0,
-        currentDeclined: 0,
-        currentNoAction: 1,
-        currentExpired: 0,
-        currentRenewalRequired: 0,
-        currentGpcDeclines: 0,
-      },
+      targetRow(t1, { events: 4, currentAccepted: 1, currentDeclined: 1 }),
+      targetRow('https://s.example/t2', { events: 1, currentNoAction: 1 }),
     ]);
     const o = await svc.client.getStatistics(other);
     expect(o).toMatchObject({ total: 1, declined: 1, distinctSubjects: 1 });
-    expect(o.targets).toEqual([
-      {
-        target: t1,
-        events: 1,
-        currentAccepted: 0,
-        currentDeclined: 1,
-        currentNoAction: 0,
-        currentExpired: 0,
-        currentRenewalRequired: 0,
-        currentGpcDeclines: 0,
-      },
-    ]);
+    expect(o.targets).toEqual([targetRow(t1, { events: 1, currentDeclined: 1 })]);
     const none = await svc.client.getStatistics({ accountId: 'acc-none', appId: 'app-none' });
     expect(none).toMatchObject({ total: 0, distinctSubjects: 0, targets: [] });
     expect(none.latestEventAt).toBeUndefined();
@@ -379,9 +351,7 @@ describe('expiry', () => {
     expect(states.events[0]!.expired).toBe(true);
     // the event itself is history: no expired flag outside current states
     expect((await svc.client.getConsent({ accountId: who.accountId, id: events[0]!.id })).expired).toBeUndefined();
-    expect((await svc.client.getStatistics(who)).targets).toEqual([
-      { target, events: 2, currentAccepted: 1, currentDeclined: 0, currentNoAction: 0, currentExpired: 1, currentRenewalRequired: 0, currentGpcDeclines: 0 },
-    ]);
+    expect((await svc.client.getStatistics(who)).targets).toEqual([targetRow(target, { events: 2, currentAccepted: 1, currentExpired: 1 })]);
 
     // consenting again (without expiry) makes the state current and unexpired
     await create(who, [{ subject: 'lapsing', target, action: true }]);

@@ -2,6 +2,7 @@ import { testEnv } from '@accord/local-stack';
 import { buildEvents, stateKey, validateInputs, type ConsentEvent } from '../src/domain/consent';
 import { statisticsOf } from '../src/domain/statistics';
 import type { ConsentStore } from '../src/app/ports';
+import { targetRow } from './statistics';
 import { openStore, withStore } from './store';
 import { consentInput as input, startService, type RunningService } from '@accord/testkit';
 
@@ -12,6 +13,13 @@ const currentOfSubject = async (s: ConsentStore, accountId: string, subject: str
   (await s.current.ofSubject(accountId, subject, ISSUER, [target], 10)).sort((x, y) => (x.id < y.id ? 1 : -1));
 
 const ISSUER = input().issuer;
+
+/** Expected application counters of `events` by action (no action: null in the store, absent on the wire). */
+const actionCounts = (events: Array<{ action?: boolean | null }>) => ({
+  accepted: events.filter((e) => e.action === true).length,
+  declined: events.filter((e) => e.action === false).length,
+  noAction: events.filter((e) => e.action === null || e.action === undefined).length,
+});
 
 /** Expected [accepted, declined, noAction] current counters of a target for one newest event. */
 const currentOf = (action: boolean | null | undefined): number[] => {
@@ -49,13 +57,7 @@ describe('40 racing writers against the store itself (no batching: each event it
     const newest = events.at(-1)!;
     expect((await currentOfSubject(repos[1]!, 'acc-race', 'racer', 't-one')).map((e) => e.id)).toEqual([newest.id]);
     const stats = await statsOf(repos[2]!, 'acc-race', 'app-race');
-    expect(stats).toMatchObject({
-      total: 40,
-      accepted: events.filter((e) => e.action === true).length,
-      declined: events.filter((e) => e.action === false).length,
-      noAction: events.filter((e) => e.action === null).length,
-      distinctSubjects: 1,
-    });
+    expect(stats).toMatchObject({ total: 40, ...actionCounts(events), distinctSubjects: 1 });
     const row = stats.targets.find((t) => t.target === 't-one')!;
     expect(row.events).toBe(40);
     expect([row.currentAccepted, row.currentDeclined, row.currentNoAction]).toEqual(currentOf(newest.action));
@@ -76,18 +78,7 @@ describe('40 racing writers against the store itself (no batching: each event it
     );
     const stats = await statsOf(repos[3]!, 'acc-race', 'app-count');
     expect(stats).toMatchObject({ total: 40, accepted: 30, declined: 10, noAction: 0, distinctSubjects: 40 });
-    expect(stats.targets).toEqual([
-      {
-        target: 't-many',
-        events: 40,
-        currentAccepted: 30,
-        currentDeclined: 10,
-        currentNoAction: 0,
-        currentExpired: 0,
-        currentRenewalRequired: 0,
-        currentGpcDeclines: 0,
-      },
-    ]);
+    expect(stats.targets).toEqual([targetRow('t-many', { events: 40, currentAccepted: 30, currentDeclined: 10 })]);
   });
 });
 
@@ -120,34 +111,14 @@ describe('current states written by Accord 0.1 (flat fields, no `cur`)', () => {
       expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([]); // no counters of 0.1 here
       await repo.statistics.count([next!]);
       expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([
-        {
-          target: 't',
-          events: 1,
-          currentAccepted: 1,
-          currentDeclined: 0,
-          currentNoAction: 0,
-          currentExpired: 0,
-          currentRenewalRequired: 0,
-          currentGpcDeclines: 0,
-        }, // the 0.1 state, accepted
+        targetRow('t', { events: 1, currentAccepted: 1 }), // the 0.1 state, accepted
       ]);
       await repo.current.apply([next!]);
       expect(await current()).toEqual([next]);
       expect(await repo.current.forDecisions('acc-legacy', [key])).toEqual(new Map([[key, { id: next!.id, action: false }]]));
       await repo.current.apply([old!]); // older: no change
       expect(await current()).toEqual([next]);
-      expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([
-        {
-          target: 't',
-          events: 1,
-          currentAccepted: 0,
-          currentDeclined: 1,
-          currentNoAction: 0,
-          currentExpired: 0,
-          currentRenewalRequired: 0,
-          currentGpcDeclines: 0,
-        },
-      ]);
+      expect((await statsOf(repo, 'acc-legacy', 'app-legacy')).targets).toEqual([targetRow('t', { events: 1, currentDeclined: 1 })]);
     });
   });
 });
@@ -181,13 +152,7 @@ describe('40 racing writers through three consent replicas', () => {
     const stats = await Promise.all(apps.map((appId) => replicas[1]!.client.getStatistics({ accountId: acc, appId })));
     stats.forEach((s, i) => {
       const mine = events.filter((e) => e.appId === apps[i]);
-      expect(s).toMatchObject({
-        total: 20,
-        accepted: mine.filter((e) => e.action === true).length,
-        declined: mine.filter((e) => e.action === false).length,
-        noAction: mine.filter((e) => e.action === undefined).length,
-        distinctSubjects: 1,
-      });
+      expect(s).toMatchObject({ total: 20, ...actionCounts(mine), distinctSubjects: 1 });
       const row = s.targets.find((t) => t.target === target)!;
       expect(row.events).toBe(20);
       expect([row.currentAccepted, row.currentDeclined, row.currentNoAction]).toEqual(newest.appId === apps[i] ? currentOf(newest.action) : [0, 0, 0]);

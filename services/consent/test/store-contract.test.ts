@@ -9,7 +9,7 @@ import { describeStoreContract, memoryAdapter, mongoAdapter } from '@accord/test
 import { buildEvents, stateKey, validateInputs, type ConsentEvent, type ConsentInput } from '../src/domain/consent';
 import { accountErasureKey, erasedImportKey } from '../src/domain/erasure';
 import { idFloor } from '../src/domain/event-id';
-import { importedEvent } from '../src/domain/import';
+import { importedEvent, newImportJob } from '../src/domain/import';
 import type { ConsentStore, LogLeaf, TreeHeadRecord } from '../src/app/ports';
 import { memoryConsentStore } from '../src/store/memory/store';
 import { consentStoreOn } from '../src/store/mongo/store';
@@ -657,20 +657,7 @@ describeStoreContract('the consent store', adapters, (s) => {
 
       it('keeps a job: progress adds up, errors as sent, finish once; only in its account', async () => {
         const at = new Date();
-        const job = {
-          id: 'j1',
-          accountId: 'acc',
-          appId: 'app',
-          format: 'ndjson' as const,
-          state: 'running' as const,
-          read: 0,
-          stored: 0,
-          duplicates: 0,
-          refused: 0,
-          errors: [],
-          createdAt: at,
-          updatedAt: at,
-        };
+        const job = newImportJob('j1', 'acc', 'app', 'ndjson', at);
         await s.imports.create(job);
         await s.imports.progress(
           'acc',

@@ -18,7 +18,13 @@ const link = (o: Record<string, unknown>) =>
   JSON.stringify({ type: 'subject.linked', issuer: I, identity: 'dev-1', subject: 'ann', createdAt: '2020-01-01T00:00:00.000Z', ...o });
 const event = (o: Record<string, unknown>) =>
   JSON.stringify({ subject: 'dev-1', issuer: I, target: T, action: true, createdAt: '2020-01-02T00:00:00.000Z', ...o });
-const lines = (texts: string[], from = 1) => texts.map((text, i) => ({ number: from + i, text }));
+/** A new import (NDJSON, account `acc`, application `app`) sent `texts` as its lines 1, 2, …: the job after them. */
+const importOf = async (imports: Imports, texts: string[]) =>
+  imports.lines(
+    'acc',
+    (await imports.start('acc', 'app', 'ndjson')).id,
+    texts.map((text, i) => ({ number: i + 1, text })),
+  );
 
 const setup = () => {
   const store = memoryConsentStore();
@@ -33,16 +39,11 @@ const setup = () => {
 describe('an import’s link lines', () => {
   it('are stored with their original createdAt and importedAt, logged, never published, and resolve reads across identities', async () => {
     const { store, links, imports, published, nudged } = setup();
-    const job = await imports.start('acc', 'app', 'ndjson');
-    const j = await imports.lines(
-      'acc',
-      job.id,
-      lines([
-        event({}),
-        link({ id: '0170000000000000000000000000aaaa', appId: 'old-app', importedAt: '2021-01-01T00:00:00.000Z' }),
-        link({ identity: 'dev-2', createdAt: '2020-01-03T00:00:00.000Z', externalId: 'l-2' }),
-      ]),
-    );
+    const j = await importOf(imports, [
+      event({}),
+      link({ id: '0170000000000000000000000000aaaa', appId: 'old-app', importedAt: '2021-01-01T00:00:00.000Z' }),
+      link({ identity: 'dev-2', createdAt: '2020-01-03T00:00:00.000Z', externalId: 'l-2' }),
+    ]);
     expect(j).toMatchObject({ read: 3, stored: 3, duplicates: 0, refused: 0, errors: [], batchStored: 3 });
     expect(nudged()).toBe(1);
     expect(published).toEqual([]);
@@ -75,10 +76,8 @@ describe('an import’s link lines', () => {
       link({ subject: null, createdAt: '2020-01-02T00:00:00.000Z' }),
       link({ identity: 'ann', subject: 'bob', createdAt: '2020-01-03T00:00:00.000Z' }),
     ];
-    const first = await imports.start('acc', 'app', 'ndjson');
-    expect(await imports.lines('acc', first.id, lines(file))).toMatchObject({ stored: 3, duplicates: 0, refused: 0 });
-    const again = await imports.start('acc', 'app', 'ndjson');
-    expect(await imports.lines('acc', again.id, lines(file))).toMatchObject({ read: 3, stored: 0, duplicates: 3, refused: 0, batchStored: 0 });
+    expect(await importOf(imports, file)).toMatchObject({ stored: 3, duplicates: 0, refused: 0 });
+    expect(await importOf(imports, file)).toMatchObject({ read: 3, stored: 0, duplicates: 3, refused: 0, batchStored: 0 });
   });
 
   it('lose their externalId with their subject’s erasure, and posting the file again still counts them as duplicates', async () => {
@@ -87,8 +86,8 @@ describe('an import’s link lines', () => {
     const links = new Links(store.links, { stored: () => undefined });
     const imports = new Imports(store, { ratePerSecond: 0, erasureKeyOf: () => key });
     imports.links = links;
-    const file = lines([link({ externalId: 'crm-ann@example.com' }), link({ identity: 'dev-2', createdAt: '2020-01-03T00:00:00.000Z' })]);
-    expect(await imports.lines('acc', (await imports.start('acc', 'app', 'ndjson')).id, file)).toMatchObject({ stored: 2 });
+    const file = [link({ externalId: 'crm-ann@example.com' }), link({ identity: 'dev-2', createdAt: '2020-01-03T00:00:00.000Z' })];
+    expect(await importOf(imports, file)).toMatchObject({ stored: 2 });
     const keyOfLine = 'acc/x:crm-ann@example.com';
     expect(await store.links.importedKeys([keyOfLine])).toEqual(new Set([keyOfLine]));
 
@@ -100,29 +99,24 @@ describe('an import’s link lines', () => {
     for (const l of await links.naming('acc', pseudonym(key, 'ann'))) expect(l).not.toHaveProperty('importKey');
 
     // the same file again: both lines are the erased links, never stored again in clear
-    expect(await imports.lines('acc', (await imports.start('acc', 'app', 'ndjson')).id, file)).toMatchObject({ stored: 0, duplicates: 2, refused: 0 });
+    expect(await importOf(imports, file)).toMatchObject({ stored: 0, duplicates: 2, refused: 0 });
     expect(await links.naming('acc', 'ann')).toEqual([]);
   });
 
   it('are refused by line and field: bad names, a chain, a bad createdAt, erased links, an unknown type or field', async () => {
     const { imports } = setup();
-    const job = await imports.start('acc', 'app', 'ndjson');
-    const j = await imports.lines(
-      'acc',
-      job.id,
-      lines([
-        link({}),
-        link({ identity: 'ann', subject: 'carl' }),
-        link({ identity: 'dev-3', subject: 'dev-1' }),
-        link({ identity: '' }),
-        link({ subject: 'dev-1' }),
-        link({ createdAt: '2999-01-01T00:00:00Z', identity: 'dev-4' }),
-        link({ identity: 'erased:x', erasedAt: '2021-01-01T00:00:00.000Z' }),
-        JSON.stringify({ type: 'consent', subject: 'x' }),
-        link({ colour: 'red' }),
-        link({ subject: undefined, identity: 'dev-5' }),
-      ]),
-    );
+    const j = await importOf(imports, [
+      link({}),
+      link({ identity: 'ann', subject: 'carl' }),
+      link({ identity: 'dev-3', subject: 'dev-1' }),
+      link({ identity: '' }),
+      link({ subject: 'dev-1' }),
+      link({ createdAt: '2999-01-01T00:00:00Z', identity: 'dev-4' }),
+      link({ identity: 'erased:x', erasedAt: '2021-01-01T00:00:00.000Z' }),
+      JSON.stringify({ type: 'consent', subject: 'x' }),
+      link({ colour: 'red' }),
+      link({ subject: undefined, identity: 'dev-5' }),
+    ]);
     expect(j).toMatchObject({ read: 10, stored: 1, refused: 9 });
     expect(j.errors.map((e) => [e.line, e.field])).toEqual([
       [2, 'identity'],
@@ -140,8 +134,7 @@ describe('an import’s link lines', () => {
   it('are refused (field type) by an Imports without links', async () => {
     const store = memoryConsentStore();
     const imports = new Imports(store, { ratePerSecond: 0 });
-    const job = await imports.start('acc', 'app', 'ndjson');
-    expect(await imports.lines('acc', job.id, lines([link({})]))).toMatchObject({ stored: 0, refused: 1, errors: [{ line: 1, field: 'type' }] });
+    expect(await importOf(imports, [link({})])).toMatchObject({ stored: 0, refused: 1, errors: [{ line: 1, field: 'type' }] });
   });
 });
 
@@ -150,7 +143,6 @@ describe('an export page with links', () => {
     const { store, imports } = setup();
     const specs = { lookup: async () => undefined, current: async () => undefined, asOf: async () => undefined };
     const consents = new Consents(store, { publishStored: () => undefined }, { keys: [], settings: {} as never, specs }, { warn: () => undefined });
-    const job = await imports.start('acc', 'app', 'ndjson');
     const texts = [
       event({ createdAt: '2020-01-01T00:00:00.000Z' }),
       link({ createdAt: '2020-01-02T00:00:00.000Z' }),
@@ -158,7 +150,7 @@ describe('an export page with links', () => {
       link({ identity: 'dev-2', createdAt: '2020-01-04T00:00:00.000Z' }),
       link({ identity: 'dev-9', subject: 'zoe', createdAt: '2020-01-05T00:00:00.000Z' }),
     ];
-    expect(await imports.lines('acc', job.id, lines(texts))).toMatchObject({ stored: 5 });
+    expect(await importOf(imports, texts)).toMatchObject({ stored: 5 });
     const days = (p: { events: Array<{ createdAt: Date }>; links?: Array<{ createdAt: Date }> }) =>
       [...p.events, ...(p.links ?? [])].map((x) => x.createdAt.toISOString().slice(8, 10)).sort();
     const p1 = await consents.exportPage({ accountId: 'acc', links: true, limit: 3 });

@@ -12,6 +12,7 @@ import {
   MAX_IMPORT_BATCH,
   MAX_IMPORT_LINE,
   ndjsonRecord,
+  newImportJob,
   type ImportedEvent,
   type ImportError,
   type ImportFormat,
@@ -69,20 +70,7 @@ export class Imports {
     if (!accountId || !appId) throw new InvalidArgumentError('an import belongs to an account and an application');
     if (!(IMPORT_FORMATS as readonly string[]).includes(format)) throw InvalidArgumentError.field('format', `must be one of ${IMPORT_FORMATS.join(', ')}`);
     const at = new Date(this.now());
-    const job: ImportJob = {
-      id: timeOrderedId(at),
-      accountId,
-      appId,
-      format: format as ImportFormat,
-      state: 'running',
-      read: 0,
-      stored: 0,
-      duplicates: 0,
-      refused: 0,
-      errors: [],
-      createdAt: at,
-      updatedAt: at,
-    };
+    const job = newImportJob(timeOrderedId(at), accountId, appId, format as ImportFormat, at);
     await this.store.imports.create(job);
     return job;
   }

@@ -196,6 +196,19 @@ describe('tokens and events', () => {
     expect(rest(evs[0]!).createdAt).toMatch(/\.\d{3}Z$/);
   });
 
+  it("an event's message holds its optional fields when they are set, and none of them when they are not", () => {
+    const [plain] = buildEvents('acc', 'app', validateInputs([ok]));
+    const optional = {
+      source: 'web',
+      delegate: 'agent',
+      targetVersion: 3,
+      expiresAt: new Date('2030-01-01T00:00:00Z'),
+      importedAt: new Date('2026-01-02T00:00:00Z'),
+    };
+    expect(eventMessage({ ...plain!, ...optional })).toMatchObject(optional);
+    for (const f of Object.keys(optional)) expect(eventMessage(plain!)).not.toHaveProperty(f);
+  });
+
   it('state keys separate fields unambiguously', () => {
     expect(stateKey('a', 'b', 'c', 'd', 'e')).not.toBe(stateKey('a', 'bc', '', 'd', 'e'));
     expect(stateKey('a', 'b', 'c', 'd', 'e')).toBe(stateKey('a', 'b', 'c', 'd', 'e'));

@@ -263,6 +263,18 @@ export function buildEvents(accountId: string, appId: string, inputs: Normalized
   });
 }
 
+/** The fields an event may have beside its signals. */
+type EventOptionalFields = Pick<ConsentEvent, 'source' | 'delegate' | 'targetVersion' | 'expiresAt' | 'importedAt'>;
+
+/** Copies to `out` the optional fields `from` has beside its signals (absent ones stay absent): the stored document's and the message's. */
+export function copyOptionalFields(out: EventOptionalFields, from: EventOptionalFields): void {
+  if (from.source !== undefined) out.source = from.source;
+  if (from.delegate !== undefined) out.delegate = from.delegate;
+  if (from.targetVersion !== undefined) out.targetVersion = from.targetVersion;
+  if (from.expiresAt !== undefined) out.expiresAt = from.expiresAt;
+  if (from.importedAt !== undefined) out.importedAt = from.importedAt;
+}
+
 /** `ev` with the signal fields `from` has (absent ones stay absent). */
 export function withSignals<E extends Signals>(ev: E, from: Signals): E {
   if (from.gpc !== undefined) ev.gpc = from.gpc;

@@ -46,6 +46,11 @@ export interface ImportJob {
   updatedAt: Date;
 }
 
+/** A job as it starts: running, nothing read yet. */
+export function newImportJob(id: string, accountId: string, appId: string, format: ImportFormat, at: Date): ImportJob {
+  return { id, accountId, appId, format, state: 'running', read: 0, stored: 0, duplicates: 0, refused: 0, errors: [], createdAt: at, updatedAt: at };
+}
+
 /** An imported event as stored: the event, and the key that makes it unique in its account. */
 export interface ImportedEvent extends ConsentEvent {
   importedAt: Date;

@@ -3,23 +3,11 @@ import { GVL, TCModel, TCString } from '@iabtechlabtcf/core';
 import { InvalidArgumentError } from '@accord/common';
 import { validateInputs } from './consent';
 import { decodeGppString, decodeTcString, SignalError } from './signals';
+import vendorList from '../../test/fixtures/tcf-vendor-list.json';
 
-/** A TC string made with the IAB's own encoder (a minimal vendor list of policy version 5: TCF 2.3). */
+/** A TC string made with the IAB's own encoder (a minimal vendor list of policy version 5, TCF 2.3, without vendors). */
 function tcString(opts: { purposes?: number[]; legitimateInterests?: number[]; specialFeatures?: number[] } = {}): string {
-  const ids = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [i + 1, { id: i + 1, name: `p${i + 1}`, description: '' }]));
-  const gvl = new GVL({
-    gvlSpecificationVersion: 3,
-    vendorListVersion: 150,
-    tcfPolicyVersion: 5,
-    lastUpdated: '2026-01-01T00:00:00Z',
-    purposes: ids(11),
-    specialPurposes: ids(3),
-    features: ids(3),
-    specialFeatures: ids(2),
-    stacks: {},
-    dataCategories: {},
-    vendors: {},
-  } as never);
+  const gvl = new GVL(vendorList as never);
   const m = new TCModel(gvl);
   m.cmpId = 10;
   m.cmpVersion = 2;

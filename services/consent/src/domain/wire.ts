@@ -1,5 +1,5 @@
 import type { consentv1 } from '@accord/proto';
-import type { ConsentEvent } from './consent';
+import { copyOptionalFields, type ConsentEvent } from './consent';
 
 /**
  * A consent event as the `accord.consent.v1.ConsentEvent` message: what the gRPC API answers and
@@ -17,11 +17,8 @@ export function eventMessage(ev: ConsentEvent): consentv1.ConsentEvent {
     createdAt: ev.createdAt,
     appId: ev.appId,
   };
-  if (ev.source !== undefined) out.source = ev.source;
-  if (ev.delegate !== undefined) out.delegate = ev.delegate;
+  copyOptionalFields(out, ev);
   if (ev.action !== null) out.action = ev.action;
-  if (ev.targetVersion !== undefined) out.targetVersion = ev.targetVersion;
-  if (ev.expiresAt !== undefined) out.expiresAt = ev.expiresAt;
   if (ev.expired) out.expired = true;
   if (ev.renewalRequired) out.renewalRequired = true;
   if (ev.erasedAt) out.erasedAt = ev.erasedAt;
@@ -32,6 +29,5 @@ export function eventMessage(ev: ConsentEvent): consentv1.ConsentEvent {
   if (ev.gpp) out.gpp = ev.gpp;
   if (ev.jurisdiction !== undefined) out.jurisdiction = ev.jurisdiction;
   if (ev.addtlConsent !== undefined) out.addtlConsent = ev.addtlConsent;
-  if (ev.importedAt !== undefined) out.importedAt = ev.importedAt;
   return out;
 }

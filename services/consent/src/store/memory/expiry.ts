@@ -1,6 +1,6 @@
 import type { ExpiryStore, StateEvent } from '../../app/ports';
 import type { Call } from './faults';
-import { claimEach, eventOfState, type MemoryState } from './state';
+import { claimDue, eventOfState, type MemoryState } from './state';
 
 /** The expiry queue of an announced state: past any time, never due again (the Mongo adapter's EXPIRY_ANNOUNCED). */
 const ANNOUNCED = 8.64e15;
@@ -16,12 +16,12 @@ export function memoryExpiryStore(mem: MemoryState, call: Call): ExpiryStore {
   return {
     async claimLapsed(claim, now, until, limit) {
       call('expiry.claimLapsed');
-      const n = claimEach(
+      return claimDue(
         states.values(),
         (s) => !!s.xq && s.xq <= now,
         (s) => Object.assign(s, { xq: new Date(until), xc: claim }),
+        () => lapsed(claim, limit),
       );
-      return n ? lapsed(claim, limit) : [];
     },
     async lapsedOfClaim(claim, limit) {
       call('expiry.lapsedOfClaim');

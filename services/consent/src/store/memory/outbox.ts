@@ -1,6 +1,6 @@
 import type { ClaimedEvent, OutboxStore } from '../../app/ports';
 import type { Call } from './faults';
-import { claimEach, copy, type EventRec, type MemoryState } from './state';
+import { claimDue, copy, type EventRec, type MemoryState } from './state';
 
 /** The outbox in memory (the `pub` and `claim` marks on the events, see OutboxStore), for the relay (events/outbox-relay.ts). */
 export function memoryOutboxStore(mem: MemoryState, call: Call): OutboxStore {
@@ -13,12 +13,12 @@ export function memoryOutboxStore(mem: MemoryState, call: Call): OutboxStore {
   return {
     async claimDue(claim, now, until, limit) {
       call('outbox.claimDue');
-      const n = claimEach(
+      return claimDue(
         events.values(),
         (r) => !!r.pub && r.pub <= now,
         (r) => Object.assign(r, { pub: new Date(until), claim }),
+        () => ofClaim(claim, limit),
       );
-      return n ? ofClaim(claim, limit) : [];
     },
     async claimed(claim, limit) {
       call('outbox.claimed');

@@ -81,15 +81,18 @@ export const eventOfState = (s: StateRec): ConsentEvent => ({ ...copy(s.cur), su
 
 const byId = (x: { id: string }, y: { id: string }) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0);
 
-/** A claim's one update: `take` each item that is `due`; how many were taken. */
-export function claimEach<T>(items: Iterable<T>, due: (item: T) => boolean, take: (item: T) => void): number {
+/**
+ * A claim's round (the outbox's and the expiry queue's): one update `take`s each item that is
+ * `due`, then the claim's items are read (`claimed`), or none when nothing was due.
+ */
+export function claimDue<T, R>(items: Iterable<T>, due: (item: T) => boolean, take: (item: T) => void, claimed: () => R[]): R[] {
   let n = 0;
   for (const item of items)
     if (due(item)) {
       take(item);
       n++;
     }
-  return n;
+  return n ? claimed() : [];
 }
 
 export function memoryState(): MemoryState {

@@ -1,5 +1,6 @@
 import { isDuplicateKey, mapLimit } from '@accord/common';
-import { withSignals, type ConsentEvent, type Signals } from '../../domain/consent';
+import type { ExportFilter } from '../../app/ports';
+import { copyOptionalFields, withSignals, type ConsentEvent, type Signals } from '../../domain/consent';
 import { driverCollection, type CurrentDoc, type CurrentEvent, type EventDoc, type Models } from './models';
 
 /** What the MongoDB adapter's parts share: the mapping between events and documents, and a few reads. */
@@ -17,12 +18,17 @@ export function toDoc(ev: ConsentEvent): EventDoc {
     token: ev.token,
     createdAt: ev.createdAt,
   };
-  if (ev.source !== undefined) doc.source = ev.source;
-  if (ev.delegate !== undefined) doc.delegate = ev.delegate;
-  if (ev.targetVersion !== undefined) doc.targetVersion = ev.targetVersion;
-  if (ev.expiresAt !== undefined) doc.expiresAt = ev.expiresAt;
-  if (ev.importedAt !== undefined) doc.importedAt = ev.importedAt;
+  copyOptionalFields(doc, ev);
   return withSignals(doc, ev);
+}
+
+/** An export's id bounds as a condition on `_id` (ExportFilter: `after` and `before` exclusive, `from` inclusive); undefined without bounds. */
+export function idBounds(q: Pick<ExportFilter, 'after' | 'from' | 'before'>): Record<string, string> | undefined {
+  const id: Record<string, string> = {};
+  if (q.after !== undefined) id.$gt = q.after;
+  if (q.from !== undefined) id.$gte = q.from;
+  if (q.before !== undefined) id.$lt = q.before;
+  return Object.keys(id).length ? id : undefined;
 }
 
 /** The signals a document (an event, or a current state's copy) holds, absent ones absent. */

@@ -2,7 +2,7 @@ import type { FilterQuery, mongo } from 'mongoose';
 import { bulkWriteFailures, isDuplicateKey } from '@accord/common';
 import type { EventStore, ExportFilter } from '../../app/ports';
 import { stateKey, type ConsentEvent } from '../../domain/consent';
-import { fromDoc, settledOnly, toDoc } from './docs';
+import { fromDoc, idBounds, settledOnly, toDoc } from './docs';
 import { driverCollection, type EventDoc, type Models, type TombstoneDoc } from './models';
 
 /** The filter of an export (and of its count): served by `export`, `app_latest` or `search`. */
@@ -11,11 +11,8 @@ function exportFilter(q: ExportFilter): FilterQuery<EventDoc> & mongo.Filter<Eve
   if (q.subject !== undefined) filter.subject = q.subject;
   if (q.appId !== undefined) filter.appId = q.appId;
   if (q.target !== undefined) filter.target = q.target;
-  const id: Record<string, string> = {};
-  if (q.after !== undefined) id.$gt = q.after;
-  if (q.from !== undefined) id.$gte = q.from;
-  if (q.before !== undefined) id.$lt = q.before;
-  if (Object.keys(id).length) filter._id = id;
+  const id = idBounds(q);
+  if (id) filter._id = id;
   return filter;
 }
 

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { bulkWriteFailures, isDuplicateKey } from '@accord/common';
+import { bulkWriteFailures, isDuplicateKey, requiredFields } from '@accord/common';
 import type { ConsentEvent } from '../../domain/consent';
 import type { ImportedEvent, ImportJob } from '../../domain/import';
 import type { ImportStore } from '../../app/ports';
@@ -19,8 +19,7 @@ export interface ImportDoc extends Omit<ImportJob, 'id'> {
 export function defineImportModel(conn: Connection): Model<ImportDoc> {
   const imports = new Schema<ImportDoc>(
     {
-      _id: { type: String, required: true },
-      accountId: { type: String, required: true },
+      ...requiredFields({ _id: String, accountId: String }),
       appId: String,
       format: String,
       state: String,

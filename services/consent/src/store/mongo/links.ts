@@ -1,7 +1,8 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { LinkStore } from '../../app/ports';
-import { isDuplicateKey } from '@accord/common';
+import { isDuplicateKey, nullableFields, requiredFields } from '@accord/common';
 import type { LinkEvent } from '../../domain/link';
+import { idBounds } from './docs';
 import { driverCollection } from './models';
 
 /**
@@ -26,13 +27,9 @@ export interface LinkDoc extends Omit<LinkEvent, 'id' | 'erasedAt' | 'importedAt
 export function defineLinkModel(conn: Connection): Model<LinkDoc> {
   const links = new Schema<LinkDoc>(
     {
-      _id: { type: String, required: true },
-      accountId: { type: String, required: true },
-      appId: { type: String, required: true },
-      issuer: { type: String, required: true },
-      identity: { type: String, required: true },
-      subject: { type: String, default: null },
-      createdAt: { type: Date, required: true },
+      ...requiredFields({ _id: String, accountId: String, appId: String, issuer: String, identity: String }),
+      ...nullableFields({ subject: String }),
+      ...requiredFields({ createdAt: Date }),
       erasedAt: Date,
       importedAt: Date,
       importKey: String,
@@ -170,11 +167,8 @@ export function mongoLinkStore(model: Model<LinkDoc>): LinkStore {
     async exportPage(q) {
       const base: Record<string, unknown> = { accountId: q.accountId };
       if (q.appId !== undefined) base.appId = q.appId;
-      const id: Record<string, string> = {};
-      if (q.after !== undefined) id.$gt = q.after;
-      if (q.from !== undefined) id.$gte = q.from;
-      if (q.before !== undefined) id.$lt = q.before;
-      if (Object.keys(id).length) base._id = id;
+      const id = idBounds(q);
+      if (id) base._id = id;
       const filter =
         q.subject === undefined
           ? base

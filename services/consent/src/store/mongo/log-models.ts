@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { requiredFields } from '@accord/common';
 import type { LogLeaf, TreeHeadRecord } from '../../app/ports';
 
 /**
@@ -54,7 +55,7 @@ const opts = { versionKey: false, _id: false } as const;
 
 export function defineLogModels(conn: Connection): LogModels {
   const leaves = new Schema<LogLeafDoc>(
-    { _id: { type: String, required: true }, accountId: String, leafIndex: Number, eventId: String, leafHash: Buffer, at: Date },
+    { ...requiredFields({ _id: String }), accountId: String, leafIndex: Number, eventId: String, leafHash: Buffer, at: Date },
     { ...opts, collection: 'consent_log_leaves' },
   );
   // the proof of an event
@@ -62,15 +63,15 @@ export function defineLogModels(conn: Connection): LogModels {
   // the next free position, and the leaves a successor must finish
   leaves.index({ accountId: 1, leafIndex: 1 }, { name: 'position' });
 
-  const nodes = new Schema<LogNodeDoc>({ _id: { type: String, required: true }, h: Buffer }, { ...opts, collection: 'consent_log_nodes' });
+  const nodes = new Schema<LogNodeDoc>({ ...requiredFields({ _id: String }), h: Buffer }, { ...opts, collection: 'consent_log_nodes' });
 
   const heads = new Schema<LogHeadDoc>(
-    { _id: { type: String, required: true }, accountId: String, treeSize: Number, rootHash: String, timestamp: Date, signature: String, kid: String },
+    { ...requiredFields({ _id: String }), accountId: String, treeSize: Number, rootHash: String, timestamp: Date, signature: String, kid: String },
     { ...opts, collection: 'consent_log_heads' },
   );
   heads.index({ accountId: 1, treeSize: -1 }, { name: 'latest' });
 
-  const leases = new Schema<LogLeaseDoc>({ _id: { type: String, required: true }, owner: String, until: Date }, { ...opts, collection: 'consent_log_leases' });
+  const leases = new Schema<LogLeaseDoc>({ ...requiredFields({ _id: String }), owner: String, until: Date }, { ...opts, collection: 'consent_log_leases' });
 
   return {
     leaves: conn.model<LogLeafDoc>('LogLeaf', leaves),

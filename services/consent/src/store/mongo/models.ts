@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model, type mongo } from 'mongoose';
+import { nullableFields, requiredFields } from '@accord/common';
 import type { ConsentEvent } from '../../domain/consent';
 import type { ErasureRecord, RenewalJob } from '../../app/ports';
 
@@ -185,18 +186,12 @@ const opts = { versionKey: false, _id: false } as const;
 export function defineModels(conn: Connection): Models {
   const events = new Schema<EventDoc>(
     {
-      _id: { type: String, required: true },
-      accountId: { type: String, required: true },
-      appId: { type: String, required: true },
-      subject: { type: String, required: true },
-      issuer: { type: String, required: true },
-      target: { type: String, required: true },
+      ...requiredFields({ _id: String, accountId: String, appId: String, subject: String, issuer: String, target: String }),
       source: String,
-      scope: { type: String, required: true },
+      ...requiredFields({ scope: String }),
       delegate: String,
-      action: { type: Boolean, default: null },
-      token: { type: String, required: true },
-      createdAt: { type: Date, required: true },
+      ...nullableFields({ action: Boolean }),
+      ...requiredFields({ token: String, createdAt: Date }),
       targetVersion: Number,
       expiresAt: Date,
       gpc: Boolean,
@@ -239,7 +234,7 @@ export function defineModels(conn: Connection): Models {
 
   const current = new Schema<CurrentDoc>(
     {
-      _id: { type: String, required: true },
+      ...requiredFields({ _id: String }),
       accountId: String,
       subject: String,
       issuer: String,
@@ -289,9 +284,7 @@ export function defineModels(conn: Connection): Models {
 
   const erasures = new Schema<ErasureDoc>(
     {
-      _id: { type: String, required: true },
-      accountId: { type: String, required: true },
-      subjectHash: { type: String, required: true },
+      ...requiredFields({ _id: String, accountId: String, subjectHash: String }),
       issuer: String,
       appId: String,
       clientId: String,
@@ -306,10 +299,7 @@ export function defineModels(conn: Connection): Models {
 
   const renewalJobs = new Schema<RenewalJobDoc>(
     {
-      _id: { type: String, required: true },
-      accountId: { type: String, required: true },
-      specId: { type: String, required: true },
-      version: { type: Number, required: true },
+      ...requiredFields({ _id: String, accountId: String, specId: String, version: Number }),
       targets: [String],
       createdAt: Date,
       leaseUntil: Date,
