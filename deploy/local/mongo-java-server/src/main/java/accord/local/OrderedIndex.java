@@ -303,9 +303,37 @@ final class OrderedIndex {
     }
     for (int i = 0; i < values.length; i++) {
       Object v = values[i];
-      if (!(v instanceof String)) continue;
+      if (!(v instanceof String string)) continue;
       if (near != null && near[offset + i] != v && v.equals(near[offset + i])) values[i] = near[offset + i];
       else if (keys[i].equals("_id") && v.equals(position)) values[i] = position;
+      else values[i] = SEEN.canonical(string);
+    }
+  }
+
+  /** The strings the indexes met last, shared by every index of every collection. */
+  private static final Seen SEEN = new Seen(1 << 14);
+
+  /**
+   * The last string met of each hash slot (a direct-mapped table, no other memory): a value met
+   * again while its slot still holds it (an account, issuer, target, scope or application, met by
+   * nearly every write; a subject met by the event and then its state, its subject marker) is kept
+   * once, however many entries of however many indexes hold it. A value a neighbour in its index
+   * does not hold (the first check) is looked up here. Written without a lock by the collections'
+   * writers: a race only makes a miss, a string read from here is always compared first.
+   */
+  static final class Seen {
+    private final String[] slots;
+
+    Seen(int size) {
+      slots = new String[size];
+    }
+
+    String canonical(String s) {
+      int slot = (s.hashCode() ^ (s.hashCode() >>> 14)) & (slots.length - 1);
+      String held = slots[slot];
+      if (held != null && held.equals(s)) return held;
+      slots[slot] = s;
+      return s;
     }
   }
 
