@@ -9,7 +9,6 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
@@ -147,7 +146,7 @@ final class SecondaryIndexes<P> {
       if (l != null && (best == null || score(l) > score(best))) best = l;
     }
     if (best == null) return false;
-    for (Object[] prefix : best.prefixes()) for (OrderedIndex.Entry e : best.index().scan(prefix, best.range())) into.add(e.position());
+    for (Object[] prefix : best.prefixes()) for (Iterator<Object> it = best.index().scan(prefix, best.range()).positions(true); it.hasNext(); ) into.add(it.next());
     return true;
   }
 
@@ -177,11 +176,10 @@ final class SecondaryIndexes<P> {
     if (best == null) return null;
     OrderedIndex index = best.index();
     boolean forward = index.ascending[best.equalKeys()] == idAscending;
-    NavigableSet<OrderedIndex.Entry> range = index.scan(best.prefixes().get(0), best.range());
-    Iterator<OrderedIndex.Entry> it = forward ? range.iterator() : range.descendingIterator();
+    Iterator<Object> it = index.scan(best.prefixes().get(0), best.range()).positions(forward);
     List<P> out = new ArrayList<>();
     while (it.hasNext() && out.size() < wanted) {
-      P position = (P) it.next().position();
+      P position = (P) it.next();
       if (host.matches(host.document(position), query)) out.add(position);
     }
     return out;
