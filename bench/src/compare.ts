@@ -115,7 +115,7 @@ export function goalChecks(list: Job[], array?: BenchResult): GoalCheck[] {
     if (!r?.halfPeak) continue;
     out.push({
       goal: `${job}: p99 ≤ ${HALF_PEAK_P99_MS} ms at half the peak rate`,
-      measured: `${r.halfPeak.p99Ms} ms at ${r.halfPeak.offeredPerSec}/s${r.halfPeak.errors ? `, ${r.halfPeak.errors} errors` : ''}`,
+      measured: `${r.halfPeak.p99Ms.toFixed(0)} ms at ${r.halfPeak.offeredPerSec}/s${r.halfPeak.errors ? `, ${r.halfPeak.errors} errors` : ''}`,
       met: r.halfPeak.p99Ms <= HALF_PEAK_P99_MS && r.halfPeak.errors === 0,
     });
   }
