@@ -221,6 +221,27 @@ final class IndexedH2Backend extends H2Backend {
       indexes.build();
     }
 
+    // --- documents handed out as copies ---
+
+    /**
+     * A document read from the map, as a copy of its own: mongo-java-server updates the document it
+     * read in place (AbstractMongoCollection's applyUpdate copies the new one into it), and the
+     * object in the map may be in a page the MVStore is writing at that moment (a
+     * ConcurrentModificationException that closes the store, seen in 100,000-event imports once the
+     * indexes' pages made each write longer) or in the page cache, read by others. A shallow copy
+     * is enough: an update works on a deep copy of the nested values (its updateDocument).
+     */
+    @Override
+    protected Document getDocument(Object position) {
+      Document stored = super.getDocument(position);
+      return stored == null ? null : stored.clone();
+    }
+
+    @Override
+    protected Stream<DocumentWithPosition<Object>> streamAllDocumentsWithPosition() {
+      return super.streamAllDocumentsWithPosition().map(d -> new DocumentWithPosition<>(d.getDocument().clone(), d.getPosition()));
+    }
+
     // --- keeping the indexes exact ---
 
     @Override
