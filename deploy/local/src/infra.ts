@@ -160,7 +160,7 @@ export async function startMongoJavaServer(
 ): Promise<{ url: string; description: string; stop: () => Promise<void> }> {
   const classpath = await mongoJavaServerClasspath(env, log);
   port ??= await freePort();
-  const args = [await collectorFlag(ephemeral), '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
+  const args = ['-XX:+UseSerialGC', '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
   backend ??= env.ACCORD_LOCAL_MONGO_BACKEND as typeof backend; // the bench's "before" (accord-scan)
   if (backend) args.push('--backend', backend);
   if (!ephemeral) {
@@ -184,26 +184,6 @@ export async function startMongoJavaServer(
   const kind = ephemeral ? 'memory' : 'H2 file';
   return { url: `mongodb://127.0.0.1:${port}/accord`, description: `mongo-java-server on :${port} (${kind})`, stop: () => stopChild(child) };
 }
-
-/**
- * The database JVM's garbage collector. In memory (`ephemeral`: tests, the bench) every document
- * and index lives on the heap, so a stop-the-world collector's pauses grow with the data: the
- * serial one paused 25–280 ms per young collection and 0.3–1.2 s per full one with 100,000 events
- * stored, stalling every request in flight (docs/benchmarks.md, "The database's pauses").
- * Shenandoah collects concurrently (pauses under 10 ms at the same size) and is used when this
- * JVM has it (OpenJDK builds such as Debian's and Temurin do; Oracle's does not). The file
- * (`npm start`) keeps a small heap, its page cache and indexes, where the serial collector's
- * pauses stay short and its footprint is the least.
- */
-async function collectorFlag(ephemeral: boolean): Promise<string> {
-  const serial = '-XX:+UseSerialGC';
-  if (!ephemeral) return serial;
-  shenandoah ??= new Promise<boolean>((resolvePromise) =>
-    execFile('java', ['-XX:+UseShenandoahGC', '-version'], { timeout: 30_000 }, (err) => resolvePromise(!err)),
-  );
-  return (await shenandoah) ? '-XX:+UseShenandoahGC' : serial;
-}
-let shenandoah: Promise<boolean> | undefined;
 
 /** The project-local tools folder (`ACCORD_TOOLS_DIR`, default `<repo>/.accord/tools`). */
 export function toolsDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -65,41 +64,6 @@ describe('local mongo-java-server', () => {
     await expect(startMongoJavaServer(freshDir(), false, { ...process.env, ACCORD_LOCAL_MONGO_CACHE_MB: '64mb' }, quiet)).rejects.toThrow(
       /ACCORD_LOCAL_MONGO_CACHE_MB must be a whole number of MB/,
     );
-  });
-
-  // The in-memory server holds every document and index on its heap: a stop-the-world collector
-  // stalled every request in flight for 25 ms to 1.2 s at 100,000 events (docs/benchmarks.md,
-  // "The database's pauses"), so it collects concurrently when the JVM can; the file keeps the
-  // serial collector (a small heap).
-  it('runs the in-memory server with a concurrent collector when the JVM has one, the file with the serial one', async () => {
-    const jvmFlags = (url: string) => {
-      const port = new URL(url).port;
-      for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-        let argv: string[];
-        try {
-          argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        } catch {
-          continue; // gone meanwhile
-        }
-        if (argv.includes('accord.local.LocalMongo') && argv[argv.indexOf('--port') + 1] === port) return argv.filter((a) => a.startsWith('-XX:'));
-      }
-      throw new Error(`no LocalMongo process on port ${port}`);
-    };
-    let hasShenandoah = true;
-    try {
-      execFileSync('java', ['-XX:+UseShenandoahGC', '-version'], { stdio: 'ignore' });
-    } catch {
-      hasShenandoah = false;
-    }
-    const memory = await startMongoJavaServer(freshDir(), true, process.env, quiet);
-    const file = await startMongoJavaServer(freshDir(), false, process.env, quiet);
-    try {
-      expect(jvmFlags(memory.url)).toContain(hasShenandoah ? '-XX:+UseShenandoahGC' : '-XX:+UseSerialGC');
-      expect(jvmFlags(file.url)).toContain('-XX:+UseSerialGC');
-      expect(jvmFlags(file.url)).not.toContain('-XX:+UseShenandoahGC');
-    } finally {
-      await Promise.all([memory.stop(), file.stop()]);
-    }
   });
 
   // What the consent store relies on, checked on the server CI uses: single-document updates are
