@@ -2,6 +2,7 @@ package accord.local;
 
 import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
+import de.bwaldvogel.mongo.backend.ArrayFilters;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DatabaseResolver;
@@ -15,8 +16,10 @@ import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.oplog.NoopOplog;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import io.netty.channel.Channel;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -208,6 +211,45 @@ final class IdLookupMemoryBackend extends MemoryBackend {
         Document query, Iterable<Integer> positions, Document orderBy, int skip, int limit, int batchSize, Document fieldSelector) {
       Document rest = answeredByIdIndex(query) ? new Document() : query;
       return super.matchDocuments(rest, positions, orderBy, skip, limit, batchSize, fieldSelector);
+    }
+
+    /**
+     * An update of {@code {_id: {$in: [k values]}}} (the outbox relay's and the log sequencer's,
+     * after each batch), in time linear in k. mongo-java-server finds the documents from the
+     * {@code _id} index (the query's second match skipped, as above), then asks each document's
+     * array position against the whole selector, whose {@code $in} compares with the list
+     * linearly: k² comparisons. Here each document found is updated by its {@code _id} alone,
+     * through mongo-java-server's own update, in the order it found them: an {@code _id} is never
+     * an array, so the position the selector gives is none either way (a positional {@code $} is
+     * refused as it is there), and the counts, the documents and the change stream's record (one,
+     * of the whole selector and the ids changed) are the ones its own loop gives. A replacement
+     * (refused in a multi update), a single-document update and an update finding nothing (an
+     * upsert then inserts) go the unchanged way.
+     */
+    @Override
+    public synchronized Document updateDocuments(
+        Document selector, Document updateQuery, ArrayFilters arrayFilters, boolean isMulti, boolean isUpsert, Oplog oplog) {
+      String idField = getIdField();
+      if (!isMulti || !"_id".equals(idField) || !answeredByIdIndex(selector) || !onlyOperators(updateQuery))
+        return super.updateDocuments(selector, updateQuery, arrayFilters, isMulti, isUpsert, oplog);
+      List<Object> ids = new ArrayList<>();
+      for (Document document : queryDocuments(selector, null, 0, 0, 0, null)) ids.add(document.get(idField));
+      if (ids.isEmpty()) return super.updateDocuments(selector, updateQuery, arrayFilters, isMulti, isUpsert, oplog);
+      List<Object> updatedIds = new ArrayList<>();
+      for (Object id : ids) {
+        Document one = super.updateDocuments(new Document(idField, id), updateQuery, arrayFilters, false, false, NoopOplog.get());
+        if (((Number) one.get("nModified")).intValue() > 0) updatedIds.add(id);
+      }
+      oplog.handleUpdate(getFullName(), selector, updateQuery, updatedIds);
+      Document result = new Document();
+      result.put("n", Integer.valueOf(ids.size()));
+      result.put("nModified", Integer.valueOf(updatedIds.size()));
+      return result;
+    }
+
+    private static boolean onlyOperators(Document updateQuery) {
+      for (String key : updateQuery.keySet()) if (!key.startsWith("$")) return false;
+      return true;
     }
   }
 }
