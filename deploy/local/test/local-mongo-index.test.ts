@@ -311,6 +311,14 @@ async function equivalence(
       await run('move', { $set: { appId: app } }); // an indexed key changed
       await run('no change', { $set: { accountId: account, claim: `c${round}` } }); // some documents unmodified
       await run('positional', { $set: { 'subject.$': 'x' } }); // no array matched by the query: refused
+      // with other conditions beside the _id list: the event with an array subject (rounds 1-2) matched at its position (the only event without a token)
+      await run('mixed', { $set: { appId: app } }, undefined, { ...filter, accountId: account });
+      await run('mixed positional', { $set: { 'subject.$': 's2', marked: round } }, undefined, {
+        _id: { $in: [...ids, 'arr'] as never[] },
+        token: { $exists: false },
+        subject: 's2',
+      });
+      await run('mixed array', { $set: { gpc: true } }, undefined, { _id: { $in: [...ids, 'arr'] as never[] }, subject: { $in: ['s1', 's3'] }, issuer: 'i1' });
       await run('conflict', { $set: { appId: app }, $unset: { appId: '' } });
       if (k > 0) await run('upsert', { $set: { upserted: round } }, { upsert: true }); // (k = 0 would insert a random ObjectId)
       await run('set id', { $set: { _id: 'other' } });
@@ -347,11 +355,11 @@ async function equivalence(
     await both((db) => db.collection<Doc>('events').updateMany({ accountId, logq: { $exists: true }, appId: deletedApp }, { $unset: { logq: '' } }));
     if (round === 1) await both((db) => db.collection<Doc>('events').updateOne({ _id: '00001100000300' as never }, { $set: { pub: null, logq: null } }));
     if (round === 3) await both((db) => db.collection<Doc>('events').updateOne({ _id: '00001100000300' as never }, { $unset: { pub: '', logq: '' } }));
-    await idInUpdates(round);
     if (round === 1)
       await both((db) =>
         db.collection<Doc>('events').insertOne({ _id: 'arr', accountId: 'a1', subject: ['s1', 's2'], issuer: 'i1', target: 't1', appId: 'app1' } as Doc),
       );
+    await idInUpdates(round);
     if (round === 2)
       await both((db) => db.collection<Doc>('current').updateOne({ _id: 'state1' as never }, { $set: { accountId: 'a1', 'cur.appId': ['app1', 'app2'] } }));
     if (round === 3) {

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -215,36 +216,64 @@ final class IdLookupMemoryBackend extends MemoryBackend {
 
     /**
      * An update of {@code {_id: {$in: [k values]}}} (the outbox relay's and the log sequencer's,
-     * after each batch), in time linear in k. mongo-java-server finds the documents from the
-     * {@code _id} index (the query's second match skipped, as above), then asks each document's
+     * after each batch), also with other conditions beside it (the outbox's retry), in time linear
+     * in k. mongo-java-server finds the documents (from the {@code _id} index alone, the query's
+     * second match skipped, as above; with other conditions, in a scan), then asks each document's
      * array position against the whole selector, whose {@code $in} compares with the list
-     * linearly: k² comparisons. Here each document found is updated by its {@code _id} alone,
-     * through mongo-java-server's own update, in the order it found them: an {@code _id} is never
-     * an array, so the position the selector gives is none either way (a positional {@code $} is
-     * refused as it is there), and the counts, the documents and the change stream's record (one,
-     * of the whole selector and the ids changed) are the ones its own loop gives. A replacement
-     * (refused in a multi update), a single-document update and an update finding nothing (an
-     * upsert then inserts) go the unchanged way.
+     * linearly: k² comparisons. Here the documents are those the {@code _id} index finds (other
+     * conditions: those of them matching the rest of the selector, in natural order, the scan's),
+     * and each is updated through mongo-java-server's own update, by the selector with its
+     * {@code _id} condition made that document's {@code _id}: an {@code _id} is never an array, so
+     * that condition gives no array position either way (the rest gives the one it gives there,
+     * and a positional {@code $} is refused or applied alike), and the counts, the documents and
+     * the change stream's record (one, of the whole selector and the ids changed) are the ones its
+     * own loop gives. A replacement (refused in a multi update), a single-document update and an
+     * update finding nothing (an upsert then inserts) go the unchanged way.
      */
     @Override
     public synchronized Document updateDocuments(
         Document selector, Document updateQuery, ArrayFilters arrayFilters, boolean isMulti, boolean isUpsert, Oplog oplog) {
       String idField = getIdField();
-      if (!isMulti || !"_id".equals(idField) || !answeredByIdIndex(selector) || !onlyOperators(updateQuery))
-        return super.updateDocuments(selector, updateQuery, arrayFilters, isMulti, isUpsert, oplog);
-      List<Object> ids = new ArrayList<>();
-      for (Document document : queryDocuments(selector, null, 0, 0, 0, null)) ids.add(document.get(idField));
-      if (ids.isEmpty()) return super.updateDocuments(selector, updateQuery, arrayFilters, isMulti, isUpsert, oplog);
+      List<Object> ids = isMulti && "_id".equals(idField) && onlyOperators(updateQuery) ? idInMatches(selector) : null;
+      if (ids == null || ids.isEmpty()) return super.updateDocuments(selector, updateQuery, arrayFilters, isMulti, isUpsert, oplog);
       List<Object> updatedIds = new ArrayList<>();
       for (Object id : ids) {
-        Document one = super.updateDocuments(new Document(idField, id), updateQuery, arrayFilters, false, false, NoopOplog.get());
-        if (((Number) one.get("nModified")).intValue() > 0) updatedIds.add(id);
+        Document one = new Document();
+        for (Map.Entry<String, Object> e : selector.entrySet()) one.put(e.getKey(), e.getKey().equals(idField) ? id : e.getValue());
+        Document result = super.updateDocuments(one, updateQuery, arrayFilters, false, false, NoopOplog.get());
+        if (((Number) result.get("nModified")).intValue() > 0) updatedIds.add(id);
       }
       oplog.handleUpdate(getFullName(), selector, updateQuery, updatedIds);
       Document result = new Document();
       result.put("n", Integer.valueOf(ids.size()));
       result.put("nModified", Integer.valueOf(updatedIds.size()));
       return result;
+    }
+
+    /**
+     * The {@code _id}s of the documents {@code selector} matches, in the order mongo-java-server
+     * finds them, when its {@code _id} condition is an {@code $in} the index answers exactly (see
+     * the class); null otherwise.
+     */
+    private List<Object> idInMatches(Document selector) {
+      if (!(selector.get("_id") instanceof Document condition) || !answeredByIdIndex(new Document("_id", condition))) return null;
+      List<Object> ids = new ArrayList<>();
+      if (selector.size() == 1) {
+        for (Document document : queryDocuments(selector, null, 0, 0, 0, null)) ids.add(document.get("_id"));
+        return ids;
+      }
+      Index<Integer> primary = null;
+      for (Index<Integer> index : getIndexes()) if (index.getKeys().size() == 1 && index.getKeys().get(0).getKey().equals("_id")) primary = index;
+      if (primary == null) return null;
+      Document rest = new Document();
+      for (Map.Entry<String, Object> e : selector.entrySet()) if (!e.getKey().equals("_id")) rest.put(e.getKey(), e.getValue());
+      TreeMap<Integer, Object> found = new TreeMap<>(); // natural order, a scan's
+      for (Integer position : primary.getPositions(new Document("_id", condition))) {
+        Document document = getDocument(position);
+        if (documentMatchesQuery(document, rest)) found.put(position, document.get("_id"));
+      }
+      ids.addAll(found.values());
+      return ids;
     }
 
     private static boolean onlyOperators(Document updateQuery) {
