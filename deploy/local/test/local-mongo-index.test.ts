@@ -218,6 +218,7 @@ function queries(r: ReturnType<typeof random>): Array<{ name: string; run: (db: 
   find('oldest pending', ev, { pub: { $exists: true } }, { _id: 1 }, 1, 0, { createdAt: 1 });
   find('pending logged', ev, { logq: { $exists: 1 } }, undefined);
   find('log pending', ev, { logq: r.pick(ACCOUNTS) }, { _id: 1 }, 20);
+  find('every event', ev, {}, undefined); // every document as stored, in natural order
   return out;
 }
 
@@ -277,6 +278,57 @@ async function equivalence(
   };
   await compare();
 
+  /** Both servers' answers to the same write, which must be the same (counts, upserted id, or the error's message). */
+  const same = async (name: string, f: (db: ReturnType<MongoClient['db']>) => Promise<unknown>) => {
+    const [a, b] = await both((db) => f(db).catch((e: Error) => ({ error: e.message })));
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      throw new Error(`seed ${seed}: ${name} differs:\nindexed ${JSON.stringify(a)}\nunchanged ${JSON.stringify(b)}`);
+  };
+  // the outbox relay's and the log sequencer's updates after each batch (store/mongo/outbox.ts, log-queue.ts):
+  // updateMany of {_id: {$in: [k ids]}}, k up to a few hundred, with duplicates, absent ids and numbers among strings
+  const allIds = [...firstHalf, ...secondHalf].map((d) => d._id);
+  const idInUpdates = async (round: number) => {
+    for (const k of [0, 1, 2, 9, 60, 400]) {
+      const ids: Array<string | number> = Array.from({ length: k }, () => {
+        const x = r.next();
+        if (x < 0.1) return `absent${r.int(50)}`;
+        if (x < 0.15) return r.int(80); // a number id, present now and then
+        if (x < 0.18) return r.int(80) + 0.5;
+        return r.pick(allIds);
+      });
+      if (k > 2) ids.push(ids[0]!, ids[1]!); // duplicates
+      const filter = { _id: { $in: ids as never[] } };
+      const [at, account, app] = [new Date(1_700_000_000_000 + r.int(5) * 1000), r.pick(ACCOUNTS), r.pick(APPS)];
+      const run = (name: string, update: Document, options?: { upsert: boolean }, f: Filter<Doc> = filter) =>
+        same(`${name} k=${k} round ${round}`, async (db) => {
+          const res = await db.collection<Doc>('events').updateMany(f, update, options);
+          return [res.matchedCount, res.modifiedCount, res.upsertedCount, res.upsertedId];
+        });
+      await run('outbox published', { $unset: { pub: '', claim: '', part: '' } }); // the sparse index's key unset
+      await run('outbox retry', { $set: { pub: at } }, undefined, { ...filter, pub: { $exists: true } });
+      await run('sequencer logged', { $unset: { logq: '' } });
+      await run('claim', { $set: { claim: `c${round}`, logq: account }, $inc: { n: 1 } }); // $inc twice if a duplicate were updated twice
+      await run('move', { $set: { appId: app } }); // an indexed key changed
+      await run('no change', { $set: { accountId: account, claim: `c${round}` } }); // some documents unmodified
+      await run('positional', { $set: { 'subject.$': 'x' } }); // no array matched by the query: refused
+      // with other conditions beside the _id list: the event with an array subject (rounds 1-2) matched at its position (the only event without a token)
+      await run('mixed', { $set: { appId: app } }, undefined, { ...filter, accountId: account });
+      await run('mixed positional', { $set: { 'subject.$': 's2', marked: round } }, undefined, {
+        _id: { $in: [...ids, 'arr'] as never[] },
+        token: { $exists: false },
+        subject: 's2',
+      });
+      await run('mixed array', { $set: { gpc: true } }, undefined, { _id: { $in: [...ids, 'arr'] as never[] }, subject: { $in: ['s1', 's3'] }, issuer: 'i1' });
+      await run('conflict', { $set: { appId: app }, $unset: { appId: '' } });
+      if (k > 0) await run('upsert', { $set: { upserted: round } }, { upsert: true }); // (k = 0 would insert a random ObjectId)
+      await run('set id', { $set: { _id: 'other' } });
+      await same(`updateOne k=${k} round ${round}`, async (db) => {
+        const res = await db.collection<Doc>('events').updateOne(filter, { $set: { one: round } });
+        return [res.matchedCount, res.modifiedCount];
+      });
+    }
+  };
+
   const change = async (round: number) => {
     // updates that move documents between index entries, an upsert, deletes, and arrays on indexed keys
     // (every random value drawn before `both`: the two servers get the same operations)
@@ -307,6 +359,7 @@ async function equivalence(
       await both((db) =>
         db.collection<Doc>('events').insertOne({ _id: 'arr', accountId: 'a1', subject: ['s1', 's2'], issuer: 'i1', target: 't1', appId: 'app1' } as Doc),
       );
+    await idInUpdates(round);
     if (round === 2)
       await both((db) => db.collection<Doc>('current').updateOne({ _id: 'state1' as never }, { $set: { accountId: 'a1', 'cur.appId': ['app1', 'app2'] } }));
     if (round === 3) {

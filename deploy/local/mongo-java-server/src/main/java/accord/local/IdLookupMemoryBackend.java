@@ -2,6 +2,7 @@ package accord.local;
 
 import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
+import de.bwaldvogel.mongo.backend.ArrayFilters;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DatabaseResolver;
@@ -15,11 +16,14 @@ import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.BsonRegularExpression;
 import de.bwaldvogel.mongo.bson.Document;
+import de.bwaldvogel.mongo.oplog.NoopOplog;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import io.netty.channel.Channel;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -208,6 +212,73 @@ final class IdLookupMemoryBackend extends MemoryBackend {
         Document query, Iterable<Integer> positions, Document orderBy, int skip, int limit, int batchSize, Document fieldSelector) {
       Document rest = answeredByIdIndex(query) ? new Document() : query;
       return super.matchDocuments(rest, positions, orderBy, skip, limit, batchSize, fieldSelector);
+    }
+
+    /**
+     * An update of {@code {_id: {$in: [k values]}}} (the outbox relay's and the log sequencer's,
+     * after each batch), also with other conditions beside it (the outbox's retry), in time linear
+     * in k. mongo-java-server finds the documents (from the {@code _id} index alone, the query's
+     * second match skipped, as above; with other conditions, in a scan), then asks each document's
+     * array position against the whole selector, whose {@code $in} compares with the list
+     * linearly: k² comparisons. Here the documents are those the {@code _id} index finds (other
+     * conditions: those of them matching the rest of the selector, in natural order, the scan's),
+     * and each is updated through mongo-java-server's own update, by the selector with its
+     * {@code _id} condition made that document's {@code _id}: an {@code _id} is never an array, so
+     * that condition gives no array position either way (the rest gives the one it gives there,
+     * and a positional {@code $} is refused or applied alike), and the counts, the documents and
+     * the change stream's record (one, of the whole selector and the ids changed) are the ones its
+     * own loop gives. A replacement (refused in a multi update), a single-document update and an
+     * update finding nothing (an upsert then inserts) go the unchanged way.
+     */
+    @Override
+    public synchronized Document updateDocuments(
+        Document selector, Document updateQuery, ArrayFilters arrayFilters, boolean isMulti, boolean isUpsert, Oplog oplog) {
+      String idField = getIdField();
+      List<Object> ids = isMulti && "_id".equals(idField) && onlyOperators(updateQuery) ? idInMatches(selector) : null;
+      if (ids == null || ids.isEmpty()) return super.updateDocuments(selector, updateQuery, arrayFilters, isMulti, isUpsert, oplog);
+      List<Object> updatedIds = new ArrayList<>();
+      for (Object id : ids) {
+        Document one = new Document();
+        for (Map.Entry<String, Object> e : selector.entrySet()) one.put(e.getKey(), e.getKey().equals(idField) ? id : e.getValue());
+        Document result = super.updateDocuments(one, updateQuery, arrayFilters, false, false, NoopOplog.get());
+        if (((Number) result.get("nModified")).intValue() > 0) updatedIds.add(id);
+      }
+      oplog.handleUpdate(getFullName(), selector, updateQuery, updatedIds);
+      Document result = new Document();
+      result.put("n", Integer.valueOf(ids.size()));
+      result.put("nModified", Integer.valueOf(updatedIds.size()));
+      return result;
+    }
+
+    /**
+     * The {@code _id}s of the documents {@code selector} matches, in the order mongo-java-server
+     * finds them, when its {@code _id} condition is an {@code $in} the index answers exactly (see
+     * the class); null otherwise.
+     */
+    private List<Object> idInMatches(Document selector) {
+      if (!(selector.get("_id") instanceof Document condition) || !answeredByIdIndex(new Document("_id", condition))) return null;
+      List<Object> ids = new ArrayList<>();
+      if (selector.size() == 1) {
+        for (Document document : queryDocuments(selector, null, 0, 0, 0, null)) ids.add(document.get("_id"));
+        return ids;
+      }
+      Index<Integer> primary = null;
+      for (Index<Integer> index : getIndexes()) if (index.getKeys().size() == 1 && index.getKeys().get(0).getKey().equals("_id")) primary = index;
+      if (primary == null) return null;
+      Document rest = new Document();
+      for (Map.Entry<String, Object> e : selector.entrySet()) if (!e.getKey().equals("_id")) rest.put(e.getKey(), e.getValue());
+      TreeMap<Integer, Object> found = new TreeMap<>(); // natural order, a scan's
+      for (Integer position : primary.getPositions(new Document("_id", condition))) {
+        Document document = getDocument(position);
+        if (documentMatchesQuery(document, rest)) found.put(position, document.get("_id"));
+      }
+      ids.addAll(found.values());
+      return ids;
+    }
+
+    private static boolean onlyOperators(Document updateQuery) {
+      for (String key : updateQuery.keySet()) if (!key.startsWith("$")) return false;
+      return true;
     }
   }
 }

@@ -378,8 +378,21 @@ final class OrderedIndex {
     return values;
   }
 
-  /** A document's values changed (update in place): its entry moves if its keys changed. */
+  /**
+   * A document's values changed (update in place): its entry moves if its keys changed. Most
+   * updates change no key of an index (the outbox's and the sequencer's {@code $unset} of their own
+   * sparse key, a state's {@code $max} of {@code cur}): the entry then stays where it is, found by
+   * nothing and moved by nothing. Equal means the same values (Java's equals: a 1 becoming 1.0 is
+   * a change, a distinct lists the stored value), the same arrays met and, for a document a sparse
+   * index leaves out, the same null held (the count a distinct relies on).
+   */
   void update(Document before, Document after, Object position) {
+    boolean[] multikeyBefore = {false};
+    boolean[] multikeyAfter = {false};
+    Object[] old = valuesOf(before, multikeyBefore);
+    Object[] now = valuesOf(after, multikeyAfter);
+    if (multikeyBefore[0] == multikeyAfter[0]
+        && (old == null ? now == null && holdsNull(before) == holdsNull(after) : now != null && java.util.Arrays.equals(old, now))) return;
     remove(before, position);
     add(after, position);
   }

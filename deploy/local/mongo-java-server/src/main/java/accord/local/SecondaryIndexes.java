@@ -116,6 +116,10 @@ final class SecondaryIndexes<P> {
   /** The documents an index finds for {@code query}: a superset of its matches, or null when no index narrows it. */
   @SuppressWarnings("unchecked")
   Iterable<P> positions(Document query, Document orderBy, int skip, int limit) {
+    // a query a unique index answers (an _id or {_id: {$in}}) goes mongo-java-server's own way: its
+    // documents then come in the index's order, not the natural one, and an updateOne of
+    // {_id: {$in}} changes the first of them
+    for (Index<P> unique : host.uniqueIndexes()) if (unique.canHandle(query)) return null;
     List<Map<String, QueryPlanner.Condition>> branches = QueryPlanner.branches(query);
     // sorted on _id alone, with a limit: walk one index in that order, stopping after the limit
     if (branches.size() == 1 && limit > 0 && orderBy != null && orderBy.size() == 1 && orderBy.get("_id") instanceof Number dir) {
