@@ -157,7 +157,7 @@ export async function startMongoJavaServer(
   log: (line: string) => void,
   port?: number,
   backend?: 'accord' | 'accord-scan' | 'memory' | 'h2',
-): Promise<{ url: string; description: string; stop: () => Promise<void> }> {
+): Promise<{ url: string; description: string; stop: () => Promise<void>; pid: number | undefined }> {
   const classpath = await mongoJavaServerClasspath(env, log);
   port ??= await freePort();
   const args = ['-XX:+UseSerialGC', '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
@@ -182,7 +182,12 @@ export async function startMongoJavaServer(
     throw err;
   }
   const kind = ephemeral ? 'memory' : 'H2 file';
-  return { url: `mongodb://127.0.0.1:${port}/accord`, description: `mongo-java-server on :${port} (${kind})`, stop: () => stopChild(child) };
+  return {
+    url: `mongodb://127.0.0.1:${port}/accord`,
+    description: `mongo-java-server on :${port} (${kind})`,
+    stop: () => stopChild(child),
+    pid: child.pid, // the JVM's: a test reads its heap with jmap
+  };
 }
 
 /** The project-local tools folder (`ACCORD_TOOLS_DIR`, default `<repo>/.accord/tools`). */

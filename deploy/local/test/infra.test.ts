@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -132,4 +133,47 @@ describe('local mongo-java-server', () => {
       await server.stop();
     }
   });
+
+  // The memory backend's stored documents share their field names and short repeated values
+  // (SharedStrings): the same documents, inserted and updated alike, hold far fewer strings than
+  // in mongo-java-server's own memory backend, and every answer is the same.
+  it('stores documents with shared names and short values: far fewer strings than the unchanged memory backend, the same answers', async () => {
+    const count = 5_000;
+    const strings = async (backend: 'accord' | 'memory') => {
+      const server = await startMongoJavaServer(freshDir(), true, process.env, quiet, undefined, backend);
+      const client = await new MongoClient(server.url).connect();
+      try {
+        const col = client.db().collection<{ _id: string }>('shared');
+        const docs = Array.from({ length: count }, (_, n) => ({
+          _id: `event-${n}`,
+          accountId: `account-${n % 3}`,
+          issuer: 'https://issuer.example',
+          scope: n % 2 ? 'email' : 'sms',
+          tags: ['a', `tag-${n % 5}`],
+          cur: { id: `cur-${n}`, appId: 'app-1', action: n % 4 === 0 ? null : true },
+        }));
+        for (let i = 0; i < docs.length; i += 1_000) await col.insertMany(docs.slice(i, i + 1_000));
+        await col.updateMany({ accountId: 'account-1' }, { $set: { cur: { id: 'replaced', appId: 'app-2', action: false } } });
+        await col.updateMany({ _id: { $in: ['event-3', 'event-4', 'event-404'] } }, { $unset: { scope: '' } });
+        const all = await col.find({}, { sort: { _id: 1 } }).toArray();
+        const histogram = await new Promise<string>((resolve, reject) =>
+          execFile('jmap', ['-histo:live', String(server.pid)], { maxBuffer: 64 << 20 }, (err, out) => (err ? reject(err) : resolve(out))),
+        );
+        const line = histogram.split('\n').find((l) => /\sjava\.lang\.String\s/.test(`${l} `));
+        return { all, strings: Number(line?.trim().split(/\s+/)[1]) };
+      } finally {
+        await client.close();
+        await server.stop();
+      }
+    };
+    const shared = await strings('accord');
+    const unchanged = await strings('memory');
+    expect(shared.all).toEqual(unchanged.all);
+    expect(shared.all).toHaveLength(count);
+    // each document has 9 names, 6 short values and 2 ids: the unchanged backend holds ~17 strings per document
+    expect(unchanged.strings).toBeGreaterThan(15 * count);
+    // shared: the ids (2 per document), the rest once
+    expect(shared.strings).toBeLessThan(unchanged.strings / 3);
+  });
+
 });

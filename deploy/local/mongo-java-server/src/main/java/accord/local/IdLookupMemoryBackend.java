@@ -157,6 +157,7 @@ final class IdLookupMemoryBackend extends MemoryBackend {
 
     @Override
     protected Integer addDocumentInternal(Document document) {
+      SharedStrings.share(document);
       Integer position = super.addDocumentInternal(document);
       indexes.added(document, position);
       return position;
@@ -170,6 +171,7 @@ final class IdLookupMemoryBackend extends MemoryBackend {
 
     @Override
     protected void handleUpdate(Integer position, Document oldDocument, Document newDocument) {
+      SharedStrings.share(newDocument); // the stored document, changed in place by the update
       indexes.updated(oldDocument, newDocument, position);
       super.handleUpdate(position, oldDocument, newDocument);
     }
