@@ -160,7 +160,12 @@ export async function startMongoJavaServer(
 ): Promise<{ url: string; description: string; stop: () => Promise<void>; pid: number | undefined }> {
   const classpath = await mongoJavaServerClasspath(env, log);
   port ??= await freePort();
-  const args = ['-XX:+UseSerialGC', '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
+  // In memory (tests, the bench), the heap starts at 2 GB: the serial collector grows a smaller one
+  // only by full collections, each stopping every request for 0.5–1.5 s (three during the bench's
+  // 100,000-event seed and its first runs: docs/benchmarks.md, "The database's pauses"); the heap
+  // is touched only as it fills. The file keeps the JVM's default: its documents are not on the heap.
+  const heap = ephemeral ? ['-Xms2g'] : [];
+  const args = ['-XX:+UseSerialGC', ...heap, '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
   backend ??= env.ACCORD_LOCAL_MONGO_BACKEND as typeof backend; // the bench's "before" (accord-scan)
   if (backend) args.push('--backend', backend);
   if (!ephemeral) {

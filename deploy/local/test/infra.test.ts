@@ -176,4 +176,21 @@ describe('local mongo-java-server', () => {
     expect(shared.strings).toBeLessThan(unchanged.strings / 3);
   });
 
+  // The memory backend's heap starts large enough for the bench's data, so the serial collector
+  // never stops the server for a full collection only to grow it; the file keeps the JVM's default.
+  it('starts the in-memory server with a 2 GB initial heap, the file-backed one with the default', async () => {
+    const initialHeap = async (ephemeral: boolean) => {
+      const server = await startMongoJavaServer(freshDir(), ephemeral, process.env, quiet);
+      try {
+        const flags = await new Promise<string>((resolve, reject) =>
+          execFile('jcmd', [String(server.pid), 'VM.flags'], (err, out) => (err ? reject(err) : resolve(out))),
+        );
+        return Number(/InitialHeapSize=(\d+)/.exec(flags)?.[1]);
+      } finally {
+        await server.stop();
+      }
+    };
+    expect(await initialHeap(true)).toBe(2 * 1024 ** 3);
+    expect(await initialHeap(false)).toBeLessThan(2 * 1024 ** 3);
+  });
 });
