@@ -5,8 +5,8 @@
  * same machine load (a lever of a tenth of a millisecond shows there; the whole stack's
  * `npm run bench` cannot tell it from the other helpers' builds on a shared machine).
  *
- * One database and one NATS server (as `npm run bench` starts them, the database behind the
- * command-counting proxy); per build, a consent and a webhook process (as `npm start` runs them)
+ * One database and one NATS server (as `npm run bench` starts them, the database counting its
+ * commands: server-counts.ts); per build, a consent and a webhook process (as `npm start` runs them)
  * on a database and a NATS prefix of their own, called over gRPC from this process: `record`
  * (CreateConsents of one event, a new subject each), `change` (one event changing a seeded
  * state), `read` (SearchConsents current=true with a scope: the current consent of a seeded
@@ -43,7 +43,7 @@ import {
 import { consentv1 } from '@accord/proto';
 import { charge, type CpuProfile } from './cpuprofile';
 import { sampleCpu, untilQuiet } from './cpu';
-import { MongoCommandCounter } from './mongo-proxy';
+import { COUNTING_ENV, countedDatabase } from './server-counts';
 
 const SECONDS = Number(process.env.BENCH_ALONE_SECONDS ?? 15);
 const ROUNDS = Number(process.env.BENCH_ALONE_ROUNDS ?? 3);
@@ -111,7 +111,7 @@ function cpuOf(pid: number): number {
   }
 }
 
-async function startBuild(build: Build, i: number, infra: Infra, proxied: string, dataDir: string, profDir?: string): Promise<Running> {
+async function startBuild(build: Build, i: number, infra: Infra, mongoUrl: string, dataDir: string, profDir?: string): Promise<Running> {
   const secrets = loadOrCreateSecrets(join(dataDir, 'secrets.json'));
   const ports: StackPorts = {
     gateway: await freePort(),
@@ -122,7 +122,7 @@ async function startBuild(build: Build, i: number, infra: Infra, proxied: string
   };
   const env = {
     ...process.env,
-    ...stackEnv({ mongoUrl: withDatabase(proxied, `accord_alone_${i}`), natsUrl: infra.natsUrl, ports, secrets, natsPrefix: `alone${i}` }),
+    ...stackEnv({ mongoUrl: withDatabase(mongoUrl, `accord_alone_${i}`), natsUrl: infra.natsUrl, ports, secrets, natsPrefix: `alone${i}` }),
     LOG_LEVEL: 'error',
     GRPC_HOST: '127.0.0.1',
     METRICS_HOST: '127.0.0.1',
@@ -253,15 +253,13 @@ async function main(): Promise<void> {
   const builds = buildsFromEnv();
   const dataDir = mkdtempSync(join(tmpdir(), 'accord-alone-'));
   const profDir = process.env.BENCH_CPU_PROF ? mkdtempSync(join(tmpdir(), 'accord-alone-profile-')) : undefined;
-  const infra = await startInfra({ dataDir, ephemeral: true });
-  const upstream = new URL(infra.mongoUrl);
-  const counter = new MongoCommandCounter({ host: upstream.hostname, port: Number(upstream.port) });
-  const proxied = await counter.start(infra.mongoUrl);
+  const infra = await startInfra({ dataDir, ephemeral: true, env: { ...process.env, ...COUNTING_ENV } });
+  const { counter, mongoUrl } = await countedDatabase(infra.mongoUrl);
   const running: Running[] = [];
   const figures = new Map<string, Figures[]>();
   const windows: Array<{ key: string; fromUs: number; toUs: number; cpu: Record<string, number>; pids: Running['pids'] }> = [];
   try {
-    for (const [i, b] of builds.entries()) running.push(await startBuild(b, i, infra, proxied, dataDir, profDir));
+    for (const [i, b] of builds.entries()) running.push(await startBuild(b, i, infra, mongoUrl, dataDir, profDir));
     // the reads' subjects: one current state each in scope `email`
     for (const r of running)
       for (let s = 0; s < SEEDED; s += 500)
@@ -284,7 +282,7 @@ async function main(): Promise<void> {
           await drive(call, 3, RATE || 50, CONCURRENCY); // warm-up: the JIT, the caches, the channel
           await untilQuiet();
           const before = { consent: cpuOf(r.pids.consent), webhook: cpuOf(r.pids.webhook), infra: sampleCpu() };
-          counter.take();
+          await counter.take();
           const fromUs = Number(process.hrtime.bigint() / 1000n);
           const d = await drive(call, SECONDS, RATE, CONCURRENCY);
           await untilQuiet();
@@ -302,7 +300,13 @@ async function main(): Promise<void> {
           const sorted = [...d.latencies].sort((x, y) => x - y);
           figures.set(key, [
             ...(figures.get(key) ?? []),
-            { cpu, commands: counter.take().workTotal / n, perSec: d.done / SECONDS, p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0, errors: d.errors },
+            {
+              cpu,
+              commands: (await counter.take()).workTotal / n,
+              perSec: d.done / SECONDS,
+              p99: sorted[Math.floor(sorted.length * 0.99)] ?? 0,
+              errors: d.errors,
+            },
           ]);
           if (round === 0) windows.push({ key, fromUs, toUs, cpu, pids: r.pids });
           console.log(`  round ${round + 1} ${key}: ${fmt(cpu)}`);

@@ -1,4 +1,4 @@
-import type { MongoCommandCounter } from './mongo-proxy';
+import type { CommandCounter } from './mongo-proxy';
 
 export interface CommandCountRow {
   kind: string;
@@ -19,19 +19,19 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * triggers), the median reported. Background work (idle polls) rarely falls in a window and
  * never in most of them, so the median is exact and repeatable.
  */
-export async function countCommands(counter: MongoCommandCounter, kind: string, send: (i: number) => Promise<Response>, runs = 9): Promise<CommandCountRow> {
+export async function countCommands(counter: CommandCounter, kind: string, send: (i: number) => Promise<Response>, runs = 9): Promise<CommandCountRow> {
   const awaited: number[] = [];
   const after: number[] = [];
   const details: string[] = [];
   for (let i = 0; i < runs; i++) {
     await sleep(300);
-    counter.take();
+    await counter.take();
     const res = await send(i);
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`${kind}: HTTP ${res.status}`);
-    const a = counter.take();
+    const a = await counter.take();
     await sleep(300);
-    const b = counter.take();
+    const b = await counter.take();
     awaited.push(a.workTotal);
     after.push(b.workTotal);
     details.push([...a.work.entries()].map(([k, n]) => `${k}${n > 1 ? ` ×${n}` : ''}`).join(', '));
@@ -41,11 +41,11 @@ export async function countCommands(counter: MongoCommandCounter, kind: string, 
 }
 
 /** Work and monitoring commands per second of a stack left alone for `seconds`. */
-export async function idleRate(counter: MongoCommandCounter, seconds: number): Promise<{ work: number; monitoring: number; detail: string }> {
+export async function idleRate(counter: CommandCounter, seconds: number): Promise<{ work: number; monitoring: number; detail: string }> {
   await sleep(5_000); // let the last work settle and the pollers back off
-  counter.take();
+  await counter.take();
   await sleep(seconds * 1000);
-  const c = counter.take();
+  const c = await counter.take();
   return {
     work: c.workTotal / seconds,
     monitoring: c.monitoring / seconds,

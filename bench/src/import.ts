@@ -7,7 +7,7 @@
  * (counted at the wire by the bench's proxy). The goal (issue 37 §3): under 5 minutes for a
  * million, every process under 256 MB.
  */
-import type { MongoCommandCounter } from './mongo-proxy';
+import type { CommandCounter } from './mongo-proxy';
 import { scrapeAll } from './metrics';
 
 export const IMPORT_EVENTS = Number(process.env.BENCH_IMPORT_EVENTS ?? 1_000_000);
@@ -50,7 +50,7 @@ export function* importChunks(events: number, run: string, now = Date.now()): Ge
 export async function benchImport(o: {
   baseUrl: string;
   headers: Record<string, string>;
-  counter: MongoCommandCounter;
+  counter: CommandCounter;
   metricsPorts: Record<string, number>;
 }): Promise<ImportFigures> {
   const run = Date.now().toString(36);
@@ -79,7 +79,7 @@ export async function benchImport(o: {
       else controller.enqueue(encoder.encode(next.value));
     },
   });
-  o.counter.take();
+  await o.counter.take();
   const started = process.hrtime.bigint();
   const res = await fetch(`${o.baseUrl}/consent/v0/imports`, {
     method: 'POST',
@@ -89,7 +89,7 @@ export async function benchImport(o: {
   } as RequestInit & { duplex: 'half' });
   const job = (await res.json()) as Record<string, unknown>;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const commands = o.counter.take();
+  const commands = await o.counter.take();
   sampling = false;
   await sampler;
   if (res.status !== 202) throw new Error(`import answered ${res.status}: ${JSON.stringify(job)}`);

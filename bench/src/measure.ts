@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { paced } from './paced';
 import { formatCpu, perRequest, sampleCpu, untilQuiet } from './cpu';
 import { STRESS_COMMAND, stressWanted, withStress } from './stress';
-import type { MongoCommandCounter } from './mongo-proxy';
+import type { CommandCounter } from './mongo-proxy';
 
 /** What one autocannon run of a job gives. */
 export interface RunFigures {
@@ -31,9 +31,9 @@ export interface BenchResult extends RunFigures {
   commands?: { perRequest: number; detail: string };
 }
 
-let commandCounter: MongoCommandCounter | undefined;
-/** Counts the database commands of every following run (the proxy between the stack and the server). */
-export function countCommandsDuringRuns(counter: MongoCommandCounter): void {
+let commandCounter: CommandCounter | undefined;
+/** Counts the database commands of every following run (the server's count, or the proxy's). */
+export function countCommandsDuringRuns(counter: CommandCounter): void {
   commandCounter = counter;
 }
 
@@ -58,12 +58,12 @@ export async function withCpu<T extends { total: number }>(
   const settled = await untilQuiet();
   if (!settled.quiet) console.log(`(the stack was still busy after ${Math.round(settled.waitedMs / 1000)} s; measuring anyway)`);
   const before = sampleCpu();
-  commandCounter?.take();
+  await commandCounter?.take();
   const result = await run();
   const n = result.total;
   await untilQuiet();
   const cpuMs = perRequest(before, sampleCpu(), n);
-  const c = commandCounter?.take();
+  const c = await commandCounter?.take();
   const commands =
     c && n > 0
       ? {

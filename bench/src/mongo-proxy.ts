@@ -8,11 +8,20 @@ export interface CommandCount {
   work: Map<string, number>;
   workTotal: number;
   monitoring: number;
-  /** Milliseconds from each work command to its reply, summed by `<command> <collection>` (server time plus queueing). */
+  /**
+   * Milliseconds per work command, summed by `<command> <collection>`: the server's time answering
+   * it (ServerCommandCounter), or from the command to its reply, queueing included (the proxy).
+   */
   waitMs: Map<string, number>;
-  /** Bytes sent to the database and received from it (every message, monitoring included). */
-  bytesSent: number;
-  bytesReceived: number;
+  /** Bytes sent to the database and received from it (every message, monitoring included; the proxy only). */
+  bytesSent?: number;
+  bytesReceived?: number;
+}
+
+/** Counts the database commands the whole stack sends; `take` gives those since the last `take`. */
+export interface CommandCounter {
+  take(): Promise<CommandCount>;
+  stop(): Promise<void>;
 }
 
 /**
@@ -21,7 +30,7 @@ export interface CommandCount {
  * whole stack talks to the database through it, so a window of time gives the exact commands
  * that window caused, across all services. Bytes pass through unchanged.
  */
-export class MongoCommandCounter {
+export class MongoCommandCounter implements CommandCounter {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private work = new Map<string, number>();
@@ -51,7 +60,12 @@ export class MongoCommandCounter {
   }
 
   /** The counts since the last reset, and resets them. */
-  take(): CommandCount {
+  take(): Promise<CommandCount> {
+    return Promise.resolve(this.takeNow());
+  }
+
+  /** `take`, synchronously. */
+  takeNow(): CommandCount {
     const out = {
       work: this.work,
       workTotal: this.workTotal,

@@ -131,14 +131,14 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 3_000));
       const idleMs = Date.now() - idleStart;
       const before = sampleCpu();
-      bench.counter.take();
+      await bench.counter.take();
       const fromUs = nowUs();
       const result = await autocannon({ ...job.opts(bench), duration: SECONDS, connections: 10, overallRate: RATE });
       await untilQuiet();
       const toUs = nowUs();
       const n = result.requests.total;
       const cpu = netOfIdle(perRequest(before, sampleCpu(), n), perRequest(idleFrom, before, n), (toUs - fromUs) / 1000 / idleMs);
-      const db = bench.counter.take();
+      const db = await bench.counter.take();
       windows.push({ job, fromUs, toUs, cpu });
       console.log(`\n${job.name}`);
       console.log(
@@ -150,7 +150,9 @@ async function main(): Promise<void> {
           .sort((a, b) => b[1] - a[1])
           .filter(([, v]) => v / n >= 0.01)
           .map(([k, v]) => `${k} ${(v / n).toFixed(2)}`)
-          .join(', ')}), ${Math.round(db.bytesSent / n)} bytes sent, ${Math.round(db.bytesReceived / n)} received (driver heartbeats included)`,
+          .join(
+            ', ',
+          )})${db.bytesSent === undefined ? '' : `, ${Math.round(db.bytesSent / n)} bytes sent, ${Math.round((db.bytesReceived ?? 0) / n)} received (driver heartbeats included)`}`,
       );
       console.log(`  HTTP per request: ${Math.round(result.throughput.total / n)} bytes answered`);
     }

@@ -68,10 +68,10 @@ async function main(): Promise<void> {
     return;
   }
   const bench = await startBenchStack();
-  const { stack, counter, proxied, creds, tokenBody, token, headers } = bench;
+  const { stack, counter, mongoUrl, creds, tokenBody, token, headers } = bench;
   let ceiling: { url: string; stop(): Promise<void> } | undefined;
   try {
-    ceiling = await startCeiling(withDatabase(proxied, 'accord_ceiling'));
+    ceiling = await startCeiling(withDatabase(mongoUrl, 'accord_ceiling'));
     console.log(`stack ready at ${stack.url} (${bench.description}); ceiling at ${ceiling.url}; ${durationSec}s per endpoint`);
     const common = { baseUrl: stack.url, token, apiKey: creds.apiKey, durationSec };
 
@@ -113,13 +113,12 @@ async function main(): Promise<void> {
     }
     let growth: GrowthRow[] | undefined;
     // a million events: only when asked for by name
-    if (only?.includes('growth'))
-      growth = await benchGrowth({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId, appId: creds.appId });
+    if (only?.includes('growth')) growth = await benchGrowth({ baseUrl: stack.url, headers, mongoUrl, accountId: creds.accountId, appId: creds.appId });
     let imported: ImportFigures | undefined;
     // a million imported events: only when asked for by name
     if (only?.includes('import')) imported = await benchImport({ baseUrl: stack.url, headers, counter, metricsPorts: stack.metricsPorts });
     let exported: ExportFigures | undefined;
-    if (wants('export')) exported = await benchExport({ baseUrl: stack.url, headers, mongoUrl: proxied, accountId: creds.accountId });
+    if (wants('export')) exported = await benchExport({ baseUrl: stack.url, headers, mongoUrl, accountId: creds.accountId });
     console.log('');
     printResults(results);
     if (peers) {

@@ -1,6 +1,6 @@
 /**
- * The stack under the bench: storage and NATS, a command-counting proxy in front of the
- * database, the four services and the gateway as processes (as `npm start` runs them, in a
+ * The stack under the bench: storage and NATS that count the database's commands (the local
+ * server itself, or a proxy in front of another), the four services and the gateway as processes (as `npm start` runs them, in a
  * temporary data directory), and one bootstrapped account with its token.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,15 +11,16 @@ import { createClient } from '@accord/common';
 import { launchStack, startInfra, type LaunchedStack } from '@accord/local-stack';
 import { oauthv1 } from '@accord/proto';
 import { BENCH_GVL } from './consent';
-import { MongoCommandCounter } from './mongo-proxy';
+import type { CommandCounter } from './mongo-proxy';
+import { COUNTING_ENV, countedDatabase } from './server-counts';
 
 export interface BenchStack {
   stack: LaunchedStack;
   /** Describes the database and NATS, for the first line. */
   description: string;
-  counter: MongoCommandCounter;
-  /** The database's URL through the counting proxy. */
-  proxied: string;
+  counter: CommandCounter;
+  /** The database's URL as the stack reaches it (through the counting proxy when there is one). */
+  mongoUrl: string;
   creds: { accountId: string; apiKey: string; appId: string; clientId: string; clientSecret: string };
   /** A client_credentials request body (JSON) for the bootstrapped client, all scopes. */
   tokenBody: string;
@@ -34,12 +35,15 @@ export async function startBenchStack(opts: { env?: Record<string, string> } = {
   // the TCF Global Vendor List of the vendor decisions run (nothing is fetched at run time)
   const gvlFile = join(dataDir, 'vendor-list.json');
   writeFileSync(gvlFile, JSON.stringify(BENCH_GVL));
-  // the whole stack (and the ceiling) reach the database through a proxy that counts commands;
+  // the local server counts the commands it answers, so the whole stack (and the ceiling) reach
+  // it directly; a server that cannot (MONGO_URL, mongod) is counted by a proxy in front of it.
   // BENCH_DATABASE=file: the local server on its H2 file, as `npm start` runs it (default: in memory)
-  const infra = await startInfra({ dataDir, ephemeral: process.env.BENCH_DATABASE !== 'file' });
-  const upstream = new URL(infra.mongoUrl);
-  const counter = new MongoCommandCounter({ host: upstream.hostname, port: Number(upstream.port) });
-  const proxied = await counter.start(infra.mongoUrl);
+  const infra = await startInfra({
+    dataDir,
+    ephemeral: process.env.BENCH_DATABASE !== 'file',
+    env: { ...process.env, ...COUNTING_ENV },
+  });
+  const { counter, mongoUrl } = await countedDatabase(infra.mongoUrl);
   const cleanup = async () => {
     await counter.stop();
     await infra.stop();
@@ -54,7 +58,7 @@ export async function startBenchStack(opts: { env?: Record<string, string> } = {
       // Request limits off: the bench measures throughput, not the limiter (one client, one account).
       env: {
         LOG_LEVEL: 'warn',
-        MONGO_URL: proxied,
+        MONGO_URL: mongoUrl,
         NATS_URL: infra.natsUrl,
         ACCORD_LIMIT_ACCOUNT_RPS: '0',
         ACCORD_LIMIT_APP_RPS: '0',
@@ -87,7 +91,7 @@ export async function startBenchStack(opts: { env?: Record<string, string> } = {
     const tokenRes = await fetch(`${stack.url}/oauth/v0/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: tokenBody });
     const token = ((await tokenRes.json()) as { access_token: string }).access_token;
     const headers = { authorization: `Bearer ${token}`, 'x-api-key': creds.apiKey, 'content-type': 'application/json' };
-    return { stack, description: infra.description, counter, proxied, creds, tokenBody, token, headers, stop };
+    return { stack, description: infra.description, counter, mongoUrl, creds, tokenBody, token, headers, stop };
   } catch (err) {
     await stop();
     throw err;

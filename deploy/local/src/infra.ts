@@ -168,6 +168,8 @@ export async function startMongoJavaServer(
   const args = ['-XX:+UseSerialGC', ...heap, '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
   backend ??= env.ACCORD_LOCAL_MONGO_BACKEND as typeof backend; // the bench's "before" (accord-scan)
   if (backend) args.push('--backend', backend);
+  // the bench's: the server counts the commands it answers (CountingBackend), so no proxy stands between
+  if (env.ACCORD_LOCAL_MONGO_COUNT_COMMANDS === '1') args.push('--count-commands');
   if (!ephemeral) {
     mkdirSync(join(dataDir, 'mongo-java-server'), { recursive: true });
     args.push('--file', join(dataDir, 'mongo-java-server', 'accord.mv'));

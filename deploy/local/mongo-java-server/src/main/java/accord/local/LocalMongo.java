@@ -18,7 +18,8 @@ import java.util.concurrent.CountDownLatch;
  * backend, unchanged) or {@code h2} (with {@code --file}: its H2 backend, unchanged, as {@code
  * accord-scan} and {@code memory} are there); the unchanged ones are the equivalence tests'
  * references. {@code --cache-mb N} (default 64): the page cache of the file ({@code accord}
- * backend), the most heap the pages read from it hold.
+ * backend), the most heap the pages read from it hold. {@code --count-commands}: count the commands
+ * answered, read with {@code {accordCommandCounts: 1}} (CountingBackend; the bench's).
  * Prints one line {@code listening on H:N} once it accepts connections, and shuts down cleanly
  * (H2 committed and closed) on SIGTERM/SIGINT.
  */
@@ -31,9 +32,14 @@ public final class LocalMongo {
     String file = null;
     String backendName = "accord";
     int cacheMb = 64;
+    boolean countCommands = false;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       String value = i + 1 < args.length ? args[i + 1] : null;
+      if (arg.equals("--count-commands")) {
+        countCommands = true;
+        continue;
+      }
       switch (arg) {
         case "--host" -> host = require(arg, value);
         case "--port" -> port = Integer.valueOf(require(arg, value));
@@ -69,7 +75,7 @@ public final class LocalMongo {
       System.out.print("H2 file " + file + ", page cache " + cacheMb + " MB\n");
       System.out.flush();
     }
-    MongoServer server = new MongoServer(backend);
+    MongoServer server = new MongoServer(countCommands ? new CountingBackend(backend) : backend);
     server.bind(host, port);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
