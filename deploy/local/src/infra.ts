@@ -163,8 +163,12 @@ export async function startMongoJavaServer(
   // In memory (tests, the bench), the heap starts at 2 GB: the serial collector grows a smaller one
   // only by full collections, each stopping every request for 0.5–1.5 s (three during the bench's
   // 100,000-event seed and its first runs: docs/benchmarks.md, "The database's pauses"); the heap
-  // is touched only as it fills. The file keeps the JVM's default: its documents are not on the heap.
-  const heap = ephemeral ? ['-Xms2g'] : [];
+  // is touched only as it fills. Its young generation is 128 MB: sized from the 2 GB heap it would
+  // be ~680 MB, each young collection copying and scanning long enough to pause every request in
+  // flight for 100 ms (median; up to 376 ms), the record's p99 at half its peak rate 46–186 ms;
+  // at 128 MB they pause 18 ms (median; up to 88 ms), more often, for the same total.
+  // The file keeps the JVM's default: its documents are not on the heap.
+  const heap = ephemeral ? ['-Xms2g', '-Xmn128m'] : [];
   const args = ['-XX:+UseSerialGC', ...heap, '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
   backend ??= env.ACCORD_LOCAL_MONGO_BACKEND as typeof backend; // the bench's "before" (accord-scan)
   if (backend) args.push('--backend', backend);
