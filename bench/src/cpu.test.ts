@@ -7,7 +7,7 @@ describe('CPU per request by process', () => {
     expect(labelOf('java -Xmx1g -cp x de.bwaldvogel.mongo.Main', 12, 1)).toBe('database');
     expect(labelOf('/usr/sbin/nats-server -js -p 4222', 13, 1)).toBe('nats');
     expect(labelOf('/usr/bin/node /r/bench/dist/ceiling.js', 14, 1)).toBe('ceiling app');
-    expect(labelOf('/usr/bin/node /r/bench/dist/run.js', 1, 1)).toBe('bench (load + proxy)');
+    expect(labelOf('/usr/bin/node /r/bench/dist/run.js', 1, 1)).toBe('bench (load generator)');
     expect(labelOf('/usr/bin/node /r/bench/peers/c15t/server.mjs', 15, 1)).toBe('c15t');
     expect(labelOf('/usr/lib/postgresql/15/bin/postgres -D /tmp/x/data -k /tmp/x', 16, 1)).toBe('postgres');
     expect(labelOf('postgres: postgres postgres [local] idle', 17, 1)).toBe('postgres');
@@ -37,6 +37,6 @@ describe('CPU per request by process', () => {
   it('samples this process on Linux', () => {
     const s = sampleCpu();
     if (process.platform !== 'linux') return expect(s).toBeUndefined();
-    expect(s?.get('bench (load + proxy)')).toBeGreaterThanOrEqual(0);
+    expect(s?.get('bench (load generator)')).toBeGreaterThanOrEqual(0);
   });
 });

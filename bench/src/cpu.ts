@@ -1,8 +1,8 @@
 /**
  * CPU time per request, per process of the bench's own process tree (Linux /proc): where a
  * request's cost goes on the machine (gateway, each service, the database server, NATS, the
- * load generator with the counting proxy). Other processes on the machine are not counted.
- * Elsewhere than Linux the figures are simply absent.
+ * load generator, and the counting proxy when the database cannot count: server-counts.ts).
+ * Other processes on the machine are not counted. Elsewhere than Linux the figures are absent.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -93,7 +93,7 @@ export function perRequest(before: CpuSample | undefined, after: CpuSample | und
   return out;
 }
 
-const SELF = 'bench (load + proxy)';
+const SELF = 'bench (load generator)';
 const STRESS = 'stress-ng';
 
 /**
