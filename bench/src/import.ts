@@ -4,7 +4,7 @@
  * they are sent (the body is a stream, never built whole), with original times spread over five
  * years. Reports the time, events/s, the peak resident memory of each process (sampled from its
  * `process_resident_memory_bytes` every 500 ms) and the database commands per 1,000 events
- * (counted at the wire by the bench's proxy). The goal (issue 37 §3): under 5 minutes for a
+ * (counted by the database server, or the bench's proxy: server-counts.ts). The goal (issue 37 §3): under 5 minutes for a
  * million, every process under 256 MB.
  */
 import type { CommandCounter } from './mongo-proxy';

@@ -61,11 +61,6 @@ export class MongoCommandCounter implements CommandCounter {
 
   /** The counts since the last reset, and resets them. */
   take(): Promise<CommandCount> {
-    return Promise.resolve(this.takeNow());
-  }
-
-  /** `take`, synchronously. */
-  takeNow(): CommandCount {
     const out = {
       work: this.work,
       workTotal: this.workTotal,
@@ -80,7 +75,7 @@ export class MongoCommandCounter implements CommandCounter {
     this.waitMs = new Map();
     this.workTotal = 0;
     this.monitoring = 0;
-    return out;
+    return Promise.resolve(out);
   }
 
   private accept(client: Socket): void {

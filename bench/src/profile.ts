@@ -5,8 +5,8 @@
  * (`search?current=true&scope=`), token (client_credentials) — one after another at a fixed
  * offered load (under the machine's peak, so that what is counted is the work of a request, not
  * queueing), each on a quiet stack and counted until the stack is quiet again. For each job it
- * prints, per request: CPU ms of every process (from /proc), database commands and bytes (at the
- * counting proxy), HTTP bytes; then, from the profiles cut to the job's window, where the
+ * prints, per request: CPU ms of every process (from /proc), database commands (server-counts.ts;
+ * and bytes when a proxy counts them), HTTP bytes; then, from the profiles cut to the job's window, where the
  * gateway's and the consent service's CPU went, by package or Accord file.
  *
  * BENCH_PROFILE_SECONDS (per job, default 20), BENCH_PROFILE_RATE (requests/s, default 100),
@@ -139,6 +139,10 @@ async function main(): Promise<void> {
       const n = result.requests.total;
       const cpu = netOfIdle(perRequest(before, sampleCpu(), n), perRequest(idleFrom, before, n), (toUs - fromUs) / 1000 / idleMs);
       const db = await bench.counter.take();
+      const bytes =
+        db.bytesSent === undefined
+          ? ''
+          : `, ${Math.round(db.bytesSent / n)} bytes sent, ${Math.round((db.bytesReceived ?? 0) / n)} received (driver heartbeats included)`;
       windows.push({ job, fromUs, toUs, cpu });
       console.log(`\n${job.name}`);
       console.log(
@@ -150,9 +154,7 @@ async function main(): Promise<void> {
           .sort((a, b) => b[1] - a[1])
           .filter(([, v]) => v / n >= 0.01)
           .map(([k, v]) => `${k} ${(v / n).toFixed(2)}`)
-          .join(
-            ', ',
-          )})${db.bytesSent === undefined ? '' : `, ${Math.round(db.bytesSent / n)} bytes sent, ${Math.round((db.bytesReceived ?? 0) / n)} received (driver heartbeats included)`}`,
+          .join(', ')})${bytes}`,
       );
       console.log(`  HTTP per request: ${Math.round(result.throughput.total / n)} bytes answered`);
     }

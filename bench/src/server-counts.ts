@@ -3,9 +3,9 @@
  * `--count-commands`, ACCORD_LOCAL_MONGO_COUNT_COMMANDS=1: deploy/local/mongo-java-server's
  * CountingBackend), read with its `accordCommandCounts` command. The stack talks to the server
  * directly: the counting proxy (mongo-proxy.ts) is one more hop for every round trip, on the
- * bench's own event loop beside its load generator, and it cost Accord a fifth of its record rate
- * and a quarter of its read rate (docs/benchmarks.md, "Counting commands"); it stays for servers
- * that cannot count (MONGO_URL, mongod), and only the proxy counts bytes.
+ * bench's own event loop beside its load generator, which c15t's database never had (it cost
+ * 0.03–0.05 ms of the bench's CPU per request: docs/benchmarks.md, "Counting commands"); it stays
+ * for servers that cannot count (MONGO_URL, mongod), and only the proxy counts bytes.
  */
 import { MongoClient } from 'mongodb';
 import { MongoCommandCounter, type CommandCount, type CommandCounter } from './mongo-proxy';

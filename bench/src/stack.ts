@@ -1,7 +1,8 @@
 /**
- * The stack under the bench: storage and NATS that count the database's commands (the local
- * server itself, or a proxy in front of another), the four services and the gateway as processes (as `npm start` runs them, in a
- * temporary data directory), and one bootstrapped account with its token.
+ * The stack under the bench: storage and NATS, the database's commands counted (by the local
+ * server itself, or by a proxy in front of another), the four services and the gateway as
+ * processes (as `npm start` runs them, in a temporary data directory), and one bootstrapped
+ * account with its token.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * Any backend, counting the commands it answers ({@code --count-commands}; the bench's, never
@@ -60,7 +61,7 @@ final class CountingBackend implements MongoBackend {
     return count(name, query, () -> backend.handleCommand(channel, database, name, query));
   }
 
-  private Document count(String name, Document command, java.util.function.Supplier<Document> answer) {
+  private Document count(String name, Document command, Supplier<Document> answer) {
     if (MONITORING.contains(name)) {
       monitoring.increment();
       return answer.get();
