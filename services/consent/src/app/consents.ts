@@ -1,3 +1,4 @@
+import { setImmediate as afterIo } from 'node:timers/promises';
 import type { JWK } from 'jose';
 import { contracts } from '@accord/proto';
 import {
@@ -239,7 +240,8 @@ export class Consents {
 
   /**
    * One batch: the insert, then the current states and counters (together), answering each call
-   * once they are applied or its deadline is near, whichever comes first.
+   * once they are applied or its deadline is near, whichever comes first; then, once the answers
+   * are written, the events' publication.
    */
   private async writeBatch(batch: Array<Pending<CreateCall, ConsentEvent[]>>): Promise<void> {
     let stored = batch;
@@ -260,7 +262,6 @@ export class Consents {
       this.logger.warn({ err, events: events.length }, 'consent: current states not applied; the outbox relay applies them after the lease');
       return false;
     });
-    this.track(applied.then((ok) => ok && this.relay.publishStored(events)));
     const answered = stored.map(async (p) => {
       const budget = p.item.deadlineMs - Date.now() - ANSWER_MARGIN_MS;
       let timer: NodeJS.Timeout | undefined;
@@ -275,6 +276,17 @@ export class Consents {
     });
     // the next batch may start once every call of this one is answered (a late one no longer waits)
     await Promise.all(answered);
+    // Published after the answers are on their way, not before: the publication's own work
+    // (each event's message, span and headers) was on every record's path, between the current
+    // states applied and the answer written. It is never awaited either way; an event not
+    // acknowledged is published by the relay after its lease.
+    this.track(
+      applied.then(async (ok) => {
+        if (!ok) return;
+        await afterIo();
+        this.relay.publishStored(events);
+      }),
+    );
     this.log?.nudge();
   }
 
