@@ -24,7 +24,7 @@ const MIN_POLL_MS = 100;
 
 /**
  * Publishes stored consent events to JetStream. The event document is its own outbox record:
- * the writer stores it with `pub` = now + lease, hands it to `publishStored` right after, and a
+ * the writer stores it with `pub` = now + lease, hands it to `publishStored` once answered, and a
  * JetStream acknowledgement removes `pub` — with the log's mark, in the update the log's pass
  * sends anyway, or on its own within a second (PublicationMarks, `marks`).
  *
