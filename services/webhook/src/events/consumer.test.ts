@@ -1,5 +1,5 @@
 import { CONSENT_BUS_CONTENT_TYPE, consentEventJson, encodeConsentBusEvent, type consentv1 } from '@accord/proto';
-import { parseEvent } from './consumer';
+import { ackPerTurn, parseEvent } from './consumer';
 
 const headers = (h: Record<string, string>) => ({ get: (k: string) => h[k] ?? '' });
 const proto = headers({ 'Content-Type': CONSENT_BUS_CONTENT_TYPE });
@@ -64,5 +64,36 @@ describe('reading event messages', () => {
     expect(parseEvent(encodeConsentBusEvent({ id: '', type: 'consent', accountId: 'acc', appId: 'app', event: ev }), proto)).toBeNull();
     expect(parseEvent(json({ ...previousRelease, id: '' }))).toBeNull();
     expect(parseEvent(new Uint8Array([0xff, 0xff, 0xff]), proto)).toBeNull();
+  });
+});
+
+describe('acknowledgements per turn', () => {
+  it('acknowledges nothing until the turn ends, then every message of the turn in one synchronous run, in order', () => {
+    const turns: Array<() => void> = [];
+    const acks = ackPerTurn((fn) => turns.push(fn));
+    const acked: string[] = [];
+    const msg = (id: string) => ({ ack: () => void acked.push(id) });
+    acks.ack(msg('a'));
+    acks.ack(msg('b'));
+    acks.ack(msg('c'));
+    expect(acked).toEqual([]);
+    expect(turns).toHaveLength(1); // one flush scheduled for the turn, not one per message
+    turns[0]!();
+    expect(acked).toEqual(['a', 'b', 'c']);
+    acks.ack(msg('d')); // a later turn gets its own flush
+    expect(turns).toHaveLength(2);
+    turns[1]!();
+    expect(acked).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('sends what waits at once on flush (stop), and nothing twice', () => {
+    const turns: Array<() => void> = [];
+    const acks = ackPerTurn((fn) => turns.push(fn));
+    const acked: string[] = [];
+    acks.ack({ ack: () => void acked.push('a') });
+    acks.flush();
+    expect(acked).toEqual(['a']);
+    turns[0]!(); // the scheduled flush finds nothing left
+    expect(acked).toEqual(['a']);
   });
 });

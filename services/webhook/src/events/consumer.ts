@@ -39,10 +39,32 @@ export function parseEnvelope(data: Uint8Array): EventEnvelope | null {
 }
 
 /**
+ * Acknowledges messages together, once per turn of the event loop. nats.js writes to its socket
+ * what was queued in one run of microtasks; each message's handling ends in its own, so an
+ * acknowledgement sent as each ended cost a socket write (and a read in nats-server) per event.
+ * Those of one turn now go in one write. `flush` sends what waits at once (on stop).
+ */
+export function ackPerTurn(schedule: (fn: () => void) => void = setImmediate): { ack(m: Pick<JsMsg, 'ack'>): void; flush(): void } {
+  let waiting: Array<Pick<JsMsg, 'ack'>> = [];
+  const flush = () => {
+    const now = waiting;
+    waiting = [];
+    for (const m of now) m.ack();
+  };
+  return {
+    ack(m) {
+      if (waiting.push(m) === 1) schedule(flush);
+    },
+    flush,
+  };
+}
+
+/**
  * The durable pull consumer `<prefix>-webhook` on `<prefix>.events.>`, shared by every replica
  * (JetStream hands each message to one of them). A message is acknowledged only after
- * `handle` resolved (its deliveries are stored); a failure or a crash before that makes
- * JetStream redeliver it after `ackWaitMs`, and handling is idempotent.
+ * `handle` resolved (its deliveries are stored), with the others of its turn (ackPerTurn); a
+ * failure or a crash before that makes JetStream redeliver it after `ackWaitMs`, and handling is
+ * idempotent.
  */
 export async function startEventConsumer(opts: {
   nc: NatsConnection;
@@ -76,6 +98,7 @@ export async function startEventConsumer(opts: {
   let stopping = false;
   let messages: ConsumerMessages | undefined;
   const inFlight = new Set<Promise<void>>();
+  const acks = ackPerTurn();
 
   const handleOne = async (m: JsMsg) => {
     const event = parseEvent(m.data, m.headers);
@@ -96,7 +119,7 @@ export async function startEventConsumer(opts: {
         },
         () => opts.handle(event),
       );
-      m.ack();
+      acks.ack(m);
     } catch (err) {
       logger.warn({ err: (err as Error).message, eventId: event.id }, 'event not handled; JetStream will redeliver it');
       m.nak(2_000);
@@ -128,6 +151,7 @@ export async function startEventConsumer(opts: {
       messages?.stop();
       await running;
       await Promise.allSettled([...inFlight]);
+      acks.flush();
     },
   };
 }
