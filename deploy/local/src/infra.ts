@@ -167,9 +167,15 @@ export async function startMongoJavaServer(
   // be ~680 MB, each young collection copying and scanning long enough to pause every request in
   // flight for 100 ms (median; up to 376 ms), the record's p99 at half its peak rate 46–186 ms;
   // at 128 MB they pause 18 ms (median; up to 88 ms), more often, for the same total.
-  // The file keeps the JVM's default: its documents are not on the heap.
-  const heap = ephemeral ? ['-Xms2g', '-Xmn128m'] : [];
-  const args = ['-XX:+UseSerialGC', ...heap, '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
+  // The file (npm start) runs G1: its documents are on disk, but every index is on the heap, an
+  // entry per event and index mutated in place; the serial collector grew that heap only by full
+  // collections and scanned its dirty cards at every young one, and spent 63 % of the database's
+  // CPU collecting in an import of a million events (1,979 s). G1 imported 200,000 events in
+  // 66–69 s against 147 s (docs/benchmarks.md, "Import"). It may spend up to a fifth of its time
+  // collecting (GCTimeRatio=4, G1's default 12 grows the heap further for little), and gives
+  // memory back after 30 s idle (G1PeriodicGCInterval).
+  const collector = ephemeral ? ['-XX:+UseSerialGC', '-Xms2g', '-Xmn128m'] : ['-XX:+UseG1GC', '-XX:GCTimeRatio=4', '-XX:G1PeriodicGCInterval=30000'];
+  const args = [...collector, '-cp', classpath, 'accord.local.LocalMongo', '--port', String(port)];
   backend ??= env.ACCORD_LOCAL_MONGO_BACKEND as typeof backend; // the bench's "before" (accord-scan)
   if (backend) args.push('--backend', backend);
   // the bench's: the server counts the commands it answers (CountingBackend), so no proxy stands between
